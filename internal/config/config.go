@@ -1,0 +1,144 @@
+// Package config holds where vibe keeps its files (VIBE_HOME and the paths
+// under it) and the user's settings (VIBE_HOME/config.json) with their
+// defaults. It reads files only; it must not import store or any hook
+// handler, so every binary can afford it.
+package config
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Paths are vibe's files under VIBE_HOME (default ~/.vibe-science).
+type Paths struct {
+	Home     string
+	DB       string
+	Logs     string
+	Models   string
+	Socket   string
+	PIDFile  string
+	LockFile string
+	Settings string
+}
+
+// Resolve computes the paths from the environment.
+func Resolve(getenv func(string) string) Paths {
+	home := getenv("VIBE_HOME")
+	if home == "" {
+		h := getenv("HOME")
+		if h == "" {
+			if d, err := os.UserHomeDir(); err == nil {
+				h = d
+			}
+		}
+		home = filepath.Join(h, ".vibe-science")
+	}
+	db := getenv("VIBE_DB")
+	if db == "" {
+		db = filepath.Join(home, "db", "vibe-science.db")
+	}
+	return Paths{
+		Home:     home,
+		DB:       db,
+		Logs:     filepath.Join(home, "logs"),
+		Models:   filepath.Join(home, "models"),
+		Socket:   filepath.Join(home, "worker.sock"),
+		PIDFile:  filepath.Join(home, "worker.pid"),
+		LockFile: filepath.Join(home, "worker.lock"),
+		Settings: filepath.Join(home, "config.json"),
+	}
+}
+
+// Settings are the knobs a user may set in VIBE_HOME/config.json. Zero
+// values mean "use the default"; Defaults documents each default.
+type Settings struct {
+	// RecallDeadlineMS bounds how long prompt-submit waits for the worker.
+	RecallDeadlineMS int `json:"recall_deadline_ms,omitempty"`
+	// ObserverEvery runs the observer every N tool calls.
+	ObserverEvery int `json:"observer_every,omitempty"`
+	// StopBlockLimit is how many consecutive Stop blocks LAW 4 may issue
+	// before the turn may end with a recorded warning.
+	StopBlockLimit int `json:"stop_block_limit,omitempty"`
+	// SessionStartTokens caps the SessionStart context.
+	SessionStartTokens int `json:"session_start_tokens,omitempty"`
+	// PromptRecallTokens caps the UserPromptSubmit context.
+	PromptRecallTokens int `json:"prompt_recall_tokens,omitempty"`
+	// Model names the embedding model in VIBE_HOME/models.
+	Model string `json:"model,omitempty"`
+	// WorkerIdleUnloadSec unloads the model after this idle time.
+	WorkerIdleUnloadSec int `json:"worker_idle_unload_sec,omitempty"`
+	// LogRetentionDays deletes older daily logs.
+	LogRetentionDays int `json:"log_retention_days,omitempty"`
+	// Breakers choose, per dependency, what a failure does: skip, warn, fail.
+	Breakers map[string]string `json:"breakers,omitempty"`
+}
+
+// Defaults are the values used where the file is silent.
+var Defaults = Settings{
+	RecallDeadlineMS:    150,
+	ObserverEvery:       10,
+	StopBlockLimit:      2,
+	SessionStartTokens:  1000,
+	PromptRecallTokens:  500,
+	Model:               "all-MiniLM-L6-v2",
+	WorkerIdleUnloadSec: 600,
+	LogRetentionDays:    14,
+}
+
+// LoadSettings reads config.json; a missing file gives Defaults, a broken
+// one an error that says which file and why (callers then use Defaults).
+func LoadSettings(p Paths) (Settings, error) {
+	s := Defaults
+	raw, err := os.ReadFile(p.Settings)
+	if errors.Is(err, os.ErrNotExist) {
+		return s, nil
+	}
+	if err != nil {
+		return s, fmt.Errorf("read settings %s: %w", p.Settings, err)
+	}
+	var f Settings
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return s, fmt.Errorf("settings %s is not valid JSON: %w", p.Settings, err)
+	}
+	merge(&s, f)
+	return s, nil
+}
+
+func merge(dst *Settings, f Settings) {
+	if f.RecallDeadlineMS > 0 {
+		dst.RecallDeadlineMS = f.RecallDeadlineMS
+	}
+	if f.ObserverEvery > 0 {
+		dst.ObserverEvery = f.ObserverEvery
+	}
+	if f.StopBlockLimit > 0 {
+		dst.StopBlockLimit = f.StopBlockLimit
+	}
+	if f.SessionStartTokens > 0 {
+		dst.SessionStartTokens = f.SessionStartTokens
+	}
+	if f.PromptRecallTokens > 0 {
+		dst.PromptRecallTokens = f.PromptRecallTokens
+	}
+	if f.Model != "" {
+		dst.Model = f.Model
+	}
+	if f.WorkerIdleUnloadSec > 0 {
+		dst.WorkerIdleUnloadSec = f.WorkerIdleUnloadSec
+	}
+	if f.LogRetentionDays > 0 {
+		dst.LogRetentionDays = f.LogRetentionDays
+	}
+	if len(f.Breakers) > 0 {
+		dst.Breakers = f.Breakers
+	}
+}
+
+// RecallDeadline is RecallDeadlineMS as a duration.
+func (s Settings) RecallDeadline() time.Duration {
+	return time.Duration(s.RecallDeadlineMS) * time.Millisecond
+}

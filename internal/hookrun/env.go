@@ -1,0 +1,114 @@
+package hookrun
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/vibe-science/vibe/internal/config"
+	"github.com/vibe-science/vibe/internal/hook"
+	"github.com/vibe-science/vibe/internal/store"
+)
+
+// Env is all the I/O a handler may do. Tests build one over buffers and a
+// fixed clock.
+type Env struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	Now    func() time.Time
+	Getenv func(string) string
+
+	paths    *config.Paths
+	settings *config.Settings
+	st       *store.Store
+	stErr    error
+	opened   bool
+	notes    []string
+}
+
+// OSEnv is the Env of a real process.
+func OSEnv() *Env {
+	return &Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Now: time.Now, Getenv: os.Getenv}
+}
+
+// Paths are vibe's files for this environment.
+func (e *Env) Paths() config.Paths {
+	if e.paths == nil {
+		p := config.Resolve(e.Getenv)
+		e.paths = &p
+	}
+	return *e.paths
+}
+
+// Settings are the user's settings; a broken settings file is reported to
+// the user once and the defaults are used.
+func (e *Env) Settings() config.Settings {
+	if e.settings == nil {
+		s, err := config.LoadSettings(e.Paths())
+		if err != nil {
+			e.Note("%s; using default settings", err)
+		}
+		e.settings = &s
+	}
+	return *e.settings
+}
+
+// Store opens the database on first use and returns the same handle after.
+// An error is sticky: a hook does not retry a locked or corrupt database.
+func (e *Env) Store(ctx context.Context) (*store.Store, error) {
+	if !e.opened {
+		e.opened = true
+		e.st, e.stErr = store.Open(ctx, e.Paths().DB, store.Options{})
+	}
+	return e.st, e.stErr
+}
+
+// StoreOpened reports whether Store was called and succeeded.
+func (e *Env) StoreOpened() bool { return e.opened && e.stErr == nil }
+
+// Note queues a sentence for the user (the reply's systemMessage).
+func (e *Env) Note(format string, args ...any) {
+	e.notes = append(e.notes, fmt.Sprintf(format, args...))
+}
+
+// Notes returns the queued sentences.
+func (e *Env) Notes() []string { return e.notes }
+
+// Logf appends one line to today's hook log under VIBE_HOME/logs. Logging
+// never fails a hook.
+func (e *Env) Logf(format string, args ...any) {
+	dir := e.Paths().Logs
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return
+	}
+	now := e.Now()
+	f, err := os.OpenFile(filepath.Join(dir, "hooks-"+now.UTC().Format("2006-01-02")+".log"),
+		os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	fmt.Fprintf(f, "%s %s\n", now.UTC().Format(time.RFC3339Nano), fmt.Sprintf(format, args...))
+}
+
+func (e *Env) close() {
+	if e.st != nil {
+		e.st.Close()
+	}
+}
+
+// Seen is the session upsert every hook performs, built from its event.
+func Seen(ev *hook.Event, projectRoot string, now time.Time) store.SessionSeen {
+	return store.SessionSeen{
+		ID:             ev.SessionID,
+		ProjectPath:    projectRoot,
+		At:             now,
+		Start:          ev.HookEventName == hook.SessionStart,
+		Source:         ev.Source,
+		TranscriptPath: ev.TranscriptPath,
+	}
+}

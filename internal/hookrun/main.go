@@ -1,0 +1,209 @@
+package hookrun
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/vibe-science/vibe/internal/fault"
+	"github.com/vibe-science/vibe/internal/hook"
+	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/verdict"
+)
+
+// Policy is what a hook does when it cannot decide: crash, timeout, bad
+// input, internal error.
+type Policy int
+
+// The policies.
+const (
+	// FailOpen lets the agent's action proceed and tells the user why vibe
+	// had no opinion.
+	FailOpen Policy = iota
+	// FailClosed refuses the action (PreToolUse deny) and says why.
+	FailClosed
+)
+
+// DefaultMaxInput caps stdin. Write contents arrive inside the event, so
+// the cap is generous; beyond it the event is treated as unreadable.
+const DefaultMaxInput = 64 << 20
+
+// Handler judges one event.
+type Handler func(ctx context.Context, env *Env, ev *hook.Event) (Outcome, error)
+
+// Spec declares a hook: the events it accepts, its failure policy, its time
+// budget and its handler.
+type Spec struct {
+	Name     string // binary name, for messages
+	Events   []string
+	Policy   Policy
+	Budget   time.Duration
+	MaxInput int64
+	Handle   Handler
+	// ClosedFor narrows FailClosed to the events it matters for (a
+	// PreToolUse of a tool that can write). nil means every event.
+	ClosedFor func(ev *hook.Event) bool
+}
+
+// Main runs the hook over env and returns the process exit code. It always
+// exits 0 with JSON (or nothing) unless the reply itself cannot be encoded
+// on a fail-closed hook, in which case it falls back to exit 2 + stderr.
+func Main(spec Spec, env *Env) int {
+	if env == nil {
+		env = OSEnv()
+	}
+	defer env.close()
+	event := ""
+	if len(spec.Events) > 0 {
+		event = spec.Events[0]
+	}
+	outcome, ev, err := run(spec, env)
+	if ev != nil {
+		event = ev.HookEventName
+	}
+	if err != nil {
+		env.Logf("%s: %v", spec.Name, err)
+		outcome = failure(spec, env, ev, event, err)
+	}
+	record(env, ev, outcome)
+	reply := Reply(event, outcome, env.Notes())
+	if reply.Empty() {
+		return 0
+	}
+	out, encErr := reply.Encode()
+	if encErr != nil {
+		fmt.Fprintf(env.Stderr, "vibe %s: cannot encode reply: %v\n", spec.Name, encErr)
+		if spec.Policy == FailClosed {
+			return 2
+		}
+		return 0
+	}
+	env.Stdout.Write(out)
+	return 0
+}
+
+func run(spec Spec, env *Env) (o Outcome, ev *hook.Event, err error) {
+	max := spec.MaxInput
+	if max <= 0 {
+		max = DefaultMaxInput
+	}
+	data, err := io.ReadAll(io.LimitReader(env.Stdin, max+1))
+	if err != nil {
+		return o, nil, fault.E(fault.Invalid, "read stdin", err)
+	}
+	if int64(len(data)) > max {
+		return o, nil, fault.Errorf(fault.Invalid, "read stdin", "event larger than %d bytes", max)
+	}
+	ev, err = hook.Decode(data)
+	if err != nil {
+		return o, nil, fault.E(fault.Invalid, "read event", err)
+	}
+	if len(spec.Events) > 0 && !contains(spec.Events, ev.HookEventName) {
+		return o, ev, fault.Errorf(fault.Invalid, "read event",
+			"%s handles %s, got %s (check hooks.json)", spec.Name, strings.Join(spec.Events, ", "), ev.HookEventName)
+	}
+	budget := spec.Budget
+	if budget <= 0 {
+		budget = 5 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), budget)
+	defer cancel()
+
+	type result struct {
+		o   Outcome
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- result{err: fault.Errorf(fault.Internal, spec.Name, "panic: %v\n%s", p, debug.Stack())}
+			}
+		}()
+		o, err := spec.Handle(ctx, env, ev)
+		done <- result{o, err}
+	}()
+	select {
+	case r := <-done:
+		return r.o, ev, r.err
+	case <-ctx.Done():
+		return o, ev, fault.Errorf(fault.Unavailable, spec.Name, "gave up after its %v time budget", budget)
+	}
+}
+
+// failure applies the declared policy to an error.
+func failure(spec Spec, env *Env, ev *hook.Event, event string, err error) Outcome {
+	what := describe(err)
+	closed := spec.Policy == FailClosed && (spec.ClosedFor == nil || ev == nil || spec.ClosedFor(ev))
+	if closed {
+		v := verdict.New("hook-failure", verdict.HardBlock, verdict.High,
+			fmt.Sprintf("vibe could not check this action (%s), so it was refused to keep protected files safe.", what),
+			map[string]string{"hook": spec.Name, "kind": fault.KindOf(err).String()})
+		v.Recommendation = "Run `vibe doctor` to see what is wrong; the action can be retried once it passes."
+		env.Note("%s could not check a tool call and refused it: %s. Run `vibe doctor`.", spec.Name, what)
+		return Outcome{Verdicts: []verdict.Verdict{v}}
+	}
+	env.Note("%s had no opinion on this event: %s. The session continues; run `vibe doctor` if this repeats.", spec.Name, what)
+	return Outcome{}
+}
+
+func describe(err error) string {
+	msg := err.Error()
+	if i := strings.Index(msg, "\ngoroutine "); i > 0 {
+		msg = msg[:i] // keep stacks in the log, not in messages
+	}
+	return msg
+}
+
+// record appends the outcome's verdicts to the advisory log when the store
+// is reachable. A store that already failed is not retried, and a failure
+// here never changes the reply.
+func record(env *Env, ev *hook.Event, o Outcome) {
+	if len(o.Verdicts) == 0 || (env.opened && env.stErr != nil) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	st, err := env.Store(ctx)
+	if err != nil {
+		env.Logf("record verdicts: %v", err)
+		return
+	}
+	c := store.AdvisoryContext{At: env.Now()}
+	if ev != nil {
+		c.SessionID, c.Event, c.ToolUseID = ev.SessionID, ev.HookEventName, ev.ToolUseID
+		c.ProjectPath = project.Resolve(ev.Cwd).Root
+	}
+	if c.ProjectPath == "" {
+		c.ProjectPath = "(unknown)"
+	}
+	err = st.Tx(ctx, func(tx *store.Tx) error {
+		if c.SessionID != "" {
+			// The session row must exist for the verdict to belong to it.
+			if err := tx.UpsertSession(ctx, store.SessionSeen{ID: c.SessionID, ProjectPath: c.ProjectPath, At: c.At}); err != nil {
+				return err
+			}
+		}
+		return tx.AppendAdvisories(ctx, c, o.Verdicts)
+	})
+	if err != nil {
+		env.Logf("record verdicts: %v", err)
+		if errors.Is(err, context.DeadlineExceeded) || fault.KindOf(err) == fault.Unavailable {
+			env.Note("verdicts were applied but not recorded: %s", describe(err))
+		}
+	}
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}

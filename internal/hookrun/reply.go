@@ -1,0 +1,105 @@
+package hookrun
+
+import (
+	"strings"
+
+	"github.com/vibe-science/vibe/internal/hook"
+	"github.com/vibe-science/vibe/internal/verdict"
+)
+
+// Outcome is what a handler decided.
+type Outcome struct {
+	// Verdicts are every check's result; they are recorded and mapped.
+	Verdicts []verdict.Verdict
+	// Ask lists reasons to ask the user first (PreToolUse only): operations
+	// that need approval. A block still wins over an ask.
+	Ask []string
+	// Context is information for Claude (additionalContext) that is not a
+	// verdict: the SessionStart state block, recalled memories.
+	Context []string
+}
+
+// Reply is the one verdict → reply table of DESIGN.md:
+//
+//	event            BLOCK / HARD_BLOCK                   WARN                 PASS
+//	PreToolUse       permissionDecision deny + reasons    additionalContext    recorded only
+//	PostToolUse      decision block + what to revert      additionalContext    recorded only
+//	Stop/SubagentStop decision block + reasons            systemMessage        recorded only
+//	SessionStart     additionalContext (cannot block)     additionalContext    recorded only
+//	UserPromptSubmit additionalContext (never erase)      additionalContext    recorded only
+//	SessionEnd/PreCompact  systemMessage (never block)    systemMessage        recorded only
+//
+// On Stop a WARN goes to the user, not to additionalContext, because Stop's
+// additionalContext continues the turn. notes are user-facing sentences
+// (degraded dependencies and the like).
+func Reply(event string, o Outcome, notes []string) *hook.Reply {
+	verdict.Sort(o.Verdicts)
+	var blocks, warns []string
+	for _, v := range o.Verdicts {
+		switch {
+		case v.Result.Blocks():
+			blocks = append(blocks, line(v))
+		case v.Result == verdict.Warn:
+			warns = append(warns, line(v))
+		}
+	}
+	r := &hook.Reply{}
+	sys := append([]string(nil), notes...)
+	ctx := append([]string(nil), o.Context...)
+
+	switch event {
+	case hook.PreToolUse:
+		spec := &hook.Specific{HookEventName: event}
+		switch {
+		case len(blocks) > 0:
+			spec.PermissionDecision = "deny"
+			spec.PermissionDecisionReason = strings.Join(blocks, "\n")
+		case len(o.Ask) > 0:
+			spec.PermissionDecision = "ask"
+			spec.PermissionDecisionReason = strings.Join(o.Ask, "\n")
+		}
+		ctx = append(ctx, warns...)
+		spec.AdditionalContext = strings.Join(ctx, "\n")
+		if spec.PermissionDecision != "" || spec.AdditionalContext != "" {
+			r.HookSpecific = spec
+		}
+	case hook.PostToolUse:
+		if len(blocks) > 0 {
+			r.Decision = "block"
+			r.Reason = strings.Join(blocks, "\n")
+		}
+		ctx = append(ctx, warns...)
+		if len(ctx) > 0 {
+			r.HookSpecific = &hook.Specific{HookEventName: event, AdditionalContext: strings.Join(ctx, "\n")}
+		}
+	case hook.Stop, hook.SubagentStop:
+		if len(blocks) > 0 {
+			r.Decision = "block"
+			r.Reason = strings.Join(blocks, "\n")
+		}
+		sys = append(sys, warns...)
+	case hook.SessionStart, hook.UserPromptSubmit:
+		ctx = append(ctx, blocks...)
+		ctx = append(ctx, warns...)
+		if len(ctx) > 0 {
+			r.HookSpecific = &hook.Specific{HookEventName: event, AdditionalContext: strings.Join(ctx, "\n")}
+		}
+	default: // SessionEnd, PreCompact: nothing can or should be blocked.
+		sys = append(sys, blocks...)
+		sys = append(sys, warns...)
+	}
+	if len(sys) > 0 {
+		r.SystemMessage = "vibe: " + strings.Join(sys, "\nvibe: ")
+	}
+	return r
+}
+
+// line renders a verdict as the sentence Claude reads: the reason, then the
+// fix when there is one.
+func line(v verdict.Verdict) string {
+	s := v.Reason
+	if v.Recommendation != "" && !strings.Contains(s, v.Recommendation) {
+		s += " Fix: " + v.Recommendation
+	}
+	return s
+}

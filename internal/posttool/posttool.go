@@ -1,0 +1,170 @@
+// Package posttool is the PostToolUse hook: one research-spine entry and its
+// provenance rows per tool call (action type, short summaries, SHA-256 of
+// input and output, duration, files touched with checksums of files
+// written), and significant actions queued as memories for embedding. It
+// fails open: PostToolUse cannot undo a call, so an error here is reported,
+// never turned into a block.
+package posttool
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/vibe-science/vibe/internal/hook"
+	"github.com/vibe-science/vibe/internal/hookrun"
+	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/spine"
+	"github.com/vibe-science/vibe/internal/store"
+)
+
+// Spec declares the hook.
+var Spec = hookrun.Spec{
+	Name:   "vibe-post-tool-use",
+	Events: []string{hook.PostToolUse},
+	Policy: hookrun.FailOpen,
+	Budget: 5 * time.Second,
+	Handle: Handle,
+}
+
+// MaxChecksumBytes bounds the file size vibe hashes after a write; larger
+// files are recorded with their size only, so one huge output cannot stall
+// every tool call.
+const MaxChecksumBytes = 32 << 20
+
+// Call is a PostToolUse event digested for recording.
+type Call struct {
+	Project project.Project
+	Entry   store.SpineEntry
+	Files   []store.Touched
+	Memory  *store.NewMemory
+}
+
+// Digest turns an event into the rows to record. It reads written files to
+// checksum them and nothing else.
+func Digest(ev *hook.Event, proj project.Project, now time.Time) Call {
+	in := ev.Files()
+	text := in.Content
+	switch {
+	case in.NewString != "" || in.OldString != "":
+		text = in.NewString
+	case len(in.Edits) > 0:
+		for _, e := range in.Edits {
+			text += e.NewString + "\n"
+		}
+	case in.NewSource != "":
+		text = in.NewSource
+	}
+	if len(text) > 4096 {
+		text = text[:4096]
+	}
+	query := in.Query
+	if query == "" {
+		query = in.URL
+	}
+	abs := in.FilePath
+	if abs != "" && !filepath.IsAbs(abs) {
+		abs = filepath.Join(ev.Cwd, abs)
+	}
+	rel := ""
+	if abs != "" {
+		rel = proj.Rel(filepath.Clean(abs))
+	}
+	c := spine.Call{Tool: ev.ToolName, Path: rel, Command: in.Command, Text: text, Query: query}
+	action := spine.Classify(c)
+	entry := store.SpineEntry{
+		SessionID:     ev.SessionID,
+		ProjectPath:   proj.Root,
+		At:            now,
+		ActionType:    action,
+		ToolName:      ev.ToolName,
+		ToolUseID:     ev.ToolUseID,
+		InputSummary:  spine.InputSummary(ev.ToolName, c, ev.ToolInput),
+		OutputSummary: spine.OutputSummary(ev.ToolResponse),
+		InputSHA256:   spine.Digest(ev.ToolInput),
+		OutputSHA256:  spine.Digest(ev.ToolResponse),
+		DurationMS:    ev.DurationMS,
+		AgentType:     ev.AgentType,
+	}
+	var files []store.Touched
+	if abs != "" {
+		switch ev.ToolName {
+		case "Write", "Edit", "MultiEdit", "NotebookEdit":
+			t := store.Touched{Path: rel, Op: "write"}
+			t.SHA256, t.Size = checksum(abs)
+			files = append(files, t)
+		case "Read":
+			files = append(files, store.Touched{Path: rel, Op: "read"})
+		}
+	}
+	call := Call{Project: proj, Entry: entry, Files: files}
+	if spine.Significant(action) {
+		ref := ev.ToolUseID
+		if rel != "" {
+			ref = rel
+		}
+		call.Memory = &store.NewMemory{
+			ProjectPath: proj.Root, SessionID: ev.SessionID, Kind: store.KindAction,
+			Text: action + ": " + entry.InputSummary, Ref: ref, Source: "hook", At: now,
+		}
+	}
+	return call
+}
+
+// Handle records the call.
+func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
+	proj := project.Resolve(ev.Cwd)
+	now := env.Now()
+	call := Digest(ev, proj, now)
+	st, err := env.Store(ctx)
+	if err != nil {
+		env.Note("the memory database is unavailable (%v); this %s call was not recorded in the research spine", err, ev.ToolName)
+		return hookrun.Outcome{}, nil
+	}
+	err = st.Tx(ctx, func(tx *store.Tx) error {
+		if err := tx.UpsertSession(ctx, hookrun.Seen(ev, proj.Root, now)); err != nil {
+			return err
+		}
+		if _, err := tx.AddSpine(ctx, call.Entry, call.Files); err != nil {
+			return err
+		}
+		if call.Memory != nil {
+			if _, _, err := tx.AddMemory(ctx, *call.Memory); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return hookrun.Outcome{}, fmt.Errorf("record %s call: %w", ev.ToolName, err)
+	}
+	return hookrun.Outcome{}, nil
+}
+
+// checksum hashes a written file; files over MaxChecksumBytes (or gone) get
+// no hash.
+func checksum(path string) (string, int64) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", 0
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil || !info.Mode().IsRegular() {
+		return "", 0
+	}
+	if info.Size() > MaxChecksumBytes {
+		return "", info.Size()
+	}
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return "", 0
+	}
+	return hex.EncodeToString(h.Sum(nil)), n
+}

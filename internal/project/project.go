@@ -1,0 +1,66 @@
+// Package project holds project identity and the project's research files:
+// the root (git top level of cwd, else cwd), the `.vibe-science/` folder and
+// paths inside it. It touches the file system with stat calls only and never
+// runs git, because it sits on every hook's hot path.
+package project
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// Dir is the per-project research folder.
+const Dir = ".vibe-science"
+
+// Project is a resolved project.
+type Project struct {
+	Root string // absolute, symlinks resolved
+	Git  bool   // Root is a git top level
+}
+
+// Resolve finds the project for cwd: the nearest ancestor holding `.git`
+// (a folder, or a file in worktrees and submodules), else cwd itself.
+func Resolve(cwd string) Project {
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	abs, err := filepath.Abs(cwd)
+	if err != nil {
+		abs = filepath.Clean(cwd)
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	for dir := abs; ; {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return Project{Root: dir, Git: true}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	return Project{Root: abs}
+}
+
+// VibeDir is <root>/.vibe-science.
+func (p Project) VibeDir() string { return filepath.Join(p.Root, Dir) }
+
+// Path joins elements under the research folder.
+func (p Project) Path(elem ...string) string {
+	return filepath.Join(append([]string{p.VibeDir()}, elem...)...)
+}
+
+// Rel makes an absolute path project-relative with forward slashes; a path
+// outside the project is returned absolute.
+func (p Project) Rel(abs string) string {
+	rel, err := filepath.Rel(p.Root, abs)
+	if err != nil || rel == ".." || len(rel) > 2 && rel[:3] == ".."+string(filepath.Separator) {
+		return filepath.ToSlash(abs)
+	}
+	return filepath.ToSlash(rel)
+}
+
+// Name is the project's folder name.
+func (p Project) Name() string { return filepath.Base(p.Root) }

@@ -1,0 +1,52 @@
+// Package promptsubmit is the UserPromptSubmit hook: it upserts the session
+// and records the prompt's SHA-256 and length, never its text. It fails
+// open and never blocks a prompt (a block would erase what the user typed).
+package promptsubmit
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"time"
+	"unicode/utf8"
+
+	"github.com/vibe-science/vibe/internal/hook"
+	"github.com/vibe-science/vibe/internal/hookrun"
+	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/store"
+)
+
+// Spec declares the hook.
+var Spec = hookrun.Spec{
+	Name:   "vibe-prompt-submit",
+	Events: []string{hook.UserPromptSubmit},
+	Policy: hookrun.FailOpen,
+	Budget: 5 * time.Second,
+	Handle: Handle,
+}
+
+// Handle records the prompt's hash.
+func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
+	proj := project.Resolve(ev.Cwd)
+	now := env.Now()
+	st, err := env.Store(ctx)
+	if err != nil {
+		env.Note("the memory database is unavailable (%v); this prompt was not logged", err)
+		return hookrun.Outcome{}, nil
+	}
+	sum := sha256.Sum256([]byte(ev.Prompt))
+	err = st.Tx(ctx, func(tx *store.Tx) error {
+		if err := tx.UpsertSession(ctx, hookrun.Seen(ev, proj.Root, now)); err != nil {
+			return err
+		}
+		return tx.LogPrompt(ctx, store.PromptSeen{
+			SessionID: ev.SessionID, PromptID: ev.PromptID, AgentRole: ev.AgentType,
+			SHA256: hex.EncodeToString(sum[:]), Chars: utf8.RuneCountInString(ev.Prompt), At: now,
+		})
+	})
+	if err != nil {
+		return hookrun.Outcome{}, fmt.Errorf("log prompt: %w", err)
+	}
+	return hookrun.Outcome{}, nil
+}

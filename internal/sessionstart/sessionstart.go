@@ -1,0 +1,86 @@
+// Package sessionstart is the SessionStart hook: it upserts the session under
+// Claude's session_id (the event fires again on resume, clear, compact and
+// fork) and injects the first state block: the previous session's narrative,
+// or "first session on this project". It fails open: without a database the
+// agent still starts, and the user is told.
+package sessionstart
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/vibe-science/vibe/internal/hook"
+	"github.com/vibe-science/vibe/internal/hookrun"
+	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/store"
+)
+
+// Spec declares the hook.
+var Spec = hookrun.Spec{
+	Name:   "vibe-session-start",
+	Events: []string{hook.SessionStart},
+	Policy: hookrun.FailOpen,
+	Budget: 5 * time.Second,
+	Handle: Handle,
+}
+
+// Handle builds the SessionStart context.
+func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
+	proj := project.Resolve(ev.Cwd)
+	now := env.Now()
+	st, err := env.Store(ctx)
+	if err != nil {
+		env.Note("the memory database is unavailable (%v); resuming from the project's .vibe-science files only", err)
+		return hookrun.Outcome{Context: []string{header(proj, 0, ev.Source) + "\nMemory unavailable this session: state comes from .vibe-science/STATE.md."}}, nil
+	}
+	var prev store.Session
+	var hasPrev bool
+	var count int
+	err = st.Tx(ctx, func(tx *store.Tx) error {
+		if err := tx.UpsertSession(ctx, hookrun.Seen(ev, proj.Root, now)); err != nil {
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		return hookrun.Outcome{}, fmt.Errorf("record session start: %w", err)
+	}
+	if prev, hasPrev, err = st.PreviousSession(ctx, proj.Root, ev.SessionID); err != nil {
+		return hookrun.Outcome{}, err
+	}
+	if count, err = st.ProjectSessionCount(ctx, proj.Root); err != nil {
+		return hookrun.Outcome{}, err
+	}
+	var b strings.Builder
+	b.WriteString(header(proj, count, ev.Source))
+	if hasPrev {
+		when := prev.LastSeenAt
+		if prev.EndedAt != nil {
+			when = *prev.EndedAt
+		}
+		fmt.Fprintf(&b, "\nLast session (%s, %s):\n%s", short(prev.ID), when.Format("2006-01-02 15:04 UTC"), prev.NarrativeSummary)
+	} else {
+		b.WriteString("\nFirst session on this project.")
+	}
+	return hookrun.Outcome{Context: []string{b.String()}}, nil
+}
+
+func header(p project.Project, count int, source string) string {
+	s := fmt.Sprintf("[VIBE STATE] project %s", p.Name())
+	if count > 0 {
+		s += fmt.Sprintf(", session %d", count)
+	}
+	if source != "" && source != "startup" {
+		s += " (" + source + ")"
+	}
+	return s
+}
+
+func short(id string) string {
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
+}

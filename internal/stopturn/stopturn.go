@@ -1,0 +1,74 @@
+// Package stopturn is the Stop and SubagentStop hook. At the end of each
+// main-thread turn it checkpoints the session narrative (once per turn,
+// keyed by prompt_id); subagent stops are recorded only. It fails open.
+package stopturn
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/vibe-science/vibe/internal/hook"
+	"github.com/vibe-science/vibe/internal/hookrun"
+	"github.com/vibe-science/vibe/internal/narrative"
+	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/store"
+)
+
+// Spec declares the hook.
+var Spec = hookrun.Spec{
+	Name:   "vibe-stop",
+	Events: []string{hook.Stop, hook.SubagentStop},
+	Policy: hookrun.FailOpen,
+	Budget: 5 * time.Second,
+	Handle: Handle,
+}
+
+// Handle checkpoints the narrative.
+func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
+	proj := project.Resolve(ev.Cwd)
+	now := env.Now()
+	st, err := env.Store(ctx)
+	if err != nil {
+		env.Note("the memory database is unavailable (%v); the session narrative was not saved", err)
+		return hookrun.Outcome{}, nil
+	}
+	err = st.Tx(ctx, func(tx *store.Tx) error {
+		if err := tx.UpsertSession(ctx, hookrun.Seen(ev, proj.Root, now)); err != nil {
+			return err
+		}
+		if ev.HookEventName == hook.SubagentStop {
+			return nil
+		}
+		return Checkpoint(ctx, tx, ev.SessionID, ev.PromptID, nil, "")
+	})
+	if err != nil {
+		return hookrun.Outcome{}, fmt.Errorf("checkpoint narrative: %w", err)
+	}
+	return hookrun.Outcome{}, nil
+}
+
+// Checkpoint writes the narrative for the session. With a turn id it runs
+// once per turn; endedAt marks the final summary of SessionEnd.
+func Checkpoint(ctx context.Context, tx *store.Tx, session, turn string, endedAt *time.Time, reason string) error {
+	if turn != "" && endedAt == nil {
+		s, err := tx.Session(ctx, session)
+		if err != nil {
+			return err
+		}
+		if s.NarrativeTurn == turn && s.NarrativeSummary != "" {
+			return nil
+		}
+	}
+	facts, err := tx.Facts(ctx, session)
+	if err != nil {
+		return err
+	}
+	counts, err := tx.SessionCountsFor(ctx, session)
+	if err != nil {
+		return err
+	}
+	return tx.SaveSummary(ctx, store.SessionSummary{
+		ID: session, Narrative: narrative.Build(facts), Turn: turn, Counts: counts, EndedAt: endedAt, EndReason: reason,
+	})
+}

@@ -1,0 +1,90 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/vibe-science/vibe/internal/privacy"
+	"github.com/vibe-science/vibe/internal/verdict"
+)
+
+// AdvisoryContext places a verdict: which session, project, event and call.
+type AdvisoryContext struct {
+	SessionID   string
+	ProjectPath string
+	Event       string
+	ToolUseID   string
+	At          time.Time
+}
+
+// AppendAdvisories appends verdicts to the advisory log. The table refuses
+// updates and deletes (triggers), so the log is a true record.
+func (t *Tx) AppendAdvisories(ctx context.Context, c AdvisoryContext, vs []verdict.Verdict) error {
+	for _, v := range vs {
+		v.Reason, v.Recommendation = privacy.Scrub(v.Reason), privacy.Scrub(v.Recommendation)
+		ev, _ := json.Marshal(v.Evidence)
+		var in any
+		if len(v.Input) > 0 {
+			in = privacy.Scrub(string(v.Input))
+		}
+		if _, err := t.tx.ExecContext(ctx, `
+INSERT INTO advisories (session_id, project_path, event, tool_use_id, check_name, result, severity, reason,
+    evidence, recommendation, input, decision_hash, ts)
+VALUES (NULLIF(?, ''), ?, ?, NULLIF(?, ''), ?, ?, ?, ?, ?, NULLIF(?, ''), ?, ?, ?)`,
+			c.SessionID, c.ProjectPath, c.Event, c.ToolUseID, v.Check, string(v.Result), string(v.Severity),
+			v.Reason, string(ev), v.Recommendation, in, v.DecisionHash, c.At.UnixMilli()); err != nil {
+			return classify("append advisory", err)
+		}
+	}
+	return nil
+}
+
+// Advisory is one stored verdict.
+type Advisory struct {
+	ID          int64
+	SessionID   string
+	ProjectPath string
+	Event       string
+	Verdict     verdict.Verdict
+	At          time.Time
+}
+
+// Advisories lists stored verdicts of a session (or of a project when
+// session is ""), newest first, optionally only those at or above WARN.
+func (s *Store) Advisories(ctx context.Context, project, session string, onlyProblems bool, limit int) ([]Advisory, error) {
+	if limit <= 0 {
+		limit = 50
+	}
+	rows, err := s.db.QueryContext(ctx, `
+SELECT id, COALESCE(session_id,''), project_path, event, check_name, result, severity, reason, COALESCE(evidence,''),
+       COALESCE(recommendation,''), COALESCE(input,''), decision_hash, ts
+FROM advisories
+WHERE (?1 = '' OR project_path = ?1) AND (?2 = '' OR session_id = ?2) AND (?3 = 0 OR result <> 'PASS')
+ORDER BY ts DESC, id DESC LIMIT ?4`, project, session, onlyProblems, limit)
+	if err != nil {
+		return nil, classify("list advisories", err)
+	}
+	defer rows.Close()
+	var out []Advisory
+	for rows.Next() {
+		var a Advisory
+		var res, sev, ev, in string
+		var ts int64
+		if err := rows.Scan(&a.ID, &a.SessionID, &a.ProjectPath, &a.Event, &a.Verdict.Check, &res, &sev,
+			&a.Verdict.Reason, &ev, &a.Verdict.Recommendation, &in, &a.Verdict.DecisionHash, &ts); err != nil {
+			return nil, classify("list advisories", err)
+		}
+		a.Verdict.Result = verdict.Result(res)
+		a.Verdict.Severity = verdict.Severity(sev)
+		if ev != "" {
+			_ = json.Unmarshal([]byte(ev), &a.Verdict.Evidence)
+		}
+		if in != "" {
+			a.Verdict.Input = json.RawMessage(in)
+		}
+		a.At = time.UnixMilli(ts).UTC()
+		out = append(out, a)
+	}
+	return out, classify("list advisories", rows.Err())
+}

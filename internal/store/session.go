@@ -1,0 +1,191 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"github.com/vibe-science/vibe/internal/fault"
+	"github.com/vibe-science/vibe/internal/privacy"
+)
+
+// Session is one Claude Code session, keyed by Claude's session_id.
+type Session struct {
+	ID               string
+	ProjectPath      string
+	StartedAt        time.Time
+	LastSeenAt       time.Time
+	EndedAt          *time.Time
+	EndReason        string
+	StartCount       int
+	LastSource       string
+	NarrativeSummary string
+	NarrativeTurn    string
+	TotalActions     int
+	ClaimsCreated    int
+	ClaimsKilled     int
+	GatesPassed      int
+	GatesFailed      int
+	StopBlocks       int
+}
+
+// SessionSeen is what every hook knows about its session.
+type SessionSeen struct {
+	ID          string
+	ProjectPath string
+	At          time.Time
+	// Start marks a SessionStart (startup, resume, clear, compact, fork):
+	// it counts the start and re-opens an ended session.
+	Start          bool
+	Source         string
+	TranscriptPath string
+}
+
+// UpsertSession records that a hook saw the session: it creates the row on
+// first sight (whichever hook fires first) and otherwise refreshes it, so no
+// per-session insert can ever miss its parent row.
+func (t *Tx) UpsertSession(ctx context.Context, s SessionSeen) error {
+	ms := s.At.UnixMilli()
+	start := 0
+	if s.Start {
+		start = 1
+	}
+	_, err := t.tx.ExecContext(ctx, `
+INSERT INTO sessions (id, project_path, started_at, last_seen_at, start_count, last_source, transcript_path)
+VALUES (?, ?, ?, ?, ?, NULLIF(?, ''), NULLIF(?, ''))
+ON CONFLICT(id) DO UPDATE SET
+    last_seen_at    = excluded.last_seen_at,
+    project_path    = CASE WHEN sessions.project_path = '' THEN excluded.project_path ELSE sessions.project_path END,
+    start_count     = sessions.start_count + excluded.start_count,
+    last_source     = COALESCE(excluded.last_source, sessions.last_source),
+    transcript_path = COALESCE(excluded.transcript_path, sessions.transcript_path),
+    ended_at        = CASE WHEN excluded.start_count > 0 THEN NULL ELSE sessions.ended_at END,
+    end_reason      = CASE WHEN excluded.start_count > 0 THEN NULL ELSE sessions.end_reason END`,
+		s.ID, s.ProjectPath, ms, ms, start, s.Source, s.TranscriptPath)
+	return classify("upsert session", err)
+}
+
+// SessionSummary is a narrative written at Stop (checkpoint) or SessionEnd
+// (final).
+type SessionSummary struct {
+	ID        string
+	Narrative string
+	Turn      string // prompt_id the checkpoint belongs to
+	Counts    SessionCounts
+	EndedAt   *time.Time
+	EndReason string
+}
+
+// SessionCounts are the blueprint's per-session counters.
+type SessionCounts struct {
+	TotalActions, ClaimsCreated, ClaimsKilled, GatesPassed, GatesFailed int
+}
+
+// SaveSummary stores the narrative and counters on the session row.
+func (t *Tx) SaveSummary(ctx context.Context, s SessionSummary) error {
+	s.Narrative = privacy.Scrub(s.Narrative)
+	var ended any
+	if s.EndedAt != nil {
+		ended = s.EndedAt.UnixMilli()
+	}
+	_, err := t.tx.ExecContext(ctx, `
+UPDATE sessions SET narrative_summary = ?, narrative_turn = NULLIF(?, ''),
+    total_actions = ?, claims_created = ?, claims_killed = ?, gates_passed = ?, gates_failed = ?,
+    ended_at = COALESCE(?, ended_at), end_reason = COALESCE(NULLIF(?, ''), end_reason)
+WHERE id = ?`,
+		s.Narrative, s.Turn, s.Counts.TotalActions, s.Counts.ClaimsCreated, s.Counts.ClaimsKilled,
+		s.Counts.GatesPassed, s.Counts.GatesFailed, ended, s.EndReason, s.ID)
+	return classify("save session summary", err)
+}
+
+// SessionCountsFor computes the counters from the session's rows.
+func (t *Tx) SessionCountsFor(ctx context.Context, id string) (SessionCounts, error) {
+	var c SessionCounts
+	err := t.tx.QueryRowContext(ctx, `
+SELECT (SELECT count(*) FROM spine_entries WHERE session_id = ?1),
+       (SELECT count(*) FROM claim_events WHERE session_id = ?1 AND event_type = 'CREATED'),
+       (SELECT count(*) FROM claim_events WHERE session_id = ?1 AND event_type = 'KILLED'),
+       (SELECT count(*) FROM gate_checks WHERE session_id = ?1 AND status = 'PASS'),
+       (SELECT count(*) FROM gate_checks WHERE session_id = ?1 AND status = 'FAIL')`, id).
+		Scan(&c.TotalActions, &c.ClaimsCreated, &c.ClaimsKilled, &c.GatesPassed, &c.GatesFailed)
+	return c, classify("count session rows", err)
+}
+
+const sessionCols = `id, project_path, started_at, last_seen_at, ended_at, COALESCE(end_reason,''), start_count,
+    COALESCE(last_source,''), COALESCE(narrative_summary,''), COALESCE(narrative_turn,''), total_actions, claims_created,
+    claims_killed, gates_passed, gates_failed, stop_blocks`
+
+func scanSession(row interface{ Scan(...any) error }) (Session, error) {
+	var s Session
+	var started, seen int64
+	var ended sql.NullInt64
+	err := row.Scan(&s.ID, &s.ProjectPath, &started, &seen, &ended, &s.EndReason, &s.StartCount, &s.LastSource,
+		&s.NarrativeSummary, &s.NarrativeTurn, &s.TotalActions, &s.ClaimsCreated, &s.ClaimsKilled,
+		&s.GatesPassed, &s.GatesFailed, &s.StopBlocks)
+	if err != nil {
+		return s, err
+	}
+	s.StartedAt = time.UnixMilli(started).UTC()
+	s.LastSeenAt = time.UnixMilli(seen).UTC()
+	if ended.Valid {
+		t := time.UnixMilli(ended.Int64).UTC()
+		s.EndedAt = &t
+	}
+	return s, nil
+}
+
+// Session returns one session by id.
+func (s *Store) Session(ctx context.Context, id string) (Session, error) {
+	row := s.db.QueryRowContext(ctx, "SELECT "+sessionCols+" FROM sessions WHERE id = ?", id)
+	out, err := scanSession(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return out, fault.Errorf(fault.NotFound, "session", "no session %q", id)
+	}
+	return out, classify("read session", err)
+}
+
+// Sessions lists sessions, newest first; project "" means all projects.
+func (s *Store) Sessions(ctx context.Context, project string, limit int) ([]Session, error) {
+	if limit <= 0 {
+		limit = 20
+	}
+	rows, err := s.db.QueryContext(ctx, "SELECT "+sessionCols+` FROM sessions
+WHERE (?1 = '' OR project_path = ?1) ORDER BY started_at DESC, id LIMIT ?2`, project, limit)
+	if err != nil {
+		return nil, classify("list sessions", err)
+	}
+	defer rows.Close()
+	var out []Session
+	for rows.Next() {
+		se, err := scanSession(rows)
+		if err != nil {
+			return nil, classify("list sessions", err)
+		}
+		out = append(out, se)
+	}
+	return out, classify("list sessions", rows.Err())
+}
+
+// PreviousSession is the most recent other session of the project that has
+// a narrative, for the SessionStart state block.
+func (s *Store) PreviousSession(ctx context.Context, project, exclude string) (Session, bool, error) {
+	row := s.db.QueryRowContext(ctx, "SELECT "+sessionCols+` FROM sessions
+WHERE project_path = ? AND id <> ? AND narrative_summary IS NOT NULL AND narrative_summary <> ''
+ORDER BY COALESCE(ended_at, last_seen_at) DESC LIMIT 1`, project, exclude)
+	out, err := scanSession(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return out, false, nil
+	}
+	if err != nil {
+		return out, false, classify("read previous session", err)
+	}
+	return out, true, nil
+}
+
+// ProjectSessionCount counts the sessions recorded for a project.
+func (s *Store) ProjectSessionCount(ctx context.Context, project string) (int, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM sessions WHERE project_path = ?", project).Scan(&n)
+	return n, classify("count sessions", err)
+}

@@ -1,0 +1,207 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	sqlite_vec "github.com/asg017/sqlite-vec-go-bindings/cgo"
+	sqlite3 "github.com/mattn/go-sqlite3"
+
+	"github.com/vibe-science/vibe/db"
+	"github.com/vibe-science/vibe/internal/fault"
+)
+
+// DefaultBusyTimeoutMS is how long a connection waits for another writer.
+// Hooks hold the write lock for well under a millisecond, so five seconds
+// only matters under a storm of parallel hooks.
+const DefaultBusyTimeoutMS = 5000
+
+var registerVec sync.Once
+
+// Store is an open vibe database.
+type Store struct {
+	db   *sql.DB
+	path string
+}
+
+// Options tune Open.
+type Options struct {
+	// ReadOnly opens without migrating and refuses writes.
+	ReadOnly bool
+	// BusyTimeoutMS overrides DefaultBusyTimeoutMS.
+	BusyTimeoutMS int
+}
+
+// Open opens (creating if needed) the database at path and brings its
+// schema to the latest version. The version check is one PRAGMA read; the
+// migrations themselves run only when the file is behind.
+func Open(ctx context.Context, path string, opt Options) (*Store, error) {
+	registerVec.Do(sqlite_vec.Auto)
+	if path == "" {
+		return nil, fault.Errorf(fault.Invalid, "open store", "no database path")
+	}
+	if !opt.ReadOnly {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return nil, fault.E(fault.Unavailable, "open store", err)
+		}
+	}
+	busy := opt.BusyTimeoutMS
+	if busy <= 0 {
+		busy = DefaultBusyTimeoutMS
+	}
+	q := url.Values{}
+	q.Set("_busy_timeout", fmt.Sprint(busy))
+	q.Set("_synchronous", "NORMAL")
+	q.Set("_foreign_keys", "on")
+	q.Set("_txlock", "immediate")
+	if opt.ReadOnly {
+		q.Set("mode", "ro")
+	}
+	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
+	sdb, err := sql.Open("sqlite3", dsn)
+	if err != nil {
+		return nil, classify("open store", err)
+	}
+	// One connection: hooks are single-threaded, and every extra
+	// connection re-reads the schema.
+	sdb.SetMaxOpenConns(1)
+	s := &Store{db: sdb, path: path}
+	if opt.ReadOnly {
+		if _, err := s.Version(ctx); err != nil {
+			sdb.Close()
+			return nil, err
+		}
+		return s, nil
+	}
+	if err := s.migrate(ctx); err != nil {
+		sdb.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Path is the database file.
+func (s *Store) Path() string { return s.path }
+
+// DB exposes the handle to this package's tests and to store-internal
+// helpers; other packages go through methods.
+func (s *Store) DB() *sql.DB { return s.db }
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Version is the schema version recorded in the file (PRAGMA user_version).
+func (s *Store) Version(ctx context.Context) (int, error) {
+	var v int
+	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		return 0, classify("read schema version", err)
+	}
+	return v, nil
+}
+
+func (s *Store) migrate(ctx context.Context) error {
+	v, err := s.Version(ctx)
+	if err != nil {
+		return err
+	}
+	latest := db.Latest()
+	if v == latest {
+		return nil
+	}
+	if v > latest {
+		return fault.Errorf(fault.Unavailable, "open store",
+			"database schema version %d is newer than this vibe (%d): update vibe", v, latest)
+	}
+	ms, err := db.Migrations()
+	if err != nil {
+		return fault.E(fault.Internal, "load migrations", err)
+	}
+	// WAL is a property of the file: set it once, when the schema is made.
+	if _, err := s.db.ExecContext(ctx, "PRAGMA journal_mode=WAL"); err != nil {
+		return classify("enable WAL", err)
+	}
+	for _, m := range ms {
+		if err := s.apply(ctx, m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// apply runs one migration in its own immediate transaction, re-checking the
+// version inside it so two processes migrating at once apply it once.
+func (s *Store) apply(ctx context.Context, m db.Migration) error {
+	return s.Tx(ctx, func(tx *Tx) error {
+		var v int
+		if err := tx.tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+			return classify("read schema version", err)
+		}
+		if v >= m.Version {
+			return nil
+		}
+		if _, err := tx.tx.ExecContext(ctx, m.SQL); err != nil {
+			return fault.E(fault.Internal, fmt.Sprintf("migration %04d_%s", m.Version, m.Name), err)
+		}
+		if _, err := tx.tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version=%d", m.Version)); err != nil {
+			return classify("record schema version", err)
+		}
+		return nil
+	})
+}
+
+// Tx is one immediate transaction.
+type Tx struct {
+	tx *sql.Tx
+}
+
+// Tx runs fn in one immediate transaction: everything fn writes lands, or
+// nothing does.
+func (s *Store) Tx(ctx context.Context, fn func(*Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return classify("begin transaction", err)
+	}
+	if err := fn(&Tx{tx: tx}); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return classify("commit", err)
+	}
+	return nil
+}
+
+// classify turns SQLite failures into fault kinds a hook can act on: a
+// locked, corrupt, read-only or full database is Unavailable (the agent's
+// session goes on without it), anything else Internal.
+func classify(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var se sqlite3.Error
+	if errors.As(err, &se) {
+		switch se.Code {
+		case sqlite3.ErrBusy, sqlite3.ErrLocked:
+			return fault.E(fault.Unavailable, op, fmt.Errorf("database is locked by another process: %w", err))
+		case sqlite3.ErrCorrupt, sqlite3.ErrNotADB:
+			return fault.E(fault.Unavailable, op, fmt.Errorf("database file is corrupt (run `vibe doctor`): %w", err))
+		case sqlite3.ErrFull:
+			return fault.E(fault.Unavailable, op, fmt.Errorf("disk is full: %w", err))
+		case sqlite3.ErrReadonly, sqlite3.ErrPerm, sqlite3.ErrCantOpen, sqlite3.ErrIoErr, sqlite3.ErrAuth:
+			return fault.E(fault.Unavailable, op, fmt.Errorf("database cannot be opened or written: %w", err))
+		case sqlite3.ErrConstraint:
+			return fault.E(fault.Invalid, op, err)
+		}
+	}
+	if strings.Contains(err.Error(), "no such module") {
+		return fault.E(fault.Internal, op, fmt.Errorf("%w (vibe must be built with -tags sqlite_fts5)", err))
+	}
+	return fault.E(fault.Internal, op, err)
+}
