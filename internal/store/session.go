@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/vibe-science/vibe/internal/fault"
@@ -188,4 +189,34 @@ func (s *Store) ProjectSessionCount(ctx context.Context, project string) (int, e
 	var n int
 	err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM sessions WHERE project_path = ?", project).Scan(&n)
 	return n, classify("count sessions", err)
+}
+
+// ResolveSessionID expands a unique id prefix to the full session id.
+func (s *Store) ResolveSessionID(ctx context.Context, prefix string) (string, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT id FROM sessions WHERE id = ?1 OR id LIKE ?2 || '%' ORDER BY id = ?1 DESC, id LIMIT 3",
+		prefix, escapeLike(prefix))
+	if err != nil {
+		return "", classify("find session", err)
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return "", classify("find session", err)
+		}
+		ids = append(ids, id)
+	}
+	switch {
+	case len(ids) == 0:
+		return "", fault.Errorf(fault.NotFound, "find session", "no session matches %q (see `vibe sessions list`)", prefix)
+	case ids[0] == prefix || len(ids) == 1:
+		return ids[0], nil
+	}
+	return "", fault.Errorf(fault.Invalid, "find session", "%q matches several sessions; give more of the id", prefix)
+}
+
+func escapeLike(s string) string {
+	r := strings.NewReplacer("%", "", "_", "")
+	return r.Replace(s)
 }

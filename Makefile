@@ -1,0 +1,57 @@
+# vibe — build, install, test, bench, lint.
+#
+# FTS5 needs the sqlite_fts5 build tag on every build, test and vet; the
+# sqlite-vec bindings need sqlite3.h (Debian: libsqlite3-dev). GOFLAGS
+# carries the tag so every `go` command below (and any you type after
+# `export GOFLAGS=-tags=sqlite_fts5`) agrees.
+export GOFLAGS := -tags=sqlite_fts5
+GO      ?= go
+BIN     := bin
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -s -w -X github.com/vibe-science/vibe/internal/cli.Version=$(VERSION)
+HOOKS   := vibe-session-start vibe-prompt-submit vibe-pre-tool-use vibe-post-tool-use vibe-stop vibe-session-end
+CMDS    := $(HOOKS) vibe
+
+.PHONY: all build install test unit e2e validate bench lint deps-check forensic clean
+
+all: build
+
+## build: compile the hook binaries and the CLI into bin/
+build:
+	@mkdir -p $(BIN)
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/ $(addprefix ./cmd/,$(CMDS))
+	$(GO) build -o bench/out/empty-go ./bench/empty
+
+## install: build, then set up VIBE_HOME, the database and the Claude Code plugin
+install: build
+	$(BIN)/vibe setup
+
+## test: everything CI runs: lint, unit tests, the real-client E2E suite
+test: lint unit e2e
+
+unit: build
+	$(GO) test -count=1 ./...
+
+## e2e: drive the pinned Claude Code against a loopback mock (installs the client on first use)
+e2e: build
+	VIBE_E2E_REQUIRE=1 VIBE_CLAUDE_BIN="$$(bash .ci/install-claude.sh)" \
+		$(GO) test -count=1 -tags 'sqlite_fts5 e2e' ./internal/e2e/...
+
+## bench: hook latency percentiles next to an empty Go binary and node -e 0
+bench: build
+	$(GO) run ./bench -bin $(BIN) -empty bench/out/empty-go -out bench/hooks.json
+
+## lint: formatting, vet, and the hook-binary dependency rule
+lint: deps-check
+	@out="$$(gofmt -l cmd internal db bench blueprints skill)"; if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+## deps-check: no hook binary may link hugot (the embedder) or cobra (the CLI)
+deps-check:
+	@for h in $(HOOKS); do \
+		bad="$$($(GO) list -deps ./cmd/$$h | grep -E 'knights-analytics|spf13/cobra' || true)"; \
+		if [ -n "$$bad" ]; then echo "$$h links forbidden packages:"; echo "$$bad"; exit 1; fi; \
+	done; echo "deps-check: hook binaries link neither hugot nor cobra"
+
+clean:
+	rm -rf $(BIN)

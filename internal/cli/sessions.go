@@ -1,0 +1,185 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/store"
+)
+
+// NewCmdSessions builds `vibe sessions list|show`.
+func NewCmdSessions(f *Factory) *cobra.Command {
+	cmd := &cobra.Command{Use: "sessions", Short: "List and show recorded sessions"}
+	cmd.AddCommand(NewCmdSessionsList(f, nil), NewCmdSessionsShow(f, nil))
+	return cmd
+}
+
+// SessionsListOptions are the flags of `vibe sessions list`.
+type SessionsListOptions struct {
+	IO      IO
+	Factory *Factory
+	Project string
+	All     bool
+	Limit   int
+	JSON    bool
+}
+
+// NewCmdSessionsList builds `vibe sessions list`.
+func NewCmdSessionsList(f *Factory, runF func(*SessionsListOptions) error) *cobra.Command {
+	opts := &SessionsListOptions{IO: f.IO, Factory: f}
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List sessions of the current project (or --all), newest first",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return runSessionsList(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Project, "project", "", "project folder (default: the current one)")
+	cmd.Flags().BoolVar(&opts.All, "all", false, "every project")
+	cmd.Flags().IntVar(&opts.Limit, "limit", 20, "how many")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
+	return cmd
+}
+
+// projectFlag resolves --project (default: the working directory).
+func projectFlag(p string, all bool) string {
+	if all {
+		return ""
+	}
+	return project.Resolve(p).Root
+}
+
+type sessionJSON struct {
+	ID            string  `json:"id"`
+	Project       string  `json:"project"`
+	StartedAt     string  `json:"started_at"`
+	EndedAt       *string `json:"ended_at"`
+	Starts        int     `json:"starts"`
+	Actions       int     `json:"actions"`
+	ClaimsCreated int     `json:"claims_created"`
+	ClaimsKilled  int     `json:"claims_killed"`
+	GatesPassed   int     `json:"gates_passed"`
+	GatesFailed   int     `json:"gates_failed"`
+	Narrative     string  `json:"narrative,omitempty"`
+}
+
+func toJSON(s store.Session, withNarrative bool) sessionJSON {
+	j := sessionJSON{ID: s.ID, Project: s.ProjectPath, StartedAt: s.StartedAt.Format("2006-01-02T15:04:05Z"),
+		Starts: s.StartCount, Actions: s.TotalActions, ClaimsCreated: s.ClaimsCreated, ClaimsKilled: s.ClaimsKilled,
+		GatesPassed: s.GatesPassed, GatesFailed: s.GatesFailed}
+	if s.EndedAt != nil {
+		e := s.EndedAt.Format("2006-01-02T15:04:05Z")
+		j.EndedAt = &e
+	}
+	if withNarrative {
+		j.Narrative = s.NarrativeSummary
+	}
+	return j
+}
+
+func runSessionsList(ctx context.Context, o *SessionsListOptions) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	st, err := o.Factory.Store(ctx)
+	if err != nil {
+		return err
+	}
+	ss, err := st.Sessions(ctx, projectFlag(o.Project, o.All), o.Limit)
+	if err != nil {
+		return err
+	}
+	if o.JSON {
+		out := make([]sessionJSON, 0, len(ss))
+		for _, s := range ss {
+			out = append(out, toJSON(s, false))
+		}
+		return writeJSON(o.IO.Out, out)
+	}
+	if len(ss) == 0 {
+		fmt.Fprintln(o.IO.ErrOut, "no sessions recorded for this project yet")
+		return nil
+	}
+	var rows [][]string
+	for _, s := range ss {
+		ended := "open"
+		if s.EndedAt != nil {
+			ended = ts(*s.EndedAt)
+		}
+		rows = append(rows, []string{shortID(s.ID), ts(s.StartedAt), ended, strconv.Itoa(s.TotalActions),
+			fmt.Sprintf("%d/%d", s.ClaimsCreated, s.ClaimsKilled), fmt.Sprintf("%d/%d", s.GatesPassed, s.GatesFailed)})
+	}
+	table(o.IO.Out, "SESSION\tSTARTED\tENDED\tACTIONS\tCLAIMS +/x\tGATES ok/fail", rows)
+	return nil
+}
+
+// SessionsShowOptions are the flags of `vibe sessions show`.
+type SessionsShowOptions struct {
+	IO      IO
+	Factory *Factory
+	ID      string
+	JSON    bool
+}
+
+// NewCmdSessionsShow builds `vibe sessions show ID`.
+func NewCmdSessionsShow(f *Factory, runF func(*SessionsShowOptions) error) *cobra.Command {
+	opts := &SessionsShowOptions{IO: f.IO, Factory: f}
+	cmd := &cobra.Command{
+		Use:   "show ID",
+		Short: "Show one session: counters, narrative and recent actions (an id prefix is enough)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.ID = args[0]
+			if runF != nil {
+				return runF(opts)
+			}
+			return runSessionsShow(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
+	return cmd
+}
+
+func runSessionsShow(ctx context.Context, o *SessionsShowOptions) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	st, err := o.Factory.Store(ctx)
+	if err != nil {
+		return err
+	}
+	id, err := st.ResolveSessionID(ctx, o.ID)
+	if err != nil {
+		return err
+	}
+	s, err := st.Session(ctx, id)
+	if err != nil {
+		return err
+	}
+	entries, err := st.Spine(ctx, store.SpineFilter{Session: id, Limit: 20})
+	if err != nil {
+		return err
+	}
+	if o.JSON {
+		return writeJSON(o.IO.Out, map[string]any{"session": toJSON(s, true), "recent_actions": spineJSON(entries)})
+	}
+	w := o.IO.Out
+	fmt.Fprintf(w, "session  %s\nproject  %s\nstarted  %s (started %d time(s))\n", s.ID, s.ProjectPath, ts(s.StartedAt), s.StartCount)
+	if s.EndedAt != nil {
+		fmt.Fprintf(w, "ended    %s (%s)\n", ts(*s.EndedAt), s.EndReason)
+	}
+	fmt.Fprintf(w, "\n%s\n", s.NarrativeSummary)
+	if len(entries) > 0 {
+		fmt.Fprintln(w, "\nrecent actions:")
+		writeSpine(o.IO, entries)
+	}
+	return nil
+}

@@ -1,0 +1,7 @@
+//go:build windows
+
+package cli
+
+import "os"
+
+func signalZero(p *os.Process) error { return nil }

@@ -1,0 +1,117 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vibe-science/vibe/internal/store"
+)
+
+// StatusOptions are the flags of `vibe status`.
+type StatusOptions struct {
+	IO      IO
+	Factory *Factory
+	JSON    bool
+}
+
+// NewCmdStatus builds `vibe status`.
+func NewCmdStatus(f *Factory, runF func(*StatusOptions) error) *cobra.Command {
+	opts := &StatusOptions{IO: f.IO, Factory: f}
+	cmd := &cobra.Command{
+		Use:   "status",
+		Short: "Show paths, schema version, row counts, embedding queue, worker, model and plugin registration",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return runStatus(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
+	return cmd
+}
+
+// Status is what `vibe status` reports.
+type Status struct {
+	Home       string      `json:"home"`
+	Database   string      `json:"database"`
+	Schema     int         `json:"schema_version"`
+	Counts     store.Stats `json:"counts"`
+	Worker     string      `json:"worker"`
+	Model      string      `json:"model"`
+	PluginRoot string      `json:"plugin_root"`
+	Binaries   string      `json:"binaries"`
+}
+
+func runStatus(ctx context.Context, o *StatusOptions) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	f := o.Factory
+	p := f.Paths()
+	s := Status{Home: p.Home, Database: p.DB, PluginRoot: f.Root}
+	st, err := f.Store(ctx)
+	if err != nil {
+		return fmt.Errorf("open %s: %w (run `vibe doctor`)", p.DB, err)
+	}
+	if s.Schema, err = st.Version(ctx); err != nil {
+		return err
+	}
+	if s.Counts, err = st.Stats(ctx); err != nil {
+		return err
+	}
+	s.Worker = workerState(p.PIDFile)
+	s.Model = modelState(p.Models)
+	if m := missingBinaries(f.Root); len(m) > 0 {
+		s.Binaries = fmt.Sprintf("%d missing (run `make build`)", len(m))
+	} else {
+		s.Binaries = "all built"
+	}
+	if o.JSON {
+		return writeJSON(o.IO.Out, s)
+	}
+	w := o.IO.Out
+	fmt.Fprintf(w, "home       %s\n", s.Home)
+	fmt.Fprintf(w, "database   %s (schema %d)\n", s.Database, s.Schema)
+	fmt.Fprintf(w, "plugin     %s (binaries: %s)\n", s.PluginRoot, s.Binaries)
+	fmt.Fprintf(w, "worker     %s\n", s.Worker)
+	fmt.Fprintf(w, "model      %s\n", s.Model)
+	c := s.Counts
+	fmt.Fprintf(w, "sessions %d · spine %d · claim events %d · gate checks %d · literature %d · open alerts %d · advisories %d\n",
+		c.Sessions, c.Spine, c.ClaimEvents, c.GateChecks, c.Literature, c.OpenAlerts, c.Advisories)
+	fmt.Fprintf(w, "memories %d · vectors %d · embed queue: %d pending, %d failed, %d done\n",
+		c.Memories, c.Vectors, c.QueuePending, c.QueueFailed, c.QueueDone)
+	if c.QueueFailed > 0 {
+		fmt.Fprintf(w, "note: %d memories failed to embed repeatedly; see `vibe worker logs`\n", c.QueueFailed)
+	}
+	return nil
+}
+
+func workerState(pidFile string) string {
+	raw, err := os.ReadFile(pidFile)
+	if err != nil {
+		return "not running"
+	}
+	var pid int
+	fmt.Sscan(string(raw), &pid)
+	if pid <= 0 {
+		return "not running (empty pid file)"
+	}
+	if proc, err := os.FindProcess(pid); err == nil && signalZero(proc) == nil {
+		return fmt.Sprintf("running (pid %d)", pid)
+	}
+	return fmt.Sprintf("not running (stale pid %d)", pid)
+}
+
+func modelState(dir string) string {
+	matches, _ := filepath.Glob(filepath.Join(dir, "*", "*.onnx"))
+	if len(matches) == 0 {
+		return "none installed: recall is lexical only (run `vibe model pull`)"
+	}
+	return fmt.Sprintf("%d installed (%s)", len(matches), filepath.Base(filepath.Dir(matches[0])))
+}

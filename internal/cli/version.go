@@ -1,0 +1,42 @@
+package cli
+
+import (
+	"fmt"
+	"runtime"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vibe-science/vibe/db"
+)
+
+// VersionOptions are the flags of `vibe version`.
+type VersionOptions struct {
+	IO   IO
+	JSON bool
+}
+
+// NewCmdVersion builds `vibe version`.
+func NewCmdVersion(f *Factory, runF func(*VersionOptions) error) *cobra.Command {
+	opts := &VersionOptions{IO: f.IO}
+	cmd := &cobra.Command{
+		Use:   "version",
+		Short: "Print vibe's version and schema version",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return runVersion(opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
+	return cmd
+}
+
+func runVersion(o *VersionOptions) error {
+	if o.JSON {
+		return writeJSON(o.IO.Out, map[string]any{"version": Version, "schema": db.Latest(), "go": runtime.Version()})
+	}
+	fmt.Fprintf(o.IO.Out, "vibe %s (schema %d, %s)\n", Version, db.Latest(), runtime.Version())
+	return nil
+}

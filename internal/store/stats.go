@@ -1,0 +1,59 @@
+package store
+
+import "context"
+
+// Stats are the row counts `vibe status` shows.
+type Stats struct {
+	Sessions     int `json:"sessions"`
+	Spine        int `json:"spine_entries"`
+	Provenance   int `json:"provenance"`
+	ClaimEvents  int `json:"claim_events"`
+	GateChecks   int `json:"gate_checks"`
+	Literature   int `json:"literature_searches"`
+	OpenAlerts   int `json:"open_alerts"`
+	Advisories   int `json:"advisories"`
+	Memories     int `json:"memories"`
+	Vectors      int `json:"vectors"`
+	QueuePending int `json:"queue_pending"`
+	QueueFailed  int `json:"queue_failed"`
+	QueueDone    int `json:"queue_done"`
+}
+
+// Stats counts rows.
+func (s *Store) Stats(ctx context.Context) (Stats, error) {
+	var st Stats
+	err := s.db.QueryRowContext(ctx, `SELECT
+  (SELECT count(*) FROM sessions), (SELECT count(*) FROM spine_entries), (SELECT count(*) FROM provenance),
+  (SELECT count(*) FROM claim_events), (SELECT count(*) FROM gate_checks), (SELECT count(*) FROM literature_searches),
+  (SELECT count(*) FROM observer_alerts WHERE resolved = 0), (SELECT count(*) FROM advisories),
+  (SELECT count(*) FROM memories WHERE forgotten = 0), (SELECT count(*) FROM vec_memories),
+  (SELECT count(*) FROM embed_queue WHERE status = 'pending'), (SELECT count(*) FROM embed_queue WHERE status = 'failed'),
+  (SELECT count(*) FROM embed_queue WHERE status = 'done')`).Scan(
+		&st.Sessions, &st.Spine, &st.Provenance, &st.ClaimEvents, &st.GateChecks, &st.Literature, &st.OpenAlerts,
+		&st.Advisories, &st.Memories, &st.Vectors, &st.QueuePending, &st.QueueFailed, &st.QueueDone)
+	return st, classify("count rows", err)
+}
+
+// Check runs SQLite's quick integrity check and confirms the vec and FTS5
+// modules answer.
+func (s *Store) Check(ctx context.Context) (vecVersion string, err error) {
+	var ok string
+	if err := s.db.QueryRowContext(ctx, "PRAGMA quick_check").Scan(&ok); err != nil {
+		return "", classify("integrity check", err)
+	}
+	if ok != "ok" {
+		return "", classify("integrity check", errString("quick_check: "+ok))
+	}
+	if err := s.db.QueryRowContext(ctx, "SELECT vec_version()").Scan(&vecVersion); err != nil {
+		return "", classify("sqlite-vec", err)
+	}
+	var n int
+	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM memories_fts WHERE memories_fts MATCH 'probe'").Scan(&n); err != nil {
+		return vecVersion, classify("fts5", err)
+	}
+	return vecVersion, nil
+}
+
+type errString string
+
+func (e errString) Error() string { return string(e) }
