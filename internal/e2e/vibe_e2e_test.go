@@ -1,0 +1,195 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vibe-science/vibe/internal/store"
+)
+
+// vibeRoot is the checkout under test; its bin/ must be built (make e2e
+// builds first).
+func vibeRoot(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range []string{"vibe-session-start", "vibe-prompt-submit", "vibe-pre-tool-use", "vibe-post-tool-use", "vibe-stop", "vibe-session-end"} {
+		if _, err := os.Stat(filepath.Join(root, "bin", b)); err != nil {
+			t.Fatalf("%s is not built (run `make build` first): %v", b, err)
+		}
+	}
+	return root
+}
+
+func openVibeDB(t *testing.T, vibeHome string) *store.Store {
+	t.Helper()
+	st, err := store.Open(context.Background(), filepath.Join(vibeHome, "db", "vibe-science.db"), store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatalf("open the database the hooks wrote: %v", err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+func count(t *testing.T, st *store.Store, q string, args ...any) int {
+	t.Helper()
+	var n int
+	if err := st.DB().QueryRow(q, args...).Scan(&n); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	return n
+}
+
+// TestVibeSessionLeavesRows drives one scripted session (start, prompt,
+// Write, Bash, stop, end) through the real client with the plugin loaded from
+// this checkout, and checks what each of the six binaries recorded and that
+// the SessionStart context reached the model.
+func TestVibeSessionLeavesRows(t *testing.T) {
+	root := vibeRoot(t)
+	project := TempDir(t)
+	notes := filepath.Join(project, "notes.txt")
+	const prompt = "VIBE-E2E record a note and list the folder"
+	res := RunClaude(t, RunOptions{
+		Prompt:     prompt,
+		PluginDir:  root,
+		ProjectDir: project,
+		Script: Script{Turns: []Turn{
+			{Text("writing the note"), Tool("Write", map[string]any{"file_path": notes, "content": "AUC 0.81 on held-out guides\n"}).WithID("toolu_vibe_write")},
+			{Tool("Bash", map[string]any{"command": "ls > listing.txt", "description": "list the folder"}).WithID("toolu_vibe_bash")},
+			{Text("done")},
+		}},
+	})
+	if res.ExitCode != 0 {
+		t.Fatalf("claude exit %d\nstdout: %s\nstderr: %s\ndebug tail: %s", res.ExitCode, res.Stdout, res.Stderr, tail(res.Debug, 3000))
+	}
+	for _, b := range []string{"vibe-session-start", "vibe-prompt-submit", "vibe-pre-tool-use", "vibe-post-tool-use", "vibe-stop", "vibe-session-end"} {
+		if !strings.Contains(res.Debug, b) {
+			t.Errorf("the debug log never mentions %s: the hook did not fire", b)
+		}
+	}
+	st := openVibeDB(t, res.VibeHome)
+	ss, err := st.Sessions(context.Background(), "", 10)
+	if err != nil || len(ss) != 1 {
+		t.Fatalf("sessions: %v %+v", err, ss)
+	}
+	s := ss[0]
+	if res.Output.SessionID != "" && s.ID != res.Output.SessionID {
+		t.Errorf("session id %s, Claude reported %s", s.ID, res.Output.SessionID)
+	}
+	wantRoot, _ := filepath.EvalSymlinks(project)
+	if s.ProjectPath != wantRoot {
+		t.Errorf("project %s, want %s", s.ProjectPath, wantRoot)
+	}
+	if s.StartCount != 1 || s.EndedAt == nil || !strings.Contains(s.NarrativeSummary, "2 actions") {
+		t.Errorf("session row: starts %d ended %v narrative %q", s.StartCount, s.EndedAt, s.NarrativeSummary)
+	}
+	sum := sha256.Sum256([]byte(prompt))
+	if n := count(t, st, "SELECT count(*) FROM prompt_log WHERE session_id = ? AND prompt_sha256 = ?", s.ID, hex.EncodeToString(sum[:])); n != 1 {
+		t.Errorf("prompt_log rows with the prompt's hash: %d", n)
+	}
+	if n := count(t, st, "SELECT count(*) FROM spine_entries WHERE session_id = ? AND tool_name = 'Write' AND tool_use_id = 'toolu_vibe_write'", s.ID); n != 1 {
+		t.Errorf("Write spine entries: %d", n)
+	}
+	if n := count(t, st, "SELECT count(*) FROM spine_entries WHERE session_id = ? AND tool_name = 'Bash' AND input_summary LIKE '%ls > listing.txt%'", s.ID); n != 1 {
+		t.Errorf("Bash spine entries: %d", n)
+	}
+	fileSum := sha256.Sum256([]byte("AUC 0.81 on held-out guides\n"))
+	if n := count(t, st, "SELECT count(*) FROM provenance WHERE path = 'notes.txt' AND op = 'write' AND sha256 = ?", hex.EncodeToString(fileSum[:])); n != 1 {
+		t.Errorf("provenance rows for notes.txt with its checksum: %d", n)
+	}
+	if !res.Mock.Saw(ConvMain, "[VIBE STATE]") || !res.Mock.Saw(ConvMain, "First session on this project.") {
+		t.Errorf("the SessionStart context never reached the model")
+	}
+}
+
+// TestMissingPreToolUseBinaryFailsClosed loads a copy of the plugin whose
+// pre-tool-use binary is missing: Claude Code would treat exit 127 as "no
+// opinion", the guard must turn it into a refusal.
+func TestMissingPreToolUseBinaryFailsClosed(t *testing.T) {
+	root := vibeRoot(t)
+	plugin := TempDir(t)
+	for _, rel := range []string{".claude-plugin/plugin.json", "hooks.json", "README.md", "plugin/guard.sh",
+		"bin/vibe-session-start", "bin/vibe-prompt-submit", "bin/vibe-post-tool-use", "bin/vibe-stop", "bin/vibe-session-end"} {
+		copyFile(t, filepath.Join(root, rel), filepath.Join(plugin, rel))
+	}
+	// The manifest names skills, commands and agents; keep them resolvable.
+	for _, dir := range []string{"skill", "plugin/commands", "plugin/agents"} {
+		copyTree(t, filepath.Join(root, dir), filepath.Join(plugin, dir))
+	}
+	project := TempDir(t)
+	target := filepath.Join(project, "results.txt")
+	res := RunClaude(t, RunOptions{
+		Prompt: "write results", PluginDir: plugin, ProjectDir: project,
+		Script: Script{Turns: []Turn{
+			{Tool("Write", map[string]any{"file_path": target, "content": "x\n"}).WithID("toolu_guard")},
+			{Text("done")},
+		}},
+	})
+	if res.ExitCode != 0 {
+		t.Fatalf("claude exit %d: %s %s", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	if _, err := os.Stat(target); !os.IsNotExist(err) {
+		t.Fatalf("the write landed although the guard's binary is missing (stat err %v)", err)
+	}
+	var found bool
+	for _, r := range res.Mock.ToolResults() {
+		if r.ToolUseID == "toolu_guard" {
+			found = true
+			if !r.IsError || !strings.Contains(r.Text, "vibe-pre-tool-use hook binary is missing") {
+				t.Errorf("tool result: error=%v text=%q", r.IsError, r.Text)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no tool_result for the guarded write reached the model")
+	}
+}
+
+func copyFile(t *testing.T, src, dst string) {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, _ := os.Stat(src)
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, b, info.Mode().Perm()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		copyFile(t, p, filepath.Join(dst, rel))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[len(s)-n:]
+}
