@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/vibe-science/vibe/internal/config"
@@ -62,7 +63,12 @@ func (e *Env) Settings() config.Settings {
 func (e *Env) Store(ctx context.Context) (*store.Store, error) {
 	if !e.opened {
 		e.opened = true
-		e.st, e.stErr = store.Open(ctx, e.Paths().DB, store.Options{})
+		opt := store.Options{}
+		// VIBE_BUSY_TIMEOUT_MS shortens the wait for a locked database.
+		if ms, err := strconv.Atoi(e.Getenv("VIBE_BUSY_TIMEOUT_MS")); err == nil && ms > 0 {
+			opt.BusyTimeoutMS = ms
+		}
+		e.st, e.stErr = store.Open(ctx, e.Paths().DB, opt)
 	}
 	return e.st, e.stErr
 }

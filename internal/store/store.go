@@ -147,7 +147,7 @@ func (s *Store) apply(ctx context.Context, m db.Migration) error {
 			return nil
 		}
 		if _, err := tx.tx.ExecContext(ctx, m.SQL); err != nil {
-			return fault.E(fault.Internal, fmt.Sprintf("migration %04d_%s", m.Version, m.Name), err)
+			return classify(fmt.Sprintf("migration %04d_%s", m.Version, m.Name), err)
 		}
 		if _, err := tx.tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version=%d", m.Version)); err != nil {
 			return classify("record schema version", err)

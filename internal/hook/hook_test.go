@@ -1,0 +1,91 @@
+package hook
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestDecodeRecordedFixtures(t *testing.T) {
+	files, _ := filepath.Glob("../../../shared/fixtures/claude-code-2.1.330/*.json")
+	if len(files) == 0 {
+		t.Skip("recorded fixtures not found next to the checkout")
+	}
+	for _, f := range files {
+		raw, _ := os.ReadFile(f)
+		ev, err := Decode(raw)
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		if ev.SessionID != "372e7d5d-9e0c-4521-bc95-02a2c22cfa24" || ev.Cwd != "/home/researcher/project" {
+			t.Errorf("%s: %+v", f, ev)
+		}
+		if strings.Contains(f, "08-PreToolUse") && (ev.AgentType != "role-guard-test:reviewer2" || ev.Files().FilePath != "/home/researcher/project/CLAIM-LEDGER.md") {
+			t.Errorf("subagent fields: %+v", ev)
+		}
+		if strings.Contains(f, "04-PostToolUse") && (ev.DurationMS == nil || *ev.DurationMS != 13 || len(ev.ToolResponse) == 0) {
+			t.Errorf("post fields: %+v", ev)
+		}
+		if strings.Contains(f, "14-Stop") && !ev.StopHookActive {
+			t.Errorf("stop_hook_active lost")
+		}
+	}
+}
+
+func TestDecodeRejects(t *testing.T) {
+	cases := map[string]string{
+		"":                           "empty input",
+		"   ":                        "empty input",
+		"[]":                         "not a JSON object",
+		`{"session_id":"x"}`:         "hook_event_name is missing",
+		`{"hook_event_name":"Stop"}`: "session_id is missing",
+		`{"session_id":"x","hook_event_name":"Stop"} {}`: "more than one JSON value",
+		`{"session_id":"x",`:                             "unexpected EOF",
+		`{"session_id":1,"hook_event_name":"Stop"}`:      "cannot unmarshal",
+	}
+	for in, want := range cases {
+		_, err := Decode([]byte(in))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Decode(%q) = %v, want %q", in, err, want)
+		}
+	}
+	ev, err := Decode([]byte(`{"session_id":"x","hook_event_name":"Stop","brand_new_field":{"a":1}}`))
+	if err != nil || ev.HookEventName != "Stop" {
+		t.Errorf("unknown fields must be tolerated: %v", err)
+	}
+}
+
+func TestReplyEncodeCapsStrings(t *testing.T) {
+	r := &Reply{SystemMessage: strings.Repeat("x", MaxString+50)}
+	out, err := r.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) > MaxString+100 || !strings.Contains(string(out), "cut by vibe") {
+		t.Errorf("not capped: %d bytes", len(out))
+	}
+	if !(&Reply{}).Empty() || (&Reply{Decision: "block"}).Empty() {
+		t.Error("Empty")
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	files, _ := filepath.Glob("../../../shared/fixtures/claude-code-2.1.330/*.json")
+	for _, p := range files {
+		raw, _ := os.ReadFile(p)
+		f.Add(raw)
+	}
+	f.Add([]byte(`{"session_id":"s","hook_event_name":"PreToolUse","tool_input":{"file_path":"x"}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ev, err := Decode(data)
+		if err != nil {
+			return
+		}
+		if ev.SessionID == "" || ev.HookEventName == "" {
+			t.Fatalf("accepted an event without identity: %q", data)
+		}
+		_ = ev.Files()
+	})
+}
