@@ -286,3 +286,14 @@ CREATE TABLE meta (
     key   TEXT PRIMARY KEY,
     value TEXT NOT NULL
 );
+
+-- The last ledger content vibe saw per project and path, so PostToolUse can
+-- turn any change (by Write, Edit or Bash) into claim events.
+CREATE TABLE ledger_snapshots (
+    project_path TEXT NOT NULL,
+    path         TEXT NOT NULL,     -- project-relative
+    content      BLOB NOT NULL,
+    sha256       TEXT NOT NULL,
+    updated_at   INTEGER NOT NULL,
+    PRIMARY KEY (project_path, path)
+);

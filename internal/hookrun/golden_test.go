@@ -44,6 +44,7 @@ var specs = map[string]hookrun.Spec{
 // "event": {...}} so a case can set up history first.
 type goldenCase struct {
 	Setup string            `json:"setup"`
+	Files map[string]string `json:"files"` // project files, relative to $PROJECT
 	Steps []json.RawMessage `json:"steps"`
 }
 
@@ -102,6 +103,15 @@ func TestGoldenReplies(t *testing.T) {
 
 func runCase(t *testing.T, spec hookrun.Spec, c goldenCase) goldenOut {
 	home := t.TempDir()
+	proj := filepath.Join(t.TempDir(), "project")
+	os.MkdirAll(filepath.Join(proj, ".git"), 0o755)
+	for rel, content := range c.Files {
+		p := filepath.Join(proj, filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	dbPath := filepath.Join(home, "db", "vibe-science.db")
 	env := map[string]string{"VIBE_HOME": home, "HOME": home, "VIBE_BUSY_TIMEOUT_MS": "200"}
 	var lock *sql.Tx
@@ -134,17 +144,28 @@ func runCase(t *testing.T, spec hookrun.Spec, c goldenCase) goldenOut {
 	var out goldenOut
 	for _, step := range c.Steps {
 		s := spec
+		step = json.RawMessage(strings.ReplaceAll(string(step), "$PROJECT", proj))
 		stdin := []byte(step)
 		var str string
 		var named struct {
-			Hook  string          `json:"hook"`
-			Event json.RawMessage `json:"event"`
+			Hook  string            `json:"hook"`
+			Event json.RawMessage   `json:"event"`
+			Write map[string]string `json:"write"` // files changed by the tool before PostToolUse runs
 		}
 		if json.Unmarshal(step, &str) == nil {
 			stdin = []byte(str)
-		} else if json.Unmarshal(step, &named) == nil && named.Hook != "" {
-			s = specs[named.Hook]
-			stdin = named.Event
+		} else if json.Unmarshal(step, &named) == nil && (named.Hook != "" || named.Write != nil) {
+			for rel, content := range named.Write {
+				p := filepath.Join(proj, filepath.FromSlash(rel))
+				os.MkdirAll(filepath.Dir(p), 0o755)
+				os.WriteFile(p, []byte(content), 0o644)
+			}
+			if named.Hook != "" {
+				s = specs[named.Hook]
+			}
+			if named.Event != nil {
+				stdin = named.Event
+			}
 		}
 		var stdout, stderr bytes.Buffer
 		now := clock
@@ -163,7 +184,8 @@ func runCase(t *testing.T, spec hookrun.Spec, c goldenCase) goldenOut {
 			if !json.Valid(reply) {
 				t.Fatalf("stdout is not one JSON object: %q", reply)
 			}
-			out.Replies = append(out.Replies, json.RawMessage(strings.ReplaceAll(string(reply), home, "$VIBE_HOME")))
+			r := strings.ReplaceAll(string(reply), home, "$VIBE_HOME")
+			out.Replies = append(out.Replies, json.RawMessage(strings.ReplaceAll(r, proj, "$PROJECT")))
 		}
 	}
 	if lock != nil {

@@ -16,8 +16,10 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/claim"
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
+	"github.com/vibe-science/vibe/internal/ledger"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/spine"
 	"github.com/vibe-science/vibe/internal/store"
@@ -138,7 +140,7 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 				return err
 			}
 		}
-		return nil
+		return recordClaims(ctx, tx, ev, call, now)
 	})
 	if err != nil {
 		return hookrun.Outcome{}, fmt.Errorf("record %s call: %w", ev.ToolName, err)
@@ -167,4 +169,48 @@ func checksum(path string) (string, int64) {
 		return "", 0
 	}
 	return hex.EncodeToString(h.Sum(nil)), n
+}
+
+// recordClaims turns ledger writes into claim events and reviewer files into
+// R2_REVIEWED events; claim events are also remembered.
+func recordClaims(ctx context.Context, tx *store.Tx, ev *hook.Event, call Call, now time.Time) error {
+	for _, f := range call.Files {
+		if f.Op != "write" {
+			continue
+		}
+		abs := filepath.Join(call.Project.Root, filepath.FromSlash(f.Path))
+		if filepath.IsAbs(filepath.FromSlash(f.Path)) {
+			abs = filepath.FromSlash(f.Path)
+		}
+		var evs []claim.Event
+		var err error
+		switch {
+		case ledger.IsLedger(f.Path):
+			content, rerr := os.ReadFile(abs)
+			if rerr != nil {
+				continue
+			}
+			evs, err = ledger.Record(ctx, tx, ev.SessionID, call.Project.Root, f.Path, content, now, ev.ToolUseID)
+		case ledger.IsReview(f.Path):
+			content, rerr := os.ReadFile(abs)
+			if rerr != nil {
+				continue
+			}
+			evs, err = ledger.RecordReview(ctx, tx, ev.SessionID, call.Project.Root, f.Path, content, now)
+		}
+		if err != nil {
+			return err
+		}
+		for _, e := range evs {
+			text := e.ClaimID + " " + e.Type
+			if e.Narrative != "" {
+				text += ": " + e.Narrative
+			}
+			if _, _, err := tx.AddMemory(ctx, store.NewMemory{ProjectPath: call.Project.Root, SessionID: ev.SessionID,
+				Kind: store.KindClaimEvent, Text: text, Ref: f.Path + "#" + e.ClaimID, Source: "hook", At: now}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

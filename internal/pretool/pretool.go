@@ -8,13 +8,16 @@ package pretool
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
+	"github.com/vibe-science/vibe/internal/ledger"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/verdict"
 )
 
 // Spec declares the hook.
@@ -37,19 +40,56 @@ func MayWrite(tool string) bool {
 	return strings.HasPrefix(tool, "mcp__")
 }
 
-// Handle judges one proposed tool call.
+// Handle judges one proposed tool call. Checks that need no history run
+// even when the database is unavailable; checks that need it fail closed.
 func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
 	proj := project.Resolve(ev.Cwd)
 	now := env.Now()
-	st, err := env.Store(ctx)
-	if err != nil {
-		env.Note("the memory database is unavailable (%v); checks that need recorded history could not run", err)
-		return hookrun.Outcome{}, nil
-	}
-	if err := st.Tx(ctx, func(tx *store.Tx) error {
+	st, stErr := env.Store(ctx)
+	if stErr != nil {
+		env.Note("the memory database is unavailable (%v); checks that need recorded history refuse what they cannot confirm", stErr)
+	} else if err := st.Tx(ctx, func(tx *store.Tx) error {
 		return tx.UpsertSession(ctx, hookrun.Seen(ev, proj.Root, now))
 	}); err != nil {
 		return hookrun.Outcome{}, fmt.Errorf("record session: %w", err)
 	}
-	return hookrun.Outcome{}, nil
+	var out hookrun.Outcome
+	out.Verdicts = append(out.Verdicts, ledgerCheck(ctx, ev, proj, st)...)
+	return out, nil
+}
+
+// ledgerCheck judges a Write/Edit/MultiEdit of a claim ledger.
+func ledgerCheck(ctx context.Context, ev *hook.Event, proj project.Project, st *store.Store) []verdict.Verdict {
+	abs := absPath(ev)
+	if abs == "" || !ledger.IsLedger(abs) {
+		return nil
+	}
+	old, proposed, ok := ledger.Proposed(ev, abs)
+	if !ok {
+		return nil
+	}
+	var passed ledger.Gates
+	if st != nil {
+		passed = func(ctx context.Context, id string) (map[string]bool, error) {
+			return st.PassedGates(ctx, proj.Root, id)
+		}
+	}
+	return ledger.PreCheck(ctx, proj, proj.Rel(abs), old, proposed, nil, passed, gateCommand)
+}
+
+// gateCommand names the command that records a gate for a claim.
+func gateCommand(gateID, claimID string) string {
+	return fmt.Sprintf("`vibe gate run %s --claim %s`", gateID, claimID)
+}
+
+// absPath is the tool input's file path made absolute against cwd.
+func absPath(ev *hook.Event) string {
+	p := ev.Files().FilePath
+	if p == "" {
+		return ""
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(ev.Cwd, p)
+	}
+	return filepath.Clean(p)
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
+	"github.com/vibe-science/vibe/internal/ledger"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/store"
 )
@@ -42,7 +43,7 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 		if err := tx.UpsertSession(ctx, hookrun.Seen(ev, proj.Root, now)); err != nil {
 			return err
 		}
-		return nil
+		return ledger.Baseline(ctx, tx, proj, now)
 	})
 	if err != nil {
 		return hookrun.Outcome{}, fmt.Errorf("record session start: %w", err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
+	"github.com/vibe-science/vibe/internal/ledger"
 	"github.com/vibe-science/vibe/internal/narrative"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/store"
@@ -33,6 +34,7 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 		env.Note("the memory database is unavailable (%v); the session narrative was not saved", err)
 		return hookrun.Outcome{}, nil
 	}
+	var out hookrun.Outcome
 	err = st.Tx(ctx, func(tx *store.Tx) error {
 		if err := tx.UpsertSession(ctx, hookrun.Seen(ev, proj.Root, now)); err != nil {
 			return err
@@ -40,12 +42,17 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 		if ev.HookEventName == hook.SubagentStop {
 			return nil
 		}
+		vs, err := ledger.StopCheck(ctx, tx, ev.SessionID, ev.StopHookActive, env.Settings().StopBlockLimit)
+		if err != nil {
+			return err
+		}
+		out.Verdicts = vs
 		return Checkpoint(ctx, tx, ev.SessionID, ev.PromptID, nil, "")
 	})
 	if err != nil {
 		return hookrun.Outcome{}, fmt.Errorf("checkpoint narrative: %w", err)
 	}
-	return hookrun.Outcome{}, nil
+	return out, nil
 }
 
 // Checkpoint writes the narrative for the session. With a turn id it runs

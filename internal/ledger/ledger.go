@@ -1,0 +1,289 @@
+// Package ledger connects the claim ledger on disk to the hooks. Before a
+// write it computes the ledger the call would produce and judges it
+// (promotions need their gates, a promoted claim's support may not be
+// circular); after a write it turns the change since the last snapshot into
+// claim events; it records R2 reviews that cite claims; and at Stop it
+// applies LAW 4 (claims created in the session must be reviewed, killed or
+// disputed). Parsing and diffing live in internal/claim; SQL in store.
+package ledger
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/vibe-science/vibe/internal/claim"
+	"github.com/vibe-science/vibe/internal/hook"
+	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/verdict"
+)
+
+// FileName is the ledger's file name; any path whose base name equals it,
+// ignoring case, is a ledger.
+const FileName = "CLAIM-LEDGER.md"
+
+// Check names used in verdicts.
+const (
+	CheckPromotion = "claim-promotion"
+	CheckLedger    = "claim-ledger"
+	CheckLaw4      = "LAW4-review-before-stop"
+)
+
+// IsLedger reports whether a project-relative path is a claim ledger.
+func IsLedger(rel string) bool {
+	return strings.EqualFold(path.Base(filepath.ToSlash(rel)), FileName)
+}
+
+// IsReview reports whether a project-relative path is a reviewer file.
+func IsReview(rel string) bool {
+	return strings.Contains(strings.ToLower(filepath.ToSlash(rel)), "05-reviewer2/")
+}
+
+// Proposed computes the content a Write, Edit or MultiEdit would leave in
+// the file at abs. ok is false when the call cannot be judged from its input
+// (an edit whose old text is not in the file: the tool itself will fail).
+func Proposed(ev *hook.Event, abs string) (old, proposed []byte, ok bool) {
+	old, err := os.ReadFile(abs)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, false
+	}
+	in := ev.Files()
+	switch ev.ToolName {
+	case "Write":
+		return old, []byte(in.Content), true
+	case "Edit":
+		p, err := claim.ApplyEdit(old, in.OldString, in.NewString, in.ReplaceAll)
+		return old, p, err == nil
+	case "MultiEdit":
+		ops := make([]claim.EditOp, len(in.Edits))
+		for i, e := range in.Edits {
+			ops[i] = claim.EditOp{OldString: e.OldString, NewString: e.NewString, ReplaceAll: e.ReplaceAll}
+		}
+		p, err := claim.ApplyEdits(old, ops)
+		return old, p, err == nil
+	}
+	return nil, nil, false
+}
+
+// Gates answers which gates have passed for a claim; nil means the record
+// is unavailable.
+type Gates func(ctx context.Context, claimID string) (map[string]bool, error)
+
+// Command returns the command that runs a gate for a claim.
+type Command func(gateID, claimID string) string
+
+// PreCheck judges a proposed ledger. It denies promotions whose required
+// gates have not passed (listing each missing gate and its command) and
+// promotions whose support is circular; it warns about unparseable entries
+// and removed claims.
+func PreCheck(ctx context.Context, proj project.Project, rel string, old, proposed []byte,
+	table map[int][]string, passed Gates, command Command) []verdict.Verdict {
+	oldL, _ := claim.ParseLedger(old)
+	newL, errs := claim.ParseLedger(proposed)
+	events := claim.Diff(oldL, newL)
+	var out []verdict.Verdict
+	if len(errs) > 0 {
+		lines := make([]string, 0, len(errs))
+		for _, e := range errs {
+			lines = append(lines, e.Error())
+		}
+		v := verdict.New(CheckLedger, verdict.Warn, verdict.Med,
+			fmt.Sprintf("%s has entries vibe cannot read, so their changes are not tracked: %s", rel, strings.Join(lines, "; ")),
+			map[string]any{"path": rel, "errors": lines})
+		v.Recommendation = "Follow the format in skill/vibe/formats/claim-ledger.md."
+		v.Evidence.Paths = []string{rel}
+		out = append(out, v)
+	}
+	if removed := claim.Removed(oldL, newL); len(removed) > 0 {
+		v := verdict.New(CheckLedger, verdict.Warn, verdict.Med,
+			fmt.Sprintf("%s removes %s from the ledger; a claim that was wrong should be KILLED with its kill-reason, not deleted, so its history stays.",
+				rel, strings.Join(removed, ", ")), map[string]any{"path": rel, "removed": removed})
+		v.Evidence.Claims = removed
+		out = append(out, v)
+	}
+	promoted := claim.Promotions(events)
+	if len(promoted) == 0 {
+		return out
+	}
+	reviews := readReviews(proj)
+	graph := claim.BuildGraph(newL, reviews)
+	for _, id := range promoted {
+		c, _ := newL.Find(id)
+		required := claim.RequiredGates(c, table)
+		var have map[string]bool
+		var err error
+		if passed != nil {
+			have, err = passed(ctx, id)
+		}
+		if passed == nil || err != nil {
+			why := "the gate record is unavailable"
+			if err != nil {
+				why += " (" + err.Error() + ")"
+			}
+			v := verdict.New(CheckPromotion, verdict.Block, verdict.High,
+				fmt.Sprintf("%s cannot be promoted now: %s, so vibe cannot confirm that %s passed.", id, why, strings.Join(required, ", ")),
+				map[string]any{"claim": id, "required": required})
+			v.Recommendation = "Run `vibe doctor`, then retry the promotion."
+			v.Evidence.Claims = []string{id}
+			out = append(out, v)
+			continue
+		}
+		var missing, cmds []string
+		for _, g := range required {
+			if !have[g] {
+				missing = append(missing, g)
+				cmds = append(cmds, command(g, id))
+			}
+		}
+		if len(missing) > 0 {
+			v := verdict.New(CheckPromotion, verdict.Block, verdict.High,
+				fmt.Sprintf("%s cannot become %s: its tier %d requires %s, and %s not passed for it yet. Run: %s",
+					id, c.Status, claim.EffectiveTier(c), strings.Join(required, ", "), plural(missing), strings.Join(cmds, "; ")),
+				map[string]any{"claim": id, "status": c.Status, "required": required, "missing": missing})
+			v.Recommendation = "Pass the missing gates for this claim, then promote it again."
+			v.Evidence.Claims = []string{id}
+			out = append(out, v)
+		}
+		if cv := claim.CycleVerdict(id, graph.SupportCycles(id), true); cv.Result != verdict.Pass {
+			out = append(out, cv)
+		}
+	}
+	return out
+}
+
+func plural(missing []string) string {
+	if len(missing) == 1 {
+		return missing[0] + " has"
+	}
+	return strings.Join(missing, ", ") + " have"
+}
+
+// readReviews reads the reviewer files of the project's research questions
+// (bounded globs, never a tree walk).
+func readReviews(proj project.Project) map[string][]byte {
+	out := map[string][]byte{}
+	for _, pattern := range []string{
+		filepath.Join(proj.Root, "RQ-*", "05-reviewer2", "*"),
+		filepath.Join(proj.VibeDir(), "RQ-*", "05-reviewer2", "*"),
+		filepath.Join(proj.Root, "05-reviewer2", "*"),
+	} {
+		matches, _ := filepath.Glob(pattern)
+		for _, m := range matches {
+			info, err := os.Stat(m)
+			if err != nil || !info.Mode().IsRegular() || info.Size() > 1<<20 {
+				continue
+			}
+			if b, err := os.ReadFile(m); err == nil {
+				out[proj.Rel(m)] = b
+			}
+		}
+	}
+	return out
+}
+
+// Record turns the change of a ledger since its last snapshot into claim
+// events and stores the new snapshot. With no snapshot yet, every claim in
+// the file is new to vibe and recorded as such.
+func Record(ctx context.Context, tx *store.Tx, session, projectRoot, rel string, current []byte, at time.Time, ref string) ([]claim.Event, error) {
+	prev, _, err := tx.LedgerSnapshot(ctx, projectRoot, rel)
+	if err != nil {
+		return nil, err
+	}
+	oldL, _ := claim.ParseLedger(prev)
+	newL, _ := claim.ParseLedger(current)
+	events := claim.Diff(oldL, newL)
+	if err := tx.AddClaimEvents(ctx, session, projectRoot, at, toStore(events, ref)); err != nil {
+		return nil, err
+	}
+	return events, tx.SaveLedgerSnapshot(ctx, projectRoot, rel, current, at)
+}
+
+// Baseline snapshots the project's ledgers that vibe has never seen, without
+// events, so claims that existed before vibe was installed are not counted
+// as created in this session.
+func Baseline(ctx context.Context, tx *store.Tx, proj project.Project, at time.Time) error {
+	for _, abs := range []string{proj.Path(FileName), filepath.Join(proj.Root, FileName)} {
+		content, err := os.ReadFile(abs)
+		if err != nil {
+			continue
+		}
+		rel := proj.Rel(abs)
+		if _, ok, err := tx.LedgerSnapshot(ctx, proj.Root, rel); err != nil || ok {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		if err := tx.SaveLedgerSnapshot(ctx, proj.Root, rel, content, at); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// RecordReview records R2_REVIEWED for every claim a reviewer file cites.
+func RecordReview(ctx context.Context, tx *store.Tx, session, projectRoot, rel string, content []byte, at time.Time) ([]claim.Event, error) {
+	evs := claim.ReviewEvents(rel, content)
+	return evs, tx.AddClaimEvents(ctx, session, projectRoot, at, toStore(evs, rel))
+}
+
+func toStore(evs []claim.Event, ref string) []store.ClaimEvent {
+	out := make([]store.ClaimEvent, 0, len(evs))
+	for _, e := range evs {
+		se := store.ClaimEvent{ClaimID: e.ClaimID, Type: e.Type, OldStatus: e.OldStatus, NewStatus: e.NewStatus,
+			KillReason: e.KillReason, Narrative: e.Narrative, SourceRef: ref}
+		if e.HasConfidence {
+			c := e.Confidence
+			se.Confidence = &c
+		}
+		out = append(out, se)
+	}
+	return out
+}
+
+// StopCheck applies LAW 4 at the end of a main-thread turn: while claims
+// created in the session lack a review, kill or dispute, ending the turn is
+// blocked, at most limit times in a row; after that the turn may end and a
+// warning is recorded. stopHookActive is Claude Code's flag that this Stop
+// follows a block; a fresh turn starts the count again.
+func StopCheck(ctx context.Context, tx *store.Tx, session string, stopHookActive bool, limit int) ([]verdict.Verdict, error) {
+	s, err := tx.Session(ctx, session)
+	if err != nil {
+		return nil, err
+	}
+	blocks := s.StopBlocks
+	if !stopHookActive {
+		blocks = 0
+	}
+	ids, err := tx.UnreviewedClaims(ctx, session)
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(ids)
+	if len(ids) == 0 {
+		return nil, tx.SetStopBlocks(ctx, session, 0)
+	}
+	input := map[string]any{"session": session, "claims": ids}
+	if blocks >= limit {
+		v := verdict.New(CheckLaw4, verdict.Warn, verdict.High,
+			fmt.Sprintf("LAW 4: the turn ended with %s still unreviewed after %d blocked attempts; this is recorded.",
+				strings.Join(ids, ", "), blocks), input)
+		v.Recommendation = "Have reviewer2 review them (`/vibe:review`), or kill or dispute them in CLAIM-LEDGER.md."
+		v.Evidence.Claims = ids
+		return []verdict.Verdict{v}, tx.SetStopBlocks(ctx, session, 0)
+	}
+	v := verdict.New(CheckLaw4, verdict.Block, verdict.High,
+		fmt.Sprintf("LAW 4: claims created in this session have no review yet: %s. Before ending the turn, get a reviewer2 review that cites them (write it under 05-reviewer2/), or mark them KILLED or DISPUTED in CLAIM-LEDGER.md with a reason.",
+			strings.Join(ids, ", ")), input)
+	v.Recommendation = "Run the reviewer2 subagent (`/vibe:review`) on these claims."
+	v.Evidence.Claims = ids
+	return []verdict.Verdict{v}, tx.SetStopBlocks(ctx, session, blocks+1)
+}
