@@ -1,0 +1,63 @@
+package gate
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// benchFindings is a findings file of realistic size: 200 lines of prose
+// with numbers, ids, citations and a table.
+func benchFindings() ([]byte, []byte) {
+	var md, js strings.Builder
+	js.WriteString(`{"values": [`)
+	for i := 0; i < 200; i++ {
+		v := 0.5 + float64(i)/1000
+		fmt.Fprintf(&md, "Claim C-%03d reached AUC %.3f on n = %d sites (Smith et al., 2020), see Figure %d; coverage %.1f%%.\n", i, v, 100+i, i, v*100)
+		if i > 0 {
+			js.WriteString(",")
+		}
+		fmt.Fprintf(&js, "%.5f, %d", v, 100+i)
+	}
+	js.WriteString("]}")
+	return []byte(md.String()), []byte(js.String())
+}
+
+func BenchmarkDQ4(b *testing.B) {
+	md, js := benchFindings()
+	d, _ := ShippedDomain(GenericDomain)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(md)))
+	for i := 0; i < b.N; i++ {
+		if r := DQ4("FINDINGS.md", md, js, d); r.Status != StatusPass {
+			b.Fatalf("%s", r.Reason())
+		}
+	}
+}
+
+func BenchmarkDQ1(b *testing.B) {
+	body := rows("id,gc,mm,cfd,label", 10000, func(i int) string {
+		return fmt.Sprintf("s%d,%.3f,%d,%.2f,%d", i, 0.3+float64(i%97)/300, 2+i%6, float64(i%13)/13, i%2)
+	})
+	d, _ := ShippedDomain("crispr-off-target")
+	b.ReportAllocs()
+	b.SetBytes(int64(len(body)))
+	for i := 0; i < b.N; i++ {
+		dq1(strings.NewReader(body), "features.csv", d)
+	}
+}
+
+// BenchmarkPathologicalLines measures lines that a quadratic scan would
+// choke on (unclosed brackets, backticks, angle brackets, derived markers,
+// many numbers); each should cost about as much as a plain line.
+func BenchmarkPathologicalLines(b *testing.B) {
+	for _, unit := range []string{"[", "`a ", "<a ", "(derived ", "((((1 ", "1 ", "[^", "doi:", "](", "plain text "} {
+		line := []byte(strings.Repeat(unit, 100000/len(unit)))
+		b.Run(strings.TrimSpace(unit), func(b *testing.B) {
+			b.SetBytes(int64(len(line)))
+			for i := 0; i < b.N; i++ {
+				extractNumbers(line)
+			}
+		})
+	}
+}

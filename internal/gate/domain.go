@@ -1,0 +1,724 @@
+package gate
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/vibe-science/vibe/blueprints"
+)
+
+// DomainConfigPath is where a project picks its domain, relative to the
+// project root.
+const DomainConfigPath = ".vibe-science/domain-config.json"
+
+// GenericDomain is the domain used when a project has no domain config.
+const GenericDomain = "generic"
+
+// Domain is a domain config: the thresholds of the data-quality gates, the
+// domain's own column checks, its literature sources, the file patterns that
+// fire the gates automatically and, optionally, its own promotion table.
+type Domain struct {
+	Name string `json:"domain"`
+	// Extends names the shipped domain a custom domain starts from.
+	Extends     string       `json:"extends,omitempty"`
+	DisplayName string       `json:"display_name"`
+	Notes       string       `json:"notes,omitempty"`
+	Literature  Literature   `json:"literature"`
+	Files       FilePatterns `json:"files"`
+	DQ1         DQ1Config    `json:"dq1"`
+	DQ2         DQ2Config    `json:"dq2"`
+	DQ3         DQ3Config    `json:"dq3"`
+	DQ4         DQ4Config    `json:"dq4"`
+	// Promotion maps a claim tier (0–3) to the gates its promotion needs;
+	// nil means the methodology's default table (claim.DefaultPromotionGates).
+	Promotion map[int][]string `json:"promotion,omitempty"`
+}
+
+// Literature lists the domain's literature sources by their id in the
+// literature registry; L-1 names Primary when it denies a direction.
+type Literature struct {
+	Primary   []string `json:"primary"`
+	Secondary []string `json:"secondary"`
+	Datasets  []string `json:"datasets"`
+	Preprints []string `json:"preprints"`
+	Grey      []string `json:"grey"`
+	// CuratedRAG is zotero, paperqa2, notebooklm, or nil for none.
+	CuratedRAG *string         `json:"curated_rag"`
+	RAGConfig  json.RawMessage `json:"rag_config,omitempty"`
+}
+
+// FilePatterns are the file-name patterns that make a written file an input
+// of a gate. A pattern without a slash matches the base name in any folder
+// (so "features*.csv" matches RQ-001-x/03-data/features_v2.csv); a pattern
+// with slashes matches as many trailing path segments as it has; a leading
+// "**/" is the same as none. Matching ignores case and reads backslashes
+// as separators; the syntax of each segment is path.Match's.
+type FilePatterns struct {
+	Features    []string `json:"features"`
+	Metrics     []string `json:"metrics"`
+	Calibration []string `json:"calibration"`
+	Findings    []string `json:"findings"`
+	Dictionary  []string `json:"dictionary"`
+}
+
+// DQ1Config holds the thresholds of DQ1 and the domain's column checks.
+type DQ1Config struct {
+	// LabelColumn names the label; empty means the first of label, y,
+	// target found in the header (ignoring case).
+	LabelColumn            string   `json:"label_column"`
+	AllowedMissingFraction float64  `json:"allowed_missing_fraction"`
+	LeakageCorrThreshold   float64  `json:"leakage_corr_threshold"`
+	MinSamples             int      `json:"min_samples"`
+	RequiredColumns        []string `json:"required_columns"`
+	// Checks are the domain's own column checks. A key of the dq1 block
+	// that equals a check's name sets that check's bound: the blueprint's
+	// `"mean_mismatch_range": [2, 8]` sets the range of the check named
+	// mean_mismatch_range.
+	Checks []ColumnCheck `json:"checks"`
+}
+
+// The kinds of domain column check.
+const (
+	// CheckMeanWithin: the column's mean lies within Range.
+	CheckMeanWithin = "mean_within"
+	// CheckValuesWithin: every value lies within Range.
+	CheckValuesWithin = "values_within"
+	// CheckValuesAtLeast: every value is at least Min.
+	CheckValuesAtLeast = "values_at_least"
+	// CheckFractionNonzero: the fraction of non-zero values is at least Min.
+	CheckFractionNonzero = "fraction_nonzero_at_least"
+)
+
+var checkKinds = []string{CheckMeanWithin, CheckValuesWithin, CheckValuesAtLeast, CheckFractionNonzero}
+
+// ColumnCheck is one data-driven domain check of DQ1 on a numeric column.
+type ColumnCheck struct {
+	Name string `json:"name"`
+	Kind string `json:"kind"`
+	// Columns are the accepted names of the column; the first present in
+	// the header is checked.
+	Columns []string  `json:"columns"`
+	Range   []float64 `json:"range,omitempty"`
+	Min     *float64  `json:"min,omitempty"`
+	// Required makes a table without any of Columns fail; otherwise the
+	// check is reported as not applicable.
+	Required bool `json:"required,omitempty"`
+	// Why is the domain reason, quoted in a failure.
+	Why string `json:"why,omitempty"`
+}
+
+// UnmarshalJSON merges a dq1 block onto c: present keys replace, absent
+// keys keep their value, and a key naming one of the checks sets its bound.
+func (c *DQ1Config) UnmarshalJSON(data []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return err
+	}
+	if v, ok := raw["checks"]; ok {
+		var checks []ColumnCheck
+		if err := json.Unmarshal(v, &checks); err != nil {
+			return fmt.Errorf("dq1.checks: %w", err)
+		}
+		c.Checks = checks
+	}
+	for _, k := range sortedKeys(raw) {
+		v := raw[k]
+		var err error
+		switch k {
+		case "checks":
+			continue
+		case "label_column":
+			err = json.Unmarshal(v, &c.LabelColumn)
+		case "allowed_missing_fraction":
+			err = json.Unmarshal(v, &c.AllowedMissingFraction)
+		case "leakage_corr_threshold":
+			err = json.Unmarshal(v, &c.LeakageCorrThreshold)
+		case "min_samples":
+			err = json.Unmarshal(v, &c.MinSamples)
+		case "required_columns":
+			err = json.Unmarshal(v, &c.RequiredColumns)
+		default:
+			i := c.checkIndex(k)
+			if i < 0 {
+				// Unknown keys are reported by ValidateDomain with their
+				// full path; decoding leaves them alone.
+				continue
+			}
+			err = c.Checks[i].setBound(v)
+		}
+		if err != nil {
+			return fmt.Errorf("dq1.%s: %w", k, err)
+		}
+	}
+	return nil
+}
+
+func (c *DQ1Config) checkIndex(name string) int {
+	for i, ch := range c.Checks {
+		if ch.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// setBound applies a flat dq1 key: a [lo, hi] pair for range kinds, a
+// number for the others.
+func (ch *ColumnCheck) setBound(v json.RawMessage) error {
+	switch ch.Kind {
+	case CheckMeanWithin, CheckValuesWithin:
+		var r []float64
+		if err := json.Unmarshal(v, &r); err != nil {
+			return fmt.Errorf("check %s takes a [low, high] pair: %w", ch.Name, err)
+		}
+		ch.Range = r
+	default:
+		var m float64
+		if err := json.Unmarshal(v, &m); err != nil {
+			return fmt.Errorf("check %s takes a number: %w", ch.Name, err)
+		}
+		ch.Min = &m
+	}
+	return nil
+}
+
+// DQ2Config holds the thresholds of DQ2.
+type DQ2Config struct {
+	MinAUC       float64 `json:"min_auc"`
+	MinR2        float64 `json:"min_r2"`
+	MaxDominance float64 `json:"max_dominance"`
+	MaxFoldCV    float64 `json:"max_fold_cv"`
+}
+
+// DQ3Config holds the thresholds of DQ3. MinN is the fewest calibration
+// points a coverage estimate may rest on: 30 by default, the usual floor
+// below which a binomial coverage estimate has a standard error above 0.05
+// at 90% nominal coverage.
+type DQ3Config struct {
+	MaxCoverageGap float64 `json:"max_coverage_gap"`
+	MaxCoverage    float64 `json:"max_coverage"`
+	MinN           int     `json:"min_n"`
+}
+
+// The DQ4 rounding rules.
+const (
+	// RoundingRound: a reported value equals a source value rounded to the
+	// reported number of decimals (half a unit of the last digit either way).
+	RoundingRound = "round"
+	// RoundingRoundOrTruncate also accepts a source value truncated to the
+	// reported decimals, for tools that cut instead of rounding.
+	RoundingRoundOrTruncate = "round_or_truncate"
+)
+
+// DQ4Config holds the matching rule of DQ4.
+type DQ4Config struct {
+	Rounding string `json:"rounding"`
+	// PercentOfFraction lets "87.5%" match a source fraction 0.875.
+	PercentOfFraction bool `json:"percent_of_fraction"`
+}
+
+// ShippedDomains lists the domains shipped in blueprints/domains/, sorted.
+func ShippedDomains() []string {
+	entries, err := fs.ReadDir(blueprints.FS, "domains")
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		if n := e.Name(); !e.IsDir() && strings.HasSuffix(n, ".json") {
+			out = append(out, strings.TrimSuffix(n, ".json"))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ShippedDomain returns a shipped domain config by name.
+func ShippedDomain(name string) (Domain, error) {
+	raw, err := shippedRaw(name)
+	if err != nil {
+		return Domain{}, err
+	}
+	var d Domain
+	if err := json.Unmarshal(raw, &d); err != nil {
+		return Domain{}, fmt.Errorf("parse shipped domain %s: %w", name, err)
+	}
+	return d, nil
+}
+
+func shippedRaw(name string) ([]byte, error) {
+	if name == "" || strings.ContainsAny(name, "/\\.") {
+		return nil, fmt.Errorf("unknown domain %q: shipped domains are %s", name, strings.Join(ShippedDomains(), ", "))
+	}
+	raw, err := fs.ReadFile(blueprints.FS, "domains/"+name+".json")
+	if err != nil {
+		return nil, fmt.Errorf("unknown domain %q: shipped domains are %s; to define your own, set \"extends\" to one of them", name, strings.Join(ShippedDomains(), ", "))
+	}
+	return raw, nil
+}
+
+// LoadDomain reads <projectRoot>/.vibe-science/domain-config.json. Its
+// "domain" picks a shipped domain (or "extends" names the shipped domain a
+// custom one starts from) and every other key present overrides that
+// domain's value; lists are replaced whole. Without the file the generic
+// domain applies. An invalid config is an error listing every problem, so a
+// misspelt threshold never silently falls back to a default.
+func LoadDomain(projectRoot string) (Domain, error) {
+	p := filepath.Join(projectRoot, filepath.FromSlash(DomainConfigPath))
+	raw, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return ShippedDomain(GenericDomain)
+	}
+	if err != nil {
+		return Domain{}, fmt.Errorf("load domain config: %w", err)
+	}
+	d, errs := mergeDomain(raw)
+	if len(errs) > 0 {
+		return Domain{}, fmt.Errorf("load domain config %s: %w", p, errors.Join(errs...))
+	}
+	return d, nil
+}
+
+// ValidateDomain checks a domain config as a project writes it (a partial
+// override of a shipped domain) or as shipped (complete): it must name a
+// known domain or extend one, use only known keys (keys starting with "_"
+// are comments), and leave every threshold in its range once merged. It
+// returns every problem found, nil when there is none.
+func ValidateDomain(raw []byte) []error {
+	_, errs := mergeDomain(raw)
+	return errs
+}
+
+func mergeDomain(raw []byte) (Domain, []error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &top); err != nil {
+		return Domain{}, []error{fmt.Errorf("domain config is not a JSON object: %w", err)}
+	}
+	var name, extends string
+	if v, ok := top["domain"]; ok {
+		if err := json.Unmarshal(v, &name); err != nil {
+			return Domain{}, []error{fmt.Errorf("domain: must be a string: %w", err)}
+		}
+	}
+	if v, ok := top["extends"]; ok {
+		if err := json.Unmarshal(v, &extends); err != nil {
+			return Domain{}, []error{fmt.Errorf("extends: must be a string: %w", err)}
+		}
+	}
+	if name == "" {
+		return Domain{}, []error{fmt.Errorf("domain: missing; set it to one of %s", strings.Join(ShippedDomains(), ", "))}
+	}
+	baseName := extends
+	if baseName == "" {
+		baseName = name
+	}
+	base, err := ShippedDomain(baseName)
+	if err != nil {
+		return Domain{}, []error{err}
+	}
+	var errs []error
+	var tree any
+	if err := json.Unmarshal(raw, &tree); err == nil {
+		errs = append(errs, unknownKeys(tree, base)...)
+	}
+	d := base
+	if err := json.Unmarshal(raw, &d); err != nil {
+		errs = append(errs, fmt.Errorf("domain config: %w", err))
+	}
+	d.Name = name
+	d.Extends = extends
+	errs = append(errs, validateDomain(d, literatureIDs())...)
+	return d, errs
+}
+
+// knownKeys is the shape of a domain config; nil marks a leaf whose value
+// is not walked further (rag_config is free-form).
+var knownKeys = map[string]any{
+	"domain": nil, "extends": nil, "display_name": nil, "notes": nil,
+	"literature": map[string]any{"primary": nil, "secondary": nil, "datasets": nil,
+		"preprints": nil, "grey": nil, "curated_rag": nil, "rag_config": nil},
+	"files": map[string]any{"features": nil, "metrics": nil, "calibration": nil,
+		"findings": nil, "dictionary": nil},
+	"dq1": map[string]any{"label_column": nil, "allowed_missing_fraction": nil,
+		"leakage_corr_threshold": nil, "min_samples": nil, "required_columns": nil, "checks": nil},
+	"dq2":       map[string]any{"min_auc": nil, "min_r2": nil, "max_dominance": nil, "max_fold_cv": nil},
+	"dq3":       map[string]any{"max_coverage_gap": nil, "max_coverage": nil, "min_n": nil},
+	"dq4":       map[string]any{"rounding": nil, "percent_of_fraction": nil},
+	"promotion": nil,
+}
+
+var checkKeys = map[string]bool{"name": true, "kind": true, "columns": true, "range": true,
+	"min": true, "required": true, "why": true}
+
+func isCommentKey(k string) bool { return strings.HasPrefix(k, "_") }
+
+func unknownKeys(tree any, base Domain) []error {
+	obj, ok := tree.(map[string]any)
+	if !ok {
+		return nil
+	}
+	var errs []error
+	checkNames := map[string]bool{}
+	for _, c := range base.DQ1.Checks {
+		checkNames[c.Name] = true
+	}
+	if dq1, ok := obj["dq1"].(map[string]any); ok {
+		if list, ok := dq1["checks"].([]any); ok {
+			checkNames = map[string]bool{}
+			for i, item := range list {
+				m, ok := item.(map[string]any)
+				if !ok {
+					continue
+				}
+				if n, ok := m["name"].(string); ok {
+					checkNames[n] = true
+				}
+				for _, k := range sortedKeys(m) {
+					if !checkKeys[k] && !isCommentKey(k) {
+						errs = append(errs, fmt.Errorf("dq1.checks[%d].%s: unknown key; known keys are columns, kind, min, name, range, required, why", i, k))
+					}
+				}
+			}
+		}
+	}
+	var walk func(prefix string, node map[string]any, shape map[string]any)
+	walk = func(prefix string, node map[string]any, shape map[string]any) {
+		for _, k := range sortedKeys(node) {
+			if isCommentKey(k) {
+				continue
+			}
+			sub, known := shape[k]
+			if !known {
+				if prefix == "dq1." && checkNames[k] {
+					continue
+				}
+				known := sortedKeys(shape)
+				if prefix == "dq1." {
+					for n := range checkNames {
+						known = append(known, n)
+					}
+					sort.Strings(known)
+				}
+				errs = append(errs, fmt.Errorf("%s%s: unknown key; known keys here are %s", prefix, k, strings.Join(known, ", ")))
+				continue
+			}
+			if subShape, ok := sub.(map[string]any); ok {
+				if child, ok := node[k].(map[string]any); ok {
+					walk(prefix+k+".", child, subShape)
+				}
+			}
+		}
+	}
+	walk("", obj, knownKeys)
+	return errs
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+var ragKinds = []string{"zotero", "paperqa2", "notebooklm"}
+
+// literatureIDs reads the source ids of blueprints/literature-registry.json
+// ({"databases": {id: {...}}}); nil when the registry is absent or in
+// another shape, in which case ids are not checked.
+func literatureIDs() map[string]bool {
+	raw, err := fs.ReadFile(blueprints.FS, "literature-registry.json")
+	if err != nil {
+		return nil
+	}
+	var reg struct {
+		Databases map[string]json.RawMessage `json:"databases"`
+	}
+	if json.Unmarshal(raw, &reg) != nil || len(reg.Databases) == 0 {
+		return nil
+	}
+	ids := make(map[string]bool, len(reg.Databases))
+	for k := range reg.Databases {
+		ids[k] = true
+	}
+	return ids
+}
+
+func validateDomain(d Domain, litIDs map[string]bool) []error {
+	var errs []error
+	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
+
+	if !validDomainName(d.Name) {
+		bad("domain: %q must be lower-case letters, digits and hyphens", d.Name)
+	}
+	lists := []struct {
+		key string
+		ids []string
+	}{{"primary", d.Literature.Primary}, {"secondary", d.Literature.Secondary},
+		{"datasets", d.Literature.Datasets}, {"preprints", d.Literature.Preprints}, {"grey", d.Literature.Grey}}
+	for _, l := range lists {
+		for _, id := range l.ids {
+			switch {
+			case strings.TrimSpace(id) == "":
+				bad("literature.%s: empty source id", l.key)
+			case litIDs != nil && !litIDs[id]:
+				bad("literature.%s: %q is not in blueprints/literature-registry.json", l.key, id)
+			}
+		}
+	}
+	if len(d.Literature.Primary) == 0 {
+		bad("literature.primary: list at least one source; L-1 names them when it denies a direction")
+	}
+	if r := d.Literature.CuratedRAG; r != nil && !contains(ragKinds, *r) {
+		bad("literature.curated_rag: %q must be one of %s, or null", *r, strings.Join(ragKinds, ", "))
+	}
+
+	pats := []struct {
+		key  string
+		list []string
+		need bool
+	}{{"features", d.Files.Features, true}, {"metrics", d.Files.Metrics, true},
+		{"calibration", d.Files.Calibration, true}, {"findings", d.Files.Findings, true},
+		{"dictionary", d.Files.Dictionary, true}}
+	for _, p := range pats {
+		if p.need && len(p.list) == 0 {
+			bad("files.%s: list at least one pattern", p.key)
+		}
+		for _, pat := range p.list {
+			if _, err := path.Match(strings.TrimPrefix(pat, "**/"), ""); err != nil || strings.TrimSpace(pat) == "" {
+				bad("files.%s: %q is not a valid pattern", p.key, pat)
+			}
+		}
+	}
+
+	q1 := d.DQ1
+	if !inRange(q1.AllowedMissingFraction, 0, 1) {
+		bad("dq1.allowed_missing_fraction: %v must be within [0, 1]", q1.AllowedMissingFraction)
+	}
+	if !(q1.LeakageCorrThreshold > 0 && q1.LeakageCorrThreshold <= 1) {
+		bad("dq1.leakage_corr_threshold: %v must be within (0, 1]", q1.LeakageCorrThreshold)
+	}
+	if q1.MinSamples < 0 {
+		bad("dq1.min_samples: %d must not be negative", q1.MinSamples)
+	}
+	seen := map[string]bool{}
+	for i, c := range q1.Checks {
+		at := fmt.Sprintf("dq1.checks[%d]", i)
+		if c.Name == "" {
+			bad("%s.name: missing", at)
+		} else if seen[c.Name] {
+			bad("%s.name: %q is used twice", at, c.Name)
+		}
+		seen[c.Name] = true
+		if len(c.Columns) == 0 {
+			bad("%s.columns: list at least one column name", at)
+		}
+		switch c.Kind {
+		case CheckMeanWithin, CheckValuesWithin:
+			if len(c.Range) != 2 || !(c.Range[0] <= c.Range[1]) {
+				bad("%s (%s): range must be [low, high] with low <= high", at, c.Name)
+			}
+		case CheckValuesAtLeast:
+			if c.Min == nil {
+				bad("%s (%s): min is missing", at, c.Name)
+			}
+		case CheckFractionNonzero:
+			if c.Min == nil || !inRange(*c.Min, 0, 1) {
+				bad("%s (%s): min must be a fraction within [0, 1]", at, c.Name)
+			}
+		default:
+			bad("%s (%s): kind %q must be one of %s", at, c.Name, c.Kind, strings.Join(checkKinds, ", "))
+		}
+	}
+
+	q2 := d.DQ2
+	if !inRange(q2.MinAUC, 0.5, 1) {
+		bad("dq2.min_auc: %v must be within [0.5, 1] (0.5 is a coin flip)", q2.MinAUC)
+	}
+	if !inRange(q2.MinR2, 0, 1) {
+		bad("dq2.min_r2: %v must be within [0, 1]", q2.MinR2)
+	}
+	if !(q2.MaxDominance > 0 && q2.MaxDominance <= 1) {
+		bad("dq2.max_dominance: %v must be within (0, 1]", q2.MaxDominance)
+	}
+	if !(q2.MaxFoldCV > 0) {
+		bad("dq2.max_fold_cv: %v must be above 0", q2.MaxFoldCV)
+	}
+
+	q3 := d.DQ3
+	if !(q3.MaxCoverageGap > 0 && q3.MaxCoverageGap < 1) {
+		bad("dq3.max_coverage_gap: %v must be within (0, 1)", q3.MaxCoverageGap)
+	}
+	if !(q3.MaxCoverage > 0 && q3.MaxCoverage <= 1) {
+		bad("dq3.max_coverage: %v must be within (0, 1]", q3.MaxCoverage)
+	}
+	if q3.MinN < 1 {
+		bad("dq3.min_n: %d must be at least 1", q3.MinN)
+	}
+
+	if r := d.DQ4.Rounding; r != RoundingRound && r != RoundingRoundOrTruncate {
+		bad("dq4.rounding: %q must be %q or %q", r, RoundingRound, RoundingRoundOrTruncate)
+	}
+
+	for _, tier := range sortedIntKeys(d.Promotion) {
+		if tier < 0 || tier > 3 {
+			bad("promotion.%d: tiers run from 0 to 3", tier)
+		}
+		if len(d.Promotion[tier]) == 0 {
+			bad("promotion.%d: list at least one gate", tier)
+		}
+		for _, id := range d.Promotion[tier] {
+			g, ok := Lookup(id)
+			switch {
+			case !ok:
+				bad("promotion.%d: %q is not a gate id (see vibe gate list)", tier, id)
+			case g.ID != id:
+				bad("promotion.%d: write %q as %q", tier, id, g.ID)
+			}
+		}
+	}
+	return errs
+}
+
+func validDomainName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+func inRange(v, lo, hi float64) bool { return !math.IsNaN(v) && v >= lo && v <= hi }
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func sortedIntKeys(m map[int][]string) []int {
+	keys := make([]int, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	return keys
+}
+
+// File kinds returned by Domain.FileKind.
+const (
+	FileFeatures    = "features"
+	FileMetrics     = "metrics"
+	FileCalibration = "calibration"
+	FileFindings    = "findings"
+	FileDictionary  = "dictionary"
+)
+
+// FileKind says which gate input p is by the domain's file patterns:
+// FileFeatures, FileMetrics, FileCalibration, FileFindings, FileDictionary,
+// or "" for none.
+func (d Domain) FileKind(p string) string {
+	kinds := []struct {
+		kind string
+		pats []string
+	}{{FileFindings, d.Files.Findings}, {FileFeatures, d.Files.Features}, {FileMetrics, d.Files.Metrics},
+		{FileCalibration, d.Files.Calibration}, {FileDictionary, d.Files.Dictionary}}
+	for _, k := range kinds {
+		for _, pat := range k.pats {
+			if MatchPattern(pat, p) {
+				return k.kind
+			}
+		}
+	}
+	return ""
+}
+
+// AutoGates lists the code gates that fire by themselves when p is
+// written: DQ1 and DD0 for a features table, DQ2 for metrics, DQ3 for
+// calibration results, DQ4 for a findings file (at PreToolUse, on the
+// proposed content).
+func AutoGates(p string, d Domain) []string {
+	switch d.FileKind(p) {
+	case FileFeatures:
+		return []string{"DQ1", "DD0"}
+	case FileMetrics:
+		return []string{"DQ2"}
+	case FileCalibration:
+		return []string{"DQ3"}
+	case FileFindings:
+		return []string{"DQ4"}
+	}
+	return nil
+}
+
+// MatchPattern reports whether the file path p matches a FilePatterns
+// pattern (see FilePatterns for the rule).
+func MatchPattern(pattern, p string) bool {
+	// Backslashes are separators whatever the OS: Windows paths reach
+	// the hooks too, and no research file has a backslash in its name.
+	pattern = strings.ToLower(strings.TrimPrefix(filepath.ToSlash(pattern), "**/"))
+	p = strings.ToLower(strings.ReplaceAll(filepath.ToSlash(p), `\`, "/"))
+	want := strings.Count(pattern, "/") + 1
+	segs := strings.Split(strings.TrimRight(p, "/"), "/")
+	if len(segs) < want {
+		return false
+	}
+	ok, err := path.Match(pattern, strings.Join(segs[len(segs)-want:], "/"))
+	return err == nil && ok
+}
+
+// FindDictionary looks for the data dictionary of a features table: in the
+// table's folder, then in each parent up to and including projectRoot, the
+// first file matching the domain's dictionary patterns (in sorted order
+// within a folder).
+func FindDictionary(featuresPath, projectRoot string, d Domain) (string, error) {
+	dir := filepath.Dir(featuresPath)
+	root, _ := filepath.Abs(projectRoot)
+	var tried []string
+	for {
+		tried = append(tried, dir)
+		entries, err := os.ReadDir(dir)
+		if err == nil {
+			for _, e := range entries {
+				if e.IsDir() {
+					continue
+				}
+				for _, pat := range d.Files.Dictionary {
+					if MatchPattern(pat, e.Name()) {
+						return filepath.Join(dir, e.Name()), nil
+					}
+				}
+			}
+		}
+		abs, _ := filepath.Abs(dir)
+		parent := filepath.Dir(dir)
+		if abs == root || parent == dir || !strings.HasPrefix(abs, root) {
+			break
+		}
+		dir = parent
+	}
+	return "", fmt.Errorf("find data dictionary: no file matching %s in %s", strings.Join(d.Files.Dictionary, ", "), strings.Join(tried, ", "))
+}
+
+// formatFloat renders v compactly for messages.
+func formatFloat(v float64) string {
+	return strconv.FormatFloat(v, 'g', 6, 64)
+}

@@ -1,0 +1,289 @@
+package gate
+
+import (
+	"io/fs"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/vibe-science/vibe/blueprints"
+)
+
+func errStrings(errs []error) []string {
+	out := []string{}
+	for _, e := range errs {
+		out = append(out, e.Error())
+	}
+	return out
+}
+
+func TestShippedDomains(t *testing.T) {
+	want := []string{"crispr-off-target", "generic", "particle-physics", "photonics-integrated"}
+	if got := ShippedDomains(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("ShippedDomains = %q, want %q", got, want)
+	}
+	for _, name := range want {
+		raw, err := fs.ReadFile(blueprints.FS, "domains/"+name+".json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if errs := ValidateDomain(raw); len(errs) > 0 {
+			t.Errorf("%s does not validate: %q", name, errStrings(errs))
+		}
+		d, err := ShippedDomain(name)
+		if err != nil || d.Name != name {
+			t.Errorf("ShippedDomain(%s) = %q, %v", name, d.Name, err)
+		}
+	}
+}
+
+// TestBlueprintThresholds pins the values the blueprint (section 10.2)
+// gives, and that the registry's generic thresholds are the generic
+// domain's.
+func TestBlueprintThresholds(t *testing.T) {
+	c := crispr(t)
+	if c.DQ1.AllowedMissingFraction != 0.1 || c.DQ1.LeakageCorrThreshold != 0.95 {
+		t.Errorf("crispr dq1 = %+v", c.DQ1)
+	}
+	mm := c.DQ1.Checks[0]
+	if mm.Name != "mean_mismatch_range" || mm.Kind != CheckMeanWithin || !reflect.DeepEqual(mm.Range, []float64{2, 8}) {
+		t.Errorf("crispr mean mismatch check = %+v", mm)
+	}
+	cfd := c.DQ1.Checks[1]
+	if cfd.Name != "cfd_nonzero_threshold" || cfd.Kind != CheckFractionNonzero || *cfd.Min != 0.30 {
+		t.Errorf("crispr cfd check = %+v", cfd)
+	}
+	if c.DQ2 != (DQ2Config{MinAUC: 0.55, MinR2: 0.05, MaxDominance: 0.5, MaxFoldCV: 0.5}) {
+		t.Errorf("crispr dq2 = %+v", c.DQ2)
+	}
+	if c.DQ3.MaxCoverageGap != 0.1 || c.DQ3.MaxCoverage != 0.999 {
+		t.Errorf("crispr dq3 = %+v", c.DQ3)
+	}
+	lit := map[string][]string{
+		"crispr-off-target":    {"pubmed", "biorxiv", "pmc"},
+		"photonics-integrated": {"optica", "spie", "ieee_xplore"},
+		"particle-physics":     {"inspire_hep", "arxiv", "cern_cds"},
+	}
+	for name, primary := range lit {
+		d, _ := ShippedDomain(name)
+		if !reflect.DeepEqual(d.Literature.Primary, primary) {
+			t.Errorf("%s primary = %q, want %q", name, d.Literature.Primary, primary)
+		}
+	}
+	if d, _ := ShippedDomain("photonics-integrated"); d.Literature.CuratedRAG == nil || *d.Literature.CuratedRAG != "notebooklm" {
+		t.Errorf("photonics curated_rag = %v", d.Literature.CuratedRAG)
+	}
+
+	g := generic(t)
+	byGate := map[string]map[string]float64{
+		"DQ1": {"allowed_missing_fraction": g.DQ1.AllowedMissingFraction, "leakage_corr_threshold": g.DQ1.LeakageCorrThreshold, "min_samples": float64(g.DQ1.MinSamples)},
+		"DQ2": {"min_auc": g.DQ2.MinAUC, "min_r2": g.DQ2.MinR2, "max_dominance": g.DQ2.MaxDominance, "max_fold_cv": g.DQ2.MaxFoldCV},
+		"DQ3": {"max_coverage_gap": g.DQ3.MaxCoverageGap, "max_coverage": g.DQ3.MaxCoverage, "min_n": float64(g.DQ3.MinN)},
+	}
+	for id, want := range byGate {
+		gate, _ := Lookup(id)
+		got := map[string]float64{}
+		for k, v := range gate.Thresholds {
+			switch n := v.(type) {
+			case float64:
+				got[k] = n
+			case int:
+				got[k] = float64(n)
+			}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s registry thresholds %v, generic domain %v", id, got, want)
+		}
+	}
+}
+
+func TestLoadDomain(t *testing.T) {
+	t.Run("missing file is generic", func(t *testing.T) {
+		d, err := LoadDomain(t.TempDir())
+		if err != nil || d.Name != "generic" || d.DQ1.AllowedMissingFraction != 0.5 {
+			t.Fatalf("got %q %v, %v", d.Name, d.DQ1.AllowedMissingFraction, err)
+		}
+	})
+	t.Run("override of a shipped domain", func(t *testing.T) {
+		root := t.TempDir()
+		writeFile(t, filepath.Join(root, ".vibe-science", "domain-config.json"), `{
+			"domain": "crispr-off-target",
+			"_comment": "tighter for this project",
+			"dq1": {"mean_mismatch_range": [3, 7], "cfd_nonzero_threshold": 0.4, "label_column": "cleaved"},
+			"dq2": {"min_auc": 0.6},
+			"literature": {"curated_rag": "zotero"}
+		}`)
+		d, err := LoadDomain(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(d.DQ1.Checks[0].Range, []float64{3, 7}) || *d.DQ1.Checks[1].Min != 0.4 {
+			t.Errorf("alias overrides not applied: %+v", d.DQ1.Checks)
+		}
+		if d.DQ1.LabelColumn != "cleaved" || d.DQ1.AllowedMissingFraction != 0.1 {
+			t.Errorf("dq1 = %+v", d.DQ1)
+		}
+		if d.DQ2.MinAUC != 0.6 || d.DQ2.MinR2 != 0.05 {
+			t.Errorf("dq2 = %+v", d.DQ2)
+		}
+		if *d.Literature.CuratedRAG != "zotero" || d.Literature.Primary[0] != "pubmed" {
+			t.Errorf("literature = %+v", d.Literature)
+		}
+	})
+	t.Run("custom domain extends", func(t *testing.T) {
+		root := t.TempDir()
+		writeFile(t, filepath.Join(root, ".vibe-science", "domain-config.json"),
+			`{"domain": "materials", "extends": "generic", "literature": {"primary": ["crossref"]}, "promotion": {"0": ["DQ4", "DC0", "DD0"]}}`)
+		d, err := LoadDomain(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Name != "materials" || d.Extends != "generic" || !reflect.DeepEqual(d.Promotion, map[int][]string{0: {"DQ4", "DC0", "DD0"}}) {
+			t.Errorf("got %+v", d)
+		}
+	})
+	t.Run("invalid config is an error", func(t *testing.T) {
+		root := t.TempDir()
+		p := filepath.Join(root, ".vibe-science", "domain-config.json")
+		writeFile(t, p, `{"domain": "generic", "dq2": {"min_acu": 0.6}}`)
+		_, err := LoadDomain(root)
+		want := "load domain config " + p + ": dq2.min_acu: unknown key; known keys here are max_dominance, max_fold_cv, min_auc, min_r2"
+		if err == nil || err.Error() != want {
+			t.Errorf("err %v\nwant %s", err, want)
+		}
+	})
+}
+
+func TestValidateDomain(t *testing.T) {
+	tests := []struct {
+		name string
+		raw  string
+		want []string
+	}{
+		{"minimal override", `{"domain": "generic"}`, []string{}},
+		{"not json", `{`, []string{"domain config is not a JSON object: unexpected end of JSON input"}},
+		{"no domain", `{}`, []string{"domain: missing; set it to one of crispr-off-target, generic, particle-physics, photonics-integrated"}},
+		{"unknown domain", `{"domain": "crispr"}`, []string{`unknown domain "crispr": shipped domains are crispr-off-target, generic, particle-physics, photonics-integrated; to define your own, set "extends" to one of them`}},
+		{"bad name", `{"domain": "My Domain", "extends": "generic"}`, []string{`domain: "My Domain" must be lower-case letters, digits and hyphens`}},
+		{"unknown keys everywhere", `{"domain": "generic", "dq5": {}, "literature": {"primry": []}, "dq1": {"checks": [{"name": "a", "kind": "mean_within", "columns": ["x"], "range": [1, 2], "colour": 1}], "a": [0, 1], "b": 1}}`, []string{
+			"dq1.checks[0].colour: unknown key; known keys are columns, kind, min, name, range, required, why",
+			"dq1.b: unknown key; known keys here are a, allowed_missing_fraction, checks, label_column, leakage_corr_threshold, min_samples, required_columns",
+			"dq5: unknown key; known keys here are display_name, domain, dq1, dq2, dq3, dq4, extends, files, literature, notes, promotion",
+			"literature.primry: unknown key; known keys here are curated_rag, datasets, grey, preprints, primary, rag_config, secondary",
+		}},
+		{"values out of range", `{"domain": "generic", "dq1": {"allowed_missing_fraction": 1.5, "leakage_corr_threshold": 0},
+			"dq2": {"min_auc": 0.4, "min_r2": -1, "max_dominance": 2, "max_fold_cv": 0},
+			"dq3": {"max_coverage_gap": 1, "max_coverage": 0, "min_n": 0}, "dq4": {"rounding": "floor"},
+			"literature": {"primary": [], "curated_rag": "obsidian"}, "files": {"features": [], "metrics": ["[a"]},
+			"promotion": {"5": ["DQ9"], "1": ["dq1"], "2": []}}`, []string{
+			"literature.primary: list at least one source; L-1 names them when it denies a direction",
+			`literature.curated_rag: "obsidian" must be one of zotero, paperqa2, notebooklm, or null`,
+			"files.features: list at least one pattern",
+			`files.metrics: "[a" is not a valid pattern`,
+			"dq1.allowed_missing_fraction: 1.5 must be within [0, 1]",
+			"dq1.leakage_corr_threshold: 0 must be within (0, 1]",
+			"dq2.min_auc: 0.4 must be within [0.5, 1] (0.5 is a coin flip)",
+			"dq2.min_r2: -1 must be within [0, 1]",
+			"dq2.max_dominance: 2 must be within (0, 1]",
+			"dq2.max_fold_cv: 0 must be above 0",
+			"dq3.max_coverage_gap: 1 must be within (0, 1)",
+			"dq3.max_coverage: 0 must be within (0, 1]",
+			"dq3.min_n: 0 must be at least 1",
+			`dq4.rounding: "floor" must be "round" or "round_or_truncate"`,
+			`promotion.1: write "dq1" as "DQ1"`,
+			"promotion.2: list at least one gate",
+			"promotion.5: tiers run from 0 to 3",
+			`promotion.5: "DQ9" is not a gate id (see vibe gate list)`,
+		}},
+		{"bad checks", `{"domain": "generic", "dq1": {"checks": [
+			{"name": "a", "kind": "mean_within", "columns": ["x"], "range": [3, 1]},
+			{"name": "a", "kind": "median", "columns": []},
+			{"kind": "values_at_least", "columns": ["y"]},
+			{"name": "f", "kind": "fraction_nonzero_at_least", "columns": ["z"], "min": 3}]}}`, []string{
+			"dq1.checks[0] (a): range must be [low, high] with low <= high",
+			`dq1.checks[1].name: "a" is used twice`,
+			"dq1.checks[1].columns: list at least one column name",
+			`dq1.checks[1] (a): kind "median" must be one of mean_within, values_within, values_at_least, fraction_nonzero_at_least`,
+			"dq1.checks[2].name: missing",
+			"dq1.checks[2] (): min is missing",
+			"dq1.checks[3] (f): min must be a fraction within [0, 1]",
+		}},
+		{"wrong types", `{"domain": "generic", "dq2": {"min_auc": "high"}}`, []string{
+			"domain config: json: cannot unmarshal string into Go struct field DQ2Config.dq2.min_auc of type float64"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := errStrings(ValidateDomain([]byte(tt.raw))); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("errors:\n got %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestValidateDomainLiteratureIDs(t *testing.T) {
+	d := generic(t)
+	errs := validateDomain(d, map[string]bool{"openalex": true, "crossref": true, "arxiv": true, "pubmed": true, "biorxiv": true})
+	want := []string{`literature.primary: "semantic_scholar" is not in blueprints/literature-registry.json`}
+	if got := errStrings(errs); !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestFilePatterns(t *testing.T) {
+	d := generic(t)
+	tests := []struct {
+		path string
+		kind string
+		auto []string
+	}{
+		{"RQ-001-x/03-data/features.csv", FileFeatures, []string{"DQ1", "DD0"}},
+		{"RQ-001-x/03-data/Features_v2.TSV", FileFeatures, []string{"DQ1", "DD0"}},
+		{`RQ-001-x\03-data\features.tsv`, FileFeatures, []string{"DQ1", "DD0"}},
+		{"runs/3/metrics_fold1.json", FileMetrics, []string{"DQ2"}},
+		{"calibration.json", FileCalibration, []string{"DQ3"}},
+		{"RQ-001-x/FINDINGS.md", FileFindings, []string{"DQ4"}},
+		{"RQ-001-x/stage4-findings.md", FileFindings, []string{"DQ4"}},
+		{"RQ-001-x/03-data/DATA-DICTIONARY.md", FileDictionary, nil},
+		{"RQ-001-x/features.parquet", "", nil},
+		{"notes.md", "", nil},
+	}
+	for _, tt := range tests {
+		if got := d.FileKind(tt.path); got != tt.kind {
+			t.Errorf("FileKind(%q) = %q, want %q", tt.path, got, tt.kind)
+		}
+		if got := AutoGates(tt.path, d); !reflect.DeepEqual(got, tt.auto) {
+			t.Errorf("AutoGates(%q) = %q, want %q", tt.path, got, tt.auto)
+		}
+	}
+	patterns := []struct {
+		pattern, path string
+		want          bool
+	}{
+		{"RQ-*/03-data/features*.csv", "proj/RQ-001/03-data/features.csv", true},
+		{"**/RQ-*/features.csv", "RQ-001/features.csv", true},
+		{"RQ-*/03-data/features*.csv", "features.csv", false},
+		{"RQ-*/03-data/features*.csv", "RQ-001/04-data/features.csv", false},
+	}
+	for _, p := range patterns {
+		if got := MatchPattern(p.pattern, p.path); got != p.want {
+			t.Errorf("MatchPattern(%q, %q) = %v", p.pattern, p.path, got)
+		}
+	}
+}
+
+func TestFindDictionary(t *testing.T) {
+	root := t.TempDir()
+	rq := filepath.Join(root, "RQ-001-x")
+	writeFile(t, filepath.Join(rq, "DATA-DICTIONARY.md"), "# dd")
+	feats := filepath.Join(rq, "03-data", "features.csv")
+	writeFile(t, feats, "a\n1\n")
+	got, err := FindDictionary(feats, root, generic(t))
+	if err != nil || got != filepath.Join(rq, "DATA-DICTIONARY.md") {
+		t.Fatalf("FindDictionary = %q, %v", got, err)
+	}
+	_, err = FindDictionary(filepath.Join(root, "other", "features.csv"), root, generic(t))
+	if err == nil || !strings.HasPrefix(err.Error(), "find data dictionary: no file matching DATA-DICTIONARY.md") {
+		t.Errorf("err %v", err)
+	}
+}

@@ -1,0 +1,325 @@
+package gate
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// SourceNotFoundError says that a findings file has no source JSON, and
+// where the lookup looked.
+type SourceNotFoundError struct {
+	Findings string
+	// Declared lists the declared sources that do not exist.
+	Declared []string
+	Tried    []string
+}
+
+func (e *SourceNotFoundError) Error() string {
+	if len(e.Declared) > 0 {
+		return fmt.Sprintf("no source JSON for %s: the declared source %s does not exist", e.Findings, strings.Join(e.Declared, ", "))
+	}
+	return fmt.Sprintf("no source JSON for %s (looked for %s)", e.Findings, strings.Join(e.Tried, ", "))
+}
+
+// FindSourceJSON finds the JSON a findings file reports from: the first
+// path declared in the file by a <!-- source: PATH --> comment (relative to
+// the findings file's folder), else the file with the findings file's name
+// and the extension .json beside it (FINDINGS.md → FINDINGS.json; the name
+// is compared ignoring case). A findings file that does not exist yet is
+// looked up by its path alone. SourcesFor returns every declared source.
+func FindSourceJSON(findingsPath string) (string, error) {
+	content, err := os.ReadFile(findingsPath)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("find source json: %w", err)
+	}
+	srcs, err := SourcesFor(findingsPath, content)
+	if err != nil {
+		return "", err
+	}
+	return srcs[0], nil
+}
+
+// SourcesFor returns the source JSON files of a findings file whose
+// content is given (at PreToolUse, the proposed content): every path the
+// content declares with <!-- source: PATH --> (each must exist), or,
+// when it declares none, the default of FindSourceJSON. The error is a
+// *SourceNotFoundError when a source is missing.
+func SourcesFor(findingsPath string, content []byte) ([]string, error) {
+	dir := filepath.Dir(findingsPath)
+	declared := extractNumbers(content).sources
+	if len(declared) > 0 {
+		var out, missing []string
+		for _, d := range declared {
+			p := d
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(dir, filepath.FromSlash(d))
+			}
+			if st, err := os.Stat(p); err == nil && !st.IsDir() {
+				out = append(out, p)
+			} else {
+				missing = append(missing, p)
+			}
+		}
+		if len(missing) > 0 {
+			return nil, &SourceNotFoundError{Findings: findingsPath, Declared: missing, Tried: missing}
+		}
+		return out, nil
+	}
+	name := filepath.Base(findingsPath)
+	want := filepath.Join(dir, strings.TrimSuffix(name, filepath.Ext(name))+".json")
+	if p, ok := existsFold(want); ok {
+		return []string{p}, nil
+	}
+	return nil, &SourceNotFoundError{Findings: findingsPath, Tried: []string{want}}
+}
+
+// existsFold finds p, or a file in p's folder whose name equals p's
+// ignoring case (the exact name wins).
+func existsFold(p string) (string, bool) {
+	if st, err := os.Stat(p); err == nil && !st.IsDir() {
+		return p, true
+	}
+	dir, base := filepath.Split(p)
+	entries, err := os.ReadDir(filepath.Clean(dir))
+	if err != nil {
+		return "", false
+	}
+	for _, e := range entries {
+		if !e.IsDir() && strings.EqualFold(e.Name(), base) {
+			return filepath.Join(dir, e.Name()), true
+		}
+	}
+	return "", false
+}
+
+// DQ4File runs DQ4 on a findings file: content is the proposed content (a
+// PreToolUse write), or nil to read the file. Its sources are found with
+// SourcesFor, and a number may match any of them; none found is a FAIL
+// that says where it looked.
+func DQ4File(findingsPath string, content []byte, d Domain) (Result, error) {
+	if content == nil {
+		raw, err := os.ReadFile(findingsPath)
+		if err != nil {
+			return Result{}, fmt.Errorf("dq4: read findings: %w", err)
+		}
+		content = raw
+	}
+	srcs, err := SourcesFor(findingsPath, content)
+	var nf *SourceNotFoundError
+	if errors.As(err, &nf) {
+		res := newResult("DQ4", findingsPath)
+		res.fail("source", nf.Error(), noSourceFix(findingsPath))
+		return res, nil
+	}
+	if err != nil {
+		return Result{}, fmt.Errorf("dq4: %w", err)
+	}
+	sources := make([]source, len(srcs))
+	for i, p := range srcs {
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			return Result{}, fmt.Errorf("dq4: read source json: %w", err)
+		}
+		sources[i] = source{name: p, raw: raw}
+	}
+	return dq4(findingsPath, content, sources, d), nil
+}
+
+func noSourceFix(findingsPath string) string {
+	name := filepath.Base(findingsPath)
+	return "have the script that computes the results write them to " + strings.TrimSuffix(name, filepath.Ext(name)) + ".json beside the findings, or declare the source with <!-- source: FILE.json -->"
+}
+
+type source struct {
+	name string // path, or "" when the caller passed bytes only
+	raw  []byte
+}
+
+// DQ4 checks that every number reported in findings equals a number of
+// sourceJSON under the domain's rounding rule (see the package
+// documentation for the rule and the exclusions). A nil sourceJSON fails
+// with "no source JSON". Each unmatched number is one failed check naming
+// its line, its context and the nearest source value.
+func DQ4(findingsName string, findings []byte, sourceJSON []byte, d Domain) Result {
+	if sourceJSON == nil {
+		res := newResult("DQ4", findingsName)
+		res.fail("source", fmt.Sprintf("no source JSON for %s", findingsName), noSourceFix(findingsName))
+		return res
+	}
+	return dq4(findingsName, findings, []source{{raw: sourceJSON}}, d)
+}
+
+func dq4(findingsName string, findings []byte, sources []source, d Domain) Result {
+	res := newResult("DQ4", findingsName)
+	var names []string
+	var vals []float64
+	for _, src := range sources {
+		label := "the source JSON"
+		if src.name != "" {
+			res.Inputs = append(res.Inputs, src.name)
+			label = filepath.Base(src.name)
+		}
+		names = append(names, label)
+		v, err := jsonNumbers(src.raw)
+		if err != nil {
+			res.fail("source", fmt.Sprintf("%s does not parse: %v", label, err), "fix the JSON so the findings can be checked against it")
+			continue
+		}
+		vals = append(vals, v...)
+	}
+	if res.Status == StatusFail {
+		return res
+	}
+	vals = sortUnique(vals)
+	srcLabel := strings.Join(names, ", ")
+	res.pass("source", fmt.Sprintf("%s: %d distinct numbers", srcLabel, len(vals)))
+
+	x := extractNumbers(findings)
+	unmatched := 0
+	for _, n := range x.numbers {
+		if matchNumber(n, vals, d.DQ4) {
+			continue
+		}
+		unmatched++
+		res.Numbers = append(res.Numbers, n.Text)
+		res.fail("number", fmt.Sprintf("line %d: %s in %q matches no number in %s%s", n.Line, n.Text, n.Context, srcLabel, nearestNote(n, vals, d.DQ4)),
+			"correct it from the JSON, have the script write the value to the JSON, or mark a computed value (derived)")
+	}
+	if unmatched == 0 {
+		detail := fmt.Sprintf("all %d reported numbers match %s", len(x.numbers), srcLabel)
+		if x.derived > 0 {
+			detail += fmt.Sprintf(" (%d more marked derived)", x.derived)
+		}
+		res.pass("numbers", detail)
+	}
+	if x.openDerivedLine > 0 {
+		res.warn("derived_region", fmt.Sprintf("the <!-- derived --> region opened on line %d is never closed, so every number after it is exempt", x.openDerivedLine), "close it with <!-- /derived -->")
+	}
+	if len(x.numbers) > 0 && !x.sampleSize {
+		res.warn("sample_size", "no sample size is stated (n = …)", "state n for each estimate")
+	}
+	return res
+}
+
+// jsonNumbers collects every number of a JSON document, and every string
+// that is a number as a whole (an optional trailing % is dropped), sorted
+// and without duplicates.
+func jsonNumbers(raw []byte) ([]float64, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		return nil, err
+	}
+	var out []float64
+	var walk func(v any)
+	walk = func(v any) {
+		switch t := v.(type) {
+		case map[string]any:
+			for _, e := range t {
+				walk(e)
+			}
+		case []any:
+			for _, e := range t {
+				walk(e)
+			}
+		case json.Number:
+			if f, err := strconv.ParseFloat(string(t), 64); err == nil && !math.IsInf(f, 0) {
+				out = append(out, f)
+			}
+		case string:
+			s := strings.TrimSuffix(strings.TrimSpace(t), "%")
+			if f, err := strconv.ParseFloat(s, 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+				out = append(out, f)
+			}
+		}
+	}
+	walk(doc)
+	return sortUnique(out), nil
+}
+
+func sortUnique(xs []float64) []float64 {
+	sort.Float64s(xs)
+	uniq := xs[:0]
+	for i, f := range xs {
+		if i == 0 || f != xs[i-1] {
+			uniq = append(uniq, f)
+		}
+	}
+	return uniq
+}
+
+// matchNumber applies the rounding rule: the reported value v, written
+// with its last digit worth unit, matches a source value s when
+// |s − v| ≤ unit/2 (s rounds to v); with round_or_truncate also when s
+// lies between v and v + unit away from zero (s truncates to v). A
+// percentage also matches s × 100 when percent_of_fraction is set.
+func matchNumber(n reported, vals []float64, cfg DQ4Config) bool {
+	if inWindow(vals, n.Value, n.Unit, cfg.Rounding) {
+		return true
+	}
+	return n.Percent && cfg.PercentOfFraction && inWindow(vals, n.Value/100, n.Unit/100, cfg.Rounding)
+}
+
+func inWindow(vals []float64, v, unit float64, rounding string) bool {
+	// slack absorbs binary representation error: 0.875 rounds to 0.88
+	// whether stored as 0.87499999… or 0.8750000…
+	slack := 1e-9*unit + 1e-12*math.Abs(v)
+	lo, hi := v-unit/2-slack, v+unit/2+slack
+	if rounding == RoundingRoundOrTruncate {
+		if v >= 0 {
+			hi = math.Max(hi, v+unit-slack)
+		} else {
+			lo = math.Min(lo, v-unit+slack)
+		}
+	}
+	i := sort.SearchFloat64s(vals, lo)
+	return i < len(vals) && vals[i] <= hi
+}
+
+func nearestNote(n reported, vals []float64, cfg DQ4Config) string {
+	if len(vals) == 0 {
+		return " (it holds no numbers)"
+	}
+	flipped := n
+	flipped.Value = -n.Value
+	if n.Value != 0 && matchNumber(flipped, vals, cfg) {
+		f, _ := nearest(vals, -n.Value)
+		if n.Percent && cfg.PercentOfFraction {
+			if g, gd := nearest(vals, -n.Value/100); gd*100 < math.Abs(f+n.Value) {
+				f = g
+			}
+		}
+		return fmt.Sprintf(" (the source has %s: the sign differs)", formatFloat(f))
+	}
+	best, dist := nearest(vals, n.Value)
+	note := fmt.Sprintf(" (nearest: %s)", formatFloat(best))
+	if n.Percent && cfg.PercentOfFraction {
+		if f, fd := nearest(vals, n.Value/100); fd*100 < dist {
+			note = fmt.Sprintf(" (nearest: %s = %s%%)", formatFloat(f), formatFloat(f*100))
+		}
+	}
+	return note
+}
+
+func nearest(vals []float64, v float64) (float64, float64) {
+	i := sort.SearchFloat64s(vals, v)
+	best, dist := 0.0, math.Inf(1)
+	for _, j := range []int{i - 1, i} {
+		if j >= 0 && j < len(vals) {
+			if d := math.Abs(vals[j] - v); d < dist {
+				best, dist = vals[j], d
+			}
+		}
+	}
+	return best, dist
+}

@@ -1,0 +1,185 @@
+package gate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/vibe-science/vibe/internal/verdict"
+)
+
+// Status is a gate's outcome as recorded in gate_checks.
+type Status string
+
+// The statuses, from harmless to failing.
+const (
+	StatusPass Status = "PASS"
+	StatusWarn Status = "WARN"
+	StatusFail Status = "FAIL"
+)
+
+func (s Status) rank() int {
+	switch s {
+	case StatusWarn:
+		return 1
+	case StatusFail:
+		return 2
+	}
+	return 0
+}
+
+// Check is one test inside a gate. Detail states the fact ("column `x` has
+// zero variance (all 0.41)"); Fix, for a check that did not pass, says in one
+// clause what to do about it.
+type Check struct {
+	Name   string `json:"name"`
+	Status Status `json:"status"`
+	Detail string `json:"detail"`
+	Fix    string `json:"fix,omitempty"`
+}
+
+// Result is a gate's computed outcome: the worst of its checks, the files it
+// read and, for DQ4, the reported numbers that matched nothing.
+type Result struct {
+	Gate    string   `json:"gate"`
+	Status  Status   `json:"status"`
+	Checks  []Check  `json:"checks"`
+	Inputs  []string `json:"inputs,omitempty"`
+	Numbers []string `json:"numbers,omitempty"`
+}
+
+// maxReasonItems caps how many failed checks a verdict reason spells out, so
+// a findings file with hundreds of wrong numbers still gives a readable reply.
+const maxReasonItems = 12
+
+func (r *Result) add(name string, st Status, detail, fix string) {
+	r.Checks = append(r.Checks, Check{Name: name, Status: st, Detail: detail, Fix: fix})
+	if st.rank() > r.Status.rank() {
+		r.Status = st
+	}
+}
+
+func (r *Result) pass(name, detail string) { r.add(name, StatusPass, detail, "") }
+
+func (r *Result) warn(name, detail, fix string) { r.add(name, StatusWarn, detail, fix) }
+
+func (r *Result) fail(name, detail, fix string) { r.add(name, StatusFail, detail, fix) }
+
+func newResult(gate string, inputs ...string) Result {
+	r := Result{Gate: gate, Status: StatusPass}
+	for _, in := range inputs {
+		if in != "" {
+			r.Inputs = append(r.Inputs, in)
+		}
+	}
+	return r
+}
+
+// Verdict turns the result into the decision envelope: FAIL is a BLOCK of
+// HIGH severity, WARN a WARN of MEDIUM severity, PASS a PASS. The reason
+// names the gate and lists each failing (or, for WARN, warning) check with
+// its fix; the evidence carries the input files and the offending numbers.
+func (r Result) Verdict() verdict.Verdict {
+	res, sev := verdict.Pass, verdict.Low
+	switch r.status() {
+	case StatusFail:
+		res, sev = verdict.Block, verdict.High
+	case StatusWarn:
+		res, sev = verdict.Warn, verdict.Med
+	}
+	v := verdict.New(r.Gate, res, sev, r.Reason(), r)
+	v.Evidence.Paths = append([]string(nil), r.Inputs...)
+	v.Evidence.Numbers = append([]string(nil), r.Numbers...)
+	v.Recommendation = r.recommendation()
+	return v
+}
+
+// Reason is the sentence a person or Claude reads, for example
+// "DQ1 FAIL: column `gc_content` has zero variance (all 0.41) — drop it or
+// explain it in the data dictionary." It lists the checks of the result's
+// status (the failures of a FAIL, the warnings of a WARN, what passed for
+// a PASS), each with its fix.
+func (r Result) Reason() string {
+	st := r.status()
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s: ", r.Gate, st)
+	n := 0
+	for _, c := range r.Checks {
+		if c.Status != st {
+			continue
+		}
+		n++
+		if n > maxReasonItems {
+			continue
+		}
+		if n > 1 {
+			b.WriteString("; ")
+		}
+		b.WriteString(c.Detail)
+		if c.Fix != "" {
+			b.WriteString(" — ")
+			b.WriteString(c.Fix)
+		}
+	}
+	if n > maxReasonItems {
+		fmt.Fprintf(&b, "; and %d more (run `vibe gate run %s` to see all)", n-maxReasonItems, r.Gate)
+	}
+	b.WriteString(".")
+	return b.String()
+}
+
+// status is the worst check status, so a Result built by hand with a stale
+// Status field still reports truthfully.
+func (r Result) status() Status {
+	st := r.Status
+	for _, c := range r.Checks {
+		if c.Status.rank() > st.rank() {
+			st = c.Status
+		}
+	}
+	return st
+}
+
+func (r Result) inputsNote() string {
+	if len(r.Inputs) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(r.Inputs, ", ") + ")"
+}
+
+func (r Result) recommendation() string {
+	st := r.status()
+	if st == StatusPass {
+		return ""
+	}
+	var first string
+	count := 0
+	for _, c := range r.Checks {
+		if c.Status == st && c.Fix != "" {
+			if count == 0 {
+				first = c.Fix
+			}
+			count++
+		}
+	}
+	rerun := "re-run the gate"
+	if g, ok := Lookup(r.Gate); ok && g.Command != "" {
+		rerun = "re-run `" + g.Command + "`"
+	}
+	switch count {
+	case 0:
+		return "Fix what the reason lists, then " + rerun + "."
+	case 1:
+		return upperFirst(first) + ", then " + rerun + "."
+	}
+	return fmt.Sprintf("Fix the %d issues listed (first: %s), then %s.", count, first, rerun)
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	if c := s[0]; c >= 'a' && c <= 'z' {
+		return string(c-'a'+'A') + s[1:]
+	}
+	return s
+}

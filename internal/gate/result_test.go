@@ -1,0 +1,77 @@
+package gate
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/vibe-science/vibe/internal/verdict"
+)
+
+func TestVerdict(t *testing.T) {
+	fail := Result{Gate: "DQ1", Status: StatusFail, Inputs: []string{"f.csv"}, Checks: []Check{
+		{Name: "rows", Status: StatusPass, Detail: "20 data rows, 3 columns"},
+		{Name: "zero_variance", Status: StatusFail, Detail: "column `gc_content` has zero variance (all 0.41)", Fix: "drop it or explain it in the data dictionary"},
+	}}
+	two := fail
+	two.Checks = append(append([]Check{}, fail.Checks...), Check{Name: "missing", Status: StatusFail, Detail: "column `x` is 60% missing (6 of 10 rows; allowed 50%)", Fix: "drop the column"})
+	warn := Result{Gate: "DQ2", Status: StatusWarn, Checks: []Check{
+		{Name: "baseline", Status: StatusPass, Detail: "AUC = 0.7, at least 0.55"},
+		{Name: "fold_cv", Status: StatusWarn, Detail: "no fold scores", Fix: "write the per-fold scores"},
+	}}
+	pass := Result{Gate: "DQ3", Status: StatusPass, Checks: []Check{{Name: "sample_size", Status: StatusPass, Detail: "n = 40, at least 30"}}}
+	tests := []struct {
+		name   string
+		r      Result
+		result verdict.Result
+		sev    verdict.Severity
+		reason string
+		rec    string
+	}{
+		{"fail", fail, verdict.Block, verdict.High,
+			"DQ1 FAIL: column `gc_content` has zero variance (all 0.41) — drop it or explain it in the data dictionary.",
+			"Drop it or explain it in the data dictionary, then re-run `vibe gate run DQ1 --features FILE`."},
+		{"two failures", two, verdict.Block, verdict.High,
+			"DQ1 FAIL: column `gc_content` has zero variance (all 0.41) — drop it or explain it in the data dictionary; column `x` is 60% missing (6 of 10 rows; allowed 50%) — drop the column.",
+			"Fix the 2 issues listed (first: drop it or explain it in the data dictionary), then re-run `vibe gate run DQ1 --features FILE`."},
+		{"warn", warn, verdict.Warn, verdict.Med, "DQ2 WARN: no fold scores — write the per-fold scores.",
+			"Write the per-fold scores, then re-run `vibe gate run DQ2 --metrics FILE`."},
+		{"pass", pass, verdict.Pass, verdict.Low, "DQ3 PASS: n = 40, at least 30.", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := tt.r.Verdict()
+			if v.Check != tt.r.Gate || v.Result != tt.result || v.Severity != tt.sev || v.Reason != tt.reason || v.Recommendation != tt.rec {
+				t.Errorf("verdict %s %s %s\n reason %q\n rec %q", v.Check, v.Result, v.Severity, v.Reason, v.Recommendation)
+			}
+			if !reflect.DeepEqual(v.Evidence.Paths, tt.r.Inputs) && !(len(v.Evidence.Paths) == 0 && len(tt.r.Inputs) == 0) {
+				t.Errorf("evidence paths %q", v.Evidence.Paths)
+			}
+			if v.DecisionHash != tt.r.Verdict().DecisionHash || len(v.DecisionHash) != 64 {
+				t.Errorf("decision hash not stable: %s", v.DecisionHash)
+			}
+		})
+	}
+	if fail.Verdict().DecisionHash == two.Verdict().DecisionHash {
+		t.Errorf("different results share a decision hash")
+	}
+}
+
+func TestReasonCap(t *testing.T) {
+	r := newResult("DQ4")
+	for i := 0; i < maxReasonItems+3; i++ {
+		r.fail("number", fmt.Sprintf("n%d", i), "")
+	}
+	want := "DQ4 FAIL: n0; n1; n2; n3; n4; n5; n6; n7; n8; n9; n10; n11; and 3 more (run `vibe gate run DQ4` to see all)."
+	if got := r.Reason(); got != want {
+		t.Errorf("reason %q\nwant %q", got, want)
+	}
+}
+
+func TestStatusFromChecks(t *testing.T) {
+	// A hand-built result with a stale status still reports its worst check.
+	r := Result{Gate: "DC0", Status: StatusPass, Checks: []Check{{Name: "design", Status: StatusFail, Detail: "x", Fix: "y"}}}
+	if v := r.Verdict(); v.Result != verdict.Block || v.Reason != "DC0 FAIL: x — y." {
+		t.Errorf("got %s %q", v.Result, v.Reason)
+	}
+}
