@@ -126,6 +126,7 @@ func NewRootCmd(f *Factory) *cobra.Command {
 		NewCmdDoctor(f, nil),
 		NewCmdSessions(f),
 		NewCmdSpine(f, nil),
+		NewCmdPermissions(f),
 	)
 	return root
 }

@@ -193,3 +193,54 @@ func tail(s string, n int) string {
 	}
 	return s[len(s)-n:]
 }
+
+// TestReviewerRoleEnforcedBeforeTheWrite runs the reviewer2 subagent shipped
+// in plugin/agents through the real client: its Write to CLAIM-LEDGER.md and
+// its Bash append to it are denied before they happen, and its report under
+// 05-reviewer2/ lands.
+func TestReviewerRoleEnforcedBeforeTheWrite(t *testing.T) {
+	root := vibeRoot(t)
+	project := TempDir(t)
+	ledgerPath := filepath.Join(project, "CLAIM-LEDGER.md")
+	report := filepath.Join(project, "RQ-001", "05-reviewer2", "report.yaml")
+	res := RunClaude(t, RunOptions{
+		Prompt: "review the claims", PluginDir: root, ProjectDir: project,
+		Script: Script{
+			Turns: []Turn{
+				{Agent("vibe:reviewer2", "R2-E2E-MARKER review C-001").WithID("toolu_agent")},
+				{Text("review done")},
+			},
+			Agents: []AgentScript{{Marker: "R2-E2E-MARKER", Turns: []Turn{
+				{Tool("Write", map[string]any{"file_path": ledgerPath, "content": "C-001 KILLED by reviewer\n"}).WithID("toolu_r2_ledger")},
+				{Tool("Write", map[string]any{"file_path": report, "content": "verdict: REJECT\nclaims: [C-001]\n"}).WithID("toolu_r2_report")},
+				{Tool("Bash", map[string]any{"command": "echo x >> CLAIM-LEDGER.md", "description": "append"}).WithID("toolu_r2_bash")},
+				{Text("reviewer2 done")},
+			}}},
+		},
+	})
+	if res.ExitCode != 0 {
+		t.Fatalf("claude exit %d\n%s\n%s", res.ExitCode, res.Stdout, tail(res.Stderr, 2000))
+	}
+	if _, err := os.Stat(ledgerPath); !os.IsNotExist(err) {
+		t.Errorf("CLAIM-LEDGER.md exists after reviewer2's denied writes (err %v)", err)
+	}
+	if b, err := os.ReadFile(report); err != nil || !strings.Contains(string(b), "REJECT") {
+		t.Errorf("reviewer2's report did not land: %v", err)
+	}
+	results := map[string]ToolResult{}
+	for _, r := range res.Mock.ToolResults() {
+		results[r.ToolUseID] = r
+	}
+	for id, want := range map[string]string{
+		"toolu_r2_ledger": "reviewer2 may not write CLAIM-LEDGER.md",
+		"toolu_r2_bash":   "reviewer2 may not write CLAIM-LEDGER.md",
+	} {
+		r, ok := results[id]
+		if !ok || !r.IsError || !strings.Contains(r.Text, want) {
+			t.Errorf("%s: tool result %+v, want an error containing %q", id, r, want)
+		}
+	}
+	if r := results["toolu_r2_report"]; r.IsError {
+		t.Errorf("the report write was refused: %s", r.Text)
+	}
+}

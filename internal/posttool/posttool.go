@@ -14,15 +14,18 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/vibe-science/vibe/internal/claim"
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
 	"github.com/vibe-science/vibe/internal/ledger"
+	"github.com/vibe-science/vibe/internal/permission"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/spine"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/verdict"
 )
 
 // Spec declares the hook.
@@ -94,6 +97,15 @@ func Digest(ev *hook.Event, proj project.Project, now time.Time) Call {
 		AgentType:     ev.AgentType,
 	}
 	var files []store.Touched
+	if ev.ToolName == "Bash" || ev.ToolName == "PowerShell" || strings.HasPrefix(ev.ToolName, "mcp__") {
+		paths, _ := permission.WrittenPaths(permission.Request{ProjectRoot: proj.Root, Cwd: ev.Cwd,
+			AgentType: ev.AgentType, ToolName: ev.ToolName, ToolInput: ev.ToolInput})
+		for _, p := range paths {
+			t := store.Touched{Path: p, Op: "write"}
+			t.SHA256, t.Size = checksum(absUnder(proj, p))
+			files = append(files, t)
+		}
+	}
 	if abs != "" {
 		switch ev.ToolName {
 		case "Write", "Edit", "MultiEdit", "NotebookEdit":
@@ -145,7 +157,61 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 	if err != nil {
 		return hookrun.Outcome{}, fmt.Errorf("record %s call: %w", ev.ToolName, err)
 	}
-	return hookrun.Outcome{}, nil
+	return hookrun.Outcome{Verdicts: protectedChanges(env, ev, call)}, nil
+}
+
+// CheckProtectedChange names the second line of defence: a protected file
+// that changed although PreToolUse should have refused it.
+const CheckProtectedChange = "protected-change"
+
+// protectedChanges reports files the acting role may not write that this
+// call wrote anyway (a program run from a script, a hard link, a policy
+// changed mid-session). PostToolUse cannot undo the write, so the verdict
+// tells Claude to revert it; it is also shown at the next SessionStart.
+func protectedChanges(env *hookrun.Env, ev *hook.Event, call Call) []verdict.Verdict {
+	var written []string
+	for _, f := range call.Files {
+		if f.Op == "write" {
+			written = append(written, f.Path)
+		}
+	}
+	if len(written) == 0 {
+		return nil
+	}
+	policy, err := permission.Load(call.Project.Root)
+	if err != nil {
+		policy = permission.Default()
+	}
+	role := policy.RoleFor(ev.AgentType, policy.TeamMode())
+	var out []verdict.Verdict
+	for _, p := range written {
+		if !policy.ProtectedFor(role, p) {
+			continue
+		}
+		v := verdict.New(CheckProtectedChange, verdict.Block, verdict.High,
+			fmt.Sprintf("%s changed %s, which the %s role may not write; the change happened anyway (%s %s).",
+				roleName(role, ev.AgentType), p, role, ev.ToolName, ev.ToolUseID),
+			map[string]any{"path": p, "role": role, "tool": ev.ToolName, "tool_use_id": ev.ToolUseID})
+		v.Recommendation = fmt.Sprintf("Revert it now (for example `git checkout -- %s`), then let the role that owns it make the change.", p)
+		v.Evidence.Paths = []string{p}
+		out = append(out, v)
+	}
+	return out
+}
+
+func roleName(role, agentType string) string {
+	if agentType != "" {
+		return agentType
+	}
+	return "the " + role
+}
+
+// absUnder turns a project-relative path back into an absolute one.
+func absUnder(proj project.Project, p string) string {
+	if filepath.IsAbs(filepath.FromSlash(p)) {
+		return filepath.FromSlash(p)
+	}
+	return filepath.Join(proj.Root, filepath.FromSlash(p))
 }
 
 // checksum hashes a written file; files over MaxChecksumBytes (or gone) get
@@ -178,10 +244,7 @@ func recordClaims(ctx context.Context, tx *store.Tx, ev *hook.Event, call Call, 
 		if f.Op != "write" {
 			continue
 		}
-		abs := filepath.Join(call.Project.Root, filepath.FromSlash(f.Path))
-		if filepath.IsAbs(filepath.FromSlash(f.Path)) {
-			abs = filepath.FromSlash(f.Path)
-		}
+		abs := absUnder(call.Project, f.Path)
 		var evs []claim.Event
 		var err error
 		switch {

@@ -15,6 +15,7 @@ import (
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
 	"github.com/vibe-science/vibe/internal/ledger"
+	"github.com/vibe-science/vibe/internal/permission"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/verdict"
@@ -54,8 +55,45 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 		return hookrun.Outcome{}, fmt.Errorf("record session: %w", err)
 	}
 	var out hookrun.Outcome
+	policy, err := permission.Load(proj.Root)
+	if err != nil {
+		env.Note("%v; using the default permissions until it is fixed", err)
+		policy = permission.Default()
+	}
+	req := permission.Request{ProjectRoot: proj.Root, Cwd: ev.Cwd, AgentType: ev.AgentType, ToolName: ev.ToolName, ToolInput: ev.ToolInput}
+	d := policy.Check(req)
+	switch d.Action {
+	case permission.Deny:
+		// A refused call needs no further checks: report the one reason.
+		out.Verdicts = append(out.Verdicts, policy.Verdict(req, d))
+		return out, nil
+	case permission.Ask:
+		out.Ask = append(out.Ask, d.Reason)
+	}
+	out.Verdicts = append(out.Verdicts, ledgerBash(ev, proj, req)...)
 	out.Verdicts = append(out.Verdicts, ledgerCheck(ctx, ev, proj, st)...)
 	return out, nil
+}
+
+// ledgerBash refuses shell writes to a claim ledger: promotions can only be
+// checked when the new content is known, which Write and Edit give and a
+// shell command does not.
+func ledgerBash(ev *hook.Event, proj project.Project, req permission.Request) []verdict.Verdict {
+	if ev.ToolName != "Bash" && ev.ToolName != "PowerShell" {
+		return nil
+	}
+	paths, _ := permission.WrittenPaths(req)
+	for _, p := range paths {
+		if ledger.IsLedger(p) {
+			v := verdict.New(ledger.CheckLedger, verdict.Block, verdict.High,
+				fmt.Sprintf("This command writes %s. vibe checks claim promotions from the new ledger content, which it can only know for Write and Edit calls.", p),
+				map[string]any{"path": p, "tool": ev.ToolName})
+			v.Recommendation = "Change CLAIM-LEDGER.md with the Edit or Write tool instead."
+			v.Evidence.Paths = []string{p}
+			return []verdict.Verdict{v}
+		}
+	}
+	return nil
 }
 
 // ledgerCheck judges a Write/Edit/MultiEdit of a claim ledger.

@@ -14,6 +14,7 @@ import (
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
 	"github.com/vibe-science/vibe/internal/ledger"
+	"github.com/vibe-science/vibe/internal/posttool"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/store"
 )
@@ -64,6 +65,12 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 		fmt.Fprintf(&b, "\nLast session (%s, %s):\n%s", short(prev.ID), when.Format("2006-01-02 15:04 UTC"), prev.NarrativeSummary)
 	} else {
 		b.WriteString("\nFirst session on this project.")
+	}
+	if changed, err := st.AdvisoriesByCheck(ctx, proj.Root, posttool.CheckProtectedChange, now.Add(-7*24*time.Hour), 5); err == nil && len(changed) > 0 {
+		b.WriteString("\nProtected files changed by a role that may not write them (revert if not done yet):")
+		for _, a := range changed {
+			fmt.Fprintf(&b, "\n- %s %s", a.Verdict.Reason, a.Verdict.Recommendation)
+		}
 	}
 	return hookrun.Outcome{Context: []string{b.String()}}, nil
 }

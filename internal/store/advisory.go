@@ -88,3 +88,27 @@ ORDER BY ts DESC, id DESC LIMIT ?4`, project, session, onlyProblems, limit)
 	}
 	return out, classify("list advisories", rows.Err())
 }
+
+// AdvisoriesByCheck lists a project's verdicts of one check recorded since
+// a time, newest first: SessionStart uses it to repeat what must not be
+// forgotten (protected files changed in an earlier session).
+func (s *Store) AdvisoriesByCheck(ctx context.Context, project, check string, since time.Time, limit int) ([]Advisory, error) {
+	rows, err := s.db.QueryContext(ctx, `
+SELECT id, COALESCE(session_id,''), reason, COALESCE(recommendation,''), ts FROM advisories
+WHERE project_path = ? AND check_name = ? AND ts >= ? ORDER BY ts DESC, id DESC LIMIT ?`, project, check, since.UnixMilli(), limit)
+	if err != nil {
+		return nil, classify("list advisories", err)
+	}
+	defer rows.Close()
+	var out []Advisory
+	for rows.Next() {
+		var a Advisory
+		var ts int64
+		if err := rows.Scan(&a.ID, &a.SessionID, &a.Verdict.Reason, &a.Verdict.Recommendation, &ts); err != nil {
+			return nil, classify("list advisories", err)
+		}
+		a.ProjectPath, a.Verdict.Check, a.At = project, check, time.UnixMilli(ts).UTC()
+		out = append(out, a)
+	}
+	return out, classify("list advisories", rows.Err())
+}

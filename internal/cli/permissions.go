@@ -1,0 +1,150 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vibe-science/vibe/internal/permission"
+	"github.com/vibe-science/vibe/internal/project"
+)
+
+// NewCmdPermissions builds `vibe permissions show|check`.
+func NewCmdPermissions(f *Factory) *cobra.Command {
+	cmd := &cobra.Command{Use: "permissions", Short: "Show the role and path policy, and explain a decision"}
+	cmd.AddCommand(NewCmdPermissionsShow(f, nil), NewCmdPermissionsCheck(f, nil))
+	return cmd
+}
+
+// PermissionsShowOptions are the flags of `vibe permissions show`.
+type PermissionsShowOptions struct {
+	IO      IO
+	Project string
+}
+
+// NewCmdPermissionsShow builds `vibe permissions show`.
+func NewCmdPermissionsShow(f *Factory, runF func(*PermissionsShowOptions) error) *cobra.Command {
+	opts := &PermissionsShowOptions{IO: f.IO}
+	cmd := &cobra.Command{
+		Use:   "show",
+		Short: "Print the effective policy (the shipped default merged with .vibe-science/permissions.json) as JSON",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return runPermissionsShow(opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Project, "project", "", "project folder (default: the current one)")
+	return cmd
+}
+
+func runPermissionsShow(o *PermissionsShowOptions) error {
+	p, err := permission.Load(project.Resolve(o.Project).Root)
+	if err != nil {
+		return err
+	}
+	raw, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(o.IO.Out, string(raw))
+	return nil
+}
+
+// PermissionsCheckOptions are the flags of `vibe permissions check`.
+type PermissionsCheckOptions struct {
+	IO      IO
+	Project string
+	Role    string
+	Agent   string
+	Tool    string
+	Path    string
+	Command string
+	JSON    bool
+}
+
+// NewCmdPermissionsCheck builds `vibe permissions check`.
+func NewCmdPermissionsCheck(f *Factory, runF func(*PermissionsCheckOptions) error) *cobra.Command {
+	opts := &PermissionsCheckOptions{IO: f.IO}
+	cmd := &cobra.Command{
+		Use:   "check --role R --tool T (--path P | --command \"…\")",
+		Short: "Explain whether a role may make a tool call, and which rule decides",
+		Example: `  vibe permissions check --role reviewer2 --tool Write --path CLAIM-LEDGER.md
+  vibe permissions check --role researcher --tool Bash --command "echo x >> 05-reviewer2/r.md"`,
+		Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			if opts.Path == "" && opts.Command == "" {
+				return &usageError{fmt.Errorf("give --path or --command")}
+			}
+			if opts.Role == "" && opts.Agent == "" {
+				return &usageError{fmt.Errorf("give --role (or --agent-type as Claude Code sends it)")}
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return runPermissionsCheck(opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Project, "project", "", "project folder (default: the current one)")
+	fl.StringVar(&opts.Role, "role", "", "role: researcher, lead, reviewer2, judge, serendipity, experimenter")
+	fl.StringVar(&opts.Agent, "agent-type", "", "agent_type as Claude Code sends it, e.g. vibe:reviewer2 (instead of --role)")
+	fl.StringVar(&opts.Tool, "tool", "Write", "tool name: Write, Edit, Bash, …")
+	fl.StringVar(&opts.Path, "path", "", "file the tool would write")
+	fl.StringVar(&opts.Command, "command", "", "shell command (for --tool Bash)")
+	fl.BoolVar(&opts.JSON, "json", false, "print JSON")
+	return cmd
+}
+
+func runPermissionsCheck(o *PermissionsCheckOptions) error {
+	proj := project.Resolve(o.Project)
+	p, err := permission.Load(proj.Root)
+	if err != nil {
+		return err
+	}
+	input := map[string]string{}
+	tool := o.Tool
+	if o.Command != "" {
+		if tool == "Write" {
+			tool = "Bash"
+		}
+		input["command"] = o.Command
+	} else {
+		input["file_path"] = o.Path
+		input["content"] = ""
+		input["old_string"], input["new_string"] = "x", "y"
+	}
+	raw, _ := json.Marshal(input)
+	cwd, _ := os.Getwd()
+	req := permission.Request{ProjectRoot: proj.Root, Cwd: cwd, AgentType: o.Agent, ToolName: tool, ToolInput: raw, Role: o.Role}
+	d := p.Check(req)
+	steps := p.Explain(req)
+	if o.JSON {
+		return writeJSON(o.IO.Out, map[string]any{"decision": string(d.Action), "role": d.Role, "rule": d.Rule,
+			"reason": d.Reason, "paths": d.Paths, "explain": steps})
+	}
+	fmt.Fprintf(o.IO.Out, "%s: %s (rule %s)\n", strings.ToUpper(string(d.Action)), d.Role, orDash(d.Rule))
+	if d.Reason != "" {
+		fmt.Fprintln(o.IO.Out, d.Reason)
+	}
+	fmt.Fprintln(o.IO.Out, "\nrules considered:")
+	for _, s := range steps {
+		fmt.Fprintln(o.IO.Out, "  "+s)
+	}
+	if d.Action == permission.Deny {
+		return fmt.Errorf("denied")
+	}
+	return nil
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -1,0 +1,81 @@
+package permission
+
+import (
+	"io/fs"
+	"testing"
+
+	"github.com/vibe-science/vibe/blueprints"
+)
+
+// BenchmarkCheckWrite is the common case on the hook path: a Write by a
+// subagent inside the project.
+func BenchmarkCheckWrite(b *testing.B) {
+	prj := newProject(b)
+	p := Default()
+	req := prj.request("vibe:reviewer2", "Write", write("$ROOT/RQ-001/05-reviewer2/R2-002.yaml"), "")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if d := p.Check(req); d.Action != Allow {
+			b.Fatal(d.Reason)
+		}
+	}
+}
+
+// BenchmarkCheckBash is a typical analysis command with a cd, a pipe and
+// redirections.
+func BenchmarkCheckBash(b *testing.B) {
+	prj := newProject(b)
+	p := Default()
+	req := prj.request("vibe:experimenter", "Bash",
+		bash("cd RQ-001/03-analysis && python3 analysis.py --seed 1 2>&1 | tee ../04-results/run1.log > /dev/null"), "")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if d := p.Check(req); d.Action != Allow {
+			b.Fatal(d.Reason)
+		}
+	}
+}
+
+// BenchmarkCheckBashInline measures a command with inline Python code.
+func BenchmarkCheckBashInline(b *testing.B) {
+	prj := newProject(b)
+	p := Default()
+	req := prj.request("vibe:experimenter", "Bash",
+		bash(`python3 -c "import pandas as pd; df = pd.read_csv('RQ-001/02-data/raw/counts.csv'); df.to_csv('RQ-001/02-data/processed/counts.csv')"`), "")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if d := p.Check(req); d.Action != Allow {
+			b.Fatal(d.Reason)
+		}
+	}
+}
+
+// BenchmarkParse is the cost a hook pays when the project has its own
+// permissions.json (the default policy is compiled once per process).
+func BenchmarkParse(b *testing.B) {
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := Parse([]byte(`{"mode": "team"}`)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDefault is the first use of the default policy in a process:
+// what every hook invocation pays once. Globs are cached across runs here,
+// so this measures the JSON decoding and the rest of the compilation.
+func BenchmarkDefault(b *testing.B) {
+	raw, err := fs.ReadFile(blueprints.FS, DefaultFile)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := fromBytes(raw, homeDir()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,843 @@
+package permission
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/vibe-science/vibe/internal/verdict"
+)
+
+// Request is one tool call as Claude Code sends it.
+type Request struct {
+	ProjectRoot string          // absolute project root (git top level or cwd), already resolved
+	Cwd         string          // the event's cwd (Bash commands are relative to it)
+	AgentType   string          // event agent_type; "" on the main thread
+	ToolName    string          // Write, Edit, MultiEdit, NotebookEdit, Bash, mcp__server__tool, Read, ...
+	ToolInput   json.RawMessage // tool_input as received
+	// Role, when set, is used instead of the role AgentType maps to. It is
+	// for `vibe permissions check --role`; hooks never set it.
+	Role string
+}
+
+// Action is what the policy answers: allow, deny or ask.
+type Action string
+
+// The actions, as PreToolUse's permissionDecision spells them.
+const (
+	Allow Action = "allow"
+	Deny  Action = "deny"
+	Ask   Action = "ask"
+)
+
+// Decision is the policy's answer to one tool call.
+type Decision struct {
+	Action  Action
+	Role    string   // resolved role
+	Rule    string   // id of the rule that decided, e.g. "reviewer2.deny.ledger"
+	Reason  string   // full sentence for Claude: who, what, which rule, what the role may do instead
+	Instead string   // what the role may do instead (the last part of Reason)
+	Paths   []string // normalised project-relative targets the call writes (outside-root targets as absolute)
+}
+
+// CheckName is the check name of permission verdicts.
+const CheckName = "permission"
+
+// probe is a file name no real file has: "dir/<probe>" stands for "anything
+// inside dir" when a folder is matched against file patterns.
+const probe = "\x00"
+
+// Check decides whether req may run. Rules are tried in a fixed order: the
+// role's tools, its Bash programs, then for every path the call writes the
+// project root, read-only data, the role's deny rules and its write-only
+// area, then writes whose target is unknown, then operations that need
+// approval. The first deny wins; otherwise the first ask; otherwise allow.
+func (p *Policy) Check(req Request) Decision {
+	return p.decide(req, nil)
+}
+
+// Explain returns the rules Check considers for req, in order, each with its
+// outcome, and last the rule that decided.
+func (p *Policy) Explain(req Request) []string {
+	var tr []string
+	p.decide(req, &tr)
+	return tr
+}
+
+// Verdict wraps a decision in the verdict envelope: deny is a HIGH
+// HARD_BLOCK, ask a WARN, allow a PASS.
+func (p *Policy) Verdict(req Request, d Decision) verdict.Verdict {
+	res, sev := verdict.Pass, verdict.Low
+	switch d.Action {
+	case Deny:
+		res, sev = verdict.HardBlock, verdict.High
+	case Ask:
+		res, sev = verdict.Warn, verdict.Med
+	}
+	input := struct {
+		AgentType string   `json:"agent_type,omitempty"`
+		Role      string   `json:"role"`
+		Tool      string   `json:"tool"`
+		Rule      string   `json:"rule"`
+		Action    Action   `json:"action"`
+		Paths     []string `json:"paths,omitempty"`
+	}{req.AgentType, d.Role, req.ToolName, d.Rule, d.Action, d.Paths}
+	v := verdict.New(CheckName, res, sev, d.Reason, input)
+	v.Evidence.Paths = d.Paths
+	v.Evidence.Notes = []string{"rule " + d.Rule}
+	if d.Action != Allow {
+		v.Recommendation = d.Instead
+	}
+	return v
+}
+
+// RoleFor maps an agent type to a role. An empty agent type is the main
+// thread: researcher in SOLO mode, lead in TEAM mode (as configured). A
+// plugin-scoped type counts only for this plugin ("vibe:reviewer2"); a bare
+// name or a configured alias maps directly. Anything else, and any attempt
+// to reach a main-thread role from a subagent, gets the default role.
+func (p *Policy) RoleFor(agentType string, teamMode bool) string {
+	at := strings.ToLower(strings.TrimSpace(agentType))
+	if at == "" {
+		if teamMode {
+			return p.mainTeam
+		}
+		return p.mainSolo
+	}
+	if r, ok := p.aliases[at]; ok {
+		return p.subagentRole(r)
+	}
+	if i := strings.LastIndexByte(at, ':'); i >= 0 {
+		if at[:i] != p.plugin {
+			return p.defaultRole
+		}
+		at = at[i+1:]
+		if r, ok := p.aliases[at]; ok {
+			return p.subagentRole(r)
+		}
+	}
+	if _, ok := p.roles[at]; ok {
+		return p.subagentRole(at)
+	}
+	return p.defaultRole
+}
+
+func (p *Policy) subagentRole(r string) string {
+	if r == p.mainSolo || r == p.mainTeam {
+		return p.defaultRole
+	}
+	return r
+}
+
+// Protected reports whether a project-relative path is one of the protected
+// files (ledger, reviews, serendipity log, schemas, policy), compared
+// case-insensitively and through the look-alike fold.
+func (p *Policy) Protected(rel string) bool {
+	f := foldPath(strings.TrimPrefix(toSlash(rel), "./"))
+	for _, s := range p.protected {
+		if s.set.match(f) {
+			return true
+		}
+	}
+	return false
+}
+
+// ProtectedFor reports whether role may not write the project-relative path
+// rel (an absolute path is outside the project), so PostToolUse can tell a
+// forbidden change that happened anyway. An unknown role is the default one.
+func (p *Policy) ProtectedFor(role, rel string) bool {
+	r := p.roles[strings.ToLower(role)]
+	if r == nil {
+		r = p.roles[p.defaultRole]
+	}
+	rel = strings.TrimPrefix(toSlash(rel), "./")
+	t := target{rel: rel, folded: foldPath(rel), outside: isAbs(rel), kind: kindFile}
+	if rel == "." {
+		t.folded = ""
+	}
+	o := p.judgePath(r, r.name, t, nil)
+	return o.action == Deny
+}
+
+// WrittenPaths returns every file the call would write, normalised like
+// Decision.Paths, and whether some writes could not be told (the command
+// did not parse, or a target was computed at run time).
+func WrittenPaths(req Request) (paths []string, unparsed bool) {
+	root := resolvedRoot(req.ProjectRoot)
+	cwd := requestCwd(req, root)
+	eff := collect(req, root, cwd)
+	seen := map[string]bool{}
+	for _, rt := range eff.targets {
+		if rt.kind == kindLink || rt.kind == kindRepo {
+			continue // not files the call writes
+		}
+		t, ok := normalize(root, literalRoot(req.ProjectRoot), rt, eff.links)
+		if !ok || seen[t.rel] {
+			continue
+		}
+		seen[t.rel] = true
+		paths = append(paths, t.rel)
+	}
+	return paths, eff.unparsed || len(eff.unknown) > 0
+}
+
+// target is a write after normalisation.
+type target struct {
+	rel     string // project-relative ("." for the root), or absolute when outside
+	given   string // the path as named, before symlinks, when it differs from rel
+	lexical string // the project-relative path with ".." applied by text, when it differs
+	folded  string // foldPath(rel); "" for the root
+	abs     string // physical absolute path
+	outside bool
+	kind    kind
+	via     string
+}
+
+// literalRoot is the project root as given, cleaned: the prefix the
+// paths of the call are expected to start with.
+func literalRoot(root string) string {
+	root = toSlash(strings.TrimSpace(root))
+	if root == "" || !isAbs(root) {
+		return ""
+	}
+	return strings.TrimSuffix(cleanAbs(root), "/")
+}
+
+func resolvedRoot(root string) string {
+	root = toSlash(strings.TrimSpace(root))
+	if root == "" || !isAbs(root) {
+		return ""
+	}
+	return resolve(cleanAbs(root), nil)
+}
+
+func (p *Policy) root(root string) string {
+	if v, ok := p.roots.Load(root); ok {
+		return v.(string)
+	}
+	r := resolvedRoot(root)
+	p.roots.Store(root, r)
+	return r
+}
+
+func requestCwd(req Request, root string) string {
+	cwd := toSlash(strings.TrimSpace(req.Cwd))
+	if cwd == "" || !isAbs(cwd) {
+		if root == "" {
+			return ""
+		}
+		if cwd == "" {
+			return root
+		}
+		return join(root, cwd)
+	}
+	return cleanAbs(cwd)
+}
+
+// normalize resolves a raw target and makes it project-relative. ok is false
+// for targets that are not files (/dev/null).
+func normalize(root, literal string, rt rawTarget, links map[string]string) (target, bool) {
+	if isSink(cleanAbs(rt.path)) {
+		return target{}, false
+	}
+	var phys string
+	if rt.noFollow {
+		lexical := cleanAbs(rt.path)
+		i := strings.LastIndexByte(lexical, '/')
+		dir := resolveUnder(lexical[:i+1], literal, root, links)
+		phys = strings.TrimSuffix(dir, "/") + lexical[i:]
+	} else {
+		phys = resolveUnder(rt.path, literal, root, links)
+	}
+	if isSink(phys) {
+		return target{}, false
+	}
+	t := target{abs: phys, kind: rt.kind, via: rt.via}
+	rel, inside := "", false
+	if root != "" {
+		rel, inside = relativeTo(root, phys)
+	}
+	if lexical := cleanAbs(rt.path); lexical != phys {
+		t.given = lexical
+		lrel, ok := "", false
+		if root != "" {
+			lrel, ok = relativeTo(root, lexical)
+		}
+		if !ok && literal != "" {
+			lrel, ok = relativeTo(literal, lexical)
+		}
+		if ok {
+			t.given = lrel
+			// A tool that cleans ".." before the file system sees the path
+			// writes here instead: judge this spelling too.
+			if !inside || lrel != rel {
+				t.lexical = lrel
+			}
+		}
+	}
+	if !inside {
+		t.rel, t.outside, t.folded = phys, true, foldPath(phys)
+		return t, true
+	}
+	t.rel = rel
+	if rel != "." {
+		t.folded = foldPath(rel)
+	}
+	return t, true
+}
+
+// outcome is the verdict on one path or one part of a call.
+type outcome struct {
+	action  Action
+	rule    string
+	reason  string
+	instead string
+}
+
+// decision accumulates outcomes: the first deny wins, then the first ask.
+type decision struct {
+	deny, ask *outcome
+	tr        *[]string
+}
+
+func (d *decision) add(o outcome) {
+	switch o.action {
+	case Deny:
+		if d.deny == nil {
+			d.deny = &o
+		}
+	case Ask:
+		if d.ask == nil {
+			d.ask = &o
+		}
+	}
+}
+
+func (d *decision) trace(format string, a ...any) {
+	if d.tr != nil {
+		*d.tr = append(*d.tr, fmt.Sprintf(format, a...))
+	}
+}
+
+func (p *Policy) decide(req Request, tr *[]string) Decision {
+	roleName := p.RoleFor(req.AgentType, p.TeamMode())
+	if req.Role != "" {
+		roleName = strings.ToLower(req.Role)
+		if p.roles[roleName] == nil {
+			roleName = p.defaultRole
+		}
+	}
+	r := p.roles[roleName]
+	who := roleName
+	if req.AgentType != "" {
+		bare := strings.ToLower(req.AgentType)
+		if i := strings.LastIndexByte(bare, ':'); i >= 0 {
+			bare = bare[i+1:]
+		}
+		if bare != roleName {
+			who = fmt.Sprintf("%s (agent %s)", roleName, req.AgentType)
+		}
+	}
+	d := &decision{tr: tr}
+	agent := req.AgentType
+	if agent == "" {
+		agent = "main thread"
+	}
+	d.trace("role: %s -> %s (mode %s)", agent, roleName, p.cfg.Mode)
+	out := Decision{Role: roleName}
+
+	if !r.allowsTool(req.ToolName) {
+		o := outcome{
+			action:  Deny,
+			rule:    roleName + ".tools",
+			reason:  fmt.Sprintf("%s may not use the %s tool (rule %s.tools)", who, req.ToolName, roleName),
+			instead: fmt.Sprintf("%s may use %s; %s.", roleName, strings.Join(r.cfg.Tools, ", "), r.cfg.Summary),
+		}
+		d.trace("%s.tools: %s not allowed -> deny", roleName, req.ToolName)
+		d.add(o)
+		return p.finish(d, out, roleName, req.ToolName)
+	}
+	d.trace("%s.tools: %s allowed", roleName, req.ToolName)
+
+	root := p.root(req.ProjectRoot)
+	cwd := requestCwd(req, root)
+	eff := collect(req, root, cwd)
+	bash := req.ToolName == "Bash"
+
+	if bash && r.programs != nil {
+		for _, prog := range eff.programs {
+			if prog != "" && r.programs[prog] {
+				continue
+			}
+			name := prog
+			if name == "" {
+				name = "a command whose name is computed"
+			}
+			d.trace("%s.bash.programs: %s not allowed -> deny", roleName, name)
+			d.add(outcome{
+				action:  Deny,
+				rule:    roleName + ".bash.programs",
+				reason:  fmt.Sprintf("%s may not run %s (rule %s.bash.programs)", who, name, roleName),
+				instead: fmt.Sprintf("%s may run only %s through Bash; %s.", roleName, strings.Join(r.cfg.Bash.Programs, ", "), r.cfg.Summary),
+			})
+			break
+		}
+		if d.deny == nil {
+			d.trace("%s.bash.programs: %s allowed", roleName, strings.Join(uniq(eff.programs), ", "))
+		}
+	}
+
+	var targets []target
+	seen := map[string]bool{}
+	for _, rt := range eff.targets {
+		t, ok := normalize(root, literalRoot(req.ProjectRoot), rt, eff.links)
+		if !ok {
+			continue
+		}
+		targets = append(targets, t)
+		if t.kind != kindLink && t.kind != kindRepo && !seen[t.rel] {
+			seen[t.rel] = true
+			out.Paths = append(out.Paths, t.rel)
+		}
+	}
+
+	if bash && !r.bashWrite {
+		writes := len(out.Paths) > 0 || len(eff.unknown) > 0
+		for _, t := range targets {
+			if t.kind == kindLink || t.kind == kindRepo {
+				writes = true
+			}
+		}
+		if writes {
+			what := "files"
+			for _, t := range targets {
+				if t.kind == kindRepo {
+					what = "the repository (" + t.via + ")"
+				}
+			}
+			if len(out.Paths) > 0 {
+				what = strings.Join(out.Paths, ", ")
+			}
+			d.trace("%s.bash.write: writes %s -> deny", roleName, what)
+			d.add(outcome{
+				action:  Deny,
+				rule:    roleName + ".bash.write",
+				reason:  fmt.Sprintf("%s may not write files through Bash (rule %s.bash.write): the command writes %s", who, roleName, what),
+				instead: p.writeInstead(r),
+			})
+		} else {
+			d.trace("%s.bash.write: the command writes nothing", roleName)
+		}
+	}
+
+	for _, t := range targets {
+		d.add(p.judgePath(r, who, t, d))
+		if t.lexical != "" && t.lexical != "." && t.kind != kindRepo {
+			lt := t
+			lt.rel, lt.folded, lt.outside, lt.given, lt.lexical = t.lexical, foldPath(t.lexical), false, "", ""
+			d.add(p.judgePath(r, who, lt, d))
+		}
+	}
+
+	for _, u := range eff.unknown {
+		d.add(p.judgeUnknown(r, who, u, eff.source, d))
+	}
+
+	if r.writeOnly != nil && len(eff.opaque) > 0 {
+		prog := eff.opaque[0]
+		d.trace("%s.write-only: %s may write anywhere -> deny", roleName, prog)
+		d.add(outcome{
+			action:  Deny,
+			rule:    roleName + ".write-only",
+			reason:  fmt.Sprintf("%s may not run %s (rule %s.write-only): what it writes cannot be told, and %s writes only %s", who, prog, roleName, roleName, strings.Join(r.writeOnly.src, ", ")),
+			instead: p.writeInstead(r),
+		})
+	}
+
+	if bash {
+		for _, call := range eff.calls {
+			for _, ap := range p.approvals {
+				if cmd, ok := ap.match(call); ok {
+					d.trace("%s: %q -> ask", ap.id, cmd)
+					d.add(outcome{
+						action:  Ask,
+						rule:    ap.id,
+						reason:  fmt.Sprintf("%s wants to run %q, which needs the user's approval (rule %s)", who, commandText(call), ap.id),
+						instead: ap.reason + "; approve it if the project needs it.",
+					})
+				}
+			}
+		}
+	}
+	return p.finish(d, out, roleName, req.ToolName)
+}
+
+func (p *Policy) finish(d *decision, out Decision, roleName, toolName string) Decision {
+	o := d.deny
+	if o == nil {
+		o = d.ask
+	}
+	if o == nil {
+		out.Action = Allow
+		out.Rule = roleName + ".allow"
+		what := "use " + toolName
+		if len(out.Paths) > 0 {
+			what = "write " + strings.Join(out.Paths, ", ")
+		}
+		out.Reason = fmt.Sprintf("%s may %s (rule %s).", roleName, what, out.Rule)
+		d.trace("decision: allow by %s", out.Rule)
+		return out
+	}
+	out.Action, out.Rule, out.Instead = o.action, o.rule, o.instead
+	out.Reason = o.reason + ": " + o.instead
+	if !strings.HasSuffix(out.Reason, ".") {
+		out.Reason += "."
+	}
+	d.trace("decision: %s by %s", o.action, o.rule)
+	return out
+}
+
+func (r *role) allowsTool(tool string) bool {
+	if r.anyTool || r.tools[tool] {
+		return true
+	}
+	for _, g := range r.toolGlobs {
+		if g.Match(tool) {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *Policy) writeInstead(r *role) string {
+	if r.writeOnly != nil && r.writeOnly.src != nil && r.cfg.WriteOnly.Instead != "" {
+		return r.cfg.WriteOnly.Instead
+	}
+	return r.cfg.Summary + "."
+}
+
+// judgePath applies the path rules to one target.
+func (p *Policy) judgePath(r *role, who string, t target, d *decision) outcome {
+	allow := outcome{action: Allow}
+	tracef := func(format string, a ...any) {
+		if d != nil {
+			d.trace("path %s (%s): "+format, append([]any{t.rel, t.via}, a...)...)
+		}
+	}
+	if t.kind == kindRepo {
+		if r.writeOnly != nil {
+			tracef("%s.write-only: %s rewrites files across the work tree -> deny", r.name, t.via)
+			return outcome{
+				action:  Deny,
+				rule:    r.name + ".write-only",
+				reason:  fmt.Sprintf("%s may not run %s (rule %s.write-only): it rewrites files across the repository", who, t.via, r.name),
+				instead: p.writeInstead(r),
+			}
+		}
+		tracef("repository operation allowed for %s", r.name)
+		return allow
+	}
+	if t.outside {
+		if t.kind == kindLink {
+			return allow
+		}
+		if r.cfg.OutsideRoot {
+			tracef("%s.outside-root: allowed", r.name)
+			return allow
+		}
+		if p.outside.match(t.folded) {
+			tracef("outside_root.allow: matches")
+			return allow
+		}
+		tracef("%s.outside-root: outside the project -> deny", r.name)
+		instead := p.cfg.OutsideRoot.Instead
+		if instead == "" {
+			instead = r.cfg.Summary + "."
+		}
+		return outcome{
+			action:  Deny,
+			rule:    r.name + ".outside-root",
+			reason:  fmt.Sprintf("%s may not write %s, which is outside the project root (rule %s.outside-root)", who, t.rel, r.name),
+			instead: instead,
+		}
+	}
+
+	// subjects are the folded paths the deny rules see: the path itself,
+	// "anything inside" for folders, and what already lies under a tree.
+	subjects := []string{t.folded}
+	inside := join2(t.folded, probe)
+	switch t.kind {
+	case kindTree:
+		subjects = append(subjects, inside)
+		if fi, err := os.Stat(filepath.FromSlash(t.abs)); err == nil && fi.IsDir() {
+			complete := walk(t.abs, func(rel string, _ fs.DirEntry) {
+				subjects = append(subjects, foldPath(join2(t.rel, rel)))
+			})
+			if !complete {
+				tracef("more than %d entries under it -> deny", maxWalk)
+				return outcome{
+					action:  Deny,
+					rule:    r.name + ".tree",
+					reason:  fmt.Sprintf("%s may not run %s on %s (rule %s.tree): it holds too many files to check for protected ones", who, t.via, t.rel, r.name),
+					instead: "work on narrower folders.",
+				}
+			}
+		}
+	}
+	display := func(subject string) string {
+		name := t.rel
+		if t.given != "" && t.given != t.rel {
+			name = t.given + " (which leads to " + t.rel + ")"
+		}
+		if subject == t.folded || subject == inside {
+			return name
+		}
+		return name + " (it holds " + p.unfold(t, subject) + ")"
+	}
+
+	if t.kind != kindLink && !r.cfg.ReadOnlyExempt {
+		for _, ro := range p.readOnly {
+			if s, ok := matchAny(&ro.set, subjects); ok {
+				tracef("read-only.%s: matches -> deny", ro.id)
+				instead := ro.instead
+				if instead == "" {
+					instead = ro.desc + " is read-only."
+				}
+				return outcome{
+					action:  Deny,
+					rule:    "read-only." + ro.id,
+					reason:  fmt.Sprintf("%s may not write %s (rule read-only.%s)", who, display(s), ro.id),
+					instead: instead,
+				}
+			}
+			tracef("read-only.%s: no match", ro.id)
+		}
+	}
+	for _, dr := range r.deny {
+		s, ok := matchAny(&dr.set, subjects)
+		if ok && !dr.except.empty() && dr.except.match(s) {
+			ok = false
+		}
+		if !ok {
+			tracef("%s: no match", dr.id)
+			continue
+		}
+		tracef("%s: matches -> %s", dr.id, dr.action)
+		instead := dr.instead
+		if instead == "" {
+			instead = r.cfg.Summary + "."
+		}
+		verb := "may not write"
+		if dr.action == Ask {
+			verb = "needs the user's approval to write"
+		}
+		what := display(s)
+		if t.kind == kindLink {
+			what = "a link to " + t.rel
+		}
+		return outcome{
+			action:  dr.action,
+			rule:    dr.id,
+			reason:  fmt.Sprintf("%s %s %s (rule %s)", who, verb, what, dr.id),
+			instead: instead,
+		}
+	}
+	if t.kind == kindLink {
+		return allow
+	}
+	if r.writeOnly != nil {
+		ok := r.writeOnly.match(t.folded)
+		if !ok && (t.kind == kindDir || t.kind == kindTree) {
+			ok = r.writeOnly.match(inside)
+		}
+		if !ok {
+			tracef("%s.write-only: outside %s -> deny", r.name, strings.Join(r.writeOnly.src, ", "))
+			return outcome{
+				action:  Deny,
+				rule:    r.name + ".write-only",
+				reason:  fmt.Sprintf("%s may not write %s (rule %s.write-only)", who, t.rel, r.name),
+				instead: p.writeInstead(r),
+			}
+		}
+		tracef("%s.write-only: inside", r.name)
+	}
+	return allow
+}
+
+// unfold finds the original spelling of a folded descendant for messages.
+func (p *Policy) unfold(t target, folded string) string {
+	var found string
+	walk(t.abs, func(rel string, _ fs.DirEntry) {
+		if found == "" && foldPath(join2(t.rel, rel)) == folded {
+			found = join2(t.rel, rel)
+		}
+	})
+	if found == "" {
+		return folded
+	}
+	return found
+}
+
+func join2(dir, name string) string {
+	if dir == "" || dir == "." {
+		return name
+	}
+	return dir + "/" + name
+}
+
+func matchAny(s *patternSet, subjects []string) (string, bool) {
+	for _, x := range subjects {
+		if s.match(x) {
+			return x, true
+		}
+	}
+	return "", false
+}
+
+// judgeUnknown decides a write whose target could not be resolved. A role
+// confined to an area cannot be shown to stay in it; any other role is
+// stopped only when the command names a path its deny rules or the
+// read-only data cover.
+func (p *Policy) judgeUnknown(r *role, who string, u unknownTarget, source string, d *decision) outcome {
+	text := shorten(u.text)
+	if r.writeOnly != nil {
+		d.trace("%s.write-only: %s writes %q, known only at run time -> deny", r.name, u.via, text)
+		return outcome{
+			action:  Deny,
+			rule:    r.name + ".write-only",
+			reason:  fmt.Sprintf("%s may not write %q (%s), a target known only when the command runs (rule %s.write-only)", who, text, u.via, r.name),
+			instead: p.writeInstead(r),
+		}
+	}
+	// The whole command is scanned too: a computed target often gets its
+	// name from elsewhere in the command (a variable, a cd in a branch).
+	scan := foldPath(stripQuotes(u.text + "\n" + source))
+	for _, dr := range r.deny {
+		for _, n := range dr.names {
+			if !strings.Contains(scan, n.folded) {
+				continue
+			}
+			d.trace("%s: %s writes %q, known only at run time, and the command names %s -> %s", dr.id, u.via, text, n.display, dr.action)
+			instead := dr.instead
+			if instead == "" {
+				instead = r.cfg.Summary + "."
+			}
+			verb := "may not write"
+			if dr.action == Ask {
+				verb = "needs the user's approval to write"
+			}
+			return outcome{
+				action:  dr.action,
+				rule:    dr.id,
+				reason:  fmt.Sprintf("%s %s %q (%s), a target known only when the command runs, in a command that names %s (rule %s)", who, verb, text, u.via, n.display, dr.id),
+				instead: instead,
+			}
+		}
+	}
+	if !r.cfg.ReadOnlyExempt {
+		for _, ro := range p.readOnly {
+			for _, n := range literalNames(ro.set.src) {
+				if !strings.Contains(scan, n.folded) {
+					continue
+				}
+				d.trace("read-only.%s: %s writes %q, known only at run time, and the command names %s -> deny", ro.id, u.via, text, n.display)
+				instead := ro.instead
+				if instead == "" {
+					instead = ro.desc + " is read-only."
+				}
+				return outcome{
+					action:  Deny,
+					rule:    "read-only." + ro.id,
+					reason:  fmt.Sprintf("%s may not write %q (%s), a target known only when the command runs, in a command that names %s (rule read-only.%s)", who, text, u.via, n.display, ro.id),
+					instead: instead,
+				}
+			}
+		}
+	}
+	d.trace("%s writes %q, known only at run time; the command names no protected path", u.via, text)
+	return outcome{action: Allow}
+}
+
+// stripQuotes removes what the shell would remove before a name reaches the
+// file system (quotes, backslashes), so a protected name split by quotes in
+// the command still reads as that name.
+func stripQuotes(s string) string {
+	return strings.NewReplacer(`'`, "", `"`, "", `\`, "", "\x00", " ").Replace(s)
+}
+
+func shorten(s string) string {
+	s = strings.ReplaceAll(s, "\x00", "…")
+	if len(s) > 120 {
+		return s[:117] + "..."
+	}
+	return s
+}
+
+func uniq(list []string) []string {
+	out := append([]string(nil), list...)
+	sort.Strings(out)
+	n := 0
+	for i, s := range out {
+		if i == 0 || s != out[n-1] {
+			out[n] = s
+			n++
+		}
+	}
+	return out[:n]
+}
+
+func commandText(call []string) string {
+	parts := make([]string, len(call))
+	for i, c := range call {
+		if c == "\x00" {
+			c = "…"
+		}
+		parts[i] = c
+	}
+	return shorten(strings.Join(parts, " "))
+}
+
+// match reports whether an approval command matches argv: the program name
+// equal, the other words in order among the arguments, "-x" also inside a
+// cluster of short flags.
+func (a *approvalRule) match(call []string) (string, bool) {
+	if len(call) == 0 {
+		return "", false
+	}
+	prog := programName(call[0])
+	for _, cmd := range a.commands {
+		if cmd[0] != prog {
+			continue
+		}
+		k := 1
+		for _, arg := range call[1:] {
+			if k >= len(cmd) {
+				break
+			}
+			if wordMatches(cmd[k], arg) {
+				k++
+			}
+		}
+		if k >= len(cmd) {
+			return strings.Join(cmd, " "), true
+		}
+	}
+	return "", false
+}
+
+func wordMatches(want, arg string) bool {
+	if want == arg {
+		return true
+	}
+	if len(want) == 2 && want[0] == '-' && want[1] != '-' {
+		return len(arg) > 1 && arg[0] == '-' && arg[1] != '-' && strings.IndexByte(arg[1:], want[1]) >= 0
+	}
+	if strings.HasPrefix(want, "--") {
+		return strings.HasPrefix(arg, want+"=")
+	}
+	return false
+}

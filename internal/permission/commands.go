@@ -1,0 +1,650 @@
+package permission
+
+import "strings"
+
+// readOnlyPrograms never write files on their own (their redirections are
+// handled separately).
+var readOnlyPrograms = setOf(
+	"ls", "dir", "cat", "head", "tail", "less", "more", "wc", "grep", "egrep", "fgrep", "rg", "ag", "ack",
+	"file", "stat", "du", "df", "diff", "cmp", "comm", "cut", "tr", "paste", "column", "jq", "echo",
+	"printf", "pwd", "true", "false", "test", "[", "[[", "basename", "dirname", "realpath", "readlink",
+	"date", "which", "type", "whereis", "hash", "id", "whoami", "uname", "hostname", "printenv", "tree",
+	"md5sum", "sha1sum", "sha256sum", "sha512sum", "shasum", "b2sum", "cksum", "nl", "fold", "fmt",
+	"expand", "unexpand", "rev", "tac", "seq", "sleep", "yes", "zcat", "bzcat", "xzcat", "zgrep", "od",
+	"hexdump", "strings", "ps", "free", "uptime", "nproc", "getconf", "locale", "tput", "clear", "set",
+	"unset", "exit", "return", "shift", "wait", ":", "read", "trap", "ulimit", "umask", "shopt",
+	"getopts", "kill", "jobs", "fg", "bg", "disown", "dirs", "break", "continue", "man", "help", "expr",
+	"bc", "numfmt", "cal", "tty", "groups", "pgrep", "alias", "unalias", "history", "mapfile",
+	"readarray", "local", "export", "declare", "typeset", "readonly", "let", "shuf", "join", "look",
+	"sum", "lsof",
+)
+
+func setOf(names ...string) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}
+
+var shells = setOf("bash", "sh", "zsh", "dash", "ksh", "ash", "mksh", "fish", "busybox")
+
+// args is a command's arguments split into options and operands.
+type args struct {
+	ops   []word
+	short map[byte]bool
+	long  map[string]bool
+	vals  map[string][]word // option -> values; short options keyed by their letter
+}
+
+func (p *args) has(short byte, long ...string) bool {
+	if short != 0 && p.short[short] {
+		return true
+	}
+	for _, l := range long {
+		if p.long[l] {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *args) value(short byte, long ...string) []word {
+	var out []word
+	if short != 0 {
+		out = append(out, p.vals[string(short)]...)
+	}
+	for _, l := range long {
+		out = append(out, p.vals[l]...)
+	}
+	return out
+}
+
+// parseArgs splits argv into options and operands. shortVal lists the short
+// options that take a value, longVal the long ones. A word that is not known
+// is an operand: guessing it is an option would hide a target.
+func parseArgs(argv []word, shortVal string, longVal ...string) *args {
+	p := &args{short: map[byte]bool{}, long: map[string]bool{}, vals: map[string][]word{}}
+	end := false
+	for i := 0; i < len(argv); i++ {
+		w := argv[i]
+		s, ok := w.single()
+		if end || !ok || len(s) < 2 || s[0] != '-' {
+			p.ops = append(p.ops, w)
+			continue
+		}
+		if s == "--" {
+			end = true
+			continue
+		}
+		if strings.HasPrefix(s, "--") {
+			name, val, eq := strings.Cut(s[2:], "=")
+			p.long[name] = true
+			if eq {
+				p.vals[name] = append(p.vals[name], lit(val))
+				continue
+			}
+			if contains(longVal, name) && i+1 < len(argv) {
+				p.vals[name] = append(p.vals[name], argv[i+1])
+				i++
+			}
+			continue
+		}
+		for j := 1; j < len(s); j++ {
+			c := s[j]
+			p.short[c] = true
+			if strings.IndexByte(shortVal, c) >= 0 {
+				if j+1 < len(s) {
+					p.vals[string(c)] = append(p.vals[string(c)], lit(s[j+1:]))
+				} else if i+1 < len(argv) {
+					p.vals[string(c)] = append(p.vals[string(c)], argv[i+1])
+					i++
+				}
+				break
+			}
+		}
+	}
+	return p
+}
+
+func wordsText(argv []word) string {
+	parts := make([]string, len(argv))
+	for i, w := range argv {
+		if v, ok := w.single(); ok {
+			parts[i] = v
+		} else {
+			parts[i] = w.raw
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// run analyses one simple command with its words expanded.
+func (a *shellAnalyzer) run(argv []word, st *shellState, in stdinSrc, raw string) {
+	if len(argv) == 0 {
+		return
+	}
+	a.calls++
+	if a.calls > maxCalls {
+		if a.calls == maxCalls+1 {
+			a.eff.unparsed = true
+			a.unknownEffect(raw, "too many commands to analyse")
+		}
+		return
+	}
+	call := make([]string, len(argv))
+	for i, w := range argv {
+		if v, ok := w.single(); ok {
+			call[i] = v
+		} else {
+			call[i] = "\x00"
+		}
+	}
+	name, ok := argv[0].single()
+	if !ok {
+		a.eff.programs = append(a.eff.programs, "")
+		a.eff.calls = append(a.eff.calls, call)
+		a.unknownEffect(raw, "a command whose name is not known")
+		return
+	}
+	prog := programName(name)
+	a.eff.programs = append(a.eff.programs, prog)
+	a.eff.calls = append(a.eff.calls, call)
+	rest := argv[1:]
+	if raw == "" {
+		raw = wordsText(argv)
+	}
+
+	switch {
+	case readOnlyPrograms[prog]:
+		return
+	case shells[prog]:
+		a.shellCmd(prog, rest, st, in, raw)
+		return
+	}
+	if lang := interpreterOf(prog); lang != "" {
+		a.interpreter(lang, prog, rest, st, in, raw)
+		return
+	}
+
+	switch prog {
+	case "cd", "pushd":
+		ops := parseArgs(rest, "").ops
+		if len(ops) == 0 {
+			st.cwd = "" // home
+			return
+		}
+		v, ok := ops[0].single()
+		if !ok || v == "-" {
+			st.cwd = ""
+			return
+		}
+		if p, ok := a.abs(v, st); ok {
+			st.cwd = cleanAbs(p)
+		} else {
+			st.cwd = ""
+		}
+	case "popd":
+		st.cwd = ""
+	case "eval":
+		if !allKnown(rest) {
+			a.unknownEffect(raw, "eval of unknown text")
+			return
+		}
+		a.nested(wordsText(rest), st)
+	case "source", ".":
+		a.opaque(prog, raw)
+	case "exec", "command", "builtin", "nohup", "nice", "time", "timeout", "stdbuf", "ionice",
+		"sudo", "doas", "env", "xargs", "chronic", "unbuffer", "caffeinate", "nocorrect", "noglob",
+		"watch", "flock", "setsid", "taskset", "strace", "ltrace", "valgrind", "parallel":
+		a.wrapper(prog, rest, st, in, raw)
+	case "tee":
+		for _, op := range parseArgs(rest, "").ops {
+			a.target(op, st, kindFile, "tee")
+		}
+	case "cp", "mv", "install", "ln", "rsync", "scp":
+		a.copyLike(prog, rest, st)
+	case "rm", "unlink", "shred", "srm", "trash", "trash-put", "rmdir":
+		p := parseArgs(rest, "")
+		k := kindFile
+		if prog == "rmdir" {
+			k = kindDir
+		} else if p.has('r', "recursive") || p.has('R') {
+			k = kindTree
+		}
+		for _, op := range p.ops {
+			a.target(op, st, k, prog)
+		}
+	case "touch":
+		for _, op := range parseArgs(rest, "rdt", "reference", "date").ops {
+			a.target(op, st, kindFile, prog)
+		}
+	case "truncate":
+		for _, op := range parseArgs(rest, "sr", "size", "reference").ops {
+			a.target(op, st, kindFile, prog)
+		}
+	case "fallocate":
+		for _, op := range parseArgs(rest, "lo", "length", "offset").ops {
+			a.target(op, st, kindFile, prog)
+		}
+	case "chmod", "chown", "chgrp", "chattr", "setfacl", "chcon", "xattr", "setfattr", "utime":
+		// Only these programs have short options that take a value.
+		shortVal := map[string]string{"setfacl": "mMxX", "setfattr": "nvx", "xattr": "wd", "chcon": "urtl"}[prog]
+		p := parseArgs(rest, shortVal, "reference", "modify", "remove", "set", "name", "value", "from")
+		ops := p.ops
+		if p.vals["reference"] == nil && prog != "setfacl" && prog != "setfattr" && prog != "xattr" && len(ops) > 0 {
+			ops = ops[1:] // the mode or owner
+		}
+		k := kindFile
+		if p.has('R', "recursive") {
+			k = kindTree
+		}
+		for _, op := range ops {
+			a.target(op, st, k, prog)
+		}
+	case "mkdir":
+		for _, op := range parseArgs(rest, "m", "mode").ops {
+			a.target(op, st, kindDir, prog)
+		}
+	case "mkfifo", "mknod":
+		if ops := parseArgs(rest, "m", "mode").ops; len(ops) > 0 {
+			a.target(ops[0], st, kindFile, prog)
+		}
+	case "dd":
+		for _, w := range rest {
+			if v, ok := w.single(); ok && strings.HasPrefix(v, "of=") {
+				a.target(lit(v[3:]), st, kindFile, "dd of=")
+			} else if !ok && strings.HasPrefix(w.raw, "of=") {
+				a.unknownEffect(w.raw, "dd of=")
+			}
+		}
+	case "sed", "gsed":
+		a.sed(rest, st)
+	case "awk", "gawk", "mawk", "nawk":
+		a.awk(rest, st)
+	case "sort":
+		for _, w := range parseArgs(rest, "oSTtk", "output", "buffer-size", "temporary-directory", "field-separator", "key").value('o', "output") {
+			a.target(w, st, kindFile, "sort -o")
+		}
+	case "uniq":
+		if ops := parseArgs(rest, "fsw", "skip-fields", "skip-chars", "check-chars").ops; len(ops) > 1 {
+			a.target(ops[1], st, kindFile, "uniq")
+		}
+	case "split", "csplit":
+		p := parseArgs(rest, "abClnt", "suffix-length", "bytes", "line-bytes", "lines", "number", "prefix")
+		if len(p.ops) > 1 {
+			last := p.ops[len(p.ops)-1]
+			a.target(word{vals: mapVals(last.vals, func(s string) string { return s + "aa" }), raw: last.raw}, st, kindFile, prog)
+		} else {
+			a.targetValue("xaa", st, kindFile, prog)
+		}
+	case "patch":
+		p := parseArgs(rest, "oidDpBFgrVYzF", "output", "input", "directory", "strip", "reject-file")
+		for _, w := range p.value('o', "output") {
+			a.target(w, st, kindFile, "patch -o")
+		}
+		if len(p.ops) > 0 {
+			a.target(p.ops[0], st, kindFile, "patch")
+		} else if p.vals["o"] == nil && p.vals["output"] == nil {
+			a.unknownEffect(raw, "patch changes the files the diff names")
+		}
+	case "sqlite3", "duckdb":
+		if ops := parseArgs(rest, "", "cmd", "init", "separator", "newline", "nullvalue").ops; len(ops) > 0 {
+			a.target(ops[0], st, kindFile, prog)
+		}
+	case "vi", "vim", "nvim", "nano", "ed", "ex", "emacs", "pico", "micro", "joe", "mcedit", "red":
+		for _, op := range parseArgs(rest, "cSuUiTwWs").ops {
+			if v, ok := op.single(); ok && strings.HasPrefix(v, "+") {
+				continue
+			}
+			a.target(op, st, kindFile, prog)
+		}
+	case "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4", "compress", "uncompress", "pigz":
+		p := parseArgs(rest, "SbTo", "suffix", "threads", "output")
+		if p.has('c', "stdout", "to-stdout") {
+			return
+		}
+		for _, w := range p.value('o', "output") {
+			a.target(w, st, kindFile, prog)
+		}
+		for _, op := range p.ops {
+			a.target(op, st, kindFile, prog)
+		}
+	case "tar", "bsdtar", "gtar":
+		a.tar(rest, st)
+	case "unzip", "7z", "7za", "7zr", "unrar":
+		a.unzip(prog, rest, st)
+	case "zip":
+		if ops := parseArgs(rest, "btnxiO", "temp-path", "suffixes", "exclude", "include", "output-file").ops; len(ops) > 0 {
+			a.target(ops[0], st, kindFile, "zip")
+		}
+	case "curl":
+		a.curl(rest, st)
+	case "wget":
+		a.wget(rest, st)
+	case "git":
+		a.git(rest, st, raw)
+	case "find":
+		a.find(rest, st, raw)
+	case "yq":
+		p := parseArgs(rest, "", "from-file")
+		if p.has('i', "inplace") {
+			if len(p.ops) > 1 {
+				for _, op := range p.ops[1:] {
+					a.target(op, st, kindFile, "yq -i")
+				}
+			}
+		}
+	case "jupyter":
+		if len(rest) > 0 {
+			if sub, _ := rest[0].single(); sub == "nbconvert" {
+				p := parseArgs(rest[1:], "", "to", "output", "output-dir", "template", "execute-timeout")
+				if p.has(0, "inplace") {
+					for _, op := range p.ops {
+						a.target(op, st, kindFile, "jupyter nbconvert --inplace")
+					}
+					return
+				}
+			}
+		}
+		a.opaque(prog, raw)
+	case "uv", "poetry", "pipenv", "pixi", "hatch", "pdm", "rye", "conda", "mamba", "micromamba":
+		a.envRunner(prog, rest, st, in, raw)
+	case "mktemp":
+		// A new file with a random name: nothing existing changes.
+	default:
+		a.opaque(prog, raw)
+	}
+}
+
+func (a *shellAnalyzer) opaque(prog, raw string) {
+	a.eff.opaque = append(a.eff.opaque, prog)
+}
+
+func allKnown(ws []word) bool {
+	for _, w := range ws {
+		if _, ok := w.single(); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func mapVals(vals []string, f func(string) string) []string {
+	if vals == nil {
+		return nil
+	}
+	out := make([]string, len(vals))
+	for i, v := range vals {
+		out[i] = f(v)
+	}
+	return out
+}
+
+// shellCmd handles bash/sh/zsh: -c runs its argument as a script, a script
+// file is opaque, and with neither the shell reads its program from stdin.
+func (a *shellAnalyzer) shellCmd(prog string, argv []word, st *shellState, in stdinSrc, raw string) {
+	if prog == "busybox" {
+		if len(argv) > 0 {
+			a.run(argv, st, in, raw)
+		}
+		return
+	}
+	cflag := false
+	i := 0
+	for ; i < len(argv); i++ {
+		s, ok := argv[i].single()
+		if !ok {
+			break
+		}
+		if s == "--" || s == "-" {
+			i++
+			break
+		}
+		if s == "-o" || s == "+o" || s == "-O" || s == "+O" || s == "--rcfile" || s == "--init-file" {
+			i++
+			continue
+		}
+		if strings.HasPrefix(s, "--") {
+			continue
+		}
+		if len(s) > 1 && (s[0] == '-' || s[0] == '+') {
+			if s[0] == '-' && strings.IndexByte(s, 'c') > 0 {
+				cflag = true
+			}
+			continue
+		}
+		break
+	}
+	switch {
+	case cflag:
+		if i >= len(argv) {
+			return
+		}
+		if script, ok := argv[i].single(); ok {
+			a.nested(script, st.clone())
+		} else {
+			a.unknownEffect(argv[i].raw, prog+" -c with unknown text")
+		}
+	case i < len(argv):
+		a.opaque(prog, raw)
+	case in.known:
+		a.nested(in.text, st.clone())
+	case in.piped:
+		a.unknownEffect(in.text+"\n"+raw, prog+" reads its commands from a pipe or file")
+	}
+}
+
+// wrapper handles programs that run another command given as their
+// arguments.
+func (a *shellAnalyzer) wrapper(prog string, argv []word, st *shellState, in stdinSrc, raw string) {
+	// Options that take a value, per wrapper.
+	vals := map[string]string{
+		"sudo": "ugCDhprtUT", "doas": "uC", "env": "uCS", "nice": "n", "timeout": "sk", "stdbuf": "ioe",
+		"ionice": "cnpt", "xargs": "IEdLnPsa", "time": "fo", "exec": "a", "watch": "nd",
+		"flock": "wEc", "taskset": "", "strace": "oeEpusSP", "ltrace": "oeEpusSn", "setsid": "",
+		"caffeinate": "tw", "parallel": "jS",
+	}[prog]
+	// The wrapped command runs with the wrapper's environment and folder;
+	// only a cd run through command/builtin/exec moves this shell.
+	cst := st.clone()
+	i := 0
+	replace := ""
+	for ; i < len(argv); i++ {
+		s, ok := argv[i].single()
+		if !ok {
+			break
+		}
+		if s == "--" {
+			i++
+			break
+		}
+		if prog == "env" && strings.Contains(s, "=") && !strings.HasPrefix(s, "-") {
+			name, v, _ := strings.Cut(s, "=")
+			cst.vars[name] = lit(v)
+			continue
+		}
+		if len(s) < 2 || s[0] != '-' {
+			break
+		}
+		if strings.HasPrefix(s, "--") {
+			name, v, eq := strings.Cut(s[2:], "=")
+			switch {
+			case prog == "env" && name == "chdir":
+				if !eq && i+1 < len(argv) {
+					v, _ = argv[i+1].single()
+					i++
+				}
+				a.chdir(cst, v)
+			case prog == "env" && name == "split-string":
+				if eq {
+					a.nested(v, cst.clone())
+					return
+				}
+			case prog == "time" && name == "output" || prog == "strace" && name == "output":
+				if eq {
+					a.targetValue(v, st, kindFile, prog+" -o")
+				}
+			case prog == "xargs" && name == "replace":
+				replace = "{}"
+				if eq {
+					replace = v
+				}
+			case prog == "flock" && name == "command":
+				if i+1 < len(argv) {
+					a.nestedWord(argv[i+1], cst, "flock -c")
+				}
+				return
+			}
+			continue
+		}
+		if prog == "command" && (s == "-v" || s == "-V") {
+			return // describes the command, does not run it
+		}
+		if prog == "xargs" && strings.HasPrefix(s, "-i") {
+			replace = "{}" // -i[replace]: the value is attached or absent
+			if len(s) > 2 {
+				replace = s[2:]
+			}
+			continue
+		}
+		for j := 1; j < len(s); j++ {
+			c := s[j]
+			if strings.IndexByte(vals, c) < 0 {
+				if prog == "sudo" && (c == 's' || c == 'i') {
+					// sudo -s / -i: a shell that reads stdin, or runs the rest.
+					if i+1 >= len(argv) {
+						a.shellCmd("sh", nil, cst, in, raw)
+						return
+					}
+				}
+				continue
+			}
+			val := lit(s[j+1:])
+			if j+1 >= len(s) {
+				if i+1 >= len(argv) {
+					break
+				}
+				val = argv[i+1]
+				i++
+			}
+			v, _ := val.single()
+			switch {
+			case prog == "env" && c == 'C', prog == "sudo" && c == 'D':
+				a.chdir(cst, v)
+			case prog == "env" && c == 'S':
+				a.nestedWord(val, cst, "env -S")
+				return
+			case (prog == "time" || prog == "strace" || prog == "ltrace") && c == 'o':
+				a.target(val, st, kindFile, prog+" -o")
+			case prog == "xargs" && c == 'I':
+				replace = v
+			case prog == "flock" && c == 'c':
+				a.nestedWord(val, cst, "flock -c")
+				return
+			}
+			break
+		}
+	}
+	rest := argv[i:]
+	switch prog {
+	case "timeout":
+		if len(rest) > 0 {
+			rest = rest[1:] // the duration
+		}
+	case "flock":
+		if len(rest) > 0 {
+			a.target(rest[0], st, kindFile, "flock")
+			rest = rest[1:]
+		}
+		if len(rest) > 1 {
+			if s, _ := rest[0].single(); s == "-c" || s == "--command" {
+				a.nestedWord(rest[1], cst, "flock -c")
+				return
+			}
+		}
+	case "watch":
+		if len(rest) > 0 && allKnown(rest) {
+			a.nested(wordsText(rest), cst.clone())
+		} else if len(rest) > 0 {
+			a.unknownEffect(raw, "watch with unknown text")
+		}
+		return
+	case "parallel":
+		a.opaque(prog, raw)
+		return
+	}
+	if len(rest) == 0 {
+		return
+	}
+	if prog == "xargs" {
+		// The arguments xargs adds come from stdin: unknown.
+		rest = append([]word(nil), rest...)
+		if replace != "" {
+			for k, w := range rest {
+				if strings.Contains(w.raw, replace) {
+					rest[k] = word{raw: strings.ReplaceAll(w.raw, replace, "\x00") + " " + in.text}
+				}
+			}
+		} else {
+			// Keep what feeds xargs as the text of the unknown argument, so
+			// `echo CLAIM-LEDGER.md | xargs rm` still names the ledger.
+			rest = append(rest, word{raw: "\x00" + in.text})
+		}
+	}
+	a.run(rest, cst, in, "")
+	if prog == "command" || prog == "builtin" || prog == "exec" {
+		st.cwd = cst.cwd
+	}
+}
+
+// envRunner handles "uv run", "poetry run", "conda run -n env" and the
+// like: the command after "run" and its options is analysed as if typed.
+func (a *shellAnalyzer) envRunner(prog string, argv []word, st *shellState, in stdinSrc, raw string) {
+	if len(argv) == 0 {
+		return
+	}
+	if sub, _ := argv[0].single(); sub != "run" {
+		a.opaque(prog, raw)
+		return
+	}
+	valued := setOf("--with", "--python", "-p", "--project", "--directory", "--env-file", "--group",
+		"--extra", "-n", "--name", "--prefix", "-e", "--environment", "--cwd", "--index", "--from")
+	i := 1
+	for ; i < len(argv); i++ {
+		s, ok := argv[i].single()
+		if !ok || !strings.HasPrefix(s, "-") {
+			break
+		}
+		if s == "--" {
+			i++
+			break
+		}
+		if valued[s] {
+			i++
+		}
+	}
+	if i < len(argv) {
+		a.run(argv[i:], st.clone(), in, "")
+	}
+}
+
+func (a *shellAnalyzer) nestedWord(w word, st *shellState, via string) {
+	if v, ok := w.single(); ok {
+		a.nested(v, st.clone())
+		return
+	}
+	a.unknownEffect(w.raw, via+" with unknown text")
+}
+
+func (a *shellAnalyzer) chdir(st *shellState, v string) {
+	if v == "" {
+		st.cwd = ""
+		return
+	}
+	if p, ok := a.abs(v, st); ok {
+		st.cwd = cleanAbs(p)
+	} else {
+		st.cwd = ""
+	}
+}

@@ -1,0 +1,224 @@
+package permission
+
+import (
+	"io/fs"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/gobwas/glob"
+)
+
+// find: -delete removes what it matches, -exec runs a command on it,
+// -fprint writes a file. The matches are computed by walking the start
+// folders with the -name/-path filters (all filters are dropped when the
+// expression has -o, ! or parentheses, which only widens the set).
+func (a *shellAnalyzer) find(argv []word, st *shellState, raw string) {
+	i := 0
+	for ; i < len(argv); i++ {
+		s, ok := argv[i].single()
+		if !ok || !(s == "-H" || s == "-L" || s == "-P" || strings.HasPrefix(s, "-O") || s == "-D") {
+			break
+		}
+		if s == "-D" {
+			i++
+		}
+	}
+	var starts []word
+	for ; i < len(argv); i++ {
+		s, ok := argv[i].single()
+		if ok && (strings.HasPrefix(s, "-") || s == "(" || s == "!" || s == ",") {
+			break
+		}
+		starts = append(starts, argv[i])
+	}
+	if len(starts) == 0 {
+		starts = []word{lit(".")}
+	}
+	type filter struct {
+		base bool
+		g    glob.Glob
+	}
+	var filters []filter
+	complex := false
+	del := false
+	maxDepth := -1
+	var execs [][]word
+	valued := setOf("-type", "-xtype", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-size",
+		"-newer", "-user", "-group", "-perm", "-links", "-inum", "-samefile", "-uid", "-gid", "-printf",
+		"-context", "-fstype", "-used", "-mindepth", "-lname", "-ilname", "-newermt", "-anewer", "-cnewer")
+	for ; i < len(argv); i++ {
+		s, ok := argv[i].single()
+		if !ok {
+			complex = true
+			continue
+		}
+		next := func() (word, bool) {
+			if i+1 >= len(argv) {
+				return word{}, false
+			}
+			i++
+			return argv[i], true
+		}
+		switch s {
+		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename":
+			w, ok := next()
+			v, known := w.single()
+			if !ok || !known {
+				complex = true
+				continue
+			}
+			if strings.HasPrefix(s, "-i") {
+				v = strings.ToLower(v)
+			}
+			g, err := glob.Compile(v)
+			if err != nil {
+				complex = true
+				continue
+			}
+			filters = append(filters, filter{base: strings.HasSuffix(s, "name") && !strings.HasSuffix(s, "wholename"), g: g})
+		case "-maxdepth":
+			w, _ := next()
+			if v, ok := w.single(); ok {
+				if n, err := parseSmallInt(v); err == nil {
+					maxDepth = n
+				}
+			}
+		case "-o", "-or", "!", "-not", "(", ")", ",", "-a", "-and", "-regex", "-iregex":
+			if s == "-regex" || s == "-iregex" {
+				i++
+			}
+			if s != "-a" && s != "-and" {
+				complex = true
+			}
+		case "-delete":
+			del = true
+		case "-exec", "-execdir", "-ok", "-okdir":
+			var cmd []word
+			for i++; i < len(argv); i++ {
+				v, ok := argv[i].single()
+				if ok && (v == ";" || v == "+") {
+					break
+				}
+				cmd = append(cmd, argv[i])
+			}
+			execs = append(execs, cmd)
+		case "-fprint", "-fprint0", "-fls", "-fprintf":
+			w, _ := next()
+			a.target(w, st, kindFile, "find "+s)
+			if s == "-fprintf" {
+				i++
+			}
+		default:
+			if valued[s] {
+				i++
+			}
+		}
+	}
+	if !del && len(execs) == 0 {
+		return
+	}
+	if complex {
+		filters = nil
+	}
+	var matches []string
+	complete := true
+	for _, sw := range starts {
+		sv, ok := sw.single()
+		if !ok {
+			complete = false
+			break
+		}
+		startAbs, ok := a.abs(sv, st)
+		if !ok {
+			complete = false
+			break
+		}
+		phys := resolve(startAbs, a.eff.links)
+		// keep applies -maxdepth and the name filters to one entry; rel is
+		// "" for the start folder itself.
+		keep := func(rel, start string) bool {
+			depth := 0
+			if rel != "" {
+				depth = strings.Count(rel, "/") + 1
+			}
+			if maxDepth >= 0 && depth > maxDepth {
+				return false
+			}
+			subject := strings.TrimSuffix(start, "/")
+			base := path.Base(subject)
+			if rel != "" {
+				subject += "/" + rel
+				base = path.Base(rel)
+			}
+			for _, f := range filters {
+				s := subject
+				if f.base {
+					s = base
+				}
+				if !f.g.Match(s) && !f.g.Match(strings.ToLower(s)) {
+					return false
+				}
+			}
+			return true
+		}
+		if keep("", sv) {
+			matches = append(matches, startAbs)
+		}
+		if !walk(phys, func(rel string, d fs.DirEntry) {
+			if keep(rel, sv) {
+				matches = append(matches, strings.TrimSuffix(startAbs, "/")+"/"+rel)
+			}
+		}) {
+			complete = false
+		}
+		if len(matches) > maxGlobMatches {
+			complete = false
+		}
+	}
+	if !complete {
+		a.unknownEffect(raw, "find over too many or unknown files")
+		return
+	}
+	if del {
+		for _, m := range matches {
+			a.targetValue(m, st, kindFile, "find -delete")
+		}
+	}
+	for _, cmd := range execs {
+		if len(cmd) == 0 {
+			continue
+		}
+		if len(matches) == 0 {
+			continue
+		}
+		bound := make([]word, len(cmd))
+		for k, w := range cmd {
+			v, ok := w.single()
+			if ok && strings.Contains(v, "{}") {
+				vals := make([]string, 0, len(matches))
+				for _, m := range matches {
+					vals = append(vals, strings.ReplaceAll(v, "{}", m))
+				}
+				bound[k] = word{vals: vals, raw: v}
+				continue
+			}
+			bound[k] = w
+		}
+		a.run(bound, st.clone(), stdinSrc{}, "")
+	}
+}
+
+func parseSmallInt(s string) (int, error) {
+	n := 0
+	if s == "" || len(s) > 6 {
+		return 0, strconv.ErrSyntax
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, strconv.ErrSyntax
+		}
+		n = n*10 + int(s[i]-'0')
+	}
+	return n, nil
+}

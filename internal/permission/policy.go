@@ -1,0 +1,645 @@
+package permission
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/gobwas/glob"
+	"github.com/vibe-science/vibe/blueprints"
+)
+
+// DefaultFile is the policy shipped in blueprints/, and ProjectFile the
+// per-project override, relative to the project root.
+const (
+	DefaultFile = "permissions.json"
+	ProjectFile = ".vibe-science/permissions.json"
+)
+
+// The modes a project can declare.
+const (
+	ModeSolo = "solo"
+	ModeTeam = "team"
+)
+
+// Config is the readable form of a policy, as written in permissions.json.
+// Patterns are anchored globs (gobwas/glob, '/' as separator) over
+// project-relative paths: `*` stays inside one folder, `**` crosses folders,
+// a leading `**/` also matches at the top, and `a/**/b` also matches `a/b`.
+// Names compare case-insensitively and through the look-alike fold.
+type Config struct {
+	Version     int                 `json:"version"`
+	Mode        string              `json:"mode"`
+	Plugin      string              `json:"plugin"`
+	MainRole    MainRole            `json:"main_role"`
+	DefaultRole string              `json:"default_role"`
+	Aliases     map[string]string   `json:"aliases,omitempty"`
+	Protected   map[string]PathSet  `json:"protected"`
+	ReadOnly    map[string]PathSet  `json:"read_only,omitempty"`
+	OutsideRoot OutsideRoot         `json:"outside_root"`
+	Approval    map[string]Approval `json:"approval,omitempty"`
+	Roles       map[string]Role     `json:"roles"`
+}
+
+// MainRole names the role of the main thread (no agent_type) per mode.
+type MainRole struct {
+	Solo string `json:"solo"`
+	Team string `json:"team"`
+}
+
+// PathSet is a named group of patterns.
+type PathSet struct {
+	Description string   `json:"description,omitempty"`
+	Patterns    []string `json:"patterns"`
+	Instead     string   `json:"instead,omitempty"`
+}
+
+// OutsideRoot lists the absolute patterns (a leading "~/" is the home
+// folder) every role may write outside the project root.
+type OutsideRoot struct {
+	Allow   []string `json:"allow,omitempty"`
+	Instead string   `json:"instead,omitempty"`
+}
+
+// Approval is a group of commands that need the user's approval. A command
+// is a program name followed by words that must appear, in order, among its
+// arguments; "-x" also matches inside a cluster of short flags ("-fsSLo").
+type Approval struct {
+	Reason   string   `json:"reason"`
+	Commands []string `json:"commands"`
+}
+
+// Role is what one role may do.
+type Role struct {
+	Summary        string     `json:"summary"`
+	Tools          []string   `json:"tools"`
+	Bash           *BashRule  `json:"bash,omitempty"`
+	OutsideRoot    bool       `json:"outside_root,omitempty"`
+	ReadOnlyExempt bool       `json:"read_only_exempt,omitempty"`
+	WriteOnly      *WriteOnly `json:"write_only,omitempty"`
+	Deny           []DenyRule `json:"deny,omitempty"`
+}
+
+// BashRule narrows the Bash tool: Write false forbids any write through the
+// shell; Programs, when present, lists the only programs the role may run.
+type BashRule struct {
+	Write    *bool    `json:"write,omitempty"`
+	Programs []string `json:"programs,omitempty"`
+}
+
+// WriteOnly confines a role's writes to its patterns.
+type WriteOnly struct {
+	Patterns []string `json:"patterns"`
+	Instead  string   `json:"instead"`
+}
+
+// DenyRule forbids (or, with action "ask", asks before) writes to the
+// paths of a protected set or to its own patterns, minus Except.
+type DenyRule struct {
+	ID        string   `json:"id"`
+	Protected string   `json:"protected,omitempty"`
+	Patterns  []string `json:"patterns,omitempty"`
+	Except    []string `json:"except,omitempty"`
+	Action    Action   `json:"action,omitempty"`
+	Instead   string   `json:"instead"`
+}
+
+// Policy is a compiled permission policy. It is immutable and safe for
+// concurrent use; build it with Load or Default.
+type Policy struct {
+	cfg         Config
+	home        string
+	mainSolo    string
+	mainTeam    string
+	defaultRole string
+	plugin      string
+	aliases     map[string]string
+	protected   []namedSet
+	readOnly    []namedSet
+	outside     patternSet
+	approvals   []approvalRule
+	roles       map[string]*role
+
+	roots sync.Map // literal project root -> resolved root
+}
+
+type namedSet struct {
+	id      string
+	desc    string
+	instead string
+	set     patternSet
+}
+
+type role struct {
+	name      string
+	cfg       Role
+	anyTool   bool
+	tools     map[string]bool
+	toolGlobs []glob.Glob
+	programs  map[string]bool // nil: any program
+	bashWrite bool
+	writeOnly *patternSet
+	deny      []denyRule
+}
+
+type denyRule struct {
+	id      string // full id, "reviewer2.deny.ledger"
+	action  Action
+	instead string
+	set     patternSet
+	except  patternSet
+	names   []literalName // for scanning commands whose targets are unknown
+}
+
+// literalName is the literal path a pattern protects, folded for the scan
+// and as written for messages.
+type literalName struct {
+	folded, display string
+}
+
+type approvalRule struct {
+	id       string
+	reason   string
+	commands [][]string
+}
+
+// patternSet is a compiled list of folded patterns.
+type patternSet struct {
+	src   []string
+	globs []glob.Glob
+}
+
+func (s *patternSet) match(folded string) bool {
+	for _, g := range s.globs {
+		if g.Match(folded) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *patternSet) empty() bool { return len(s.globs) == 0 }
+
+var (
+	defaultOnce sync.Once
+	defaultRaw  map[string]any
+	defaultErr  error
+)
+
+func embeddedDefault() (map[string]any, error) {
+	defaultOnce.Do(func() {
+		raw, err := fs.ReadFile(blueprints.FS, DefaultFile)
+		if err != nil {
+			defaultErr = fmt.Errorf("read default permissions: %w", err)
+			return
+		}
+		defaultRaw, defaultErr = decodeTree(raw)
+		if defaultErr != nil {
+			defaultErr = fmt.Errorf("parse default permissions: %w", defaultErr)
+		}
+	})
+	return defaultRaw, defaultErr
+}
+
+var (
+	defaultPolicyOnce sync.Once
+	defaultPolicy     *Policy
+)
+
+// Default returns the policy shipped in blueprints/permissions.json. The
+// file is embedded and checked by the tests, so a failure here is a broken
+// build, not a runtime condition.
+func Default() *Policy {
+	defaultPolicyOnce.Do(func() {
+		raw, err := fs.ReadFile(blueprints.FS, DefaultFile)
+		if err == nil {
+			defaultPolicy, err = fromBytes(raw, homeDir())
+		}
+		if err != nil {
+			panic("permission: embedded default policy is invalid: " + err.Error())
+		}
+	})
+	return defaultPolicy
+}
+
+// Load returns the default policy merged with <projectRoot>/.vibe-science/
+// permissions.json when that file exists. Objects merge key by key (a null
+// value removes the key); lists and scalars replace. A file that cannot be
+// read or is invalid is an error: the caller reports it and falls back to
+// Default, which keeps every protected path protected.
+func Load(projectRoot string) (*Policy, error) {
+	path := filepath.Join(projectRoot, filepath.FromSlash(ProjectFile))
+	raw, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Default(), nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return Parse(raw)
+}
+
+// Parse builds a policy from a project override (the same shape as the
+// default file, any subset of it) merged onto the default.
+func Parse(project []byte) (*Policy, error) {
+	base, err := embeddedDefault()
+	if err != nil {
+		return nil, err
+	}
+	over, err := decodeTree(project)
+	if err != nil {
+		return nil, fmt.Errorf("parse %s: %w", ProjectFile, err)
+	}
+	merged := merge(deepCopy(base), over)
+	p, err := fromTree(merged, homeDir())
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", ProjectFile, err)
+	}
+	return p, nil
+}
+
+func homeDir() string {
+	h, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return toSlash(h)
+}
+
+func decodeTree(raw []byte) (map[string]any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var tree map[string]any
+	if err := dec.Decode(&tree); err != nil {
+		return nil, err
+	}
+	if tree == nil {
+		return nil, errors.New("the policy must be a JSON object")
+	}
+	return tree, nil
+}
+
+func deepCopy(v map[string]any) map[string]any {
+	out := make(map[string]any, len(v))
+	for k, x := range v {
+		if m, ok := x.(map[string]any); ok {
+			out[k] = deepCopy(m)
+			continue
+		}
+		out[k] = x
+	}
+	return out
+}
+
+// merge lays over onto base: objects merge recursively, null deletes,
+// everything else replaces.
+func merge(base, over map[string]any) map[string]any {
+	for k, v := range over {
+		if v == nil {
+			delete(base, k)
+			continue
+		}
+		if om, ok := v.(map[string]any); ok {
+			if bm, ok := base[k].(map[string]any); ok {
+				base[k] = merge(bm, om)
+				continue
+			}
+		}
+		base[k] = v
+	}
+	return base
+}
+
+func fromTree(tree map[string]any, home string) (*Policy, error) {
+	raw, err := json.Marshal(tree)
+	if err != nil {
+		return nil, err
+	}
+	return fromBytes(raw, home)
+}
+
+func fromBytes(raw []byte, home string) (*Policy, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	var cfg Config
+	if err := dec.Decode(&cfg); err != nil {
+		return nil, err
+	}
+	return compile(cfg, home)
+}
+
+// compile validates cfg and compiles every pattern once.
+func compile(cfg Config, home string) (*Policy, error) {
+	if cfg.Mode == "" {
+		cfg.Mode = ModeSolo
+	}
+	if cfg.Mode != ModeSolo && cfg.Mode != ModeTeam {
+		return nil, fmt.Errorf("mode %q: want %q or %q", cfg.Mode, ModeSolo, ModeTeam)
+	}
+	p := &Policy{
+		cfg:         cfg,
+		home:        home,
+		mainSolo:    strings.ToLower(cfg.MainRole.Solo),
+		mainTeam:    strings.ToLower(cfg.MainRole.Team),
+		defaultRole: strings.ToLower(cfg.DefaultRole),
+		plugin:      strings.ToLower(cfg.Plugin),
+		aliases:     make(map[string]string, len(cfg.Aliases)),
+		roles:       make(map[string]*role, len(cfg.Roles)),
+	}
+	for name := range cfg.Roles {
+		if name != strings.ToLower(name) || strings.ContainsAny(name, ": ") {
+			return nil, fmt.Errorf("role %q: names are lower case without ':' or spaces", name)
+		}
+	}
+	for _, r := range []struct{ what, name string }{
+		{"main_role.solo", p.mainSolo}, {"main_role.team", p.mainTeam}, {"default_role", p.defaultRole},
+	} {
+		if _, ok := cfg.Roles[r.name]; !ok {
+			return nil, fmt.Errorf("%s: role %q is not defined", r.what, r.name)
+		}
+	}
+	if p.defaultRole == p.mainSolo || p.defaultRole == p.mainTeam {
+		return nil, fmt.Errorf("default_role %q: an unknown agent must not get a main-thread role", p.defaultRole)
+	}
+	for k, v := range cfg.Aliases {
+		v = strings.ToLower(v)
+		if _, ok := cfg.Roles[v]; !ok {
+			return nil, fmt.Errorf("alias %q: role %q is not defined", k, v)
+		}
+		p.aliases[strings.ToLower(k)] = v
+	}
+
+	var err error
+	if p.protected, err = compileSets("protected", cfg.Protected); err != nil {
+		return nil, err
+	}
+	if p.readOnly, err = compileSets("read_only", cfg.ReadOnly); err != nil {
+		return nil, err
+	}
+	outside := make([]string, 0, len(cfg.OutsideRoot.Allow))
+	for _, pat := range cfg.OutsideRoot.Allow {
+		pat = toSlash(pat)
+		if strings.HasPrefix(pat, "~/") {
+			if home == "" {
+				continue // no home folder: the pattern cannot match anything
+			}
+			pat = strings.TrimSuffix(home, "/") + pat[1:]
+		}
+		if !isAbs(pat) {
+			return nil, fmt.Errorf("outside_root.allow %q: the pattern must be absolute or start with ~/", pat)
+		}
+		outside = append(outside, physicalPattern(pat))
+	}
+	if p.outside, err = compilePatterns(outside); err != nil {
+		return nil, fmt.Errorf("outside_root.allow: %w", err)
+	}
+
+	ids := sortedKeys(cfg.Approval)
+	for _, id := range ids {
+		a := cfg.Approval[id]
+		rule := approvalRule{id: "approval." + id, reason: a.Reason}
+		if a.Reason == "" {
+			return nil, fmt.Errorf("approval %q: reason is empty", id)
+		}
+		for _, c := range a.Commands {
+			words := strings.Fields(c)
+			if len(words) == 0 {
+				return nil, fmt.Errorf("approval %q: empty command", id)
+			}
+			words[0] = programName(words[0])
+			rule.commands = append(rule.commands, words)
+		}
+		p.approvals = append(p.approvals, rule)
+	}
+
+	for name, rc := range cfg.Roles {
+		r, err := p.compileRole(name, rc)
+		if err != nil {
+			return nil, err
+		}
+		p.roles[name] = r
+	}
+	return p, nil
+}
+
+// physicalPattern resolves the literal folder a pattern starts with, since
+// paths are compared after their symlinks are resolved (/tmp is
+// /private/tmp on macOS; a home folder may be a link).
+func physicalPattern(pat string) string {
+	meta := strings.IndexAny(pat, "*?{[")
+	if meta < 0 {
+		meta = len(pat)
+	}
+	cut := strings.LastIndexByte(pat[:meta], '/')
+	if cut <= 0 {
+		return pat
+	}
+	return strings.TrimSuffix(resolve(cleanAbs(pat[:cut]), nil), "/") + pat[cut:]
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func compileSets(what string, sets map[string]PathSet) ([]namedSet, error) {
+	out := make([]namedSet, 0, len(sets))
+	for _, id := range sortedKeys(sets) {
+		s := sets[id]
+		ps, err := compilePatterns(s.Patterns)
+		if err != nil {
+			return nil, fmt.Errorf("%s %q: %w", what, id, err)
+		}
+		if ps.empty() {
+			return nil, fmt.Errorf("%s %q: no patterns", what, id)
+		}
+		out = append(out, namedSet{id: id, desc: s.Description, instead: s.Instead, set: ps})
+	}
+	return out, nil
+}
+
+// compilePatterns folds and compiles patterns, adding the variants that give
+// `**/` its "zero or more folders" meaning.
+func compilePatterns(pats []string) (patternSet, error) {
+	ps := patternSet{src: pats}
+	for _, pat := range pats {
+		pat = toSlash(pat)
+		if strings.Contains(pat, "[") {
+			return ps, fmt.Errorf("pattern %q: character classes are not supported (paths are compared folded); use {a,b}", pat)
+		}
+		if pat == "" {
+			return ps, errors.New("empty pattern")
+		}
+		for _, v := range patternVariants(foldPath(pat)) {
+			g, err := compileGlob(v)
+			if err != nil {
+				return ps, fmt.Errorf("pattern %q: %w", pat, err)
+			}
+			ps.globs = append(ps.globs, g)
+		}
+	}
+	return ps, nil
+}
+
+// globCache shares compiled patterns between policies and roles: the same
+// few patterns (the ledger, the reviews) appear in most roles, and a
+// compiled glob is immutable.
+var globCache sync.Map
+
+func compileGlob(pat string) (glob.Glob, error) {
+	if g, ok := globCache.Load(pat); ok {
+		return g.(glob.Glob), nil
+	}
+	g, err := glob.Compile(pat, '/')
+	if err != nil {
+		return nil, err
+	}
+	globCache.Store(pat, g)
+	return g, nil
+}
+
+func patternVariants(pat string) []string {
+	vs := []string{pat}
+	if strings.HasPrefix(pat, "**/") {
+		vs = append(vs, pat[3:])
+	}
+	// Each "/**/" may also stand for a single '/'.
+	for i := 0; i < len(vs) && len(vs) < 8; i++ {
+		if j := strings.Index(vs[i], "/**/"); j >= 0 {
+			vs = append(vs, vs[i][:j]+vs[i][j+3:])
+		}
+	}
+	return vs
+}
+
+func (p *Policy) compileRole(name string, rc Role) (*role, error) {
+	r := &role{name: name, cfg: rc, tools: map[string]bool{}, bashWrite: true}
+	for _, t := range rc.Tools {
+		switch {
+		case t == "*":
+			r.anyTool = true
+		case strings.ContainsAny(t, "*?{"):
+			g, err := glob.Compile(t)
+			if err != nil {
+				return nil, fmt.Errorf("role %s: tool pattern %q: %w", name, t, err)
+			}
+			r.toolGlobs = append(r.toolGlobs, g)
+		default:
+			r.tools[t] = true
+		}
+	}
+	if rc.Bash != nil {
+		if rc.Bash.Write != nil {
+			r.bashWrite = *rc.Bash.Write
+		}
+		if rc.Bash.Programs != nil {
+			r.programs = make(map[string]bool, len(rc.Bash.Programs))
+			for _, prog := range rc.Bash.Programs {
+				r.programs[programName(prog)] = true
+			}
+		}
+	}
+	if rc.WriteOnly != nil {
+		ws, err := compilePatterns(rc.WriteOnly.Patterns)
+		if err != nil {
+			return nil, fmt.Errorf("role %s: write_only: %w", name, err)
+		}
+		if ws.empty() {
+			return nil, fmt.Errorf("role %s: write_only has no patterns", name)
+		}
+		r.writeOnly = &ws
+	}
+	seen := map[string]bool{}
+	for _, d := range rc.Deny {
+		if d.ID == "" || seen[d.ID] {
+			return nil, fmt.Errorf("role %s: deny rule id %q is empty or repeated", name, d.ID)
+		}
+		seen[d.ID] = true
+		action := d.Action
+		switch action {
+		case "":
+			action = Deny
+		case Deny, Ask:
+		default:
+			return nil, fmt.Errorf("role %s: deny rule %s: action %q: want deny or ask", name, d.ID, d.Action)
+		}
+		pats := append([]string(nil), d.Patterns...)
+		if d.Protected != "" {
+			set, ok := p.cfg.Protected[d.Protected]
+			if !ok {
+				return nil, fmt.Errorf("role %s: deny rule %s: protected set %q is not defined", name, d.ID, d.Protected)
+			}
+			pats = append(pats, set.Patterns...)
+		}
+		set, err := compilePatterns(pats)
+		if err != nil {
+			return nil, fmt.Errorf("role %s: deny rule %s: %w", name, d.ID, err)
+		}
+		if set.empty() {
+			return nil, fmt.Errorf("role %s: deny rule %s has no patterns", name, d.ID)
+		}
+		except, err := compilePatterns(d.Except)
+		if err != nil {
+			return nil, fmt.Errorf("role %s: deny rule %s: except: %w", name, d.ID, err)
+		}
+		r.deny = append(r.deny, denyRule{
+			id:      name + ".deny." + d.ID,
+			action:  action,
+			instead: d.Instead,
+			set:     set,
+			except:  except,
+			names:   literalNames(pats),
+		})
+	}
+	return r, nil
+}
+
+// literalNames extracts, from each pattern, the literal path it protects
+// ("**/CLAIM-LEDGER.md" -> "claim-ledger.md", "**/05-reviewer2/**" ->
+// "o5-revlewer2", folded), used to scan commands whose targets are unknown.
+func literalNames(pats []string) []literalName {
+	var out []literalName
+	for _, pat := range pats {
+		pat = strings.TrimPrefix(toSlash(pat), "**/")
+		pat = strings.TrimSuffix(pat, "/**")
+		if pat == "" || strings.ContainsAny(pat, "*?{}[]") {
+			continue
+		}
+		out = append(out, literalName{folded: foldPath(pat), display: pat})
+	}
+	return out
+}
+
+// MarshalJSON renders the policy as the readable configuration it was built
+// from (the default merged with the project's file).
+func (p *Policy) MarshalJSON() ([]byte, error) {
+	return json.Marshal(p.cfg)
+}
+
+// Config returns a copy of the configuration the policy was built from.
+func (p *Policy) Config() Config {
+	raw, _ := json.Marshal(p.cfg)
+	var c Config
+	_ = json.Unmarshal(raw, &c)
+	return c
+}
+
+// Mode returns "solo" or "team".
+func (p *Policy) Mode() string { return p.cfg.Mode }
+
+// TeamMode reports whether the project declared TEAM mode.
+func (p *Policy) TeamMode() bool { return p.cfg.Mode == ModeTeam }
+
+// Roles returns the role names, sorted.
+func (p *Policy) Roles() []string { return sortedKeys(p.cfg.Roles) }

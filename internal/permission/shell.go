@@ -1,0 +1,982 @@
+package permission
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Limits that keep the analysis of one command bounded, whatever it holds.
+const (
+	maxShellDepth  = 6       // nested bash -c, eval, heredoc shells
+	maxCalls       = 512     // simple commands analysed per tool call
+	maxAlts        = 64      // values one word may expand to
+	maxGlobMatches = 256     // files one glob may expand to
+	maxScript      = 1 << 18 // bytes of shell parsed per level
+	maxWalk        = 4000    // entries walked for find, cp -r and friends
+)
+
+// word is a shell word after expansion: its possible values (nil when a
+// part could not be resolved), its text with unknown parts as "\x00" (for
+// scanning), and whether an unquoted glob character needs expanding.
+type word struct {
+	vals []string
+	raw  string
+	glob bool
+}
+
+func (w word) known() bool { return w.vals != nil }
+
+func (w word) single() (string, bool) {
+	if len(w.vals) == 1 {
+		return w.vals[0], true
+	}
+	return "", false
+}
+
+func lit(s string) word { return word{vals: []string{s}, raw: s} }
+
+var unknownWord = word{raw: "\x00"}
+
+// shellState is what a shell carries from one command to the next.
+type shellState struct {
+	cwd  string // absolute slash path; "" when unknown
+	vars map[string]word
+}
+
+func (s *shellState) clone() *shellState {
+	c := &shellState{cwd: s.cwd, vars: make(map[string]word, len(s.vars))}
+	for k, v := range s.vars {
+		c.vars[k] = v
+	}
+	return c
+}
+
+// absorb merges the states of branches that may or may not have run.
+func (s *shellState) absorb(others ...*shellState) {
+	for _, o := range others {
+		if o.cwd != s.cwd {
+			s.cwd = ""
+		}
+		for k, v := range o.vars {
+			old, ok := s.vars[k]
+			if !ok {
+				s.vars[k] = v
+				continue
+			}
+			s.vars[k] = union(old, v)
+		}
+	}
+}
+
+func union(a, b word) word {
+	if !a.known() || !b.known() {
+		return word{raw: a.raw}
+	}
+	out := word{raw: a.raw, glob: a.glob || b.glob, vals: append([]string(nil), a.vals...)}
+	for _, v := range b.vals {
+		if !contains(out.vals, v) {
+			out.vals = append(out.vals, v)
+		}
+	}
+	if len(out.vals) > maxAlts {
+		return word{raw: a.raw}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// stdinSrc says where a command's standard input comes from, which matters
+// for shells and interpreters that read their program from it.
+type stdinSrc struct {
+	text  string // heredoc or here-string body
+	known bool
+	piped bool // a pipe or a file: the program is unknown
+}
+
+// shellAnalyzer walks a parsed command and records its effects.
+type shellAnalyzer struct {
+	eff   *effects
+	root  string
+	src   string
+	depth int
+	calls int
+}
+
+// analyzeShell records in eff what the shell command src writes when run in
+// cwd. It never panics: a parser failure or a bug in a rare branch marks the
+// command unparsed, which the policy treats as unknown writes.
+func analyzeShell(eff *effects, src, cwd, root string) {
+	a := &shellAnalyzer{eff: eff, root: root}
+	defer func() {
+		if r := recover(); r != nil {
+			eff.unparsed = true
+			eff.unknown = append(eff.unknown, unknownTarget{text: src, via: fmt.Sprintf("shell analysis failed: %v", r)})
+		}
+	}()
+	a.script(src, &shellState{cwd: cwd, vars: map[string]word{}})
+}
+
+func (a *shellAnalyzer) script(src string, st *shellState) {
+	if a.depth > maxShellDepth || len(src) > maxScript {
+		a.eff.unparsed = true
+		a.eff.unknown = append(a.eff.unknown, unknownTarget{text: src, via: "shell nested too deep or too long"})
+		return
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err != nil {
+		a.eff.unparsed = true
+		a.eff.unknown = append(a.eff.unknown, unknownTarget{text: src, via: "unparsable shell"})
+		return
+	}
+	saved := a.src
+	a.src = src
+	a.stmts(f.Stmts, st)
+	a.src = saved
+}
+
+// nested analyses a script a command runs (bash -c, eval, a heredoc fed to
+// a shell) one level deeper.
+func (a *shellAnalyzer) nested(src string, st *shellState) {
+	a.depth++
+	a.script(src, st)
+	a.depth--
+}
+
+// text returns the source text of a node of the script being analysed.
+func (a *shellAnalyzer) text(n syntax.Node) string {
+	if n == nil {
+		return ""
+	}
+	s, e := int(n.Pos().Offset()), int(n.End().Offset())
+	if s < 0 || e > len(a.src) || s > e {
+		return ""
+	}
+	return a.src[s:e]
+}
+
+func (a *shellAnalyzer) stmts(list []*syntax.Stmt, st *shellState) {
+	for _, s := range list {
+		a.stmt(s, st, stdinSrc{})
+	}
+}
+
+func (a *shellAnalyzer) stmt(s *syntax.Stmt, st *shellState, in stdinSrc) {
+	if s == nil {
+		return
+	}
+	for _, r := range s.Redirs {
+		a.redirect(r, st, &in)
+	}
+	a.command(s.Cmd, st, in)
+}
+
+func (a *shellAnalyzer) redirect(r *syntax.Redirect, st *shellState, in *stdinSrc) {
+	switch r.Op {
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrAll,
+		syntax.RdrAllClob, syntax.AppAll, syntax.AppAllClob, syntax.RdrInOut:
+		a.target(a.eval(r.Word, st, true), st, kindFile, "redirect "+r.Op.String())
+	case syntax.DplOut:
+		w := a.eval(r.Word, st, true)
+		if v, ok := w.single(); ok && (v == "-" || isDigits(v)) {
+			return
+		}
+		a.target(w, st, kindFile, "redirect >&")
+	case syntax.Hdoc, syntax.DashHdoc:
+		if r.Hdoc != nil {
+			a.scanSubst(r.Hdoc, st)
+			*in = stdinSrc{text: a.text(r.Hdoc), known: true}
+		}
+	case syntax.WordHdoc:
+		w := a.eval(r.Word, st, false)
+		if v, ok := w.single(); ok {
+			*in = stdinSrc{text: v, known: true}
+		} else {
+			*in = stdinSrc{text: w.raw, piped: true}
+		}
+	case syntax.RdrIn:
+		a.scanSubst(r.Word, st)
+		*in = stdinSrc{text: a.text(r.Word), piped: true}
+	default:
+		if r.Word != nil {
+			a.scanSubst(r.Word, st)
+		}
+	}
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func (a *shellAnalyzer) command(cmd syntax.Command, st *shellState, in stdinSrc) {
+	switch c := cmd.(type) {
+	case nil:
+	case *syntax.CallExpr:
+		a.callExpr(c, st, in)
+	case *syntax.BinaryCmd:
+		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
+			// Each side of a pipe runs in its own subshell.
+			a.stmt(c.X, st.clone(), in)
+			a.stmt(c.Y, st.clone(), stdinSrc{text: a.text(c.X), piped: true})
+			return
+		}
+		a.stmt(c.X, st, in)
+		a.stmt(c.Y, st, stdinSrc{})
+	case *syntax.Subshell:
+		a.stmts(c.Stmts, st.clone())
+	case *syntax.Block:
+		a.stmts(c.Stmts, st)
+	case *syntax.IfClause:
+		a.ifClause(c, st)
+	case *syntax.WhileClause:
+		a.stmts(c.Cond, st)
+		body := st.clone()
+		a.stmts(c.Do, body)
+		st.absorb(body)
+	case *syntax.ForClause:
+		body := st.clone()
+		switch l := c.Loop.(type) {
+		case *syntax.WordIter:
+			v := unknownWord
+			if l.InPos.IsValid() {
+				v = word{raw: "\x00"}
+				first := true
+				for _, item := range l.Items {
+					w := a.eval(item, st, true)
+					vals := a.expand(w, st)
+					if vals == nil {
+						v = unknownWord
+						break
+					}
+					iw := word{vals: vals, raw: w.raw}
+					if first {
+						v, first = iw, false
+					} else {
+						v = union(v, iw)
+					}
+				}
+				if first {
+					v = word{vals: []string{}, raw: ""}
+				}
+			}
+			if l.Name != nil {
+				body.vars[l.Name.Value] = v
+			}
+		case *syntax.CStyleLoop:
+			a.scanSubst(l, st)
+		}
+		a.stmts(c.Do, body)
+		st.absorb(body)
+	case *syntax.CaseClause:
+		a.scanSubst(c.Word, st)
+		var branches []*shellState
+		for _, item := range c.Items {
+			b := st.clone()
+			a.stmts(item.Stmts, b)
+			branches = append(branches, b)
+		}
+		st.absorb(branches...)
+	case *syntax.FuncDecl:
+		// A function body runs when called; analyse it as if it were.
+		a.stmt(c.Body, st.clone(), stdinSrc{})
+	case *syntax.ArithmCmd, *syntax.LetClause, *syntax.TestClause:
+		a.scanSubst(c, st)
+	case *syntax.DeclClause:
+		for _, as := range c.Args {
+			a.assign(as, st)
+		}
+	case *syntax.TimeClause:
+		a.stmt(c.Stmt, st, in)
+	case *syntax.CoprocClause:
+		a.stmt(c.Stmt, st.clone(), in)
+	case *syntax.TestDecl:
+		a.stmt(c.Body, st.clone(), in)
+	default:
+		a.scanSubst(c, st)
+	}
+}
+
+func (a *shellAnalyzer) ifClause(c *syntax.IfClause, st *shellState) {
+	a.stmts(c.Cond, st)
+	var branches []*shellState
+	hasElse := false
+	for cl := c; cl != nil; cl = cl.Else {
+		if cl != c && !cl.ThenPos.IsValid() {
+			hasElse = true // a plain "else"
+		} else if cl != c {
+			a.stmts(cl.Cond, st)
+		}
+		b := st.clone()
+		a.stmts(cl.Then, b)
+		branches = append(branches, b)
+	}
+	if !hasElse {
+		branches = append(branches, st.clone())
+	}
+	st.absorb(branches...)
+}
+
+func (a *shellAnalyzer) assign(as *syntax.Assign, st *shellState) {
+	if as == nil {
+		return
+	}
+	if as.Name == nil {
+		if as.Value != nil {
+			a.scanSubst(as.Value, st)
+		}
+		return
+	}
+	name := as.Name.Value
+	switch {
+	case as.Array != nil || as.Index != nil:
+		a.scanSubst(as, st)
+		st.vars[name] = unknownWord
+	case as.Naked:
+		// "export X" keeps X as it is.
+	case as.Value == nil:
+		st.vars[name] = lit("")
+	default:
+		w := a.eval(as.Value, st, false)
+		if as.Append {
+			w = concat(st.vars[name], w)
+		}
+		w.glob = false // assignments do not expand globs
+		st.vars[name] = w
+	}
+}
+
+func concat(a, b word) word {
+	if !a.known() || !b.known() {
+		return word{raw: a.raw + b.raw}
+	}
+	out := word{raw: a.raw + b.raw}
+	for _, x := range a.vals {
+		for _, y := range b.vals {
+			out.vals = append(out.vals, x+y)
+		}
+	}
+	if len(out.vals) > maxAlts {
+		return word{raw: out.raw}
+	}
+	return out
+}
+
+// scanSubst analyses the command substitutions and process substitutions
+// inside any node: they run even when the word around them is discarded.
+func (a *shellAnalyzer) scanSubst(n syntax.Node, st *shellState) {
+	if n == nil {
+		return
+	}
+	syntax.Walk(n, func(node syntax.Node) bool {
+		switch x := node.(type) {
+		case *syntax.CmdSubst:
+			a.stmts(x.Stmts, st.clone())
+			return false
+		case *syntax.ProcSubst:
+			a.stmts(x.Stmts, st.clone())
+			return false
+		}
+		return true
+	})
+}
+
+func (a *shellAnalyzer) callExpr(c *syntax.CallExpr, st *shellState, in stdinSrc) {
+	if len(c.Args) == 0 {
+		for _, as := range c.Assigns {
+			a.assign(as, st)
+		}
+		return
+	}
+	cst := st
+	if len(c.Assigns) > 0 {
+		cst = st.clone()
+		for _, as := range c.Assigns {
+			a.assign(as, cst)
+		}
+	}
+	argv := make([]word, 0, len(c.Args))
+	for _, w := range c.Args {
+		argv = append(argv, a.eval(w, cst, true))
+	}
+	a.run(argv, cst, in, a.text(c))
+	if cst != st {
+		st.cwd = cst.cwd // cd with prefix assignments still moves the shell
+	}
+}
+
+// eval expands a word the way the shell would, as far as it can be known.
+// arg is true for command arguments (brace expansion, tilde, globs).
+func (a *shellAnalyzer) eval(w *syntax.Word, st *shellState, arg bool) word {
+	if w == nil {
+		return lit("")
+	}
+	a.scanSubst(w, st)
+	if arg {
+		syntax.SplitBraces(w)
+	}
+	acc := &wordAcc{alts: []string{""}}
+	a.parts(w.Parts, st, false, acc, true)
+	out := word{raw: acc.raw.String(), glob: acc.glob && arg}
+	if !acc.unknown && len(acc.alts) <= maxAlts {
+		out.vals = acc.alts
+	}
+	return out
+}
+
+type wordAcc struct {
+	alts    []string
+	raw     strings.Builder
+	unknown bool
+	glob    bool
+}
+
+func (acc *wordAcc) add(s string) {
+	for i := range acc.alts {
+		acc.alts[i] += s
+	}
+	acc.raw.WriteString(s)
+}
+
+func (acc *wordAcc) addAlts(vals []string) {
+	if len(acc.alts)*len(vals) > maxAlts {
+		acc.unknown = true
+		return
+	}
+	next := make([]string, 0, len(acc.alts)*len(vals))
+	for _, x := range acc.alts {
+		for _, y := range vals {
+			next = append(next, x+y)
+		}
+	}
+	acc.alts = next
+}
+
+// markUnknown records a part whose value is not known; its source text
+// stays in raw for messages and for the scan for protected names.
+func (acc *wordAcc) markUnknown(src string) {
+	acc.unknown = true
+	if src == "" {
+		src = "\x00"
+	}
+	acc.raw.WriteString(src)
+}
+
+func (a *shellAnalyzer) parts(parts []syntax.WordPart, st *shellState, quoted bool, acc *wordAcc, first bool) {
+	for i, part := range parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			v := p.Value
+			if !quoted {
+				if i == 0 && first && strings.HasPrefix(v, "~") {
+					// The home folder is not known here.
+					acc.markUnknown("~")
+					if j := strings.IndexByte(v, '/'); j >= 0 {
+						acc.add(unescape(v[j:], false))
+					}
+					continue
+				}
+				if hasGlobMeta(v) {
+					acc.glob = true
+				}
+			}
+			acc.add(unescape(v, quoted))
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				acc.add(ansiC(p.Value))
+			} else {
+				acc.add(p.Value)
+			}
+		case *syntax.DblQuoted:
+			a.parts(p.Parts, st, true, acc, false)
+		case *syntax.ParamExp:
+			vals, ok := a.param(p, st)
+			if !ok || !quoted && anyHasSpace(vals) {
+				acc.markUnknown(a.text(p))
+				continue
+			}
+			acc.raw.WriteString(a.text(p))
+			if !quoted {
+				for _, v := range vals {
+					if hasGlobMeta(v) {
+						acc.glob = true
+					}
+				}
+			}
+			acc.addAltsKeepRaw(vals)
+		case *syntax.ProcSubst:
+			acc.add("/dev/fd/63")
+		case *syntax.BraceExp:
+			vals, ok := a.brace(p, st)
+			if !ok {
+				acc.markUnknown("")
+				continue
+			}
+			acc.raw.WriteString(strings.Join(vals, ","))
+			acc.addAltsKeepRaw(vals)
+		default: // CmdSubst, ArithmExp, ExtGlob
+			acc.markUnknown(a.text(part))
+		}
+	}
+}
+
+func (acc *wordAcc) addAltsKeepRaw(vals []string) {
+	if len(vals) == 1 {
+		for i := range acc.alts {
+			acc.alts[i] += vals[0]
+		}
+		return
+	}
+	acc.addAlts(vals)
+}
+
+func anyHasSpace(vals []string) bool {
+	for _, v := range vals {
+		if strings.ContainsAny(v, " \t\n") {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *shellAnalyzer) brace(b *syntax.BraceExp, st *shellState) ([]string, bool) {
+	if b.Sequence {
+		if len(b.Elems) < 2 {
+			return nil, false
+		}
+		from, ok1 := a.eval(b.Elems[0], st, false).single()
+		to, ok2 := a.eval(b.Elems[1], st, false).single()
+		if !ok1 || !ok2 {
+			return nil, false
+		}
+		return sequence(from, to)
+	}
+	var out []string
+	for _, e := range b.Elems {
+		acc := &wordAcc{alts: []string{""}}
+		a.parts(e.Parts, st, false, acc, false)
+		if acc.unknown {
+			return nil, false
+		}
+		out = append(out, acc.alts...)
+		if len(out) > maxAlts {
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+func sequence(from, to string) ([]string, bool) {
+	if x, err := strconv.Atoi(from); err == nil {
+		y, err := strconv.Atoi(to)
+		if err != nil {
+			return nil, false
+		}
+		step := 1
+		if y < x {
+			step = -1
+		}
+		var out []string
+		for i := x; ; i += step {
+			out = append(out, strconv.Itoa(i))
+			if i == y || len(out) > maxAlts {
+				break
+			}
+		}
+		return out, len(out) <= maxAlts
+	}
+	if len(from) == 1 && len(to) == 1 {
+		var out []string
+		step := 1
+		if to[0] < from[0] {
+			step = -1
+		}
+		for c := int(from[0]); ; c += step {
+			out = append(out, string(rune(c)))
+			if c == int(to[0]) {
+				break
+			}
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// param resolves a parameter expansion: plain $NAME and ${NAME} whose value
+// the command itself set, $PWD and $CLAUDE_PROJECT_DIR. Anything else is
+// unknown.
+func (a *shellAnalyzer) param(p *syntax.ParamExp, st *shellState) ([]string, bool) {
+	if p.Param == nil || p.Excl || p.Length || p.Width || p.IsSet || p.Index != nil || p.Slice != nil ||
+		p.Repl != nil || p.Names != 0 || p.NestedParam != nil || len(p.Modifiers) > 0 {
+		return nil, false
+	}
+	name := p.Param.Value
+	w, ok := st.vars[name]
+	if !ok {
+		switch name {
+		case "PWD":
+			if st.cwd == "" {
+				return nil, false
+			}
+			w = lit(st.cwd)
+		case "CLAUDE_PROJECT_DIR":
+			if a.root == "" {
+				return nil, false
+			}
+			w = lit(a.root)
+		default:
+			return nil, false
+		}
+	}
+	if !w.known() {
+		return nil, false
+	}
+	if p.Exp != nil {
+		// ${x:-default} and friends: known only when x is set and non-empty
+		// for the operators that would otherwise substitute.
+		switch p.Exp.Op {
+		case syntax.DefaultUnsetOrNull, syntax.DefaultUnset:
+			for _, v := range w.vals {
+				if v == "" {
+					return nil, false
+				}
+			}
+		default:
+			return nil, false
+		}
+	}
+	return w.vals, true
+}
+
+// hasGlobMeta reports an unescaped *, ? or [ in an unquoted literal.
+func hasGlobMeta(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '*', '?', '[':
+			return true
+		}
+	}
+	return false
+}
+
+// unescape removes the backslashes the shell removes: all of them outside
+// quotes, only those before $ ` " \ and newline inside double quotes.
+func unescape(s string, quoted bool) string {
+	if strings.IndexByte(s, '\\') < 0 {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		n := s[i+1]
+		if n == '\n' {
+			i++
+			continue
+		}
+		if quoted && !strings.ContainsRune("$`\"\\", rune(n)) {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte(n)
+		i++
+	}
+	return b.String()
+}
+
+// ansiC decodes the escapes of a $'...' string.
+func ansiC(s string) string {
+	if strings.IndexByte(s, '\\') < 0 {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch n := s[i]; n {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r':
+			b.WriteByte('\r')
+		case 'a':
+			b.WriteByte(7)
+		case 'b':
+			b.WriteByte(8)
+		case 'e', 'E':
+			b.WriteByte(27)
+		case 'f':
+			b.WriteByte(12)
+		case 'v':
+			b.WriteByte(11)
+		case 'x', 'u', 'U':
+			max := map[byte]int{'x': 2, 'u': 4, 'U': 8}[n]
+			j := i + 1
+			for j < len(s) && j-i-1 < max && isHex(s[j]) {
+				j++
+			}
+			if j == i+1 {
+				b.WriteByte('\\')
+				b.WriteByte(n)
+				continue
+			}
+			v, _ := strconv.ParseUint(s[i+1:j], 16, 32)
+			if n == 'x' {
+				b.WriteByte(byte(v))
+			} else if utf8.ValidRune(rune(v)) {
+				b.WriteRune(rune(v))
+			}
+			i = j - 1
+		case 'c':
+			if i+1 < len(s) {
+				i++
+				b.WriteByte(s[i] & 0x1f)
+			}
+		default:
+			if '0' <= n && n <= '7' {
+				j := i
+				for j < len(s) && j-i < 3 && '0' <= s[j] && s[j] <= '7' {
+					j++
+				}
+				v, _ := strconv.ParseUint(s[i:j], 8, 16)
+				b.WriteByte(byte(v))
+				i = j - 1
+				continue
+			}
+			b.WriteByte(n) // \\ \' \" and unknown escapes
+		}
+	}
+	return b.String()
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// expand returns the values of w with globs expanded against the file
+// system (relative to the shell's directory); nil when w is unknown.
+func (a *shellAnalyzer) expand(w word, st *shellState) []string {
+	if !w.known() {
+		return nil
+	}
+	if !w.glob {
+		return w.vals
+	}
+	var out []string
+	for _, v := range w.vals {
+		if !hasGlobMeta(v) {
+			out = append(out, v)
+			continue
+		}
+		pattern := toSlash(v)
+		if !isAbs(pattern) {
+			if st.cwd == "" {
+				return nil
+			}
+			pattern = join(st.cwd, pattern)
+		}
+		matches, ok := boundedGlob(pattern)
+		if !ok {
+			return nil // too many files to tell which
+		}
+		if len(matches) == 0 {
+			out = append(out, v) // bash keeps an unmatched pattern as it is
+			continue
+		}
+		if len(out)+len(matches) > maxGlobMatches {
+			return nil
+		}
+		out = append(out, matches...)
+	}
+	return out
+}
+
+// boundedGlob expands an absolute slash pattern the way the shell does,
+// folder by folder, reading at most maxWalk entries: a pattern like
+// /*/*/*/* must not make a hook read the whole disk. ok is false when the
+// budget ran out.
+func boundedGlob(pattern string) ([]string, bool) {
+	if !hostPath(pattern) {
+		return nil, true
+	}
+	vol := volume(pattern)
+	parts := strings.Split(strings.TrimPrefix(pattern[len(vol):], "/"), "/")
+	dirs := []string{vol + "/"}
+	budget := maxWalk
+	for i, part := range parts {
+		last := i == len(parts)-1
+		var next []string
+		for _, dir := range dirs {
+			if part == "" {
+				next = append(next, dir)
+				continue
+			}
+			if !hasGlobMeta(part) {
+				p := strings.TrimSuffix(dir, "/") + "/" + unescape(part, false)
+				if _, err := os.Lstat(filepath.FromSlash(p)); err == nil {
+					next = append(next, p)
+				}
+				continue
+			}
+			entries, err := os.ReadDir(filepath.FromSlash(dir))
+			if err != nil {
+				continue
+			}
+			budget -= len(entries)
+			if budget < 0 {
+				return nil, false
+			}
+			for _, e := range entries {
+				name := e.Name()
+				if name[0] == '.' && part[0] != '.' {
+					continue // globs skip hidden files
+				}
+				if ok, err := path.Match(part, name); err != nil || !ok {
+					continue
+				}
+				if !last && !e.IsDir() && e.Type()&fs.ModeSymlink == 0 {
+					continue
+				}
+				next = append(next, strings.TrimSuffix(dir, "/")+"/"+name)
+			}
+		}
+		if len(next) > maxGlobMatches {
+			return nil, false
+		}
+		dirs = next
+		if len(dirs) == 0 {
+			return nil, true
+		}
+	}
+	return dirs, true
+}
+
+// abs makes a value absolute against the shell's directory.
+func (a *shellAnalyzer) abs(v string, st *shellState) (string, bool) {
+	v = toSlash(v)
+	if isAbs(v) {
+		return v, true
+	}
+	if st.cwd == "" {
+		return "", false
+	}
+	return join(st.cwd, v), true
+}
+
+// target records w as a path the command writes.
+func (a *shellAnalyzer) target(w word, st *shellState, k kind, via string) {
+	vals := a.expand(w, st)
+	if vals == nil {
+		a.eff.unknown = append(a.eff.unknown, unknownTarget{text: w.raw, via: via})
+		return
+	}
+	for _, v := range vals {
+		a.targetValue(v, st, k, via)
+	}
+}
+
+func (a *shellAnalyzer) targetValue(v string, st *shellState, k kind, via string) {
+	if v == "" || v == "-" {
+		return
+	}
+	p, ok := a.abs(v, st)
+	if !ok {
+		a.eff.unknown = append(a.eff.unknown, unknownTarget{text: v, via: via + " in an unknown directory"})
+		return
+	}
+	if isSink(cleanAbs(p)) {
+		return
+	}
+	a.eff.targets = append(a.eff.targets, rawTarget{path: p, kind: k, via: via})
+}
+
+func (a *shellAnalyzer) unknownEffect(text, via string) {
+	a.eff.unknown = append(a.eff.unknown, unknownTarget{text: text, via: via})
+}
+
+// isDir reports whether a value names an existing folder.
+func (a *shellAnalyzer) isDir(v string, st *shellState) bool {
+	p, ok := a.abs(v, st)
+	if !ok || !hostPath(p) {
+		return false
+	}
+	fi, err := os.Stat(filepath.FromSlash(resolve(p, a.eff.links)))
+	return err == nil && fi.IsDir()
+}
+
+// walk calls fn with the path (relative to dir, slash-separated) of every
+// entry under the absolute folder dir, without following symlinks. It
+// returns false when there were more than maxWalk entries.
+func walk(dir string, fn func(rel string, d fs.DirEntry)) bool {
+	n := 0
+	complete := true
+	root := filepath.FromSlash(dir)
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		n++
+		if n > maxWalk {
+			complete = false
+			return filepath.SkipAll
+		}
+		rel, rerr := filepath.Rel(root, p)
+		if rerr != nil || rel == "." {
+			return nil
+		}
+		fn(filepath.ToSlash(rel), d)
+		return nil
+	})
+	return complete
+}
+
+// programName normalises a program name for matching: the base name, lower
+// case, without ".exe" and without a trailing version ("python3.11" ->
+// "python", "pip3" -> "pip").
+func programName(s string) string {
+	s = path.Base(toSlash(s))
+	s = strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(s, ".exe"), ".EXE"))
+	end := len(s)
+	for end > 0 && (s[end-1] >= '0' && s[end-1] <= '9' || s[end-1] == '.') {
+		end--
+	}
+	if end > 0 && end < len(s) {
+		c := s[end-1]
+		if 'a' <= c && c <= 'z' {
+			s = s[:end]
+		}
+	}
+	return s
+}
