@@ -448,8 +448,6 @@ func runeBefore(buf []byte, i int) (rune, int) {
 	return r, i - size
 }
 
-func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
-
 // scanNumbers finds the reported numbers of one prepared line.
 func scanNumbers(x *extraction, lineNo int, raw, buf []byte, exempt []bool) {
 	derived := findDerived(buf)
@@ -505,6 +503,9 @@ func scanNumbers(x *extraction, lineNo int, raw, buf []byte, exempt []bool) {
 		after := end
 		if j := skipSpaces(buf, end, 1); j < len(buf) && buf[j] == '%' {
 			pct, after = true, j+1
+		}
+		if pct && isConfidenceLevel(buf, after) {
+			continue // "95% CI" names an interval's level, not a result
 		}
 		if exempt[start] || derived.in(start) || markedDerived(buf, after, derived) {
 			x.derived++
@@ -1211,3 +1212,28 @@ func nextWord(buf []byte, at int) string {
 	}
 	return strings.ToLower(string(buf[j:k]))
 }
+
+// confidenceWords follow a percentage that is the level of an interval
+// ("95% CI", "90% confidence interval", "89% HDI"), compared lower-case.
+var confidenceWords = []string{"ci", "cis", "ci:", "ci,", "ci)", "confidence", "credible", "cri", "hdi", "hpd", "prediction", "interval", "intervals", "coverage level", "level"}
+
+// isConfidenceLevel reports whether the percentage ending at after names an
+// interval's level rather than a reported value.
+func isConfidenceLevel(buf []byte, after int) bool {
+	j := skipSpaces(buf, after, 1)
+	if j < len(buf) && buf[j] == '-' { // "95%-CI"
+		j++
+	}
+	rest := strings.ToLower(string(buf[j:min(len(buf), j+24)]))
+	for _, w := range confidenceWords {
+		if strings.HasPrefix(rest, w) {
+			end := len(w)
+			if end == len(rest) || !isWordRune(rune(rest[end])) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }

@@ -24,6 +24,8 @@ func TestExtractNumbers(t *testing.T) {
 		{"plain values", "AUC 0.91, n = 120, r = -0.42.", []string{"0.91", "120", "-0.42"}, 0},
 		{"unicode minus and plus", "r = −0.42, shift +3", []string{"−0.42", "+3"}, 0},
 		{"percent", "coverage 87.3% and 90 %", []string{"87.3%", "90%"}, 0},
+		{"confidence levels are not values", "AUC 0.81 (95% CI 0.79–0.83), 90% confidence interval, 89% HDI, 95%-CI, 99 % credible", []string{"0.81", "0.79", "0.83"}, 0},
+		{"a percentage before other words stays", "95% of guides and 95% CIs overlap", []string{"95%"}, 0},
 		{"thousands separator", "5,824 sites and 1,234,567 reads", []string{"5,824", "1,234,567"}, 0},
 		{"list of decimals is not thousands", "folds 0.91,0.88", []string{"0.91", "0.88"}, 0},
 		{"scientific", "p = 1.2e-5, 3E+04, 1.2×10⁻⁵, 2.5 x 10^-3, 10^-8", []string{"1.2e-5", "3E+04", "1.2×10⁻⁵", "2.5 x 10^-3", "10^-8"}, 0},

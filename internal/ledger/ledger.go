@@ -9,9 +9,7 @@ package ledger
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -20,7 +18,6 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/claim"
-	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/verdict"
@@ -45,32 +42,6 @@ func IsLedger(rel string) bool {
 // IsReview reports whether a project-relative path is a reviewer file.
 func IsReview(rel string) bool {
 	return strings.Contains(strings.ToLower(filepath.ToSlash(rel)), "05-reviewer2/")
-}
-
-// Proposed computes the content a Write, Edit or MultiEdit would leave in
-// the file at abs. ok is false when the call cannot be judged from its input
-// (an edit whose old text is not in the file: the tool itself will fail).
-func Proposed(ev *hook.Event, abs string) (old, proposed []byte, ok bool) {
-	old, err := os.ReadFile(abs)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, false
-	}
-	in := ev.Files()
-	switch ev.ToolName {
-	case "Write":
-		return old, []byte(in.Content), true
-	case "Edit":
-		p, err := claim.ApplyEdit(old, in.OldString, in.NewString, in.ReplaceAll)
-		return old, p, err == nil
-	case "MultiEdit":
-		ops := make([]claim.EditOp, len(in.Edits))
-		for i, e := range in.Edits {
-			ops[i] = claim.EditOp{OldString: e.OldString, NewString: e.NewString, ReplaceAll: e.ReplaceAll}
-		}
-		p, err := claim.ApplyEdits(old, ops)
-		return old, p, err == nil
-	}
-	return nil, nil, false
 }
 
 // Gates answers which gates have passed for a claim; nil means the record

@@ -8,10 +8,11 @@ package pretool
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/edit"
+	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
 	"github.com/vibe-science/vibe/internal/ledger"
@@ -71,8 +72,51 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 		out.Ask = append(out.Ask, d.Reason)
 	}
 	out.Verdicts = append(out.Verdicts, ledgerBash(ev, proj, req)...)
-	out.Verdicts = append(out.Verdicts, ledgerCheck(ctx, ev, proj, st)...)
+	target := edit.Target(ev)
+	if target == "" {
+		return out, nil
+	}
+	old, proposed, ok := edit.Proposed(ev, target)
+	if !ok {
+		return out, nil
+	}
+	domain, err := gate.LoadDomain(proj.Root)
+	if err != nil {
+		env.Note("%v; gates use the generic thresholds until it is fixed", err)
+		domain, _ = gate.ShippedDomain(gate.GenericDomain)
+	}
+	out.Verdicts = append(out.Verdicts, ledgerCheck(ctx, proj, target, old, proposed, domain, st)...)
+	out.Verdicts = append(out.Verdicts, findingsCheck(proj, target, proposed, domain)...)
 	return out, nil
+}
+
+// findingsCheck runs DQ4 on the proposed content of a findings file: every
+// number it reports must be in its source JSON, so a typo is refused before
+// it is written, listing each unmatched number with its context.
+func findingsCheck(proj project.Project, abs string, proposed []byte, d gate.Domain) []verdict.Verdict {
+	if !contains(gate.AutoGates(proj.Rel(abs), d), "DQ4") {
+		return nil
+	}
+	res, err := gate.DQ4File(abs, proposed, d)
+	if err != nil {
+		v := verdict.New("DQ4", verdict.Block, verdict.High,
+			fmt.Sprintf("DQ4 could not check %s: %v", proj.Rel(abs), err), map[string]string{"path": proj.Rel(abs)})
+		v.Recommendation = "Make the source JSON readable (see skill/vibe/formats/findings.md), then write the findings again."
+		return []verdict.Verdict{v}
+	}
+	if res.Status == gate.StatusPass {
+		return nil // recorded after the write, by PostToolUse
+	}
+	return []verdict.Verdict{res.Verdict()}
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
 }
 
 // ledgerBash refuses shell writes to a claim ledger: promotions can only be
@@ -96,14 +140,10 @@ func ledgerBash(ev *hook.Event, proj project.Project, req permission.Request) []
 	return nil
 }
 
-// ledgerCheck judges a Write/Edit/MultiEdit of a claim ledger.
-func ledgerCheck(ctx context.Context, ev *hook.Event, proj project.Project, st *store.Store) []verdict.Verdict {
-	abs := absPath(ev)
-	if abs == "" || !ledger.IsLedger(abs) {
-		return nil
-	}
-	old, proposed, ok := ledger.Proposed(ev, abs)
-	if !ok {
+// ledgerCheck judges a Write/Edit/MultiEdit of a claim ledger; the
+// project's domain config may raise the gates each tier requires.
+func ledgerCheck(ctx context.Context, proj project.Project, abs string, old, proposed []byte, d gate.Domain, st *store.Store) []verdict.Verdict {
+	if !ledger.IsLedger(abs) {
 		return nil
 	}
 	var passed ledger.Gates
@@ -112,22 +152,15 @@ func ledgerCheck(ctx context.Context, ev *hook.Event, proj project.Project, st *
 			return st.PassedGates(ctx, proj.Root, id)
 		}
 	}
-	return ledger.PreCheck(ctx, proj, proj.Rel(abs), old, proposed, nil, passed, gateCommand)
+	return ledger.PreCheck(ctx, proj, proj.Rel(abs), old, proposed, d.Promotion, passed, gateCommand)
 }
 
-// gateCommand names the command that records a gate for a claim.
+// gateCommand names the command that records a gate for a claim, from the
+// gate registry.
 func gateCommand(gateID, claimID string) string {
-	return fmt.Sprintf("`vibe gate run %s --claim %s`", gateID, claimID)
-}
-
-// absPath is the tool input's file path made absolute against cwd.
-func absPath(ev *hook.Event) string {
-	p := ev.Files().FilePath
-	if p == "" {
-		return ""
+	cmd := "vibe gate run " + gateID
+	if g, ok := gate.Lookup(gateID); ok && g.Command != "" {
+		cmd = g.Command
 	}
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(ev.Cwd, p)
-	}
-	return filepath.Clean(p)
+	return fmt.Sprintf("`%s --claim %s`", cmd, claimID)
 }
