@@ -127,6 +127,8 @@ func NewRootCmd(f *Factory) *cobra.Command {
 		NewCmdSessions(f),
 		NewCmdSpine(f, nil),
 		NewCmdPermissions(f),
+		NewCmdInit(f, nil),
+		NewCmdAlerts(f),
 	)
 	return root
 }

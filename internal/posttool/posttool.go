@@ -21,6 +21,7 @@ import (
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
 	"github.com/vibe-science/vibe/internal/ledger"
+	"github.com/vibe-science/vibe/internal/observer"
 	"github.com/vibe-science/vibe/internal/permission"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/spine"
@@ -140,11 +141,16 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 		env.Note("the memory database is unavailable (%v); this %s call was not recorded in the research spine", err, ev.ToolName)
 		return hookrun.Outcome{}, nil
 	}
+	var calls int
 	err = st.Tx(ctx, func(tx *store.Tx) error {
 		if err := tx.UpsertSession(ctx, hookrun.Seen(ev, proj.Root, now)); err != nil {
 			return err
 		}
 		if _, err := tx.AddSpine(ctx, call.Entry, call.Files); err != nil {
+			return err
+		}
+		var err error
+		if calls, err = tx.SessionToolCalls(ctx, ev.SessionID); err != nil {
 			return err
 		}
 		if call.Memory != nil {
@@ -157,7 +163,15 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 	if err != nil {
 		return hookrun.Outcome{}, fmt.Errorf("record %s call: %w", ev.ToolName, err)
 	}
-	return hookrun.Outcome{Verdicts: protectedChanges(env, ev, call)}, nil
+	out := hookrun.Outcome{Verdicts: protectedChanges(env, ev, call)}
+	if observer.Due(calls, env.Settings().ObserverEvery) {
+		raised, err := observer.Run(ctx, st, proj, ev.SessionID, now, observer.Config{})
+		if err != nil {
+			env.Logf("observer: %v", err)
+		}
+		out.Verdicts = append(out.Verdicts, observer.Verdicts(raised)...)
+	}
+	return out, nil
 }
 
 // CheckProtectedChange names the second line of defence: a protected file

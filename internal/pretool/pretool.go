@@ -16,6 +16,7 @@ import (
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
 	"github.com/vibe-science/vibe/internal/ledger"
+	"github.com/vibe-science/vibe/internal/observer"
 	"github.com/vibe-science/vibe/internal/permission"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/store"
@@ -72,6 +73,7 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 		out.Ask = append(out.Ask, d.Reason)
 	}
 	out.Verdicts = append(out.Verdicts, ledgerBash(ev, proj, req)...)
+	out.Verdicts = append(out.Verdicts, haltCheck(ctx, env, st, proj, d.Paths)...)
 	target := edit.Target(ev)
 	if target == "" {
 		return out, nil
@@ -117,6 +119,45 @@ func contains(xs []string, x string) bool {
 		}
 	}
 	return false
+}
+
+// haltCheck refuses writes while the observer has an unresolved HALT for
+// the project (the files that fix the HALT stay writable).
+func haltCheck(ctx context.Context, env *hookrun.Env, st *store.Store, proj project.Project, paths []string) []verdict.Verdict {
+	if st == nil {
+		return nil
+	}
+	halts, err := observer.OpenHalts(ctx, st, proj, env.Now())
+	if err != nil {
+		env.Logf("open halts: %v", err)
+		return nil
+	}
+	if len(halts) == 0 {
+		return nil
+	}
+	var blocking []observer.Alert
+	if len(paths) == 0 {
+		blocking = observer.Blocking(halts, "")
+	}
+	for _, p := range paths {
+		blocking = append(blocking, observer.Blocking(halts, p)...)
+	}
+	if len(blocking) == 0 {
+		return nil
+	}
+	return []verdict.Verdict{observer.HaltVerdict(dedupAlerts(blocking))}
+}
+
+func dedupAlerts(as []observer.Alert) []observer.Alert {
+	seen := map[int64]bool{}
+	var out []observer.Alert
+	for _, a := range as {
+		if !seen[a.ID] {
+			seen[a.ID] = true
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // ledgerBash refuses shell writes to a claim ledger: promotions can only be

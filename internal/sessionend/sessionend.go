@@ -13,6 +13,7 @@ import (
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
 	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/projectfiles"
 	"github.com/vibe-science/vibe/internal/stopturn"
 	"github.com/vibe-science/vibe/internal/store"
 )
@@ -57,6 +58,15 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 	})
 	if err != nil {
 		return hookrun.Outcome{}, fmt.Errorf("final narrative: %w", err)
+	}
+	// The project files (STATE.md section, SPINE.md, project_pickup.md)
+	// follow the database; a failure here is reported, the data is safe.
+	if ev.HookEventName == hook.PreCompact {
+		if _, err := projectfiles.Checkpoint(ctx, st, proj, ev.SessionID, now); err != nil {
+			env.Note("could not update .vibe-science/STATE.md: %v", err)
+		}
+	} else if err := projectfiles.Export(ctx, st, proj, ev.SessionID, now); err != nil {
+		env.Note("could not export .vibe-science files: %v", err)
 	}
 	return hookrun.Outcome{}, nil
 }

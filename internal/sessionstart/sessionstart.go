@@ -14,8 +14,10 @@ import (
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
 	"github.com/vibe-science/vibe/internal/ledger"
+	"github.com/vibe-science/vibe/internal/observer"
 	"github.com/vibe-science/vibe/internal/posttool"
 	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/projectfiles"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -35,7 +37,11 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 	st, err := env.Store(ctx)
 	if err != nil {
 		env.Note("the memory database is unavailable (%v); resuming from the project's .vibe-science files only", err)
-		return hookrun.Outcome{Context: []string{header(proj, 0, ev.Source) + "\nMemory unavailable this session: state comes from .vibe-science/STATE.md."}}, nil
+		text := header(proj, 0, ev.Source) + "\nDatabase unavailable: resuming from .vibe-science files."
+		if fs, ferr := projectfiles.FileState(proj); ferr == nil && fs != "" {
+			text += "\n" + fs
+		}
+		return hookrun.Outcome{Context: []string{text}}, nil
 	}
 	var prev store.Session
 	var hasPrev bool
@@ -65,6 +71,12 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 		fmt.Fprintf(&b, "\nLast session (%s, %s):\n%s", short(prev.ID), when.Format("2006-01-02 15:04 UTC"), prev.NarrativeSummary)
 	} else {
 		b.WriteString("\nFirst session on this project.")
+	}
+	if alerts, err := st.Alerts(ctx, store.AlertFilter{Project: proj.Root, Limit: 5}); err == nil && len(alerts) > 0 {
+		b.WriteString("\nOpen observer alerts (most severe first):")
+		for _, l := range observer.Lines(alerts, 5) {
+			b.WriteString("\n- " + l)
+		}
 	}
 	if changed, err := st.AdvisoriesByCheck(ctx, proj.Root, posttool.CheckProtectedChange, now.Add(-7*24*time.Hour), 5); err == nil && len(changed) > 0 {
 		b.WriteString("\nProtected files changed by a role that may not write them (revert if not done yet):")

@@ -1,0 +1,54 @@
+// Package observer holds the periodic checks PostToolUse runs every N tool
+// calls (Settings.ObserverEvery, see Due) and the alerts they raise, plus
+// what PreToolUse needs to deny writes while a HALT is open (OpenHalts,
+// Blocking, HaltVerdict). It reads the project's files with stat calls and
+// a few small listings and speaks to the database through store only; it
+// must not walk the project tree, run programs, or import cobra or a hook
+// handler.
+//
+// # Checks
+//
+// Nothing runs in a project without a .vibe-science folder.
+//
+//	check               level      condition
+//	state-stale         WARN/HALT  24 h / 72 h of recorded work since the researcher's part of STATE.md last changed; WARN when STATE.md is missing
+//	findings-json       WARN       a *findings*.md (in a research-question folder or its 04-results/) is newer than the JSON beside it by more than 30 min
+//	data-undocumented   WARN       more than 3 files under a 02-data/ folder that its DATA-DICTIONARY.md does not name (heading, glob or path in the text)
+//	phase-drift         WARN       most of the last 20 phase-bearing actions lie outside the phase STATE.md names; INFO when the phase is not one vibe knows
+//	literature-drought  WARN       none of the project's last 30 actions is a literature search
+//	seed-pending        WARN/HALT  a seed waits for triage 5 / 10 sessions (serendipity_seeds.sessions_pending)
+//
+// The phase is read from one line of STATE.md, `phase: X` or `stage: X`
+// (also bold, as a list item or a heading), never continued onto the next
+// line. Staleness counts from the first recorded action after the last
+// change of the researcher's part, not from the file's mtime: vibe rewriting
+// its own section does not reset the clock, and a week away from the
+// project does not count as a week of unrecorded work.
+//
+// # Alerts
+//
+// Each alert has a level (INFO, WARN, HALT), a check name, a message that
+// says what is wrong, which rule, and how to fix it, and a fingerprint: the
+// check plus what identifies the situation (the seed, the folder and its
+// count, the time of the last STATE.md change). An open fingerprint is not
+// raised twice (a unique index), and a fingerprint a person resolved is not
+// raised again until the situation changes. Alerts are listed most severe
+// first (HALT, WARN, INFO), then newest.
+//
+// Resolution: `vibe alerts resolve ID [--note TEXT]` by a person, or by the
+// observer when a check runs and its condition has cleared (the resolution
+// then reads "observer: <why>"). A HALT for STATE.md staleness or a pending
+// seed is re-judged by OpenHalts at the next PreToolUse, so updating
+// STATE.md (which stays writable under that HALT, see Blocking) lifts the
+// denial at once.
+//
+// # Cost
+//
+// A run stats STATE.md (reading it only when its mtime or size changed),
+// lists .vibe-science and each folder in it one level deep plus each
+// 04-results folder, and stats the folders of each 02-data tree; a 02-data
+// tree is listed again (at most Config.MaxDataEntries entries) only when one
+// of its folders or its dictionary changed. What it remembers between runs
+// is kept in the meta table. The database work is a handful of indexed
+// queries and, only when something changed, one transaction.
+package observer

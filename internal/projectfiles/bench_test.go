@@ -1,0 +1,108 @@
+package projectfiles
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/vibe-science/vibe/internal/store"
+)
+
+// BenchmarkExport measures SessionEnd's file work on a database with 100k
+// spine entries, 2k gate runs and 200 alerts: one session's 200 new entries
+// to append (the usual case) after the backlog was exported. SessionEnd's
+// whole budget is 1.5 s; the target for Export is about 200 ms.
+func BenchmarkExport(b *testing.B) {
+	ctx := context.Background()
+	fx := benchFixture(b)
+	if err := Export(ctx, fx.st, fx.proj, "bench-0", t0); err != nil {
+		b.Fatal(err)
+	}
+	for { // drain the backlog, MaxSpineExport entries at a time
+		k, err := AppendSpine(ctx, fx.st, fx.proj)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if k == 0 {
+			break
+		}
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		addBenchSpine(b, fx, fmt.Sprintf("bench-%d", i+1), 200, t0.Add(time.Duration(i+1)*time.Hour))
+		b.StartTimer()
+		if err := Export(ctx, fx.st, fx.proj, fmt.Sprintf("bench-%d", i+1), t0.Add(time.Duration(i+1)*time.Hour)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkExportFirst measures the first export of a 100k-entry history:
+// MaxSpineExport entries are appended, the rest waits for the next export.
+func BenchmarkExportFirst(b *testing.B) {
+	ctx := context.Background()
+	fx := benchFixture(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		os.Remove(fx.proj.Path(SpineFile))
+		fx.exec(b, "DELETE FROM meta WHERE key LIKE 'spine_export:%'")
+		b.StartTimer()
+		if err := Export(ctx, fx.st, fx.proj, "bench-0", t0); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func benchFixture(b *testing.B) fixture {
+	b.Helper()
+	fx := newFixture(b)
+	os.WriteFile(fx.proj.Path(StateFile), []byte(userState), 0o644)
+	var ledger []byte
+	for i := 0; i < 60; i++ {
+		ledger = fmt.Appendf(ledger, "## C-%03d: claim %d\n- status: PROVISIONAL\n- type: causal\n- confidence: 0.5\n\n", i, i)
+	}
+	os.WriteFile(fx.proj.Path(LedgerFile), ledger, 0o644)
+	addBenchSpine(b, fx, "bench-0", 100_000, t0.Add(-100_000*time.Second))
+	ctx := context.Background()
+	err := fx.st.Tx(ctx, func(tx *store.Tx) error {
+		for i := 0; i < 200; i++ {
+			if _, _, err := tx.RaiseAlert(ctx, store.NewAlert{ProjectPath: fx.proj.Root, Check: "c", Level: store.AlertWarn,
+				Message: "m", Fingerprint: fmt.Sprint(i), At: t0}); err != nil {
+				return err
+			}
+		}
+		return tx.SaveSummary(ctx, store.SessionSummary{ID: "bench-0", Narrative: "Session bench-0: 100000 actions."})
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < 2000; i++ {
+		fx.exec(b, `INSERT INTO gate_checks (project_path, gate_id, claim_id, status, ts) VALUES (?, 'DQ4', ?, 'PASS', ?)`,
+			fx.proj.Root, fmt.Sprintf("C-%03d", i%60), int64(i))
+	}
+	return fx
+}
+
+func addBenchSpine(b testing.TB, fx fixture, session string, n int, start time.Time) {
+	ctx := context.Background()
+	err := fx.st.Tx(ctx, func(tx *store.Tx) error {
+		if err := tx.UpsertSession(ctx, store.SessionSeen{ID: session, ProjectPath: fx.proj.Root, At: start}); err != nil {
+			return err
+		}
+		for i := 0; i < n; i++ {
+			if _, err := tx.AddSpine(ctx, store.SpineEntry{SessionID: session, ProjectPath: fx.proj.Root,
+				At: start.Add(time.Duration(i) * time.Second), ActionType: "CODE_EDIT", ToolName: "Edit",
+				ToolUseID: fmt.Sprintf("%s-%d", session, i), InputSummary: "RQ-001/03-analysis/train.py: edit the loss"}, nil); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+}

@@ -1,0 +1,194 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"strings"
+	"time"
+)
+
+// PendingSeed is a serendipity seed still waiting for a decision.
+type PendingSeed struct {
+	SeedID          string
+	Status          string
+	CausalQuestion  string
+	SessionsPending int
+	Escalated       bool
+}
+
+// openSeedStatuses are the seed statuses that still need a decision; KILLED
+// and PROMOTED_TO_CLAIM are closed.
+const openSeedStatuses = `('PENDING_TRIAGE', 'QUEUED', 'TESTING')`
+
+// PendingSeeds lists a project's open seeds, longest pending first, at most
+// limit of them (<= 0 means 20).
+func (s *Store) PendingSeeds(ctx context.Context, project string, limit int) ([]PendingSeed, error) {
+	if limit <= 0 {
+		limit = 20
+	}
+	rows, err := s.db.QueryContext(ctx, `
+SELECT seed_id, status, COALESCE(causal_question,''), sessions_pending, escalated FROM serendipity_seeds
+WHERE project_path = ? AND status IN `+openSeedStatuses+`
+ORDER BY sessions_pending DESC, seed_id LIMIT ?`, project, limit)
+	if err != nil {
+		return nil, classify("list pending seeds", err)
+	}
+	defer rows.Close()
+	var out []PendingSeed
+	for rows.Next() {
+		var p PendingSeed
+		var esc int
+		if err := rows.Scan(&p.SeedID, &p.Status, &p.CausalQuestion, &p.SessionsPending, &esc); err != nil {
+			return nil, classify("list pending seeds", err)
+		}
+		p.Escalated = esc != 0
+		out = append(out, p)
+	}
+	return out, classify("list pending seeds", rows.Err())
+}
+
+// SpineMark is how far a project's SPINE.md export has got: the last spine
+// id written and the session and day of that entry (so the next export knows
+// whether to open a new heading).
+type SpineMark struct {
+	LastID  int64  `json:"last_id"`
+	Session string `json:"session"`
+	Day     string `json:"day"`
+}
+
+func spineMarkKey(project string) string { return "spine_export:" + project }
+
+// SpineMark reads the project's export mark inside the transaction; the zero
+// mark means nothing was exported yet from this database.
+func (t *Tx) SpineMark(ctx context.Context, project string) (SpineMark, error) {
+	var v string
+	err := t.tx.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = ?", spineMarkKey(project)).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return SpineMark{}, nil
+	}
+	if err != nil {
+		return SpineMark{}, classify("read spine export mark", err)
+	}
+	var m SpineMark
+	if err := json.Unmarshal([]byte(v), &m); err != nil {
+		// A damaged mark restarts the export rather than blocking it forever.
+		return SpineMark{}, nil
+	}
+	return m, nil
+}
+
+// SetSpineMark records the project's export mark.
+func (t *Tx) SetSpineMark(ctx context.Context, project string, m SpineMark) error {
+	raw, _ := json.Marshal(m)
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, ?)
+ON CONFLICT(key) DO UPDATE SET value = excluded.value`, spineMarkKey(project), string(raw))
+	return classify("write spine export mark", err)
+}
+
+// SpineAfter lists a project's spine entries with an id above afterID, in id
+// order, at most limit of them. It walks the rowid range (the unary + keeps
+// SQLite off the project index, which would sort the project's whole spine).
+func (t *Tx) SpineAfter(ctx context.Context, project string, afterID int64, limit int) ([]SpineEntry, error) {
+	rows, err := t.tx.QueryContext(ctx, `
+SELECT id, session_id, ts, action_type, tool_name, input_summary, COALESCE(agent_type,''), COALESCE(gate_result,'')
+FROM spine_entries WHERE id > ? AND +project_path = ? ORDER BY id LIMIT ?`, afterID, project, limit)
+	if err != nil {
+		return nil, classify("list spine for export", err)
+	}
+	defer rows.Close()
+	var out []SpineEntry
+	for rows.Next() {
+		var e SpineEntry
+		var ts int64
+		if err := rows.Scan(&e.ID, &e.SessionID, &ts, &e.ActionType, &e.ToolName, &e.InputSummary, &e.AgentType,
+			&e.GateResult); err != nil {
+			return nil, classify("list spine for export", err)
+		}
+		e.ProjectPath = project
+		e.At = time.UnixMilli(ts).UTC()
+		out = append(out, e)
+	}
+	return out, classify("list spine for export", rows.Err())
+}
+
+// GateState is the latest recorded result of one gate, for one claim or for
+// none.
+type GateState struct {
+	GateID  string
+	ClaimID string
+	Status  string
+	At      time.Time
+}
+
+// PassedGatesFor returns, for each of the given claims that has any, the
+// gates with a PASS recorded for it: claim id → gate id → true. It is
+// PassedGates for many claims in one query, with the same rule (any PASS
+// counts), so vibe's STATE.md section names the same missing gates the
+// promotion check will.
+func (s *Store) PassedGatesFor(ctx context.Context, project string, claims []string) (map[string]map[string]bool, error) {
+	out := map[string]map[string]bool{}
+	if len(claims) == 0 {
+		return out, nil
+	}
+	args := make([]any, 0, len(claims)+1)
+	args = append(args, project)
+	for _, c := range claims {
+		args = append(args, c)
+	}
+	rows, err := s.db.QueryContext(ctx, `
+SELECT DISTINCT claim_id, gate_id FROM gate_checks
+WHERE project_path = ? AND status = 'PASS' AND claim_id IN (?`+strings.Repeat(", ?", len(claims)-1)+`)`, args...)
+	if err != nil {
+		return nil, classify("read passed gates", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var c, g string
+		if err := rows.Scan(&c, &g); err != nil {
+			return nil, classify("read passed gates", err)
+		}
+		if out[c] == nil {
+			out[c] = map[string]bool{}
+		}
+		out[c][g] = true
+	}
+	return out, classify("read passed gates", rows.Err())
+}
+
+// FailingGates lists the gates whose latest result, among the project's last
+// window gate runs (<= 0 means 2000), is FAIL, newest first. The window keeps
+// the query bounded on a long project; a gate that failed that long ago and
+// was never rerun is history, not a pending task.
+func (s *Store) FailingGates(ctx context.Context, project string, window int) ([]GateState, error) {
+	if window <= 0 {
+		window = 2000
+	}
+	rows, err := s.db.QueryContext(ctx, `
+SELECT gate_id, COALESCE(claim_id,''), status, ts FROM gate_checks
+WHERE project_path = ? ORDER BY id DESC LIMIT ?`, project, window)
+	if err != nil {
+		return nil, classify("read failing gates", err)
+	}
+	defer rows.Close()
+	seen := map[[2]string]bool{}
+	var out []GateState
+	for rows.Next() {
+		var g GateState
+		var ts int64
+		if err := rows.Scan(&g.GateID, &g.ClaimID, &g.Status, &ts); err != nil {
+			return nil, classify("read failing gates", err)
+		}
+		k := [2]string{g.GateID, g.ClaimID}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		if g.Status == "FAIL" {
+			g.At = time.UnixMilli(ts).UTC()
+			out = append(out, g)
+		}
+	}
+	return out, classify("read failing gates", rows.Err())
+}
