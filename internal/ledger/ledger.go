@@ -51,12 +51,15 @@ type Gates func(ctx context.Context, claimID string) (map[string]bool, error)
 // Command returns the command that runs a gate for a claim.
 type Command func(gateID, claimID string) string
 
+// Salvage judges a claim the write kills (the Salvagente rule); nil skips it.
+type Salvage func(killed claim.Claim) verdict.Verdict
+
 // PreCheck judges a proposed ledger. It denies promotions whose required
-// gates have not passed (listing each missing gate and its command) and
-// promotions whose support is circular; it warns about unparseable entries
-// and removed claims.
+// gates have not passed (listing each missing gate and its command),
+// promotions whose support is circular, and kills that salvage reports;
+// it warns about unparseable entries and removed claims.
 func PreCheck(ctx context.Context, proj project.Project, rel string, old, proposed []byte,
-	table map[int][]string, passed Gates, command Command) []verdict.Verdict {
+	table map[int][]string, passed Gates, command Command, salvage Salvage) []verdict.Verdict {
 	oldL, _ := claim.ParseLedger(old)
 	newL, errs := claim.ParseLedger(proposed)
 	events := claim.Diff(oldL, newL)
@@ -79,6 +82,18 @@ func PreCheck(ctx context.Context, proj project.Project, rel string, old, propos
 				rel, strings.Join(removed, ", ")), map[string]any{"path": rel, "removed": removed})
 		v.Evidence.Claims = removed
 		out = append(out, v)
+	}
+	if salvage != nil {
+		for _, e := range events {
+			if e.Type != claim.EventKilled {
+				continue
+			}
+			if c, ok := newL.Find(e.ClaimID); ok {
+				if v := salvage(c); v.Result != verdict.Pass {
+					out = append(out, v)
+				}
+			}
+		}
 	}
 	promoted := claim.Promotions(events)
 	if len(promoted) == 0 {

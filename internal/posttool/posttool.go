@@ -24,6 +24,7 @@ import (
 	"github.com/vibe-science/vibe/internal/observer"
 	"github.com/vibe-science/vibe/internal/permission"
 	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/seeds"
 	"github.com/vibe-science/vibe/internal/spine"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/verdict"
@@ -164,6 +165,7 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 		return hookrun.Outcome{}, fmt.Errorf("record %s call: %w", ev.ToolName, err)
 	}
 	out := hookrun.Outcome{Verdicts: protectedChanges(env, ev, call)}
+	out.Verdicts = append(out.Verdicts, syncSeeds(ctx, env, st, ev, call, now)...)
 	if observer.Due(calls, env.Settings().ObserverEvery) {
 		raised, err := observer.Run(ctx, st, proj, ev.SessionID, now, observer.Config{})
 		if err != nil {
@@ -287,6 +289,29 @@ func recordClaims(ctx context.Context, tx *store.Tx, ev *hook.Event, call Call, 
 				Kind: store.KindClaimEvent, Text: text, Ref: f.Path + "#" + e.ClaimID, Source: "hook", At: now}); err != nil {
 				return err
 			}
+		}
+	}
+	return nil
+}
+
+// syncSeeds mirrors SERENDIPITY.md into the seeds table after a write of it,
+// warning about entries that do not follow the documented format.
+func syncSeeds(ctx context.Context, env *hookrun.Env, st *store.Store, ev *hook.Event, call Call, now time.Time) []verdict.Verdict {
+	for _, f := range call.Files {
+		if f.Op != "write" || !strings.EqualFold(filepath.Base(filepath.FromSlash(f.Path)), seeds.FileName) {
+			continue
+		}
+		content, err := os.ReadFile(absUnder(call.Project, f.Path))
+		if err != nil {
+			continue
+		}
+		res, err := seeds.Sync(ctx, st, call.Project.Root, ev.SessionID, content, now)
+		if err != nil {
+			env.Logf("sync seeds: %v", err)
+			continue
+		}
+		if len(res.Errors) > 0 {
+			return []verdict.Verdict{seeds.FormatVerdict(res.Errors)}
 		}
 	}
 	return nil

@@ -8,9 +8,11 @@ package pretool
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/claim"
 	"github.com/vibe-science/vibe/internal/edit"
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/hook"
@@ -19,6 +21,7 @@ import (
 	"github.com/vibe-science/vibe/internal/observer"
 	"github.com/vibe-science/vibe/internal/permission"
 	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/seeds"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
@@ -193,7 +196,11 @@ func ledgerCheck(ctx context.Context, proj project.Project, abs string, old, pro
 			return st.PassedGates(ctx, proj.Root, id)
 		}
 	}
-	return ledger.PreCheck(ctx, proj, proj.Rel(abs), old, proposed, d.Promotion, passed, gateCommand)
+	salvage := func(c claim.Claim) verdict.Verdict {
+		serendipity, _ := os.ReadFile(proj.Path(seeds.FileName))
+		return seeds.SalvageVerdict(ctx, st, proj.Root, c, serendipity)
+	}
+	return ledger.PreCheck(ctx, proj, proj.Rel(abs), old, proposed, d.Promotion, passed, gateCommand, salvage)
 }
 
 // gateCommand names the command that records a gate for a claim, from the

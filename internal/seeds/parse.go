@@ -17,14 +17,16 @@ const (
 	StatusKilled          = "KILLED"
 	StatusPromotedToClaim = "PROMOTED_TO_CLAIM"
 
-	SourceScanner       = "SCANNER"
-	SourceSalvaged      = "SALVAGED_FROM_R2"
-	SourceCrossBranch   = "CROSS_BRANCH"
-	SourceUser          = "USER"
-	minFalsifiers       = 3
-	maxScore            = 20
-	serendipityFileName = "SERENDIPITY.md"
+	SourceScanner     = "SCANNER"
+	SourceSalvaged    = "SALVAGED_FROM_R2"
+	SourceCrossBranch = "CROSS_BRANCH"
+	SourceUser        = "USER"
+	minFalsifiers     = 3
+	maxScore          = 20
 )
+
+// FileName is the seeds file in the project's research folder.
+const FileName = "SERENDIPITY.md"
 
 var statuses = []string{StatusPendingTriage, StatusQueued, StatusTesting, StatusKilled, StatusPromotedToClaim}
 
@@ -70,9 +72,9 @@ type ParseError struct {
 // Error renders "SERENDIPITY.md line N: SEED-…: message".
 func (e *ParseError) Error() string {
 	if e.Seed != "" {
-		return fmt.Sprintf("%s line %d: %s: %s", serendipityFileName, e.Line, e.Seed, e.Msg)
+		return fmt.Sprintf("%s line %d: %s: %s", FileName, e.Line, e.Seed, e.Msg)
 	}
-	return fmt.Sprintf("%s line %d: %s", serendipityFileName, e.Line, e.Msg)
+	return fmt.Sprintf("%s line %d: %s", FileName, e.Line, e.Msg)
 }
 
 // listFields hold lists: items as indented bullets below an empty value, or

@@ -18,6 +18,7 @@ import (
 	"github.com/vibe-science/vibe/internal/posttool"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/projectfiles"
+	"github.com/vibe-science/vibe/internal/seeds"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -71,6 +72,15 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 		fmt.Fprintf(&b, "\nLast session (%s, %s):\n%s", short(prev.ID), when.Format("2006-01-02 15:04 UTC"), prev.NarrativeSummary)
 	} else {
 		b.WriteString("\nFirst session on this project.")
+	}
+	if _, err := seeds.Tick(ctx, st, proj.Root, ev.SessionID); err != nil {
+		env.Logf("seeds tick: %v", err)
+	}
+	if lines, err := seeds.Pending(ctx, st, proj.Root, 5); err == nil && len(lines) > 0 {
+		b.WriteString("\nPending serendipity seeds (triage them; LAW 5):")
+		for _, l := range lines {
+			b.WriteString("\n- " + l)
+		}
 	}
 	if alerts, err := st.Alerts(ctx, store.AlertFilter{Project: proj.Root, Limit: 5}); err == nil && len(alerts) > 0 {
 		b.WriteString("\nOpen observer alerts (most severe first):")
