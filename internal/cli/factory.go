@@ -129,6 +129,9 @@ func NewRootCmd(f *Factory) *cobra.Command {
 		NewCmdPermissions(f),
 		NewCmdInit(f, nil),
 		NewCmdAlerts(f),
+		NewCmdCalibration(f, nil),
+		NewCmdSeeds(f, nil),
+		NewCmdLiterature(f),
 	)
 	return root
 }

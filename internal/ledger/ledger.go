@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/calibrate"
 	"github.com/vibe-science/vibe/internal/claim"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/store"
@@ -188,6 +189,17 @@ func Record(ctx context.Context, tx *store.Tx, session, projectRoot, rel string,
 	events := claim.Diff(oldL, newL)
 	if err := tx.AddClaimEvents(ctx, session, projectRoot, at, toStore(events, ref)); err != nil {
 		return nil, err
+	}
+	// Final outcomes (verified, killed, disputed) feed the calibration log
+	// with the confidence the claim had before.
+	for _, e := range events {
+		r := calibrate.Resolution{Event: e}
+		if before, ok := oldL.Find(e.ClaimID); ok {
+			r.Before = &before
+		}
+		if _, err := calibrate.RecordOutcome(ctx, tx, projectRoot, session, r, at); err != nil {
+			return nil, err
+		}
 	}
 	return events, tx.SaveLedgerSnapshot(ctx, projectRoot, rel, current, at)
 }

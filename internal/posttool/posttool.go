@@ -17,10 +17,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/calibrate"
 	"github.com/vibe-science/vibe/internal/claim"
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
 	"github.com/vibe-science/vibe/internal/ledger"
+	"github.com/vibe-science/vibe/internal/literature"
 	"github.com/vibe-science/vibe/internal/observer"
 	"github.com/vibe-science/vibe/internal/permission"
 	"github.com/vibe-science/vibe/internal/project"
@@ -159,6 +161,11 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 				return err
 			}
 		}
+		if s, ok := literature.Detect(ev.ToolName, ev.ToolInput, ev.ToolResponse); ok {
+			if _, _, err := tx.AddLiteratureSearch(ctx, s.Record(ev.SessionID, proj.Root, ev.ToolUseID, now)); err != nil {
+				return err
+			}
+		}
 		return recordClaims(ctx, tx, ev, call, now)
 	})
 	if err != nil {
@@ -166,6 +173,7 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 	}
 	out := hookrun.Outcome{Verdicts: protectedChanges(env, ev, call)}
 	out.Verdicts = append(out.Verdicts, syncSeeds(ctx, env, st, ev, call, now)...)
+	out.Verdicts = append(out.Verdicts, recordReviews(ctx, env, st, ev, call, now)...)
 	if observer.Due(calls, env.Settings().ObserverEvery) {
 		raised, err := observer.Run(ctx, st, proj, ev.SessionID, now, observer.Config{})
 		if err != nil {
@@ -315,4 +323,35 @@ func syncSeeds(ctx context.Context, env *hookrun.Env, st *store.Store, ev *hook.
 		}
 	}
 	return nil
+}
+
+// CheckReviewFormat names the warning for a reviewer file vibe cannot read.
+const CheckReviewFormat = "review-format"
+
+// recordReviews parses R2 and judge reports written under 05-reviewer2/
+// into the review table that R2 calibration reads.
+func recordReviews(ctx context.Context, env *hookrun.Env, st *store.Store, ev *hook.Event, call Call, now time.Time) []verdict.Verdict {
+	var out []verdict.Verdict
+	for _, f := range call.Files {
+		if f.Op != "write" || !calibrate.IsReviewFile(f.Path) {
+			continue
+		}
+		content, err := os.ReadFile(absUnder(call.Project, f.Path))
+		if err != nil {
+			continue
+		}
+		rev, err := calibrate.RecordReport(ctx, st, call.Project.Root, ev.SessionID, f.Path, content, now)
+		problems := rev.Problems
+		if err != nil {
+			problems = append(problems, err.Error())
+		}
+		if len(problems) > 0 {
+			v := verdict.New(CheckReviewFormat, verdict.Warn, verdict.Low,
+				fmt.Sprintf("%s was recorded only in part: %s", f.Path, strings.Join(problems, "; ")),
+				map[string]any{"path": f.Path, "problems": problems})
+			v.Recommendation = "Follow skill/vibe/formats/review-report.md or judge-report.md so R2 calibration can use it."
+			out = append(out, v)
+		}
+	}
+	return out
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
 	"github.com/vibe-science/vibe/internal/ledger"
+	"github.com/vibe-science/vibe/internal/literature"
 	"github.com/vibe-science/vibe/internal/observer"
 	"github.com/vibe-science/vibe/internal/permission"
 	"github.com/vibe-science/vibe/internal/project"
@@ -92,7 +93,29 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 	}
 	out.Verdicts = append(out.Verdicts, ledgerCheck(ctx, proj, target, old, proposed, domain, st)...)
 	out.Verdicts = append(out.Verdicts, findingsCheck(proj, target, proposed, domain)...)
+	out.Verdicts = append(out.Verdicts, directionCheck(ctx, ev, st, proj, target, old, proposed, domain)...)
 	return out, nil
+}
+
+// directionCheck is gate L-1: writing a research direction before any
+// literature search in the session is refused, naming the domain's
+// recommended sources.
+func directionCheck(ctx context.Context, ev *hook.Event, st *store.Store, proj project.Project, abs string, old, proposed []byte, d gate.Domain) []verdict.Verdict {
+	if !literature.IsDirectionChange(proj.Rel(abs), old, proposed) {
+		return nil
+	}
+	has := false
+	if st != nil {
+		var err error
+		if has, err = st.HasLiteratureSearch(ctx, ev.SessionID); err != nil {
+			has = false
+		}
+	}
+	v := literature.DirectionVerdict(has, d.Name, d.Literature.Primary)
+	if v.Result == verdict.Pass {
+		return nil
+	}
+	return []verdict.Verdict{v}
 }
 
 // findingsCheck runs DQ4 on the proposed content of a findings file: every

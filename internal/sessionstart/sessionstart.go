@@ -11,9 +11,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/calibrate"
+	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
 	"github.com/vibe-science/vibe/internal/ledger"
+	"github.com/vibe-science/vibe/internal/literature"
 	"github.com/vibe-science/vibe/internal/observer"
 	"github.com/vibe-science/vibe/internal/posttool"
 	"github.com/vibe-science/vibe/internal/project"
@@ -72,6 +75,16 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 		fmt.Fprintf(&b, "\nLast session (%s, %s):\n%s", short(prev.ID), when.Format("2006-01-02 15:04 UTC"), prev.NarrativeSummary)
 	} else {
 		b.WriteString("\nFirst session on this project.")
+	}
+	if d, err := gate.LoadDomain(proj.Root); err == nil {
+		b.WriteString("\n" + literature.Line(d.Name, d.Literature.Primary))
+	} else {
+		env.Note("%v", err)
+	}
+	for _, hint := range []func(context.Context, *store.Store, string) (string, error){calibrate.Hint, calibrate.Patterns} {
+		if h, err := hint(ctx, st, proj.Root); err == nil && h != "" {
+			b.WriteString("\n" + h)
+		}
 	}
 	if _, err := seeds.Tick(ctx, st, proj.Root, ev.SessionID); err != nil {
 		env.Logf("seeds tick: %v", err)
