@@ -132,6 +132,8 @@ func NewRootCmd(f *Factory) *cobra.Command {
 		NewCmdCalibration(f, nil),
 		NewCmdSeeds(f, nil),
 		NewCmdLiterature(f),
+		NewCmdIntegrity(f),
+		NewCmdBrief(f),
 	)
 	return root
 }

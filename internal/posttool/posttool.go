@@ -21,6 +21,7 @@ import (
 	"github.com/vibe-science/vibe/internal/claim"
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
+	"github.com/vibe-science/vibe/internal/integrityhook"
 	"github.com/vibe-science/vibe/internal/ledger"
 	"github.com/vibe-science/vibe/internal/literature"
 	"github.com/vibe-science/vibe/internal/observer"
@@ -174,6 +175,7 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 	out := hookrun.Outcome{Verdicts: protectedChanges(env, ev, call)}
 	out.Verdicts = append(out.Verdicts, syncSeeds(ctx, env, st, ev, call, now)...)
 	out.Verdicts = append(out.Verdicts, recordReviews(ctx, env, st, ev, call, now)...)
+	out.Verdicts = append(out.Verdicts, integrityAfterWrite(ctx, env, st, ev, call, now)...)
 	if observer.Due(calls, env.Settings().ObserverEvery) {
 		raised, err := observer.Run(ctx, st, proj, ev.SessionID, now, observer.Config{})
 		if err != nil {
@@ -350,6 +352,28 @@ func recordReviews(ctx context.Context, env *hookrun.Env, st *store.Store, ev *h
 				fmt.Sprintf("%s was recorded only in part: %s", f.Path, strings.Join(problems, "; ")),
 				map[string]any{"path": f.Path, "problems": problems})
 			v.Recommendation = "Follow skill/vibe/formats/review-report.md or judge-report.md so R2 calibration can use it."
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// integrityAfterWrite records threshold changes of domain configs (the drift
+// history) and notes when a write moved a code anchor of the research brief.
+func integrityAfterWrite(ctx context.Context, env *hookrun.Env, st *store.Store, ev *hook.Event, call Call, now time.Time) []verdict.Verdict {
+	var out []verdict.Verdict
+	for _, f := range call.Files {
+		if f.Op != "write" {
+			continue
+		}
+		if integrityhook.IsDomainConfig(f.Path) {
+			if content, err := os.ReadFile(absUnder(call.Project, f.Path)); err == nil {
+				if _, err := integrityhook.RecordConfigChange(ctx, st, call.Project, f.Path, content, now, ev.ToolUseID); err != nil {
+					env.Logf("record threshold change: %v", err)
+				}
+			}
+		}
+		if v, ok := integrityhook.AnchorEdited(ctx, st, call.Project, f.Path); ok {
 			out = append(out, v)
 		}
 	}

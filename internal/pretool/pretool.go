@@ -12,11 +12,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/brief"
 	"github.com/vibe-science/vibe/internal/claim"
 	"github.com/vibe-science/vibe/internal/edit"
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
+	"github.com/vibe-science/vibe/internal/integrityhook"
 	"github.com/vibe-science/vibe/internal/ledger"
 	"github.com/vibe-science/vibe/internal/literature"
 	"github.com/vibe-science/vibe/internal/observer"
@@ -78,6 +80,9 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 	}
 	out.Verdicts = append(out.Verdicts, ledgerBash(ev, proj, req)...)
 	out.Verdicts = append(out.Verdicts, haltCheck(ctx, env, st, proj, d.Paths)...)
+	briefVerdicts, ask := briefCheck(ctx, st, proj, d.Paths)
+	out.Verdicts = append(out.Verdicts, briefVerdicts...)
+	out.Ask = append(out.Ask, ask...)
 	target := edit.Target(ev)
 	if target == "" {
 		return out, nil
@@ -94,7 +99,35 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 	out.Verdicts = append(out.Verdicts, ledgerCheck(ctx, proj, target, old, proposed, domain, st)...)
 	out.Verdicts = append(out.Verdicts, findingsCheck(proj, target, proposed, domain)...)
 	out.Verdicts = append(out.Verdicts, directionCheck(ctx, ev, st, proj, target, old, proposed, domain)...)
+	if rel := proj.Rel(target); integrityhook.IsDomainConfig(rel) {
+		vs, err := integrityhook.ConfigWrite(ctx, st, proj, rel, old, proposed, now)
+		if err != nil {
+			env.Logf("threshold drift: %v", err)
+		}
+		out.Verdicts = append(out.Verdicts, vs...)
+	}
 	return out, nil
+}
+
+// briefCheck applies the research brief's constraints to the files a call
+// writes: Critical+Block denies, WarnAndConfirm asks the user, the rest is
+// context.
+func briefCheck(ctx context.Context, st *store.Store, proj project.Project, paths []string) (vs []verdict.Verdict, ask []string) {
+	if st == nil {
+		return nil, nil
+	}
+	for _, p := range paths {
+		for _, v := range integrityhook.BriefWrite(ctx, st, proj, p) {
+			switch {
+			case v.Result == verdict.Pass:
+			case brief.NeedsConfirm(v):
+				ask = append(ask, v.Reason)
+			default:
+				vs = append(vs, v)
+			}
+		}
+	}
+	return vs, ask
 }
 
 // directionCheck is gate L-1: writing a research direction before any

@@ -15,6 +15,7 @@ import (
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
+	"github.com/vibe-science/vibe/internal/integrityhook"
 	"github.com/vibe-science/vibe/internal/ledger"
 	"github.com/vibe-science/vibe/internal/literature"
 	"github.com/vibe-science/vibe/internal/observer"
@@ -23,6 +24,7 @@ import (
 	"github.com/vibe-science/vibe/internal/projectfiles"
 	"github.com/vibe-science/vibe/internal/seeds"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/verdict"
 )
 
 // Spec declares the hook.
@@ -86,6 +88,20 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 			b.WriteString("\n" + h)
 		}
 	}
+	if err := integrityhook.BaselineConfigs(ctx, st, proj, now); err != nil {
+		env.Logf("baseline configs: %v", err)
+	}
+	var out hookrun.Outcome
+	if text, degraded, err := integrityhook.BriefContext(ctx, st, proj, BriefTokens, BriefConstraints); err != nil {
+		env.Note("the research brief could not be read: %v", err)
+	} else {
+		if text != "" {
+			out.Context = append(out.Context, text)
+		}
+		if degraded.Check != "" && degraded.Result != verdict.Pass {
+			out.Verdicts = append(out.Verdicts, degraded)
+		}
+	}
 	if _, err := seeds.Tick(ctx, st, proj.Root, ev.SessionID); err != nil {
 		env.Logf("seeds tick: %v", err)
 	}
@@ -107,8 +123,15 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 			fmt.Fprintf(&b, "\n- %s %s", a.Verdict.Reason, a.Verdict.Recommendation)
 		}
 	}
-	return hookrun.Outcome{Context: []string{b.String()}}, nil
+	out.Context = append([]string{b.String()}, out.Context...)
+	return out, nil
 }
+
+// The brief's share of the SessionStart context (seed 004's defaults).
+const (
+	BriefTokens      = 4000
+	BriefConstraints = 20
+)
 
 func header(p project.Project, count int, source string) string {
 	s := fmt.Sprintf("[VIBE STATE] project %s", p.Name())

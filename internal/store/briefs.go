@@ -1,0 +1,142 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/vibe-science/vibe/internal/fault"
+	"github.com/vibe-science/vibe/internal/privacy"
+)
+
+// BriefVersion is one ingested version of a project's research brief.
+// Content is the parsed brief as JSON (anchors pinned at ingest); the counts
+// let a history be listed without decoding it.
+type BriefVersion struct {
+	ID          int64
+	ProjectPath string
+	SourcePath  string
+	Hash        string
+	Title       string
+	Content     json.RawMessage
+	Constraints int
+	Decisions   int
+	Anchors     int
+	IngestedAt  time.Time
+}
+
+// AddBrief appends a brief version, which becomes the project's current
+// brief, and returns its id. Every string inside Content is scrubbed one by
+// one, so the stored JSON stays valid whatever the scrubber replaces.
+func (t *Tx) AddBrief(ctx context.Context, b BriefVersion) (int64, error) {
+	content, err := scrubJSON(b.Content)
+	if err != nil {
+		return 0, fault.E(fault.Invalid, "record brief", err)
+	}
+	res, err := t.tx.ExecContext(ctx, `
+INSERT INTO briefs (project_path, source_path, hash, title, content, constraints, decisions, anchors, ingested_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		b.ProjectPath, privacy.Scrub(b.SourcePath), b.Hash, privacy.Scrub(b.Title), string(content),
+		b.Constraints, b.Decisions, b.Anchors, b.IngestedAt.UnixMilli())
+	if err != nil {
+		return 0, classify("record brief", err)
+	}
+	id, err := res.LastInsertId()
+	return id, classify("record brief", err)
+}
+
+const briefCols = `id, project_path, source_path, hash, title, content, constraints, decisions, anchors, ingested_at`
+
+func scanBrief(row interface{ Scan(...any) error }, withContent bool) (BriefVersion, error) {
+	var b BriefVersion
+	var content string
+	var at int64
+	if err := row.Scan(&b.ID, &b.ProjectPath, &b.SourcePath, &b.Hash, &b.Title, &content, &b.Constraints,
+		&b.Decisions, &b.Anchors, &at); err != nil {
+		return b, err
+	}
+	if withContent {
+		b.Content = json.RawMessage(content)
+	}
+	b.IngestedAt = time.UnixMilli(at).UTC()
+	return b, nil
+}
+
+// CurrentBrief returns the project's newest brief version and whether it
+// has one.
+func (s *Store) CurrentBrief(ctx context.Context, project string) (BriefVersion, bool, error) {
+	b, err := scanBrief(s.db.QueryRowContext(ctx, `SELECT `+briefCols+` FROM briefs
+WHERE project_path = ? ORDER BY id DESC LIMIT 1`, project), true)
+	if errors.Is(err, sql.ErrNoRows) {
+		return BriefVersion{}, false, nil
+	}
+	if err != nil {
+		return BriefVersion{}, false, classify("read current brief", err)
+	}
+	return b, true, nil
+}
+
+// BriefHistory lists a project's brief versions, newest first, at most limit
+// (0: all), without their content.
+func (s *Store) BriefHistory(ctx context.Context, project string, limit int) ([]BriefVersion, error) {
+	if limit <= 0 {
+		limit = -1
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT id, project_path, source_path, hash, title, '', constraints,
+    decisions, anchors, ingested_at FROM briefs WHERE project_path = ? ORDER BY id DESC LIMIT ?`, project, limit)
+	if err != nil {
+		return nil, classify("list brief history", err)
+	}
+	defer rows.Close()
+	var out []BriefVersion
+	for rows.Next() {
+		b, err := scanBrief(rows, false)
+		if err != nil {
+			return nil, classify("list brief history", err)
+		}
+		out = append(out, b)
+	}
+	return out, classify("list brief history", rows.Err())
+}
+
+// scrubJSON runs privacy.Scrub over every string (keys included) of a JSON
+// document and re-encodes it with numbers as written. Scrubbing the encoded
+// text instead could swallow a closing quote and leave invalid JSON.
+func scrubJSON(raw json.RawMessage) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var tree any
+	if err := dec.Decode(&tree); err != nil {
+		return nil, fmt.Errorf("brief content is not JSON: %w", err)
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(scrubTree(tree)); err != nil {
+		return nil, fmt.Errorf("encode brief content: %w", err)
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+func scrubTree(v any) any {
+	switch t := v.(type) {
+	case string:
+		return privacy.Scrub(t)
+	case []any:
+		for i := range t {
+			t[i] = scrubTree(t[i])
+		}
+		return t
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, e := range t {
+			out[privacy.Scrub(k)] = scrubTree(e)
+		}
+		return out
+	}
+	return v
+}
