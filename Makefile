@@ -8,9 +8,10 @@ export GOFLAGS := -tags=sqlite_fts5
 GO      ?= go
 BIN     := bin
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -s -w -X github.com/vibe-science/vibe/internal/cli.Version=$(VERSION)
+LDFLAGS := -s -w -X github.com/vibe-science/vibe/internal/cli.Version=$(VERSION) \
+	-X github.com/vibe-science/vibe/internal/worker.Version=$(VERSION)
 HOOKS   := vibe-session-start vibe-prompt-submit vibe-pre-tool-use vibe-post-tool-use vibe-stop vibe-session-end
-CMDS    := $(HOOKS) vibe
+CMDS    := $(HOOKS) vibe vibe-embed-worker
 
 .PHONY: all build install test unit e2e validate bench lint deps-check forensic clean
 
@@ -30,7 +31,7 @@ install: build
 test: lint unit e2e
 
 unit: build
-	$(GO) test -count=1 ./...
+	VIBE_REQUIRE_TEST_MODEL=1 $(GO) test -count=1 -timeout 30m ./...
 
 ## e2e: drive the pinned Claude Code against a loopback mock (installs the client on first use)
 e2e: build

@@ -134,6 +134,8 @@ func NewRootCmd(f *Factory) *cobra.Command {
 		NewCmdLiterature(f),
 		NewCmdIntegrity(f),
 		NewCmdBrief(f),
+		NewCmdWorker(f),
+		NewCmdModel(f),
 	)
 	return root
 }

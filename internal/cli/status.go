@@ -3,12 +3,14 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/worker/client"
 )
 
 // StatusOptions are the flags of `vibe status`.
@@ -65,7 +67,7 @@ func runStatus(ctx context.Context, o *StatusOptions) error {
 	if s.Counts, err = st.Stats(ctx); err != nil {
 		return err
 	}
-	s.Worker = workerState(p.PIDFile)
+	s.Worker = workerState(ctx, p)
 	s.Model = modelState(p.Models)
 	if m := missingBinaries(f.Root); len(m) > 0 {
 		s.Binaries = fmt.Sprintf("%d missing (run `make build`)", len(m))
@@ -92,20 +94,19 @@ func runStatus(ctx context.Context, o *StatusOptions) error {
 	return nil
 }
 
-func workerState(pidFile string) string {
-	raw, err := os.ReadFile(pidFile)
+// workerState asks the worker itself (its socket), so a stale pid file can
+// never make a dead worker look alive.
+func workerState(ctx context.Context, p config.Paths) string {
+	hctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
+	defer cancel()
+	h, err := client.GetHealth(hctx, p.Socket)
 	if err != nil {
-		return "not running"
+		if held, _ := client.LockHeld(p); held {
+			return "running but not answering on " + p.Socket + " (see `vibe worker logs`)"
+		}
+		return "not running (start it with `vibe worker start`)"
 	}
-	var pid int
-	fmt.Sscan(string(raw), &pid)
-	if pid <= 0 {
-		return "not running (empty pid file)"
-	}
-	if proc, err := os.FindProcess(pid); err == nil && signalZero(proc) == nil {
-		return fmt.Sprintf("running (pid %d)", pid)
-	}
-	return fmt.Sprintf("not running (stale pid %d)", pid)
+	return fmt.Sprintf("running (pid %d, %s; backlog %d, failed %d)", h.PID, h.State, h.Backlog, h.Failed)
 }
 
 func modelState(dir string) string {

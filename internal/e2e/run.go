@@ -124,6 +124,9 @@ func RunClaude(t testing.TB, opts RunOptions) Result {
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
 		"DISABLE_AUTOUPDATER=1",
 		"VIBE_HOME="+res.VibeHome,
+		// No detached embed worker may outlive a test; a test that wants one
+		// passes VIBE_WORKER=on in RunOptions.Env (later entries win).
+		"VIBE_WORKER=off",
 		// Claude Code keeps task output and shell snapshots under
 		// $TMPDIR/claude-<uid>; a per-run TMPDIR keeps them out of /tmp.
 		"TMPDIR="+TempDir(t),

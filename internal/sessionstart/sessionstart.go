@@ -25,6 +25,7 @@ import (
 	"github.com/vibe-science/vibe/internal/seeds"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/verdict"
+	"github.com/vibe-science/vibe/internal/worker/client"
 )
 
 // Spec declares the hook.
@@ -88,6 +89,7 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 			b.WriteString("\n" + h)
 		}
 	}
+	ensureWorker(env)
 	if err := integrityhook.BaselineConfigs(ctx, st, proj, now); err != nil {
 		env.Logf("baseline configs: %v", err)
 	}
@@ -149,4 +151,25 @@ func short(id string) string {
 		return id[:8]
 	}
 	return id
+}
+
+// ensureWorker starts the embed worker when it is not running (detached;
+// a running worker costs one lock probe) and asks it to load its model
+// before the first prompt. VIBE_WORKER=off leaves it alone (tests, or a
+// user who wants lexical recall only).
+func ensureWorker(env *hookrun.Env) {
+	if env.Getenv("VIBE_WORKER") == "off" {
+		return
+	}
+	paths := env.Paths()
+	started, err := client.EnsureRunning(paths)
+	if err != nil {
+		env.Logf("start embed worker: %v", err)
+		return
+	}
+	if !started {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+		defer cancel()
+		_ = client.Warm(ctx, paths.Socket)
+	}
 }

@@ -1,7 +1,0 @@
-//go:build windows
-
-package cli
-
-import "os"
-
-func signalZero(p *os.Process) error { return nil }

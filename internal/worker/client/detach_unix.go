@@ -1,0 +1,7 @@
+//go:build unix
+
+package client
+
+import "syscall"
+
+func detached() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsid: true} }

@@ -1,0 +1,231 @@
+package worker
+
+import (
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/vibe-science/vibe/internal/embed"
+	"github.com/vibe-science/vibe/internal/store"
+)
+
+// Model states as health reports them.
+const (
+	StateNoModel  = "no model: lexical only"
+	StateLoading  = "loading"
+	StateLoaded   = "loaded"
+	StateUnloaded = "unloaded (idle)"
+	StateStarting = "starting"
+)
+
+// errNoModel says the current model is not installed.
+var errNoModel = errors.New("no embedding model installed: recall is lexical only (run `vibe model pull`)")
+
+// handle is one loaded model and the callers using it. A retired handle
+// (idle, or replaced by `vibe model use`) is closed when its last user
+// releases it, so an unload never pulls the model from under an Embed call.
+type handle struct {
+	emb     embed.Embedder
+	refs    int
+	retired bool
+}
+
+// models loads, shares and unloads the current model. Loading takes
+// seconds on the Go backend; loadMu makes concurrent callers (the drain loop
+// and a knn request) wait for one load instead of starting two, while mu is
+// never held across a load so health answers at once.
+type models struct {
+	load    embed.Loader
+	now     func() time.Time
+	dir     func(name string) string
+	retry   time.Duration
+	logf    func(string, ...any)
+	onClose func() // after a model is closed (tests; frees memory)
+
+	loadMu sync.Mutex
+
+	mu       sync.Mutex
+	name     string
+	cur      *handle
+	lastUse  time.Time
+	state    string
+	lastErr  string
+	failedAt time.Time // a failed load is not retried before failedAt+retry
+	failName string
+}
+
+func (m *models) status() (name, state, lastErr string, loaded bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.name, m.state, m.lastErr, m.cur != nil
+}
+
+// note records the current model name and whether it is installed, without
+// loading it.
+func (m *models) note(name string, installed bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if name != m.name {
+		m.switchLocked(name)
+	}
+	switch {
+	case !installed:
+		m.state = StateNoModel
+	case m.state == StateNoModel || m.state == "":
+		m.state = StateUnloaded
+	}
+}
+
+// switchLocked makes name the current model (`vibe model use` ran);
+// m.mu is held.
+func (m *models) switchLocked(name string) {
+	m.name = name
+	if m.cur != nil {
+		m.retireLocked()
+	}
+	m.state, m.lastErr, m.failName = "", "", ""
+}
+
+// acquire returns the loaded model called name, loading it if needed; the
+// caller must call release.
+func (m *models) acquire(name string, now time.Time) (embed.Embedder, func(), error) {
+	if h := m.tryShare(name, now); h != nil {
+		return h.emb, m.releaser(h), nil
+	}
+	m.loadMu.Lock()
+	defer m.loadMu.Unlock()
+	if h := m.tryShare(name, now); h != nil {
+		return h.emb, m.releaser(h), nil
+	}
+	m.mu.Lock()
+	if m.name != name { // the caller read the current model more recently
+		m.switchLocked(name)
+	}
+	if m.failName == name && now.Before(m.failedAt.Add(m.retry)) {
+		err := errors.New(m.lastErr)
+		m.mu.Unlock()
+		return nil, nil, err
+	}
+	m.state = StateLoading
+	m.mu.Unlock()
+
+	dir := m.dir(name)
+	emb, err := m.open(dir)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err != nil {
+		if errors.Is(err, embed.ErrNotInstalled) {
+			m.state, m.lastErr = StateNoModel, ""
+			return nil, nil, errNoModel
+		}
+		m.state, m.lastErr = "error: "+err.Error(), err.Error()
+		m.failName, m.failedAt = name, now
+		return nil, nil, err
+	}
+	if m.name != name { // switched while loading
+		emb.Close()
+		return nil, nil, fmt.Errorf("model changed to %s while %s was loading", m.name, name)
+	}
+	m.cur = &handle{emb: emb, refs: 1}
+	m.state, m.lastErr, m.failName, m.lastUse = StateLoaded, "", "", now
+	return emb, m.releaser(m.cur), nil
+}
+
+func (m *models) open(dir string) (embed.Embedder, error) {
+	if m.load == nil {
+		return nil, fmt.Errorf("%w: this worker was built without an embedder", embed.ErrNotInstalled)
+	}
+	if err := embed.Ready(dir); err != nil {
+		return nil, err
+	}
+	if _, err := embed.Verify(dir); err != nil {
+		return nil, err
+	}
+	start := m.now()
+	emb, err := m.load(dir)
+	if err != nil {
+		return nil, err
+	}
+	if emb.Dims() != store.VectorDims {
+		emb.Close()
+		return nil, fmt.Errorf("model %s gives %d-dim vectors, the vector table holds %d: use a %d-dim model (such as %s) with `vibe model use`",
+			emb.Model(), emb.Dims(), store.VectorDims, store.VectorDims, embed.DefaultModel)
+	}
+	m.logf("loaded model %s from %s in %s", emb.Model(), dir, m.now().Sub(start).Round(time.Millisecond))
+	return emb, nil
+}
+
+func (m *models) tryShare(name string, now time.Time) *handle {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.cur != nil && m.name == name {
+		m.cur.refs++
+		m.lastUse = now
+		return m.cur
+	}
+	return nil
+}
+
+func (m *models) releaser(h *handle) func() {
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			m.mu.Lock()
+			h.refs--
+			closeNow := h.retired && h.refs == 0
+			m.mu.Unlock()
+			if closeNow {
+				m.closeHandle(h)
+			}
+		})
+	}
+}
+
+// retireLocked detaches the current model; m.mu is held.
+func (m *models) retireLocked() {
+	h := m.cur
+	m.cur = nil
+	h.retired = true
+	if h.refs == 0 {
+		go m.closeHandle(h)
+	}
+}
+
+func (m *models) closeHandle(h *handle) {
+	if err := h.emb.Close(); err != nil {
+		m.logf("close model %s: %v", h.emb.Model(), err)
+	}
+	// The Go backend's tensors are garbage; hand the pages back so RSS
+	// drops now rather than at the next GC cycle.
+	debug.FreeOSMemory()
+	if m.onClose != nil {
+		m.onClose()
+	}
+}
+
+// unloadIdle unloads the model when nobody used it for idle.
+func (m *models) unloadIdle(now time.Time, idle time.Duration) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.cur == nil || idle <= 0 || now.Sub(m.lastUse) < idle {
+		return false
+	}
+	m.logf("unloading model %s after %s idle", m.name, now.Sub(m.lastUse).Round(time.Second))
+	m.retireLocked()
+	m.state = StateUnloaded
+	return true
+}
+
+// closeAll unloads whatever is loaded, waiting for nobody: Close runs after
+// the loop and the server stopped.
+func (m *models) closeAll() {
+	m.mu.Lock()
+	h := m.cur
+	m.cur = nil
+	m.mu.Unlock()
+	if h != nil {
+		m.closeHandle(h)
+	}
+}

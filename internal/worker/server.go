@@ -1,0 +1,187 @@
+package worker
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"time"
+
+	"github.com/vibe-science/vibe/internal/fault"
+	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/worker/client"
+)
+
+// Limits on one request, so a confused client cannot make the worker hold
+// gigabytes or embed for minutes.
+const (
+	maxLine        = 4 << 20
+	maxEmbedTexts  = 256
+	connIdle       = 30 * time.Second
+	requestTimeout = 2 * time.Minute // a cold model load plus one embedding
+)
+
+func (w *Worker) serve() {
+	for {
+		conn, err := w.ln.Accept()
+		if err != nil {
+			if w.closing.Load() {
+				return
+			}
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				continue
+			}
+			w.fail("accept: %v", err)
+			time.Sleep(50 * time.Millisecond)
+			continue
+		}
+		w.conns.Add(1)
+		go func() {
+			defer w.conns.Done()
+			w.handle(conn)
+		}()
+	}
+}
+
+// handle answers requests on one connection until it closes or idles.
+// Socket deadlines are wall-clock by nature, so they use time.Now rather
+// than the injected clock.
+func (w *Worker) handle(conn net.Conn) {
+	defer conn.Close()
+	r := bufio.NewReaderSize(conn, 64<<10)
+	enc := json.NewEncoder(conn)
+	for !w.closing.Load() {
+		conn.SetReadDeadline(time.Now().Add(connIdle))
+		line, err := readLine(r)
+		if err != nil {
+			if errors.Is(err, errLineTooLong) {
+				enc.Encode(client.Response{Code: client.CodeInvalid, Error: err.Error()})
+			}
+			return
+		}
+		var req client.Request
+		var resp client.Response
+		if err := json.Unmarshal(line, &req); err != nil {
+			resp = client.Response{Code: client.CodeInvalid, Error: fmt.Sprintf("request is not JSON: %v", err)}
+		} else {
+			ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+			resp = w.answer(ctx, req)
+			cancel()
+		}
+		conn.SetWriteDeadline(time.Now().Add(connIdle))
+		if err := enc.Encode(resp); err != nil {
+			return
+		}
+	}
+}
+
+var errLineTooLong = fmt.Errorf("request longer than %d bytes", maxLine)
+
+func readLine(r *bufio.Reader) ([]byte, error) {
+	var buf []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		buf = append(buf, chunk...)
+		if len(buf) > maxLine {
+			return nil, errLineTooLong
+		}
+		if err == nil {
+			return buf, nil
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return nil, err
+		}
+	}
+}
+
+func (w *Worker) answer(ctx context.Context, req client.Request) client.Response {
+	switch req.Op {
+	case client.OpHealth:
+		h := w.Health(ctx)
+		return client.Response{OK: true, Model: h.Model, Health: &h}
+	case client.OpWarm:
+		name, err := w.currentModel(ctx)
+		if err != nil {
+			return refusal(err)
+		}
+		go func() {
+			if _, release, err := w.models.acquire(name, w.now()); err == nil {
+				release()
+			}
+		}()
+		return client.Response{OK: true, Model: name}
+	case client.OpEmbed:
+		if len(req.Texts) == 0 || len(req.Texts) > maxEmbedTexts {
+			return refuse(client.CodeInvalid, "embed takes 1 to %d texts, got %d", maxEmbedTexts, len(req.Texts))
+		}
+		vecs, model, err := w.embedNow(ctx, req.Texts)
+		if err != nil {
+			return refusal(err)
+		}
+		return client.Response{OK: true, Model: model, Vectors: vecs}
+	case client.OpKNN:
+		if req.Project == "" || req.Text == "" {
+			return refuse(client.CodeInvalid, "knn needs a project and a text")
+		}
+		k := req.K
+		if k <= 0 {
+			k = 10
+		}
+		if k > store.MaxKNN {
+			return refuse(client.CodeInvalid, "knn k = %d; at most %d", k, store.MaxKNN)
+		}
+		vecs, model, err := w.embedNow(ctx, []string{req.Text})
+		if err != nil {
+			return refusal(err)
+		}
+		hits, err := w.st.KNN(ctx, req.Project, vecs[0], k, model, req.Kinds)
+		if err != nil {
+			return refusal(err)
+		}
+		out := make([]client.Hit, len(hits))
+		for i, h := range hits {
+			out[i] = client.Hit{MemoryID: h.MemoryID, Distance: h.Distance}
+		}
+		return client.Response{OK: true, Model: model, Hits: out}
+	}
+	return refuse(client.CodeInvalid, "unknown op %q: use health, warm, embed or knn", req.Op)
+}
+
+// embedNow embeds texts for a caller who is waiting, ahead of the backlog.
+func (w *Worker) embedNow(ctx context.Context, texts []string) ([][]float32, string, error) {
+	w.queries.Add(1)
+	defer w.queries.Add(-1)
+	name, err := w.currentModel(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	emb, release, err := w.models.acquire(name, w.now())
+	if err != nil {
+		return nil, "", err
+	}
+	defer release()
+	vecs, err := emb.Embed(ctx, texts)
+	if err != nil {
+		return nil, "", err
+	}
+	return vecs, emb.Model(), nil
+}
+
+func refuse(code, format string, args ...any) client.Response {
+	return client.Response{Code: code, Error: fmt.Sprintf(format, args...)}
+}
+
+func refusal(err error) client.Response {
+	switch {
+	case errors.Is(err, errNoModel):
+		return refuse(client.CodeNoModel, "%v", err)
+	case fault.KindOf(err) == fault.Invalid:
+		return refuse(client.CodeInvalid, "%v", err)
+	case fault.KindOf(err) == fault.Unavailable:
+		return refuse(client.CodeUnavailable, "%v", err)
+	}
+	return refuse(client.CodeInternal, "%v", err)
+}
