@@ -50,9 +50,9 @@ lint: deps-check
 ## deps-check: no hook binary may link hugot (the embedder) or cobra (the CLI)
 deps-check:
 	@for h in $(HOOKS); do \
-		bad="$$($(GO) list -deps ./cmd/$$h | grep -E 'knights-analytics|spf13/cobra' || true)"; \
+		bad="$$($(GO) list -deps ./cmd/$$h | grep -E 'knights-analytics|spf13/cobra|santhosh-tekuri' || true)"; \
 		if [ -n "$$bad" ]; then echo "$$h links forbidden packages:"; echo "$$bad"; exit 1; fi; \
-	done; echo "deps-check: hook binaries link neither hugot nor cobra"
+	done; echo "deps-check: hook binaries link neither hugot, cobra nor the JSON Schema library"
 
 clean:
 	rm -rf $(BIN)

@@ -5,8 +5,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/vibe-science/vibe/internal/lazyre"
 	"path"
-	"regexp"
 	"strings"
 	"time"
 )
@@ -226,7 +226,7 @@ func (b *Brief) collectAnchors() {
 	}
 }
 
-var idPattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.-]*$`)
+var idPattern = lazyre.New(`^[A-Za-z][A-Za-z0-9_.-]*$`)
 
 // Validate checks what Parse cannot: a title, unique well-formed ids, known
 // severities, actions and statuses, dates as YYYY-MM-DD, applies-to entries

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
+	"github.com/vibe-science/vibe/internal/lazyre"
 	"strings"
 )
 
@@ -19,10 +19,10 @@ const (
 )
 
 // itemHeading splits "ID: Title", "ID — Title" or "ID - Title".
-var itemHeading = regexp.MustCompile(`^(\S+?)\s*(?::|\s[—–-])\s*(.*)$`)
+var itemHeading = lazyre.New(`^(\S+?)\s*(?::|\s[—–-])\s*(.*)$`)
 
 // trailingDate finds a "(YYYY-MM-DD)" at the end of a decision heading.
-var trailingDate = regexp.MustCompile(`\s*\((\d{4}-\d{2}-\d{2})\)\s*$`)
+var trailingDate = lazyre.New(`\s*\((\d{4}-\d{2}-\d{2})\)\s*$`)
 
 // mdParser holds the state of one markdown read.
 type mdParser struct {

@@ -3,6 +3,7 @@ package brief
 import (
 	"errors"
 	"fmt"
+	"github.com/vibe-science/vibe/internal/lazyre"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -360,8 +361,8 @@ func writeFields(b *strings.Builder, fl *ast.FieldList, iface bool) {
 var errNoHeader = errors.New("the function header never closes")
 
 var (
-	pyIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$`)
-	rIdent  = regexp.MustCompile(`^[A-Za-z.][A-Za-z0-9._]*$`)
+	pyIdent = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$`)
+	rIdent  = lazyre.New(`^[A-Za-z.][A-Za-z0-9._]*$`)
 )
 
 func validScriptSymbol(lang, sym string) bool {
@@ -386,7 +387,7 @@ func pySignature(src []byte, symbol string) (string, error) {
 		}
 		name = meth
 	}
-	re := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(indent) + `(?:async[ \t]+)?def[ \t]+` + regexp.QuoteMeta(name) + `[ \t]*\(`)
+	re := lazyre.New(`(?m)^` + regexp.QuoteMeta(indent) + `(?:async[ \t]+)?def[ \t]+` + regexp.QuoteMeta(name) + `[ \t]*\(`)
 	loc := re.FindStringIndex(s[lo:hi])
 	if loc == nil {
 		return "", fmt.Errorf("no def %s in the file", symbol)
@@ -414,7 +415,7 @@ func pySignature(src []byte, symbol string) (string, error) {
 // pyClassBody finds a column-0 class and returns the byte range of its body
 // and the body's indentation.
 func pyClassBody(s, cls string) (lo, hi int, indent string, err error) {
-	re := regexp.MustCompile(`(?m)^class[ \t]+` + regexp.QuoteMeta(cls) + `[ \t]*[(:]`)
+	re := lazyre.New(`(?m)^class[ \t]+` + regexp.QuoteMeta(cls) + `[ \t]*[(:]`)
 	loc := re.FindStringIndex(s)
 	if loc == nil {
 		return 0, 0, "", fmt.Errorf("no class %s at the top level of the file", cls)
@@ -469,7 +470,7 @@ func rSignature(src []byte, symbol string) (string, error) {
 	}
 	s := strings.ReplaceAll(string(src), "\r\n", "\n")
 	q := regexp.QuoteMeta(symbol)
-	re := regexp.MustCompile("(?m)^([ \\t]*)(?:" + q + "|`" + q + "`)[ \\t]*(?:<<-|<-|=)[ \\t]*(?:function|\\\\)[ \\t]*\\(")
+	re := lazyre.New("(?m)^([ \\t]*)(?:" + q + "|`" + q + "`)[ \\t]*(?:<<-|<-|=)[ \\t]*(?:function|\\\\)[ \\t]*\\(")
 	all := re.FindAllStringSubmatchIndex(s, -1)
 	if all == nil {
 		return "", fmt.Errorf("no function %s <- function(...) in the file", symbol)

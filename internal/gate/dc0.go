@@ -3,11 +3,11 @@ package gate
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/vibe-science/vibe/internal/lazyre"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -46,8 +46,8 @@ type Deviation struct {
 }
 
 var (
-	stepHeading = regexp.MustCompile(`^Step\s+(\d+)\s*:\s*(.+)$`)
-	devHeading  = regexp.MustCompile(`^(DEV-\d{3,})\s*:\s*(.*)$`)
+	stepHeading = lazyre.New(`^Step\s+(\d+)\s*:\s*(.+)$`)
+	devHeading  = lazyre.New(`^(DEV-\d{3,})\s*:\s*(.*)$`)
 )
 
 // ParseDesign reads DESIGN.md: "# Design: <title>", an optional

@@ -8,11 +8,21 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vibe-science/vibe/internal/schemacheck"
 	"github.com/vibe-science/vibe/skill"
 )
 
+// TestMain gives the package's tests the real schema validator, as the CLI
+// has it.
+func TestMain(m *testing.M) {
+	SchemaValidator = schemacheck.Skill
+	os.Exit(m.Run())
+}
+
 func TestValidateSchemaTestdata(t *testing.T) {
-	set := &schemaSet{fsys: os.DirFS("testdata"), dir: "schemas"}
+	set := schemacheck.NewSet(os.DirFS("testdata"), "schemas")
+	defer func(v func(string, []byte) ([]string, error)) { SchemaValidator = v }(SchemaValidator)
+	SchemaValidator = set.Validate
 	tests := []struct {
 		name     string
 		artifact string
@@ -41,7 +51,7 @@ func TestValidateSchemaTestdata(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := set.validate("sample-check", []byte(tt.artifact))
+			r := ValidateSchema("sample-check", []byte(tt.artifact))
 			if r.Gate != tt.gate || r.Status != tt.status {
 				t.Errorf("gate %s status %s, want %s %s", r.Gate, r.Status, tt.gate, tt.status)
 			}
@@ -50,9 +60,28 @@ func TestValidateSchemaTestdata(t *testing.T) {
 			}
 		})
 	}
-	r := set.validate("nope.schema.json", []byte(`{}`))
+	r := ValidateSchema("nope.schema.json", []byte(`{}`))
 	if r.Status != StatusFail || r.Checks[0].Detail != "no schema nope.schema.json in skill/vibe/schemas (have sample-check.schema.json, score.schema.json)" {
 		t.Errorf("unknown schema: %+v", r.Checks)
+	}
+}
+
+// TestValidateSchemaWithoutValidator is the hook binaries' case: no JSON
+// Schema library is linked, the artifact is still parsed and its recorded
+// outcome and arithmetic still judged, and the result says what was skipped.
+func TestValidateSchemaWithoutValidator(t *testing.T) {
+	defer func(v func(string, []byte) ([]string, error)) { SchemaValidator = v }(SchemaValidator)
+	SchemaValidator = nil
+	r := ValidateSchema("sample-check", []byte(`{"id": "X-1", "verdict": "FAIL"}`))
+	want := []checkSummary{
+		{"schema", StatusPass, "parsed; not checked against sample-check.schema.json here (`vibe gate run` and `vibe gate check` validate it)"},
+		{"outcome", StatusFail, "the artifact records verdict = FAIL"},
+	}
+	if got := summarize(r, false); r.Status != StatusFail || !reflect.DeepEqual(got, want) {
+		t.Errorf("got %s %+v", r.Status, got)
+	}
+	if r := ValidateSchema("sample-check", []byte(`{"id":`)); r.Status != StatusFail {
+		t.Errorf("invalid JSON must fail: %+v", r)
 	}
 }
 
@@ -70,7 +99,7 @@ func TestSchemaFile(t *testing.T) {
 // TestSkillSchemaExamples validates every example a shipped schema carries
 // against its own schema: the examples are what the agent copies.
 func TestSkillSchemaExamples(t *testing.T) {
-	entries, err := fs.ReadDir(skill.FS, schemaDir)
+	entries, err := fs.ReadDir(skill.FS, schemacheck.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +108,7 @@ func TestSkillSchemaExamples(t *testing.T) {
 		if !strings.HasSuffix(e.Name(), ".schema.json") {
 			continue
 		}
-		raw, _ := fs.ReadFile(skill.FS, schemaDir+"/"+e.Name())
+		raw, _ := fs.ReadFile(skill.FS, schemacheck.Dir+"/"+e.Name())
 		var doc struct {
 			Examples []json.RawMessage `json:"examples"`
 		}
@@ -104,7 +133,7 @@ func TestSkillSchemaExamples(t *testing.T) {
 
 func exampleOf(t *testing.T, schema string) map[string]any {
 	t.Helper()
-	raw, err := fs.ReadFile(skill.FS, schemaDir+"/"+schema)
+	raw, err := fs.ReadFile(skill.FS, schemacheck.Dir+"/"+schema)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,7 @@
 package observer
 
 import (
-	"regexp"
+	"github.com/vibe-science/vibe/internal/lazyre"
 	"strconv"
 	"strings"
 
@@ -54,11 +54,11 @@ var phases = []phaseDef{
 var neutral = set(spine.FileRead, spine.Search, spine.Command, spine.Other, spine.Delegation, spine.Documentation)
 
 // stageNumber maps "stage 2", "phase 0", "2" to a phase.
-var stageNumberRe = regexp.MustCompile(`^(?:(?:stage|phase|s)\s*-?\s*)?([0-5])\b`)
+var stageNumberRe = lazyre.New(`^(?:(?:stage|phase|s)\s*-?\s*)?([0-5])\b`)
 
 var stageByNumber = map[int]string{0: "brainstorm", 1: "analysis", 2: "analysis", 3: "analysis", 4: "validation", 5: "synthesis"}
 
-var wordRe = regexp.MustCompile(`[a-z0-9][a-z0-9-]*`)
+var wordRe = lazyre.New(`[a-z0-9][a-z0-9-]*`)
 
 // PhaseNames lists the phase names vibe recognises, for messages.
 func PhaseNames() []string {

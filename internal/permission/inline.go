@@ -1,7 +1,7 @@
 package permission
 
 import (
-	"regexp"
+	"github.com/vibe-science/vibe/internal/lazyre"
 	"strings"
 )
 
@@ -228,7 +228,7 @@ const (
 )
 
 type callRule struct {
-	re     *regexp.Regexp // ends at the opening parenthesis (or the name, for Perl)
+	re     *lazyre.Regexp // ends at the opening parenthesis (or the name, for Perl)
 	kind   callKind
 	idx    []int // positional arguments that are paths; -1 means all
 	kws    []string
@@ -243,11 +243,11 @@ type callRule struct {
 }
 
 func rule(re string, k callKind, idx []int, kws ...string) callRule {
-	return callRule{re: regexp.MustCompile(re), kind: k, idx: idx, kws: kws, mode: -1}
+	return callRule{re: lazyre.New(re), kind: k, idx: idx, kws: kws, mode: -1}
 }
 
 func openRule(re string, mode int, modeKw string, kws ...string) callRule {
-	return callRule{re: regexp.MustCompile(re), kind: callOpen, idx: []int{0}, kws: kws, mode: mode, modeKw: modeKw}
+	return callRule{re: lazyre.New(re), kind: callOpen, idx: []int{0}, kws: kws, mode: mode, modeKw: modeKw}
 }
 
 func optional(r callRule) callRule { r.optional = true; return r }
@@ -277,7 +277,7 @@ var inlineRules = map[string][]callRule{
 		rule(`\bos\.symlink\s*\(`, callPath, second, "dst"),
 		rule(`\bsqlite3\.connect\s*\(`, callPath, first, "database"),
 		literalOnly(rule(`\.\s*save\s*\(`, callPath, first, "fp", "filename", "filepath", "path", "fname")),
-		{re: regexp.MustCompile(`\b(?:os\.system|os\.popen|subprocess\.(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput))\s*\(`), kind: callShell, mode: -1},
+		{re: lazyre.New(`\b(?:os\.system|os\.popen|subprocess\.(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput))\s*\(`), kind: callShell, mode: -1},
 	},
 	"node": {
 		rule(`\b(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|unlinkSync|rmSync|rmdirSync|truncateSync|mkdirSync|chmodSync|utimesSync)\s*\(`, callPath, first),
@@ -289,15 +289,15 @@ var inlineRules = map[string][]callRule{
 		openRule(`\b(?:fs\.|fsp\.|promises\.)?openSync\s*\(`, 1, ""),
 		openRule(`\b(?:fs|fsp|promises)\.open\s*\(`, 1, ""),
 		rule(`\b(?:Bun\.write|Deno\.writeTextFile|Deno\.writeFile|Deno\.remove|Deno\.truncate|Deno\.mkdir)\s*\(`, callPath, first),
-		{re: regexp.MustCompile(`\b(?:execSync|exec|spawnSync|spawn|execFileSync|execFile)\s*\(`), kind: callShell, mode: -1},
+		{re: lazyre.New(`\b(?:execSync|exec|spawnSync|spawn|execFileSync|execFile)\s*\(`), kind: callShell, mode: -1},
 	},
 	"perl": {
-		{re: regexp.MustCompile(`\bopen\s*\(?\s*(?:my\s+|our\s+|local\s+)?[\$\w:]+\s*,`), kind: callOpen, idx: []int{1}, mode: 0},
+		{re: lazyre.New(`\bopen\s*\(?\s*(?:my\s+|our\s+|local\s+)?[\$\w:]+\s*,`), kind: callOpen, idx: []int{1}, mode: 0},
 		rule(`\b(?:unlink|mkdir|rmdir|truncate)\b\s*\(?`, callPath, first),
 		rule(`\b(?:rename|link|move)\b\s*\(?`, callPath, both),
 		rule(`\b(?:symlink|copy)\b\s*\(?`, callPath, second),
 		rule(`\bchmod\b\s*\(?`, callPath, []int{1, 2, 3}),
-		{re: regexp.MustCompile(`\b(?:system|exec)\b\s*\(?`), kind: callShell, mode: -1},
+		{re: lazyre.New(`\b(?:system|exec)\b\s*\(?`), kind: callShell, mode: -1},
 	},
 	"ruby": {
 		rule(`\b(?:File|IO)\.(?:write|binwrite|delete|unlink|truncate)\s*\(?`, callPath, first),
@@ -306,7 +306,7 @@ var inlineRules = map[string][]callRule{
 		rule(`\bFileUtils\.(?:rm|rm_f|rm_r|rm_rf|touch|mkdir_p|mkdir|rmdir|remove)\s*\(?`, callPath, first),
 		rule(`\bFileUtils\.(?:cp|cp_r|ln|ln_s|install)\s*\(?`, callPath, second),
 		rule(`\bFileUtils\.(?:mv|move)\s*\(?`, callPath, both),
-		{re: regexp.MustCompile(`\b(?:system|exec|spawn)\s*\(?`), kind: callShell, mode: -1},
+		{re: lazyre.New(`\b(?:system|exec|spawn)\s*\(?`), kind: callShell, mode: -1},
 	},
 	"r": {
 		optional(rule(`\b(?:write\.csv2?|write\.table|write\.delim|write_csv|write_tsv|write_delim|fwrite|write_json)\s*\(`, callPath, second, "file", "path", "con", "sink")),
@@ -317,41 +317,41 @@ var inlineRules = map[string][]callRule{
 		rule(`\bfile\.rename\s*\(`, callPath, both, "from", "to"),
 		rule(`\bfile\.copy\s*\(`, callPath, second, "to"),
 		rule(`\bdownload\.file\s*\(`, callPath, second, "destfile"),
-		{re: regexp.MustCompile(`\b(?:system|system2|shell)\s*\(`), kind: callShell, mode: -1},
+		{re: lazyre.New(`\b(?:system|system2|shell)\s*\(`), kind: callShell, mode: -1},
 	},
 	"julia": {
 		openRule(`(?:^|[^\w.])open\s*\(`, 1, ""),
 		rule(`\b(?:rm|touch|mkdir|mkpath|CSV\.write)\s*\(`, callPath, first),
 		rule(`\b(?:mv)\s*\(`, callPath, both),
 		rule(`\b(?:cp|symlink)\s*\(`, callPath, second),
-		{re: regexp.MustCompile(`\b(?:run)\s*\(`), kind: callShell, mode: -1},
+		{re: lazyre.New(`\b(?:run)\s*\(`), kind: callShell, mode: -1},
 	},
 	"php": {
 		rule(`\b(?:file_put_contents|unlink|mkdir|touch|rmdir|chmod)\s*\(`, callPath, first),
 		openRule(`\bfopen\s*\(`, 1, ""),
 		rule(`\brename\s*\(`, callPath, both),
 		rule(`\bcopy\s*\(`, callPath, second),
-		{re: regexp.MustCompile(`\b(?:system|exec|shell_exec|passthru|proc_open|popen)\s*\(`), kind: callShell, mode: -1},
+		{re: lazyre.New(`\b(?:system|exec|shell_exec|passthru|proc_open|popen)\s*\(`), kind: callShell, mode: -1},
 	},
 }
 
 // Python's Path('x').write_text(...) names the file before the method; a
 // method on anything else has a computed path.
 var (
-	pyPathMethod = regexp.MustCompile(`\b(?:Path|PurePath|PosixPath|WindowsPath|pathlib\.Path)\s*\(\s*(?:[rRbBuU]{0,2})(?:'([^'\n]*)'|"([^"\n]*)")\s*\)\s*\.\s*(write_text|write_bytes|touch|unlink|rmdir|mkdir|rename|replace|symlink_to|hardlink_to|chmod|open)\s*\(`)
-	pyAnyMethod  = regexp.MustCompile(`(\w*)\.\s*(?:write_text|write_bytes|touch|unlink|rmdir|symlink_to|hardlink_to)\s*\(`)
-	backticks    = regexp.MustCompile("`([^`]*)`")
-	perlQx       = regexp.MustCompile(`\bqx\s*[({/|]`)
+	pyPathMethod = lazyre.New(`\b(?:Path|PurePath|PosixPath|WindowsPath|pathlib\.Path)\s*\(\s*(?:[rRbBuU]{0,2})(?:'([^'\n]*)'|"([^"\n]*)")\s*\)\s*\.\s*(write_text|write_bytes|touch|unlink|rmdir|mkdir|rename|replace|symlink_to|hardlink_to|chmod|open)\s*\(`)
+	pyAnyMethod  = lazyre.New(`(\w*)\.\s*(?:write_text|write_bytes|touch|unlink|rmdir|symlink_to|hardlink_to)\s*\(`)
+	backticks    = lazyre.New("`([^`]*)`")
+	perlQx       = lazyre.New(`\bqx\s*[({/|]`)
 )
 
 // sed's w command (and the w flag of s///) writes a file.
-var sedWrite = regexp.MustCompile(`(?:^|[\n;{}]|/[gpiImMe0-9]*)\s*[wW]\s+([^\s;}]+)`)
+var sedWrite = lazyre.New(`(?:^|[\n;{}]|/[gpiImMe0-9]*)\s*[wW]\s+([^\s;}]+)`)
 
 // awk's print > "file" / print >> "file" writes a file; print > name
 // writes one it computes; print | "cmd" and system() run commands.
 var (
-	awkWrite = regexp.MustCompile(`\bprintf?\b[^;{}\n]*?>>?\s*(?:"([^"]*)"|([A-Za-z_$(][^;{}\s]*))`)
-	awkCmd   = regexp.MustCompile(`\bsystem\s*\(|\|\s*"|\|&|\bgetline\b[^;]*<`)
+	awkWrite = lazyre.New(`\bprintf?\b[^;{}\n]*?>>?\s*(?:"([^"]*)"|([A-Za-z_$(][^;{}\s]*))`)
+	awkCmd   = lazyre.New(`\bsystem\s*\(|\|\s*"|\|&|\bgetline\b[^;]*<`)
 )
 
 // inlineWrites searches code in lang for the calls that write.

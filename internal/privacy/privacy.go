@@ -6,7 +6,7 @@
 package privacy
 
 import (
-	"regexp"
+	"github.com/vibe-science/vibe/internal/lazyre"
 	"strings"
 )
 
@@ -16,29 +16,29 @@ const Redacted = "[REDACTED]"
 // PrivateMarker replaces a <private> block.
 const PrivateMarker = "[private]"
 
-var privateTag = regexp.MustCompile(`(?is)<private>.*?(</private>|\z)`)
+var privateTag = lazyre.New(`(?is)<private>.*?(</private>|\z)`)
 
 type rule struct {
-	re   *regexp.Regexp
+	re   *lazyre.Regexp
 	repl string
 }
 
 var rules = []rule{
 	// PEM private key blocks, whole.
-	{regexp.MustCompile(`(?s)-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?(-----END [A-Z0-9 ]*PRIVATE KEY-----|\z)`), "[REDACTED private key]"},
+	{lazyre.New(`(?s)-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?(-----END [A-Z0-9 ]*PRIVATE KEY-----|\z)`), "[REDACTED private key]"},
 	// user:password@ in URLs.
-	{regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@]+):[^@\s/]+@`), "$1:" + Redacted + "@"},
+	{lazyre.New(`([a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@]+):[^@\s/]+@`), "$1:" + Redacted + "@"},
 	// Authorization headers and bearer tokens.
-	{regexp.MustCompile(`(?i)\b(bearer|basic|token)\s+[A-Za-z0-9._~+/=-]{12,}`), "$1 " + Redacted},
+	{lazyre.New(`(?i)\b(bearer|basic|token)\s+[A-Za-z0-9._~+/=-]{12,}`), "$1 " + Redacted},
 	// Well-known key shapes.
-	{regexp.MustCompile(`\bsk-(ant-)?[A-Za-z0-9_-]{16,}`), Redacted},
-	{regexp.MustCompile(`\b(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})`), Redacted},
-	{regexp.MustCompile(`\b(AKIA|ASIA)[0-9A-Z]{16}\b`), Redacted},
-	{regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}\b`), Redacted},
-	{regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), Redacted},
-	{regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`), Redacted},
+	{lazyre.New(`\bsk-(ant-)?[A-Za-z0-9_-]{16,}`), Redacted},
+	{lazyre.New(`\b(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})`), Redacted},
+	{lazyre.New(`\b(AKIA|ASIA)[0-9A-Z]{16}\b`), Redacted},
+	{lazyre.New(`\bAIza[0-9A-Za-z_-]{35}\b`), Redacted},
+	{lazyre.New(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), Redacted},
+	{lazyre.New(`\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`), Redacted},
 	// key=value / key: value credentials.
-	{regexp.MustCompile(`(?i)\b([A-Z0-9_]*(password|passwd|pwd|secret|api[_-]?key|access[_-]?key|auth[_-]?token|token)[A-Z0-9_]*)(["']?\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s,;&]+)`), "$1$3" + Redacted},
+	{lazyre.New(`(?i)\b([A-Z0-9_]*(password|passwd|pwd|secret|api[_-]?key|access[_-]?key|auth[_-]?token|token)[A-Z0-9_]*)(["']?\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s,;&]+)`), "$1$3" + Redacted},
 }
 
 // Scrub returns s without private blocks and with secrets replaced.

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/vibe-science/vibe/internal/lazyre"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 )
 
@@ -294,7 +294,7 @@ func writeAtomic(path string, data []byte, mode fs.FileMode) error {
 	return nil
 }
 
-var phaseRe = regexp.MustCompile(`(?i)^ {0,3}(?:#{1,6}\s+)?(?:[-*+]\s+)?[*_]{0,2}(phase|stage)[*_]{0,2}\s*:\s*[*_]{0,2}\s*(\S.*?)\s*$`)
+var phaseRe = lazyre.New(`(?i)^ {0,3}(?:#{1,6}\s+)?(?:[-*+]\s+)?[*_]{0,2}(phase|stage)[*_]{0,2}\s*:\s*[*_]{0,2}\s*(\S.*?)\s*$`)
 
 // Phase reads the research phase from STATE.md: the first line of the
 // researcher's part, outside code fences, of the form `phase: X` or
@@ -332,7 +332,7 @@ func Phase(content []byte) (key, value string, lineNo int) {
 	return "", "", 0
 }
 
-var headingRe = regexp.MustCompile(`^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$`)
+var headingRe = lazyre.New(`^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$`)
 
 // NextSteps returns the lines under the researcher's "Next…" heading of
 // STATE.md (Next, Next steps, Next action…), up to the next heading of the

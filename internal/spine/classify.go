@@ -1,8 +1,8 @@
 package spine
 
 import (
+	"github.com/vibe-science/vibe/internal/lazyre"
 	"path"
-	"regexp"
 	"strings"
 )
 
@@ -52,14 +52,14 @@ type Call struct {
 }
 
 var (
-	reTrain   = regexp.MustCompile(`(?i)\b(train|fit\(|\.fit\b|epochs?|optimi[sz]er|cross[_-]?val|xgboost|lightgbm|sklearn)`)
-	reCalib   = regexp.MustCompile(`(?i)(calibrat|conformal|coverage|isotonic|platt)`)
-	reFeature = regexp.MustCompile(`(?i)(feature|featuri[sz]|extract|encode_|one[_-]?hot|embedding)`)
-	reEval    = regexp.MustCompile(`(?i)\b(evaluat|roc_auc|auc\b|r2_score|metrics?|benchmark|score\()`)
-	reLoad    = regexp.MustCompile(`(?i)(read_csv|read_table|read_parquet|load_dataset|np\.load|h5py|anndata|\bwget\b|\bcurl\b|download|\bgunzip\b|\btar\s+-?x)`)
-	reFix     = regexp.MustCompile(`(?i)\b(fix(es|ed)?|bug|typo|off[- ]by[- ]one|regression|wrong|incorrect)\b`)
-	reTest    = regexp.MustCompile(`(?i)(\bpytest\b|\bgo test\b|\bnpm test\b|\bunittest\b|\btestthat\b|\bmake test\b)`)
-	reLitURL  = regexp.MustCompile(`(?i)(pubmed|ncbi\.nlm|arxiv|doi\.org|biorxiv|medrxiv|europepmc|semanticscholar|openalex|crossref|scholar\.google|nature\.com|sciencedirect|springer|wiley|plos|inspirehep|adsabs|ieeexplore|acm\.org|aclanthology|ssrn|jstor|pmc/)`)
+	reTrain   = lazyre.New(`(?i)\b(train|fit\(|\.fit\b|epochs?|optimi[sz]er|cross[_-]?val|xgboost|lightgbm|sklearn)`)
+	reCalib   = lazyre.New(`(?i)(calibrat|conformal|coverage|isotonic|platt)`)
+	reFeature = lazyre.New(`(?i)(feature|featuri[sz]|extract|encode_|one[_-]?hot|embedding)`)
+	reEval    = lazyre.New(`(?i)\b(evaluat|roc_auc|auc\b|r2_score|metrics?|benchmark|score\()`)
+	reLoad    = lazyre.New(`(?i)(read_csv|read_table|read_parquet|load_dataset|np\.load|h5py|anndata|\bwget\b|\bcurl\b|download|\bgunzip\b|\btar\s+-?x)`)
+	reFix     = lazyre.New(`(?i)\b(fix(es|ed)?|bug|typo|off[- ]by[- ]one|regression|wrong|incorrect)\b`)
+	reTest    = lazyre.New(`(?i)(\bpytest\b|\bgo test\b|\bnpm test\b|\bunittest\b|\btestthat\b|\bmake test\b)`)
+	reLitURL  = lazyre.New(`(?i)(pubmed|ncbi\.nlm|arxiv|doi\.org|biorxiv|medrxiv|europepmc|semanticscholar|openalex|crossref|scholar\.google|nature\.com|sciencedirect|springer|wiley|plos|inspirehep|adsabs|ieeexplore|acm\.org|aclanthology|ssrn|jstor|pmc/)`)
 )
 
 var dataExt = map[string]bool{".csv": true, ".tsv": true, ".parquet": true, ".h5": true, ".h5ad": true,
