@@ -136,6 +136,8 @@ func NewRootCmd(f *Factory) *cobra.Command {
 		NewCmdBrief(f),
 		NewCmdWorker(f),
 		NewCmdModel(f),
+		NewCmdGate(f),
+		NewCmdDomain(f),
 	)
 	return root
 }
