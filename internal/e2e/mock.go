@@ -276,7 +276,14 @@ func clip(s string, n int) string {
 //     (output_config.format), or carries a request class other than "main"
 //     or an auxiliary type is a side request (prompt hooks, titles,
 //     memory extraction);
+//   - a request that offers only server tools (WebSearch's nested
+//     "Perform a web search for the query: …" request offers the
+//     web_search server tool and nothing else) is a side request;
 //   - everything else is the main conversation.
+// webSearchPrompt starts the nested request Claude Code's WebSearch tool
+// sends (2.1.330).
+const webSearchPrompt = "Perform a web search for the query:"
+
 func (m *Mock) route(req *Request) (string, []Turn) {
 	first := req.Msg.FirstUserText()
 	for _, a := range m.script.Agents {
@@ -288,7 +295,7 @@ func (m *Mock) route(req *Request) (string, []Turn) {
 		return ConvAgentUnscripted, nil
 	}
 	class := req.Header["X-Claude-Code-Request-Class"]
-	if len(req.Msg.Tools) == 0 || req.Msg.HasOutputFormat() ||
+	if len(req.Msg.Tools) == 0 || req.Msg.HasOutputFormat() || strings.HasPrefix(first, webSearchPrompt) ||
 		(class != "" && class != "main") || req.Header["X-Claude-Code-Auxiliary-Type"] != "" {
 		return ConvSide, nil
 	}
