@@ -42,6 +42,11 @@ e2e: build
 bench: build
 	$(GO) run ./bench -bin $(BIN) -empty bench/out/empty-go -out bench/hooks.json
 
+## forensic: the blueprint's section-15 checklist as tests, scored per section
+forensic: build
+	VIBE_E2E_REQUIRE=1 VIBE_CLAUDE_BIN="$$(bash .ci/install-claude.sh)" VIBE_REQUIRE_TEST_MODEL=1 \
+		$(GO) run ./internal/forensic/run
+
 ## lint: formatting, vet, and the hook-binary dependency rule
 lint: deps-check
 	@out="$$(gofmt -l cmd internal db bench blueprints skill)"; if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

@@ -138,6 +138,8 @@ func NewRootCmd(f *Factory) *cobra.Command {
 		NewCmdModel(f),
 		NewCmdGate(f),
 		NewCmdDomain(f),
+		NewCmdRecall(f, nil),
+		NewCmdMemory(f),
 	)
 	return root
 }

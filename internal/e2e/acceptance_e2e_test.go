@@ -166,7 +166,7 @@ func TestTwoSessionsCarryTheResearch(t *testing.T) {
 		t.Fatalf("session 2: claude exit %d: %s", res2.ExitCode, tail(res2.Stderr, 2000))
 	}
 	for what, want := range map[string]string{
-		"the previous narrative":     "Last session",
+		"the previous narrative":     "last session 2026",
 		"the claim in the narrative": "- C-001 R2_REVIEWED",
 		"the pending seed":           "SEED-20261122-001",
 		"the R2 calibration hint":    "counter-evidence search",
@@ -270,5 +270,36 @@ func TestResearchBriefThroughTheClient(t *testing.T) {
 	}
 	if !res.Mock.Saw(ConvMain, "drifted") || !res.Mock.Saw(ConvMain, "src/score.go#Score") {
 		t.Errorf("no note that the brief drifted reached the model")
+	}
+}
+
+// TestMemoryCarriesAcrossSessions (issue 6): a decision recorded in session
+// 1 is recalled into what the model receives in session 2, for a prompt
+// that asks about it in other words.
+func TestMemoryCarriesAcrossSessions(t *testing.T) {
+	root := vibeRoot(t)
+	project := TempDir(t)
+	vibeHome := TempDir(t)
+	os.MkdirAll(filepath.Join(project, ".git"), 0o755)
+	env := []string{"VIBE_HOME=" + vibeHome}
+	design := filepath.Join(project, "RQ-001", "DESIGN.md")
+	res1 := RunClaude(t, RunOptions{Prompt: "record the split decision", PluginDir: root, ProjectDir: project, Env: env,
+		Script: Script{Turns: []Turn{
+			{Tool("Write", map[string]any{"file_path": design, "content": "# Design\n\nDecision: hold out whole guides (guide-held-out splitting); site-level splits leak guide identity into the test folds.\n"}).WithID("toolu_design")},
+			{Text("recorded")},
+		}}})
+	if res1.ExitCode != 0 || resultFor(t, res1, "toolu_design").IsError {
+		t.Fatalf("session 1 failed: %d %s", res1.ExitCode, tail(res1.Stderr, 2000))
+	}
+	res2 := RunClaude(t, RunOptions{Prompt: "How should the guides be split for cross-validation folds?", PluginDir: root, ProjectDir: project, Env: env,
+		Script: Script{Turns: []Turn{{Text("by guide")}}}})
+	if res2.ExitCode != 0 {
+		t.Fatalf("session 2: exit %d", res2.ExitCode)
+	}
+	if !res2.Mock.Saw(ConvMain, "guide-held-out splitting") {
+		t.Errorf("the decision from session 1 did not reach the model in session 2")
+	}
+	if !res2.Mock.Saw(ConvMain, "[VIBE RECALL") {
+		t.Errorf("no prompt recall block reached the model")
 	}
 }

@@ -106,7 +106,7 @@ func TestVibeSessionLeavesRows(t *testing.T) {
 	if n := count(t, st, "SELECT count(*) FROM provenance WHERE path = 'notes.txt' AND op = 'write' AND sha256 = ?", hex.EncodeToString(fileSum[:])); n != 1 {
 		t.Errorf("provenance rows for notes.txt with its checksum: %d", n)
 	}
-	if !res.Mock.Saw(ConvMain, "[VIBE STATE]") || !res.Mock.Saw(ConvMain, "First session on this project.") {
+	if !res.Mock.Saw(ConvMain, "[VIBE STATE]") || !res.Mock.Saw(ConvMain, "first session on this project") {
 		t.Errorf("the SessionStart context never reached the model")
 	}
 }

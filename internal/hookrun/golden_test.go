@@ -113,7 +113,7 @@ func runCase(t *testing.T, spec hookrun.Spec, c goldenCase) goldenOut {
 		}
 	}
 	dbPath := filepath.Join(home, "db", "vibe-science.db")
-	env := map[string]string{"VIBE_HOME": home, "HOME": home, "VIBE_BUSY_TIMEOUT_MS": "200"}
+	env := map[string]string{"VIBE_HOME": home, "HOME": home, "VIBE_BUSY_TIMEOUT_MS": "200", "VIBE_WORKER": "off"}
 	var lock *sql.Tx
 	switch c.Setup {
 	case "":

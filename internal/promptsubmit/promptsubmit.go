@@ -1,6 +1,8 @@
-// Package promptsubmit is the UserPromptSubmit hook: it upserts the session
-// and records the prompt's SHA-256 and length, never its text. It fails
-// open and never blocks a prompt (a block would erase what the user typed).
+// Package promptsubmit is the UserPromptSubmit hook: it upserts the session,
+// records the prompt's SHA-256 and length (never its text), and injects the
+// memories recalled for the prompt (hybrid through the embed worker within
+// its deadline, else lexical) within the prompt token budget. It fails open
+// and never blocks a prompt (a block would erase what the user typed).
 package promptsubmit
 
 import (
@@ -8,12 +10,16 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/vibe-science/vibe/internal/disclosure"
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
+	"github.com/vibe-science/vibe/internal/privacy"
 	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/recall"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -48,5 +54,19 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 	if err != nil {
 		return hookrun.Outcome{}, fmt.Errorf("log prompt: %w", err)
 	}
-	return hookrun.Outcome{}, nil
+	// Recall: the prompt is the query (used, never stored); the worker has
+	// RecallDeadline to answer, else the recall is lexical and says so.
+	var vec recall.Vectors
+	if !strings.EqualFold(env.Getenv("VIBE_WORKER"), "off") {
+		vec = recall.WorkerVectors(env.Paths().Socket, env.Settings().RecallDeadline())
+	}
+	text, _, err := disclosure.PromptContext(ctx, st, vec, proj.Root, privacy.Scrub(ev.Prompt), now, env.Settings().PromptRecallTokens)
+	if err != nil {
+		env.Logf("prompt recall: %v", err)
+		return hookrun.Outcome{}, nil
+	}
+	if text == "" {
+		return hookrun.Outcome{}, nil
+	}
+	return hookrun.Outcome{Context: []string{text}}, nil
 }

@@ -1,0 +1,235 @@
+package disclosure
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/vibe-science/vibe/internal/recall"
+	"github.com/vibe-science/vibe/internal/store"
+)
+
+// MemoryLineTokens caps one memory in injected context; the rest is one
+// `vibe memory show ID` away, and the [M-id] says which.
+const MemoryLineTokens = 80
+
+// PromptMemories is how many memories UserPromptSubmit injects.
+const PromptMemories = 3
+
+// SessionMemories is how many memories SessionStart offers to layer 2
+// (the budget usually admits four to six).
+const SessionMemories = 6
+
+// summaryTokens caps the last session's one-line summary in layer 1.
+const summaryTokens = 70
+
+// salientPool is how many recent memories SessionStart ranks by salience.
+const salientPool = 200
+
+// MemoryID is the stable id a memory is cited by in context and accepted by
+// `vibe memory show`.
+func MemoryID(id int64) string { return fmt.Sprintf("M-%d", id) }
+
+// MemoryLine formats one memory for injected context: id, kind, date, text
+// (shortened to MemoryLineTokens) and the memory it contradicts, if any.
+func MemoryLine(id int64, kind string, created time.Time, text string, conflict *int64) string {
+	head := fmt.Sprintf("- [%s] %s %s: ", MemoryID(id), kind, created.UTC().Format("2006-01-02"))
+	tail := ""
+	if conflict != nil {
+		tail = fmt.Sprintf(" (contradicts [%s])", MemoryID(*conflict))
+	}
+	text = strings.Join(strings.Fields(text), " ")
+	room := MemoryLineTokens - Tokens(head) - Tokens(tail)
+	return head + Shorten(text, max(room, minShortened)) + tail
+}
+
+// Alert is an unresolved observer alert as the SessionStart context shows
+// it.
+type Alert struct {
+	Level   string // HALT, WARN or INFO
+	Message string
+}
+
+// AlertsPart is the layer 2 part of unresolved alerts, most severe first
+// (HALT, WARN, INFO, then anything else), ties in the order given.
+func AlertsPart(alerts []Alert) Part {
+	sorted := append([]Alert(nil), alerts...)
+	sort.SliceStable(sorted, func(i, j int) bool { return severity(sorted[i].Level) < severity(sorted[j].Level) })
+	lines := make([]string, len(sorted))
+	for i, a := range sorted {
+		lines[i] = fmt.Sprintf("- %s %s", a.Level, strings.Join(strings.Fields(a.Message), " "))
+	}
+	return Part{Layer: LayerRecall, Priority: PriorityAlerts, Title: "ALERTS", Lines: lines, More: "vibe alerts"}
+}
+
+func severity(level string) int {
+	switch strings.ToUpper(level) {
+	case "HALT":
+		return 0
+	case "WARN":
+		return 1
+	case "INFO":
+		return 2
+	}
+	return 3
+}
+
+// SessionStartContext builds the SessionStart injection for a project:
+// layer 1 is the state line (project, sessions, active claims, pending
+// gates) and the last session in one line; layer 2 holds the memories most
+// worth keeping in mind, first those that recall finds for the last
+// session's narrative (hybrid when vec answers), then the most salient of
+// the recent ones. extra carries the parts other packages own (alerts,
+// calibration hint, seeds, stage, blueprint line, brief constraints).
+// vec may be nil; session is the starting session, never shown as its own
+// "last session" (SessionStart fires again on resume, clear and compact).
+func SessionStartContext(ctx context.Context, st *store.Store, vec recall.Vectors, project, session string, now time.Time, b Budgets, extra []Part) (string, error) {
+	state, prev, err := statePart(ctx, st, project, session)
+	if err != nil {
+		return "", err
+	}
+	mem, err := sessionMemories(ctx, st, vec, project, prev, now)
+	if err != nil {
+		return "", err
+	}
+	parts := append([]Part{state, mem}, extra...)
+	return Build(parts, b), nil
+}
+
+func statePart(ctx context.Context, st *store.Store, project, session string) (Part, string, error) {
+	sessions, err := st.ProjectSessionCount(ctx, project)
+	if err != nil {
+		return Part{}, "", fmt.Errorf("session context: %w", err)
+	}
+	claims, gates, err := st.ClaimGateCounts(ctx, project)
+	if err != nil {
+		return Part{}, "", fmt.Errorf("session context: %w", err)
+	}
+	prev, ok, err := st.PreviousSession(ctx, project, session)
+	if err != nil {
+		return Part{}, "", fmt.Errorf("session context: %w", err)
+	}
+	lines := []string{fmt.Sprintf("project %s · session %d · %s · %s", filepath.Base(project), sessions,
+		plural(claims, "active claim"), plural(gates, "pending gate"))}
+	narrative := ""
+	if ok {
+		narrative = prev.NarrativeSummary
+		when := prev.LastSeenAt
+		if prev.EndedAt != nil {
+			when = *prev.EndedAt
+		}
+		head := fmt.Sprintf("last session %s: ", when.Format("2006-01-02"))
+		lines = append(lines, head+Shorten(strings.Join(strings.Fields(narrative), " "), summaryTokens-Tokens(head)))
+	} else {
+		lines = append(lines, "first session on this project")
+	}
+	return Part{Layer: LayerState, Priority: PriorityState, Title: "VIBE STATE", Lines: lines, More: "vibe sessions show ID"}, narrative, nil
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// salience weighs a kind for SessionStart: outcomes (gate failures, claim
+// events) and decisions are what a new session must not contradict;
+// narratives are already summarised in layer 1 and actions rarely matter a
+// session later.
+func salience(kind string) float64 {
+	switch kind {
+	case store.KindGateFailure, store.KindClaimEvent:
+		return 1
+	case store.KindDecision:
+		return 0.9
+	case store.KindNote:
+		return 0.8
+	case store.KindSeed:
+		return 0.7
+	}
+	return 0.3
+}
+
+func sessionMemories(ctx context.Context, st *store.Store, vec recall.Vectors, project, narrative string, now time.Time) (Part, error) {
+	type pick struct {
+		id       int64
+		kind     string
+		created  time.Time
+		text     string
+		conflict *int64
+	}
+	var picks []pick
+	seen := map[int64]bool{}
+	if strings.TrimSpace(narrative) != "" {
+		kinds := []string{store.KindDecision, store.KindGateFailure, store.KindClaimEvent, store.KindSeed, store.KindNote}
+		res, err := recall.Search(ctx, st, vec, recall.Query{Project: project, Text: narrative, Limit: SessionMemories / 2, Kinds: kinds, Now: now})
+		if err != nil {
+			return Part{}, fmt.Errorf("session context: %w", err)
+		}
+		for _, h := range res.Hits {
+			seen[h.ID] = true
+			picks = append(picks, pick{h.ID, h.Kind, h.CreatedAt, h.Text, h.Conflict})
+		}
+	}
+	recent, err := st.RecentMemories(ctx, project, salientPool)
+	if err != nil {
+		return Part{}, fmt.Errorf("session context: %w", err)
+	}
+	type ranked struct {
+		m     store.MemoryRecord
+		score float64
+	}
+	rs := make([]ranked, 0, len(recent))
+	for _, m := range recent {
+		if seen[m.ID] || m.Kind == store.KindNarrative {
+			continue
+		}
+		rs = append(rs, ranked{m, salience(m.Kind) * recall.Freshness(m.Kind, m.CreatedAt, now) * (0.5 + 0.5*m.Trust)})
+	}
+	sort.SliceStable(rs, func(i, j int) bool {
+		if rs[i].score != rs[j].score {
+			return rs[i].score > rs[j].score
+		}
+		return rs[i].m.ID > rs[j].m.ID
+	})
+	for _, r := range rs {
+		if len(picks) >= SessionMemories {
+			break
+		}
+		picks = append(picks, pick{r.m.ID, r.m.Kind, r.m.CreatedAt, r.m.Text, r.m.ConflictsWith})
+	}
+	lines := make([]string, len(picks))
+	for i, p := range picks {
+		lines[i] = MemoryLine(p.id, p.kind, p.created, p.text, p.conflict)
+	}
+	return Part{Layer: LayerRecall, Priority: PriorityMemories, Title: "MEMORY (full text: vibe memory show ID)",
+		Lines: lines, More: "vibe recall QUERY"}, nil
+}
+
+// PromptContext builds the UserPromptSubmit injection: the top
+// PromptMemories memories recalled for the prompt, within budget tokens,
+// and the recall mode (hybrid or lexical). No hit gives "" (nothing is
+// injected). vec may be nil.
+func PromptContext(ctx context.Context, st *store.Store, vec recall.Vectors, project, prompt string, now time.Time, budget int) (string, string, error) {
+	res, err := recall.Search(ctx, st, vec, recall.Query{Project: project, Text: prompt, Limit: PromptMemories, Now: now})
+	if err != nil {
+		return "", "", fmt.Errorf("prompt context: %w", err)
+	}
+	if len(res.Hits) == 0 {
+		return "", res.Mode, nil
+	}
+	lines := make([]string, len(res.Hits))
+	for i, h := range res.Hits {
+		lines[i] = MemoryLine(h.ID, h.Kind, h.CreatedAt, h.Text, h.Conflict)
+	}
+	title := "VIBE RECALL: memories that may bear on this prompt"
+	if res.Mode == recall.ModeLexical && res.Note != "" {
+		title += " (" + res.Note + ")"
+	}
+	part := Part{Layer: LayerRecall, Priority: PriorityMemories, Title: title, Lines: lines, More: "vibe memory show ID"}
+	return Build([]Part{part}, Budgets{Layer2: budget, Total: budget}), res.Mode, nil
+}

@@ -1,0 +1,241 @@
+package recall
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/vibe-science/vibe/internal/fault"
+	"github.com/vibe-science/vibe/internal/store"
+)
+
+type mem struct {
+	project, kind, text string
+	trust               float64
+	at                  time.Time
+}
+
+// seed stores memories directly (no conflict detection) and returns ids.
+func seed(t *testing.T, st *store.Store, ms ...mem) []int64 {
+	t.Helper()
+	ctx := context.Background()
+	var ids []int64
+	err := st.Tx(ctx, func(tx *store.Tx) error {
+		for _, m := range ms {
+			if m.project == "" {
+				m.project = "/p"
+			}
+			id, _, err := tx.AddMemory(ctx, store.NewMemory{ProjectPath: m.project, Kind: m.kind, Text: m.text,
+				Ref: fmt.Sprintf("ref-%d", len(ids)+1), Trust: m.trust, At: m.at})
+			if err != nil {
+				return err
+			}
+			ids = append(ids, id)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ids
+}
+
+func hitIDs(hs []Hit) []int64 {
+	out := []int64{}
+	for _, h := range hs {
+		out = append(out, h.ID)
+	}
+	return out
+}
+
+func TestSearchScopeKindsForgotten(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	ids := seed(t, st,
+		mem{kind: store.KindDecision, text: "Use Harmony for batch integration", at: t0},
+		mem{kind: store.KindNote, text: "Harmony theta 3 fixed the batch separation", at: t0},
+		mem{project: "/other", kind: store.KindDecision, text: "Harmony batch integration in the other lab", at: t0},
+		mem{kind: store.KindNote, text: "batch three is forgotten here", at: t0},
+	)
+	if err := st.Tx(ctx, func(tx *store.Tx) error { return tx.ForgetMemory(ctx, ids[3]) }); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		q     Query
+		want  []int64
+		notes string
+	}{
+		{"project only, forgotten left out", Query{Project: "/p", Text: "batch harmony"}, []int64{ids[0], ids[1]}, "no vector search configured: lexical only"},
+		{"kinds filter", Query{Project: "/p", Text: "batch harmony", Kinds: []string{store.KindNote}}, []int64{ids[1]}, "no vector search configured: lexical only"},
+		{"other project", Query{Project: "/other", Text: "harmony"}, []int64{ids[2]}, "no vector search configured: lexical only"},
+		{"limit", Query{Project: "/p", Text: "batch harmony", Limit: 1}, []int64{ids[0]}, "no vector search configured: lexical only"},
+		{"stop words only", Query{Project: "/p", Text: "what did we do?"}, []int64{}, "no vector search configured: lexical only"},
+	}
+	for _, tt := range tests {
+		res, err := Search(ctx, st, nil, tt.q)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if got := hitIDs(res.Hits); !reflect.DeepEqual(got, tt.want) || res.Mode != ModeLexical || res.Note != tt.notes {
+			t.Errorf("%s: hits %v mode %s note %q, want %v lexical %q", tt.name, got, res.Mode, res.Note, tt.want, tt.notes)
+		}
+	}
+	if _, err := Search(ctx, st, nil, Query{Text: "x"}); fault.KindOf(err) != fault.Invalid {
+		t.Errorf("no project: %v, want Invalid", err)
+	}
+}
+
+func TestSearchNotesWhenVectorsFail(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	ids := seed(t, st, mem{kind: store.KindNote, text: "the doublet rate tracks loading", at: t0})
+	tests := []struct {
+		name string
+		vec  Vectors
+		text string
+		mode string
+		note string
+	}{
+		{"worker down", fixedVectors{err: fmt.Errorf("dial worker.sock: %w", ErrNoWorker)}, "doublet", ModeLexical, "worker not running: lexical only"},
+		{"no model", fixedVectors{err: ErrNoModel}, "doublet", ModeLexical, "no embedding model (run `vibe model pull`): lexical only"},
+		{"late", fixedVectors{err: fmt.Errorf("knn: %w", context.DeadlineExceeded)}, "doublet", ModeLexical, "worker did not answer in time: lexical only"},
+		{"other failure", fixedVectors{err: errors.New("bad frame")}, "doublet", ModeLexical, "vector search failed (bad frame): lexical only"},
+		{"empty query", fixedVectors{}, "   ", ModeLexical, "the query is empty: nothing to search"},
+		{"vectors alone", fixedVectors{hits: []VectorHit{{ID: ids[0], Distance: 0.5}}}, "what about it?", ModeHybrid, "the query has no searchable words: vector ranks only"},
+		// With one memory in the project, agreement proves nothing.
+		{"both agree in a tiny pool", fixedVectors{hits: []VectorHit{{ID: ids[0], Distance: 0.5}}}, "doublet", ModeHybrid,
+			"vector ranks agree with the lexical ones no better than chance: lexical order kept"},
+	}
+	for _, tt := range tests {
+		res, err := Search(ctx, st, tt.vec, Query{Project: "/p", Text: tt.text})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if res.Mode != tt.mode || res.Note != tt.note {
+			t.Errorf("%s: mode %s note %q, want %s %q", tt.name, res.Mode, res.Note, tt.mode, tt.note)
+		}
+	}
+}
+
+func TestSearchFusesVectorHits(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	var ms []mem
+	for i := 0; i < 400; i++ {
+		ms = append(ms, mem{kind: store.KindNote, text: fmt.Sprintf("filler note %d about pipettes and reagents", i), at: t0})
+	}
+	ms = append(ms,
+		mem{kind: store.KindDecision, text: "cells below 500 genes are filtered out", at: t0},         // a: lexical and vector
+		mem{kind: store.KindDecision, text: "low quality barcodes removed before clustering", at: t0}, // b: vector only (paraphrase)
+		mem{kind: store.KindNote, text: "genes per cell floor discussed with the PI", at: t0},         // c: lexical and vector
+	)
+	ids := seed(t, st, ms...)
+	a, b, c := ids[400], ids[401], ids[402]
+	// A model that agrees with BM25 on both lexical hits and also finds the
+	// paraphrase: 2 of its first 3 among 2 candidates in a pool of 403 has
+	// a chance of about 7e-5.
+	vec := fixedVectors{hits: []VectorHit{{ID: a, Distance: 0.3}, {ID: c, Distance: 0.4}, {ID: b, Distance: 0.5}}}
+	res, err := Search(ctx, st, vec, Query{Project: "/p", Text: "what is the genes per cell cutoff", Limit: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type got struct {
+		ID      int64
+		Sources []string
+	}
+	var g []got
+	for _, h := range res.Hits {
+		g = append(g, got{h.ID, h.Sources})
+	}
+	p := 2.0 / 403
+	wantWeight := (2 - 3*p) / (3 - 3*p)
+	want := []got{{c, []string{SourceFTS, SourceVector}}, {a, []string{SourceFTS, SourceVector}}, {b, []string{SourceVector}}}
+	if !reflect.DeepEqual(g, want) || res.Mode != ModeHybrid || math.Abs(res.VectorWeight-wantWeight) > 1e-12 || res.Note != "" {
+		t.Errorf("hits %+v mode %s weight %v note %q, want %+v hybrid %v", g, res.Mode, res.VectorWeight, res.Note, want, wantWeight)
+	}
+	// c is BM25's first (two query words), a vector's first: c wins on the
+	// lexical share, b trails with the vector share alone.
+	wantScores := []float64{rrf(1) + wantWeight*rrf(2), rrf(2) + wantWeight*rrf(1), wantWeight * rrf(3)}
+	for i, h := range res.Hits {
+		if math.Abs(h.Score-wantScores[i]) > 1e-12 {
+			t.Errorf("hit %d score %v, want %v", i, h.Score, wantScores[i])
+		}
+	}
+	// Hits in vectors that are of another project or unknown are dropped.
+	other := seed(t, st, mem{project: "/x", kind: store.KindNote, text: "genes per cell elsewhere", at: t0})
+	vec = fixedVectors{hits: []VectorHit{{ID: other[0], Distance: 0.1}, {ID: 999999, Distance: 0.2}}}
+	res, _ = Search(ctx, st, vec, Query{Project: "/p", Text: "genes per cell", Limit: 5})
+	if got := hitIDs(res.Hits); !reflect.DeepEqual(got, []int64{c, a}) {
+		t.Errorf("foreign vector hits: %v, want %v", got, []int64{c, a})
+	}
+}
+
+func TestSearchFreshnessTrustTies(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	now := t0.Add(365 * 24 * time.Hour)
+	ids := seed(t, st,
+		mem{kind: store.KindDecision, text: "freeze the detector calibration alpha", at: t0},                              // old
+		mem{kind: store.KindDecision, text: "freeze the detector calibration gamma", at: now.Add(-time.Hour)},             // new
+		mem{kind: store.KindDecision, text: "freeze the detector calibration delta", trust: 0.2, at: now.Add(-time.Hour)}, // new, untrusted
+	)
+	res, _ := Search(ctx, st, nil, Query{Project: "/p", Text: "detector calibration", Now: now})
+	if got := hitIDs(res.Hits); !reflect.DeepEqual(got, []int64{ids[1], ids[0], ids[2]}) {
+		t.Errorf("with decay: %v, want new, old, untrusted %v", got, []int64{ids[1], ids[0], ids[2]})
+	}
+	// Without a clock the three are tied on relevance except trust; ties
+	// go by id.
+	res, _ = Search(ctx, st, nil, Query{Project: "/p", Text: "detector calibration"})
+	if got := hitIDs(res.Hits); !reflect.DeepEqual(got, []int64{ids[0], ids[1], ids[2]}) {
+		t.Errorf("no clock: %v, want %v", got, []int64{ids[0], ids[1], ids[2]})
+	}
+	// An old exact match still beats a new weak one.
+	exact := seed(t, st,
+		mem{kind: store.KindNote, text: "ring resonator quality factor thermal drift measured", at: t0},
+		mem{kind: store.KindNote, text: "thermal paste ordered", at: now},
+	)
+	res, _ = Search(ctx, st, nil, Query{Project: "/p", Text: "ring resonator thermal drift quality", Now: now})
+	if got := hitIDs(res.Hits); len(got) < 2 || got[0] != exact[0] {
+		t.Errorf("old exact match: %v, want %d first", got, exact[0])
+	}
+}
+
+func TestSearchCollapsesNearDuplicates(t *testing.T) {
+	st := openStore(t)
+	ids := seed(t, st,
+		mem{kind: store.KindNarrative, text: "Session summary: loaded cohort 2, recounted with Cell Ranger 8.", at: t0},
+		mem{kind: store.KindNote, text: "session summary - loaded cohort 2; recounted with cell ranger 8", at: t0},
+		mem{kind: store.KindNote, text: "cohort 2 has 14 patients", at: t0},
+	)
+	res, _ := Search(context.Background(), st, nil, Query{Project: "/p", Text: "cohort 2 recounted cell ranger"})
+	if got := hitIDs(res.Hits); !reflect.DeepEqual(got, []int64{ids[0], ids[2]}) {
+		t.Errorf("hits %v, want %v", got, []int64{ids[0], ids[2]})
+	}
+}
+
+func TestSearchIsDeterministic(t *testing.T) {
+	st := openStore(t)
+	var ms []mem
+	for i := 0; i < 30; i++ {
+		ms = append(ms, mem{kind: store.KindNote, text: fmt.Sprintf("gate DQ%d failed on batch %d", i%3, i), at: t0})
+	}
+	seed(t, st, ms...)
+	first, _ := Search(context.Background(), st, nil, Query{Project: "/p", Text: "gate failed batch", Limit: 20})
+	for i := 0; i < 5; i++ {
+		again, _ := Search(context.Background(), st, nil, Query{Project: "/p", Text: "gate failed batch", Limit: 20})
+		if !reflect.DeepEqual(hitIDs(first.Hits), hitIDs(again.Hits)) {
+			t.Fatalf("run %d: %v, first %v", i, hitIDs(again.Hits), hitIDs(first.Hits))
+		}
+	}
+	for i := 1; i < len(first.Hits); i++ {
+		a, b := first.Hits[i-1], first.Hits[i]
+		if a.Score < b.Score || (a.Score == b.Score && a.ID > b.ID) {
+			t.Errorf("hits %d and %d out of order: %v/%d then %v/%d", i-1, i, a.Score, a.ID, b.Score, b.ID)
+		}
+	}
+}

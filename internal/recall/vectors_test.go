@@ -1,0 +1,156 @@
+package recall
+
+import (
+	"context"
+	"hash/fnv"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"testing"
+
+	"github.com/vibe-science/vibe/internal/store"
+)
+
+// memoriesOf lists a project's memories for the fake vector indexes.
+func memoriesOf(t testing.TB, st *store.Store, project string) []store.MemoryRecord {
+	t.Helper()
+	ms, err := st.RecentMemories(context.Background(), project, 1_000_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].ID < ms[j].ID })
+	return ms
+}
+
+// randomVectors is what a model with random weights amounts to: neighbours
+// that have nothing to do with the query, the same for the same query.
+type randomVectors struct{ ids []int64 }
+
+func (r randomVectors) KNN(_ context.Context, _, text string, k int, _ []string) ([]VectorHit, error) {
+	h := fnv.New64a()
+	h.Write([]byte(text))
+	rng := rand.New(rand.NewPCG(h.Sum64(), 7))
+	perm := rng.Perm(len(r.ids))
+	out := make([]VectorHit, 0, k)
+	d := 0.9
+	for _, i := range perm[:min(k, len(perm))] {
+		d += rng.Float64() * 0.01
+		out = append(out, VectorHit{ID: r.ids[i], Distance: d})
+	}
+	return out, nil
+}
+
+// trigramVectors is a crude model with real signal: cosine over character
+// trigram counts, which matches shared word stems and morphology but knows
+// no synonyms.
+type trigramVectors struct {
+	ids  []int64
+	vecs []map[string]float64
+}
+
+func newTrigramVectors(ms []store.MemoryRecord) *trigramVectors {
+	tv := &trigramVectors{}
+	for _, m := range ms {
+		tv.ids = append(tv.ids, m.ID)
+		tv.vecs = append(tv.vecs, trigrams(m.Text))
+	}
+	return tv
+}
+
+func trigrams(text string) map[string]float64 {
+	v := map[string]float64{}
+	for _, w := range contentWords(text) {
+		w = " " + w + " "
+		r := []rune(w)
+		for i := 0; i+3 <= len(r); i++ {
+			v[string(r[i:i+3])]++
+		}
+	}
+	n := 0.0
+	for _, x := range v {
+		n += x * x
+	}
+	for k := range v {
+		v[k] /= math.Sqrt(n)
+	}
+	return v
+}
+
+func (tv *trigramVectors) KNN(_ context.Context, _, text string, k int, _ []string) ([]VectorHit, error) {
+	q := trigrams(text)
+	type sc struct {
+		id  int64
+		cos float64
+	}
+	all := make([]sc, len(tv.ids))
+	for i, v := range tv.vecs {
+		c := 0.0
+		for g, x := range q {
+			c += x * v[g]
+		}
+		all[i] = sc{tv.ids[i], c}
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].cos != all[j].cos {
+			return all[i].cos > all[j].cos
+		}
+		return all[i].id < all[j].id
+	})
+	out := make([]VectorHit, 0, k)
+	for _, s := range all[:min(k, len(all))] {
+		out = append(out, VectorHit{ID: s.id, Distance: math.Sqrt(math.Max(0, 2-2*s.cos))})
+	}
+	return out, nil
+}
+
+// fixedVectors answers with given hits, or an error.
+type fixedVectors struct {
+	hits []VectorHit
+	err  error
+}
+
+func (f fixedVectors) KNN(context.Context, string, string, int, []string) ([]VectorHit, error) {
+	return f.hits, f.err
+}
+
+// oracleVectors is a model better than any we have: for the set's queries
+// it puts the relevant memories first, then ranks like trigramVectors. It
+// shows what fusion does with a model that understands paraphrases.
+type oracleVectors struct {
+	*trigramVectors
+	relevant map[string][]int64
+}
+
+func newOracleVectors(t testing.TB, st *store.Store, s Set) oracleVectors {
+	ms := memoriesOf(t, st, s.Project)
+	byRef := map[string]int64{}
+	for _, m := range ms {
+		byRef[m.Ref] = m.ID
+	}
+	o := oracleVectors{newTrigramVectors(ms), map[string][]int64{}}
+	for _, q := range s.Queries {
+		for _, r := range q.Relevant {
+			o.relevant[q.Query] = append(o.relevant[q.Query], byRef[r])
+		}
+	}
+	return o
+}
+
+func (o oracleVectors) KNN(ctx context.Context, project, text string, k int, kinds []string) ([]VectorHit, error) {
+	rest, _ := o.trigramVectors.KNN(ctx, project, text, k+len(o.relevant[text]), kinds)
+	out := make([]VectorHit, 0, k)
+	first := map[int64]bool{}
+	for _, id := range o.relevant[text] {
+		first[id] = true
+		out = append(out, VectorHit{ID: id, Distance: 0.3})
+	}
+	for _, h := range rest {
+		if len(out) == k {
+			break
+		}
+		if !first[h.ID] {
+			out = append(out, h)
+		}
+	}
+	return out, nil
+}

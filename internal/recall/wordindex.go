@@ -1,0 +1,134 @@
+package recall
+
+import (
+	"math"
+	"slices"
+	"sort"
+)
+
+// wordIndex finds near texts in memory, for imports: the stored memories of
+// the project are loaded once, each imported line is checked, then added.
+// Checking a line through FTS5 costs a millisecond or more (a capped count
+// per word, a ranked search, reading rows); here it costs microseconds, and
+// the test is exact: every text whose similarity words reach
+// ConflictJaccard is found.
+type wordIndex struct {
+	ids  map[string]uint32 // word → word id
+	post [][]int32         // word id → docs holding it
+	docs []indexedDoc
+	hits []uint8 // per doc, scratch counter for near
+}
+
+type indexedDoc struct {
+	id    int64    // memory id; 0 until an imported line is stored
+	words []uint32 // sorted word ids
+	text  string
+}
+
+func newWordIndex() *wordIndex { return &wordIndex{ids: map[string]uint32{}} }
+
+// add indexes a text and returns its doc number.
+func (x *wordIndex) add(id int64, text string) int {
+	ws := similarityList(text)
+	d := indexedDoc{id: id, text: text, words: make([]uint32, 0, len(ws))}
+	n := int32(len(x.docs))
+	for _, w := range ws {
+		wid, ok := x.ids[w]
+		if !ok {
+			wid = uint32(len(x.post))
+			x.ids[w] = wid
+			x.post = append(x.post, nil)
+		}
+		x.post[wid] = append(x.post[wid], n)
+		d.words = append(d.words, wid)
+	}
+	slices.Sort(d.words)
+	x.docs = append(x.docs, d)
+	x.hits = append(x.hits, 0)
+	return int(n)
+}
+
+// near lists the docs whose similarity words reach ConflictJaccard with
+// text's, most similar first (ties: newest doc first). A doc with Jaccard
+// ≥ 0.6 against n words shares need = ⌈0.6·n⌉ of them, so it holds at
+// least two of the n − need + 2 rarest (one when need is 1): only those
+// words' postings are walked, and only docs counted that often are
+// compared.
+func (x *wordIndex) near(text string) []int {
+	list := similarityList(text)
+	n := len(list)
+	var words []uint32
+	for _, w := range list {
+		if wid, ok := x.ids[w]; ok {
+			words = append(words, wid)
+		}
+	}
+	if n == 0 || len(words) == 0 {
+		return nil
+	}
+	need := int(math.Ceil(ConflictJaccard * float64(n)))
+	t := min(2, need)
+	k := min(len(words), n-need+t)
+	sort.SliceStable(words, func(a, b int) bool { return len(x.post[words[a]]) < len(x.post[words[b]]) })
+	var touched []int32
+	for _, w := range words[:k] {
+		for _, d := range x.post[w] {
+			if x.hits[d] == 0 {
+				touched = append(touched, d)
+			}
+			if x.hits[d] < math.MaxUint8 {
+				x.hits[d]++
+			}
+		}
+	}
+	q := make([]uint32, len(words))
+	copy(q, words)
+	slices.Sort(q)
+	type cand struct {
+		doc int
+		sim float64
+	}
+	var cs []cand
+	for _, d := range touched {
+		if int(x.hits[d]) >= t {
+			if sim := sortedJaccard(q, n, x.docs[d].words); sim >= ConflictJaccard {
+				cs = append(cs, cand{int(d), sim})
+			}
+		}
+		x.hits[d] = 0
+	}
+	sort.Slice(cs, func(a, b int) bool {
+		if cs[a].sim != cs[b].sim {
+			return cs[a].sim > cs[b].sim
+		}
+		return cs[a].doc > cs[b].doc
+	})
+	out := make([]int, len(cs))
+	for i, c := range cs {
+		out[i] = c.doc
+	}
+	return out
+}
+
+// sortedJaccard is the Jaccard of a query of n words (q holds those known
+// to the index, sorted) and a doc's sorted words.
+func sortedJaccard(q []uint32, n int, d []uint32) float64 {
+	inter := 0
+	for i, j := 0, 0; i < len(q) && j < len(d); {
+		switch {
+		case q[i] == d[j]:
+			inter++
+			i++
+			j++
+		case q[i] < d[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	union := n + len(d) - inter
+	if union == 0 {
+		return 0
+	}
+	return float64(inter) / float64(union)
+}

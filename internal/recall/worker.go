@@ -1,0 +1,44 @@
+package recall
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/vibe-science/vibe/internal/worker/client"
+)
+
+// WorkerVectors asks the embed worker, over its socket, for the memories
+// nearest a text, within deadline: a worker that is absent, has no model or
+// answers late makes recall fall back to FTS5, and the returned error says
+// which (wrapping ErrNoWorker or ErrNoModel).
+func WorkerVectors(socket string, deadline time.Duration) Vectors {
+	return workerVectors{socket: socket, deadline: deadline}
+}
+
+type workerVectors struct {
+	socket   string
+	deadline time.Duration
+}
+
+func (w workerVectors) KNN(ctx context.Context, project, text string, k int, kinds []string) ([]VectorHit, error) {
+	ctx, cancel := context.WithTimeout(ctx, w.deadline)
+	defer cancel()
+	hits, err := client.KNN(ctx, w.socket, client.KNNRequest{Project: project, Text: text, K: k, Kinds: kinds})
+	if err != nil {
+		var ce *client.Error
+		switch {
+		case errors.As(err, &ce) && ce.Code == client.CodeNoModel:
+			return nil, fmt.Errorf("%w", ErrNoModel)
+		case errors.Is(err, context.DeadlineExceeded):
+			return nil, fmt.Errorf("%w: no answer within %v", ErrNoWorker, w.deadline)
+		}
+		return nil, fmt.Errorf("%w: %v", ErrNoWorker, err)
+	}
+	out := make([]VectorHit, len(hits))
+	for i, h := range hits {
+		out[i] = VectorHit{ID: h.MemoryID, Distance: h.Distance}
+	}
+	return out, nil
+}

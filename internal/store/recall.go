@@ -1,0 +1,441 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/vibe-science/vibe/internal/fault"
+)
+
+// This file holds the SQL recall and the memory commands need: the FTS5
+// search (BM25), reads by id, forgetting, conflict links, export, and the
+// few project counts the SessionStart state line shows.
+
+// MemoryRecord is one stored memory as recall and `vibe memory show` read it.
+type MemoryRecord struct {
+	ID          int64
+	ProjectPath string
+	SessionID   string
+	Kind        string
+	Text        string
+	Ref         string
+	Source      string
+	Trust       float64
+	Forgotten   bool
+	// ConflictsWith is the memory this one contradicts, if any.
+	ConflictsWith *int64
+	CreatedAt     time.Time
+}
+
+// TextHit is a memory matched by FTS5, with its BM25 relevance (FTS5's
+// bm25() negated, so larger is better) and its position in that order (1
+// is the best match).
+type TextHit struct {
+	MemoryRecord
+	BM25 float64
+	Rank int
+}
+
+const memoryCols = `m.id, m.project_path, COALESCE(m.session_id,''), m.kind, m.text, COALESCE(m.ref,''), m.source,
+    m.trust, m.forgotten, m.conflicts_with, m.created_at`
+
+func scanMemory(row interface{ Scan(...any) error }, extra ...any) (MemoryRecord, error) {
+	var m MemoryRecord
+	var conflict sql.NullInt64
+	var created int64
+	dst := append([]any{&m.ID, &m.ProjectPath, &m.SessionID, &m.Kind, &m.Text, &m.Ref, &m.Source,
+		&m.Trust, &m.Forgotten, &conflict, &created}, extra...)
+	if err := row.Scan(dst...); err != nil {
+		return m, err
+	}
+	if conflict.Valid {
+		c := conflict.Int64
+		m.ConflictsWith = &c
+	}
+	m.CreatedAt = time.UnixMilli(created).UTC()
+	return m, nil
+}
+
+// TextQuery is one FTS5 search of a project's memories.
+type TextQuery struct {
+	Project string
+	// Match must already be a safe FTS5 expression: recall builds it from
+	// free text.
+	Match string
+	// Kinds keeps only these kinds (all when empty).
+	Kinds []string
+	Limit int
+	// MinID, when not 0, searches only memories with this id or a larger
+	// one (the newest part of the index).
+	MinID int64
+}
+
+// SearchMemories runs an FTS5 search over the project's memories that are
+// not forgotten, best BM25 first (ties by id).
+func (s *Store) SearchMemories(ctx context.Context, q TextQuery) ([]TextHit, error) {
+	return searchMemories(ctx, s.db, q)
+}
+
+func searchMemories(ctx context.Context, db *sql.DB, q TextQuery) ([]TextHit, error) {
+	if q.Match == "" || q.Limit <= 0 {
+		return nil, nil
+	}
+	// Fast path: rank in FTS5 alone, then read only the best rows. Reading
+	// a memory costs a page read or two, so filtering every match by
+	// project first costs far more than BM25 itself. The project's best
+	// hits are its first rows in the global BM25 order, so when the global
+	// best `fetch` hold Limit of them, or were all the matches, the answer
+	// is exact.
+	fetch := max(4*q.Limit, 40)
+	ranked, err := rankText(ctx, db, q, fetch)
+	if err != nil {
+		return nil, err
+	}
+	out, err := hydrate(ctx, db, q, ranked)
+	if err != nil {
+		return nil, err
+	}
+	if len(out) >= q.Limit || len(ranked) < fetch {
+		return out[:min(len(out), q.Limit)], nil
+	}
+	// Another project owns most of the best matches: rank them all.
+	if ranked, err = rankText(ctx, db, q, -1); err != nil {
+		return nil, err
+	}
+	out, err = hydrate(ctx, db, q, ranked)
+	if err != nil {
+		return nil, err
+	}
+	return out[:min(len(out), q.Limit)], nil
+}
+
+type rankedID struct {
+	id    int64
+	score float64
+}
+
+// rankText is the BM25 order of all indexed memories (every project),
+// best first, at most limit (-1: all).
+func rankText(ctx context.Context, db *sql.DB, q TextQuery, limit int) ([]rankedID, error) {
+	query := "SELECT rowid, bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ?"
+	args := []any{q.Match}
+	if q.MinID > 0 {
+		// A rowid range on the FTS5 table itself, so FTS5 skips the older
+		// postings rather than scoring and then discarding them.
+		query += " AND rowid >= ?"
+		args = append(args, q.MinID)
+	}
+	query += " ORDER BY 2, 1 LIMIT ?"
+	args = append(args, limit)
+	rows, err := db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, classify("search memories", err)
+	}
+	defer rows.Close()
+	var out []rankedID
+	for rows.Next() {
+		var r rankedID
+		if err := rows.Scan(&r.id, &r.score); err != nil {
+			return nil, classify("search memories", err)
+		}
+		out = append(out, r)
+	}
+	return out, classify("search memories", rows.Err())
+}
+
+// hydrate reads the ranked memories that belong to the query's project (and
+// kinds) and are not forgotten, keeping the ranked order.
+func hydrate(ctx context.Context, db *sql.DB, q TextQuery, ranked []rankedID) ([]TextHit, error) {
+	if len(ranked) == 0 {
+		return nil, nil
+	}
+	var b strings.Builder
+	b.WriteString("SELECT " + memoryCols + " FROM memories m WHERE +m.project_path = ? AND m.forgotten = 0")
+	args := make([]any, 0, len(ranked)+len(q.Kinds)+1)
+	args = append(args, q.Project)
+	if len(q.Kinds) > 0 {
+		b.WriteString(" AND m.kind IN (")
+		for i, k := range q.Kinds {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			b.WriteString("?")
+			args = append(args, k)
+		}
+		b.WriteString(")")
+	}
+	b.WriteString(" AND m.id IN (")
+	for i, r := range ranked {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString("?")
+		args = append(args, r.id)
+	}
+	b.WriteString(")")
+	rows, err := db.QueryContext(ctx, b.String(), args...)
+	if err != nil {
+		return nil, classify("search memories", err)
+	}
+	defer rows.Close()
+	byID := make(map[int64]MemoryRecord, len(ranked))
+	for rows.Next() {
+		m, err := scanMemory(rows)
+		if err != nil {
+			return nil, classify("search memories", err)
+		}
+		byID[m.ID] = m
+	}
+	if err := rows.Err(); err != nil {
+		return nil, classify("search memories", err)
+	}
+	out := make([]TextHit, 0, len(byID))
+	for _, r := range ranked {
+		if m, ok := byID[r.id]; ok {
+			out = append(out, TextHit{MemoryRecord: m, BM25: -r.score, Rank: len(out) + 1})
+		}
+	}
+	return out, nil
+}
+
+// TermCounts counts, for each FTS5 expression, the indexed memories that
+// match it (all projects), stopping at limit: recall only needs to know
+// which words are rare and how rare, and a capped count costs at most
+// limit postings however common the word is.
+func (s *Store) TermCounts(ctx context.Context, exprs []string, limit int) ([]int, error) {
+	return termCounts(ctx, s.db, exprs, limit)
+}
+
+func termCounts(ctx context.Context, db *sql.DB, exprs []string, limit int) ([]int, error) {
+	if len(exprs) == 0 {
+		return nil, nil
+	}
+	var b strings.Builder
+	b.WriteString("SELECT ")
+	args := make([]any, 0, 2*len(exprs))
+	for i, e := range exprs {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("(SELECT count(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?))")
+		args = append(args, e, limit)
+	}
+	counts := make([]int, len(exprs))
+	dst := make([]any, len(exprs))
+	for i := range counts {
+		dst[i] = &counts[i]
+	}
+	if err := db.QueryRowContext(ctx, b.String(), args...).Scan(dst...); err != nil {
+		return nil, classify("count search terms", err)
+	}
+	return counts, nil
+}
+
+// MaxMemoryID is the largest memory id (0 when there is none): ids grow
+// with time, so it marks where the newest memories are.
+func (s *Store) MaxMemoryID(ctx context.Context) (int64, error) {
+	return maxMemoryID(ctx, s.db)
+}
+
+func maxMemoryID(ctx context.Context, db *sql.DB) (int64, error) {
+	var id sql.NullInt64
+	err := db.QueryRowContext(ctx, "SELECT max(id) FROM memories").Scan(&id)
+	return id.Int64, classify("read newest memory", err)
+}
+
+// MemoriesByID reads the given memories of a project that are not
+// forgotten, in the order of ids; ids that are missing, forgotten or of
+// another project are left out. Vector hits are hydrated with it.
+func (s *Store) MemoriesByID(ctx context.Context, project string, ids []int64) ([]MemoryRecord, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	var b strings.Builder
+	b.WriteString("SELECT " + memoryCols + " FROM memories m WHERE +m.project_path = ? AND m.forgotten = 0 AND m.id IN (")
+	args := make([]any, 0, len(ids)+1)
+	args = append(args, project)
+	for i, id := range ids {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString("?")
+		args = append(args, id)
+	}
+	b.WriteString(")")
+	rows, err := s.db.QueryContext(ctx, b.String(), args...)
+	if err != nil {
+		return nil, classify("read memories", err)
+	}
+	defer rows.Close()
+	byID := make(map[int64]MemoryRecord, len(ids))
+	for rows.Next() {
+		m, err := scanMemory(rows)
+		if err != nil {
+			return nil, classify("read memories", err)
+		}
+		byID[m.ID] = m
+	}
+	if err := rows.Err(); err != nil {
+		return nil, classify("read memories", err)
+	}
+	out := make([]MemoryRecord, 0, len(byID))
+	for _, id := range ids {
+		if m, ok := byID[id]; ok {
+			out = append(out, m)
+			delete(byID, id) // a repeated id is returned once
+		}
+	}
+	return out, nil
+}
+
+// Memory reads one memory by id, forgotten or not.
+func (s *Store) Memory(ctx context.Context, id int64) (MemoryRecord, error) {
+	m, err := scanMemory(s.db.QueryRowContext(ctx, "SELECT "+memoryCols+" FROM memories m WHERE m.id = ?", id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return m, fault.Errorf(fault.NotFound, "read memory", "no memory M-%d (see `vibe recall QUERY`)", id)
+	}
+	return m, classify("read memory", err)
+}
+
+// Memory is Store.Memory inside a transaction.
+func (t *Tx) Memory(ctx context.Context, id int64) (MemoryRecord, error) {
+	m, err := scanMemory(t.tx.QueryRowContext(ctx, "SELECT "+memoryCols+" FROM memories m WHERE m.id = ?", id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return m, fault.Errorf(fault.NotFound, "read memory", "no memory M-%d (see `vibe recall QUERY`)", id)
+	}
+	return m, classify("read memory", err)
+}
+
+// RecentMemories lists a project's memories that are not forgotten, newest
+// first (ties by id), at most limit; SessionStart ranks them by salience.
+func (s *Store) RecentMemories(ctx context.Context, project string, limit int) ([]MemoryRecord, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT "+memoryCols+` FROM memories m
+WHERE m.project_path = ? AND m.forgotten = 0 ORDER BY m.created_at DESC, m.id DESC LIMIT ?`, project, limit)
+	if err != nil {
+		return nil, classify("list memories", err)
+	}
+	defer rows.Close()
+	var out []MemoryRecord
+	for rows.Next() {
+		m, err := scanMemory(rows)
+		if err != nil {
+			return nil, classify("list memories", err)
+		}
+		out = append(out, m)
+	}
+	return out, classify("list memories", rows.Err())
+}
+
+// ExportMemories calls fn for every memory that is not forgotten, of one
+// project ("" means all), oldest first, streaming so a large export does
+// not sit in memory.
+func (s *Store) ExportMemories(ctx context.Context, project string, fn func(MemoryRecord) error) error {
+	rows, err := s.db.QueryContext(ctx, "SELECT "+memoryCols+` FROM memories m
+WHERE (?1 = '' OR m.project_path = ?1) AND m.forgotten = 0 ORDER BY m.created_at, m.id`, project)
+	if err != nil {
+		return classify("export memories", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		m, err := scanMemory(rows)
+		if err != nil {
+			return classify("export memories", err)
+		}
+		if err := fn(m); err != nil {
+			return err
+		}
+	}
+	return classify("export memories", rows.Err())
+}
+
+// MemoryCount counts a project's memories, forgotten ones included: the
+// index answers it without reading rows, and recall only needs the size of
+// the pool its candidates were drawn from.
+func (s *Store) MemoryCount(ctx context.Context, project string) (int, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM memories WHERE project_path = ?", project).Scan(&n)
+	return n, classify("count memories", err)
+}
+
+// ForgetMemory marks a memory forgotten and removes it from the FTS5 index
+// and from vec_memories, so no search can return it; its row stays for the
+// record. Forgetting a forgotten memory changes nothing.
+func (t *Tx) ForgetMemory(ctx context.Context, id int64) error {
+	m, err := t.Memory(ctx, id)
+	if err != nil {
+		return err
+	}
+	if m.Forgotten {
+		return nil
+	}
+	// The memories_forget trigger (0003) takes it out of the FTS5 index.
+	if _, err := t.tx.ExecContext(ctx, "UPDATE memories SET forgotten = 1 WHERE id = ?", id); err != nil {
+		return classify("forget memory", err)
+	}
+	if _, err := t.tx.ExecContext(ctx, "DELETE FROM vec_memories WHERE memory_id = ?", id); err != nil {
+		return classify("forget memory vector", err)
+	}
+	// The worker skips forgotten memories, so a pending row would only sit
+	// in the backlog; RememberMemory queues a new one.
+	if _, err := t.tx.ExecContext(ctx, "DELETE FROM embed_queue WHERE memory_id = ? AND status = 'pending'", id); err != nil {
+		return classify("forget memory", err)
+	}
+	return nil
+}
+
+// RememberMemory undoes ForgetMemory: the memory is indexed again and
+// queued for a new vector. Adding a forgotten text again calls it.
+func (t *Tx) RememberMemory(ctx context.Context, id int64, now time.Time) error {
+	m, err := t.Memory(ctx, id)
+	if err != nil {
+		return err
+	}
+	if !m.Forgotten {
+		return nil
+	}
+	// The memories_remember trigger (0003) indexes it again.
+	if _, err := t.tx.ExecContext(ctx, "UPDATE memories SET forgotten = 0 WHERE id = ?", id); err != nil {
+		return classify("remember memory", err)
+	}
+	ms := now.UnixMilli()
+	if _, err := t.tx.ExecContext(ctx, "INSERT INTO embed_queue (memory_id, created_at, updated_at) VALUES (?, ?, ?)", id, ms, ms); err != nil {
+		return classify("queue embedding", err)
+	}
+	return nil
+}
+
+// LinkConflict records that memory id contradicts memory other. The link
+// is set on both rows, each keeping the first conflict it was given, so a
+// hit for either memory can point at the other without a reverse lookup.
+func (t *Tx) LinkConflict(ctx context.Context, id, other int64) error {
+	if _, err := t.tx.ExecContext(ctx, "UPDATE memories SET conflicts_with = ? WHERE id = ?", other, id); err != nil {
+		return classify("record memory conflict", err)
+	}
+	if _, err := t.tx.ExecContext(ctx, "UPDATE memories SET conflicts_with = ? WHERE id = ? AND conflicts_with IS NULL", id, other); err != nil {
+		return classify("record memory conflict", err)
+	}
+	return nil
+}
+
+// ClaimGateCounts counts, for a project, the claims still in play (latest
+// status neither KILLED nor VERIFIED) and the gates whose latest run, per
+// gate and claim, failed.
+func (s *Store) ClaimGateCounts(ctx context.Context, project string) (activeClaims, pendingGates int, err error) {
+	err = s.db.QueryRowContext(ctx, `
+SELECT
+ (SELECT count(*) FROM (
+    SELECT (SELECT e2.new_status FROM claim_events e2
+            WHERE e2.project_path = ?1 AND e2.claim_id = e.claim_id AND e2.new_status IS NOT NULL
+            ORDER BY e2.id DESC LIMIT 1) AS status
+    FROM claim_events e WHERE e.project_path = ?1 GROUP BY e.claim_id)
+  WHERE status IS NULL OR status NOT IN ('KILLED', 'VERIFIED')),
+ (SELECT count(*) FROM gate_checks g
+  WHERE g.project_path = ?1 AND g.status = 'FAIL' AND g.id = (
+    SELECT max(g2.id) FROM gate_checks g2
+    WHERE g2.project_path = ?1 AND g2.gate_id = g.gate_id AND COALESCE(g2.claim_id,'') = COALESCE(g.claim_id,'')))`,
+		project).Scan(&activeClaims, &pendingGates)
+	return activeClaims, pendingGates, classify("count claims and gates", err)
+}

@@ -1,0 +1,272 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/vibe-science/vibe/internal/fault"
+)
+
+func addMem(t *testing.T, s *Store, project, kind, text string, at time.Time) int64 {
+	t.Helper()
+	var id int64
+	err := s.Tx(context.Background(), func(tx *Tx) error {
+		var err error
+		id, _, err = tx.AddMemory(context.Background(), NewMemory{ProjectPath: project, Kind: kind, Text: text, Ref: "r:" + text, At: at})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+func ids(hs []TextHit) []int64 {
+	out := []int64{}
+	for _, h := range hs {
+		out = append(out, h.ID)
+	}
+	return out
+}
+
+func TestSearchMemoriesFastAndSlowPath(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	// Project /a owns 300 strong matches; /b has 3 weak ones, which the
+	// global top 200 does not reach, so the slow path must find them.
+	for i := 0; i < 300; i++ {
+		addMem(t, s, "/a", KindNote, fmt.Sprintf("gate gate gate %d", i), t0)
+	}
+	var b []int64
+	for i := 0; i < 3; i++ {
+		b = append(b, addMem(t, s, "/b", KindNote, fmt.Sprintf("the gate of building %d was locked early in the morning today", i), t0))
+	}
+	got, err := s.SearchMemories(ctx, TextQuery{Project: "/b", Match: `"gate"`, Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(ids(got), b) {
+		t.Errorf("slow path: %v, want %v", ids(got), b)
+	}
+	for i, h := range got {
+		if h.Rank != i+1 || h.BM25 <= 0 || h.Ref == "" {
+			t.Errorf("hit %d: rank %d bm25 %v ref %q", i, h.Rank, h.BM25, h.Ref)
+		}
+	}
+	// Fast path: /a's best 10 are exactly its first 10 by BM25, then id.
+	got, _ = s.SearchMemories(ctx, TextQuery{Project: "/a", Match: `"gate"`, Limit: 10})
+	if want := []int64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}; !reflect.DeepEqual(ids(got), want) {
+		t.Errorf("fast path: %v, want %v", ids(got), want)
+	}
+	// Kinds, the newest window and an empty match.
+	d := addMem(t, s, "/b", KindDecision, "gate policy decided", t0)
+	got, _ = s.SearchMemories(ctx, TextQuery{Project: "/b", Match: `"gate"`, Kinds: []string{KindDecision}, Limit: 10})
+	if !reflect.DeepEqual(ids(got), []int64{d}) {
+		t.Errorf("kinds: %v, want [%d]", ids(got), d)
+	}
+	got, _ = s.SearchMemories(ctx, TextQuery{Project: "/b", Match: `"gate"`, MinID: b[2], Limit: 10})
+	if !reflect.DeepEqual(ids(got), []int64{d, b[2]}) {
+		t.Errorf("window: %v, want %v", ids(got), []int64{d, b[2]})
+	}
+	if got, err := s.SearchMemories(ctx, TextQuery{Project: "/b", Limit: 10}); got != nil || err != nil {
+		t.Errorf("empty match: %v %v", got, err)
+	}
+}
+
+func TestTermCountsAndCounts(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	for i := 0; i < 12; i++ {
+		addMem(t, s, "/a", KindNote, fmt.Sprintf("calibration run %d", i), t0)
+	}
+	addMem(t, s, "/b", KindNote, "rare word zyxt", t0)
+	got, err := s.TermCounts(ctx, []string{`"calibration"`, `"zyxt"`, `"absent"`, `("run" OR "zyxt")`}, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{10, 1, 0, 10}; !reflect.DeepEqual(got, want) {
+		t.Errorf("TermCounts = %v, want %v", got, want)
+	}
+	if n, _ := s.MemoryCount(ctx, "/a"); n != 12 {
+		t.Errorf("MemoryCount = %d, want 12", n)
+	}
+	if id, _ := s.MaxMemoryID(ctx); id != 13 {
+		t.Errorf("MaxMemoryID = %d, want 13", id)
+	}
+}
+
+func ftsCount(t *testing.T, s *Store, word string) int {
+	t.Helper()
+	var n int
+	if err := s.DB().QueryRow("SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?", word).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestForgetAndRemember(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	id := addMem(t, s, "/a", KindNote, "mycoplasma test passed", t0)
+	keep := addMem(t, s, "/a", KindNote, "mycoplasma stock thawed", t0)
+	emb := make([]byte, 384*4)
+	if _, err := s.DB().Exec("INSERT INTO vec_memories(memory_id, project_path, embedding, model, kind, created_at) VALUES (?, '/a', ?, 'm', 'note', 0)", id, emb); err != nil {
+		t.Fatal(err)
+	}
+	forget := func() {
+		if err := s.Tx(ctx, func(tx *Tx) error { return tx.ForgetMemory(ctx, id) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	forget()
+	forget() // a second time changes nothing
+	m, _ := s.Memory(ctx, id)
+	var vecs, queued int
+	s.DB().QueryRow("SELECT count(*) FROM vec_memories WHERE memory_id = ?", id).Scan(&vecs)
+	s.DB().QueryRow("SELECT count(*) FROM embed_queue WHERE memory_id = ? AND status = 'pending'", id).Scan(&queued)
+	if !m.Forgotten || ftsCount(t, s, "mycoplasma") != 1 || ftsCount(t, s, "passed") != 0 || vecs != 0 || queued != 0 {
+		t.Errorf("after forget: forgotten %v fts %d/%d vecs %d queued %d", m.Forgotten, ftsCount(t, s, "mycoplasma"), ftsCount(t, s, "passed"), vecs, queued)
+	}
+	if got, _ := s.MemoriesByID(ctx, "/a", []int64{id, keep}); len(got) != 1 || got[0].ID != keep {
+		t.Errorf("MemoriesByID returned a forgotten memory: %+v", got)
+	}
+	if err := s.Tx(ctx, func(tx *Tx) error { return tx.RememberMemory(ctx, id, t0) }); err != nil {
+		t.Fatal(err)
+	}
+	s.DB().QueryRow("SELECT count(*) FROM embed_queue WHERE memory_id = ? AND status = 'pending'", id).Scan(&queued)
+	if ftsCount(t, s, "passed") != 1 || queued != 1 {
+		t.Errorf("after remember: fts %d queued %d", ftsCount(t, s, "passed"), queued)
+	}
+	// The FTS5 index still agrees with its content table.
+	if _, err := s.DB().Exec("INSERT INTO memories_fts(memories_fts) VALUES ('integrity-check')"); err != nil {
+		t.Errorf("FTS5 integrity check: %v", err)
+	}
+	err := s.Tx(ctx, func(tx *Tx) error { return tx.ForgetMemory(ctx, 999) })
+	if fault.KindOf(err) != fault.NotFound {
+		t.Errorf("forget of a missing memory: %v", err)
+	}
+}
+
+func TestLinkConflictAndReads(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	a := addMem(t, s, "/a", KindNote, "one", t0)
+	b := addMem(t, s, "/a", KindNote, "two", t0.Add(time.Hour))
+	c := addMem(t, s, "/a", KindNote, "three", t0.Add(2*time.Hour))
+	o := addMem(t, s, "/o", KindNote, "other", t0)
+	link := func(x, y int64) {
+		if err := s.Tx(ctx, func(tx *Tx) error { return tx.LinkConflict(ctx, x, y) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link(b, a)
+	link(c, a) // a keeps its first conflict
+	want := map[int64]int64{a: b, b: a, c: a}
+	for id, w := range want {
+		m, _ := s.Memory(ctx, id)
+		if m.ConflictsWith == nil || *m.ConflictsWith != w {
+			t.Errorf("M-%d conflicts with %v, want %d", id, m.ConflictsWith, w)
+		}
+	}
+	got, _ := s.MemoriesByID(ctx, "/a", []int64{c, o, a, c, 777})
+	if len(got) != 2 || got[0].ID != c || got[1].ID != a {
+		t.Errorf("MemoriesByID = %+v, want M-%d, M-%d", got, c, a)
+	}
+	rec, _ := s.RecentMemories(ctx, "/a", 2)
+	if len(rec) != 2 || rec[0].ID != c || rec[1].ID != b {
+		t.Errorf("RecentMemories = %+v", rec)
+	}
+	var all []int64
+	s.ExportMemories(ctx, "", func(m MemoryRecord) error { all = append(all, m.ID); return nil })
+	if !reflect.DeepEqual(all, []int64{a, o, b, c}) {
+		t.Errorf("export all = %v, want %v", all, []int64{a, o, b, c})
+	}
+	if _, err := s.Memory(ctx, 12345); fault.KindOf(err) != fault.NotFound {
+		t.Errorf("missing memory: %v", err)
+	}
+}
+
+func TestClaimGateCounts(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	if err := s.Tx(ctx, func(tx *Tx) error {
+		return tx.UpsertSession(ctx, SessionSeen{ID: "s1", ProjectPath: "/a", At: t0, Start: true})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	exec := func(q string, args ...any) {
+		if _, err := s.DB().Exec(q, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	claim := func(id, event, status string) {
+		exec("INSERT INTO claim_events (claim_id, session_id, project_path, event_type, new_status, ts) VALUES (?, 's1', '/a', ?, NULLIF(?, ''), 0)", id, event, status)
+	}
+	gate := func(g, c, status string) {
+		exec("INSERT INTO gate_checks (session_id, project_path, gate_id, claim_id, status, ts) VALUES ('s1', '/a', ?, NULLIF(?, ''), ?, 0)", g, c, status)
+	}
+	claim("C-1", "CREATED", "PROVISIONAL")
+	claim("C-1", "R2_REVIEWED", "") // no status change: still provisional
+	claim("C-2", "CREATED", "PROVISIONAL")
+	claim("C-2", "KILLED", "KILLED")
+	claim("C-3", "CREATED", "PROVISIONAL")
+	claim("C-3", "VERIFIED", "VERIFIED")
+	claim("C-4", "CREATED", "PROVISIONAL")
+	claim("C-4", "DISPUTED", "DISPUTED")
+	gate("DQ1", "C-1", "FAIL")
+	gate("DQ1", "C-1", "PASS") // fixed
+	gate("DQ2", "C-1", "FAIL") // pending
+	gate("L-1", "", "FAIL")    // pending, no claim
+	gate("DQ2", "C-4", "PASS")
+	exec("INSERT INTO gate_checks (project_path, gate_id, status, ts) VALUES ('/b', 'DQ3', 'FAIL', 0)")
+	claims, gates, err := s.ClaimGateCounts(ctx, "/a")
+	if err != nil || claims != 2 || gates != 2 {
+		t.Errorf("ClaimGateCounts = %d claims, %d gates, %v; want 2, 2", claims, gates, err)
+	}
+	claims, gates, _ = s.ClaimGateCounts(ctx, "/empty")
+	if claims != 0 || gates != 0 {
+		t.Errorf("empty project: %d, %d", claims, gates)
+	}
+}
+
+// TestForgottenRowsKeepFTSConsistent drives every write the 0003 triggers
+// cover and checks the FTS5 index after each: forgetting, remembering,
+// editing a forgotten or a remembered memory, and deleting either.
+func TestForgottenRowsKeepFTSConsistent(t *testing.T) {
+	s := openTest(t)
+	a := addMem(t, s, "/a", KindNote, "alpha resonance", t0)
+	b := addMem(t, s, "/a", KindNote, "beta resonance", t0)
+	check := func(step string, alpha, beta, gamma int) {
+		t.Helper()
+		if _, err := s.DB().Exec("INSERT INTO memories_fts(memories_fts) VALUES ('integrity-check')"); err != nil {
+			t.Fatalf("%s: FTS5 integrity check: %v", step, err)
+		}
+		if got := [3]int{ftsCount(t, s, "alpha"), ftsCount(t, s, "beta"), ftsCount(t, s, "gamma")}; got != [3]int{alpha, beta, gamma} {
+			t.Errorf("%s: alpha/beta/gamma matches %v, want %v", step, got, [3]int{alpha, beta, gamma})
+		}
+	}
+	exec := func(q string, args ...any) {
+		t.Helper()
+		if _, err := s.DB().Exec(q, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check("start", 1, 1, 0)
+	exec("UPDATE memories SET forgotten = 1 WHERE id = ?", a)
+	check("forget a", 0, 1, 0)
+	exec("UPDATE memories SET text = 'gamma resonance' WHERE id = ?", a)
+	check("edit forgotten a", 0, 1, 0)
+	exec("UPDATE memories SET forgotten = 0 WHERE id = ?", a)
+	check("remember a", 0, 1, 1)
+	exec("UPDATE memories SET text = 'alpha again', forgotten = 1 WHERE id = ?", a)
+	check("edit and forget a", 0, 1, 0)
+	exec("DELETE FROM memories WHERE id = ?", a)
+	check("delete forgotten a", 0, 1, 0)
+	exec("UPDATE memories SET text = 'gamma now' WHERE id = ?", b)
+	check("edit b", 0, 0, 1)
+	exec("DELETE FROM memories WHERE id = ?", b)
+	check("delete b", 0, 0, 0)
+}
