@@ -280,6 +280,7 @@ func clip(s string, n int) string {
 //     "Perform a web search for the query: …" request offers the
 //     web_search server tool and nothing else) is a side request;
 //   - everything else is the main conversation.
+//
 // webSearchPrompt starts the nested request Claude Code's WebSearch tool
 // sends (2.1.330).
 const webSearchPrompt = "Perform a web search for the query:"

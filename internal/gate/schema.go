@@ -7,7 +7,6 @@ import (
 	"math"
 	"path"
 	"strings"
-
 )
 
 // SchemaValidator validates an artifact against a schema file of
