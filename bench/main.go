@@ -51,14 +51,15 @@ func main() {
 	runs := flag.Int("runs", 200, "timed runs per command")
 	rows := flag.Int("rows", 100000, "spine entries to pre-fill")
 	out := flag.String("out", "bench/hooks.json", "JSON report")
+	memory := flag.Bool("memory", true, "also measure recall, KNN and the embed worker (needs python3-onnx for the test model)")
 	flag.Parse()
-	if err := run(*bin, *empty, *fixtures, *runs, *rows, *out); err != nil {
+	if err := run(*bin, *empty, *fixtures, *runs, *rows, *out, *memory); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(bin, empty, fixtures string, runs, rows int, out string) error {
+func run(bin, empty, fixtures string, runs, rows int, out string, memory bool) error {
 	ctx := context.Background()
 	home, err := os.MkdirTemp("", "vibe-bench-")
 	if err != nil {
@@ -79,7 +80,7 @@ func run(bin, empty, fixtures string, runs, rows int, out string) error {
 	if err != nil {
 		return err
 	}
-	env := append(os.Environ(), "VIBE_HOME="+home)
+	env := append(os.Environ(), "VIBE_HOME="+home, "VIBE_WORKER=off")
 	rep := report{When: time.Now().UTC(), Rows: rows, Runs: runs, CPUs: numCPU(), Ratios: map[string]any{}}
 
 	baselines := []struct {
@@ -117,6 +118,14 @@ func run(bin, empty, fixtures string, runs, rows int, out string) error {
 		}
 		if holder != nil {
 			holder.Close()
+		}
+	}
+	if err := observerBench(&rep, bin, fixtures, runs); err != nil {
+		return err
+	}
+	if memory {
+		if err := memoryBench(&rep, bin, fixtures, runs); err != nil {
+			return err
 		}
 	}
 	ratios(&rep)
@@ -225,6 +234,14 @@ func printTable(rep report) {
 	fmt.Println()
 	for _, k := range keys {
 		fmt.Printf("%s: %v\n", k, rep.Ratios[k])
+	}
+	ek := make([]string, 0, len(rep.Extra))
+	for k := range rep.Extra {
+		ek = append(ek, k)
+	}
+	sort.Strings(ek)
+	for _, k := range ek {
+		fmt.Printf("%s: %v\n", k, rep.Extra[k])
 	}
 }
 
