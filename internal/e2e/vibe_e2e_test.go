@@ -244,3 +244,16 @@ func TestReviewerRoleEnforcedBeforeTheWrite(t *testing.T) {
 		t.Errorf("the report write was refused: %s", r.Text)
 	}
 }
+
+// TestVibePluginValidatesStrict runs the real client's validator on this
+// checkout, strict: warnings fail it too.
+func TestVibePluginValidatesStrict(t *testing.T) {
+	root := vibeRoot(t)
+	out, err := ValidatePlugin(t, root, true)
+	if err != nil {
+		t.Fatalf("claude plugin validate --strict: %v\n%s", err, out)
+	}
+	if !strings.Contains(out, "Validation passed") {
+		t.Errorf("unexpected validator output:\n%s", out)
+	}
+}
