@@ -9,17 +9,22 @@ GO      ?= go
 BIN     := bin
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X github.com/vibe-science/vibe/internal/cli.Version=$(VERSION) \
-	-X github.com/vibe-science/vibe/internal/worker.Version=$(VERSION)
-HOOKS   := vibe-session-start vibe-prompt-submit vibe-pre-tool-use vibe-post-tool-use vibe-stop vibe-session-end
-CMDS    := $(HOOKS) vibe vibe-embed-worker
+	-X github.com/vibe-science/vibe/internal/worker.Version=$(VERSION) \
+	-X github.com/vibe-science/vibe/internal/buildinfo.Version=$(VERSION)
+# The per-event hook binaries are small pure-Go clients (internal/relay),
+# built without cgo; vibe-hook, the CLI and the worker carry SQLite.
+CLIENTS := vibe-session-start vibe-prompt-submit vibe-pre-tool-use vibe-post-tool-use vibe-stop vibe-session-end
+HOOKS   := $(CLIENTS) vibe-hook
+CMDS    := vibe-hook vibe vibe-embed-worker
 
 .PHONY: all build install test unit e2e validate bench lint deps-check forensic clean
 
 all: build
 
-## build: compile the hook binaries and the CLI into bin/
+## build: compile the hook binaries, the handler binary, the CLI and the worker into bin/
 build:
 	@mkdir -p $(BIN)
+	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/ $(addprefix ./cmd/,$(CLIENTS))
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/ $(addprefix ./cmd/,$(CMDS))
 	$(GO) build -o bench/out/empty-go ./bench/empty
 
@@ -52,8 +57,13 @@ lint: deps-check
 	@out="$$(gofmt -l cmd internal db bench blueprints skill)"; if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
-## deps-check: no hook binary may link hugot (the embedder) or cobra (the CLI)
+## deps-check: no hook binary may link hugot (the embedder), cobra (the CLI) or
+## the JSON Schema library; the per-event clients may not link cgo SQLite either
 deps-check:
+	@for h in $(CLIENTS); do \
+		bad="$$($(GO) list -deps ./cmd/$$h | grep -E 'mattn/go-sqlite3|sqlite-vec' || true)"; \
+		if [ -n "$$bad" ]; then echo "$$h links SQLite (it must relay to the worker or run vibe-hook):"; echo "$$bad"; exit 1; fi; \
+	done
 	@for h in $(HOOKS); do \
 		bad="$$($(GO) list -deps ./cmd/$$h | grep -E 'knights-analytics|spf13/cobra|santhosh-tekuri' || true)"; \
 		if [ -n "$$bad" ]; then echo "$$h links forbidden packages:"; echo "$$bad"; exit 1; fi; \

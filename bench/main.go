@@ -20,7 +20,9 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/worker/client"
 )
 
 type sample struct {
@@ -92,14 +94,22 @@ func run(bin, empty, fixtures string, runs, rows int, out string, memory bool) e
 	}
 	hooks := []string{"vibe-session-start", "vibe-prompt-submit", "vibe-pre-tool-use", "vibe-post-tool-use", "vibe-stop", "vibe-session-end"}
 
-	// Scenario 1: the database is also held open by another process, as the
-	// embed worker does in normal use. Scenario 2: the hook is the only
-	// connection (worker not running) and pays the checkpoint on close.
-	for _, scenario := range []string{"worker holds db", "hook alone"} {
-		var holder *store.Store
-		if scenario == "worker holds db" {
-			holder, err = store.Open(ctx, dbPath, store.Options{})
-			if err != nil {
+	// Scenario 1: the embed worker runs, as it does once vibe is set up: the
+	// hook binaries hand their events to it (internal/relay) and it runs the
+	// handlers on the database it holds open. Scenario 2: no worker: each
+	// hook runs the handler binary, which opens the database itself and, as
+	// the last connection, pays the checkpoint on close.
+	for _, scenario := range []string{"worker running", "no worker"} {
+		var holder *exec.Cmd
+		if scenario == "worker running" {
+			// The built worker: it must be the hooks' own build to run them.
+			holder = exec.Command(filepath.Join(bin, "vibe-embed-worker"), "--home", home, "--foreground")
+			if err := holder.Start(); err != nil {
+				return fmt.Errorf("start the worker: %w", err)
+			}
+			paths := config.Resolve(func(k string) string { return map[string]string{"VIBE_HOME": home}[k] })
+			if err := waitForSocket(paths.Socket, 30*time.Second); err != nil {
+				holder.Process.Kill()
 				return err
 			}
 		}
@@ -117,7 +127,8 @@ func run(bin, empty, fixtures string, runs, rows int, out string, memory bool) e
 			rep.Samples = append(rep.Samples, s)
 		}
 		if holder != nil {
-			holder.Close()
+			holder.Process.Signal(os.Interrupt)
+			holder.Wait()
 		}
 	}
 	if err := observerBench(&rep, bin, fixtures, runs); err != nil {
@@ -135,6 +146,19 @@ func run(bin, empty, fixtures string, runs, rows int, out string, memory bool) e
 		return err
 	}
 	return os.WriteFile(out, append(raw, '\n'), 0o644)
+}
+
+// waitForSocket waits until the worker answers on its socket.
+func waitForSocket(socket string, limit time.Duration) error {
+	for deadline := time.Now().Add(limit); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		_, err := client.GetHealth(ctx, socket)
+		cancel()
+		if err == nil {
+			return nil
+		}
+	}
+	return fmt.Errorf("the worker did not answer on %s within %v", socket, limit)
 }
 
 func numCPU() int {
@@ -199,7 +223,7 @@ func find(rep report, name, scenario string) *sample {
 }
 
 func ratios(rep *report) {
-	for _, sc := range []string{"worker holds db", "hook alone"} {
+	for _, sc := range []string{"worker running", "no worker"} {
 		empty, node := find(*rep, "empty Go binary", sc), find(*rep, "node -e 0", sc)
 		for _, h := range []string{"vibe-post-tool-use", "vibe-pre-tool-use"} {
 			hs := find(*rep, h, sc)

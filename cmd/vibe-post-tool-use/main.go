@@ -1,12 +1,11 @@
-// Command vibe-post-tool-use is the Claude Code hook binary for this event; all logic
-// lives in internal/posttool and internal/hookrun.
+// Command vibe-post-tool-use is the Claude Code hook binary for this event: it hands
+// the event to the resident worker, or runs vibe-hook locally (internal/relay).
 package main
 
 import (
 	"os"
 
-	"github.com/vibe-science/vibe/internal/hookrun"
-	"github.com/vibe-science/vibe/internal/posttool"
+	"github.com/vibe-science/vibe/internal/relay"
 )
 
-func main() { os.Exit(hookrun.Main(posttool.Spec, nil)) }
+func main() { os.Exit(relay.Main("post-tool-use", relay.OSEnv())) }

@@ -15,7 +15,8 @@ import (
 )
 
 // TestParallelHookProcesses runs 8 hook processes in parallel, 500 events
-// each (50 with -short), against one database: every process must exit 0
+// each (50 with -short), against one database, with no worker (each event
+// runs the handler binary, every process opening the database itself): every process must exit 0
 // without a systemMessage and every event must leave its spine and
 // provenance row.
 func TestParallelHookProcesses(t *testing.T) {
@@ -24,8 +25,9 @@ func TestParallelHookProcesses(t *testing.T) {
 		perWorker = 50
 	}
 	dir := t.TempDir()
+	// The hook binary and the handler binary it runs when no worker answers.
 	bin := filepath.Join(dir, "vibe-post-tool-use")
-	build := exec.Command("go", "build", "-o", bin, ".")
+	build := exec.Command("go", "build", "-o", dir+"/", ".", "../vibe-hook")
 	build.Env = append(os.Environ(), "GOFLAGS=-tags=sqlite_fts5")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)

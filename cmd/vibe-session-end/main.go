@@ -1,12 +1,11 @@
-// Command vibe-session-end is the Claude Code hook binary for this event; all logic
-// lives in internal/sessionend and internal/hookrun.
+// Command vibe-session-end is the Claude Code hook binary for this event: it hands
+// the event to the resident worker, or runs vibe-hook locally (internal/relay).
 package main
 
 import (
 	"os"
 
-	"github.com/vibe-science/vibe/internal/hookrun"
-	"github.com/vibe-science/vibe/internal/sessionend"
+	"github.com/vibe-science/vibe/internal/relay"
 )
 
-func main() { os.Exit(hookrun.Main(sessionend.Spec, nil)) }
+func main() { os.Exit(relay.Main("session-end", relay.OSEnv())) }

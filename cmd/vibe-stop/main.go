@@ -1,12 +1,11 @@
-// Command vibe-stop is the Claude Code hook binary for this event; all logic
-// lives in internal/stopturn and internal/hookrun.
+// Command vibe-stop is the Claude Code hook binary for this event: it hands
+// the event to the resident worker, or runs vibe-hook locally (internal/relay).
 package main
 
 import (
 	"os"
 
-	"github.com/vibe-science/vibe/internal/hookrun"
-	"github.com/vibe-science/vibe/internal/stopturn"
+	"github.com/vibe-science/vibe/internal/relay"
 )
 
-func main() { os.Exit(hookrun.Main(stopturn.Spec, nil)) }
+func main() { os.Exit(relay.Main("stop", relay.OSEnv())) }

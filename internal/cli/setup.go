@@ -14,7 +14,7 @@ import (
 // HookBinaries are the binaries hooks.json runs, built into <root>/bin.
 var HookBinaries = []string{
 	"vibe-session-start", "vibe-prompt-submit", "vibe-pre-tool-use",
-	"vibe-post-tool-use", "vibe-stop", "vibe-session-end",
+	"vibe-post-tool-use", "vibe-stop", "vibe-session-end", "vibe-hook",
 }
 
 // Marketplace and plugin names, as in .claude-plugin/marketplace.json.

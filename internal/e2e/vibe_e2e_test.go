@@ -22,7 +22,7 @@ func vibeRoot(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, b := range []string{"vibe-session-start", "vibe-prompt-submit", "vibe-pre-tool-use", "vibe-post-tool-use", "vibe-stop", "vibe-session-end"} {
+	for _, b := range []string{"vibe-session-start", "vibe-prompt-submit", "vibe-pre-tool-use", "vibe-post-tool-use", "vibe-stop", "vibe-session-end", "vibe-hook"} {
 		if _, err := os.Stat(filepath.Join(root, "bin", b)); err != nil {
 			t.Fatalf("%s is not built (run `make build` first): %v", b, err)
 		}
@@ -118,7 +118,7 @@ func TestMissingPreToolUseBinaryFailsClosed(t *testing.T) {
 	root := vibeRoot(t)
 	plugin := TempDir(t)
 	for _, rel := range []string{".claude-plugin/plugin.json", "hooks.json", "README.md", "plugin/guard.sh",
-		"bin/vibe-session-start", "bin/vibe-prompt-submit", "bin/vibe-post-tool-use", "bin/vibe-stop", "bin/vibe-session-end"} {
+		"bin/vibe-session-start", "bin/vibe-prompt-submit", "bin/vibe-post-tool-use", "bin/vibe-stop", "bin/vibe-session-end", "bin/vibe-hook"} {
 		copyFile(t, filepath.Join(root, rel), filepath.Join(plugin, rel))
 	}
 	// The manifest names skills, commands and agents; keep them resolvable.

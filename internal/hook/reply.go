@@ -23,6 +23,11 @@ type Specific struct {
 	AdditionalContext        string `json:"additionalContext,omitempty"`
 }
 
+// MaxEvent caps the event a hook reads from stdin. Write contents arrive
+// inside the event, so it is generous; beyond it the event is treated as
+// unreadable.
+const MaxEvent = 64 << 20
+
 // MaxString is Claude Code's cap on any reply string; longer text is spilled
 // to a file by the client, so vibe cuts it first and says so.
 const MaxString = 10000

@@ -28,7 +28,14 @@ type Env struct {
 	st       *store.Store
 	stErr    error
 	opened   bool
+	borrowed bool
 	notes    []string
+}
+
+// UseStore gives the Env an already open database (the worker's), which it
+// uses instead of opening one and leaves open when the hook ends.
+func (e *Env) UseStore(st *store.Store) {
+	e.st, e.stErr, e.opened, e.borrowed = st, nil, true, true
 }
 
 // OSEnv is the Env of a real process.
@@ -102,7 +109,7 @@ func (e *Env) Logf(format string, args ...any) {
 }
 
 func (e *Env) close() {
-	if e.st != nil {
+	if e.st != nil && !e.borrowed {
 		e.st.Close()
 	}
 }

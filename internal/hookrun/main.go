@@ -29,9 +29,8 @@ const (
 	FailClosed
 )
 
-// DefaultMaxInput caps stdin. Write contents arrive inside the event, so
-// the cap is generous; beyond it the event is treated as unreadable.
-const DefaultMaxInput = 64 << 20
+// DefaultMaxInput caps stdin (hook.MaxEvent).
+const DefaultMaxInput = hook.MaxEvent
 
 // Handler judges one event.
 type Handler func(ctx context.Context, env *Env, ev *hook.Event) (Outcome, error)

@@ -2,6 +2,7 @@ package worker
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,7 +10,10 @@ import (
 	"net"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/buildinfo"
 	"github.com/vibe-science/vibe/internal/fault"
+	"github.com/vibe-science/vibe/internal/hookrun"
+	"github.com/vibe-science/vibe/internal/hooks"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/worker/client"
 )
@@ -146,8 +150,30 @@ func (w *Worker) answer(ctx context.Context, req client.Request) client.Response
 			out[i] = client.Hit{MemoryID: h.MemoryID, Distance: h.Distance}
 		}
 		return client.Response{OK: true, Model: model, Hits: out}
+	case client.OpHook:
+		return w.runHook(req)
 	}
-	return refuse(client.CodeInvalid, "unknown op %q: use health, warm, embed or knn", req.Op)
+	return refuse(client.CodeInvalid, "unknown op %q: use health, warm, embed, knn or hook", req.Op)
+}
+
+// runHook runs a hook event in the worker, on the database it holds open,
+// for a hook client of the same build (another build's handlers may decide
+// differently, so its client runs them itself). The hook's own time budget
+// and failure policy apply as in the hook binary.
+func (w *Worker) runHook(req client.Request) client.Response {
+	if req.Version != buildinfo.Version {
+		return refuse(client.CodeVersion, "the worker is build %s, the hook %s: the hook runs its handler itself", buildinfo.Version, req.Version)
+	}
+	spec, err := hooks.Lookup(req.Hook)
+	if err != nil {
+		return refuse(client.CodeInvalid, "%v", err)
+	}
+	var stdout, stderr bytes.Buffer
+	env := &hookrun.Env{Stdin: bytes.NewReader(req.Stdin), Stdout: &stdout, Stderr: &stderr, Now: w.now,
+		Getenv: func(k string) string { return req.Env[k] }}
+	env.UseStore(w.st)
+	code := hookrun.Main(spec, env)
+	return client.Response{OK: true, Exit: code, Stdout: stdout.Bytes(), Stderr: stderr.Bytes()}
 }
 
 // embedNow embeds texts for a caller who is waiting, ahead of the backlog.

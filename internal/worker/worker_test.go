@@ -377,7 +377,7 @@ func TestSocketProtocol(t *testing.T) {
 		code string
 		msg  string
 	}{
-		{client.Request{Op: "dance"}, client.CodeInvalid, `unknown op "dance": use health, warm, embed or knn`},
+		{client.Request{Op: "dance"}, client.CodeInvalid, `unknown op "dance": use health, warm, embed, knn or hook`},
 		{client.Request{Op: client.OpEmbed}, client.CodeInvalid, "embed takes 1 to 256 texts, got 0"},
 		{client.Request{Op: client.OpKNN, Text: "x"}, client.CodeInvalid, "knn needs a project and a text"},
 		{client.Request{Op: client.OpKNN, Project: "/p", Text: "x", K: 5000}, client.CodeInvalid, "knn k = 5000; at most 4096"},

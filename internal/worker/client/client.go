@@ -8,40 +8,32 @@ import (
 	"fmt"
 	"net"
 	"time"
+
+	"github.com/vibe-science/vibe/internal/worker/proto"
 )
 
-// Request is one line a client sends.
-type Request struct {
-	Op      string   `json:"op"`
-	Texts   []string `json:"texts,omitempty"`
-	Project string   `json:"project,omitempty"`
-	Text    string   `json:"text,omitempty"`
-	K       int      `json:"k,omitempty"`
-	Kinds   []string `json:"kinds,omitempty"`
-}
-
-// Response is one line the worker answers.
-type Response struct {
-	OK      bool        `json:"ok"`
-	Error   string      `json:"error,omitempty"`
-	Code    string      `json:"code,omitempty"`
-	Model   string      `json:"model,omitempty"`
-	Vectors [][]float32 `json:"vectors,omitempty"`
-	Hits    []Hit       `json:"hits,omitempty"`
-	Health  *Health     `json:"health,omitempty"`
-}
+// The wire types live in package proto (stdlib only), so the hook binaries
+// can speak the protocol without this package's dependencies.
+type (
+	Request  = proto.Request
+	Response = proto.Response
+	Hit      = proto.Hit
+	Health   = proto.Health
+)
 
 // Ops and error codes of the protocol.
 const (
-	OpHealth = "health"
-	OpEmbed  = "embed"
-	OpKNN    = "knn"
-	OpWarm   = "warm"
+	OpHealth = proto.OpHealth
+	OpEmbed  = proto.OpEmbed
+	OpKNN    = proto.OpKNN
+	OpWarm   = proto.OpWarm
+	OpHook   = proto.OpHook
 
-	CodeNoModel     = "no_model"
-	CodeInvalid     = "invalid"
-	CodeUnavailable = "unavailable"
-	CodeInternal    = "internal"
+	CodeNoModel     = proto.CodeNoModel
+	CodeVersion     = proto.CodeVersion
+	CodeInvalid     = proto.CodeInvalid
+	CodeUnavailable = proto.CodeUnavailable
+	CodeInternal    = proto.CodeInternal
 )
 
 // KNNRequest asks for the k memories of Project nearest to Text.
@@ -50,39 +42,6 @@ type KNNRequest struct {
 	Text    string
 	K       int
 	Kinds   []string
-}
-
-// Hit is one nearest memory; Distance is L2 between unit vectors (cosine
-// similarity = 1 - Distance²/2).
-type Hit struct {
-	MemoryID int64   `json:"memory_id"`
-	Distance float64 `json:"distance"`
-}
-
-// Health is the worker's state, for `vibe worker status` and `vibe status`.
-type Health struct {
-	PID     int    `json:"pid"`
-	Version string `json:"version"`
-	// Model is the current model's name; State says what the worker does
-	// with it: "loaded", "loading", "unloaded (idle)", "no model: lexical
-	// only" or "error: …".
-	Model  string `json:"model"`
-	Loaded bool   `json:"loaded"`
-	State  string `json:"state"`
-	// Backlog is how many memories wait for the current model; Waiting are
-	// those in retry backoff; Failed gave up after repeated errors.
-	Backlog int `json:"backlog"`
-	Waiting int `json:"waiting"`
-	Failed  int `json:"failed"`
-	Done    int `json:"done"`
-	// Throughput is texts embedded per second over the last minute;
-	// EmbedRate is texts per second of embedding time in that minute (the
-	// model's speed, whether or not there was work).
-	Throughput float64 `json:"throughput"`
-	EmbedRate  float64 `json:"embed_rate"`
-	RSSBytes   int64   `json:"rss_bytes"`
-	StartedAt  int64   `json:"started_at"` // unix milliseconds
-	LastError  string  `json:"last_error,omitempty"`
 }
 
 // ErrUnavailable wraps every failure to reach the worker (no socket, no

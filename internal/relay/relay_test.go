@@ -1,0 +1,152 @@
+package relay
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vibe-science/vibe/internal/config"
+	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/worker"
+	"github.com/vibe-science/vibe/internal/worker/client"
+)
+
+const postEvent = `{"session_id":"relay-1","cwd":"/tmp","hook_event_name":"PostToolUse","tool_name":"Bash",` +
+	`"tool_input":{"command":"python train.py"},"tool_response":{"stdout":"auc 0.81"},"tool_use_id":"toolu_relay"}`
+
+type run struct {
+	code           int
+	stdout, stderr string
+}
+
+func runMain(t *testing.T, hookName, event string, env map[string]string, exe string) run {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	e := Env{
+		Stdin: strings.NewReader(event), Stdout: &out, Stderr: &errOut,
+		Getenv: func(k string) string { return env[k] },
+		Environ: func() []string {
+			var kv []string
+			for k, v := range env {
+				kv = append(kv, k+"="+v)
+			}
+			return kv
+		},
+		Executable: func() (string, error) {
+			if exe == "" {
+				return "", errors.New("no executable")
+			}
+			return exe, nil
+		},
+	}
+	return run{Main(hookName, e), out.String(), errOut.String()}
+}
+
+func startWorker(t *testing.T, home string) config.Paths {
+	t.Helper()
+	paths := config.Resolve(func(k string) string { return map[string]string{"VIBE_HOME": home}[k] })
+	w := worker.New(worker.Config{Paths: paths})
+	if err := w.Open(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	return paths
+}
+
+// TestRelayRunsTheHookInTheWorker: with a worker up, the event is handled
+// there; no local handler exists, so a fallback would have failed.
+func TestRelayRunsTheHookInTheWorker(t *testing.T) {
+	home := t.TempDir()
+	paths := startWorker(t, home)
+	r := runMain(t, "post-tool-use", postEvent, map[string]string{"VIBE_HOME": home, "VIBE_WORKER": "off"}, "")
+	if r.code != 0 || r.stdout != "" || r.stderr != "" {
+		t.Fatalf("relay: %+v", r)
+	}
+	st, err := store.Open(context.Background(), paths.DB, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	es, err := st.Spine(context.Background(), store.SpineFilter{Session: "relay-1"})
+	if err != nil || len(es) != 1 || es[0].ActionType != "MODEL_TRAIN" {
+		t.Fatalf("spine %+v %v", es, err)
+	}
+}
+
+// TestRelayAnswersWithTheHandlersReply: a denial computed in the worker
+// reaches stdout as the hook binary would print it.
+func TestRelayAnswersWithTheHandlersReply(t *testing.T) {
+	home := t.TempDir()
+	startWorker(t, home)
+	pre := `{"session_id":"relay-2","cwd":"` + t.TempDir() + `","hook_event_name":"PreToolUse","agent_id":"a","agent_type":"vibe:reviewer2",` +
+		`"tool_name":"Bash","tool_input":{"command":"echo x >> CLAIM-LEDGER.md"},"tool_use_id":"t"}`
+	r := runMain(t, "pre-tool-use", pre, map[string]string{"VIBE_HOME": home, "VIBE_WORKER": "off"}, "")
+	if r.code != 0 || !strings.Contains(r.stdout, `"permissionDecision":"deny"`) || !strings.Contains(r.stdout, "reviewer2 may not write CLAIM-LEDGER.md") {
+		t.Fatalf("relay: %+v", r)
+	}
+}
+
+// TestRelayFallsBackToTheLocalHandler: without a worker (or with the relay
+// switched off) the handler binary next to the hook runs on the same bytes.
+func TestRelayFallsBackToTheLocalHandler(t *testing.T) {
+	dir := t.TempDir()
+	script := "#!/bin/sh\necho \"local $1 $(cat | wc -c)\"\nexit 3\n"
+	if err := os.WriteFile(filepath.Join(dir, FullBinary), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(dir, "vibe-post-tool-use")
+	home := t.TempDir()
+	for name, env := range map[string]map[string]string{
+		"no worker": {"VIBE_HOME": home},
+		"relay off": {"VIBE_HOME": home, "VIBE_RELAY": "off"},
+	} {
+		r := runMain(t, "post-tool-use", postEvent, env, exe)
+		want := "local post-tool-use " + strconv.Itoa(len(postEvent)) + "\n"
+		if r.code != 3 || r.stdout != want {
+			t.Errorf("%s: %+v, want exit 3 and %q", name, r, want)
+		}
+	}
+}
+
+// TestRelayRefusesAnotherBuild: the worker will not run a hook of another
+// build (its handlers may decide differently); the client then runs locally.
+func TestRelayRefusesAnotherBuild(t *testing.T) {
+	home := t.TempDir()
+	paths := startWorker(t, home)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, err := client.Call(ctx, paths.Socket, client.Request{Op: client.OpHook, Hook: "post-tool-use", Version: "other-build", Stdin: []byte(postEvent)})
+	var ce *client.Error
+	if !errors.As(err, &ce) || ce.Code != client.CodeVersion {
+		t.Fatalf("want a version refusal, got %v", err)
+	}
+}
+
+// TestMissingHandler: with no worker and no handler binary, PreToolUse
+// refuses the call (exit 2, reason on stderr); other hooks let the session
+// go on and say why.
+func TestMissingHandler(t *testing.T) {
+	home := t.TempDir()
+	exe := filepath.Join(t.TempDir(), "vibe-pre-tool-use")
+	r := runMain(t, "pre-tool-use", postEvent, map[string]string{"VIBE_HOME": home}, exe)
+	if r.code != 2 || !strings.Contains(r.stderr, "this call was refused to keep protected files safe") {
+		t.Errorf("pre-tool-use: %+v", r)
+	}
+	r = runMain(t, "post-tool-use", postEvent, map[string]string{"VIBE_HOME": home}, exe)
+	if r.code != 0 || !strings.Contains(r.stdout, `"systemMessage":"vibe: the post-tool-use handler could not run`) {
+		t.Errorf("post-tool-use: %+v", r)
+	}
+}
+
+func TestForwardedEnvironment(t *testing.T) {
+	got := forwarded([]string{"VIBE_HOME=/v", "CLAUDE_PROJECT_DIR=/p", "HOME=/h", "PATH=/bin", "SECRET=x", "VIBE_EMPTY="})
+	if len(got) != 4 || got["VIBE_HOME"] != "/v" || got["CLAUDE_PROJECT_DIR"] != "/p" || got["HOME"] != "/h" || got["PATH"] != "" {
+		t.Errorf("forwarded %v", got)
+	}
+}

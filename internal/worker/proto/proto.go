@@ -1,0 +1,86 @@
+// Package proto holds the embed worker's socket protocol: one JSON object
+// per line each way (Request, Response). It imports only encoding/json's
+// needs, so the hook binaries (internal/relay) can speak it without
+// linking the network stack or the worker. internal/worker/client aliases
+// these types.
+package proto
+
+// Request is one line a client sends.
+type Request struct {
+	Op      string   `json:"op"`
+	Texts   []string `json:"texts,omitempty"`
+	Project string   `json:"project,omitempty"`
+	Text    string   `json:"text,omitempty"`
+	K       int      `json:"k,omitempty"`
+	Kinds   []string `json:"kinds,omitempty"`
+	// Hook, Version, Env and Stdin carry a hook event to run in the worker
+	// (OpHook): the hook's name, the client's build, the VIBE_/CLAUDE_
+	// environment and HOME, and the event as Claude Code sent it.
+	Hook    string            `json:"hook,omitempty"`
+	Version string            `json:"version,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+	Stdin   []byte            `json:"stdin,omitempty"`
+}
+
+// Response is one line the worker answers.
+type Response struct {
+	OK      bool        `json:"ok"`
+	Error   string      `json:"error,omitempty"`
+	Code    string      `json:"code,omitempty"`
+	Model   string      `json:"model,omitempty"`
+	Vectors [][]float32 `json:"vectors,omitempty"`
+	Hits    []Hit       `json:"hits,omitempty"`
+	Health  *Health     `json:"health,omitempty"`
+	// Exit, Stdout and Stderr are a hook's outcome (OpHook).
+	Exit   int    `json:"exit,omitempty"`
+	Stdout []byte `json:"stdout,omitempty"`
+	Stderr []byte `json:"stderr,omitempty"`
+}
+
+// Ops and error codes of the protocol.
+const (
+	OpHealth = "health"
+	OpEmbed  = "embed"
+	OpKNN    = "knn"
+	OpWarm   = "warm"
+	OpHook   = "hook"
+
+	CodeNoModel     = "no_model"
+	CodeVersion     = "version"
+	CodeInvalid     = "invalid"
+	CodeUnavailable = "unavailable"
+	CodeInternal    = "internal"
+)
+
+// Hit is one nearest memory; Distance is L2 between unit vectors (cosine
+// similarity = 1 - Distance²/2).
+type Hit struct {
+	MemoryID int64   `json:"memory_id"`
+	Distance float64 `json:"distance"`
+}
+
+// Health is the worker's state, for `vibe worker status` and `vibe status`.
+type Health struct {
+	PID     int    `json:"pid"`
+	Version string `json:"version"`
+	// Model is the current model's name; State says what the worker does
+	// with it: "loaded", "loading", "unloaded (idle)", "no model: lexical
+	// only" or "error: …".
+	Model  string `json:"model"`
+	Loaded bool   `json:"loaded"`
+	State  string `json:"state"`
+	// Backlog is how many memories wait for the current model; Waiting are
+	// those in retry backoff; Failed gave up after repeated errors.
+	Backlog int `json:"backlog"`
+	Waiting int `json:"waiting"`
+	Failed  int `json:"failed"`
+	Done    int `json:"done"`
+	// Throughput is texts embedded per second over the last minute;
+	// EmbedRate is texts per second of embedding time in that minute (the
+	// model's speed, whether or not there was work).
+	Throughput float64 `json:"throughput"`
+	EmbedRate  float64 `json:"embed_rate"`
+	RSSBytes   int64   `json:"rss_bytes"`
+	StartedAt  int64   `json:"started_at"` // unix milliseconds
+	LastError  string  `json:"last_error,omitempty"`
+}
