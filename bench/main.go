@@ -20,7 +20,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/worker/client"
 )
@@ -100,16 +99,9 @@ func run(bin, empty, fixtures string, runs, rows int, out string, memory bool) e
 	// hook runs the handler binary, which opens the database itself and, as
 	// the last connection, pays the checkpoint on close.
 	for _, scenario := range []string{"worker running", "no worker"} {
-		var holder *exec.Cmd
+		stop := func() {}
 		if scenario == "worker running" {
-			// The built worker: it must be the hooks' own build to run them.
-			holder = exec.Command(filepath.Join(bin, "vibe-embed-worker"), "--home", home, "--foreground")
-			if err := holder.Start(); err != nil {
-				return fmt.Errorf("start the worker: %w", err)
-			}
-			paths := config.Resolve(func(k string) string { return map[string]string{"VIBE_HOME": home}[k] })
-			if err := waitForSocket(paths.Socket, 30*time.Second); err != nil {
-				holder.Process.Kill()
+			if stop, err = startWorker(bin, home); err != nil {
 				return err
 			}
 		}
@@ -126,10 +118,7 @@ func run(bin, empty, fixtures string, runs, rows int, out string, memory bool) e
 			s := measure(h, scenario, []string{filepath.Join(bin, h)}, env, func(i int) []byte { return inputs[h](i) }, runs)
 			rep.Samples = append(rep.Samples, s)
 		}
-		if holder != nil {
-			holder.Process.Signal(os.Interrupt)
-			holder.Wait()
-		}
+		stop()
 	}
 	if err := observerBench(&rep, bin, fixtures, runs); err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"time"
@@ -83,25 +84,30 @@ func memoryBench(rep *report, bin, fixtures string, runs int) error {
 		out, _ := json.Marshal(m)
 		return out
 	}
+	st.Close()
 	base := append(os.Environ(), "VIBE_HOME="+home)
-	lex := measure("prompt-submit 50k memories", "lexical (no worker)", []string{filepath.Join(bin, "vibe-prompt-submit")},
-		append(base, "VIBE_WORKER=off"), promptInput, runs)
+	// The worker without a model: hooks relay to it, recall is lexical.
+	stop, err := startWorker(bin, home)
+	if err != nil {
+		return err
+	}
+	lex := measure("prompt-submit 50k memories", "lexical (worker, no model)", []string{filepath.Join(bin, "vibe-prompt-submit")},
+		base, promptInput, runs)
 	rep.Samples = append(rep.Samples, lex)
+	stop()
 
-	// A warm worker in this process, holding the model and the database.
+	// The worker with the MiniLM-shaped model, warm. The pure-Go backend
+	// needs about one query's embedding time, so the recall deadline is
+	// raised: the measured path is the hybrid one.
 	modelDir := filepath.Join(paths.Models, config.Defaults.Model)
 	if err := testmodel.CopyTo(model, modelDir); err != nil {
 		return err
 	}
-	// The pure-Go backend needs about one query's embedding time; the
-	// deadline is raised so the measured path is the hybrid one.
 	os.WriteFile(paths.Settings, []byte(`{"recall_deadline_ms": 3000}`), 0o644)
-	st.Close()
-	w := worker.New(worker.Config{Paths: paths, Load: hugotembed.Load})
-	if err := w.Open(ctx); err != nil {
-		return fmt.Errorf("start worker: %w", err)
+	if stop, err = startWorker(bin, home); err != nil {
+		return err
 	}
-	defer w.Close()
+	defer stop()
 	fmt.Fprintln(os.Stderr, "warming the worker…")
 	var embedTimes []float64
 	for i := 0; i < 21; i++ {
@@ -142,11 +148,15 @@ func memoryBench(rep *report, bin, fixtures string, runs int) error {
 	}
 	extra["recall_at_5_lexical"] = round2(lexical)
 	testmodel.CopyTo(model, filepath.Join(rpaths.Models, config.Defaults.Model))
-	rw := worker.New(worker.Config{Paths: rpaths, Load: hugotembed.Load})
-	if err := rw.Open(ctx); err != nil {
+	rst.Close()
+	rstop, err := startWorker(bin, rdir)
+	if err != nil {
 		return err
 	}
-	defer rw.Close()
+	defer rstop()
+	if rst, err = store.Open(ctx, rpaths.DB, store.Options{ReadOnly: true}); err != nil {
+		return err
+	}
 	fmt.Fprintln(os.Stderr, "embedding the retrieval set…")
 	for deadline := time.Now().Add(10 * time.Minute); time.Now().Before(deadline); time.Sleep(time.Second) {
 		h, err := client.GetHealth(ctx, rpaths.Socket)
@@ -182,10 +192,34 @@ func observerBench(rep *report, bin, fixtures string, runs int) error {
 		return err
 	}
 	env := append(os.Environ(), "VIBE_HOME="+home, "VIBE_WORKER=off")
-	s := measure("vibe-post-tool-use", "observer every call, 10k files", []string{filepath.Join(bin, "vibe-post-tool-use")},
+	stop, err := startWorker(bin, home)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	s := measure("vibe-post-tool-use", "worker running, observer every call, 10k files", []string{filepath.Join(bin, "vibe-post-tool-use")},
 		env, inputs["vibe-post-tool-use"], runs)
 	rep.Samples = append(rep.Samples, s)
 	return nil
+}
+
+// startWorker runs the built worker for a VIBE_HOME until stop is called
+// (the hooks relay only to a worker of their own build).
+func startWorker(bin, home string) (stop func(), err error) {
+	cmd := exec.Command(filepath.Join(bin, "vibe-embed-worker"), "--home", home, "--foreground")
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start the worker: %w", err)
+	}
+	paths := config.Resolve(func(k string) string { return map[string]string{"VIBE_HOME": home}[k] })
+	if err := waitForSocket(paths.Socket, 60*time.Second); err != nil {
+		cmd.Process.Kill()
+		cmd.Wait()
+		return nil, err
+	}
+	return func() {
+		cmd.Process.Signal(os.Interrupt)
+		cmd.Wait()
+	}, nil
 }
 
 func benchTexts(n int) []string {

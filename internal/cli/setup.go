@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/vibe-science/vibe/internal/worker/client"
 )
 
 // HookBinaries are the binaries hooks.json runs, built into <root>/bin.
@@ -96,12 +98,35 @@ func runSetup(ctx context.Context, o *SetupOptions) error {
 		add(step("binaries", true, filepath.Join(f.Root, "bin"), ""))
 	}
 
+	add(startWorker(f))
+
 	if o.NoRegister {
 		add(step("plugin", true, "registration skipped (--no-register)", ""))
 	} else {
 		add(register(ctx, f))
 	}
 	return report(o, steps, start)
+}
+
+// startWorker starts the embed worker (detached) unless it runs already or
+// VIBE_WORKER=off; the hooks hand their events to it.
+func startWorker(f *Factory) SetupStep {
+	if strings.EqualFold(f.Getenv("VIBE_WORKER"), "off") {
+		return SetupStep{Step: "worker", OK: true, Note: true, Detail: "not started (VIBE_WORKER=off)",
+			Fix: "unset VIBE_WORKER and run `vibe worker start` for faster hooks and vector recall"}
+	}
+	bin := filepath.Join(f.Root, "bin", "vibe-embed-worker")
+	if _, err := os.Stat(bin); err != nil {
+		return step("worker", false, bin+" is missing", "run `make build` in "+f.Root)
+	}
+	started, err := client.EnsureRunningBinary(f.Paths(), bin)
+	switch {
+	case err != nil:
+		return step("worker", false, "could not start the embed worker: "+err.Error(), "see `vibe worker logs`, then `vibe worker start`")
+	case started:
+		return step("worker", true, "embed worker started", "")
+	}
+	return step("worker", true, "embed worker running", "")
 }
 
 func step(name string, ok bool, detail, fix string) SetupStep {

@@ -43,7 +43,7 @@ func setupFactory(t *testing.T, claude *fakeClaude) (*Factory, *bytes.Buffer, st
 		os.WriteFile(filepath.Join(root, "bin", b), []byte("#!/bin/sh\n"), 0o755)
 	}
 	var out bytes.Buffer
-	env := map[string]string{"VIBE_HOME": home, "HOME": home}
+	env := map[string]string{"VIBE_HOME": home, "HOME": home, "VIBE_WORKER": "off"}
 	f := &Factory{IO: IO{Out: &out, ErrOut: &bytes.Buffer{}}, Now: time.Now, Getenv: func(k string) string { return env[k] }, Root: root,
 		LookPath: func(string) (string, error) { return "", errors.New("not found") }}
 	if claude != nil {
@@ -75,7 +75,8 @@ func TestForensicB3(t *testing.T) {
 		t.Errorf("schema %d, want %d", v, db.Latest())
 	}
 	st.Close()
-	want := []string{"ok   folders", "ok   database", "ok   binaries", "note plugin    not registered: the claude CLI is not on PATH",
+	want := []string{"ok   folders", "ok   database", "ok   binaries", "note worker    not started (VIBE_WORKER=off)",
+		"note plugin    not registered: the claude CLI is not on PATH",
 		"fix: install Claude Code, then run: claude plugin marketplace add " + f.Root + " && claude plugin install vibe@vibe-local"}
 	for _, w := range want {
 		if !strings.Contains(out.String(), w) {

@@ -19,7 +19,7 @@ const FreshnessWeight = 0.3
 // vectors then take part in about one query in a thousand, and a working
 // model, whose first ten neighbours share five or more with BM25's
 // candidates, nearly always.
-const VectorSignificance = 0.001
+const VectorSignificance = 1e-5
 
 // HalfLife is how long a memory of a kind takes to lose half of its
 // freshness. Actions go stale fastest (what was run last week rarely

@@ -88,11 +88,12 @@ func TestVectorWeight(t *testing.T) {
 		{"no lexical hits: vectors are all there is", seq(1, 5), lex(), 1000, 1},
 		{"full agreement in a big pool", seq(1, 10), lex50, 50000, 1},
 		{"chance-level agreement", append(seq(1, 1), seq(100, 9)...), lex50, 300, 0},
-		// 5 of 10 in a pool of 1000 with 50 candidates: p = 0.05,
-		// P(X ≥ 5) ≈ 6e-5, weight (5 − 0.5) / (10 − 0.5).
-		{"significant partial agreement", append(seq(1, 5), seq(100, 5)...), lex50, 1000, 4.5 / 9.5},
-		// 3 of 10, p = 0.05: P(X ≥ 3) ≈ 0.0115 > 0.001.
-		{"not significant", append(seq(1, 3), seq(100, 7)...), lex50, 1000, 0},
+		// 6 of 10 in a pool of 1000 with 50 candidates: p = 0.05,
+		// P(X ≥ 6) ≈ 2.8e-6 < 1e-5, weight (6 − 0.5) / (10 − 0.5).
+		{"significant partial agreement", append(seq(1, 6), seq(100, 4)...), lex50, 1000, 5.5 / 9.5},
+		// 5 of 10, p = 0.05: P(X ≥ 5) ≈ 6e-5 > 1e-5 (the agreement a
+		// random-weight model reaches through shared tokens).
+		{"not significant", append(seq(1, 5), seq(100, 5)...), lex50, 1000, 0},
 		{"every memory a candidate", seq(1, 10), lex50, 50, 0},
 		{"pool smaller than candidates is the candidates", seq(1, 10), lex50, 10, 0},
 	}

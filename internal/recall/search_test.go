@@ -126,7 +126,7 @@ func TestSearchFusesVectorHits(t *testing.T) {
 	ctx := context.Background()
 	st := openStore(t)
 	var ms []mem
-	for i := 0; i < 400; i++ {
+	for i := 0; i < 2000; i++ {
 		ms = append(ms, mem{kind: store.KindNote, text: fmt.Sprintf("filler note %d about pipettes and reagents", i), at: t0})
 	}
 	ms = append(ms,
@@ -135,10 +135,10 @@ func TestSearchFusesVectorHits(t *testing.T) {
 		mem{kind: store.KindNote, text: "genes per cell floor discussed with the PI", at: t0},         // c: lexical and vector
 	)
 	ids := seed(t, st, ms...)
-	a, b, c := ids[400], ids[401], ids[402]
+	a, b, c := ids[2000], ids[2001], ids[2002]
 	// A model that agrees with BM25 on both lexical hits and also finds the
-	// paraphrase: 2 of its first 3 among 2 candidates in a pool of 403 has
-	// a chance of about 7e-5.
+	// paraphrase: 2 of its first 3 among 2 candidates in a pool of 2003 has
+	// a chance of about 3e-6.
 	vec := fixedVectors{hits: []VectorHit{{ID: a, Distance: 0.3}, {ID: c, Distance: 0.4}, {ID: b, Distance: 0.5}}}
 	res, err := Search(ctx, st, vec, Query{Project: "/p", Text: "what is the genes per cell cutoff", Limit: 3})
 	if err != nil {
@@ -152,7 +152,7 @@ func TestSearchFusesVectorHits(t *testing.T) {
 	for _, h := range res.Hits {
 		g = append(g, got{h.ID, h.Sources})
 	}
-	p := 2.0 / 403
+	p := 2.0 / 2003
 	wantWeight := (2 - 3*p) / (3 - 3*p)
 	want := []got{{c, []string{SourceFTS, SourceVector}}, {a, []string{SourceFTS, SourceVector}}, {b, []string{SourceVector}}}
 	if !reflect.DeepEqual(g, want) || res.Mode != ModeHybrid || math.Abs(res.VectorWeight-wantWeight) > 1e-12 || res.Note != "" {
