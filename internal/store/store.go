@@ -194,7 +194,12 @@ func classify(op string, err error) error {
 			return fault.E(fault.Unavailable, op, fmt.Errorf("database file is corrupt (run `vibe doctor`): %w", err))
 		case sqlite3.ErrFull:
 			return fault.E(fault.Unavailable, op, fmt.Errorf("disk is full: %w", err))
-		case sqlite3.ErrReadonly, sqlite3.ErrPerm, sqlite3.ErrCantOpen, sqlite3.ErrIoErr, sqlite3.ErrAuth:
+		case sqlite3.ErrIoErr:
+			if strings.Contains(err.Error(), "no space left on device") {
+				return fault.E(fault.Unavailable, op, fmt.Errorf("disk is full (free space where VIBE_HOME lives): %w", err))
+			}
+			return fault.E(fault.Unavailable, op, fmt.Errorf("database cannot be opened or written: %w", err))
+		case sqlite3.ErrReadonly, sqlite3.ErrPerm, sqlite3.ErrCantOpen, sqlite3.ErrAuth:
 			return fault.E(fault.Unavailable, op, fmt.Errorf("database cannot be opened or written: %w", err))
 		case sqlite3.ErrConstraint:
 			return fault.E(fault.Invalid, op, err)
