@@ -12,6 +12,7 @@ import (
 	"github.com/vibe-science/vibe/internal/brief"
 	"github.com/vibe-science/vibe/internal/claim"
 	"github.com/vibe-science/vibe/internal/integrity"
+	"github.com/vibe-science/vibe/internal/ledger"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/verdict"
@@ -19,9 +20,6 @@ import (
 
 // ledgerName is the claim ledger's file name.
 const ledgerName = "CLAIM-LEDGER.md"
-
-// maxReviewBytes skips reviewer files too large to be a review.
-const maxReviewBytes = 1 << 20
 
 // Check runs the integrity monitor over a project: the D1 circular-logic
 // verdict of the whole evidence graph (the claim ledger and the reviewer
@@ -35,7 +33,7 @@ func Check(ctx context.Context, st *store.Store, root string, now time.Time) ([]
 	if err != nil {
 		return nil, err
 	}
-	reviews, err := readReviews(proj)
+	reviews, err := ledger.ReadReviews(proj)
 	if err != nil {
 		return nil, err
 	}
@@ -80,35 +78,6 @@ func readLedgers(proj project.Project) (claim.Ledger, error) {
 				have[c.ID] = true
 				out.Claims = append(out.Claims, c)
 			}
-		}
-	}
-	return out, nil
-}
-
-// readReviews reads the reviewer files of the project by bounded globs,
-// never a tree walk, keyed by project-relative path.
-func readReviews(proj project.Project) (map[string][]byte, error) {
-	out := map[string][]byte{}
-	for _, pattern := range []string{
-		filepath.Join(proj.VibeDir(), "05-reviewer2", "*"),
-		filepath.Join(proj.VibeDir(), "RQ-*", "05-reviewer2", "*"),
-		filepath.Join(proj.Root, "RQ-*", "05-reviewer2", "*"),
-		filepath.Join(proj.Root, "05-reviewer2", "*"),
-	} {
-		matches, err := filepath.Glob(pattern)
-		if err != nil {
-			return nil, fmt.Errorf("integrity check: find reviews: %w", err)
-		}
-		for _, m := range matches {
-			info, err := os.Stat(m)
-			if err != nil || !info.Mode().IsRegular() || info.Size() > maxReviewBytes {
-				continue
-			}
-			b, err := os.ReadFile(m)
-			if err != nil {
-				return nil, fmt.Errorf("integrity check: read review: %w", err)
-			}
-			out[proj.Rel(m)] = b
 		}
 	}
 	return out, nil

@@ -100,7 +100,8 @@ func PreCheck(ctx context.Context, proj project.Project, rel string, old, propos
 	if len(promoted) == 0 {
 		return out
 	}
-	reviews := readReviews(proj)
+	// An unreadable review only weakens the cycle check; the gates still run.
+	reviews, _ := ReadReviews(proj)
 	graph := claim.BuildGraph(newL, reviews)
 	for _, id := range promoted {
 		c, _ := newL.Find(id)
@@ -153,27 +154,37 @@ func plural(missing []string) string {
 	return strings.Join(missing, ", ") + " have"
 }
 
-// readReviews reads the reviewer files of the project's research questions
-// (bounded globs, never a tree walk).
-func readReviews(proj project.Project) map[string][]byte {
+// MaxReviewBytes skips reviewer files larger than any review.
+const MaxReviewBytes = 1 << 20
+
+// ReadReviews reads the project's reviewer files (05-reviewer2/ at the root,
+// in .vibe-science/ and in each research question) by bounded globs, never
+// a tree walk; keys are project-relative paths.
+func ReadReviews(proj project.Project) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	for _, pattern := range []string{
-		filepath.Join(proj.Root, "RQ-*", "05-reviewer2", "*"),
+		filepath.Join(proj.VibeDir(), "05-reviewer2", "*"),
 		filepath.Join(proj.VibeDir(), "RQ-*", "05-reviewer2", "*"),
+		filepath.Join(proj.Root, "RQ-*", "05-reviewer2", "*"),
 		filepath.Join(proj.Root, "05-reviewer2", "*"),
 	} {
-		matches, _ := filepath.Glob(pattern)
+		matches, err := filepath.Glob(pattern)
+		if err != nil {
+			return nil, fmt.Errorf("find reviews: %w", err)
+		}
 		for _, m := range matches {
 			info, err := os.Stat(m)
-			if err != nil || !info.Mode().IsRegular() || info.Size() > 1<<20 {
+			if err != nil || !info.Mode().IsRegular() || info.Size() > MaxReviewBytes {
 				continue
 			}
-			if b, err := os.ReadFile(m); err == nil {
-				out[proj.Rel(m)] = b
+			b, err := os.ReadFile(m)
+			if err != nil {
+				return nil, fmt.Errorf("read review: %w", err)
 			}
+			out[proj.Rel(m)] = b
 		}
 	}
-	return out
+	return out, nil
 }
 
 // Record turns the change of a ledger since its last snapshot into claim
