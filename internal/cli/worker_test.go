@@ -174,8 +174,9 @@ func TestRunWorkerStatus(t *testing.T) {
 	defer w.Close()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
+		// The meter is updated right after the batch commits: wait for both.
 		h, err := client.GetHealth(ctx, p.Socket)
-		if err == nil && h.Done == 3 {
+		if err == nil && h.Done == 3 && h.Throughput > 0 {
 			break
 		}
 		if time.Now().After(deadline) {
