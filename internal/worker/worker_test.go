@@ -65,7 +65,11 @@ func TestWorkerDrainsQueueAndCleansUp(t *testing.T) {
 	if err := w.Open(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, 10*time.Second, "backlog drained", func() bool { return health(t, p).Backlog == 0 })
+	// The meter is updated right after each batch commits: wait for both.
+	eventually(t, 10*time.Second, "backlog drained and metered", func() bool {
+		h := health(t, p)
+		return h.Backlog == 0 && h.Throughput == 50.0/60
+	})
 	h := health(t, p)
 	want := client.Health{PID: os.Getpid(), Version: Version, Model: "fake", Loaded: true, State: StateLoaded, Done: 50}
 	got := h
