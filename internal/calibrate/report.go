@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -115,20 +116,11 @@ func parseTime(s string) time.Time {
 func normaliseClaims(ids []string) []string {
 	out := []string{}
 	for _, id := range ids {
-		if n, ok := claim.NormaliseID(id); ok && !contains(out, n) {
+		if n, ok := claim.NormaliseID(id); ok && !slices.Contains(out, n) {
 			out = append(out, n)
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func parseJudge(relPath string, content []byte) (Review, error) {
@@ -457,7 +449,7 @@ func modeInHeading(h string) string {
 			return ""
 		}
 		m := strings.ToUpper(strings.TrimSpace(h[i+1 : i+j]))
-		if contains(knownModes, m) {
+		if slices.Contains(knownModes, m) {
 			return m
 		}
 		h = h[i+j:]

@@ -1,6 +1,7 @@
 package claim
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 )
@@ -114,7 +115,7 @@ func Removed(old, new Ledger) []string {
 	}
 	var gone []string
 	for _, c := range old.Claims {
-		if !keep[c.ID] && !contains(gone, c.ID) {
+		if !keep[c.ID] && !slices.Contains(gone, c.ID) {
 			gone = append(gone, c.ID)
 		}
 	}
@@ -127,7 +128,7 @@ func Removed(old, new Ledger) []string {
 func Promotions(events []Event) []string {
 	var ids []string
 	for _, e := range events {
-		if (e.Type == EventPromoted || e.Type == EventVerified) && !contains(ids, e.ClaimID) {
+		if (e.Type == EventPromoted || e.Type == EventVerified) && !slices.Contains(ids, e.ClaimID) {
 			ids = append(ids, e.ClaimID)
 		}
 	}

@@ -3,6 +3,7 @@ package claim
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -328,7 +329,7 @@ func (p *parser) addList(field, value string, line int) {
 				p.errorf(line, c.ID, "depends-on lists %q, which is not a claim id; list ids like C-001 separated by commas", tok)
 				continue
 			}
-			if !contains(c.DependsOn, id) {
+			if !slices.Contains(c.DependsOn, id) {
 				c.DependsOn = append(c.DependsOn, id)
 			}
 		}
@@ -658,13 +659,4 @@ func splitList(v string) []string {
 		out = append(out, item)
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

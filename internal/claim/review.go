@@ -1,6 +1,9 @@
 package claim
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 // CitedClaims returns, in id order and once each, the claims a review file
 // (markdown, YAML or JSON under 05-reviewer2/) cites. A citation is C-001,
@@ -35,7 +38,7 @@ func CitedClaims(content []byte) []string {
 			continue
 		}
 		id := "C-" + string(content[start:j])
-		if !contains(ids, id) {
+		if !slices.Contains(ids, id) {
 			ids = append(ids, id)
 		}
 		i = j - 1

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -112,7 +113,7 @@ func parseDictionary(text []byte) (Dictionary, []dictProblem) {
 			probs = append(probs, dictProblem{l.No, fmt.Sprintf("column `%s` has no description; say what one value means and where it comes from", col.Column)})
 		case col.Unit == "":
 			probs = append(probs, dictProblem{l.No, fmt.Sprintf("column `%s` has no unit; write - when it has none", col.Column)})
-		case !contains(dictColumnTypes, col.Type):
+		case !slices.Contains(dictColumnTypes, col.Type):
 			probs = append(probs, dictProblem{l.No, fmt.Sprintf("column `%s` has type %q; use one of %s", col.Column, cells[1], strings.Join(dictColumnTypes, ", "))})
 		}
 		cur.Columns = append(cur.Columns, col)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -479,7 +480,7 @@ func validateDomain(d Domain, litIDs map[string]bool) []error {
 	if len(d.Literature.Primary) == 0 {
 		bad("literature.primary: list at least one source; L-1 names them when it denies a direction")
 	}
-	if r := d.Literature.CuratedRAG; r != nil && !contains(ragKinds, *r) {
+	if r := d.Literature.CuratedRAG; r != nil && !slices.Contains(ragKinds, *r) {
 		bad("literature.curated_rag: %q must be one of %s, or null", *r, strings.Join(ragKinds, ", "))
 	}
 
@@ -604,15 +605,6 @@ func validDomainName(s string) bool {
 }
 
 func inRange(v, lo, hi float64) bool { return !math.IsNaN(v) && v >= lo && v <= hi }
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
 
 func sortedIntKeys(m map[int][]string) []int {
 	keys := make([]int, 0, len(m))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -102,7 +103,7 @@ func run(spec Spec, env *Env) (o Outcome, ev *hook.Event, err error) {
 	if err != nil {
 		return o, nil, fault.E(fault.Invalid, "read event", err)
 	}
-	if len(spec.Events) > 0 && !contains(spec.Events, ev.HookEventName) {
+	if len(spec.Events) > 0 && !slices.Contains(spec.Events, ev.HookEventName) {
 		return o, ev, fault.Errorf(fault.Invalid, "read event",
 			"%s handles %s, got %s (check hooks.json)", spec.Name, strings.Join(spec.Events, ", "), ev.HookEventName)
 	}
@@ -196,13 +197,4 @@ func record(env *Env, ev *hook.Event, o Outcome) {
 			env.Note("verdicts were applied but not recorded: %s", describe(err))
 		}
 	}
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }

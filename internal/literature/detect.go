@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"path"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -179,7 +180,7 @@ func detectWebFetch(input, response []byte) (Search, bool) {
 	}
 	papers := Papers([]byte(in.URL), MaxKeyPapers)
 	for _, p := range Papers(response, MaxKeyPapers) {
-		if len(papers) < MaxKeyPapers && !contains(papers, p) {
+		if len(papers) < MaxKeyPapers && !slices.Contains(papers, p) {
 			papers = append(papers, p)
 		}
 	}
@@ -225,7 +226,7 @@ var researchFiles = []string{"claim-ledger.md", "serendipity.md", "state.md", "p
 func IsResearchFile(p string) bool {
 	p = strings.ToLower(strings.ReplaceAll(p, "\\", "/"))
 	base := path.Base(p)
-	if contains(researchFiles, base) || strings.Contains(base, "findings") {
+	if slices.Contains(researchFiles, base) || strings.Contains(base, "findings") {
 		return true
 	}
 	return strings.HasPrefix(p, "05-reviewer2/") || strings.Contains(p, "/05-reviewer2/")
@@ -263,7 +264,7 @@ func detectOutput(tool string, input, response []byte) (Search, bool) {
 		papers = Papers([]byte(in.Command), MaxKeyPapers)
 	}
 	for _, p := range Papers(response, MaxKeyPapers) {
-		if len(papers) < MaxKeyPapers && !contains(papers, p) {
+		if len(papers) < MaxKeyPapers && !slices.Contains(papers, p) {
 			papers = append(papers, p)
 		}
 	}
@@ -506,15 +507,6 @@ func clip(s string) string {
 	}
 	r := []rune(s)
 	return string(r[:maxQuery-1]) + "…"
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func containsAny(s string, subs []string) bool {

@@ -1,6 +1,9 @@
 package permission
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // readOnlyPrograms never write files on their own (their redirections are
 // handled separately).
@@ -84,7 +87,7 @@ func parseArgs(argv []word, shortVal string, longVal ...string) *args {
 				p.vals[name] = append(p.vals[name], lit(val))
 				continue
 			}
-			if contains(longVal, name) && i+1 < len(argv) {
+			if slices.Contains(longVal, name) && i+1 < len(argv) {
 				p.vals[name] = append(p.vals[name], argv[i+1])
 				i++
 			}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -82,7 +83,7 @@ func union(a, b word) word {
 	}
 	out := word{raw: a.raw, glob: a.glob || b.glob, vals: append([]string(nil), a.vals...)}
 	for _, v := range b.vals {
-		if !contains(out.vals, v) {
+		if !slices.Contains(out.vals, v) {
 			out.vals = append(out.vals, v)
 		}
 	}
@@ -90,15 +91,6 @@ func union(a, b word) word {
 		return word{raw: a.raw}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // stdinSrc says where a command's standard input comes from, which matters

@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -155,7 +156,7 @@ func directionCheck(ctx context.Context, ev *hook.Event, st *store.Store, proj p
 // number it reports must be in its source JSON, so a typo is refused before
 // it is written, listing each unmatched number with its context.
 func findingsCheck(proj project.Project, abs string, proposed []byte, d gate.Domain) []verdict.Verdict {
-	if !contains(gate.AutoGates(proj.Rel(abs), d), "DQ4") {
+	if !slices.Contains(gate.AutoGates(proj.Rel(abs), d), "DQ4") {
 		return nil
 	}
 	res, err := gate.DQ4File(abs, proposed, d)
@@ -169,15 +170,6 @@ func findingsCheck(proj project.Project, abs string, proposed []byte, d gate.Dom
 		return nil // recorded after the write, by PostToolUse
 	}
 	return []verdict.Verdict{res.Verdict()}
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // haltCheck refuses writes while the observer has an unresolved HALT for
