@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/worker/client"
 )
 
@@ -111,7 +112,7 @@ func runSetup(ctx context.Context, o *SetupOptions) error {
 // startWorker starts the embed worker (detached) unless it runs already or
 // VIBE_WORKER=off; the hooks hand their events to it.
 func startWorker(f *Factory) SetupStep {
-	if strings.EqualFold(f.Getenv("VIBE_WORKER"), "off") {
+	if config.WorkerOff(f.Getenv) {
 		return SetupStep{Step: "worker", OK: true, Note: true, Detail: "not started (VIBE_WORKER=off)",
 			Fix: "unset VIBE_WORKER and run `vibe worker start` for faster hooks and vector recall"}
 	}

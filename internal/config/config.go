@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -51,6 +52,13 @@ func Resolve(getenv func(string) string) Paths {
 		LockFile: filepath.Join(home, "worker.lock"),
 		Settings: filepath.Join(home, "config.json"),
 	}
+}
+
+// WorkerOff reports whether VIBE_WORKER=off asks vibe to leave the embed
+// worker alone (tests, or a user who wants lexical recall only): nothing
+// starts it, and recall does not ask it for vectors.
+func WorkerOff(getenv func(string) string) bool {
+	return strings.EqualFold(getenv("VIBE_WORKER"), "off")
 }
 
 // Settings are the knobs a user may set in VIBE_HOME/config.json. Zero

@@ -10,7 +10,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -56,10 +55,7 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 	}
 	// Recall: the prompt is the query (used, never stored); the worker has
 	// RecallDeadline to answer, else the recall is lexical and says so.
-	var vec recall.Vectors
-	if !strings.EqualFold(env.Getenv("VIBE_WORKER"), "off") {
-		vec = recall.WorkerVectors(env.Paths().Socket, env.Settings().RecallDeadline())
-	}
+	vec := recall.HookVectors(env.Getenv, env.Paths().Socket, env.Settings().RecallDeadline())
 	text, _, err := disclosure.PromptContext(ctx, st, vec, proj.Root, privacy.Scrub(ev.Prompt), now, env.Settings().PromptRecallTokens)
 	if err != nil {
 		env.Logf("prompt recall: %v", err)

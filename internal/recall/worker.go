@@ -6,8 +6,18 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/worker/client"
 )
+
+// HookVectors is the vector search of a hook: the worker's, within the
+// recall deadline, unless VIBE_WORKER=off (then nil: lexical recall).
+func HookVectors(getenv func(string) string, socket string, deadline time.Duration) Vectors {
+	if config.WorkerOff(getenv) {
+		return nil
+	}
+	return WorkerVectors(socket, deadline)
+}
 
 // WorkerVectors asks the embed worker, over its socket, for the memories
 // nearest a text, within deadline: a worker that is absent, has no model or

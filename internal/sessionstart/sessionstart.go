@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/calibrate"
+	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/disclosure"
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/hook"
@@ -156,7 +157,7 @@ func parts(ctx context.Context, env *hookrun.Env, st *store.Store, proj project.
 // VIBE_WORKER=off (tests, or a user who wants lexical recall only) recall is
 // lexical.
 func ensureWorker(env *hookrun.Env) recall.Vectors {
-	if strings.EqualFold(env.Getenv("VIBE_WORKER"), "off") {
+	if config.WorkerOff(env.Getenv) {
 		return nil
 	}
 	paths := env.Paths()
@@ -170,14 +171,5 @@ func ensureWorker(env *hookrun.Env) recall.Vectors {
 		defer cancel()
 		_ = client.Warm(ctx, paths.Socket)
 	}
-	return recall.WorkerVectors(paths.Socket, env.Settings().RecallDeadline())
-}
-
-// Vectors is the vector search hooks use: the embed worker's, unless
-// VIBE_WORKER=off.
-func Vectors(env *hookrun.Env) recall.Vectors {
-	if strings.EqualFold(env.Getenv("VIBE_WORKER"), "off") {
-		return nil
-	}
-	return recall.WorkerVectors(env.Paths().Socket, env.Settings().RecallDeadline())
+	return recall.HookVectors(env.Getenv, paths.Socket, env.Settings().RecallDeadline())
 }
