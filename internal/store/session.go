@@ -194,7 +194,7 @@ func (s *Store) ProjectSessionCount(ctx context.Context, project string) (int, e
 // ResolveSessionID expands a unique id prefix to the full session id.
 func (s *Store) ResolveSessionID(ctx context.Context, prefix string) (string, error) {
 	rows, err := s.db.QueryContext(ctx, "SELECT id FROM sessions WHERE id = ?1 OR id LIKE ?2 || '%' ORDER BY id = ?1 DESC, id LIMIT 3",
-		prefix, escapeLike(prefix))
+		prefix, stripLikeWildcards(prefix))
 	if err != nil {
 		return "", classify("find session", err)
 	}
@@ -216,7 +216,9 @@ func (s *Store) ResolveSessionID(ctx context.Context, prefix string) (string, er
 	return "", fault.Errorf(fault.Invalid, "find session", "%q matches several sessions; give more of the id", prefix)
 }
 
-func escapeLike(s string) string {
+// stripLikeWildcards removes % and _ so a prefix typed by a person is
+// matched literally.
+func stripLikeWildcards(s string) string {
 	r := strings.NewReplacer("%", "", "_", "")
 	return r.Replace(s)
 }
