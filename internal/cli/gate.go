@@ -448,7 +448,11 @@ func runGateCheck(o *GateCheckOptions) error {
 	}
 	if rep.Failed() {
 		_, _, fail, errs, _ := rep.Counts()
-		return fmt.Errorf("gate check failed: %d errors in %d of %d checks", errs, fail, len(rep.Items))
+		noun := "errors"
+		if errs == 1 {
+			noun = "error"
+		}
+		return fmt.Errorf("gate check failed: %d %s in %d of %d checks", errs, noun, fail, len(rep.Items))
 	}
 	return nil
 }
