@@ -23,6 +23,7 @@ import (
 // only matters under a storm of parallel hooks.
 const DefaultBusyTimeoutMS = 5000
 
+// registerVec loads sqlite-vec and tunes the C allocator, once per process.
 var registerVec sync.Once
 
 // Store is an open vibe database.
@@ -43,7 +44,10 @@ type Options struct {
 // schema to the latest version. The version check is one PRAGMA read; the
 // migrations themselves run only when the file is behind.
 func Open(ctx context.Context, path string, opt Options) (*Store, error) {
-	registerVec.Do(sqlite_vec.Auto)
+	registerVec.Do(func() {
+		sqlite_vec.Auto()
+		keepFreedMemory()
+	})
 	if path == "" {
 		return nil, fault.Errorf(fault.Invalid, "open store", "no database path")
 	}
