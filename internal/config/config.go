@@ -9,50 +9,18 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/vibe-science/vibe/internal/vibehome"
 )
 
-// Paths are vibe's files under VIBE_HOME (default ~/.vibe-science).
-type Paths struct {
-	Home     string
-	DB       string
-	Logs     string
-	Models   string
-	Socket   string
-	PIDFile  string
-	LockFile string
-	Settings string
-}
+// Paths are vibe's files under VIBE_HOME (default ~/.vibe-science); the
+// layout lives in internal/vibehome, which the hook binaries share.
+type Paths = vibehome.Paths
 
-// Resolve computes the paths from the environment.
-func Resolve(getenv func(string) string) Paths {
-	home := getenv("VIBE_HOME")
-	if home == "" {
-		h := getenv("HOME")
-		if h == "" {
-			if d, err := os.UserHomeDir(); err == nil {
-				h = d
-			}
-		}
-		home = filepath.Join(h, ".vibe-science")
-	}
-	db := getenv("VIBE_DB")
-	if db == "" {
-		db = filepath.Join(home, "db", "vibe-science.db")
-	}
-	return Paths{
-		Home:     home,
-		DB:       db,
-		Logs:     filepath.Join(home, "logs"),
-		Models:   filepath.Join(home, "models"),
-		Socket:   filepath.Join(home, "worker.sock"),
-		PIDFile:  filepath.Join(home, "worker.pid"),
-		LockFile: filepath.Join(home, "worker.lock"),
-		Settings: filepath.Join(home, "config.json"),
-	}
-}
+// Resolve computes the paths from the environment (vibehome.Resolve).
+func Resolve(getenv func(string) string) Paths { return vibehome.Resolve(getenv) }
 
 // WorkerOff reports whether VIBE_WORKER=off asks vibe to leave the embed
 // worker alone (tests, or a user who wants lexical recall only): nothing
