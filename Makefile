@@ -58,16 +58,17 @@ lint: deps-check
 	$(GO) vet ./...
 
 ## deps-check: no hook binary may link hugot (the embedder), cobra (the CLI) or
-## the JSON Schema library; the per-event clients may not link cgo SQLite either
+## the JSON Schema library; the per-event clients may not link cgo SQLite, nor
+## (on Linux) anything that slows a Go program's start: os, fmt, reflection, JSON
 deps-check:
 	@for h in $(CLIENTS); do \
-		bad="$$($(GO) list -deps ./cmd/$$h | grep -E 'mattn/go-sqlite3|sqlite-vec' || true)"; \
-		if [ -n "$$bad" ]; then echo "$$h links SQLite (it must relay to the worker or run vibe-hook):"; echo "$$bad"; exit 1; fi; \
+		bad="$$(GOOS=linux CGO_ENABLED=0 $(GO) list -deps ./cmd/$$h | grep -E 'mattn/go-sqlite3|sqlite-vec|^os$$|^fmt$$|^reflect$$|^encoding/json$$|^net$$' || true)"; \
+		if [ -n "$$bad" ]; then echo "$$h links what a per-event client must not (it relays to the worker or runs vibe-hook):"; echo "$$bad"; exit 1; fi; \
 	done
 	@for h in $(HOOKS); do \
 		bad="$$($(GO) list -deps ./cmd/$$h | grep -E 'knights-analytics|spf13/cobra|santhosh-tekuri' || true)"; \
 		if [ -n "$$bad" ]; then echo "$$h links forbidden packages:"; echo "$$bad"; exit 1; fi; \
-	done; echo "deps-check: hook binaries link neither hugot, cobra nor the JSON Schema library"
+	done; echo "deps-check: hook binaries link neither hugot, cobra nor the JSON Schema library; the per-event clients only the runtime, syscall, strings and strconv"
 
 clean:
 	rm -rf $(BIN)

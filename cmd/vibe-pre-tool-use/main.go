@@ -3,9 +3,9 @@
 package main
 
 import (
-	"os"
+	"syscall"
 
 	"github.com/vibe-science/vibe/internal/relay"
 )
 
-func main() { os.Exit(relay.Main("pre-tool-use", relay.OSEnv())) }
+func main() { syscall.Exit(relay.Main("pre-tool-use", relay.OSEnv())) }

@@ -4,28 +4,22 @@
 // worker's reply and exits with its code. When no worker answers, the event
 // is too large for the socket, or the worker is another build, it runs the
 // full handler binary (vibe-hook) next to itself on the same bytes: the
-// outcome is the same, only slower. A hook binary built on this package
-// links no cgo and no SQLite, so it starts like a plain Go program; the
-// price of cgo and SQLite is paid once, by the resident worker. It imports
-// the standard library, config, hook and the worker's wire types only (no
-// network stack: one blocking socket exchange, see roundTrip).
+// outcome is the same, only slower.
+//
+// A hook binary runs on every tool call, and its start-up is most of its
+// cost, so this package links as little as a Go program can: no cgo, no
+// SQLite, no network stack, no encoding/json, fmt or reflection, and on
+// Linux not even package os (each of those measurably delays start-up). It
+// speaks to the worker with raw system calls and the plain hook frame of
+// internal/worker/proto, and finds the socket through internal/vibehome.
 package relay
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/vibe-science/vibe/internal/buildinfo"
-	"github.com/vibe-science/vibe/internal/config"
-	"github.com/vibe-science/vibe/internal/hook"
+	"github.com/vibe-science/vibe/internal/vibehome"
 	"github.com/vibe-science/vibe/internal/worker/proto"
 )
 
@@ -33,9 +27,16 @@ import (
 const FullBinary = "vibe-hook"
 
 // MaxRelayed is the largest event sent over the socket (the worker reads
-// lines of up to 4 MB and JSON inflates bytes by a third); larger events
-// run locally.
+// frames of up to 4 MB, environment included); larger events run locally.
 const MaxRelayed = 2 << 20
+
+// maxEvent is hook.MaxEvent (64 MB), which this package cannot import
+// without linking encoding/json; TestMaxEventMatchesHook keeps them equal.
+// One byte more is read so the handler can tell an oversized event.
+const maxEvent = 64 << 20
+
+// maxReply bounds the worker's reply.
+const maxReply = 16 << 20
 
 // Env is the process around a hook binary.
 type Env struct {
@@ -45,75 +46,63 @@ type Env struct {
 	Getenv     func(string) string
 	Environ    func() []string
 	Executable func() (string, error)
-	// Replace lets the local fallback replace this process with the handler
-	// (a real hook binary); tests leave it false and run it as a child.
-	Replace bool
+	// Run runs the full handler binary on the event and returns its exit
+	// code; OSEnv's replaces this process with it (runHandler).
+	Run func(full, hookName string, data []byte) (int, error)
 }
 
-// OSEnv is the Env of a real process.
-func OSEnv() Env {
-	return Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Environ: os.Environ,
-		Executable: os.Executable, Replace: true}
-}
-
-// Deadline is how long a hook waits for the worker's reply: the handler's
-// own budget plus room to spare (SessionEnd hooks share 1.5 s).
-func Deadline(hookName string) time.Duration {
+// DeadlineMS is how long a hook waits for the worker's reply, in
+// milliseconds: the handler's own budget plus room to spare (SessionEnd
+// hooks share 1.5 s).
+func DeadlineMS(hookName string) int64 {
 	if hookName == "session-end" {
-		return 1200 * time.Millisecond
+		return 1200
 	}
-	return 8 * time.Second
+	return 8000
 }
 
 // Main runs one hook event and returns the exit code.
 func Main(hookName string, env Env) int {
-	data, err := io.ReadAll(io.LimitReader(env.Stdin, hook.MaxEvent+1))
+	data, err := io.ReadAll(io.LimitReader(env.Stdin, maxEvent+1))
 	if err != nil {
 		data = nil // the local handler reports the unreadable event
 	}
-	if resp, ok := relay(hookName, data, env); ok {
-		env.Stdout.Write(resp.Stdout)
-		env.Stderr.Write(resp.Stderr)
-		return resp.Exit
+	if rep, ok := relay(hookName, data, env); ok {
+		env.Stdout.Write(rep.Stdout)
+		env.Stderr.Write(rep.Stderr)
+		return rep.Exit
 	}
 	return local(hookName, data, env)
 }
 
 // relay sends the event to the worker; ok is false when the event must run
 // locally instead.
-func relay(hookName string, data []byte, env Env) (*proto.Response, bool) {
+func relay(hookName string, data []byte, env Env) (proto.HookReply, bool) {
 	if strings.EqualFold(env.Getenv("VIBE_RELAY"), "off") || len(data) > MaxRelayed {
-		return nil, false
+		return proto.HookReply{}, false
 	}
-	paths := config.Resolve(env.Getenv)
-	if _, err := os.Stat(paths.Socket); err != nil {
-		return nil, false // no worker: do not pay for a dial
+	socket := vibehome.Resolve(env.Getenv).Socket
+	if !exists(socket) {
+		return proto.HookReply{}, false // no worker: do not pay for a dial
 	}
-	line, err := json.Marshal(proto.Request{
-		Op: proto.OpHook, Hook: hookName, Version: buildinfo.Version, Env: forwarded(env.Environ()), Stdin: data,
+	frame := proto.AppendHookRequest(nil, proto.HookRequest{
+		Hook: hookName, Version: buildinfo.Version, Env: forwarded(env.Environ()), Stdin: data,
 	})
-	if err != nil {
-		return nil, false
+	rep, err := roundTrip(socket, frame, DeadlineMS(hookName))
+	if err != nil || rep.Code != "" {
+		return proto.HookReply{}, false // a refusal (another build, unknown hook): run locally
 	}
-	raw, err := roundTrip(paths.Socket, append(line, '\n'), Deadline(hookName))
-	if err != nil {
-		return nil, false
-	}
-	var resp proto.Response
-	if err := json.Unmarshal(raw, &resp); err != nil || !resp.OK {
-		return nil, false // a refusal (another build, unknown hook): run locally
-	}
-	return &resp, true
+	return rep, true
 }
 
 // forwarded is the environment a handler reads: vibe's and Claude Code's
 // variables and HOME.
-func forwarded(environ []string) map[string]string {
-	out := map[string]string{}
+func forwarded(environ []string) []string {
+	var out []string
 	for _, kv := range environ {
-		k, v, ok := strings.Cut(kv, "=")
+		k, _, ok := strings.Cut(kv, "=")
 		if ok && (strings.HasPrefix(k, "VIBE_") || strings.HasPrefix(k, "CLAUDE_") || k == "HOME") {
-			out[k] = v
+			out = append(out, kv)
 		}
 	}
 	return out
@@ -125,36 +114,51 @@ func local(hookName string, data []byte, env Env) int {
 	if err != nil {
 		return missing(hookName, env, err)
 	}
-	full := filepath.Join(filepath.Dir(exe), FullBinary)
-	if env.Replace {
-		if _, err := os.Stat(full); err == nil {
-			_ = execHandler(full, hookName, data) // returns only on failure
-		}
+	code, err := env.Run(dir(exe)+FullBinary, hookName, data)
+	if err != nil {
+		return missing(hookName, env, err)
 	}
-	cmd := exec.Command(full, hookName)
-	cmd.Stdin = bytes.NewReader(data)
-	cmd.Stdout, cmd.Stderr = env.Stdout, env.Stderr
-	err = cmd.Run()
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-		return 0
-	case errors.As(err, &exit) && exit.ExitCode() >= 0:
-		return exit.ExitCode()
-	}
-	return missing(hookName, env, err)
+	return code
+}
+
+// dir is the folder part of a path, separator included.
+func dir(p string) string {
+	return p[:strings.LastIndexAny(p, `/\`)+1]
 }
 
 // missing answers when the handler binary cannot run: PreToolUse refuses
 // (exit 2 blocks the call, the reason goes to Claude), every other hook lets
 // the session go on and tells the user.
 func missing(hookName string, env Env, err error) int {
-	msg := fmt.Sprintf("vibe: the %s handler could not run (%v): run `make build` (or `vibe setup`) in the vibe plugin folder", hookName, err)
+	msg := "vibe: the " + hookName + " handler could not run (" + err.Error() +
+		"): run `make build` (or `vibe setup`) in the vibe plugin folder"
 	if hookName == "pre-tool-use" {
-		fmt.Fprintln(env.Stderr, msg+"; this call was refused to keep protected files safe.")
+		io.WriteString(env.Stderr, msg+"; this call was refused to keep protected files safe.\n")
 		return 2
 	}
-	out, _ := json.Marshal(map[string]string{"systemMessage": msg + "."})
-	env.Stdout.Write(append(out, '\n'))
+	io.WriteString(env.Stdout, `{"systemMessage":`+jsonString(msg+".")+"}\n")
 	return 0
+}
+
+// jsonString quotes s as a JSON string.
+func jsonString(s string) string {
+	const hex = "0123456789abcdef"
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c < 0x20:
+			b.WriteString(`\u00`)
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&0xf])
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }

@@ -3,18 +3,21 @@ package relay
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/vibe-science/vibe/internal/config"
+	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/worker"
-	"github.com/vibe-science/vibe/internal/worker/client"
+	"github.com/vibe-science/vibe/internal/worker/proto"
 )
 
 const postEvent = `{"session_id":"relay-1","cwd":"/tmp","hook_event_name":"PostToolUse","tool_name":"Bash",` +
@@ -25,6 +28,8 @@ type run struct {
 	stdout, stderr string
 }
 
+// runMain runs Main in the test process; the local handler, when it is
+// reached, runs as a child (OSEnv's exec would replace the test binary).
 func runMain(t *testing.T, hookName, event string, env map[string]string, exe string) run {
 	t.Helper()
 	var out, errOut bytes.Buffer
@@ -43,6 +48,17 @@ func runMain(t *testing.T, hookName, event string, env map[string]string, exe st
 				return "", errors.New("no executable")
 			}
 			return exe, nil
+		},
+		Run: func(full, hookName string, data []byte) (int, error) {
+			cmd := exec.Command(full, hookName)
+			cmd.Stdin = bytes.NewReader(data)
+			cmd.Stdout, cmd.Stderr = &out, &errOut
+			err := cmd.Run()
+			var exit *exec.ExitError
+			if errors.As(err, &exit) {
+				return exit.ExitCode(), nil
+			}
+			return 0, err
 		},
 	}
 	return run{Main(hookName, e), out.String(), errOut.String()}
@@ -119,12 +135,10 @@ func TestRelayFallsBackToTheLocalHandler(t *testing.T) {
 func TestRelayRefusesAnotherBuild(t *testing.T) {
 	home := t.TempDir()
 	paths := startWorker(t, home)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	_, err := client.Call(ctx, paths.Socket, client.Request{Op: client.OpHook, Hook: "post-tool-use", Version: "other-build", Stdin: []byte(postEvent)})
-	var ce *client.Error
-	if !errors.As(err, &ce) || ce.Code != client.CodeVersion {
-		t.Fatalf("want a version refusal, got %v", err)
+	frame := proto.AppendHookRequest(nil, proto.HookRequest{Hook: "post-tool-use", Version: "other-build", Stdin: []byte(postEvent)})
+	rep, err := roundTrip(paths.Socket, frame, 5000)
+	if err != nil || rep.Code != proto.CodeVersion || !strings.Contains(rep.Error, "the hook other-build") {
+		t.Fatalf("want a version refusal, got %+v %v", rep, err)
 	}
 }
 
@@ -146,7 +160,28 @@ func TestMissingHandler(t *testing.T) {
 
 func TestForwardedEnvironment(t *testing.T) {
 	got := forwarded([]string{"VIBE_HOME=/v", "CLAUDE_PROJECT_DIR=/p", "HOME=/h", "PATH=/bin", "SECRET=x", "VIBE_EMPTY="})
-	if len(got) != 4 || got["VIBE_HOME"] != "/v" || got["CLAUDE_PROJECT_DIR"] != "/p" || got["HOME"] != "/h" || got["PATH"] != "" {
-		t.Errorf("forwarded %v", got)
+	want := []string{"VIBE_HOME=/v", "CLAUDE_PROJECT_DIR=/p", "HOME=/h", "VIBE_EMPTY="}
+	if !slices.Equal(got, want) {
+		t.Errorf("forwarded %v, want %v", got, want)
+	}
+}
+
+// TestMaxEventMatchesHook: the relay reads exactly one byte more than a
+// handler accepts, so an oversized event is refused by the handler rather
+// than cut short here.
+func TestMaxEventMatchesHook(t *testing.T) {
+	if maxEvent != hook.MaxEvent {
+		t.Fatalf("relay reads %d bytes, hook.MaxEvent is %d", maxEvent, hook.MaxEvent)
+	}
+}
+
+// TestMissingHandlerMessageIsJSON: the fallback's systemMessage stays valid
+// JSON whatever the error says.
+func TestMissingHandlerMessageIsJSON(t *testing.T) {
+	var out bytes.Buffer
+	missing("stop", Env{Stdout: &out}, errors.New("quote \" backslash \\ tab \t nul \x00 é"))
+	var m map[string]string
+	if err := json.Unmarshal(out.Bytes(), &m); err != nil || !strings.Contains(m["systemMessage"], "quote \" backslash \\ tab \t nul \x00 é") {
+		t.Fatalf("%q: %v %v", out.String(), m, err)
 	}
 }

@@ -7,7 +7,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
+	"strings"
 	"time"
 
 	"github.com/vibe-science/vibe/internal/buildinfo"
@@ -16,6 +18,7 @@ import (
 	"github.com/vibe-science/vibe/internal/hooks"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/worker/client"
+	"github.com/vibe-science/vibe/internal/worker/proto"
 )
 
 // Limits on one request, so a confused client cannot make the worker hold
@@ -56,6 +59,11 @@ func (w *Worker) serve() {
 func (w *Worker) handle(conn net.Conn) {
 	defer conn.Close()
 	r := bufio.NewReaderSize(conn, 64<<10)
+	conn.SetReadDeadline(time.Now().Add(connIdle))
+	if first, err := r.Peek(1); err == nil && first[0] == proto.HookMagic[0] {
+		w.handleHook(conn, r)
+		return
+	}
 	enc := json.NewEncoder(conn)
 	for !w.closing.Load() {
 		conn.SetReadDeadline(time.Now().Add(connIdle))
@@ -150,30 +158,48 @@ func (w *Worker) answer(ctx context.Context, req client.Request) client.Response
 			out[i] = client.Hit{MemoryID: h.MemoryID, Distance: h.Distance}
 		}
 		return client.Response{OK: true, Model: model, Hits: out}
-	case client.OpHook:
-		return w.runHook(req)
 	}
-	return refuse(client.CodeInvalid, "unknown op %q: use health, warm, embed, knn or hook", req.Op)
+	return refuse(client.CodeInvalid, "unknown op %q: use health, warm, embed, knn (hook events come as frames)", req.Op)
+}
+
+// handleHook answers the one hook frame a hook binary sends.
+func (w *Worker) handleHook(conn net.Conn, r io.Reader) {
+	var reply proto.HookReply
+	req, err := proto.ReadHookRequest(r, maxLine)
+	if err != nil {
+		reply = proto.HookReply{Code: client.CodeInvalid, Error: err.Error()}
+	} else {
+		reply = w.runHook(req)
+	}
+	conn.SetWriteDeadline(time.Now().Add(connIdle))
+	conn.Write(proto.AppendHookReply(nil, reply))
 }
 
 // runHook runs a hook event in the worker, on the database it holds open,
 // for a hook client of the same build (another build's handlers may decide
 // differently, so its client runs them itself). The hook's own time budget
 // and failure policy apply as in the hook binary.
-func (w *Worker) runHook(req client.Request) client.Response {
+func (w *Worker) runHook(req proto.HookRequest) proto.HookReply {
 	if req.Version != buildinfo.Version {
-		return refuse(client.CodeVersion, "the worker is build %s, the hook %s: the hook runs its handler itself", buildinfo.Version, req.Version)
+		return proto.HookReply{Code: client.CodeVersion, Error: fmt.Sprintf(
+			"the worker is build %s, the hook %s: the hook runs its handler itself", buildinfo.Version, req.Version)}
 	}
 	spec, err := hooks.Lookup(req.Hook)
 	if err != nil {
-		return refuse(client.CodeInvalid, "%v", err)
+		return proto.HookReply{Code: client.CodeInvalid, Error: err.Error()}
+	}
+	vars := make(map[string]string, len(req.Env))
+	for _, kv := range req.Env {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			vars[k] = v
+		}
 	}
 	var stdout, stderr bytes.Buffer
 	env := &hookrun.Env{Stdin: bytes.NewReader(req.Stdin), Stdout: &stdout, Stderr: &stderr, Now: w.now,
-		Getenv: func(k string) string { return req.Env[k] }}
+		Getenv: func(k string) string { return vars[k] }}
 	env.UseStore(w.st)
 	code := hookrun.Main(spec, env)
-	return client.Response{OK: true, Exit: code, Stdout: stdout.Bytes(), Stderr: stderr.Bytes()}
+	return proto.HookReply{Exit: code, Stdout: stdout.Bytes(), Stderr: stderr.Bytes()}
 }
 
 // embedNow embeds texts for a caller who is waiting, ahead of the backlog.

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/buildinfo"
 	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/worker/client"
@@ -381,7 +382,7 @@ func TestSocketProtocol(t *testing.T) {
 		code string
 		msg  string
 	}{
-		{client.Request{Op: "dance"}, client.CodeInvalid, `unknown op "dance": use health, warm, embed, knn or hook`},
+		{client.Request{Op: "dance"}, client.CodeInvalid, `unknown op "dance": use health, warm, embed, knn (hook events come as frames)`},
 		{client.Request{Op: client.OpEmbed}, client.CodeInvalid, "embed takes 1 to 256 texts, got 0"},
 		{client.Request{Op: client.OpKNN, Text: "x"}, client.CodeInvalid, "knn needs a project and a text"},
 		{client.Request{Op: client.OpKNN, Project: "/p", Text: "x", K: 5000}, client.CodeInvalid, "knn k = 5000; at most 4096"},
@@ -398,6 +399,16 @@ func TestSocketProtocol(t *testing.T) {
 	if !strings.HasPrefix(raw[0], `{"ok":true`) || raw[1] != `{"ok":false,"error":"request is not JSON: invalid character 'o' in literal null (expecting 'u')","code":"invalid"}` ||
 		!strings.HasPrefix(raw[2], `{"ok":true`) {
 		t.Errorf("exchange = %q", raw)
+	}
+	// A hook frame that is damaged or names no hook is refused, in a frame.
+	for frame, want := range map[string]string{
+		"HOOK stop v 3 0\nVIBE\n":                    "NO invalid hook frame: more bytes than announced",
+		"HOOK dance " + buildinfo.Version + " 0 0\n": `NO invalid no hook "dance"`,
+		"HOOK stop other-build 0 0\n":                "NO version the worker is build " + buildinfo.Version + ", the hook other-build",
+	} {
+		if got := rawExchange(t, p.Socket, frame, 1)[0]; !strings.HasPrefix(got, want) {
+			t.Errorf("%q: reply %q, want %q…", frame, got, want)
+		}
 	}
 }
 

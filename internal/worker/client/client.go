@@ -27,7 +27,6 @@ const (
 	OpEmbed  = proto.OpEmbed
 	OpKNN    = proto.OpKNN
 	OpWarm   = proto.OpWarm
-	OpHook   = proto.OpHook
 
 	CodeNoModel     = proto.CodeNoModel
 	CodeVersion     = proto.CodeVersion

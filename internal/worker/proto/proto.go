@@ -1,8 +1,9 @@
 // Package proto holds the embed worker's socket protocol: one JSON object
-// per line each way (Request, Response). It imports only encoding/json's
-// needs, so the hook binaries (internal/relay) can speak it without
-// linking the network stack or the worker. internal/worker/client aliases
-// these types.
+// per line each way (Request, Response) for health, embedding and search,
+// and a plain frame for hook events (hookframe.go). It imports neither the
+// network stack nor encoding/json, so the hook binaries (internal/relay)
+// speak it without linking either. internal/worker/client aliases these
+// types.
 package proto
 
 // Request is one line a client sends.
@@ -13,13 +14,6 @@ type Request struct {
 	Text    string   `json:"text,omitempty"`
 	K       int      `json:"k,omitempty"`
 	Kinds   []string `json:"kinds,omitempty"`
-	// Hook, Version, Env and Stdin carry a hook event to run in the worker
-	// (OpHook): the hook's name, the client's build, the VIBE_/CLAUDE_
-	// environment and HOME, and the event as Claude Code sent it.
-	Hook    string            `json:"hook,omitempty"`
-	Version string            `json:"version,omitempty"`
-	Env     map[string]string `json:"env,omitempty"`
-	Stdin   []byte            `json:"stdin,omitempty"`
 }
 
 // Response is one line the worker answers.
@@ -31,10 +25,6 @@ type Response struct {
 	Vectors [][]float32 `json:"vectors,omitempty"`
 	Hits    []Hit       `json:"hits,omitempty"`
 	Health  *Health     `json:"health,omitempty"`
-	// Exit, Stdout and Stderr are a hook's outcome (OpHook).
-	Exit   int    `json:"exit,omitempty"`
-	Stdout []byte `json:"stdout,omitempty"`
-	Stderr []byte `json:"stderr,omitempty"`
 }
 
 // Ops and error codes of the protocol.
@@ -43,7 +33,6 @@ const (
 	OpEmbed  = "embed"
 	OpKNN    = "knn"
 	OpWarm   = "warm"
-	OpHook   = "hook"
 
 	CodeNoModel     = "no_model"
 	CodeVersion     = "version"

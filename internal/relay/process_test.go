@@ -1,0 +1,105 @@
+//go:build unix
+
+package relay
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/vibe-science/vibe/internal/store"
+)
+
+// buildClient compiles a real hook binary (as `make build` does: no cgo)
+// into dir, so OSEnv's system-call paths run as they do under Claude Code.
+func buildClient(t *testing.T, dir, name string) string {
+	t.Helper()
+	out := filepath.Join(dir, name)
+	cmd := exec.Command("go", "build", "-o", out, "../../cmd/"+name)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("build %s: %v\n%s", name, err, b)
+	}
+	return out
+}
+
+type proc struct {
+	code           int
+	stdout, stderr string
+}
+
+func runProc(t *testing.T, bin, stdin string, env ...string) proc {
+	t.Helper()
+	cmd := exec.Command(bin)
+	cmd.Env = env
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return proc{code, out.String(), errOut.String()}
+}
+
+// TestHookBinaryEndToEnd runs the compiled pre-tool-use binary: relayed to
+// a worker; replaced by the local handler (exec, the event in an unlinked
+// temporary file); run as a child through a pipe when no temporary file can
+// be made; and refusing when no handler exists.
+func TestHookBinaryEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a hook binary")
+	}
+	dir := t.TempDir()
+	bin := buildClient(t, dir, "vibe-pre-tool-use")
+	event := strings.Repeat(`{"session_id":"proc-1","hook_event_name":"PreToolUse"}`, 3000) // 160 kB: more than a pipe holds
+	tmp := t.TempDir()
+
+	// No handler binary and no worker: the call is refused.
+	home := t.TempDir()
+	r := runProc(t, bin, event, "VIBE_HOME="+home, "TMPDIR="+tmp)
+	if r.code != 2 || !strings.Contains(r.stderr, "the pre-tool-use handler could not run") {
+		t.Fatalf("missing handler: %+v", r)
+	}
+
+	script := "#!/bin/sh\necho \"local $1 $(cat | wc -c) $VIBE_MARK\"\necho oops >&2\nexit 3\n"
+	if err := os.WriteFile(filepath.Join(dir, FullBinary), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	want := "local pre-tool-use " + strconv.Itoa(len(event)) + " m\n"
+	for name, tmpdir := range map[string]string{"exec": tmp, "child": filepath.Join(tmp, "missing")} {
+		r := runProc(t, bin, event, "VIBE_HOME="+home, "TMPDIR="+tmpdir, "VIBE_MARK=m")
+		if r.code != 3 || r.stdout != want || r.stderr != "oops\n" {
+			t.Errorf("%s: %+v, want exit 3 and %q", name, r, want)
+		}
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("temporary files left behind: %v", left)
+	}
+
+	// With a worker of the same build, the event is handled there: the
+	// denial comes back, and the local script (exit 3) never runs.
+	paths := startWorker(t, home)
+	pre := `{"session_id":"proc-2","cwd":"` + t.TempDir() + `","hook_event_name":"PreToolUse","agent_id":"a","agent_type":"vibe:reviewer2",` +
+		`"tool_name":"Bash","tool_input":{"command":"echo x >> CLAIM-LEDGER.md"},"tool_use_id":"t"}`
+	r = runProc(t, bin, pre, "VIBE_HOME="+home, "VIBE_WORKER=off", "TMPDIR="+tmp)
+	if r.code != 0 || !strings.Contains(r.stdout, `"permissionDecision":"deny"`) {
+		t.Fatalf("relayed: %+v", r)
+	}
+	st, err := store.Open(context.Background(), paths.DB, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if s, err := st.Session(context.Background(), "proc-2"); err != nil || s.ID != "proc-2" {
+		t.Errorf("the worker did not record the session: %+v %v", s, err)
+	}
+}

@@ -1,0 +1,42 @@
+//go:build !unix
+
+package relay
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+
+	"github.com/vibe-science/vibe/internal/worker/proto"
+)
+
+// OSEnv is the Env of a real process. Without Unix sockets there is no
+// worker to relay to, so start-up cost matters less: package os it is.
+func OSEnv() Env {
+	return Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Environ: os.Environ,
+		Executable: os.Executable, Run: runHandler}
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// roundTrip is not available without Unix sockets: hooks run locally.
+func roundTrip(string, []byte, int64) (proto.HookReply, error) {
+	return proto.HookReply{}, errors.New("no Unix sockets on this system")
+}
+
+// runHandler runs the handler as a child process (no exec here).
+func runHandler(full, hookName string, data []byte) (int, error) {
+	cmd := exec.Command(full, hookName)
+	cmd.Stdin = bytes.NewReader(data)
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) && exit.ExitCode() >= 0 {
+		return exit.ExitCode(), nil
+	}
+	return 0, err
+}

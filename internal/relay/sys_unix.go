@@ -1,0 +1,175 @@
+//go:build unix
+
+package relay
+
+import (
+	"errors"
+	"io"
+	"strconv"
+	"syscall"
+
+	"github.com/vibe-science/vibe/internal/worker/proto"
+)
+
+// OSEnv is the Env of a real process: file descriptors 0, 1 and 2 and the
+// process environment, through system calls.
+func OSEnv() Env {
+	return Env{Stdin: fd(0), Stdout: fd(1), Stderr: fd(2), Getenv: getenv, Environ: syscall.Environ,
+		Executable: executable, Run: runHandler}
+}
+
+// exists reports whether a file is there.
+func exists(path string) bool {
+	var st syscall.Stat_t
+	return syscall.Stat(path, &st) == nil
+}
+
+// roundTrip sends one hook frame to the Unix socket and reads the reply
+// with blocking system calls and socket timeouts: a hook sends a single
+// request, and Go's network poller (its threads and epoll set-up) would
+// cost more than the exchange itself.
+func roundTrip(socket string, frame []byte, timeoutMS int64) (proto.HookReply, error) {
+	s, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		return proto.HookReply{}, err
+	}
+	defer syscall.Close(s)
+	syscall.CloseOnExec(s)
+	tv := syscall.NsecToTimeval(timeoutMS * 1e6)
+	if err := syscall.SetsockoptTimeval(s, syscall.SOL_SOCKET, syscall.SO_SNDTIMEO, &tv); err != nil {
+		return proto.HookReply{}, err
+	}
+	if err := syscall.SetsockoptTimeval(s, syscall.SOL_SOCKET, syscall.SO_RCVTIMEO, &tv); err != nil {
+		return proto.HookReply{}, err
+	}
+	if err := syscall.Connect(s, &syscall.SockaddrUnix{Name: socket}); err != nil {
+		return proto.HookReply{}, err
+	}
+	if _, err := fd(s).Write(frame); err != nil {
+		return proto.HookReply{}, err // EAGAIN: the timeout passed
+	}
+	rep, err := proto.ReadHookReply(fd(s), maxReply)
+	if err != nil {
+		return proto.HookReply{}, errors.New("receive: " + err.Error())
+	}
+	return rep, nil
+}
+
+// runHandler replaces this process with the handler binary, the event on
+// its stdin through an unlinked temporary file: no second process to wait
+// for and no pipe to copy through. Only when no temporary file can be made
+// does it run the handler as a child fed through a pipe.
+func runHandler(full, hookName string, data []byte) (int, error) {
+	argv, env := []string{full, hookName}, syscall.Environ()
+	if f, err := eventFile(data); err == nil {
+		if err := dupStdin(f); err != nil {
+			syscall.Close(f)
+			return runChild(full, argv, env, data)
+		}
+		return 0, syscall.Exec(full, argv, env) // returns only on failure
+	}
+	return runChild(full, argv, env, data)
+}
+
+// eventFile writes data to a new temporary file, unlinked at once, and
+// returns it open at offset 0.
+func eventFile(data []byte) (int, error) {
+	dir := getenv("TMPDIR")
+	if dir == "" {
+		dir = "/tmp"
+	}
+	prefix := dir + "/vibe-event-" + strconv.Itoa(syscall.Getpid()) + "-"
+	for i := 0; i < 100; i++ {
+		name := prefix + strconv.Itoa(i)
+		f, err := syscall.Open(name, syscall.O_RDWR|syscall.O_CREAT|syscall.O_EXCL|syscall.O_CLOEXEC, 0o600)
+		if err == syscall.EEXIST {
+			continue
+		}
+		if err != nil {
+			return -1, err
+		}
+		syscall.Unlink(name)
+		if _, err := fd(f).Write(data); err != nil {
+			syscall.Close(f)
+			return -1, err
+		}
+		if _, err := syscall.Seek(f, 0, 0); err != nil {
+			syscall.Close(f)
+			return -1, err
+		}
+		return f, nil
+	}
+	return -1, errors.New("no free temporary file name")
+}
+
+// runChild runs the handler as a child process with the event on a pipe and
+// this process's stdout and stderr, and waits for it.
+func runChild(full string, argv, env []string, data []byte) (int, error) {
+	var p [2]int
+	if err := syscall.Pipe(p[:]); err != nil {
+		return 0, err
+	}
+	syscall.CloseOnExec(p[0])
+	syscall.CloseOnExec(p[1])
+	pid, err := syscall.ForkExec(full, argv, &syscall.ProcAttr{Env: env, Files: []uintptr{uintptr(p[0]), 1, 2}})
+	syscall.Close(p[0])
+	if err != nil {
+		syscall.Close(p[1])
+		return 0, err
+	}
+	fd(p[1]).Write(data) // a handler that stops reading early gets EPIPE here, as from any pipe
+	syscall.Close(p[1])
+	var ws syscall.WaitStatus
+	for {
+		_, err := syscall.Wait4(pid, &ws, 0, nil)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return 0, err
+		}
+		break
+	}
+	if ws.Signaled() {
+		return 0, errors.New("the handler was killed by " + ws.Signal().String())
+	}
+	return ws.ExitStatus(), nil
+}
+
+// fd is an open file descriptor as a reader and writer.
+type fd int
+
+func (f fd) Read(p []byte) (int, error) {
+	for {
+		n, err := syscall.Read(int(f), p)
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err != nil:
+			return 0, err
+		case n == 0 && len(p) > 0:
+			return 0, io.EOF
+		}
+		return n, nil
+	}
+}
+
+func (f fd) Write(p []byte) (int, error) {
+	done := 0
+	for done < len(p) {
+		n, err := syscall.Write(int(f), p[done:])
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return done, err
+		}
+		done += n
+	}
+	return done, nil
+}
+
+func getenv(k string) string {
+	v, _ := syscall.Getenv(k)
+	return v
+}

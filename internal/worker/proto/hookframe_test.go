@@ -1,0 +1,78 @@
+package proto
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+func TestHookRequestRoundTrip(t *testing.T) {
+	req := HookRequest{Hook: "post-tool-use", Version: "abc123-dirty",
+		Env:   []string{"VIBE_HOME=/v", "HOME=/h", "CLAUDE_X=a=b c", "VIBE_EMPTY="},
+		Stdin: []byte("{\"a\":\"line\\nbreak\"}\n\x00binary\xff")}
+	frame := AppendHookRequest(nil, req)
+	// One byte per read: the header and body must still come together.
+	got, err := ReadHookRequest(iotest.OneByteReader(bytes.NewReader(frame)), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Hook != req.Hook || got.Version != req.Version || !bytes.Equal(got.Stdin, req.Stdin) || strings.Join(got.Env, "|") != strings.Join(req.Env, "|") {
+		t.Fatalf("got %+v\nwant %+v", got, req)
+	}
+}
+
+func TestHookReplyRoundTrip(t *testing.T) {
+	for _, rep := range []HookReply{
+		{Exit: 0},
+		{Exit: 2, Stderr: []byte("denied\nreason")},
+		{Exit: 0, Stdout: []byte(`{"decision":"block"}` + "\n"), Stderr: []byte("warn")},
+	} {
+		got, err := ReadHookReply(bytes.NewReader(AppendHookReply(nil, rep)), 1<<20)
+		if err != nil || got.Exit != rep.Exit || !bytes.Equal(got.Stdout, rep.Stdout) || !bytes.Equal(got.Stderr, rep.Stderr) || got.Code != "" {
+			t.Errorf("%+v: got %+v %v", rep, got, err)
+		}
+	}
+	got, err := ReadHookReply(bytes.NewReader(AppendHookReply(nil, HookReply{Code: CodeVersion, Error: "the worker is build a,\nthe hook b"})), 1<<20)
+	if err != nil || got.Code != CodeVersion || got.Error != "the worker is build a, the hook b" {
+		t.Errorf("refusal: %+v %v", got, err)
+	}
+}
+
+// TestDamagedFrames: every malformed or truncated frame is an error, never
+// a reply with made-up contents.
+func TestDamagedFrames(t *testing.T) {
+	good := string(AppendHookReply(nil, HookReply{Exit: 1, Stdout: []byte("out"), Stderr: []byte("err")}))
+	for name, raw := range map[string]string{
+		"empty":            "",
+		"JSON":             `{"ok":false,"error":"unknown op","code":"invalid"}` + "\n",
+		"no newline":       "OK 0 3 3",
+		"truncated body":   good[:len(good)-2],
+		"bad exit":         "OK x 0 0\n",
+		"negative size":    "OK 0 -1 0\n",
+		"sizes over max":   "OK 0 2000000 0\n",
+		"longer than said": "OK 0 1 0\nabc",
+	} {
+		if rep, err := ReadHookReply(strings.NewReader(raw), 1<<20); err == nil {
+			t.Errorf("%s: accepted as %+v", name, rep)
+		}
+	}
+	for name, raw := range map[string]string{
+		"not a hook frame": "HELLO a b 0 0\n",
+		"truncated env":    "HOOK stop v 10 0\nVIBE_",
+		"sizes over max":   "HOOK stop v 0 99999999\n",
+	} {
+		if req, err := ReadHookRequest(strings.NewReader(raw), 1<<20); err == nil {
+			t.Errorf("%s: accepted as %+v", name, req)
+		}
+	}
+}
+
+// TestFieldsStayOneWord: a blank in a name cannot shift the sizes.
+func TestFieldsStayOneWord(t *testing.T) {
+	frame := AppendHookRequest(nil, HookRequest{Hook: "post tool", Version: "", Stdin: []byte("x")})
+	got, err := ReadHookRequest(bytes.NewReader(frame), 100)
+	if err != nil || got.Hook != "post_tool" || got.Version != "-" || string(got.Stdin) != "x" {
+		t.Fatalf("%+v %v", got, err)
+	}
+}
