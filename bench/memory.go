@@ -173,25 +173,59 @@ func memoryBench(rep *report, bin, fixtures string, runs int) error {
 }
 
 // observerBench times post-tool-use when every call runs the observer (the
-// 10th-call check) on a project tree of 10k files (issue 7).
+// 10th-call check) on a project of 10k files laid out as `vibe init` makes
+// it: 8,000 raw and 500 processed data files in 101 folders under
+// .vibe-science/RQ-001/02-data (the dictionary leaves 400 processed files
+// undocumented, so the check stats every folder and keeps an alert open),
+// 500 analysis
+// scripts, and 1,000 source files outside .vibe-science.
 func observerBench(rep *report, bin, fixtures string, runs int) error {
 	home, _ := os.MkdirTemp("", "vibe-observer-")
 	defer os.RemoveAll(home)
 	project := filepath.Join(home, "project")
 	os.MkdirAll(filepath.Join(project, ".git"), 0o755)
-	os.MkdirAll(filepath.Join(project, ".vibe-science"), 0o755)
-	os.WriteFile(filepath.Join(project, ".vibe-science", "STATE.md"), []byte("# State\n\nphase: analysis\n"), 0o644)
-	for i := 0; i < 10000; i++ {
-		dir := filepath.Join(project, "RQ-001", []string{"02-data/raw", "03-analysis", "04-results", "src"}[i%4], fmt.Sprintf("d%02d", i%50))
-		os.MkdirAll(dir, 0o755)
-		os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%05d.csv", i)), []byte("a,b\n1,2\n"), 0o644)
+	env := append(os.Environ(), "VIBE_HOME="+home, "VIBE_WORKER=off")
+	initCmd := exec.Command(filepath.Join(bin, "vibe"), "init", "--project", project)
+	initCmd.Env = env
+	if out, err := initCmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("vibe init: %v\n%s", err, out)
 	}
-	os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"observer_every": 1}`), 0o644)
+	rq := filepath.Join(project, ".vibe-science", "RQ-001")
+	mk := func(dir string, n int, name string) error {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		for i := 0; i < n; i++ {
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf(name, i)), []byte("a,b\n1,2\n"), 0o644); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for d := 0; d < 100; d++ {
+		if err := mk(filepath.Join(rq, "02-data", "raw", fmt.Sprintf("batch%03d", d)), 80, "f%04d.csv"); err != nil {
+			return err
+		}
+	}
+	steps := []error{
+		mk(filepath.Join(rq, "02-data", "processed"), 500, "part%04d.parquet"),
+		mk(filepath.Join(rq, "03-analysis"), 500, "step%04d.py"),
+		os.WriteFile(filepath.Join(rq, "02-data", "DATA-DICTIONARY.md"),
+			[]byte("# Data dictionary\n\n## raw/*/*.csv\n\nOne CSV per sequencing batch.\n\n## processed/part00*.parquet\n"), 0o644),
+		os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"observer_every": 1}`), 0o644),
+	}
+	for d := 0; d < 10; d++ {
+		steps = append(steps, mk(filepath.Join(project, "src", fmt.Sprintf("pkg%d", d)), 100, "file%03d.go"))
+	}
+	for _, err := range steps {
+		if err != nil {
+			return err
+		}
+	}
 	inputs, err := loadInputs(fixtures, project)
 	if err != nil {
 		return err
 	}
-	env := append(os.Environ(), "VIBE_HOME="+home, "VIBE_WORKER=off")
 	stop, err := startWorker(bin, home)
 	if err != nil {
 		return err

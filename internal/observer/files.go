@@ -219,9 +219,13 @@ func (c dataCache) valid(dataDir string) bool {
 	if (dict != "") != c.HasDict || (info != nil && (info.ModTime().UnixNano() != c.DictNS || info.Size() != c.DictSize)) {
 		return false
 	}
+	d, err := openDirStat(dataDir)
+	if err != nil {
+		return false
+	}
+	defer d.close()
 	for rel, mt := range c.Dirs {
-		info, err := os.Stat(filepath.Join(dataDir, filepath.FromSlash(rel)))
-		if err != nil || !info.IsDir() || info.ModTime().UnixNano() != mt {
+		if got, ok := d.mtime(rel); !ok || got != mt {
 			return false
 		}
 	}

@@ -689,3 +689,36 @@ func TestDictionaryLists(t *testing.T) {
 		t.Error("an absent dictionary documents nothing")
 	}
 }
+
+// TestCacheDecodingIsKeptPerText: the decoded cache is reused only while
+// the stored text is the same, and a run's changes to its copy never leak
+// into the next run.
+func TestCacheDecodingIsKeptPerText(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	set := func(raw string) {
+		t.Helper()
+		if err := e.st.Tx(ctx, func(tx *store.Tx) error { return tx.SetObserverCache(ctx, cacheKey(e.proj), raw) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	set(`{"data":{"RQ-001/02-data":{"dirs":{".":1},"count":7}}}`)
+	c, err := loadCache(ctx, e.st, e.proj)
+	if err != nil || c.Data["RQ-001/02-data"].Count != 7 {
+		t.Fatalf("first load: %+v %v", c, err)
+	}
+	c.Data["RQ-002/02-data"] = dataCache{Count: 99}
+	delete(c.Data, "RQ-001/02-data")
+	c, err = loadCache(ctx, e.st, e.proj)
+	if err != nil || len(c.Data) != 1 || c.Data["RQ-001/02-data"].Count != 7 {
+		t.Fatalf("a run's changes leaked into the kept decoding: %+v %v", c, err)
+	}
+	set(`{"data":{"RQ-001/02-data":{"dirs":{".":1},"count":3}}}`)
+	if c, err = loadCache(ctx, e.st, e.proj); err != nil || c.Data["RQ-001/02-data"].Count != 3 {
+		t.Fatalf("a changed text was not decoded again: %+v %v", c, err)
+	}
+	set(`{"data":`)
+	if c, err = loadCache(ctx, e.st, e.proj); err != nil || c.Data != nil {
+		t.Fatalf("a damaged text must give an empty cache: %+v %v", c, err)
+	}
+}
