@@ -2,6 +2,8 @@ package permission
 
 import (
 	"io/fs"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/vibe-science/vibe/blueprints"
@@ -75,6 +77,23 @@ func BenchmarkDefault(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		if _, err := fromBytes(raw, homeDir()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLoadProjectPolicy is PreToolUse's cost of a TEAM project's
+// permissions.json in the resident worker: a stat while the file is
+// unchanged.
+func BenchmarkLoadProjectPolicy(b *testing.B) {
+	dir := b.TempDir()
+	os.MkdirAll(filepath.Join(dir, ".vibe-science"), 0o755)
+	if err := os.WriteFile(filepath.Join(dir, ".vibe-science", "permissions.json"), []byte(`{"mode": "team"}`), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if p, err := Load(dir); err != nil || !p.TeamMode() {
 			b.Fatal(err)
 		}
 	}

@@ -234,16 +234,45 @@ func Default() *Policy {
 // value removes the key); lists and scalars replace. A file that cannot be
 // read or is invalid is an error: the caller reports it and falls back to
 // Default, which keeps every protected path protected.
+//
+// A policy is read-only once built, so the resident worker keeps each
+// project's by file and builds it again only when the file's modification
+// time or size changes (building one costs about 0.3 ms, on every event).
 func Load(projectRoot string) (*Policy, error) {
 	path := filepath.Join(projectRoot, filepath.FromSlash(ProjectFile))
-	raw, err := os.ReadFile(path)
+	info, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Default(), nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	return Parse(raw)
+	stamp := fileStamp{info.ModTime().UnixNano(), info.Size()}
+	if v, ok := loaded.Load(path); ok && v.(loadedPolicy).stamp == stamp {
+		return v.(loadedPolicy).policy, nil
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	p, err := Parse(raw)
+	if err != nil {
+		return nil, err // not kept: the next event reports it again
+	}
+	if int64(len(raw)) == stamp.size {
+		loaded.Store(path, loadedPolicy{stamp, p})
+	}
+	return p, nil
+}
+
+// loaded maps a project's permissions.json path to the policy built from it.
+var loaded sync.Map
+
+type fileStamp struct{ mtimeNS, size int64 }
+
+type loadedPolicy struct {
+	stamp  fileStamp
+	policy *Policy
 }
 
 // Parse builds a policy from a project override (the same shape as the

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestLoad(t *testing.T) {
@@ -65,6 +66,41 @@ func TestLoad(t *testing.T) {
 	}
 	if p, err := Load(dir); err == nil || p != nil {
 		t.Fatalf("broken file: got %v, %v; want an error", p, err)
+	}
+}
+
+// TestLoadKeepsThePolicyUntilTheFileChanges: the worker builds a project's
+// policy once, and again as soon as the file changes, even to another text
+// of the same length.
+func TestLoadKeepsThePolicyUntilTheFileChanges(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, ".vibe-science", "permissions.json")
+	os.MkdirAll(filepath.Dir(file), 0o755)
+	write := func(text string, mtime time.Time) {
+		t.Helper()
+		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(file, mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t0 := time.Now().Add(-time.Hour)
+	write(`{"mode": "team"}`, t0)
+	p1, err := Load(dir)
+	if err != nil || !p1.TeamMode() {
+		t.Fatalf("%v %v", p1, err)
+	}
+	if p2, err := Load(dir); err != nil || p2 != p1 {
+		t.Errorf("unchanged file: built again (%p, %p) %v", p1, p2, err)
+	}
+	write(`{"mode": "solo"}`, t0.Add(time.Second))
+	if p3, err := Load(dir); err != nil || p3 == p1 || p3.TeamMode() {
+		t.Errorf("changed file: got the old policy (team mode %v) %v", p3.TeamMode(), err)
+	}
+	os.Remove(file)
+	if p4, err := Load(dir); err != nil || p4 != Default() {
+		t.Errorf("removed file: got %p %v, want the default", p4, err)
 	}
 }
 
