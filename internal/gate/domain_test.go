@@ -2,10 +2,12 @@ package gate
 
 import (
 	"io/fs"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vibe-science/vibe/blueprints"
 )
@@ -95,6 +97,39 @@ func TestBlueprintThresholds(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s registry thresholds %v, generic domain %v", id, got, want)
 		}
+	}
+}
+
+// TestLoadDomainFollowsTheFile: the kept merge is used while the file is
+// unchanged and replaced as soon as it changes, even to a text of the same
+// length; removing the file brings back the generic domain.
+func TestLoadDomainFollowsTheFile(t *testing.T) {
+	root := t.TempDir()
+	file := filepath.Join(root, ".vibe-science", "domain-config.json")
+	at := time.Now().Add(-time.Hour)
+	write := func(text string) {
+		t.Helper()
+		writeFile(t, file, text)
+		at = at.Add(time.Second)
+		if err := os.Chtimes(file, at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(`{"domain": "generic", "dq2": {"min_auc": 0.61}}`)
+	if d, err := LoadDomain(root); err != nil || d.DQ2.MinAUC != 0.61 {
+		t.Fatalf("first: %v %v", d.DQ2.MinAUC, err)
+	}
+	write(`{"domain": "generic", "dq2": {"min_auc": 0.72}}`)
+	if d, err := LoadDomain(root); err != nil || d.DQ2.MinAUC != 0.72 {
+		t.Fatalf("after a same-length edit: %v %v", d.DQ2.MinAUC, err)
+	}
+	write(`{"domain": "generic", "dq2": {"min_auc": 7.2}}`)
+	if _, err := LoadDomain(root); err == nil || !strings.Contains(err.Error(), "min_auc") {
+		t.Fatalf("an invalid edit must be reported, got %v", err)
+	}
+	os.Remove(file)
+	if d, err := LoadDomain(root); err != nil || d.Name != "generic" || d.DQ2.MinAUC == 0.72 {
+		t.Fatalf("removed: %q %v %v", d.Name, d.DQ2.MinAUC, err)
 	}
 }
 
