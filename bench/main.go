@@ -120,7 +120,7 @@ func run(bin, empty, fixtures string, runs, rows int, out string, memory bool) e
 		}
 		stop()
 	}
-	if err := observerBench(&rep, bin, fixtures, runs); err != nil {
+	if err := observerBench(&rep, bin, empty, fixtures, runs); err != nil {
 		return err
 	}
 	if memory {
@@ -212,7 +212,7 @@ func find(rep report, name, scenario string) *sample {
 }
 
 func ratios(rep *report) {
-	for _, sc := range []string{"worker running", "no worker"} {
+	for _, sc := range []string{"worker running", "no worker", ProjectScenario} {
 		empty, node := find(*rep, "empty Go binary", sc), find(*rep, "node -e 0", sc)
 		for _, h := range []string{"vibe-post-tool-use", "vibe-pre-tool-use"} {
 			hs := find(*rep, h, sc)

@@ -172,14 +172,18 @@ func memoryBench(rep *report, bin, fixtures string, runs int) error {
 	return nil
 }
 
+// ProjectScenario names the observer's scenario in the report.
+const ProjectScenario = "worker running, vibe init project of 10k files, observer every call"
+
 // observerBench times post-tool-use when every call runs the observer (the
 // 10th-call check) on a project of 10k files laid out as `vibe init` makes
 // it: 8,000 raw and 500 processed data files in 101 folders under
 // .vibe-science/RQ-001/02-data (the dictionary leaves 400 processed files
 // undocumented, so the check stats every folder and keeps an alert open),
-// 500 analysis
-// scripts, and 1,000 source files outside .vibe-science.
-func observerBench(rep *report, bin, fixtures string, runs int) error {
+// 500 analysis scripts, and 1,000 source files outside .vibe-science.
+// PreToolUse is timed on the same project, every project file in place, and
+// the empty Go binary again next to them, for the ratios.
+func observerBench(rep *report, bin, empty, fixtures string, runs int) error {
 	home, _ := os.MkdirTemp("", "vibe-observer-")
 	defer os.RemoveAll(home)
 	project := filepath.Join(home, "project")
@@ -231,9 +235,10 @@ func observerBench(rep *report, bin, fixtures string, runs int) error {
 		return err
 	}
 	defer stop()
-	s := measure("vibe-post-tool-use", "worker running, observer every call, 10k files", []string{filepath.Join(bin, "vibe-post-tool-use")},
-		env, inputs["vibe-post-tool-use"], runs)
-	rep.Samples = append(rep.Samples, s)
+	rep.Samples = append(rep.Samples, measure("empty Go binary", ProjectScenario, []string{empty}, env, func(int) []byte { return nil }, runs))
+	for _, h := range []string{"vibe-post-tool-use", "vibe-pre-tool-use"} {
+		rep.Samples = append(rep.Samples, measure(h, ProjectScenario, []string{filepath.Join(bin, h)}, env, inputs[h], runs))
+	}
 	return nil
 }
 
