@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/vibe-science/vibe/blueprints"
+	"github.com/vibe-science/vibe/internal/filememo"
 )
 
 // DomainConfigPath is where a project picks its domain, relative to the
@@ -282,48 +283,29 @@ func shippedRaw(name string) ([]byte, error) {
 // and never change it.
 func LoadDomain(projectRoot string) (Domain, error) {
 	p := filepath.Join(projectRoot, filepath.FromSlash(DomainConfigPath))
-	info, err := os.Stat(p)
-	if errors.Is(err, fs.ErrNotExist) {
-		p, info = "", nil // the generic domain, kept like a file that never changes
-	} else if err != nil {
-		return Domain{}, fmt.Errorf("load domain config: %w", err)
-	}
-	var stamp [2]int64
-	if info != nil {
-		stamp = [2]int64{info.ModTime().UnixNano(), info.Size()}
-	}
-	if v, ok := loadedDomains.Load(p); ok && v.(loadedDomain).stamp == stamp {
-		return v.(loadedDomain).domain, nil
-	}
-	var d Domain
-	if info == nil {
-		if d, err = ShippedDomain(GenericDomain); err != nil {
-			return Domain{}, err
-		}
-	} else {
-		raw, err := os.ReadFile(p)
-		if err != nil {
-			return Domain{}, fmt.Errorf("load domain config: %w", err)
-		}
-		var errs []error
-		if d, errs = mergeDomain(raw); len(errs) > 0 {
+	d, err := projectDomains.Load(p, func(raw []byte) (Domain, error) {
+		d, errs := mergeDomain(raw)
+		if len(errs) > 0 {
 			return Domain{}, fmt.Errorf("load domain config %s: %w", p, errors.Join(errs...))
 		}
-		if int64(len(raw)) != stamp[1] {
-			return d, nil // changed while read: not kept
+		return d, nil
+	})
+	var read *filememo.ReadError
+	if errors.As(err, &read) {
+		if errors.Is(read.Err, fs.ErrNotExist) {
+			return genericDomain()
 		}
+		return Domain{}, fmt.Errorf("load domain config: %w", read.Err)
 	}
-	loadedDomains.Store(p, loadedDomain{stamp, d})
-	return d, nil
+	return d, err
 }
 
-// loadedDomains maps a domain-config.json path ("" for none) to its merge.
-var loadedDomains sync.Map
-
-type loadedDomain struct {
-	stamp  [2]int64 // modification time (ns) and size
-	domain Domain
-}
+// projectDomains keeps each project's merged config; genericDomain is the
+// one without a file.
+var (
+	projectDomains filememo.Memo[Domain]
+	genericDomain  = sync.OnceValues(func() (Domain, error) { return ShippedDomain(GenericDomain) })
+)
 
 // ValidateDomain checks a domain config as a project writes it (a partial
 // override of a shipped domain) or as shipped (complete): it must name a

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gobwas/glob"
 	"github.com/vibe-science/vibe/blueprints"
+	"github.com/vibe-science/vibe/internal/filememo"
 )
 
 // DefaultFile is the policy shipped in blueprints/, and ProjectFile the
@@ -240,40 +241,19 @@ func Default() *Policy {
 // time or size changes (building one costs about 0.3 ms, on every event).
 func Load(projectRoot string) (*Policy, error) {
 	path := filepath.Join(projectRoot, filepath.FromSlash(ProjectFile))
-	info, err := os.Stat(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return Default(), nil
+	p, err := projectPolicies.Load(path, Parse)
+	var read *filememo.ReadError
+	if errors.As(err, &read) {
+		if errors.Is(read.Err, fs.ErrNotExist) {
+			return Default(), nil
+		}
+		return nil, fmt.Errorf("read %s: %w", path, read.Err)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	stamp := fileStamp{info.ModTime().UnixNano(), info.Size()}
-	if v, ok := loaded.Load(path); ok && v.(loadedPolicy).stamp == stamp {
-		return v.(loadedPolicy).policy, nil
-	}
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	p, err := Parse(raw)
-	if err != nil {
-		return nil, err // not kept: the next event reports it again
-	}
-	if int64(len(raw)) == stamp.size {
-		loaded.Store(path, loadedPolicy{stamp, p})
-	}
-	return p, nil
+	return p, err
 }
 
-// loaded maps a project's permissions.json path to the policy built from it.
-var loaded sync.Map
-
-type fileStamp struct{ mtimeNS, size int64 }
-
-type loadedPolicy struct {
-	stamp  fileStamp
-	policy *Policy
-}
+// projectPolicies keeps the policy built from each project's file.
+var projectPolicies filememo.Memo[*Policy]
 
 // Parse builds a policy from a project override (the same shape as the
 // default file, any subset of it) merged onto the default.
