@@ -66,7 +66,7 @@ func TestHookBinaryEndToEnd(t *testing.T) {
 	// No handler binary and no worker: the call is refused.
 	home := t.TempDir()
 	r := runProc(t, bin, event, "VIBE_HOME="+home, "TMPDIR="+tmp)
-	if r.code != 2 || !strings.Contains(r.stderr, "the pre-tool-use handler could not run") {
+	if r.code != 2 || !strings.Contains(r.stderr, "the pre-tool-use handler could not run ("+filepath.Join(dir, FullBinary)+": no such file or directory)") {
 		t.Fatalf("missing handler: %+v", r)
 	}
 

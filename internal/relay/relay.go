@@ -15,6 +15,7 @@
 package relay
 
 import (
+	"errors"
 	"io"
 	"strings"
 
@@ -114,9 +115,10 @@ func local(hookName string, data []byte, env Env) int {
 	if err != nil {
 		return missing(hookName, env, err)
 	}
-	code, err := env.Run(dir(exe)+FullBinary, hookName, data)
+	full := dir(exe) + FullBinary
+	code, err := env.Run(full, hookName, data)
 	if err != nil {
-		return missing(hookName, env, err)
+		return missing(hookName, env, errors.New(full+": "+err.Error()))
 	}
 	return code
 }
