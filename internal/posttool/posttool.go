@@ -143,8 +143,12 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 	st, err := env.Store(ctx)
 	if err != nil {
 		env.Note("the memory database is unavailable (%v); this %s call was not recorded in the research spine", err, ev.ToolName)
-		return hookrun.Outcome{}, nil
+		// The gates judge the files on disk; they need no database.
+		g := gateArtifacts(ctx, env, nil, ev, call, now)
+		return hookrun.Outcome{Verdicts: g.verdicts(ev)}, nil
 	}
+	g := gateArtifacts(ctx, env, st, ev, call, now)
+	call.Entry.GateResult = string(g.worst)
 	var calls int
 	err = st.Tx(ctx, func(tx *store.Tx) error {
 		if err := tx.UpsertSession(ctx, hookrun.Seen(ev, proj.Root, now)); err != nil {
@@ -167,12 +171,18 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 				return err
 			}
 		}
-		return recordClaims(ctx, tx, ev, call, now)
+		if err := recordClaims(ctx, tx, ev, call, now); err != nil {
+			return err
+		}
+		return g.record(ctx, tx, ev, proj, now)
 	})
 	if err != nil {
-		return hookrun.Outcome{}, fmt.Errorf("record %s call: %w", ev.ToolName, err)
+		// What the gates found on disk still reaches Claude.
+		env.Note("record %s call: %v; this call is missing from the research spine", ev.ToolName, err)
+		return hookrun.Outcome{Verdicts: g.verdicts(ev)}, nil
 	}
 	out := hookrun.Outcome{Verdicts: protectedChanges(env, ev, call)}
+	out.Verdicts = append(out.Verdicts, g.verdicts(ev)...)
 	out.Verdicts = append(out.Verdicts, syncSeeds(ctx, env, st, ev, call, now)...)
 	out.Verdicts = append(out.Verdicts, recordReviews(ctx, env, st, ev, call, now)...)
 	out.Verdicts = append(out.Verdicts, integrityAfterWrite(ctx, env, st, ev, call, now)...)

@@ -1,0 +1,24 @@
+// Package artifact finds the research artifacts of a project that changed
+// since the gates last saw them — whatever changed them: a Write, a script
+// run through Bash, an MCP tool — and runs the gates that apply to each kind
+// of file: DQ1 and DD0 on a features table, DQ2 on metrics, DQ3 on
+// calibration results, DQ4 on a findings file (again when its source JSON
+// changes), DD0 when a data dictionary changes, DC0 when a design file
+// changes or new data files appear.
+//
+// It is PostToolUse's eyes on the disk. A Tracker keeps, per project, the
+// modification time of every watched folder (each research question's
+// data, analysis and results folders and the research-question folder
+// itself) and the size and modification time of every artifact in them, so
+// a call that changed nothing costs one stat per folder and per artifact.
+// Nothing here opens the store: what was seen is handed in (Loader) and
+// handed back (Result.Seen) for the caller to record.
+//
+// A gate that cannot decide — an unreadable or binary table, a metrics file
+// that is not JSON, a JSON file too large to read in a hook — says so as a
+// WARN and never blocks. Tables over MaxGateBytes are judged on their first
+// MaxGateBytes (cut at a line end), and the result says so.
+//
+// It imports the standard library, gate, gatecheck (for the claim ledgers),
+// claim and project; never the store, hookrun or the shell parser.
+package artifact

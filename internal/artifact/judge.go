@@ -1,0 +1,276 @@
+package artifact
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/vibe-science/vibe/internal/gate"
+	"github.com/vibe-science/vibe/internal/gatecheck"
+)
+
+// MaxGateBytes bounds what a gate reads inside a hook: a larger table is
+// judged on its first MaxGateBytes, a larger JSON file is not judged (the
+// result says so and names the command that judges it whole).
+const MaxGateBytes = 16 << 20
+
+// Judgement is one gate run on one artifact because of this call's changes.
+type Judgement struct {
+	// Abs and Rel name the artifact the gate judged.
+	Abs, Rel string
+	Result   gate.Result
+	// Claims are the claims whose evidence names the artifact.
+	Claims []string
+	// Undecided says the gate could not judge the file (unreadable, binary,
+	// not JSON, too large); its WARN never blocks.
+	Undecided bool
+}
+
+// Judge runs the gates the scan's changes call for, each gate at most once
+// per file, in a stable order.
+func Judge(s Scan, d gate.Domain) []Judgement {
+	j := judge{root: s.Root, d: d, done: map[string]bool{}}
+	var dataByRQ = map[string][]string{}
+	var designs []string
+	for _, c := range s.Changes {
+		switch c.Kind {
+		case gate.FileFeatures:
+			j.features(c.Abs)
+		case gate.FileMetrics:
+			j.json("DQ2", c.Abs, gate.DQ2)
+		case gate.FileCalibration:
+			j.json("DQ3", c.Abs, gate.DQ3)
+		case gate.FileFindings:
+			j.findings(c.Abs)
+		case KindFindingsSource:
+			for _, k := range s.known {
+				if k.kind == gate.FileFindings && filepath.Dir(k.abs) == filepath.Dir(c.Abs) {
+					j.findings(k.abs)
+				}
+			}
+		case gate.FileDictionary:
+			for _, k := range s.known {
+				if k.kind == gate.FileFeatures && (c.RQ == "" || k.rq == c.RQ) {
+					j.dd0(k.abs)
+				}
+			}
+		case KindDesign:
+			if c.RQ != "" {
+				designs = append(designs, c.RQ)
+			}
+		}
+		// DC0 judges data files; Markdown in the data folder (the data
+		// dictionary) is documentation, as gate.DataFiles has it.
+		if c.InData && c.RQ != "" && !strings.EqualFold(filepath.Ext(c.Abs), ".md") {
+			dataByRQ[c.RQ] = append(dataByRQ[c.RQ], c.Abs)
+		}
+	}
+	for _, rq := range designs {
+		if _, ok := dataByRQ[rq]; !ok {
+			dataByRQ[rq] = nil
+		}
+	}
+	rqs := make([]string, 0, len(dataByRQ))
+	for rq := range dataByRQ {
+		rqs = append(rqs, rq)
+	}
+	sort.Strings(rqs)
+	for _, rq := range rqs {
+		j.dc0(rq, dataByRQ[rq])
+	}
+	if len(j.out) > 0 {
+		paths := make([]string, len(j.out))
+		for i, x := range j.out {
+			paths[i] = x.Abs
+		}
+		citing := gatecheck.ClaimsCiting(s.Root, paths)
+		for i := range j.out {
+			j.out[i].Claims = citing[j.out[i].Abs]
+		}
+	}
+	return j.out
+}
+
+type judge struct {
+	root string
+	d    gate.Domain
+	done map[string]bool
+	out  []Judgement
+}
+
+func (j *judge) once(id, abs string) bool {
+	k := id + "\x00" + abs
+	if j.done[k] {
+		return false
+	}
+	j.done[k] = true
+	return true
+}
+
+func (j *judge) add(abs string, res gate.Result, undecided bool) {
+	rel := relTo(j.root, abs)
+	j.out = append(j.out, Judgement{Abs: abs, Rel: rel, Result: res, Undecided: undecided})
+}
+
+// undecided is the WARN of a gate that could not judge a file.
+func (j *judge) undecided(id, abs, detail, fix string) {
+	res := gate.Result{Gate: id, Status: gate.StatusWarn, Inputs: []string{abs},
+		Checks: []gate.Check{{Name: "input", Status: gate.StatusWarn, Detail: detail, Fix: fix}}}
+	j.add(abs, res, true)
+}
+
+func (j *judge) features(abs string) {
+	if !j.once("DQ1", abs) {
+		return
+	}
+	name := filepath.Base(abs)
+	if bin, err := binary(abs); err != nil {
+		j.undecided("DQ1", abs, fmt.Sprintf("DQ1 could not read %s: %v", name, err), "check the file's permissions, then run `vibe gate run DQ1 --features "+relTo(j.root, abs)+"`")
+		return
+	} else if bin {
+		j.undecided("DQ1", abs, fmt.Sprintf("%s is not a text table (it holds binary data), so DQ1 cannot judge it", name),
+			"write the features as CSV or TSV text, or rename the file so it does not match the domain's features patterns")
+		return
+	}
+	res, err := gate.DQ1Head(abs, MaxGateBytes, j.d)
+	if err != nil {
+		j.undecided("DQ1", abs, fmt.Sprintf("DQ1 could not read %s: %v", name, err), "check the file, then run `vibe gate run DQ1 --features "+relTo(j.root, abs)+"`")
+	} else {
+		j.add(abs, res, false)
+	}
+	j.dd0(abs)
+}
+
+func (j *judge) dd0(table string) {
+	if !j.once("DD0", table) {
+		return
+	}
+	dict, err := gate.FindDictionary(table, j.root, j.d)
+	if err != nil {
+		res := gate.Result{Gate: "DD0", Status: gate.StatusFail, Inputs: []string{table},
+			Checks: []gate.Check{{Name: "dictionary", Status: gate.StatusFail,
+				Detail: fmt.Sprintf("no data dictionary documents %s (looked for %s in its folder and each folder above it)", filepath.Base(table), strings.Join(j.d.Files.Dictionary, ", ")),
+				Fix:    "write DATA-DICTIONARY.md beside the table or in a folder above it, with a section for it (skill/vibe/formats/data-dictionary.md)"}}}
+		j.add(table, res, false)
+		return
+	}
+	res, err := gate.DD0Table(dict, table)
+	if err != nil {
+		j.undecided("DD0", table, fmt.Sprintf("DD0 could not read %s or %s: %v", filepath.Base(table), filepath.Base(dict), err), "check both files can be read")
+		return
+	}
+	j.add(table, res, false)
+}
+
+// json runs a gate whose input is one JSON object, after making sure the
+// file is JSON a hook can read.
+func (j *judge) json(id, abs string, run func(string, gate.Domain) (gate.Result, error)) {
+	if !j.once(id, abs) {
+		return
+	}
+	name := filepath.Base(abs)
+	flag := map[string]string{"DQ2": "--metrics", "DQ3": "--calibration"}[id]
+	cmd := fmt.Sprintf("`vibe gate run %s %s %s`", id, flag, relTo(j.root, abs))
+	info, err := os.Stat(abs)
+	if err != nil {
+		j.undecided(id, abs, fmt.Sprintf("%s could not read %s: %v", id, name, err), "check the file, then run "+cmd)
+		return
+	}
+	if info.Size() > MaxGateBytes {
+		j.undecided(id, abs, fmt.Sprintf("%s is %d MB, too large to judge inside a hook", name, info.Size()>>20), "run "+cmd+" to judge it")
+		return
+	}
+	raw, err := os.ReadFile(abs)
+	if err != nil {
+		j.undecided(id, abs, fmt.Sprintf("%s could not read %s: %v", id, name, err), "check the file, then run "+cmd)
+		return
+	}
+	if !json.Valid(raw) {
+		j.undecided(id, abs, fmt.Sprintf("%s is not valid JSON, so %s cannot judge it (a script may still be writing it)", name, id),
+			"write it as one JSON object; vibe judges it again when it changes, or run "+cmd)
+		return
+	}
+	res, err := run(abs, j.d)
+	if err != nil {
+		j.undecided(id, abs, fmt.Sprintf("%s could not judge %s: %v", id, name, err), "run "+cmd)
+		return
+	}
+	j.add(abs, res, false)
+}
+
+func (j *judge) findings(abs string) {
+	if !j.once("DQ4", abs) {
+		return
+	}
+	res, err := gate.DQ4File(abs, nil, j.d)
+	if err != nil {
+		j.undecided("DQ4", abs, fmt.Sprintf("DQ4 could not check %s: %v", relTo(j.root, abs), err),
+			"write the source JSON the findings report from (skill/vibe/formats/findings.md), then run `vibe gate run DQ4 --findings "+relTo(j.root, abs)+"`")
+		return
+	}
+	j.add(abs, res, false)
+}
+
+// dc0 judges a research question's design against the data files that
+// appeared (executed), when the research question has a design file.
+func (j *judge) dc0(rq string, executed []string) {
+	design, ok := findFold(rq, "DESIGN.md", "DESIGN.json")
+	if !ok || !j.once("DC0", design) {
+		return
+	}
+	deviations, _ := findFold(rq, "DEVIATIONS.md")
+	rels := make([]string, len(executed))
+	for i, e := range executed {
+		rels[i] = filepath.ToSlash(strings.TrimPrefix(e, rq+string(filepath.Separator)))
+	}
+	sort.Strings(rels)
+	res, err := gate.DC0(design, deviations, rels)
+	if err != nil {
+		j.undecided("DC0", design, fmt.Sprintf("DC0 could not read %s: %v", relTo(j.root, design), err), "check the design file can be read")
+		return
+	}
+	j.add(design, res, false)
+}
+
+// findFold finds the first of names in dir, ignoring case.
+func findFold(dir string, names ...string) (string, bool) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", false
+	}
+	for _, want := range names {
+		for _, e := range entries {
+			if !e.IsDir() && strings.EqualFold(e.Name(), want) {
+				return filepath.Join(dir, e.Name()), true
+			}
+		}
+	}
+	return "", false
+}
+
+// binary reports whether a file's first 8 KB hold a NUL byte.
+func binary(p string) (bool, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	buf := make([]byte, 8<<10)
+	n, err := io.ReadFull(f, buf)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return false, err
+	}
+	return bytes.IndexByte(buf[:n], 0) >= 0, nil
+}
+
+func relTo(root, abs string) string {
+	if rel, err := filepath.Rel(root, abs); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(abs)
+}

@@ -1,0 +1,17 @@
+// Package postmortem holds the blueprint's Appendix-A errors (M1–M12, the
+// twelve mistakes of the real CRISPR off-target run) as small research
+// sessions replayed through the hooks, plus a clean control session that
+// does the same work correctly. Each scenario is data (scenarios/*.json): the
+// project it starts from and the tool calls the agent makes, with scripts
+// run through Bash writing the tables, metrics and findings the way
+// researchers work, and what vibe must answer at each call.
+//
+// The in-process replay (postmortem_test.go) runs every scenario through the
+// PreToolUse and PostToolUse handlers; the E2E suite plays some of them
+// through the real Claude Code client. A scenario's steps without an
+// expectation must draw no reaction at all, so a false block anywhere fails
+// the suite as surely as a missed error.
+//
+// It imports only the standard library and initproj; nothing outside tests
+// may import it.
+package postmortem

@@ -1,0 +1,232 @@
+package postmortem_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vibe-science/vibe/internal/hookrun"
+	"github.com/vibe-science/vibe/internal/postmortem"
+	"github.com/vibe-science/vibe/internal/posttool"
+	"github.com/vibe-science/vibe/internal/pretool"
+)
+
+// reply is what one hook answered, digested.
+type reply struct {
+	decision string // deny / ask / block / ""
+	context  bool   // additionalContext or a systemMessage was given
+	text     string // every string of the reply, for "says"
+	raw      string
+}
+
+func digest(t *testing.T, out []byte) reply {
+	out = bytes.TrimSpace(out)
+	if len(out) == 0 {
+		return reply{}
+	}
+	var m map[string]any
+	if err := json.Unmarshal(out, &m); err != nil {
+		t.Fatalf("hook stdout is not one JSON object: %q", out)
+	}
+	r := reply{raw: string(out)}
+	if d, _ := m["decision"].(string); d == "block" {
+		r.decision = "block"
+	}
+	if h, ok := m["hookSpecificOutput"].(map[string]any); ok {
+		if d, _ := h["permissionDecision"].(string); d == "deny" || d == "ask" {
+			r.decision = d
+		}
+		if c, _ := h["additionalContext"].(string); c != "" {
+			r.context = true
+		}
+	}
+	if s, _ := m["systemMessage"].(string); s != "" {
+		r.context = true
+	}
+	var texts []string
+	var walk func(any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case string:
+			texts = append(texts, x)
+		case map[string]any:
+			for _, y := range x {
+				walk(y)
+			}
+		case []any:
+			for _, y := range x {
+				walk(y)
+			}
+		}
+	}
+	walk(m)
+	r.text = strings.Join(texts, "\n")
+	return r
+}
+
+// session replays scenarios through the hooks in-process.
+type session struct {
+	t     *testing.T
+	root  string
+	env  map[string]string
+	id   string
+}
+
+func (s *session) run(spec hookrun.Spec, ev map[string]any) (reply, int) {
+	raw, _ := json.Marshal(ev)
+	var stdout, stderr bytes.Buffer
+	// The hooks compare file times with the clock, and the scripts write
+	// files now: the session runs on the real clock.
+	e := &hookrun.Env{Stdin: bytes.NewReader(raw), Stdout: &stdout, Stderr: &stderr,
+		Now: time.Now, Getenv: func(k string) string { return s.env[k] }}
+	code := hookrun.Main(spec, e)
+	return digest(s.t, stdout.Bytes()), code
+}
+
+func (s *session) event(name, tool string, input map[string]any, id string) map[string]any {
+	return map[string]any{"session_id": s.id, "transcript_path": filepath.Join(s.env["HOME"], "t.jsonl"), "cwd": s.root,
+		"permission_mode": "acceptEdits", "hook_event_name": name, "tool_name": tool, "tool_input": input, "tool_use_id": id}
+}
+
+// execute carries the tool call out the way Claude Code would, and returns
+// its tool_response.
+func (s *session) execute(st postmortem.Step, in map[string]any) map[string]any {
+	t := s.t
+	switch st.Tool {
+	case "Bash":
+		cmd := exec.Command("bash", "-c", in["command"].(string))
+		cmd.Dir = s.root
+		cmd.Env = append(os.Environ(), "HOME="+s.env["HOME"])
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		if err != nil {
+			t.Fatalf("step command %q failed: %v\n%s%s", in["command"], err, out.String(), errb.String())
+		}
+		return map[string]any{"stdout": out.String(), "stderr": errb.String(), "interrupted": false, "isImage": false}
+	case "Write":
+		p := in["file_path"].(string)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(in["content"].(string)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return map[string]any{"type": "create", "filePath": p, "content": in["content"]}
+	case "Edit":
+		p := in["file_path"].(string)
+		old, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o, n := in["old_string"].(string), in["new_string"].(string)
+		if !bytes.Contains(old, []byte(o)) {
+			t.Fatalf("Edit of %s: old_string not found", p)
+		}
+		os.WriteFile(p, bytes.Replace(old, []byte(o), []byte(n), 1), 0o644)
+		return map[string]any{"filePath": p, "oldString": o, "newString": n}
+	}
+	if st.Response != nil {
+		return st.Response
+	}
+	return map[string]any{}
+}
+
+func check(t *testing.T, where string, got reply, want, says []string) {
+	t.Helper()
+	kind := got.decision
+	if kind == "" && got.context {
+		kind = "context"
+	}
+	ok := false
+	for _, w := range want {
+		if kind == w {
+			ok = true
+		}
+	}
+	if !ok {
+		t.Errorf("%s: vibe answered %q, want %s\n  reply: %s", where, kind, strings.Join(want, " or "), got.raw)
+		return
+	}
+	if kind == "" {
+		return
+	}
+	for _, s := range says {
+		if !strings.Contains(strings.ToLower(got.text), strings.ToLower(s)) {
+			t.Errorf("%s: the reply does not say %q\n  reply: %s", where, s, got.raw)
+		}
+	}
+}
+
+func TestPostMortem(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Fatal("the post-mortem scenarios run their analysis scripts with python3; install it")
+	}
+	scenarios, err := postmortem.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	caught := 0
+	for _, sc := range scenarios {
+		t.Run(sc.ID, func(t *testing.T) {
+			home := t.TempDir()
+			root, _ := filepath.EvalSymlinks(t.TempDir())
+			root = filepath.Join(root, "crispr")
+			s := &session{t: t, root: root, id: "pm-" + sc.ID,
+				env: map[string]string{"VIBE_HOME": home, "HOME": home, "VIBE_WORKER": "off", "VIBE_BUSY_TIMEOUT_MS": "500"}}
+			if err := sc.Setup(root, time.Now()); err != nil {
+				t.Fatal(err)
+			}
+			for i, st := range sc.Steps {
+				in := st.StepInput(root)
+				id := fmt.Sprintf("toolu_%03d", i)
+				where := fmt.Sprintf("%s step %d (%s %v)", sc.ID, i, st.Tool, short(in))
+				pre, code := s.run(pretool.Spec, s.event("PreToolUse", st.Tool, in, id))
+				wantPre := st.Expect.Pre
+				if wantPre == "" {
+					wantPre = "allow"
+				}
+				if wantPre == "allow" {
+					check(t, where+" PreToolUse", pre, []string{""}, nil)
+				} else {
+					check(t, where+" PreToolUse", pre, []string{wantPre}, st.Expect.Says)
+				}
+				if pre.decision == "deny" || code == 2 {
+					continue
+				}
+				resp := s.execute(st, in)
+				ev := s.event("PostToolUse", st.Tool, in, id)
+				ev["tool_response"] = resp
+				ev["duration_ms"] = 40
+				post, _ := s.run(posttool.Spec, ev)
+				wantPost := st.Expect.Post
+				switch wantPost {
+				case "", "quiet":
+					check(t, where+" PostToolUse", post, []string{""}, nil)
+				default:
+					check(t, where+" PostToolUse", post, []string{wantPost}, st.Expect.Says)
+				}
+			}
+			if sc.ID != "clean" && !t.Failed() {
+				caught++
+			}
+		})
+	}
+	t.Logf("post-mortem: %d of %d error scenarios caught as expected", caught, len(scenarios)-1)
+}
+
+func short(in map[string]any) string {
+	for _, k := range []string{"command", "file_path", "query", "url"} {
+		if v, ok := in[k].(string); ok {
+			if len(v) > 60 {
+				v = v[:60] + "…"
+			}
+			return v
+		}
+	}
+	return ""
+}

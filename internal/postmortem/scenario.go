@@ -1,0 +1,147 @@
+package postmortem
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/vibe-science/vibe/internal/initproj"
+	"github.com/vibe-science/vibe/internal/project"
+)
+
+//go:embed scenarios/*.json
+var files embed.FS
+
+// Scenario is one replayed session.
+type Scenario struct {
+	// ID is the Appendix-A error (M1 … M12), or "clean" for the control.
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	// What happened in the original run, in one or two sentences.
+	Story string `json:"story"`
+	// Domain is the shipped domain `vibe init` starts the project with.
+	Domain string `json:"domain"`
+	// Files are written (project-relative) after `vibe init`, before the
+	// session; "$RQ" stands for the research question's folder.
+	Files map[string]string `json:"files"`
+	Steps []Step            `json:"steps"`
+}
+
+// Step is one tool call the agent makes.
+type Step struct {
+	Tool  string         `json:"tool"`
+	Input map[string]any `json:"input"`
+	// Response is the tool_response PostToolUse sees; for Bash it is made
+	// from the command's output, for Write and Edit from the file.
+	Response map[string]any `json:"response,omitempty"`
+	Expect   Expect         `json:"expect"`
+}
+
+// Expect is what vibe must answer to a step. Empty fields mean: PreToolUse
+// allows without a word, PostToolUse says nothing.
+type Expect struct {
+	// Pre is "allow" (default), "deny" or "ask".
+	Pre string `json:"pre,omitempty"`
+	// Post is "quiet" (default), "block" or "context".
+	Post string `json:"post,omitempty"`
+	// Says are phrases the non-quiet reply must contain (case ignored).
+	Says []string `json:"says,omitempty"`
+}
+
+// RQ is the research question folder every scenario works in.
+const RQ = ".vibe-science/RQ-001"
+
+// All returns the scenarios, the clean control first, then by id.
+func All() ([]Scenario, error) {
+	entries, err := files.ReadDir("scenarios")
+	if err != nil {
+		return nil, err
+	}
+	var out []Scenario
+	for _, e := range entries {
+		raw, err := files.ReadFile(path.Join("scenarios", e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		var s Scenario
+		dec := json.NewDecoder(strings.NewReader(string(raw)))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&s); err != nil {
+			return nil, fmt.Errorf("scenario %s: %w", e.Name(), err)
+		}
+		out = append(out, s)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if (out[i].ID == "clean") != (out[j].ID == "clean") {
+			return out[i].ID == "clean"
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out, nil
+}
+
+// Expand replaces $RQ and $PROJECT in s.
+func Expand(s, root string) string {
+	s = strings.ReplaceAll(s, "$RQ", RQ)
+	return strings.ReplaceAll(s, "$PROJECT", root)
+}
+
+// Setup makes the scenario's project in root: `vibe init` with the
+// scenario's domain, a .git folder, then its files.
+func (s Scenario) Setup(root string, now time.Time) error {
+	if err := os.MkdirAll(filepath.Join(root, ".git"), 0o755); err != nil {
+		return err
+	}
+	domain := s.Domain
+	if domain == "" {
+		domain = "generic"
+	}
+	if _, err := initproj.Init(project.Project{Root: root, Git: true}, initproj.Options{RQ: "RQ-001", Domain: domain, Now: now}); err != nil {
+		return fmt.Errorf("init: %w", err)
+	}
+	defer aged(root, now.Add(-time.Hour))
+	names := make([]string, 0, len(s.Files))
+	for n := range s.Files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		p := filepath.Join(root, filepath.FromSlash(Expand(n, root)))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, []byte(Expand(s.Files[n], root)), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// StepInput is a step's tool input with $RQ and $PROJECT expanded; file
+// paths are made absolute under root, as Claude Code sends them.
+func (s Step) StepInput(root string) map[string]any {
+	raw, _ := json.Marshal(s.Input)
+	var in map[string]any
+	json.Unmarshal([]byte(Expand(string(raw), root)), &in)
+	if fp, ok := in["file_path"].(string); ok && !filepath.IsAbs(fp) {
+		in["file_path"] = filepath.Join(root, filepath.FromSlash(fp))
+	}
+	return in
+}
+
+// aged dates every file of the project made by Setup an hour back: the
+// project existed before the session starts.
+func aged(root string, t time.Time) {
+	filepath.WalkDir(root, func(p string, _ os.DirEntry, err error) error {
+		if err == nil {
+			os.Chtimes(p, t, t)
+		}
+		return nil
+	})
+}

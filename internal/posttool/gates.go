@@ -1,0 +1,193 @@
+package posttool
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/vibe-science/vibe/internal/artifact"
+	"github.com/vibe-science/vibe/internal/gate"
+	"github.com/vibe-science/vibe/internal/hook"
+	"github.com/vibe-science/vibe/internal/hookrun"
+	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/verdict"
+)
+
+// Tracker remembers what the gates last saw of each project's artifacts;
+// the resident worker keeps it across events. Tests replace it.
+var Tracker = artifact.Default
+
+// gated is what the artifact gates found after one call.
+type gated struct {
+	scan      artifact.Scan
+	judged    []artifact.Judgement
+	inputs    [][]store.GateInput // per judgement, the files it read with their hashes
+	worst     gate.Status
+	statusFor map[string]gate.Status // rel path → worst status of the gates run on it
+}
+
+// gateArtifacts finds the research artifacts this call changed, whatever
+// tool changed them (the paths it wrote, plus a stat scan of the research
+// questions' data, analysis and results folders), and runs the gates that
+// apply to them. It needs no database: what was seen before comes from the
+// store when one is open, else the first look is a baseline.
+func gateArtifacts(ctx context.Context, env *hookrun.Env, st *store.Store, ev *hook.Event, call Call, now time.Time) gated {
+	proj := call.Project
+	d, err := gate.LoadDomain(proj.Root)
+	if err != nil {
+		env.Note("%v; gates use the generic thresholds until it is fixed", err)
+		d, _ = gate.ShippedDomain(gate.GenericDomain)
+	}
+	var written []string
+	for _, f := range call.Files {
+		if f.Op == "write" {
+			written = append(written, absUnder(proj, f.Path))
+		}
+	}
+	since := now.Add(-2 * time.Second)
+	if call.Entry.DurationMS != nil {
+		since = since.Add(-time.Duration(*call.Entry.DurationMS) * time.Millisecond)
+	}
+	var load artifact.Loader
+	if st != nil {
+		load = func() ([]artifact.State, error) {
+			rows, err := st.ArtifactStates(ctx, proj.Root)
+			if err != nil {
+				return nil, err
+			}
+			out := make([]artifact.State, len(rows))
+			for i, r := range rows {
+				out[i] = artifact.State{Rel: r.Path, Kind: r.Kind, Size: r.Size, MtimeNS: r.MtimeNS, SHA256: r.SHA256, Status: r.Status, Profile: r.Profile}
+			}
+			return out, nil
+		}
+	}
+	g := gated{statusFor: map[string]gate.Status{}}
+	g.scan = Tracker.Scan(proj.Root, d, written, since, load)
+	if len(g.scan.Changes) == 0 {
+		return g
+	}
+	g.judged = artifact.Judge(g.scan, d)
+	for i := range g.judged {
+		j := &g.judged[i]
+		var ins []store.GateInput
+		for k, in := range j.Result.Inputs {
+			rel := proj.Rel(in)
+			sum, _ := checksum(in)
+			ins = append(ins, store.GateInput{Path: rel, SHA256: sum})
+			j.Result.Inputs[k] = rel
+		}
+		g.inputs = append(g.inputs, ins)
+		s := j.Result.Status
+		for _, c := range j.Result.Checks {
+			if rank(c.Status) > rank(s) {
+				s = c.Status
+			}
+		}
+		j.Result.Status = s
+		if rank(s) > rank(g.worst) {
+			g.worst = s
+		}
+		if rank(s) >= rank(g.statusFor[j.Rel]) {
+			g.statusFor[j.Rel] = s
+		}
+	}
+	return g
+}
+
+func rank(s gate.Status) int {
+	switch s {
+	case gate.StatusPass:
+		return 1
+	case gate.StatusWarn:
+		return 2
+	case gate.StatusFail:
+		return 3
+	}
+	return 0
+}
+
+// record writes the gate results (one gate check per citing claim, or one
+// for the project), GATE_PASSED / GATE_FAILED claim events, and what was
+// seen of each artifact.
+func (g gated) record(ctx context.Context, tx *store.Tx, ev *hook.Event, proj project.Project, now time.Time) error {
+	for i, j := range g.judged {
+		claims := j.Claims
+		if len(claims) == 0 {
+			claims = []string{""}
+		}
+		for _, c := range claims {
+			if _, err := tx.AddGateCheck(ctx, store.GateCheck{Session: ev.SessionID, Project: proj.Root, ClaimID: c,
+				Result: j.Result, Inputs: g.inputs[i], At: now}); err != nil {
+				return err
+			}
+		}
+		var evType string
+		switch j.Result.Status {
+		case gate.StatusPass:
+			evType = "GATE_PASSED"
+		case gate.StatusFail:
+			evType = "GATE_FAILED"
+		}
+		if evType == "" || len(j.Claims) == 0 {
+			continue
+		}
+		evs := make([]store.ClaimEvent, len(j.Claims))
+		for k, c := range j.Claims {
+			evs[k] = store.ClaimEvent{ClaimID: c, Type: evType, GateID: j.Result.Gate,
+				Narrative: j.Result.Reason(), SourceRef: j.Rel + "#" + ev.ToolUseID}
+		}
+		if err := tx.AddClaimEvents(ctx, ev.SessionID, proj.Root, now, evs); err != nil {
+			return err
+		}
+	}
+	put := func(s artifact.State) error {
+		return tx.PutArtifactState(ctx, store.ArtifactState{Project: proj.Root, Path: s.Rel, Kind: s.Kind, Size: s.Size,
+			MtimeNS: s.MtimeNS, SHA256: s.SHA256, Status: s.Status, Profile: s.Profile, At: now})
+	}
+	for _, c := range g.scan.Changes {
+		if c.Kind == "" {
+			continue
+		}
+		s := artifact.State{Rel: c.Rel, Kind: c.Kind, Size: c.Size, MtimeNS: c.MtimeNS, Status: string(g.statusFor[c.Rel])}
+		if err := put(s); err != nil {
+			return err
+		}
+	}
+	for _, s := range g.scan.Baseline {
+		if err := put(s); err != nil {
+			return err
+		}
+	}
+	for _, rel := range g.scan.Removed {
+		if err := tx.DeleteArtifactState(ctx, proj.Root, rel); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// verdicts are what Claude is told in this turn: each FAIL blocks (the
+// file is already written; the reason says what is wrong and the fix),
+// each WARN, including a gate that could not decide, is context.
+func (g gated) verdicts(ev *hook.Event) []verdict.Verdict {
+	var out []verdict.Verdict
+	for _, j := range g.judged {
+		if j.Result.Status != gate.StatusFail && j.Result.Status != gate.StatusWarn {
+			continue
+		}
+		v := j.Result.Verdict()
+		by := ev.ToolName
+		if by == "" {
+			by = "tool"
+		}
+		v.Reason = fmt.Sprintf("%s changed during this %s call. %s", filepath.ToSlash(j.Rel), by, v.Reason)
+		if len(j.Claims) > 0 {
+			v.Evidence.Claims = append(v.Evidence.Claims, j.Claims...)
+		}
+		out = append(out, v)
+	}
+	return out
+}
