@@ -72,8 +72,8 @@ func digest(t *testing.T, out []byte) reply {
 
 // session replays scenarios through the hooks in-process.
 type session struct {
-	t     *testing.T
-	root  string
+	t    *testing.T
+	root string
 	env  map[string]string
 	id   string
 }
