@@ -41,6 +41,11 @@ func namedDirection(relPath string) bool {
 	return strings.Contains(base, "direction") && directionExts[path.Ext(base)]
 }
 
+// IsDirectionFile reports whether relPath is a direction document by its
+// name alone (direction.md, 00-brainstorm/direction.json): any change to it
+// sets a direction, whatever the text.
+func IsDirectionFile(relPath string) bool { return namedDirection(relPath) }
+
 // IsDirection reports whether writing content to relPath sets a research
 // direction (skill/vibe/protocols/literature-precheck.md): a document whose
 // file name contains "direction" (direction.md, 00-brainstorm/direction.json),

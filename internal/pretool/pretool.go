@@ -80,6 +80,7 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 		out.Ask = append(out.Ask, d.Reason)
 	}
 	out.Verdicts = append(out.Verdicts, ledgerBash(ev, proj, req)...)
+	out.Verdicts = append(out.Verdicts, shellWrites(ctx, env, ev, st, proj, d.Paths)...)
 	out.Verdicts = append(out.Verdicts, haltCheck(ctx, env, st, proj, d.Paths)...)
 	briefVerdicts, ask := briefCheck(ctx, st, proj, d.Paths)
 	out.Verdicts = append(out.Verdicts, briefVerdicts...)
