@@ -31,57 +31,87 @@ type Judgement struct {
 	Undecided bool
 }
 
+// kindGates says which gates a change to each kind of artifact runs, and
+// on which file: this table is the one place that decides what PostToolUse
+// gates (Gates reads it; the docs' trigger columns are tested against it).
+// KindData is a new data file of a research question: DC0 judges the
+// design against it.
+var kindGates = map[string][]string{
+	gate.FileFeatures:    {"DQ1", "DD0"},
+	gate.FileMetrics:     {"DQ2"},
+	gate.FileCalibration: {"DQ3"},
+	gate.FileFindings:    {"DQ4"},
+	KindFindingsSource:   {"DQ4"},
+	gate.FileDictionary:  {"DD0"},
+	KindDesign:           {"DC0"},
+	KindData:             {"DC0"},
+}
+
+// KindData names a new file in a research question's data folder in
+// kindGates.
+const KindData = "data"
+
+// Gates lists, sorted, every gate PostToolUse runs on changed artifacts.
+func Gates() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, ids := range kindGates {
+		for _, id := range ids {
+			if !seen[id] {
+				seen[id] = true
+				out = append(out, id)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // Judge runs the gates the scan's changes call for, each gate at most once
 // per file, in a stable order.
 func Judge(s Scan, d gate.Domain) []Judgement {
 	j := judge{root: s.Root, d: d, done: map[string]bool{}}
-	var dataByRQ = map[string][]string{}
-	var designs []string
+	designs := map[string][]string{} // research question → new data files
 	for _, c := range s.Changes {
-		switch c.Kind {
-		case gate.FileFeatures:
-			j.features(c.Abs)
-		case gate.FileMetrics:
-			j.json("DQ2", c.Abs, gate.DQ2)
-		case gate.FileCalibration:
-			j.json("DQ3", c.Abs, gate.DQ3)
-		case gate.FileFindings:
-			j.findings(c.Abs)
-		case KindFindingsSource:
-			for _, k := range s.known {
-				if k.kind == gate.FileFindings && filepath.Dir(k.abs) == filepath.Dir(c.Abs) {
-					j.findings(k.abs)
-				}
-			}
-		case gate.FileDictionary:
-			for _, k := range s.known {
-				if k.kind == gate.FileFeatures && (c.RQ == "" || k.rq == c.RQ) {
-					j.dd0(k.abs)
-				}
-			}
-		case KindDesign:
-			if c.RQ != "" {
-				designs = append(designs, c.RQ)
-			}
-		}
+		kinds := []string{c.Kind}
 		// DC0 judges data files; Markdown in the data folder (the data
 		// dictionary) is documentation, as gate.DataFiles has it.
 		if c.InData && c.RQ != "" && !strings.EqualFold(filepath.Ext(c.Abs), ".md") {
-			dataByRQ[c.RQ] = append(dataByRQ[c.RQ], c.Abs)
+			kinds = append(kinds, KindData)
+		}
+		for _, k := range kinds {
+			for _, id := range kindGates[k] {
+				switch id {
+				case "DQ1":
+					j.features(c.Abs)
+				case "DQ2":
+					j.json(id, c.Abs, gate.DQ2)
+				case "DQ3":
+					j.json(id, c.Abs, gate.DQ3)
+				case "DQ4":
+					j.findingsFor(c, s.known)
+				case "DD0":
+					j.dd0For(c, s.known)
+				case "DC0":
+					if c.RQ == "" {
+						continue
+					}
+					if k == KindData {
+						designs[c.RQ] = append(designs[c.RQ], c.Abs)
+					} else if _, ok := designs[c.RQ]; !ok {
+						designs[c.RQ] = nil
+					}
+				}
+			}
 		}
 	}
-	for _, rq := range designs {
-		if _, ok := dataByRQ[rq]; !ok {
-			dataByRQ[rq] = nil
-		}
-	}
-	rqs := make([]string, 0, len(dataByRQ))
-	for rq := range dataByRQ {
+	rqs := make([]string, 0, len(designs))
+	for rq := range designs {
 		rqs = append(rqs, rq)
 	}
 	sort.Strings(rqs)
 	for _, rq := range rqs {
-		j.dc0(rq, dataByRQ[rq])
+		j.dc0(rq, designs[rq])
 	}
 	if len(j.out) > 0 {
 		paths := make([]string, len(j.out))
@@ -94,6 +124,34 @@ func Judge(s Scan, d gate.Domain) []Judgement {
 		}
 	}
 	return j.out
+}
+
+// findingsFor runs DQ4 on a changed findings file, or on the findings files
+// beside a changed source JSON.
+func (j *judge) findingsFor(c Change, known []known) {
+	if c.Kind == gate.FileFindings {
+		j.findings(c.Abs)
+		return
+	}
+	for _, k := range known {
+		if k.kind == gate.FileFindings && filepath.Dir(k.abs) == filepath.Dir(c.Abs) {
+			j.findings(k.abs)
+		}
+	}
+}
+
+// dd0For runs DD0 on a changed features table, or on every features table
+// of the research question whose data dictionary changed.
+func (j *judge) dd0For(c Change, known []known) {
+	if c.Kind == gate.FileFeatures {
+		j.dd0(c.Abs)
+		return
+	}
+	for _, k := range known {
+		if k.kind == gate.FileFeatures && (c.RQ == "" || k.rq == c.RQ) {
+			j.dd0(k.abs)
+		}
+	}
 }
 
 type judge struct {
@@ -143,7 +201,6 @@ func (j *judge) features(abs string) {
 	} else {
 		j.add(abs, res, false)
 	}
-	j.dd0(abs)
 }
 
 func (j *judge) dd0(table string) {

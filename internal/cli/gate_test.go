@@ -494,7 +494,7 @@ func TestRunGateList(t *testing.T) {
 		t.Errorf("head:\n%s\nwant:\n%s", text[:min(len(text), 400)], wantHead)
 	}
 	wantDQ2 := "\nDQ2  Model after training\n  kind: code; enforced: PostToolUse, CI\n" +
-		"  trigger: PostToolUse when a metrics JSON matching the domain's metrics patterns is written\n" +
+		"  trigger: PostToolUse when a metrics JSON matching the domain's metrics patterns changed, whatever tool changed it\n" +
 		"  thresholds: max_dominance=0.5, max_fold_cv=0.5, min_auc=0.7, min_r2=0.05\n" +
 		"  command: vibe gate run DQ2 --metrics FILE\n"
 	if !strings.Contains(text, wantDQ2) {
@@ -519,7 +519,7 @@ func TestRunGateList(t *testing.T) {
 		if g.ID == "DQ2" && g.Thresholds["min_auc"] != 0.55 {
 			t.Errorf("--domain generic shows min_auc %v, want the shipped 0.55", g.Thresholds["min_auc"])
 		}
-		if g.ID == "DQ4" && (g.Trigger == "" || g.Command != "vibe gate run DQ4 --findings FILE" || g.Enforced != "PreToolUse, CI") {
+		if g.ID == "DQ4" && (g.Trigger == "" || g.Command != "vibe gate run DQ4 --findings FILE" || g.Enforced != "PreToolUse, PostToolUse, CI") {
 			t.Errorf("DQ4 = %+v", g)
 		}
 	}

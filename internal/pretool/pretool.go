@@ -40,6 +40,13 @@ var Spec = hookrun.Spec{
 	ClosedFor: func(ev *hook.Event) bool { return MayWrite(ev.ToolName) },
 }
 
+// Gates are the gates PreToolUse judges on a proposed write, before it
+// happens: D1 (ledgerCheck, claim promotion), DQ4 (findingsCheck, on a Write
+// or a shell command's spelled-out text) and L-1 (directionCheck). The
+// docs' trigger columns are tested against this list, and the list against
+// what the hook does.
+var Gates = []string{"D1", "DQ4", "L-1"}
+
 // MayWrite reports whether a tool can change files, so that an undecidable
 // call to it is refused rather than let through.
 func MayWrite(tool string) bool {

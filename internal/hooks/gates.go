@@ -1,0 +1,38 @@
+package hooks
+
+import (
+	"sort"
+
+	"github.com/vibe-science/vibe/internal/artifact"
+	"github.com/vibe-science/vibe/internal/hook"
+	"github.com/vibe-science/vibe/internal/pretool"
+)
+
+// EventGates says, per hook event, which gates its handler runs: the one
+// place the registry's Enforced field and the trigger columns of gates.md
+// and SKILL.md are checked against (gates_test.go), each list taken from
+// the code that runs the gates.
+func EventGates() map[string][]string {
+	return map[string][]string{
+		hook.PreToolUse:  sortedCopy(pretool.Gates),
+		hook.PostToolUse: artifact.Gates(),
+	}
+}
+
+// GateEvents inverts EventGates: for each gate, the hook events that run it,
+// in the order PreToolUse, PostToolUse.
+func GateEvents() map[string][]string {
+	out := map[string][]string{}
+	for _, ev := range []string{hook.PreToolUse, hook.PostToolUse} {
+		for _, g := range EventGates()[ev] {
+			out[g] = append(out[g], ev)
+		}
+	}
+	return out
+}
+
+func sortedCopy(s []string) []string {
+	out := append([]string(nil), s...)
+	sort.Strings(out)
+	return out
+}
