@@ -123,6 +123,9 @@ func run(bin, empty, fixtures string, runs, rows int, out string, memory bool) e
 	if err := observerBench(&rep, bin, empty, fixtures, runs); err != nil {
 		return err
 	}
+	if err := artifactBench(&rep, bin, empty, fixtures, runs); err != nil {
+		return err
+	}
 	if memory {
 		if err := memoryBench(&rep, bin, fixtures, runs); err != nil {
 			return err
@@ -212,7 +215,7 @@ func find(rep report, name, scenario string) *sample {
 }
 
 func ratios(rep *report) {
-	for _, sc := range []string{"worker running", "no worker", ProjectScenario} {
+	for _, sc := range []string{"worker running", "no worker", ProjectScenario, NoChangeScenario, RewriteScenario} {
 		empty, node := find(*rep, "empty Go binary", sc), find(*rep, "node -e 0", sc)
 		for _, h := range []string{"vibe-post-tool-use", "vibe-pre-tool-use"} {
 			hs := find(*rep, h, sc)

@@ -109,6 +109,8 @@ type tree struct {
 	parents map[string]int64 // root and .vibe-science: where RQ folders appear
 	dirs    map[string]*dirState
 	files   map[string]*State // tracked artifacts by absolute path
+	w       *watcher          // kernel change reports, from the second look on
+	noWatch bool              // watching failed: stat every look
 }
 
 func (t *Tracker) tree(root string) *tree {
@@ -346,6 +348,13 @@ func (tr *tree) addDir(dir string, ds *dirState, d gate.Domain, found func(Chang
 	ds.mtime = mtime(dir)
 	ds.names = map[string]bool{}
 	tr.dirs[dir] = ds
+	if tr.w != nil {
+		if err := tr.w.add(dir); err != nil {
+			// Past the watch limit: fall back to stat'ing everything.
+			tr.w.close()
+			tr.w, tr.noWatch = nil, true
+		}
+	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return
@@ -388,7 +397,12 @@ func (tr *tree) entry(dir string, ds *dirState, name string, isDir bool, d gate.
 }
 
 // refresh finds what changed since the last look: new research questions,
-// folders whose entries changed, artifacts whose size or time changed.
+// folders whose entries changed, artifacts whose size or time changed. In
+// a long-lived process (the second look at a project onwards) the kernel
+// says which folders and files were touched (inotify, watch_linux.go), so a
+// call that changed nothing costs one read of an empty queue; otherwise, or
+// when the kernel dropped events, every watched folder and artifact is
+// stat'ed.
 func (tr *tree) refresh(s *Scan, d gate.Domain, seen map[string]bool) {
 	report := func(c Change) {
 		if c.Kind != "" {
@@ -404,26 +418,48 @@ func (tr *tree) refresh(s *Scan, d gate.Domain, seen map[string]bool) {
 		s.Changes = append(s.Changes, c)
 		seen[c.Abs] = true
 	}
-	for parent, old := range tr.parents {
-		if m := mtime(parent); m != old {
-			tr.parents[parent] = m
-			for _, rq := range rqFolders(parent) {
-				tr.addRQ(rq, d, report)
-			}
+	var dirs, files []string
+	full := true
+	if tr.w == nil && !tr.noWatch {
+		// The second look at this project in this process: from now on
+		// the kernel reports changes. This look still checks everything,
+		// since nothing watched the folders before it.
+		tr.startWatching()
+	} else if tr.w != nil {
+		dirtyDirs, dirtyFiles, ok := tr.w.drain()
+		if ok {
+			full = false
+			dirs, files = dirtyDirs, dirtyFiles
 		}
 	}
-	dirs := make([]string, 0, len(tr.dirs))
-	for dir := range tr.dirs {
-		dirs = append(dirs, dir)
+	if full {
+		for parent := range tr.parents {
+			dirs = append(dirs, parent)
+		}
+		for dir := range tr.dirs {
+			dirs = append(dirs, dir)
+		}
+		for abs := range tr.files {
+			files = append(files, abs)
+		}
 	}
 	sort.Strings(dirs)
 	for _, dir := range dirs {
+		if old, ok := tr.parents[dir]; ok {
+			if m := mtime(dir); m != old {
+				tr.parents[dir] = m
+				for _, rq := range rqFolders(dir) {
+					tr.addRQ(rq, d, report)
+				}
+			}
+			continue
+		}
 		ds, ok := tr.dirs[dir]
 		if !ok {
-			continue // dropped with a parent
+			continue // dropped with a parent, or not watched
 		}
 		m := mtime(dir)
-		if m == ds.mtime {
+		if m == ds.mtime && full {
 			continue
 		}
 		if m == 0 {
@@ -451,8 +487,10 @@ func (tr *tree) refresh(s *Scan, d gate.Domain, seen map[string]bool) {
 		}
 		ds.names = now
 	}
-	for abs, st := range tr.files {
-		if seen[abs] {
+	sort.Strings(files)
+	for _, abs := range files {
+		st, ok := tr.files[abs]
+		if !ok || seen[abs] {
 			continue
 		}
 		info, err := os.Stat(abs)
@@ -469,6 +507,32 @@ func (tr *tree) refresh(s *Scan, d gate.Domain, seen map[string]bool) {
 		}
 		report(c)
 	}
+}
+
+// startWatching asks the kernel to report changes in every watched folder;
+// where it cannot (another system, the watch limit), the tree keeps
+// stat'ing.
+func (tr *tree) startWatching() {
+	w, err := newWatcher()
+	if err != nil {
+		tr.noWatch = true
+		return
+	}
+	for dir := range tr.parents {
+		if err := w.add(dir); err != nil {
+			w.close()
+			tr.noWatch = true
+			return
+		}
+	}
+	for dir := range tr.dirs {
+		if err := w.add(dir); err != nil {
+			w.close()
+			tr.noWatch = true
+			return
+		}
+	}
+	tr.w = w
 }
 
 // gone forgets a file or folder that disappeared.
