@@ -90,8 +90,17 @@ var Default = NewTracker()
 // starts again from the Loader.
 func (t *Tracker) Forget(root string) {
 	t.mu.Lock()
+	tr := t.projects[root]
 	delete(t.projects, root)
 	t.mu.Unlock()
+	if tr != nil {
+		tr.mu.Lock()
+		if tr.w != nil {
+			tr.w.close()
+			tr.w = nil
+		}
+		tr.mu.Unlock()
+	}
 }
 
 type dirState struct {

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vibe-science/vibe/internal/config"
+	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/worker/client"
 )
@@ -48,6 +49,10 @@ type Status struct {
 	Model      string      `json:"model"`
 	PluginRoot string      `json:"plugin_root"`
 	Binaries   string      `json:"binaries"`
+	// Project is the project of the current folder; Gates its research
+	// files whose gates failed or warned at their last change.
+	Project string         `json:"project"`
+	Gates   []ArtifactGate `json:"gates"`
 }
 
 func runStatus(ctx context.Context, o *StatusOptions) error {
@@ -65,6 +70,10 @@ func runStatus(ctx context.Context, o *StatusOptions) error {
 		return err
 	}
 	if s.Counts, err = st.Stats(ctx); err != nil {
+		return err
+	}
+	s.Project = project.Resolve("").Root
+	if s.Gates, err = failingArtifacts(ctx, st, s.Project); err != nil {
 		return err
 	}
 	s.Worker = workerState(ctx, p)
@@ -91,6 +100,7 @@ func runStatus(ctx context.Context, o *StatusOptions) error {
 	if c.QueueFailed > 0 {
 		fmt.Fprintf(w, "note: %d memories failed to embed repeatedly; see `vibe worker logs`\n", c.QueueFailed)
 	}
+	writeFailingArtifacts(w, s.Project, s.Gates)
 	return nil
 }
 

@@ -2,6 +2,7 @@ package postmortem_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -11,10 +12,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/hookrun"
 	"github.com/vibe-science/vibe/internal/postmortem"
 	"github.com/vibe-science/vibe/internal/posttool"
 	"github.com/vibe-science/vibe/internal/pretool"
+	"github.com/vibe-science/vibe/internal/store"
 )
 
 // reply is what one hook answered, digested.
@@ -211,6 +214,7 @@ func TestPostMortem(t *testing.T) {
 					check(t, where+" PostToolUse", post, []string{wantPost}, st.Expect.Says)
 				}
 			}
+			recorded(t, home, root, sc)
 			if sc.ID != "clean" && !t.Failed() {
 				caught++
 			}
@@ -229,4 +233,67 @@ func short(in map[string]any) string {
 		}
 	}
 	return ""
+}
+
+// recorded checks that what the gates decided at the hooks is visible
+// afterwards, as `vibe gate history` and `vibe status` read it: every gate
+// that blocked after a call has a FAIL row, and the clean control has no
+// FAIL or WARN at all.
+func recorded(t *testing.T, home, root string, sc postmortem.Scenario) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(home, "db", "vibe-science.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	history, err := st.GateHistory(ctx, root, "", "", 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	states, err := st.ArtifactStates(ctx, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.ID == "clean" {
+		for _, r := range history {
+			if r.Status != gate.StatusPass {
+				t.Errorf("clean control: %s recorded %s", r.GateID, r.Status)
+			}
+		}
+		for _, a := range states {
+			if a.Status == "FAIL" || a.Status == "WARN" {
+				t.Errorf("clean control: %s is recorded as %s", a.Path, a.Status)
+			}
+		}
+		if len(history) == 0 {
+			t.Error("clean control: no gate result was recorded at all")
+		}
+		return
+	}
+	for _, step := range sc.Steps {
+		if step.Expect.Post != "block" || len(step.Expect.Says) == 0 {
+			continue
+		}
+		id := step.Expect.Says[0]
+		if _, ok := gate.Lookup(id); !ok {
+			continue
+		}
+		found := false
+		for _, r := range history {
+			if r.GateID == id && r.Status == gate.StatusFail {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s blocked at PostToolUse but no %s FAIL is in the gate history", id, id)
+		}
+		failing := false
+		for _, a := range states {
+			failing = failing || a.Status == "FAIL"
+		}
+		if !failing {
+			t.Errorf("%s blocked, but no research file is recorded as failing (vibe status shows none)", id)
+		}
+	}
 }

@@ -161,6 +161,17 @@ func (g gated) record(ctx context.Context, tx *store.Tx, ev *hook.Event, proj pr
 			return err
 		}
 	}
+	changed := map[string]bool{}
+	for _, c := range g.scan.Changes {
+		changed[c.Rel] = true
+	}
+	for rel, st := range g.statusFor {
+		if !changed[rel] {
+			if err := tx.SetArtifactStatus(ctx, proj.Root, rel, string(st), now); err != nil {
+				return err
+			}
+		}
+	}
 	for _, rel := range g.scan.Removed {
 		if err := tx.DeleteArtifactState(ctx, proj.Root, rel); err != nil {
 			return err

@@ -69,3 +69,12 @@ func (t *Tx) DeleteArtifactState(ctx context.Context, project, path string) erro
 	_, err := t.tx.ExecContext(ctx, "DELETE FROM artifact_states WHERE project_path = ? AND path = ?", project, path)
 	return classify("forget artifact state", err)
 }
+
+// SetArtifactStatus records the status of the last gate run on an artifact
+// that was judged because another file changed (a findings file whose
+// source JSON changed); it does nothing for an artifact never recorded.
+func (t *Tx) SetArtifactStatus(ctx context.Context, project, path, status string, at time.Time) error {
+	_, err := t.tx.ExecContext(ctx, "UPDATE artifact_states SET status = ?, checked_at = ? WHERE project_path = ? AND path = ?",
+		status, at.UnixMilli(), project, path)
+	return classify("record artifact status", err)
+}
