@@ -13,10 +13,14 @@ const (
 	UserPromptSubmit = "UserPromptSubmit"
 	PreToolUse       = "PreToolUse"
 	PostToolUse      = "PostToolUse"
-	Stop             = "Stop"
-	SubagentStop     = "SubagentStop"
-	SessionEnd       = "SessionEnd"
-	PreCompact       = "PreCompact"
+	// PostToolUseFailure fires instead of PostToolUse when the tool failed
+	// (a command that exited non-zero): what it changed on disk before it
+	// failed is judged all the same.
+	PostToolUseFailure = "PostToolUseFailure"
+	Stop               = "Stop"
+	SubagentStop       = "SubagentStop"
+	SessionEnd         = "SessionEnd"
+	PreCompact         = "PreCompact"
 )
 
 // Event is one hook input. Fields absent from an event stay zero; fields
@@ -45,6 +49,10 @@ type Event struct {
 	ToolUseID    string          `json:"tool_use_id,omitempty"`
 	ToolResponse json.RawMessage `json:"tool_response,omitempty"`
 	DurationMS   *int64          `json:"duration_ms,omitempty"`
+
+	// PostToolUseFailure
+	Error       string `json:"error,omitempty"`
+	IsInterrupt bool   `json:"is_interrupt,omitempty"`
 
 	// Stop, SubagentStop
 	StopHookActive       bool   `json:"stop_hook_active,omitempty"`

@@ -63,7 +63,7 @@ func Reply(event string, o Outcome, notes []string) *hook.Reply {
 		if spec.PermissionDecision != "" || spec.AdditionalContext != "" {
 			r.HookSpecific = spec
 		}
-	case hook.PostToolUse:
+	case hook.PostToolUse, hook.PostToolUseFailure:
 		if len(blocks) > 0 {
 			r.Decision = "block"
 			r.Reason = strings.Join(blocks, "\n")

@@ -99,7 +99,7 @@ func (s *session) event(name, tool string, input map[string]any, id string) map[
 
 // execute carries the tool call out the way Claude Code would, and returns
 // its tool_response.
-func (s *session) execute(st postmortem.Step, in map[string]any) map[string]any {
+func (s *session) execute(st postmortem.Step, in map[string]any) (resp map[string]any, failure string) {
 	t := s.t
 	switch st.Tool {
 	case "Bash":
@@ -109,17 +109,20 @@ func (s *session) execute(st postmortem.Step, in map[string]any) map[string]any 
 		var out, errb bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errb
 		err := cmd.Run()
-		if err != nil {
-			t.Fatalf("step command %q failed: %v\n%s%s", in["command"], err, out.String(), errb.String())
+		if (err != nil) != st.Fails {
+			t.Fatalf("step command %q: exit error %v, scenario says fails=%v\n%s%s", in["command"], err, st.Fails, out.String(), errb.String())
 		}
-		return map[string]any{"stdout": out.String(), "stderr": errb.String(), "interrupted": false, "isImage": false}
+		if err != nil {
+			return nil, fmt.Sprintf("Exit code 1\n%s%s", out.String(), errb.String())
+		}
+		return map[string]any{"stdout": out.String(), "stderr": errb.String(), "interrupted": false, "isImage": false}, ""
 	case "Write":
 		p := in["file_path"].(string)
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		if err := os.WriteFile(p, []byte(in["content"].(string)), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		return map[string]any{"type": "create", "filePath": p, "content": in["content"]}
+		return map[string]any{"type": "create", "filePath": p, "content": in["content"]}, ""
 	case "Edit":
 		p := in["file_path"].(string)
 		old, err := os.ReadFile(p)
@@ -131,12 +134,12 @@ func (s *session) execute(st postmortem.Step, in map[string]any) map[string]any 
 			t.Fatalf("Edit of %s: old_string not found", p)
 		}
 		os.WriteFile(p, bytes.Replace(old, []byte(o), []byte(n), 1), 0o644)
-		return map[string]any{"filePath": p, "oldString": o, "newString": n}
+		return map[string]any{"filePath": p, "oldString": o, "newString": n}, ""
 	}
 	if st.Response != nil {
-		return st.Response
+		return st.Response, ""
 	}
-	return map[string]any{}
+	return map[string]any{}, ""
 }
 
 func check(t *testing.T, where string, got reply, want, says []string) {
@@ -201,9 +204,13 @@ func TestPostMortem(t *testing.T) {
 				if pre.decision == "deny" || code == 2 {
 					continue
 				}
-				resp := s.execute(st, in)
+				resp, failure := s.execute(st, in)
 				ev := s.event("PostToolUse", st.Tool, in, id)
 				ev["tool_response"] = resp
+				if failure != "" {
+					ev = s.event("PostToolUseFailure", st.Tool, in, id)
+					ev["error"] = failure
+				}
 				ev["duration_ms"] = 40
 				post, _ := s.run(posttool.Spec, ev)
 				wantPost := st.Expect.Post

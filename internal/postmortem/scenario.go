@@ -40,7 +40,10 @@ type Step struct {
 	// Response is the tool_response PostToolUse sees; for Bash it is made
 	// from the command's output, for Write and Edit from the file.
 	Response map[string]any `json:"response,omitempty"`
-	Expect   Expect         `json:"expect"`
+	// Fails says the command exits non-zero: Claude Code then sends
+	// PostToolUseFailure instead of PostToolUse.
+	Fails  bool   `json:"fails,omitempty"`
+	Expect Expect `json:"expect"`
 }
 
 // Expect is what vibe must answer to a step. Empty fields mean: PreToolUse

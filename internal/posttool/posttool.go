@@ -36,7 +36,7 @@ import (
 // Spec declares the hook.
 var Spec = hookrun.Spec{
 	Name:   "vibe-post-tool-use",
-	Events: []string{hook.PostToolUse},
+	Events: []string{hook.PostToolUse, hook.PostToolUseFailure},
 	Policy: hookrun.FailOpen,
 	Budget: 5 * time.Second,
 	Handle: Handle,
@@ -101,6 +101,15 @@ func Digest(ev *hook.Event, proj project.Project, now time.Time) Call {
 		DurationMS:    ev.DurationMS,
 		AgentType:     ev.AgentType,
 	}
+	if ev.HookEventName == hook.PostToolUseFailure {
+		// The call failed: the spine keeps what was tried and the error.
+		msg := ev.Error
+		if ev.IsInterrupt {
+			msg = "interrupted: " + msg
+		}
+		entry.OutputSummary = spine.Clip("failed: "+msg, spine.MaxSummary)
+		entry.OutputSHA256 = spine.Digest([]byte(msg))
+	}
 	var files []store.Touched
 	if ev.ToolName == "Bash" || ev.ToolName == "PowerShell" || strings.HasPrefix(ev.ToolName, "mcp__") {
 		paths, _ := permission.WrittenPaths(permission.Request{ProjectRoot: proj.Root, Cwd: ev.Cwd,
@@ -122,7 +131,12 @@ func Digest(ev *hook.Event, proj project.Project, now time.Time) Call {
 		}
 	}
 	call := Call{Project: proj, Entry: entry, Files: files}
-	if spine.Significant(action) {
+	if ev.HookEventName == hook.PostToolUseFailure && !ev.IsInterrupt {
+		call.Memory = &store.NewMemory{
+			ProjectPath: proj.Root, SessionID: ev.SessionID, Kind: store.KindFailure,
+			Text: "tried " + entry.InputSummary + " — " + entry.OutputSummary, Ref: ev.ToolUseID, Source: "hook", At: now,
+		}
+	} else if spine.Significant(action) {
 		ref := ev.ToolUseID
 		if rel != "" {
 			ref = rel

@@ -212,6 +212,8 @@ func validate(m store.NewMemory) error {
 }
 
 // Kinds are the memory kinds vibe records.
+// (store.KindFailure, which the hooks record for failed tool calls, joins
+// them when the retrieval set has memories of that kind.)
 var Kinds = []string{store.KindAction, store.KindClaimEvent, store.KindDecision, store.KindGateFailure,
 	store.KindNarrative, store.KindNote, store.KindSeed}
 

@@ -33,7 +33,7 @@ func HalfLife(kind string) time.Duration {
 		return 14 * day
 	case store.KindNarrative:
 		return 30 * day
-	case store.KindGateFailure:
+	case store.KindGateFailure, store.KindFailure:
 		return 60 * day
 	case store.KindDecision, store.KindSeed:
 		return 90 * day

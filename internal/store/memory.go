@@ -19,6 +19,9 @@ const (
 	KindSeed        = "seed"
 	KindNote        = "note"
 	KindAction      = "action"
+	// KindFailure is a tool call that failed, with its error: what was
+	// tried and what went wrong.
+	KindFailure = "failure"
 )
 
 // NewMemory is a text to remember.
