@@ -123,16 +123,33 @@ func (c *colStats) corr() (float64, bool) {
 // checks. The delimiter is the one (comma, tab or semicolon) that splits the
 // header most, the extension breaking ties; quoted fields follow RFC 4180.
 // A label given as two distinct words (pos/neg) is read as 0/1.
+//
+// It also checks the domain's cross-checks (dq1.cross_checks: a computed
+// column that must equal a reported one row by row) and returns the
+// table's profile in Result.Profile, so a caller can keep it and compare
+// the next version of the table with DQ1Compare.
 func DQ1(featuresPath string, d Domain) (Result, error) {
+	return DQ1Compare(featuresPath, nil, d)
+}
+
+// DQ1Compare runs DQ1 and, when prev (the profile of an earlier version of
+// the same table, from Result.Profile) is not nil, also fails every column
+// whose zero share or missing share moved by more than
+// dq1.max_share_change, or that became constant: the signature of a
+// simplified computation that zeroes part of a feature, or of a join that
+// misaligned rows (the blueprint's M4 and M7).
+func DQ1Compare(featuresPath string, prev *TableProfile, d Domain) (Result, error) {
 	f, err := os.Open(featuresPath)
 	if err != nil {
 		return Result{}, fmt.Errorf("dq1: open features: %w", err)
 	}
 	defer f.Close()
-	return dq1(f, featuresPath, d), nil
+	return dq1With(f, featuresPath, d, prev), nil
 }
 
-func dq1(r io.Reader, name string, d Domain) Result {
+func dq1(r io.Reader, name string, d Domain) Result { return dq1With(r, name, d, nil) }
+
+func dq1With(r io.Reader, name string, d Domain, prev *TableProfile) Result {
 	res := newResult("DQ1", name)
 	base := filepath.Base(name)
 	br := bufio.NewReaderSize(r, 64<<10)
@@ -169,6 +186,7 @@ func dq1(r io.Reader, name string, d Domain) Result {
 	if label >= 0 {
 		cols[label].isLabel = true
 	}
+	cross := newCrossStates(d.DQ1.CrossChecks, byName)
 
 	// Binary word labels map to 0/1 in order of appearance; sign does not
 	// matter for |r|.
@@ -186,6 +204,9 @@ func dq1(r io.Reader, name string, d Domain) Result {
 			break
 		}
 		rows++
+		for i := range cross {
+			cross[i].add(rec, rows)
+		}
 		if len(rec) != len(cols) {
 			if ragged == 0 {
 				firstRagged, firstRaggedLen = rows, len(rec)
@@ -281,6 +302,7 @@ func dq1(r io.Reader, name string, d Domain) Result {
 	if constant == 0 {
 		res.pass("zero_variance", "no constant column")
 	}
+	profile := newProfile(cols, rows)
 
 	allowed := d.DQ1.AllowedMissingFraction
 	worst, worstName, overMissing := 0.0, "", 0
@@ -311,6 +333,15 @@ func dq1(r io.Reader, name string, d Domain) Result {
 	dq1Leakage(&res, cols, label, labelWords, labelTooManyWords, d)
 	for _, ch := range d.DQ1.Checks {
 		dq1DomainCheck(&res, cols, byName, ch)
+	}
+	for i := range cross {
+		cross[i].report(&res)
+	}
+	if parseErr == nil {
+		res.Profile = profile
+		if prev != nil {
+			compareProfiles(&res, prev, profile, d.DQ1.MaxShareChange)
+		}
 	}
 	return res
 }
