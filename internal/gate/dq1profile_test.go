@@ -194,3 +194,42 @@ func TestDQ1CrossCheck(t *testing.T) {
 		})
 	}
 }
+
+// TestDQ1LeakageM3 replays the blueprint's M3 on the features side: a count
+// read off the assay that produced the label (reads at the cleaved sites,
+// none elsewhere). Its counts are so skewed that Pearson's r stays far
+// below the threshold, yet it separates the classes perfectly.
+func TestDQ1LeakageM3(t *testing.T) {
+	reads := func(i int) int {
+		if i%2 == 1 {
+			return 3 + (i*i*37)%2000 // skewed read counts at positives
+		}
+		return 0
+	}
+	body := rows("site_id,gc_content,guideseq_reads,label", 40, func(i int) string {
+		return fmt.Sprintf("s%d,%.2f,%d,%d", i, 0.3+float64(i%7)/20, reads(i), i%2)
+	})
+	r := dq1(strings.NewReader(body), "features.csv", generic(t))
+	want := []checkSummary{{"leakage", StatusFail, "column `guideseq_reads` separates the label `label` perfectly (every label = 0 row has `guideseq_reads` ≤ 0, every label = 1 row ≥ 40; r = 0.750): likely leakage"}}
+	if got := summarize(r, true); !reflect.DeepEqual(got, want) {
+		t.Errorf("checks:\n got %+v\nwant %+v", got, want)
+	}
+
+	// Word labels are named as written.
+	words := strings.NewReplacer(",0\n", ",neg\n", ",1\n", ",pos\n").Replace(body)
+	r = dq1(strings.NewReader(words), "features.csv", generic(t))
+	if !strings.Contains(r.Reason(), "every `neg` row has `guideseq_reads` ≤ 0, every `pos` row ≥ 40") {
+		t.Errorf("word label: %s", r.Reason())
+	}
+
+	// Below 15 rows per class a perfect split is too likely by chance.
+	small := rows("site_id,guideseq_reads,label", 28, func(i int) string { return fmt.Sprintf("s%d,%d,%d", i, reads(i), i%2) })
+	if r := dq1(strings.NewReader(small), "features.csv", generic(t)); r.Status != StatusPass {
+		t.Errorf("14 rows per class: %s", r.Reason())
+	}
+	// A three-valued label is not split by class.
+	three := rows("site_id,guideseq_reads,label", 45, func(i int) string { return fmt.Sprintf("s%d,%d,%d", i, reads(i), i%3) })
+	if r := dq1(strings.NewReader(three), "features.csv", generic(t)); strings.Contains(r.Reason(), "separates") {
+		t.Errorf("three-valued label: %s", r.Reason())
+	}
+}
