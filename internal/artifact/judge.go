@@ -29,6 +29,9 @@ type Judgement struct {
 	// Undecided says the gate could not judge the file (unreadable, binary,
 	// not JSON, too large); its WARN never blocks.
 	Undecided bool
+	// Profile is DQ1's column profile of a features table (JSON), kept so
+	// the next version of the table is compared with this one.
+	Profile []byte
 }
 
 // kindGates says which gates a change to each kind of artifact runs, and
@@ -83,7 +86,7 @@ func Judge(s Scan, d gate.Domain) []Judgement {
 			for _, id := range kindGates[k] {
 				switch id {
 				case "DQ1":
-					j.features(c.Abs)
+					j.features(c.Abs, c.Prev)
 				case "DQ2":
 					j.json(id, c.Abs, gate.DQ2)
 				case "DQ3":
@@ -133,8 +136,10 @@ func (j *judge) findingsFor(c Change, known []known) {
 		j.findings(c.Abs)
 		return
 	}
+	// A findings file that reports nothing yet is not out of date: the
+	// analysis wrote its results and the prose is still to come.
 	for _, k := range known {
-		if k.kind == gate.FileFindings && filepath.Dir(k.abs) == filepath.Dir(c.Abs) {
+		if k.kind == gate.FileFindings && filepath.Dir(k.abs) == filepath.Dir(c.Abs) && gate.FindingsReported(k.abs) {
 			j.findings(k.abs)
 		}
 	}
@@ -182,7 +187,7 @@ func (j *judge) undecided(id, abs, detail, fix string) {
 	j.add(abs, res, true)
 }
 
-func (j *judge) features(abs string) {
+func (j *judge) features(abs string, prev *State) {
 	if !j.once("DQ1", abs) {
 		return
 	}
@@ -195,11 +200,21 @@ func (j *judge) features(abs string) {
 			"write the features as CSV or TSV text, or rename the file so it does not match the domain's features patterns")
 		return
 	}
-	res, err := gate.DQ1Head(abs, MaxGateBytes, j.d)
+	var before *gate.TableProfile
+	if prev != nil && len(prev.Profile) > 0 {
+		var p gate.TableProfile
+		if json.Unmarshal(prev.Profile, &p) == nil {
+			before = &p
+		}
+	}
+	res, err := gate.DQ1Head(abs, MaxGateBytes, before, j.d)
 	if err != nil {
 		j.undecided("DQ1", abs, fmt.Sprintf("DQ1 could not read %s: %v", name, err), "check the file, then run `vibe gate run DQ1 --features "+relTo(j.root, abs)+"`")
-	} else {
-		j.add(abs, res, false)
+		return
+	}
+	j.add(abs, res, false)
+	if res.Profile != nil {
+		j.out[len(j.out)-1].Profile, _ = json.Marshal(res.Profile)
 	}
 }
 

@@ -41,6 +41,10 @@ type Domain struct {
 	DQ2         DQ2Config    `json:"dq2"`
 	DQ3         DQ3Config    `json:"dq3"`
 	DQ4         DQ4Config    `json:"dq4"`
+	// Terms are the domain's words that are easy to misuse; DQ4 warns when
+	// a findings file uses one of the misuses, and the reviewer's checklist
+	// carries them.
+	Terms []Term `json:"terms"`
 	// Promotion maps a claim tier (0–3) to the gates its promotion needs;
 	// nil means the methodology's default table (claim.DefaultPromotionGates).
 	Promotion map[int][]string `json:"promotion,omitempty"`
@@ -87,6 +91,56 @@ type DQ1Config struct {
 	// `"mean_mismatch_range": [2, 8]` sets the range of the check named
 	// mean_mismatch_range.
 	Checks []ColumnCheck `json:"checks"`
+	// MaxShareChange is the largest absolute change of a column's zero
+	// share or missing share between two versions of the same table
+	// (DQ1Compare).
+	MaxShareChange float64 `json:"max_share_change"`
+	// CrossChecks are pairs of columns of the same table that must agree
+	// row by row.
+	CrossChecks []CrossCheck `json:"cross_checks"`
+}
+
+// CrossCheck is a computed column that must equal a reported one on every
+// row, up to ToleranceFraction of disagreeing rows (the blueprint's M5: a
+// mismatch count computed from the sequences that disagrees with the one
+// the source reported).
+type CrossCheck struct {
+	// Computed and Reported are the accepted names of each column; the
+	// first present in the header is used.
+	Computed Names `json:"computed"`
+	Reported Names `json:"reported"`
+	// ToleranceFraction is the largest share of compared rows that may
+	// disagree.
+	ToleranceFraction float64 `json:"tolerance_fraction"`
+	// Why is the domain reason, quoted in a failure.
+	Why string `json:"why,omitempty"`
+}
+
+// Names is a list of alternative column names; in JSON, one string or a
+// list of strings.
+type Names []string
+
+// UnmarshalJSON accepts "name" or ["name", "other name"].
+func (n *Names) UnmarshalJSON(data []byte) error {
+	var one string
+	if err := json.Unmarshal(data, &one); err == nil {
+		*n = Names{one}
+		return nil
+	}
+	var list []string
+	if err := json.Unmarshal(data, &list); err != nil {
+		return fmt.Errorf("want a column name or a list of names: %w", err)
+	}
+	*n = list
+	return nil
+}
+
+// Term is a word of the domain with the ways it is misused: DQ4 warns
+// (never blocks) when a findings file uses a misuse, quoting Note.
+type Term struct {
+	Term    string   `json:"term"`
+	Misuses []string `json:"misuses"`
+	Note    string   `json:"note,omitempty"`
 }
 
 // The kinds of domain column check.
@@ -149,6 +203,13 @@ func (c *DQ1Config) UnmarshalJSON(data []byte) error {
 			err = json.Unmarshal(v, &c.MinSamples)
 		case "required_columns":
 			err = json.Unmarshal(v, &c.RequiredColumns)
+		case "max_share_change":
+			err = json.Unmarshal(v, &c.MaxShareChange)
+		case "cross_checks":
+			var cc []CrossCheck
+			if err = json.Unmarshal(v, &cc); err == nil {
+				c.CrossChecks = cc
+			}
 		default:
 			i := c.checkIndex(k)
 			if i < 0 {
@@ -200,6 +261,12 @@ type DQ2Config struct {
 	MinR2        float64 `json:"min_r2"`
 	MaxDominance float64 `json:"max_dominance"`
 	MaxFoldCV    float64 `json:"max_fold_cv"`
+	// MinGroupsPerFold is the fewest groups (guides, patients, sites) a
+	// held-out fold may contain.
+	MinGroupsPerFold int `json:"min_groups_per_fold"`
+	// MinGroupShareKept is the smallest share of the groups a
+	// subsampling may keep (n_groups_used / n_groups_total).
+	MinGroupShareKept float64 `json:"min_group_share_kept"`
 }
 
 // DQ3Config holds the thresholds of DQ3. MinN is the fewest calibration
@@ -222,11 +289,23 @@ const (
 	RoundingRoundOrTruncate = "round_or_truncate"
 )
 
-// DQ4Config holds the matching rule of DQ4.
+// DQ4Config holds the matching rule of DQ4 and its overclaim check.
 type DQ4Config struct {
 	Rounding string `json:"rounding"`
 	// PercentOfFraction lets "87.5%" match a source fraction 0.875.
 	PercentOfFraction bool `json:"percent_of_fraction"`
+	// SurprisingEffect is the fold change or ratio (written "12-fold",
+	// "12×", "fold change of 12", "odds ratio 12"; a ratio r below 1
+	// counts as 1/r) at or above which a result is surprising and needs
+	// an alternative-explanations section; 0 turns the number rule off.
+	SurprisingEffect float64 `json:"surprising_effect"`
+	// ClaimWords are words and phrases (matched whole, ignoring case)
+	// that make a result a strong claim needing the same section.
+	ClaimWords []string `json:"claim_words"`
+	// AlternativesHeadings are the headings (matched as part of a
+	// heading's text, ignoring case) that count as the
+	// alternative-explanations section.
+	AlternativesHeadings []string `json:"alternatives_headings"`
 }
 
 // ShippedDomains lists the domains shipped in blueprints/domains/, sorted.
@@ -368,15 +447,37 @@ var knownKeys = map[string]any{
 	"files": map[string]any{"features": nil, "metrics": nil, "calibration": nil,
 		"findings": nil, "dictionary": nil},
 	"dq1": map[string]any{"label_column": nil, "allowed_missing_fraction": nil,
-		"leakage_corr_threshold": nil, "min_samples": nil, "required_columns": nil, "checks": nil},
-	"dq2":       map[string]any{"min_auc": nil, "min_r2": nil, "max_dominance": nil, "max_fold_cv": nil},
-	"dq3":       map[string]any{"max_coverage_gap": nil, "max_coverage": nil, "min_n": nil},
-	"dq4":       map[string]any{"rounding": nil, "percent_of_fraction": nil},
+		"leakage_corr_threshold": nil, "min_samples": nil, "required_columns": nil, "checks": nil,
+		"max_share_change": nil, "cross_checks": nil},
+	"dq2": map[string]any{"min_auc": nil, "min_r2": nil, "max_dominance": nil, "max_fold_cv": nil,
+		"min_groups_per_fold": nil, "min_group_share_kept": nil},
+	"dq3": map[string]any{"max_coverage_gap": nil, "max_coverage": nil, "min_n": nil},
+	"dq4": map[string]any{"rounding": nil, "percent_of_fraction": nil, "surprising_effect": nil,
+		"claim_words": nil, "alternatives_headings": nil},
+	"terms":     nil,
 	"promotion": nil,
 }
 
 var checkKeys = map[string]bool{"name": true, "kind": true, "columns": true, "range": true,
 	"min": true, "required": true, "why": true}
+
+// listItemKeys are the keys of the items of the lists a domain config
+// holds besides dq1.checks.
+var listItemKeys = []struct {
+	at   string
+	keys []string
+	list func(obj map[string]any) []any
+}{
+	{"dq1.cross_checks", []string{"computed", "reported", "tolerance_fraction", "why"}, func(obj map[string]any) []any {
+		dq1, _ := obj["dq1"].(map[string]any)
+		list, _ := dq1["cross_checks"].([]any)
+		return list
+	}},
+	{"terms", []string{"misuses", "note", "term"}, func(obj map[string]any) []any {
+		list, _ := obj["terms"].([]any)
+		return list
+	}},
+}
 
 func isCommentKey(k string) bool { return strings.HasPrefix(k, "_") }
 
@@ -405,6 +506,19 @@ func unknownKeys(tree any, base Domain) []error {
 					if !checkKeys[k] && !isCommentKey(k) {
 						errs = append(errs, fmt.Errorf("dq1.checks[%d].%s: unknown key; known keys are columns, kind, min, name, range, required, why", i, k))
 					}
+				}
+			}
+		}
+	}
+	for _, l := range listItemKeys {
+		for i, item := range l.list(obj) {
+			m, ok := item.(map[string]any)
+			if !ok {
+				continue
+			}
+			for _, k := range sortedKeys(m) {
+				if !slices.Contains(l.keys, k) && !isCommentKey(k) {
+					errs = append(errs, fmt.Errorf("%s[%d].%s: unknown key; known keys are %s", l.at, i, k, strings.Join(l.keys, ", ")))
 				}
 			}
 		}
@@ -560,6 +674,22 @@ func validateDomain(d Domain, litIDs map[string]bool) []error {
 		}
 	}
 
+	if !(q1.MaxShareChange > 0 && q1.MaxShareChange <= 1) {
+		bad("dq1.max_share_change: %v must be within (0, 1]", q1.MaxShareChange)
+	}
+	for i, c := range q1.CrossChecks {
+		at := fmt.Sprintf("dq1.cross_checks[%d]", i)
+		if len(c.Computed) == 0 || slices.Contains(c.Computed, "") {
+			bad("%s.computed: name the computed column (or a list of accepted names)", at)
+		}
+		if len(c.Reported) == 0 || slices.Contains(c.Reported, "") {
+			bad("%s.reported: name the reported column (or a list of accepted names)", at)
+		}
+		if !inRange(c.ToleranceFraction, 0, 1) {
+			bad("%s.tolerance_fraction: %v must be within [0, 1]", at, c.ToleranceFraction)
+		}
+	}
+
 	q2 := d.DQ2
 	if !inRange(q2.MinAUC, 0.5, 1) {
 		bad("dq2.min_auc: %v must be within [0.5, 1] (0.5 is a coin flip)", q2.MinAUC)
@@ -572,6 +702,12 @@ func validateDomain(d Domain, litIDs map[string]bool) []error {
 	}
 	if !(q2.MaxFoldCV > 0) {
 		bad("dq2.max_fold_cv: %v must be above 0", q2.MaxFoldCV)
+	}
+	if q2.MinGroupsPerFold < 1 {
+		bad("dq2.min_groups_per_fold: %d must be at least 1", q2.MinGroupsPerFold)
+	}
+	if !inRange(q2.MinGroupShareKept, 0, 1) {
+		bad("dq2.min_group_share_kept: %v must be within [0, 1]", q2.MinGroupShareKept)
 	}
 
 	q3 := d.DQ3
@@ -587,6 +723,35 @@ func validateDomain(d Domain, litIDs map[string]bool) []error {
 
 	if r := d.DQ4.Rounding; r != RoundingRound && r != RoundingRoundOrTruncate {
 		bad("dq4.rounding: %q must be %q or %q", r, RoundingRound, RoundingRoundOrTruncate)
+	}
+	if e := d.DQ4.SurprisingEffect; !(e == 0 || e > 1) || math.IsNaN(e) {
+		bad("dq4.surprising_effect: %v must be above 1 (a fold change), or 0 to turn the rule off", e)
+	}
+	for _, w := range d.DQ4.ClaimWords {
+		if strings.TrimSpace(w) == "" {
+			bad("dq4.claim_words: empty word")
+		}
+	}
+	if len(d.DQ4.AlternativesHeadings) == 0 {
+		bad("dq4.alternatives_headings: list at least one heading (e.g. \"Alternative explanations\")")
+	}
+	for _, h := range d.DQ4.AlternativesHeadings {
+		if strings.TrimSpace(h) == "" {
+			bad("dq4.alternatives_headings: empty heading")
+		}
+	}
+	for i, t := range d.Terms {
+		if strings.TrimSpace(t.Term) == "" {
+			bad("terms[%d].term: missing", i)
+		}
+		if len(t.Misuses) == 0 {
+			bad("terms[%d] (%s): list at least one misuse", i, t.Term)
+		}
+		for _, m := range t.Misuses {
+			if strings.TrimSpace(m) == "" {
+				bad("terms[%d] (%s): empty misuse", i, t.Term)
+			}
+		}
 	}
 
 	for _, tier := range sortedIntKeys(d.Promotion) {

@@ -56,7 +56,7 @@ func TestBlueprintThresholds(t *testing.T) {
 	if cfd.Name != "cfd_nonzero_threshold" || cfd.Kind != CheckFractionNonzero || *cfd.Min != 0.30 {
 		t.Errorf("crispr cfd check = %+v", cfd)
 	}
-	if c.DQ2 != (DQ2Config{MinAUC: 0.55, MinR2: 0.05, MaxDominance: 0.5, MaxFoldCV: 0.5}) {
+	if c.DQ2 != (DQ2Config{MinAUC: 0.55, MinR2: 0.05, MaxDominance: 0.5, MaxFoldCV: 0.5, MinGroupsPerFold: 3, MinGroupShareKept: 0.8}) {
 		t.Errorf("crispr dq2 = %+v", c.DQ2)
 	}
 	if c.DQ3.MaxCoverageGap != 0.1 || c.DQ3.MaxCoverage != 0.999 {
@@ -183,7 +183,7 @@ func TestLoadDomain(t *testing.T) {
 		p := filepath.Join(root, ".vibe-science", "domain-config.json")
 		writeFile(t, p, `{"domain": "generic", "dq2": {"min_acu": 0.6}}`)
 		_, err := LoadDomain(root)
-		want := "load domain config " + p + ": dq2.min_acu: unknown key; known keys here are max_dominance, max_fold_cv, min_auc, min_r2"
+		want := "load domain config " + p + ": dq2.min_acu: unknown key; known keys here are max_dominance, max_fold_cv, min_auc, min_group_share_kept, min_groups_per_fold, min_r2"
 		if err == nil || err.Error() != want {
 			t.Errorf("err %v\nwant %s", err, want)
 		}
@@ -203,8 +203,8 @@ func TestValidateDomain(t *testing.T) {
 		{"bad name", `{"domain": "My Domain", "extends": "generic"}`, []string{`domain: "My Domain" must be lower-case letters, digits and hyphens`}},
 		{"unknown keys everywhere", `{"domain": "generic", "dq5": {}, "literature": {"primry": []}, "dq1": {"checks": [{"name": "a", "kind": "mean_within", "columns": ["x"], "range": [1, 2], "colour": 1}], "a": [0, 1], "b": 1}}`, []string{
 			"dq1.checks[0].colour: unknown key; known keys are columns, kind, min, name, range, required, why",
-			"dq1.b: unknown key; known keys here are a, allowed_missing_fraction, checks, label_column, leakage_corr_threshold, min_samples, required_columns",
-			"dq5: unknown key; known keys here are display_name, domain, dq1, dq2, dq3, dq4, extends, files, literature, notes, promotion",
+			"dq1.b: unknown key; known keys here are a, allowed_missing_fraction, checks, cross_checks, label_column, leakage_corr_threshold, max_share_change, min_samples, required_columns",
+			"dq5: unknown key; known keys here are display_name, domain, dq1, dq2, dq3, dq4, extends, files, literature, notes, promotion, terms",
 			"literature.primry: unknown key; known keys here are curated_rag, datasets, grey, preprints, primary, rag_config, secondary",
 		}},
 		{"values out of range", `{"domain": "generic", "dq1": {"allowed_missing_fraction": 1.5, "leakage_corr_threshold": 0},
@@ -243,6 +243,26 @@ func TestValidateDomain(t *testing.T) {
 			"dq1.checks[2].name: missing",
 			"dq1.checks[2] (): min is missing",
 			"dq1.checks[3] (f): min must be a fraction within [0, 1]",
+		}},
+		{"new keys out of range", `{"domain": "generic", "dq1": {"max_share_change": 0, "cross_checks": [
+			{"computed": "a", "reported": ["b", "c"], "tolerance_fraction": 0.05, "why": "fine"},
+			{"computed": [], "reported": "", "tolerance_fraction": 2, "colour": 1}]},
+			"dq2": {"min_groups_per_fold": 0, "min_group_share_kept": 1.2},
+			"dq4": {"surprising_effect": 0.5, "claim_words": [" "], "alternatives_headings": []},
+			"terms": [{"term": "", "misuses": []}, {"term": "x", "misuses": ["y"], "notes": "z"}]}`, []string{
+			"dq1.cross_checks[1].colour: unknown key; known keys are computed, reported, tolerance_fraction, why",
+			"terms[1].notes: unknown key; known keys are misuses, note, term",
+			"dq1.max_share_change: 0 must be within (0, 1]",
+			"dq1.cross_checks[1].computed: name the computed column (or a list of accepted names)",
+			"dq1.cross_checks[1].reported: name the reported column (or a list of accepted names)",
+			"dq1.cross_checks[1].tolerance_fraction: 2 must be within [0, 1]",
+			"dq2.min_groups_per_fold: 0 must be at least 1",
+			"dq2.min_group_share_kept: 1.2 must be within [0, 1]",
+			"dq4.surprising_effect: 0.5 must be above 1 (a fold change), or 0 to turn the rule off",
+			"dq4.claim_words: empty word",
+			`dq4.alternatives_headings: list at least one heading (e.g. "Alternative explanations")`,
+			"terms[0].term: missing",
+			"terms[0] (): list at least one misuse",
 		}},
 		{"wrong types", `{"domain": "generic", "dq2": {"min_auc": "high"}}`, []string{
 			"domain config: json: cannot unmarshal string into Go struct field DQ2Config.dq2.min_auc of type float64"}},

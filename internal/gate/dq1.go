@@ -42,7 +42,31 @@ type colStats struct {
 	isLabel            bool
 	dupOf              int // index+1 of an earlier column with the same name
 	firstNonNumberText string
+	// the column's range within each class of a two-valued label
+	cls [2]classRange
 }
+
+// classRange is the range of a feature's values within one label class.
+type classRange struct {
+	n        int
+	min, max float64
+}
+
+func (r *classRange) add(v float64) {
+	if r.n == 0 || v < r.min {
+		r.min = v
+	}
+	if r.n == 0 || v > r.max {
+		r.max = v
+	}
+	r.n++
+}
+
+// minSeparationClass is the fewest rows each label class needs before a
+// feature that separates the classes perfectly is called a leak: with 15
+// rows per class, a feature unrelated to the label separates them by
+// chance with probability 2/C(30,15), about 1e-8.
+const minSeparationClass = 15
 
 func (c *colStats) add(cell string) (float64, bool) {
 	t := strings.TrimSpace(cell)
@@ -123,16 +147,33 @@ func (c *colStats) corr() (float64, bool) {
 // checks. The delimiter is the one (comma, tab or semicolon) that splits the
 // header most, the extension breaking ties; quoted fields follow RFC 4180.
 // A label given as two distinct words (pos/neg) is read as 0/1.
+//
+// It also checks the domain's cross-checks (dq1.cross_checks: a computed
+// column that must equal a reported one row by row) and returns the
+// table's profile in Result.Profile, so a caller can keep it and compare
+// the next version of the table with DQ1Compare.
 func DQ1(featuresPath string, d Domain) (Result, error) {
+	return DQ1Compare(featuresPath, nil, d)
+}
+
+// DQ1Compare runs DQ1 and, when prev (the profile of an earlier version of
+// the same table, from Result.Profile) is not nil, also fails every column
+// whose zero share or missing share moved by more than
+// dq1.max_share_change, or that became constant: the signature of a
+// simplified computation that zeroes part of a feature, or of a join that
+// misaligned rows (the blueprint's M4 and M7).
+func DQ1Compare(featuresPath string, prev *TableProfile, d Domain) (Result, error) {
 	f, err := os.Open(featuresPath)
 	if err != nil {
 		return Result{}, fmt.Errorf("dq1: open features: %w", err)
 	}
 	defer f.Close()
-	return dq1(f, featuresPath, d), nil
+	return dq1With(f, featuresPath, d, prev), nil
 }
 
-func dq1(r io.Reader, name string, d Domain) Result {
+func dq1(r io.Reader, name string, d Domain) Result { return dq1With(r, name, d, nil) }
+
+func dq1With(r io.Reader, name string, d Domain, prev *TableProfile) Result {
 	res := newResult("DQ1", name)
 	base := filepath.Base(name)
 	br := bufio.NewReaderSize(r, 64<<10)
@@ -169,10 +210,15 @@ func dq1(r io.Reader, name string, d Domain) Result {
 	if label >= 0 {
 		cols[label].isLabel = true
 	}
+	cross := newCrossStates(d.DQ1.CrossChecks, byName)
 
 	// Binary word labels map to 0/1 in order of appearance; sign does not
 	// matter for |r|.
 	var labelWords []string
+	// labelVals are the first two distinct label values; a third makes
+	// the label not two-valued, and the separation check is skipped.
+	var labelVals []float64
+	labelBinary := true
 	labelTooManyWords := false
 	rows, ragged, firstRagged, firstRaggedLen := 0, 0, 0, 0
 	var parseErr error
@@ -186,6 +232,9 @@ func dq1(r io.Reader, name string, d Domain) Result {
 			break
 		}
 		rows++
+		for i := range cross {
+			cross[i].add(rec, rows)
+		}
 		if len(rec) != len(cols) {
 			if ragged == 0 {
 				firstRagged, firstRaggedLen = rows, len(rec)
@@ -212,6 +261,16 @@ func dq1(r io.Reader, name string, d Domain) Result {
 		} else if label >= 0 {
 			cols[label].missing++
 		}
+		yClass := -1
+		if haveY && labelBinary {
+			yClass = indexOfFloat(labelVals, y)
+			if yClass < 0 && len(labelVals) < 2 {
+				labelVals = append(labelVals, y)
+				yClass = len(labelVals) - 1
+			} else if yClass < 0 {
+				labelBinary = false
+			}
+		}
 		for i, c := range cols {
 			if i == label {
 				continue
@@ -221,6 +280,9 @@ func dq1(r io.Reader, name string, d Domain) Result {
 				continue
 			}
 			if v, ok := c.add(rec[i]); ok && haveY {
+				if k := yClass; k >= 0 {
+					c.cls[k].add(v)
+				}
 				c.pair(v, y)
 			}
 		}
@@ -281,6 +343,7 @@ func dq1(r io.Reader, name string, d Domain) Result {
 	if constant == 0 {
 		res.pass("zero_variance", "no constant column")
 	}
+	profile := newProfile(cols, rows)
 
 	allowed := d.DQ1.AllowedMissingFraction
 	worst, worstName, overMissing := 0.0, "", 0
@@ -308,14 +371,34 @@ func dq1(r io.Reader, name string, d Domain) Result {
 		}
 	}
 
-	dq1Leakage(&res, cols, label, labelWords, labelTooManyWords, d)
+	var classes []float64
+	if labelBinary && len(labelVals) == 2 {
+		classes = labelVals
+	}
+	dq1Leakage(&res, cols, label, labelWords, labelTooManyWords, classes, d)
 	for _, ch := range d.DQ1.Checks {
 		dq1DomainCheck(&res, cols, byName, ch)
+	}
+	for i := range cross {
+		cross[i].report(&res)
+	}
+	if parseErr == nil {
+		res.Profile = profile
+		if prev != nil {
+			compareProfiles(&res, prev, profile, d.DQ1.MaxShareChange)
+		}
 	}
 	return res
 }
 
-func dq1Leakage(res *Result, cols []*colStats, label int, words []string, tooMany bool, d Domain) {
+// dq1Leakage fails a feature whose |Pearson r| with the label is above
+// dq1.leakage_corr_threshold and, for a two-valued label (classes holds
+// its two values), a feature that separates the classes perfectly: every
+// value of one class above every value of the other, with at least
+// minSeparationClass rows in each. A count read off the assay that made
+// the label (reads at positives, 0 at negatives) separates the classes
+// while its r stays far below the threshold when the counts are skewed.
+func dq1Leakage(res *Result, cols []*colStats, label int, words []string, tooMany bool, classes []float64, d Domain) {
 	if label < 0 {
 		looked := d.DQ1.LabelColumn
 		if looked == "" {
@@ -343,6 +426,11 @@ func dq1Leakage(res *Result, cols []*colStats, label int, words []string, tooMan
 		if math.Abs(r) > thr {
 			leaks++
 			res.fail("leakage", fmt.Sprintf("column `%s` correlates with the label `%s` at r = %.3f (|r| above %s): likely leakage", c.name, lc.name, r, formatFloat(thr)), "drop it, or show it is known before the label and say so in the data dictionary")
+		} else if lo, hi, ok := separates(c, classes); ok {
+			leaks++
+			res.fail("leakage", fmt.Sprintf("column `%s` separates the label `%s` perfectly (every %s row has `%s` ≤ %s, every %s row ≥ %s; r = %.3f): likely leakage",
+				c.name, lc.name, labelValue(classes[lo.class], words), c.name, formatFloat(lo.max), labelValue(classes[hi.class], words), formatFloat(hi.min), r),
+				"drop it, or show it is known before the label and say so in the data dictionary")
 		}
 		if math.Abs(r) > math.Abs(bestR) {
 			bestR, bestName = r, c.name
@@ -358,6 +446,46 @@ func dq1Leakage(res *Result, cols []*colStats, label int, words []string, tooMan
 		}
 		res.pass("leakage", detail)
 	}
+}
+
+type classSide struct {
+	class    int
+	min, max float64
+}
+
+// separates reports whether c's values in one label class all lie below
+// its values in the other, returning the lower and the upper class.
+func separates(c *colStats, classes []float64) (classSide, classSide, bool) {
+	if len(classes) != 2 || c.cls[0].n < minSeparationClass || c.cls[1].n < minSeparationClass {
+		return classSide{}, classSide{}, false
+	}
+	a := classSide{0, c.cls[0].min, c.cls[0].max}
+	b := classSide{1, c.cls[1].min, c.cls[1].max}
+	switch {
+	case a.max < b.min:
+		return a, b, true
+	case b.max < a.min:
+		return b, a, true
+	}
+	return classSide{}, classSide{}, false
+}
+
+// labelValue names a label class as written: its word for a word label,
+// else the number.
+func labelValue(v float64, words []string) string {
+	if len(words) == 2 && (v == 0 || v == 1) {
+		return "`" + words[int(v)] + "`"
+	}
+	return "label = " + formatFloat(v)
+}
+
+func indexOfFloat(list []float64, v float64) int {
+	for i, x := range list {
+		if x == v {
+			return i
+		}
+	}
+	return -1
 }
 
 func dq1DomainCheck(res *Result, cols []*colStats, byName map[string]int, ch ColumnCheck) {

@@ -181,6 +181,7 @@ func TestDQ1PassDetails(t *testing.T) {
 		{"leakage", StatusPass, "highest |r| with the label `label` is 0.019 (`cfd_score`), threshold 0.95"},
 		{"domain:mean_mismatch_range", StatusPass, "column `mismatch_count` has mean 4, within [2, 8]"},
 		{"domain:cfd_nonzero_threshold", StatusPass, "column `cfd_score` is non-zero in 100% of rows (at least 30%)"},
+		{"cross_check:mismatch_count", StatusPass, "not applicable: no reported column (reported_mismatches, source_mismatches, mismatches_reported)"},
 	}
 	if got := summarize(r, false); !reflect.DeepEqual(got, want) {
 		t.Errorf("checks:\n got %+v\nwant %+v", got, want)

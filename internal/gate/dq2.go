@@ -19,7 +19,11 @@ import (
 //	baseline                  {"auc": …} or {"r2": …}: the trivial model's score (optional)
 //	feature_importance        {"feature": importance, …} or [{"feature"|"name": …, "importance": …}]
 //	folds | fold_scores | cv_scores
-//	                          [score, …] or [{"auc"|"r2"|"score": …}, …]
+//	                          [score, …] or [{"auc"|"r2"|"score": …, "n_groups": …}, …]
+//	groups_per_fold           [n, …]: groups (guides, patients, sites) in each held-out fold
+//	n_groups_total            groups in the data before any subsampling
+//	n_groups_used             groups the model was trained and evaluated on
+//	group_key                 what a group is ("guide"), named in messages (optional)
 var (
 	aucKeys        = []string{"auc", "roc_auc", "auroc"}
 	r2Keys         = []string{"r2", "r_squared"}
@@ -85,6 +89,7 @@ func dq2(raw []byte, name string, d Domain) Result {
 		metricKeys = aucKeys
 	}
 	dq2Folds(&res, obj, metricKeys, d.DQ2.MaxFoldCV)
+	dq2Groups(&res, obj, d.DQ2)
 	return res
 }
 
@@ -266,4 +271,86 @@ func toFloat(v any) (float64, bool) {
 		return t, !math.IsInf(t, 0) && !math.IsNaN(t)
 	}
 	return 0, false
+}
+
+// dq2Groups checks grouped cross-validation (the blueprint's M8: a
+// subsampling that kept a third of the guides, and folds of one or two
+// guides each). Groups per fold come from groups_per_fold or from the
+// n_groups of each object in the fold list; the share kept is
+// n_groups_used / n_groups_total. A metrics file that states neither is
+// not judged here: grouping is reported as not applicable, never failed.
+func dq2Groups(res *Result, obj map[string]any, cfg DQ2Config) {
+	what, _ := obj["group_key"].(string)
+	if what == "" {
+		what = "group"
+	}
+	var perFold []float64
+	key := ""
+	if list, ok := obj["groups_per_fold"].([]any); ok {
+		for _, item := range list {
+			if f, ok := toFloat(item); ok {
+				perFold = append(perFold, f)
+			}
+		}
+		if len(perFold) > 0 {
+			key = "groups_per_fold"
+		}
+	} else {
+		for _, k := range foldKeys {
+			list, ok := obj[k].([]any)
+			if !ok {
+				continue
+			}
+			for _, item := range list {
+				if m, ok := item.(map[string]any); ok {
+					if f, ok := toFloat(m["n_groups"]); ok {
+						perFold = append(perFold, f)
+					}
+				}
+			}
+			if len(perFold) > 0 {
+				key = k + "[].n_groups"
+			}
+			break
+		}
+	}
+	total, haveTotal := toFloat(obj["n_groups_total"])
+	used, haveUsed := toFloat(obj["n_groups_used"])
+	if key == "" && !haveTotal && !haveUsed {
+		res.pass("groups", "not applicable: no groups_per_fold, folds[].n_groups, or n_groups_total with n_groups_used")
+		return
+	}
+	if key != "" {
+		min := float64(cfg.MinGroupsPerFold)
+		var small []string
+		smallest := perFold[0]
+		for i, n := range perFold {
+			if n < min {
+				small = append(small, fmt.Sprintf("fold %d has %s", i+1, formatFloat(n)))
+			}
+			if n < smallest {
+				smallest = n
+			}
+		}
+		if len(small) > 0 {
+			res.fail("groups_per_fold", fmt.Sprintf("%s (`%s`); each held-out fold needs at least %d %ss", strings.Join(small, ", "), key, cfg.MinGroupsPerFold, what),
+				fmt.Sprintf("use fewer folds or more %ss, so that no fold's score rests on one or two %ss", what, what))
+		} else {
+			res.pass("groups_per_fold", fmt.Sprintf("every fold holds at least %d %ss (smallest %s, `%s`)", cfg.MinGroupsPerFold, what, formatFloat(smallest), key))
+		}
+	}
+	switch {
+	case haveTotal && haveUsed && total > 0:
+		share := used / total
+		if share < cfg.MinGroupShareKept {
+			res.fail("groups_kept", fmt.Sprintf("only %s of %s %ss were kept (%s, below %s): the result describes a subsample", formatFloat(used), formatFloat(total), what, percent(share), percent(cfg.MinGroupShareKept)),
+				fmt.Sprintf("run on all %ss, or report the result as a subsample and say how the %ss were chosen", what, what))
+		} else {
+			res.pass("groups_kept", fmt.Sprintf("%s of %s %ss kept (%s, at least %s)", formatFloat(used), formatFloat(total), what, percent(share), percent(cfg.MinGroupShareKept)))
+		}
+	case haveTotal != haveUsed:
+		res.warn("groups_kept", "the metrics state only one of n_groups_total and n_groups_used, so the share of groups kept was not checked", "write both")
+	case haveTotal && haveUsed:
+		res.fail("groups_kept", fmt.Sprintf("n_groups_total is %s", formatFloat(total)), "write the number of groups in the data before subsampling")
+	}
 }

@@ -19,11 +19,13 @@ func TestDQ2(t *testing.T) {
 		{"clean classification", `{"task": "classification", "auc": 0.71, ` + imp + `, ` + folds + `}`, StatusPass, []checkSummary{
 			{"baseline", StatusPass, "AUC = 0.71, at least 0.55"},
 			{"dominance", StatusPass, "largest share 40% (`mm`), at most 50%"},
-			{"fold_cv", StatusPass, "coefficient of variation 0.02 over 4 folds, below 0.5"}}},
+			{"fold_cv", StatusPass, "coefficient of variation 0.02 over 4 folds, below 0.5"},
+			{"groups", StatusPass, "not applicable: no groups_per_fold, folds[].n_groups, or n_groups_total with n_groups_used"}}},
 		{"nested under metrics", `{"metrics": {"roc_auc": 0.8, ` + imp + `}, ` + folds + `}`, StatusPass, []checkSummary{
 			{"baseline", StatusPass, "AUC = 0.8, at least 0.55"},
 			{"dominance", StatusPass, "largest share 40% (`mm`), at most 50%"},
-			{"fold_cv", StatusPass, "coefficient of variation 0.02 over 4 folds, below 0.5"}}},
+			{"fold_cv", StatusPass, "coefficient of variation 0.02 over 4 folds, below 0.5"},
+			{"groups", StatusPass, "not applicable: no groups_per_fold, folds[].n_groups, or n_groups_total with n_groups_used"}}},
 		{"AUC under baseline", `{"auc": 0.52, ` + imp + `, ` + folds + `}`, StatusFail, []checkSummary{
 			{"baseline", StatusFail, "AUC = 0.52 (`auc`) is below the minimum 0.55 for a model that beats the trivial baseline"}}},
 		{"R2 under baseline", `{"task": "regression", "r2": 0.01, ` + imp + `, "fold_scores": [0.01, 0.012]}`, StatusFail, []checkSummary{
@@ -61,6 +63,53 @@ func TestDQ2(t *testing.T) {
 				t.Errorf("status %s, want %s", r.Status, tt.status)
 			}
 		})
+	}
+}
+
+// TestDQ2Groups replays the blueprint's M8: a subsampling that kept a third
+// of the guides, evaluated on folds of one or two guides.
+func TestDQ2Groups(t *testing.T) {
+	base := `"auc": 0.71, "feature_importance": {"gc": 0.3, "mm": 0.4, "pos": 0.3}, `
+	tests := []struct {
+		name   string
+		body   string
+		status Status
+		want   []checkSummary
+	}{
+		{"absent is not applicable", `{` + base + `"folds": [0.70, 0.72]}`, StatusPass, []checkSummary{
+			{"groups", StatusPass, "not applicable: no groups_per_fold, folds[].n_groups, or n_groups_total with n_groups_used"}}},
+		{"clean", `{` + base + `"group_key": "guide", "groups_per_fold": [12, 11, 12], "n_groups_total": 57, "n_groups_used": 57, "folds": [0.70, 0.72, 0.71]}`, StatusPass, []checkSummary{
+			{"groups_per_fold", StatusPass, "every fold holds at least 3 guides (smallest 11, `groups_per_fold`)"},
+			{"groups_kept", StatusPass, "57 of 57 guides kept (100%, at least 80%)"}}},
+		{"M8 subsample of a third", `{` + base + `"group_key": "guide", "n_groups_total": 57, "n_groups_used": 19, "folds": [{"auc": 0.7, "n_groups": 4}, {"auc": 0.72, "n_groups": 2}, {"auc": 0.71, "n_groups": 1}]}`, StatusFail, []checkSummary{
+			{"groups_per_fold", StatusFail, "fold 2 has 2, fold 3 has 1 (`folds[].n_groups`); each held-out fold needs at least 3 guides"},
+			{"groups_kept", StatusFail, "only 19 of 57 guides were kept (33.3%, below 80%): the result describes a subsample"}}},
+		{"only one count warns", `{` + base + `"n_groups_used": 19, "folds": [0.70, 0.72]}`, StatusWarn, []checkSummary{
+			{"groups_kept", StatusWarn, "the metrics state only one of n_groups_total and n_groups_used, so the share of groups kept was not checked"}}},
+		{"zero total", `{` + base + `"n_groups_total": 0, "n_groups_used": 0, "folds": [0.70, 0.72]}`, StatusFail, []checkSummary{
+			{"groups_kept", StatusFail, "n_groups_total is 0"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := dq2([]byte(tt.body), "metrics.json", generic(t))
+			var got []checkSummary
+			for _, c := range summarize(r, false) {
+				if strings.HasPrefix(c.Name, "groups") {
+					got = append(got, c)
+				}
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("checks:\n got %+v\nwant %+v", got, tt.want)
+			}
+			if r.Status != tt.status {
+				t.Errorf("status %s, want %s: %s", r.Status, tt.status, r.Reason())
+			}
+		})
+	}
+	d := generic(t)
+	d.DQ2.MinGroupsPerFold, d.DQ2.MinGroupShareKept = 1, 0.3
+	if r := dq2([]byte(tests[2].body), "metrics.json", d); r.Status != StatusPass {
+		t.Errorf("with the thresholds lowered: %s", r.Reason())
 	}
 }
 

@@ -131,7 +131,20 @@ func DQ4File(findingsPath string, content []byte, d Domain) (Result, error) {
 		}
 		sources[i] = source{name: p, raw: raw}
 	}
-	return dq4(findingsPath, content, sources, d), nil
+	res := dq4(findingsPath, content, sources, d)
+	if !hasCheck(res, "source", StatusFail) {
+		dq4FindingIDs(&res, findingsPath, content, sources)
+	}
+	return res, nil
+}
+
+func hasCheck(r Result, name string, st Status) bool {
+	for _, c := range r.Checks {
+		if c.Name == name && c.Status == st {
+			return true
+		}
+	}
+	return false
 }
 
 func noSourceFix(findingsPath string) string {
@@ -207,6 +220,10 @@ func dq4(findingsName string, findings []byte, sources []source, d Domain) Resul
 	if len(x.numbers) > 0 && !x.sampleSize {
 		res.warn("sample_size", "no sample size is stated (n = …)", "state n for each estimate")
 	}
+	dq4Headlines(&res, filepath.Base(findingsName), x.numbers, sources, d.DQ4)
+	lines := proseLines(findings)
+	dq4Overclaim(&res, filepath.Base(findingsName), lines, d.DQ4)
+	dq4Terms(&res, lines, d.Terms)
 	return res
 }
 

@@ -45,6 +45,12 @@ type Result struct {
 	Checks  []Check  `json:"checks"`
 	Inputs  []string `json:"inputs,omitempty"`
 	Numbers []string `json:"numbers,omitempty"`
+	// Profile is DQ1's profile of the table it read, for the caller to
+	// keep and pass back to DQ1Compare with the next version. The
+	// verdict's input and hash leave it out: the checks already say what
+	// it showed, and a profile of 50 columns would triple every recorded
+	// DQ1 verdict.
+	Profile *TableProfile `json:"-"`
 }
 
 // maxReasonItems caps how many failed checks a verdict reason spells out, so

@@ -32,6 +32,10 @@ type Inputs struct {
 	Deviations string
 	Executed   []string
 	Artifact   string
+	// PreviousProfile is DQ1's profile of the previous version of the
+	// features table (Result.Profile of the last run); when set, DQ1 also
+	// compares the two versions (see DQ1Compare).
+	PreviousProfile *TableProfile
 }
 
 // Run computes gate id on the given inputs: the code gates on their files,
@@ -54,7 +58,7 @@ func Run(id string, in Inputs, d Domain) (Result, error) {
 		if err := need(in.Features, "--features"); err != nil {
 			return Result{}, err
 		}
-		return DQ1(in.Features, d)
+		return DQ1Compare(in.Features, in.PreviousProfile, d)
 	case "DQ2":
 		if err := need(in.Metrics, "--metrics"); err != nil {
 			return Result{}, err

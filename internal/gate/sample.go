@@ -11,8 +11,9 @@ import (
 // DQ1Head runs DQ1 on at most the first maxBytes of a features table, cut
 // at the last complete line, so a table too large to read within a hook
 // is still judged on a sample; the result says how much was read. A table
-// no larger than maxBytes is judged whole, as DQ1 does.
-func DQ1Head(featuresPath string, maxBytes int64, d Domain) (Result, error) {
+// no larger than maxBytes is judged whole, as DQ1Compare does; prev, when
+// not nil, is the profile of the table's previous version.
+func DQ1Head(featuresPath string, maxBytes int64, prev *TableProfile, d Domain) (Result, error) {
 	f, err := os.Open(featuresPath)
 	if err != nil {
 		return Result{}, fmt.Errorf("dq1: open features: %w", err)
@@ -23,7 +24,7 @@ func DQ1Head(featuresPath string, maxBytes int64, d Domain) (Result, error) {
 		return Result{}, fmt.Errorf("dq1: open features: %w", err)
 	}
 	if info.Size() <= maxBytes {
-		return dq1(f, featuresPath, d), nil
+		return dq1With(f, featuresPath, d, prev), nil
 	}
 	buf := make([]byte, maxBytes)
 	n, err := io.ReadFull(f, buf)
@@ -34,7 +35,7 @@ func DQ1Head(featuresPath string, maxBytes int64, d Domain) (Result, error) {
 	if i := bytes.LastIndexByte(buf, '\n'); i >= 0 {
 		buf = buf[:i+1]
 	}
-	res := dq1(bytes.NewReader(buf), featuresPath, d)
+	res := dq1With(bytes.NewReader(buf), featuresPath, d, prev)
 	rows := bytes.Count(buf, []byte{'\n'}) - 1
 	res.pass("sample", fmt.Sprintf("%s is %s; judged on its first %d data rows (%s); run `vibe gate run DQ1 --features %s` for the whole table",
 		filepath.Base(featuresPath), humanBytes(info.Size()), rows, humanBytes(int64(len(buf))), featuresPath))

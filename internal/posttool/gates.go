@@ -26,6 +26,7 @@ type gated struct {
 	inputs    [][]store.GateInput // per judgement, the files it read with their hashes
 	worst     gate.Status
 	statusFor map[string]gate.Status // rel path → worst status of the gates run on it
+	profiles  map[string][]byte      // rel path → DQ1's profile of the table
 }
 
 // gateArtifacts finds the research artifacts this call changed, whatever
@@ -64,7 +65,7 @@ func gateArtifacts(ctx context.Context, env *hookrun.Env, st *store.Store, ev *h
 			return out, nil
 		}
 	}
-	g := gated{statusFor: map[string]gate.Status{}}
+	g := gated{statusFor: map[string]gate.Status{}, profiles: map[string][]byte{}}
 	g.scan = Tracker.Scan(proj.Root, d, written, since, load)
 	if len(g.scan.Changes) == 0 {
 		return g
@@ -92,6 +93,9 @@ func gateArtifacts(ctx context.Context, env *hookrun.Env, st *store.Store, ev *h
 		}
 		if rank(s) >= rank(g.statusFor[j.Rel]) {
 			g.statusFor[j.Rel] = s
+		}
+		if j.Profile != nil {
+			g.profiles[j.Rel] = j.Profile
 		}
 	}
 	return g
@@ -151,7 +155,8 @@ func (g gated) record(ctx context.Context, tx *store.Tx, ev *hook.Event, proj pr
 		if c.Kind == "" {
 			continue
 		}
-		s := artifact.State{Rel: c.Rel, Kind: c.Kind, Size: c.Size, MtimeNS: c.MtimeNS, Status: string(g.statusFor[c.Rel])}
+		s := artifact.State{Rel: c.Rel, Kind: c.Kind, Size: c.Size, MtimeNS: c.MtimeNS, Status: string(g.statusFor[c.Rel]),
+			Profile: g.profiles[c.Rel]}
 		if err := put(s); err != nil {
 			return err
 		}
