@@ -187,6 +187,7 @@ func TestPostMortem(t *testing.T) {
 			if err := sc.Setup(root, time.Now()); err != nil {
 				t.Fatal(err)
 			}
+			executed := 0
 			for i, st := range sc.Steps {
 				in := st.StepInput(root)
 				id := fmt.Sprintf("toolu_%03d", i)
@@ -205,6 +206,7 @@ func TestPostMortem(t *testing.T) {
 					continue
 				}
 				resp, failure := s.execute(st, in)
+				executed++
 				ev := s.event("PostToolUse", st.Tool, in, id)
 				ev["tool_response"] = resp
 				if failure != "" {
@@ -221,7 +223,7 @@ func TestPostMortem(t *testing.T) {
 					check(t, where+" PostToolUse", post, []string{wantPost}, st.Expect.Says)
 				}
 			}
-			recorded(t, home, root, sc)
+			recorded(t, home, root, sc, s.id, executed)
 			if sc.ID != "clean" && !t.Failed() {
 				caught++
 			}
@@ -246,7 +248,7 @@ func short(in map[string]any) string {
 // afterwards, as `vibe gate history` and `vibe status` read it: every gate
 // that blocked after a call has a FAIL row, and the clean control has no
 // FAIL or WARN at all.
-func recorded(t *testing.T, home, root string, sc postmortem.Scenario) {
+func recorded(t *testing.T, home, root string, sc postmortem.Scenario, session string, executed int) {
 	t.Helper()
 	ctx := context.Background()
 	st, err := store.Open(ctx, filepath.Join(home, "db", "vibe-science.db"), store.Options{})
@@ -261,6 +263,15 @@ func recorded(t *testing.T, home, root string, sc postmortem.Scenario) {
 	states, err := st.ArtifactStates(ctx, root)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// M11, the retroactive logbook: the spine holds every call that ran, as
+	// it ran, whatever the agent writes in its own log.
+	spine, err := st.Spine(ctx, store.SpineFilter{Session: session, Limit: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(spine) != executed {
+		t.Errorf("the research spine holds %d entries for %d calls that ran", len(spine), executed)
 	}
 	if sc.ID == "clean" {
 		for _, r := range history {
@@ -301,6 +312,28 @@ func recorded(t *testing.T, home, root string, sc postmortem.Scenario) {
 		}
 		if !failing {
 			t.Errorf("%s blocked, but no research file is recorded as failing (vibe status shows none)", id)
+		}
+	}
+}
+
+// TestScenariosAreGenerated holds scenarios/*.json to scenarios.py, which
+// writes them.
+func TestScenariosAreGenerated(t *testing.T) {
+	out := t.TempDir()
+	cmd := exec.Command("python3", "scenarios.py", out)
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("scenarios.py: %v\n%s", err, msg)
+	}
+	got, _ := filepath.Glob(filepath.Join(out, "*.json"))
+	want, _ := filepath.Glob(filepath.Join("scenarios", "*.json"))
+	if len(got) != len(want) {
+		t.Fatalf("scenarios.py writes %d scenarios, scenarios/ holds %d; run `python3 scenarios.py`", len(got), len(want))
+	}
+	for _, g := range got {
+		a, _ := os.ReadFile(g)
+		b, err := os.ReadFile(filepath.Join("scenarios", filepath.Base(g)))
+		if err != nil || !bytes.Equal(a, b) {
+			t.Errorf("scenarios/%s is not what scenarios.py writes; run `python3 scenarios.py`", filepath.Base(g))
 		}
 	}
 }
