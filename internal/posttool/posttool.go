@@ -24,6 +24,7 @@ import (
 	"github.com/vibe-science/vibe/internal/integrityhook"
 	"github.com/vibe-science/vibe/internal/ledger"
 	"github.com/vibe-science/vibe/internal/literature"
+	"github.com/vibe-science/vibe/internal/mistake"
 	"github.com/vibe-science/vibe/internal/observer"
 	"github.com/vibe-science/vibe/internal/permission"
 	"github.com/vibe-science/vibe/internal/project"
@@ -131,11 +132,8 @@ func Digest(ev *hook.Event, proj project.Project, now time.Time) Call {
 		}
 	}
 	call := Call{Project: proj, Entry: entry, Files: files}
-	if ev.HookEventName == hook.PostToolUseFailure && !ev.IsInterrupt {
-		call.Memory = &store.NewMemory{
-			ProjectPath: proj.Root, SessionID: ev.SessionID, Kind: store.KindFailure,
-			Text: "tried " + entry.InputSummary + " — " + entry.OutputSummary, Ref: ev.ToolUseID, Source: "hook", At: now,
-		}
+	if ev.HookEventName == hook.PostToolUseFailure {
+		// mistake.Record remembers a failed call.
 	} else if spine.Significant(action) {
 		ref := ev.ToolUseID
 		if rel != "" {
@@ -186,6 +184,14 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 			}
 		}
 		if err := recordClaims(ctx, tx, ev, call, now); err != nil {
+			return err
+		}
+		if ev.HookEventName == hook.PostToolUseFailure {
+			err = mistake.Record(ctx, tx, ev, proj.Root, call.Entry.InputSummary, now)
+		} else {
+			err = mistake.Resolve(ctx, tx, ev, proj.Root, call.Entry.InputSummary, now)
+		}
+		if err != nil {
 			return err
 		}
 		return g.record(ctx, tx, ev, proj, now)

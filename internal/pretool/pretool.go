@@ -22,6 +22,7 @@ import (
 	"github.com/vibe-science/vibe/internal/integrityhook"
 	"github.com/vibe-science/vibe/internal/ledger"
 	"github.com/vibe-science/vibe/internal/literature"
+	"github.com/vibe-science/vibe/internal/mistake"
 	"github.com/vibe-science/vibe/internal/observer"
 	"github.com/vibe-science/vibe/internal/permission"
 	"github.com/vibe-science/vibe/internal/project"
@@ -85,6 +86,13 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 		return out, nil
 	case permission.Ask:
 		out.Ask = append(out.Ask, d.Reason)
+	}
+	if st != nil {
+		if c, err := mistake.Context(ctx, st, ev, proj.Root); err != nil {
+			env.Logf("mistake memory: %v", err)
+		} else if c != "" {
+			out.Context = append(out.Context, c)
+		}
 	}
 	out.Verdicts = append(out.Verdicts, ledgerBash(ev, proj, req)...)
 	out.Verdicts = append(out.Verdicts, shellWrites(ctx, env, ev, st, proj, d.Paths)...)
