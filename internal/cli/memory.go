@@ -71,7 +71,7 @@ func runMemoryAdd(ctx context.Context, o *MemoryAddOptions) error {
 		return err
 	}
 	id, conflict, err := recall.AddMemory(ctx, st, o.Vectors, store.NewMemory{ProjectPath: projectFlag(o.Project, false),
-		Kind: o.Kind, Text: o.Text, Ref: o.Ref, Source: "cli", Trust: 1, At: o.Factory.Now()})
+		Kind: o.Kind, Text: o.Text, Ref: o.Ref, Source: "cli", At: o.Factory.Now()})
 	if err != nil {
 		return err
 	}

@@ -205,8 +205,10 @@ func validate(m store.NewMemory) error {
 		return fault.Errorf(fault.Invalid, "add memory", "the memory text is empty; give the fact to remember")
 	case !KnownKind(m.Kind):
 		return fault.Errorf(fault.Invalid, "add memory", "unknown kind %q; use one of %v", m.Kind, Kinds)
-	case m.Trust < 0 || m.Trust > 1:
-		return fault.Errorf(fault.Invalid, "add memory", "trust %v is outside 0..1", m.Trust)
+	case m.Trust != nil && (*m.Trust < 0 || *m.Trust > 1):
+		return fault.Errorf(fault.Invalid, "add memory", "trust %v is outside 0..1", *m.Trust)
+	case m.SourceType != "" && !knownSourceType(m.SourceType):
+		return fault.Errorf(fault.Invalid, "add memory", "unknown source type %q; use one of code, paper, person, blog, model", m.SourceType)
 	}
 	return nil
 }
@@ -216,6 +218,8 @@ func validate(m store.NewMemory) error {
 // them when the retrieval set has memories of that kind.)
 var Kinds = []string{store.KindAction, store.KindClaimEvent, store.KindDecision, store.KindGateFailure,
 	store.KindNarrative, store.KindNote, store.KindSeed}
+
+func knownSourceType(t string) bool { _, ok := store.SourceTrust[t]; return ok }
 
 // KnownKind reports whether k is one of Kinds.
 func KnownKind(k string) bool {

@@ -158,7 +158,7 @@ func TestAddMemoryRejects(t *testing.T) {
 		{Kind: store.KindNote, Text: "x"},
 		{ProjectPath: "/p", Kind: store.KindNote, Text: "  ...  "},
 		{ProjectPath: "/p", Kind: "gossip", Text: "a fact"},
-		{ProjectPath: "/p", Kind: store.KindNote, Text: "a fact", Trust: 1.5},
+		{ProjectPath: "/p", Kind: store.KindNote, Text: "a fact", Trust: store.Trust(1.5)},
 	}
 	for _, m := range tests {
 		if _, _, err := AddMemory(context.Background(), st, nil, m); fault.KindOf(err) != fault.Invalid {

@@ -31,7 +31,7 @@ func Fill(ctx context.Context, st *store.Store, project string, n int, now time.
 			text += fmt.Sprintf(" (run %d)", i+1)
 			at := now.Add(-time.Duration(r.Int64N(int64(365 * 24 * time.Hour))))
 			if _, _, err := tx.AddMemory(ctx, store.NewMemory{ProjectPath: project, Kind: t.kind, Text: text,
-				Ref: fmt.Sprintf("bench:%d", i+1), Source: "bench", Trust: 1, At: at}); err != nil {
+				Ref: fmt.Sprintf("bench:%d", i+1), Source: "bench", Trust: store.Trust(1), At: at}); err != nil {
 				return fmt.Errorf("fill memory %d: %w", i+1, err)
 			}
 		}

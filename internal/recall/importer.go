@@ -191,12 +191,12 @@ func parseLine(raw []byte, project string, now time.Time) (store.NewMemory, erro
 	if err := json.Unmarshal(raw, &l); err != nil {
 		return store.NewMemory{}, fmt.Errorf("not a JSON object (%v); each line must be {\"text\": …, \"kind\": …, \"ref\": …, \"created_at\": …}", err)
 	}
-	m := store.NewMemory{ProjectPath: project, Kind: l.Kind, Text: strings.TrimSpace(l.Text), Ref: l.Ref, Source: "import", Trust: 1}
+	m := store.NewMemory{ProjectPath: project, Kind: l.Kind, Text: strings.TrimSpace(l.Text), Ref: l.Ref, Source: "import"}
 	if m.Kind == "" {
 		m.Kind = store.KindNote
 	}
 	if l.Trust != nil {
-		m.Trust = *l.Trust
+		m.Trust = store.Trust(*l.Trust)
 	}
 	at, err := parseTime(l.CreatedAt)
 	if err != nil {

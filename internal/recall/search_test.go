@@ -30,7 +30,7 @@ func seed(t *testing.T, st *store.Store, ms ...mem) []int64 {
 				m.project = "/p"
 			}
 			id, _, err := tx.AddMemory(ctx, store.NewMemory{ProjectPath: m.project, Kind: m.kind, Text: m.text,
-				Ref: fmt.Sprintf("ref-%d", len(ids)+1), Trust: m.trust, At: m.at})
+				Ref: fmt.Sprintf("ref-%d", len(ids)+1), Trust: trustOrDefault(m.trust), At: m.at})
 			if err != nil {
 				return err
 			}
@@ -238,4 +238,12 @@ func TestSearchIsDeterministic(t *testing.T) {
 			t.Errorf("hits %d and %d out of order: %v/%d then %v/%d", i-1, i, a.Score, a.ID, b.Score, b.ID)
 		}
 	}
+}
+
+// trustOrDefault keeps these tests' convention: 0 means "the default".
+func trustOrDefault(t float64) *float64 {
+	if t == 0 {
+		return nil
+	}
+	return store.Trust(t)
 }
