@@ -130,10 +130,14 @@ func (s *Store) SpinePage(ctx context.Context, q SpineQuery) ([]SpineEntry, erro
 	}
 	var where strings.Builder
 	args := []any{q.Project, before}
-	where.WriteString("project_path = ? AND id < ?")
+	// Walk the rowid backwards and stop at the page's last row: the unary +
+	// keeps SQLite from reading the whole project through the (project, ts)
+	// index and sorting it. A session's rows come from the session index.
 	if q.Session != "" {
-		where.WriteString(" AND session_id = ?")
+		where.WriteString("+project_path = ? AND +id < ? AND session_id = ?")
 		args = append(args, q.Session)
+	} else {
+		where.WriteString("+project_path = ? AND id < ?")
 	}
 	if q.Tool != "" {
 		where.WriteString(" AND tool_name = ?")
@@ -144,14 +148,22 @@ func (s *Store) SpinePage(ctx context.Context, q SpineQuery) ([]SpineEntry, erro
 		args = append(args, q.ActionType)
 	}
 	if q.Search != "" {
-		where.WriteString(` AND (instr(lower(input_summary), lower(?)) > 0 OR instr(lower(output_summary), lower(?)) > 0)`)
-		args = append(args, q.Search, q.Search)
+		// LIKE is case-insensitive for ASCII and cheaper than lower()+instr.
+		pat := "%" + likeEscaper.Replace(q.Search) + "%"
+		where.WriteString(` AND (input_summary LIKE ? ESCAPE '\' OR output_summary LIKE ? ESCAPE '\')`)
+		args = append(args, pat, pat)
 	}
 	args = append(args, q.Limit)
+	// A session's rows are few: read them through the session index and
+	// sort them (+id), rather than walk the whole spine in id order.
+	order := "id DESC"
+	if q.Session != "" {
+		order = "+id DESC"
+	}
 	rows, err := s.db.QueryContext(ctx, `
 SELECT id, session_id, project_path, ts, action_type, tool_name, tool_use_id, input_summary, output_summary,
        input_sha256, output_sha256, duration_ms, COALESCE(agent_role,''), COALESCE(agent_type,''), COALESCE(gate_result,'')
-FROM spine_entries WHERE `+where.String()+` ORDER BY id DESC LIMIT ?`, args...)
+FROM spine_entries WHERE `+where.String()+` ORDER BY `+order+` LIMIT ?`, args...)
 	if err != nil {
 		return nil, classify(op, err)
 	}
@@ -176,6 +188,8 @@ FROM spine_entries WHERE `+where.String()+` ORDER BY id DESC LIMIT ?`, args...)
 	return out, classify(op, rows.Err())
 }
 
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+
 // SpineHead is the id of the project's newest spine entry (0 when there is
 // none): the viewer's live refresh polls it. It is one seek on the
 // (project_path, ts) index.
@@ -198,37 +212,44 @@ type NameCount struct {
 	Count int
 }
 
-// SpineFacets lists the tools and the action types of one project's (or one
-// session's, when session is not "") spine with their counts, most used
-// first: the viewer's filter choices.
-func (s *Store) SpineFacets(ctx context.Context, project, session string) (tools, actions []NameCount, err error) {
-	const op = "count spine tools"
-	for _, col := range []string{"tool_name", "action_type"} {
-		rows, err := s.db.QueryContext(ctx, `SELECT `+col+`, count(*) FROM spine_entries
-WHERE project_path = ?1 AND (?2 = '' OR session_id = ?2) GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 50`, project, session)
-		if err != nil {
-			return nil, nil, classify(op, err)
-		}
-		var out []NameCount
-		for rows.Next() {
-			var n NameCount
-			if err := rows.Scan(&n.Name, &n.Count); err != nil {
-				rows.Close()
-				return nil, nil, classify(op, err)
-			}
-			out = append(out, n)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, nil, classify(op, err)
-		}
-		if col == "tool_name" {
-			tools = out
-		} else {
-			actions = out
-		}
+// SpineCount is how many spine entries have one tool and action type.
+type SpineCount struct {
+	Tool, Action string
+	Count        int
+}
+
+// SpineCounts counts one project's spine entries (one session's when
+// session is not "") by tool and action type, only those with an id above
+// afterID, and returns the largest id it counted (afterID when none). A
+// caller keeps the counts and adds what landed since, so a project of 100k
+// entries is scanned once, not on every page.
+func (s *Store) SpineCounts(ctx context.Context, project, session string, afterID int64) ([]SpineCount, int64, error) {
+	const op = "count spine entries"
+	q := `SELECT tool_name, action_type, count(*), max(id) FROM spine_entries
+WHERE +project_path = ?1 AND id > ?2 GROUP BY 1, 2`
+	args := []any{project, afterID}
+	if session != "" {
+		q = `SELECT tool_name, action_type, count(*), max(id) FROM spine_entries
+WHERE session_id = ?3 AND +project_path = ?1 AND +id > ?2 GROUP BY 1, 2`
+		args = append(args, session)
 	}
-	return tools, actions, nil
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, afterID, classify(op, err)
+	}
+	defer rows.Close()
+	var out []SpineCount
+	top := afterID
+	for rows.Next() {
+		var c SpineCount
+		var m int64
+		if err := rows.Scan(&c.Tool, &c.Action, &c.Count, &m); err != nil {
+			return nil, afterID, classify(op, err)
+		}
+		top = max(top, m)
+		out = append(out, c)
+	}
+	return out, top, classify(op, rows.Err())
 }
 
 // GateSummary counts one gate's recorded results.

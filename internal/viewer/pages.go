@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/vibe-science/vibe/internal/calibrate"
@@ -309,7 +310,7 @@ func (p *pages) spineFor(r *http.Request, pg *page, ss *store.Session) error {
 	if len(d.Entries) == spinePageSize {
 		d.Older = d.Entries[len(d.Entries)-1].ID
 	}
-	if d.Tools, d.Actions, err = p.s.cfg.Store.SpineFacets(r.Context(), p.s.cfg.Project, d.Query.Session); err != nil {
+	if d.Tools, d.Actions, err = p.s.facets(r.Context(), d.Query.Session); err != nil {
 		return err
 	}
 	pg.D = d
@@ -598,4 +599,65 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 			since = head
 		}
 	}
+}
+
+// spineFacets keeps the project's spine counts by tool and action, so the
+// filter choices cost a scan of the new entries only, not of the whole spine.
+type spineFacets struct {
+	mu     sync.Mutex
+	top    int64
+	counts map[store.SpineCount]int // keyed by tool and action, Count zero
+}
+
+// facets are the filter choices of the spine: tools and action types with
+// their counts, most used first. A session's come from its index; the
+// project's from the cache plus what landed since.
+func (s *Server) facets(ctx context.Context, session string) (tools, actions []store.NameCount, err error) {
+	var counts map[store.SpineCount]int
+	if session != "" {
+		cs, _, err := s.cfg.Store.SpineCounts(ctx, s.cfg.Project, session, 0)
+		if err != nil {
+			return nil, nil, err
+		}
+		counts = map[store.SpineCount]int{}
+		for _, c := range cs {
+			counts[store.SpineCount{Tool: c.Tool, Action: c.Action}] += c.Count
+		}
+	} else {
+		f := &s.spine
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		cs, top, err := s.cfg.Store.SpineCounts(ctx, s.cfg.Project, "", f.top)
+		if err != nil {
+			return nil, nil, err
+		}
+		if f.counts == nil {
+			f.counts = map[store.SpineCount]int{}
+		}
+		for _, c := range cs {
+			f.counts[store.SpineCount{Tool: c.Tool, Action: c.Action}] += c.Count
+		}
+		f.top = top
+		counts = f.counts
+	}
+	byTool, byAction := map[string]int{}, map[string]int{}
+	for k, n := range counts {
+		byTool[k.Tool] += n
+		byAction[k.Action] += n
+	}
+	return ranked(byTool), ranked(byAction), nil
+}
+
+func ranked(m map[string]int) []store.NameCount {
+	out := make([]store.NameCount, 0, len(m))
+	for k, v := range m {
+		out = append(out, store.NameCount{Name: k, Count: v})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Count != out[j].Count {
+			return out[i].Count > out[j].Count
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
 }

@@ -51,6 +51,7 @@ type Server struct {
 	http    *http.Server
 	port    string
 	cancel  context.CancelFunc
+	spine   spineFacets
 }
 
 // New builds a server; it does not listen yet.
