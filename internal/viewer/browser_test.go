@@ -305,7 +305,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("a page refreshes when a spine entry lands", func(t *testing.T) {
 		b.open(t, base+srv.link("/spine"))
 		eval[bool](t, b, `window.vibeOldPage = true`)
-		time.Sleep(200 * time.Millisecond) // the stream is open
+		b.waitFor(t, `!document.getElementById('live').hidden`) // the stream is open
 		f.runHook(t, "PostToolUse", []byte(`{"session_id":"`+researchSession+`","cwd":"`+f.proj+
 			`","hook_event_name":"PostToolUse","tool_name":"Read","tool_input":{"file_path":"`+f.proj+
 			`/data/live-marker.csv"},"tool_response":{},"tool_use_id":"toolu_live_browser"}`))

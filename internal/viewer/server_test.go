@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -235,5 +236,41 @@ func TestLiveStream(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("no spine event after a new entry landed")
+	}
+}
+
+// TestEmptyProject renders every page of a project vibe has recorded
+// nothing for: each says so instead of failing.
+func TestEmptyProject(t *testing.T) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "vibe.db")
+	w, err := store.Open(ctx, db, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	st, err := store.Open(ctx, db, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	srv, err := New(Config{Store: st, Project: t.TempDir(), Token: "tok3n", Now: time.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		"/":            "No session recorded for this project yet.",
+		"/sessions":    "No session recorded for this project yet.",
+		"/spine":       "No spine entry.",
+		"/claims":      "No evidence graph: the claim ledger is empty or missing.",
+		"/gates":       "No gate has run in this project.",
+		"/calibration": "0 claim outcomes recorded; the Brier score, ECE and reliability diagram need at least 10.",
+		"/literature":  "No literature search recorded for this project.",
+		"/seeds":       "No serendipity seed recorded for this project.",
+	} {
+		code, body, _ := get(t, srv.Handler(), path+"?t=tok3n")
+		if code != http.StatusOK || !strings.Contains(body, want) {
+			t.Errorf("GET %s: %d, want 200 with %q:\n%s", path, code, want, body)
+		}
 	}
 }

@@ -7,6 +7,12 @@
     return;
   }
   var es = new EventSource(url);
+  es.addEventListener('open', function () {
+    var live = document.getElementById('live');
+    if (live) {
+      live.hidden = false;
+    }
+  });
   es.addEventListener('spine', function () {
     es.close();
     window.location.reload();
