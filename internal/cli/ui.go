@@ -61,7 +61,7 @@ func runUI(ctx context.Context, o *UIOptions) error {
 	f := o.Factory
 	dbPath := f.Paths().DB
 	if _, err := os.Stat(dbPath); errors.Is(err, fs.ErrNotExist) {
-		return fault.Errorf(fault.NotFound, "vibe ui", "no database at %s: run `vibe setup` (or set VIBE_HOME) first", dbPath)
+		return fault.Errorf(fault.NotFound, "open viewer", "no database at %s: run `vibe setup` (or set VIBE_HOME) first", dbPath)
 	}
 	// A connection of its own, read-only: the viewer has no write path, and
 	// SQLite refuses one should a bug add it.

@@ -49,7 +49,6 @@ type Server struct {
 	pages   *pages
 	handler http.Handler
 	http    *http.Server
-	port    string
 	cancel  context.CancelFunc
 	spine   spineFacets
 }
@@ -82,6 +81,16 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.pages = p
 	s.handler = s.guard(p.mux())
+	// The base context ends the live streams on Close: http.Server.Close
+	// does not wait for a handler that never returns by itself.
+	ctx, cancel := context.WithCancel(context.Background())
+	s.cancel = cancel
+	s.http = &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: 5 * time.Second,
+		IdleTimeout:       time.Minute,
+		BaseContext:       func(net.Listener) context.Context { return ctx },
+	}
 	return s, nil
 }
 
@@ -134,15 +143,6 @@ func (s *Server) Serve(ln net.Listener) error {
 	if tcp, ok := ln.Addr().(*net.TCPAddr); !ok || !tcp.IP.IsLoopback() {
 		return fmt.Errorf("viewer: refusing to serve on %s: not a loopback address", ln.Addr())
 	}
-	_, s.port, _ = net.SplitHostPort(ln.Addr().String())
-	ctx, cancel := context.WithCancel(context.Background())
-	s.cancel = cancel
-	s.http = &http.Server{
-		Handler:           s.handler,
-		ReadHeaderTimeout: 5 * time.Second,
-		IdleTimeout:       time.Minute,
-		BaseContext:       func(net.Listener) context.Context { return ctx },
-	}
 	err := s.http.Serve(ln)
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
@@ -155,15 +155,11 @@ func (s *Server) URL(ln net.Listener) string {
 	return "http://" + ln.Addr().String() + "/?t=" + url.QueryEscape(s.cfg.Token)
 }
 
-// Close stops the server and ends the live streams.
+// Close stops the server and ends the live streams; a Serve called after
+// it returns at once.
 func (s *Server) Close() error {
-	if s.cancel != nil {
-		s.cancel()
-	}
-	if s.http != nil {
-		return s.http.Close()
-	}
-	return nil
+	s.cancel()
+	return s.http.Close()
 }
 
 // guard refuses what the viewer never serves: a peer that is not loopback, a

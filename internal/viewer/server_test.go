@@ -3,6 +3,7 @@ package viewer
 import (
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -272,5 +273,24 @@ func TestEmptyProject(t *testing.T) {
 		if code != http.StatusOK || !strings.Contains(body, want) {
 			t.Errorf("GET %s: %d, want 200 with %q:\n%s", path, code, want, body)
 		}
+	}
+}
+
+// wildcardListener claims to listen on every interface.
+type wildcardListener struct{ net.Listener }
+
+func (wildcardListener) Addr() net.Addr { return &net.TCPAddr{IP: net.IPv4zero, Port: 8080} }
+
+func TestServeRefusesNonLoopbackListener(t *testing.T) {
+	f := fill(t)
+	srv := open(t, f)
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	err = srv.Serve(wildcardListener{ln})
+	if err == nil || !strings.Contains(err.Error(), "refusing to serve on 0.0.0.0:8080: not a loopback address") {
+		t.Fatalf("Serve on a wildcard listener: %v", err)
 	}
 }
