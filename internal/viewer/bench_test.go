@@ -96,3 +96,50 @@ func BenchmarkPages(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkBrowserLoad loads each main page in headless chromium over a
+// project with 100k spine entries and reports the p50 and p95 of the
+// browser's own navigation timing (request sent to load event, stylesheet,
+// script and icon included). Run: go test -run '^$' -bench BrowserLoad
+// ./internal/viewer
+func BenchmarkBrowserLoad(b *testing.B) {
+	br := newBrowser(b)
+	f := fill(b)
+	prefillSpine(b, f, benchRows)
+	srv := open(b, f)
+	ln, err := Listen("127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	go srv.Serve(ln)
+	b.Cleanup(func() { srv.Close() })
+	base := "http://" + ln.Addr().String()
+	for _, p := range []struct{ name, path string }{
+		{"overview", srv.link("/")},
+		{"session", srv.link("/session", "id", "prefill-100")},
+		{"spine", srv.link("/spine")},
+		{"claims", srv.link("/claims")},
+		{"claim", srv.link("/claim", "id", "C-001")},
+		{"gates", srv.link("/gates")},
+		{"calibration", srv.link("/calibration")},
+	} {
+		b.Run(p.name, func(b *testing.B) {
+			times := make([]float64, 0, b.N)
+			for i := 0; i < b.N; i++ {
+				br.open(b, base+p.path)
+				ms := eval[float64](b, br, `(() => { const n = performance.getEntriesByType('navigation')[0]; return n.loadEventEnd > 0 ? n.loadEventEnd - n.startTime : -1 })()`)
+				if ms < 0 {
+					br.waitFor(b, `performance.getEntriesByType('navigation')[0].loadEventEnd > 0`)
+					ms = eval[float64](b, br, `(() => { const n = performance.getEntriesByType('navigation')[0]; return n.loadEventEnd - n.startTime })()`)
+				}
+				times = append(times, ms)
+			}
+			sort.Float64s(times)
+			b.ReportMetric(times[len(times)/2], "p50-ms")
+			b.ReportMetric(times[len(times)*95/100], "p95-ms")
+		})
+	}
+	if errs := br.errors(); len(errs) > 0 {
+		b.Errorf("console errors: %v", errs)
+	}
+}

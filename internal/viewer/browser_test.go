@@ -17,7 +17,7 @@ import (
 
 // chromiumPath finds Debian's chromium. Outside CI a machine without it
 // skips the browser tests; in CI (.ci/run installs it) they must run.
-func chromiumPath(t *testing.T) string {
+func chromiumPath(t testing.TB) string {
 	t.Helper()
 	for _, name := range []string{"chromium", "/usr/bin/chromium", "chromium-browser"} {
 		if p, err := exec.LookPath(name); err == nil {
@@ -39,7 +39,7 @@ type browser struct {
 	msgs []chromedp.ConsoleMessage
 }
 
-func newBrowser(t *testing.T) *browser {
+func newBrowser(t testing.TB) *browser {
 	t.Helper()
 	path := chromiumPath(t)
 	opts := []chromedp.ExecAllocatorOption{
@@ -90,7 +90,7 @@ func (b *browser) errors() []string {
 	return out
 }
 
-func eval[T any](t *testing.T, b *browser, js string) T {
+func eval[T any](t testing.TB, b *browser, js string) T {
 	t.Helper()
 	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[T](js))
 	if err != nil {
@@ -101,7 +101,7 @@ func eval[T any](t *testing.T, b *browser, js string) T {
 
 // waitFor evaluates js until it is true, across navigations (which fail an
 // evaluation under way), for at most ten seconds.
-func (b *browser) waitFor(t *testing.T, js string) {
+func (b *browser) waitFor(t testing.TB, js string) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
@@ -116,7 +116,7 @@ func (b *browser) waitFor(t *testing.T, js string) {
 	}
 }
 
-func (b *browser) open(t *testing.T, url string) {
+func (b *browser) open(t testing.TB, url string) {
 	t.Helper()
 	if err := chromedp.Do(b.ctx, chromedp.Navigate(url), chromedp.WaitReady("body")); err != nil {
 		t.Fatalf("open %s: %v", url, err)
