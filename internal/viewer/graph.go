@@ -223,8 +223,10 @@ func (e evidence) nodeKind(id string) string {
 	if _, ok := claim.NormaliseID(id); ok {
 		return "claim"
 	}
+	// BuildGraph names a review's node by its path as read; an evidence
+	// entry may name it by a trailing part.
 	for p := range e.reviews {
-		if strings.HasSuffix(p, id) || strings.HasSuffix(id, p) {
+		if p == id || strings.HasSuffix(p, "/"+id) || strings.HasSuffix(id, "/"+p) {
 			return "review"
 		}
 	}

@@ -193,8 +193,8 @@ func intText(p *int) string {
 	return strconv.Itoa(*p)
 }
 
-// closedStatuses are claim statuses that end a claim's open life.
-var closedStatuses = []string{"KILLED", "VERIFIED", "REJECTED"}
+// closedStatuses are the claim statuses that end a claim's open life.
+var closedStatuses = []string{claim.StatusKilled, claim.StatusVerified}
 
 type overviewData struct {
 	Sessions     int

@@ -68,8 +68,8 @@ func ReliabilityDiagram(c calibrate.Calibration) template.HTML {
 		}
 		s.f(`<rect class="bin" x="%.1f" y="%.1f" width="%.1f" height="%.1f"><title>%s</title></rect>`,
 			fr.x(b.Lo)+1, fr.y(b.HeldRate), fr.x(b.Hi)-fr.x(b.Lo)-2, fr.y(0)-fr.y(b.HeldRate),
-			esc(fmt.Sprintf("%.2f–%.2f: %d claims, mean confidence %.3f, held %.3f, gap %.3f",
-				b.Lo, b.Hi, b.N, b.MeanConfidence, b.HeldRate, b.Gap)))
+			esc(fmt.Sprintf("%.2f–%.2f: %s, mean confidence %.3f, held %.3f, gap %.3f",
+				b.Lo, b.Hi, claims(b.N), b.MeanConfidence, b.HeldRate, b.Gap)))
 	}
 	s.f(`<line class="diagonal" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"><title>perfect calibration</title></line>`,
 		fr.x(0), fr.y(0), fr.x(1), fr.y(1))
@@ -81,7 +81,7 @@ func ReliabilityDiagram(c calibrate.Calibration) template.HTML {
 		s.f(`<line class="gap" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`,
 			fr.x(b.MeanConfidence), fr.y(b.MeanConfidence), fr.x(b.MeanConfidence), fr.y(b.HeldRate))
 		s.f(`<circle class="bin-dot" cx="%.1f" cy="%.1f" r="%.1f"><title>%s</title></circle>`,
-			fr.x(b.MeanConfidence), fr.y(b.HeldRate), r, esc(fmt.Sprintf("%d claims", b.N)))
+			fr.x(b.MeanConfidence), fr.y(b.HeldRate), r, esc(claims(b.N)))
 	}
 	s.f(`<text class="plot-note" x="%.1f" y="%.1f">Brier %.3f · ECE %.3f · n=%d</text>`,
 		fr.x(0)+6, fr.y(1)+14, c.Brier, c.ECE, c.N)
@@ -197,6 +197,13 @@ func ConfidenceTimeline(evs []store.ClaimEventRecord) template.HTML {
 	s.f(`<text class="tick" x="%.1f" y="%.1f" text-anchor="end">%s</text>`, fr.x(1), fr.h-8, esc(t1.Format(timeLayout)))
 	s.f(`</svg>`)
 	return s.html()
+}
+
+func claims(n int) string {
+	if n == 1 {
+		return "1 claim"
+	}
+	return fmt.Sprintf("%d claims", n)
 }
 
 func clamp01(v float64) float64 { return math.Max(0, math.Min(1, v)) }
