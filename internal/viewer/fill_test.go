@@ -163,6 +163,7 @@ func (f *filled) research(t testing.TB) {
 `,
 		".vibe-science/05-reviewer2/R2-001.md": "# R2-001 (INLINE)\n\nReviewed C-001: the support for C-001 is this review itself.\n",
 		"data/offtarget.csv":                   "guide,mismatches,rate\ng1,0,0.01\n",
+		".vibe-science/STATE.md":               "# State\n\nRQ-001: off-target rate vs mismatches <in progress>\n",
 		"data/gc.csv":                          "guide,gc,rate\ng1,0.5,0.01\n",
 	}
 	for rel, content := range files {

@@ -6,8 +6,11 @@ import (
 	"embed"
 	"fmt"
 	"html/template"
+	"io"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -18,6 +21,7 @@ import (
 	"github.com/vibe-science/vibe/internal/calibrate"
 	"github.com/vibe-science/vibe/internal/claim"
 	"github.com/vibe-science/vibe/internal/fault"
+	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -166,6 +170,24 @@ func (s *Server) link(path string, kv ...any) string {
 	return path + "?" + q.Encode()
 }
 
+// readCapped is the start of a file as text ("" when it cannot be read),
+// marked when cut.
+func readCapped(path string, n int64) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, n+1))
+	if err != nil {
+		return ""
+	}
+	if int64(len(b)) > n {
+		return string(b[:n]) + "\n… (cut at " + strconv.FormatInt(n>>10, 10) + " KiB)"
+	}
+	return string(b)
+}
+
 func age(d time.Duration) string {
 	switch {
 	case d < time.Minute:
@@ -198,6 +220,7 @@ var closedStatuses = []string{claim.StatusKilled, claim.StatusVerified}
 
 type overviewData struct {
 	Sessions     int
+	Spine        int
 	Claims       []store.ClaimSummary
 	OpenClaims   []store.ClaimSummary
 	ByStatus     []store.NameCount
@@ -208,7 +231,13 @@ type overviewData struct {
 	Cycles       []string
 	EvidenceErr  string
 	CalibrationN int
+	// State is .vibe-science/STATE.md (the researcher's and vibe's state
+	// note), cut at maxStateBytes.
+	State string
 }
+
+// maxStateBytes bounds how much of STATE.md the overview shows.
+const maxStateBytes = 64 << 10
 
 func (p *pages) overview(r *http.Request, pg *page) error {
 	ctx, st, root := r.Context(), p.s.cfg.Store, p.s.cfg.Project
@@ -217,6 +246,13 @@ func (p *pages) overview(r *http.Request, pg *page) error {
 	var err error
 	if d.Sessions, err = st.ProjectSessionCount(ctx, root); err != nil {
 		return err
+	}
+	tools, _, err := p.s.facets(ctx, "")
+	if err != nil {
+		return err
+	}
+	for _, t := range tools {
+		d.Spine += t.Count
 	}
 	if d.Claims, err = st.ClaimSummaries(ctx, root); err != nil {
 		return err
@@ -254,6 +290,7 @@ func (p *pages) overview(r *http.Request, pg *page) error {
 		return err
 	}
 	d.CalibrationN = len(calibrate.Points(entries))
+	d.State = readCapped(filepath.Join(root, project.Dir, "STATE.md"), maxStateBytes)
 	pg.D = d
 	return nil
 }

@@ -52,8 +52,9 @@ func TestPagesRender(t *testing.T) {
 		path string
 		want []string
 	}{
-		{"/", []string{"3</span> open claims of 5", "1</span> failing gates", "2</span> pending seeds",
-			"2</span> evidence cycles", "12</span> claim outcomes", "No literature search in the last 40 actions",
+		{"/", []string{"2</span> sessions", "4</span> spine entries", "3</span> open claims of 5", "1</span> failing gates", "2</span> pending seeds",
+			"2</span> evidence cycles", "12</span> claim outcomes",
+			"RQ-001: off-target rate vs mismatches &lt;in progress&gt;", "No literature search in the last 40 actions",
 			".vibe-science/05-reviewer2/R2-001.md → C-001 → .vibe-science/05-reviewer2/R2-001.md", "C-002 → C-003 → C-002"}},
 		{"/sessions", []string{"372e7d5d-9e0", "5c1e7a00-000"}},
 		{"/spine", []string{"&lt;script&gt;document.title=", "WebSearch", "notes.txt"}},
