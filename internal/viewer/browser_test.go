@@ -330,8 +330,13 @@ func TestBrowser(t *testing.T) {
 		}
 		// The browser reports the refusal in its console: proof that the
 		// console checks above would have seen an error.
-		time.Sleep(100 * time.Millisecond)
-		if errs := b.errors(); len(errs) == 0 || !strings.Contains(strings.Join(errs, " "), "403") {
+		var errs []string
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			if errs = append(errs, b.errors()...); strings.Contains(strings.Join(errs, " "), "403") {
+				break
+			}
+		}
+		if !strings.Contains(strings.Join(errs, " "), "403") {
 			t.Errorf("console after a refused request: %v, want the 403", errs)
 		}
 	})
