@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/vibe-science/vibe/db"
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/viewer"
@@ -70,6 +71,14 @@ func runUI(ctx context.Context, o *UIOptions) error {
 		return err
 	}
 	defer st.Close()
+	// A read-only connection cannot migrate: an older file would miss
+	// tables the pages read.
+	if v, err := st.Version(ctx); err != nil {
+		return err
+	} else if v < db.Latest() {
+		return fault.Errorf(fault.Unavailable, "open viewer",
+			"database schema version %d is older than this vibe's (%d): run `vibe setup` to migrate it, then `vibe ui` again", v, db.Latest())
+	}
 	root := projectFlag(o.Project, false)
 	srv, err := viewer.New(viewer.Config{Store: st, Project: root, Now: f.Now})
 	if err != nil {

@@ -113,3 +113,16 @@ func TestRunUIServesReadOnly(t *testing.T) {
 		t.Fatal("runUI did not stop when its context ended")
 	}
 }
+
+func TestRunUIOldSchema(t *testing.T) {
+	f, _, _, root := calTestFactory(t)
+	st := calSession(t, f, "s-ui", root)
+	if _, err := st.DB().Exec("PRAGMA user_version = 1"); err != nil {
+		t.Fatal(err)
+	}
+	err := runUI(context.Background(), &UIOptions{IO: f.IO, Factory: f, Project: root})
+	if err == nil || !strings.Contains(err.Error(), "database schema version 1 is older than this vibe's") ||
+		!strings.Contains(err.Error(), "run `vibe setup` to migrate it") {
+		t.Fatalf("err %v, want a pointer to vibe setup", err)
+	}
+}
