@@ -132,6 +132,7 @@ func (f *filled) research(t testing.TB) {
 		"echo '"+injected+"'", injected)))
 	f.runHook(t, "PostToolUse", ev("PostToolUse",
 		`,"tool_name":"WebSearch","tool_input":{"query":"CRISPR off-target mismatch tolerance"},"tool_response":{"results":[]},"tool_use_id":"toolu_lit"`))
+	f.runHook(t, "Stop", ev("Stop", `,"prompt_id":"p-1","stop_hook_active":false`))
 
 	files := map[string]string{
 		".vibe-science/CLAIM-LEDGER.md": `# Claim ledger

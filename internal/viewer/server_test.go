@@ -60,7 +60,7 @@ func TestPagesRender(t *testing.T) {
 		{"/spine", []string{"&lt;script&gt;document.title=", "WebSearch", "notes.txt"}},
 		{"/spine?tool=Bash", []string{"&lt;script&gt;"}},
 		{"/spine?q=nothing-matches-this", []string{"No spine entry matches these filters."}},
-		{"/session?id=" + researchSession, []string{"Narrative", "&lt;img src=x"}},
+		{"/session?id=" + researchSession, []string{"Narrative", "&lt;img src=x", "Session 5c1e7a00: 2 actions"}},
 		{"/claims", []string{`id="evidence-graph"`, `class="edge depends-on cycle"`, "Circular support", "Seed-region mismatches matter most"}},
 		{"/claim?id=C-001", []string{"R2-001", "DQ2", "CONFIDENCE_CHANGED", `id="claim-confidence"`, "This claim's support is circular", "data/offtarget.csv"}},
 		{"/claim?id=c-004", []string{"VERIFIED", "DQ4", "No review cites C-004."}},
