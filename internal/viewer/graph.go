@@ -233,7 +233,7 @@ func (e evidence) nodeKind(id string) string {
 	return "evidence"
 }
 
-// EvidenceGraph draws a graph view: boxes in columns, arrows from what rests
+// evidenceGraph draws a graph view: boxes in columns, arrows from what rests
 // to what it rests on, and every node and edge on a listed cycle drawn as a
 // cycle (class "cycle", data-cycle="true"). Claim nodes link to their page.
 func (s *Server) evidenceGraph(e evidence, v graphView, focus string) template.HTML {

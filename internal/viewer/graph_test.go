@@ -7,6 +7,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/calibrate"
 	"github.com/vibe-science/vibe/internal/claim"
+	"github.com/vibe-science/vibe/internal/store"
 )
 
 func TestLayeredKeepsACycleInOneColumn(t *testing.T) {
@@ -64,5 +65,23 @@ func TestReliabilityDiagramDrawsNonEmptyBins(t *testing.T) {
 	}
 	if !strings.Contains(svg, "<title>0.80–0.90: 1 claim, mean confidence 0.850, held 0.000, gap 0.850</title>") {
 		t.Errorf("bin 0.8–0.9 is not described:\n%s", svg)
+	}
+}
+
+func TestPlotsEscapeRecordedText(t *testing.T) {
+	strip := string(GateStrip(`<g onload="x">`, []store.GateRecord{{GateID: "G", Status: `PASS" onclick="x`, ClaimID: "<script>"}}))
+	for _, bad := range []string{`<script>`, `" onclick="x`, `<g onload`} {
+		if strings.Contains(strip, bad) {
+			t.Errorf("gate strip carries %q unescaped:\n%s", bad, strip)
+		}
+	}
+	c := 0.5
+	tl := string(ConfidenceTimeline([]store.ClaimEventRecord{{ClaimEvent: store.ClaimEvent{Type: "<b>", NewStatus: "</title><script>", Confidence: &c}}}))
+	if strings.Contains(tl, "<script>") || strings.Contains(tl, "<b>") {
+		t.Errorf("confidence timeline carries event text unescaped:\n%s", tl)
+	}
+	pts := string(ConfidenceOutcome([]calibrate.Point{{ClaimID: "<img src=x>", Confidence: 0.4}}))
+	if strings.Contains(pts, "<img") {
+		t.Errorf("confidence plot carries a claim id unescaped:\n%s", pts)
 	}
 }

@@ -137,7 +137,7 @@ func GateStrip(id string, runs []store.GateRecord) template.HTML {
 			claim = " for " + r.ClaimID
 		}
 		s.f(`<rect class="run %s" x="%.1f" y="2" width="%.1f" height="%.1f"><title>%s</title></rect>`,
-			strings.ToLower(string(r.Status)), x, cell, h-4,
+			esc(strings.ToLower(string(r.Status))), x, cell, h-4,
 			esc(fmt.Sprintf("%s %s%s at %s (%d passed, %d warned, %d failed)", id, r.Status, claim,
 				r.At.Format(timeLayout), r.Passed, r.Warned, r.Failed)))
 	}
