@@ -115,7 +115,11 @@ type SpineQuery struct {
 	Search string
 	// BeforeID pages back: only entries with a smaller id (0 = from the newest).
 	BeforeID int64
-	Limit    int // <= 0 means 100
+	// AfterID bounds the scan: only entries with a larger id (0 = none). A
+	// filter or a search that matches little would otherwise read the whole
+	// spine for one page.
+	AfterID int64
+	Limit   int // <= 0 means 100
 }
 
 // SpinePage lists spine entries newest first (by id, the order they landed).
@@ -138,6 +142,10 @@ func (s *Store) SpinePage(ctx context.Context, q SpineQuery) ([]SpineEntry, erro
 		args = append(args, q.Session)
 	} else {
 		where.WriteString("+project_path = ? AND id < ?")
+	}
+	if q.AfterID > 0 {
+		where.WriteString(" AND id > ?")
+		args = append(args, q.AfterID)
 	}
 	if q.Tool != "" {
 		where.WriteString(" AND tool_name = ?")
@@ -204,6 +212,16 @@ ORDER BY ts DESC, id DESC LIMIT 1`, project).Scan(&id)
 		return 0, classify("read spine head", err)
 	}
 	return id, nil
+}
+
+// SpineMaxID is the largest spine entry id of any project (0 when there is
+// none): the top of the id range a page of the viewer reads.
+func (s *Store) SpineMaxID(ctx context.Context) (int64, error) {
+	var id sql.NullInt64
+	if err := s.db.QueryRowContext(ctx, "SELECT max(id) FROM spine_entries").Scan(&id); err != nil {
+		return 0, classify("read spine size", err)
+	}
+	return id.Int64, nil
 }
 
 // NameCount is a name and how often it occurs.

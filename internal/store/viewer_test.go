@@ -71,10 +71,14 @@ func TestViewerSpineQueries(t *testing.T) {
 		{"_ in a search is a character", SpineQuery{Project: "/p", Search: "a_b"}, []int64{ids[1]}},
 		{"page back", SpineQuery{Project: "/p", BeforeID: ids[3], Limit: 1}, []int64{ids[1]}},
 		{"session page back", SpineQuery{Project: "/p", Session: "s2", BeforeID: ids[4]}, []int64{ids[3]}},
+		{"id range", SpineQuery{Project: "/p", AfterID: ids[0], BeforeID: ids[4]}, []int64{ids[3], ids[1]}},
 	} {
 		if got := page(c.q); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
+	}
+	if top, err := s.SpineMaxID(ctx); err != nil || top != ids[4] {
+		t.Errorf("max id %d, %v, want %d", top, err, ids[4])
 	}
 	if head, err := s.SpineHead(ctx, "/p"); err != nil || head != ids[4] {
 		t.Errorf("head %d, %v, want %d", head, err, ids[4])

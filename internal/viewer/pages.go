@@ -33,6 +33,10 @@ const timeLayout = "2006-01-02 15:04:05Z"
 // spinePageSize is how many spine entries one page shows.
 const spinePageSize = 100
 
+// spineWindow is how many spine ids one page of the project's spine reads
+// at most, whatever the filters.
+const spineWindow = 20_000
+
 // pages renders the viewer's pages.
 type pages struct {
 	s    *Server
@@ -310,6 +314,11 @@ type spineData struct {
 	Actions  []store.NameCount
 	Older    int64
 	Filtered bool
+	// Window says the page stopped at the bottom of its id range, not
+	// because it was full.
+	Window bool
+	// Top is the largest id the page could show.
+	Top int64
 }
 
 func (p *pages) session(r *http.Request, pg *page) error {
@@ -340,13 +349,31 @@ func (p *pages) spineFor(r *http.Request, pg *page, ss *store.Session) error {
 	d.Filtered = d.Query.Tool != "" || d.Query.ActionType != "" || d.Query.Search != ""
 	// Only the newest page reloads by itself: an older page would jump away.
 	pg.Live = d.Query.BeforeID == 0
+	if ss == nil {
+		// Read at most spineWindow ids per page: a filter or search that
+		// matches little then costs the same as one that matches much, and
+		// the page offers to go on from where it stopped.
+		if d.Query.BeforeID <= 0 {
+			top, err := p.s.cfg.Store.SpineMaxID(r.Context())
+			if err != nil {
+				return err
+			}
+			d.Query.BeforeID = top + 1
+		}
+		d.Query.AfterID = max(0, d.Query.BeforeID-1-spineWindow)
+	}
 	var err error
 	if d.Entries, err = p.s.cfg.Store.SpinePage(r.Context(), d.Query); err != nil {
 		return err
 	}
-	if len(d.Entries) == spinePageSize {
+	switch {
+	case len(d.Entries) == spinePageSize:
 		d.Older = d.Entries[len(d.Entries)-1].ID
+	case d.Query.AfterID > 0:
+		d.Older = d.Query.AfterID + 1
+		d.Window = true
 	}
+	d.Top = d.Query.BeforeID - 1
 	if d.Tools, d.Actions, err = p.s.facets(r.Context(), d.Query.Session); err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package viewer
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -293,5 +294,37 @@ func TestServeRefusesNonLoopbackListener(t *testing.T) {
 	err = srv.Serve(wildcardListener{ln})
 	if err == nil || !strings.Contains(err.Error(), "refusing to serve on 0.0.0.0:8080: not a loopback address") {
 		t.Fatalf("Serve on a wildcard listener: %v", err)
+	}
+}
+
+// TestSpineWindow: a project-wide spine page reads a bounded id range and
+// offers to go on from where it stopped.
+func TestSpineWindow(t *testing.T) {
+	f := fill(t)
+	prefillSpine(t, f, spineWindow+500)
+	srv := open(t, f)
+	top, err := srv.cfg.Store.SpineMaxID(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The research session's Bash call is older than the whole window.
+	code, body, _ := get(t, srv.Handler(), srv.link("/spine", "q", "document.title"))
+	low := top - spineWindow
+	want := fmt.Sprintf("No spine entry matches these filters among entries #%d to #%d.", low+1, top)
+	if code != 200 || !strings.Contains(body, want) {
+		t.Fatalf("first window: %d, want %q in\n%s", code, want, body)
+	}
+	next := fmt.Sprintf(`before=%d`, low+1)
+	if !strings.Contains(body, next) || !strings.Contains(body, "search older entries") {
+		t.Fatalf("first window offers no way on (%s)", next)
+	}
+	code, body, _ = get(t, srv.Handler(), srv.link("/spine", "q", "document.title", "before", low+1))
+	if code != 200 || !strings.Contains(body, "&lt;script&gt;document.title=") {
+		t.Fatalf("second window: %d, the old Bash call is not found:\n%s", code, body)
+	}
+	// An unfiltered page is full long before the window's bottom.
+	_, body, _ = get(t, srv.Handler(), srv.link("/spine"))
+	if strings.Count(body, `<tr id="e`) != spinePageSize || !strings.Contains(body, fmt.Sprintf("before=%d", top-spinePageSize+1)) {
+		t.Errorf("unfiltered first page: %d rows", strings.Count(body, `<tr id="e`))
 	}
 }
