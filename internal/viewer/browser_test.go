@@ -141,7 +141,7 @@ func TestBrowser(t *testing.T) {
 	base := "http://" + ln.Addr().String()
 	shots := os.Getenv("VIBE_SCREENSHOTS") // a folder: write the README's screenshots there
 	screenshot := map[string]bool{"overview-light": true, "session-light": true, "claims-light": true, "claim-light": true,
-		"gates-light": true, "calibration-light": true, "literature-light": true, "seeds-light": true,
+		"gates-light": true, "gate-light": true, "calibration-light": true, "literature-light": true, "seeds-light": true,
 		"overview-dark": true, "claim-dark": true, "calibration-dark": true}
 
 	pages := []struct{ name, path string }{

@@ -531,9 +531,10 @@ func (p *pages) gates(r *http.Request, pg *page) error {
 }
 
 type gateData struct {
-	ID    string
-	Runs  []store.GateRecord
-	Strip template.HTML
+	ID       string
+	Runs     []store.GateRecord
+	Strip    template.HTML
+	Timeline template.HTML
 }
 
 func (p *pages) gate(r *http.Request, pg *page) error {
@@ -549,7 +550,7 @@ func (p *pages) gate(r *http.Request, pg *page) error {
 	if len(runs) == 0 {
 		return fault.Errorf(fault.NotFound, "show gate", "gate %s has no recorded run in this project", id)
 	}
-	pg.D = gateData{ID: id, Runs: runs, Strip: GateStrip(id, runs)}
+	pg.D = gateData{ID: id, Runs: runs, Strip: GateStrip(id, runs), Timeline: GateTimeline(id, runs)}
 	return nil
 }
 

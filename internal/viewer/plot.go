@@ -145,6 +145,51 @@ func GateStrip(id string, runs []store.GateRecord) template.HTML {
 	return s.html()
 }
 
+// GateTimeline draws a gate's runs on a time axis, one lane per result
+// (PASS on top, FAIL at the bottom), so a run of failures and a fix show as
+// when they happened, not only in what order.
+func GateTimeline(id string, runs []store.GateRecord) template.HTML {
+	if len(runs) == 0 {
+		return ""
+	}
+	fr := frame{w: 640, h: 150, left: 48, top: 12, right: 16, bottom: 30}
+	lanes := map[string]float64{"PASS": 5.0 / 6, "WARN": 0.5, "FAIL": 1.0 / 6}
+	var s svg
+	s.f(`<svg id="gate-timeline" class="plot timeline" viewBox="0 0 %.0f %.0f" width="%.0f" height="%.0f" role="img" aria-label="%s">`,
+		fr.w, fr.h, fr.w, fr.h, esc(fmt.Sprintf("%s: %d runs over time", id, len(runs))))
+	s.f(`<rect class="plot-area" x="%.1f" y="%.1f" width="%.1f" height="%.1f"/>`,
+		fr.x(0), fr.y(1), fr.x(1)-fr.x(0), fr.y(0)-fr.y(1))
+	for _, name := range []string{"PASS", "WARN", "FAIL"} {
+		y := fr.y(lanes[name])
+		s.f(`<line class="grid" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, fr.x(0), y, fr.x(1), y)
+		s.f(`<text class="tick" x="%.1f" y="%.1f" text-anchor="end">%s</text>`, fr.x(0)-5, y+4, name)
+	}
+	t0, t1 := runs[len(runs)-1].At, runs[0].At // runs come newest first
+	span := t1.Sub(t0).Seconds()
+	for i := len(runs) - 1; i >= 0; i-- {
+		r := runs[i]
+		lane, ok := lanes[string(r.Status)]
+		if !ok {
+			continue
+		}
+		pos := 0.5
+		if span > 0 {
+			pos = r.At.Sub(t0).Seconds() / span
+		}
+		claim := ""
+		if r.ClaimID != "" {
+			claim = " for " + r.ClaimID
+		}
+		s.f(`<circle class="run %s" cx="%.1f" cy="%.1f" r="5"><title>%s</title></circle>`,
+			esc(strings.ToLower(string(r.Status))), fr.x(pos), fr.y(lane),
+			esc(fmt.Sprintf("%s %s%s at %s", id, r.Status, claim, r.At.Format(timeLayout))))
+	}
+	s.f(`<text class="tick" x="%.1f" y="%.1f">%s</text>`, fr.x(0), fr.h-8, esc(t0.Format(timeLayout)))
+	s.f(`<text class="tick" x="%.1f" y="%.1f" text-anchor="end">%s</text>`, fr.x(1), fr.h-8, esc(t1.Format(timeLayout)))
+	s.f(`</svg>`)
+	return s.html()
+}
+
 // ConfidenceTimeline draws a claim's confidence at each event that stated
 // one, over time, with the status it moved to.
 func ConfidenceTimeline(evs []store.ClaimEventRecord) template.HTML {

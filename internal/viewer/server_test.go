@@ -66,7 +66,7 @@ func TestPagesRender(t *testing.T) {
 		{"/claim?id=C-001", []string{"R2-001", "DQ2", "CONFIDENCE_CHANGED", `id="claim-confidence"`, "This claim's support is circular", "data/offtarget.csv"}},
 		{"/claim?id=c-004", []string{"VERIFIED", "DQ4", "No review cites C-004."}},
 		{"/gates", []string{"DQ2", "DQ4", `class="run fail"`}},
-		{"/gate?id=DQ2", []string{"min_auc: run 5", "6 runs, oldest first"}},
+		{"/gate?id=DQ2", []string{"min_auc: run 5", "6 runs, oldest first", `id="gate-timeline"`, "DQ2 WARN at 2026-11-20"}},
 		{"/calibration", []string{`id="reliability"`, `id="confidence-outcome"`, `id="brier"`, "12 claim outcomes"}},
 		{"/literature", []string{"seed region mismatch specificity", "pubmed", "10.1038/nbt.2647"}},
 		{"/seeds", []string{"SEED-20261120-001", "Why do guides with &lt;3 mismatches cluster?"}},
