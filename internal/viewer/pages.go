@@ -48,7 +48,7 @@ type page struct {
 	Title   string
 	Active  string
 	Project string
-	// Live pages reload when a spine entry newer than Head lands.
+	// Live pages reload when the newest spine entry is no longer Head.
 	Live bool
 	Head int64
 	D    any
@@ -64,13 +64,13 @@ func newPages(s *Server) (*pages, error) {
 			}
 			return t.UTC().Format(timeLayout)
 		},
-		"age":    func(t time.Time) string { return age(s.cfg.Now().Sub(t)) },
-		"conf":   confText,
-		"lower":  strings.ToLower,
-		"short":  func(h string) string { return h[:min(len(h), 12)] },
-		"join":   strings.Join,
-		"derefI": func(p *int) string { return intText(p) },
-		"token":  func() string { return s.cfg.Token },
+		"age":   func(t time.Time) string { return age(s.cfg.Now().Sub(t)) },
+		"conf":  confText,
+		"lower": strings.ToLower,
+		"short": func(h string) string { return h[:min(len(h), 12)] },
+		"join":  strings.Join,
+		"num":   intText,
+		"token": func() string { return s.cfg.Token },
 		"ms": func(p *int64) string {
 			if p == nil {
 				return ""
@@ -565,7 +565,7 @@ type calibrationData struct {
 }
 
 func (p *pages) calibration(r *http.Request, pg *page) error {
-	pg.Title, pg.Active = "Calibration", "calibration"
+	pg.Title, pg.Active, pg.Live = "Calibration", "calibration", true
 	c, pts, err := calibrate.ProjectCalibration(r.Context(), p.s.cfg.Store, p.s.cfg.Project, calibrate.DefaultBins)
 	if err != nil {
 		return err
