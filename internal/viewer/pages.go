@@ -387,8 +387,13 @@ type claimRow struct {
 	Type  string
 }
 
+// maxLifecycles is how many claims the lifecycle plot draws (the most
+// recently changed).
+const maxLifecycles = 60
+
 type claimsData struct {
 	Claims      []claimRow
+	Lifecycles  template.HTML
 	Graph       template.HTML
 	Cycles      []string
 	EvidenceErr string
@@ -426,6 +431,19 @@ func (p *pages) claims(r *http.Request, pg *page) error {
 			d.Claims = append(d.Claims, row)
 		}
 	}
+	hist := map[string][]store.ClaimEventRecord{}
+	var order []string
+	for i := len(sums) - 1; i >= 0; i-- { // oldest change first, newest at the bottom
+		if len(sums)-i > maxLifecycles {
+			break
+		}
+		id := sums[i].ClaimID
+		if hist[id], err = p.s.cfg.Store.ClaimHistory(r.Context(), p.s.cfg.Project, id); err != nil {
+			return err
+		}
+		order = append(order, id)
+	}
+	d.Lifecycles = p.s.claimLifecycles(hist, order)
 	if ev.graph != nil {
 		v := ev.whole()
 		d.Graph = p.s.evidenceGraph(ev, v, "")

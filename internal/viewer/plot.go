@@ -5,6 +5,7 @@ import (
 	"html"
 	"html/template"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -188,6 +189,70 @@ func GateTimeline(id string, runs []store.GateRecord) template.HTML {
 	s.f(`<text class="tick" x="%.1f" y="%.1f" text-anchor="end">%s</text>`, fr.x(1), fr.h-8, esc(t1.Format(timeLayout)))
 	s.f(`</svg>`)
 	return s.html()
+}
+
+// ClaimLifecycles draws one lane per claim across the project's time: a bar
+// in the colour of each status the claim held, from the event that set it to
+// the next (an open claim's last status runs to the end of the axis), and a
+// dot at every event. Claims come in the order given.
+func (s *Server) claimLifecycles(hist map[string][]store.ClaimEventRecord, order []string) template.HTML {
+	var t0, t1 time.Time
+	for _, id := range order {
+		for _, e := range hist[id] {
+			if t0.IsZero() || e.At.Before(t0) {
+				t0 = e.At
+			}
+			if e.At.After(t1) {
+				t1 = e.At
+			}
+		}
+	}
+	if t0.IsZero() {
+		return ""
+	}
+	const lane, label = 22.0, 70.0
+	fr := frame{w: 720, h: 30 + lane*float64(len(order)), left: label, top: 6, right: 16, bottom: 24}
+	span := t1.Sub(t0).Seconds()
+	x := func(t time.Time) float64 {
+		if span <= 0 {
+			return fr.x(0.5)
+		}
+		return fr.x(t.Sub(t0).Seconds() / span)
+	}
+	var b svg
+	b.f(`<svg id="claim-lifecycles" class="plot lifecycles" viewBox="0 0 %.0f %.0f" width="%.0f" height="%.0f" role="img" aria-label="%s">`,
+		fr.w, fr.h, fr.w, fr.h, esc(fmt.Sprintf("Lifecycles of %d claims", len(order))))
+	for i, id := range order {
+		y := fr.top + float64(i)*lane
+		b.f(`<a href="%s"><text class="tick lane-label" x="4" y="%.1f">%s</text></a>`, esc(s.link("/claim", "id", id)), y+lane/2+4, esc(id))
+		evs := hist[id]
+		status := ""
+		for j, e := range evs {
+			if e.NewStatus != "" {
+				status = e.NewStatus
+			}
+			end := t1
+			if j+1 < len(evs) {
+				end = evs[j+1].At
+			} else if slices.Contains(closedStatuses, status) {
+				end = e.At
+			}
+			if status != "" && end.After(e.At) {
+				b.f(`<rect class="life s-%s" x="%.1f" y="%.1f" width="%.1f" height="%.1f"><title>%s</title></rect>`,
+					esc(strings.ToLower(status)), x(e.At), y+5, x(end)-x(e.At), lane-10,
+					esc(fmt.Sprintf("%s %s from %s", id, status, e.At.Format(timeLayout))))
+			}
+		}
+		for _, e := range evs {
+			b.f(`<circle class="life-event s-%s" cx="%.1f" cy="%.1f" r="4"><title>%s</title></circle>`,
+				esc(strings.ToLower(e.NewStatus)), x(e.At), y+lane/2,
+				esc(fmt.Sprintf("%s %s at %s", id, e.Type, e.At.Format(timeLayout))))
+		}
+	}
+	b.f(`<text class="tick" x="%.1f" y="%.1f">%s</text>`, fr.x(0), fr.h-6, esc(t0.Format(timeLayout)))
+	b.f(`<text class="tick" x="%.1f" y="%.1f" text-anchor="end">%s</text>`, fr.x(1), fr.h-6, esc(t1.Format(timeLayout)))
+	b.f(`</svg>`)
+	return b.html()
 }
 
 // ConfidenceTimeline draws a claim's confidence at each event that stated

@@ -62,7 +62,7 @@ func TestPagesRender(t *testing.T) {
 		{"/spine?tool=Bash", []string{"&lt;script&gt;"}},
 		{"/spine?q=nothing-matches-this", []string{"No spine entry matches these filters."}},
 		{"/session?id=" + researchSession, []string{"Narrative", "&lt;img src=x", "Session 5c1e7a00: 2 actions"}},
-		{"/claims", []string{`id="evidence-graph"`, `class="edge depends-on cycle"`, "Circular support", "Seed-region mismatches matter most"}},
+		{"/claims", []string{`id="claim-lifecycles"`, `<rect class="life s-disputed"`, `<circle class="life-event s-killed"`, "C-005 KILLED at", `id="evidence-graph"`, `class="edge depends-on cycle"`, "Circular support", "Seed-region mismatches matter most"}},
 		{"/claim?id=C-001", []string{"R2-001", "DQ2", "CONFIDENCE_CHANGED", `id="claim-confidence"`, "This claim's support is circular", "data/offtarget.csv"}},
 		{"/claim?id=c-004", []string{"VERIFIED", "DQ4", "No review cites C-004."}},
 		{"/gates", []string{"DQ2", "DQ4", `class="run fail"`}},
