@@ -43,9 +43,10 @@ e2e: build
 	VIBE_E2E_REQUIRE=1 VIBE_CLAUDE_BIN="$$(bash .ci/install-claude.sh)" \
 		$(GO) test -count=1 -tags 'sqlite_fts5 e2e' ./internal/e2e/...
 
-## bench: hook latency percentiles next to an empty Go binary and node -e 0
+## bench: hook latency percentiles next to an empty Go binary and node -e 0; vibe ui page times
 bench: build
 	$(GO) run ./bench -bin $(BIN) -empty bench/out/empty-go -out bench/hooks.json
+	$(GO) test -run '^$$' -bench Pages -benchtime 100x ./internal/viewer   # vibe ui pages over 100k spine entries
 
 ## forensic: the blueprint's section-15 checklist as tests, scored per section
 forensic: build

@@ -1,0 +1,305 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+	"time"
+)
+
+// This file holds the read-only queries of `vibe ui` (internal/viewer). None
+// of them writes, so they run on a database opened with Options.ReadOnly.
+
+// ClaimSummary is one claim as its events leave it.
+type ClaimSummary struct {
+	ClaimID string
+	// Status is the latest event's new status ("" when no event set one).
+	Status string
+	// Confidence is the latest confidence an event recorded (nil: none).
+	Confidence *float64
+	Events     int
+	FirstAt    time.Time
+	LastAt     time.Time
+}
+
+// ClaimSummaries lists the project's claims with their latest status and
+// confidence, most recently changed first.
+func (s *Store) ClaimSummaries(ctx context.Context, project string) ([]ClaimSummary, error) {
+	const op = "list claims"
+	rows, err := s.db.QueryContext(ctx, `
+SELECT claim_id, count(*), min(ts), max(ts),
+       (SELECT COALESCE(new_status, '') FROM claim_events l
+         WHERE l.project_path = e.project_path AND l.claim_id = e.claim_id AND COALESCE(l.new_status, '') <> ''
+         ORDER BY ts DESC, id DESC LIMIT 1),
+       (SELECT confidence FROM claim_events l
+         WHERE l.project_path = e.project_path AND l.claim_id = e.claim_id AND l.confidence IS NOT NULL
+         ORDER BY ts DESC, id DESC LIMIT 1)
+FROM claim_events e
+WHERE project_path = ?
+GROUP BY claim_id
+ORDER BY max(ts) DESC, claim_id`, project)
+	if err != nil {
+		return nil, classify(op, err)
+	}
+	defer rows.Close()
+	var out []ClaimSummary
+	for rows.Next() {
+		var c ClaimSummary
+		var first, last int64
+		var status sql.NullString
+		var conf sql.NullFloat64
+		if err := rows.Scan(&c.ClaimID, &c.Events, &first, &last, &status, &conf); err != nil {
+			return nil, classify(op, err)
+		}
+		c.Status = status.String
+		if conf.Valid {
+			v := conf.Float64
+			c.Confidence = &v
+		}
+		c.FirstAt, c.LastAt = time.UnixMilli(first).UTC(), time.UnixMilli(last).UTC()
+		out = append(out, c)
+	}
+	return out, classify(op, rows.Err())
+}
+
+// ClaimEventRecord is one recorded claim event.
+type ClaimEventRecord struct {
+	ClaimEvent
+	ID        int64
+	SessionID string
+	At        time.Time
+}
+
+// ClaimHistory lists one claim's events, oldest first.
+func (s *Store) ClaimHistory(ctx context.Context, project, claimID string) ([]ClaimEventRecord, error) {
+	const op = "read claim history"
+	rows, err := s.db.QueryContext(ctx, `
+SELECT id, session_id, event_type, COALESCE(old_status, ''), COALESCE(new_status, ''), confidence,
+       COALESCE(r2_verdict, ''), COALESCE(kill_reason, ''), COALESCE(gate_id, ''), COALESCE(narrative, ''),
+       COALESCE(source_ref, ''), ts
+FROM claim_events WHERE project_path = ? AND claim_id = ?
+ORDER BY ts, id`, project, claimID)
+	if err != nil {
+		return nil, classify(op, err)
+	}
+	defer rows.Close()
+	var out []ClaimEventRecord
+	for rows.Next() {
+		var e ClaimEventRecord
+		var conf sql.NullFloat64
+		var ts int64
+		if err := rows.Scan(&e.ID, &e.SessionID, &e.Type, &e.OldStatus, &e.NewStatus, &conf, &e.R2Verdict,
+			&e.KillReason, &e.GateID, &e.Narrative, &e.SourceRef, &ts); err != nil {
+			return nil, classify(op, err)
+		}
+		e.ClaimID = claimID
+		if conf.Valid {
+			v := conf.Float64
+			e.Confidence = &v
+		}
+		e.At = time.UnixMilli(ts).UTC()
+		out = append(out, e)
+	}
+	return out, classify(op, rows.Err())
+}
+
+// SpineQuery selects a page of spine entries for the viewer.
+type SpineQuery struct {
+	Project    string
+	Session    string // "" = every session
+	Tool       string // "" = every tool
+	ActionType string // "" = every action
+	// Search keeps entries whose input or output summary contains it
+	// (case-insensitive for ASCII).
+	Search string
+	// BeforeID pages back: only entries with a smaller id (0 = from the newest).
+	BeforeID int64
+	// AfterID bounds the scan: only entries with a larger id (0 = none). A
+	// filter or a search that matches little would otherwise read the whole
+	// spine for one page.
+	AfterID int64
+	Limit   int // <= 0 means 100
+}
+
+// SpinePage lists spine entries newest first (by id, the order they landed).
+func (s *Store) SpinePage(ctx context.Context, q SpineQuery) ([]SpineEntry, error) {
+	const op = "list spine"
+	if q.Limit <= 0 {
+		q.Limit = 100
+	}
+	before := q.BeforeID
+	if before <= 0 {
+		before = 1<<63 - 1
+	}
+	var where strings.Builder
+	args := []any{q.Project, before}
+	// Walk the rowid backwards and stop at the page's last row: the unary +
+	// keeps SQLite from reading the whole project through the (project, ts)
+	// index and sorting it. A session's rows come from the session index.
+	if q.Session != "" {
+		where.WriteString("+project_path = ? AND +id < ? AND session_id = ?")
+		args = append(args, q.Session)
+	} else {
+		where.WriteString("+project_path = ? AND id < ?")
+	}
+	if q.AfterID > 0 {
+		where.WriteString(" AND id > ?")
+		args = append(args, q.AfterID)
+	}
+	if q.Tool != "" {
+		where.WriteString(" AND tool_name = ?")
+		args = append(args, q.Tool)
+	}
+	if q.ActionType != "" {
+		where.WriteString(" AND action_type = ?")
+		args = append(args, q.ActionType)
+	}
+	if q.Search != "" {
+		// LIKE is case-insensitive for ASCII and cheaper than lower()+instr.
+		pat := "%" + likeEscaper.Replace(q.Search) + "%"
+		where.WriteString(` AND (input_summary LIKE ? ESCAPE '\' OR output_summary LIKE ? ESCAPE '\')`)
+		args = append(args, pat, pat)
+	}
+	args = append(args, q.Limit)
+	// A session's rows are few: read them through the session index and
+	// sort them (+id), rather than walk the whole spine in id order.
+	order := "id DESC"
+	if q.Session != "" {
+		order = "+id DESC"
+	}
+	rows, err := s.db.QueryContext(ctx, `
+SELECT id, session_id, project_path, ts, action_type, tool_name, tool_use_id, input_summary, output_summary,
+       input_sha256, output_sha256, duration_ms, COALESCE(agent_role,''), COALESCE(agent_type,''), COALESCE(gate_result,'')
+FROM spine_entries WHERE `+where.String()+` ORDER BY `+order+` LIMIT ?`, args...)
+	if err != nil {
+		return nil, classify(op, err)
+	}
+	defer rows.Close()
+	var out []SpineEntry
+	for rows.Next() {
+		var e SpineEntry
+		var ts int64
+		var dur sql.NullInt64
+		if err := rows.Scan(&e.ID, &e.SessionID, &e.ProjectPath, &ts, &e.ActionType, &e.ToolName, &e.ToolUseID,
+			&e.InputSummary, &e.OutputSummary, &e.InputSHA256, &e.OutputSHA256, &dur, &e.AgentRole, &e.AgentType,
+			&e.GateResult); err != nil {
+			return nil, classify(op, err)
+		}
+		e.At = time.UnixMilli(ts).UTC()
+		if dur.Valid {
+			d := dur.Int64
+			e.DurationMS = &d
+		}
+		out = append(out, e)
+	}
+	return out, classify(op, rows.Err())
+}
+
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+
+// SpineHead is the id of the project's newest spine entry (0 when there is
+// none): the viewer's live refresh polls it. It is one seek on the
+// (project_path, ts) index.
+func (s *Store) SpineHead(ctx context.Context, project string) (int64, error) {
+	var id int64
+	err := s.db.QueryRowContext(ctx, `SELECT id FROM spine_entries WHERE project_path = ?
+ORDER BY ts DESC, id DESC LIMIT 1`, project).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, classify("read spine head", err)
+	}
+	return id, nil
+}
+
+// SpineMaxID is the largest spine entry id of any project (0 when there is
+// none): the top of the id range a page of the viewer reads.
+func (s *Store) SpineMaxID(ctx context.Context) (int64, error) {
+	var id sql.NullInt64
+	if err := s.db.QueryRowContext(ctx, "SELECT max(id) FROM spine_entries").Scan(&id); err != nil {
+		return 0, classify("read spine size", err)
+	}
+	return id.Int64, nil
+}
+
+// NameCount is a name and how often it occurs.
+type NameCount struct {
+	Name  string
+	Count int
+}
+
+// SpineCount is how many spine entries have one tool and action type.
+type SpineCount struct {
+	Tool, Action string
+	Count        int
+}
+
+// SpineCounts counts one project's spine entries (one session's when
+// session is not "") by tool and action type, only those with an id above
+// afterID, and returns the largest id it counted (afterID when none). A
+// caller keeps the counts and adds what landed since, so a project of 100k
+// entries is scanned once, not on every page.
+func (s *Store) SpineCounts(ctx context.Context, project, session string, afterID int64) ([]SpineCount, int64, error) {
+	const op = "count spine entries"
+	q := `SELECT tool_name, action_type, count(*), max(id) FROM spine_entries
+WHERE +project_path = ?1 AND id > ?2 GROUP BY 1, 2`
+	args := []any{project, afterID}
+	if session != "" {
+		q = `SELECT tool_name, action_type, count(*), max(id) FROM spine_entries
+WHERE session_id = ?3 AND +project_path = ?1 AND +id > ?2 GROUP BY 1, 2`
+		args = append(args, session)
+	}
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, afterID, classify(op, err)
+	}
+	defer rows.Close()
+	var out []SpineCount
+	top := afterID
+	for rows.Next() {
+		var c SpineCount
+		var m int64
+		if err := rows.Scan(&c.Tool, &c.Action, &c.Count, &m); err != nil {
+			return nil, afterID, classify(op, err)
+		}
+		top = max(top, m)
+		out = append(out, c)
+	}
+	return out, top, classify(op, rows.Err())
+}
+
+// GateSummary counts one gate's recorded results.
+type GateSummary struct {
+	GateID           string
+	Pass, Warn, Fail int
+	LastStatus       string
+	LastAt           time.Time
+}
+
+// GateSummaries lists the gates recorded for a project with their result
+// counts and latest result, by gate id.
+func (s *Store) GateSummaries(ctx context.Context, project string) ([]GateSummary, error) {
+	const op = "count gate results"
+	rows, err := s.db.QueryContext(ctx, `
+SELECT gate_id, sum(status = 'PASS'), sum(status = 'WARN'), sum(status = 'FAIL'), max(ts),
+       (SELECT status FROM gate_checks l WHERE l.project_path = g.project_path AND l.gate_id = g.gate_id
+         ORDER BY ts DESC, id DESC LIMIT 1)
+FROM gate_checks g WHERE project_path = ? GROUP BY gate_id ORDER BY gate_id`, project)
+	if err != nil {
+		return nil, classify(op, err)
+	}
+	defer rows.Close()
+	var out []GateSummary
+	for rows.Next() {
+		var g GateSummary
+		var last int64
+		if err := rows.Scan(&g.GateID, &g.Pass, &g.Warn, &g.Fail, &last, &g.LastStatus); err != nil {
+			return nil, classify(op, err)
+		}
+		g.LastAt = time.UnixMilli(last).UTC()
+		out = append(out, g)
+	}
+	return out, classify(op, rows.Err())
+}

@@ -1,0 +1,159 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/vibe-science/vibe/internal/gate"
+)
+
+func addSpine(t *testing.T, s *Store, e SpineEntry) int64 {
+	t.Helper()
+	var id int64
+	if err := s.Tx(context.Background(), func(tx *Tx) error {
+		var err error
+		id, err = tx.AddSpine(context.Background(), e, nil)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+func TestViewerSpineQueries(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	reviewSession(t, s, "s1", "/p", t0)
+	reviewSession(t, s, "s2", "/p", t0)
+	reviewSession(t, s, "o1", "/other", t0)
+	if head, err := s.SpineHead(ctx, "/p"); err != nil || head != 0 {
+		t.Fatalf("head of an empty spine: %d, %v", head, err)
+	}
+	rows := []SpineEntry{
+		{SessionID: "s1", ProjectPath: "/p", ActionType: "COMMAND", ToolName: "Bash", InputSummary: "$ echo 100% done"},
+		{SessionID: "s1", ProjectPath: "/p", ActionType: "FILE_READ", ToolName: "Read", InputSummary: "data/a_b.csv"},
+		{SessionID: "o1", ProjectPath: "/other", ActionType: "COMMAND", ToolName: "Bash", InputSummary: "$ echo 100% done"},
+		{SessionID: "s2", ProjectPath: "/p", ActionType: "COMMAND", ToolName: "Bash", InputSummary: "$ ls", OutputSummary: "README.MD"},
+		{SessionID: "s2", ProjectPath: "/p", ActionType: "FILE_READ", ToolName: "Read", InputSummary: "data/axb.csv"},
+	}
+	var ids []int64
+	for i, e := range rows {
+		e.At = t0.Add(time.Duration(i) * time.Second)
+		e.ToolUseID = fmt.Sprintf("tu%d", i)
+		ids = append(ids, addSpine(t, s, e))
+	}
+	page := func(q SpineQuery) []int64 {
+		t.Helper()
+		es, err := s.SpinePage(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []int64
+		for _, e := range es {
+			out = append(out, e.ID)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name string
+		q    SpineQuery
+		want []int64
+	}{
+		{"project, newest first", SpineQuery{Project: "/p"}, []int64{ids[4], ids[3], ids[1], ids[0]}},
+		{"one session", SpineQuery{Project: "/p", Session: "s1"}, []int64{ids[1], ids[0]}},
+		{"tool", SpineQuery{Project: "/p", Tool: "Read"}, []int64{ids[4], ids[1]}},
+		{"action", SpineQuery{Project: "/p", ActionType: "COMMAND"}, []int64{ids[3], ids[0]}},
+		{"search is case-insensitive and reads the output", SpineQuery{Project: "/p", Search: "readme.md"}, []int64{ids[3]}},
+		{"% in a search is a character", SpineQuery{Project: "/p", Search: "100%"}, []int64{ids[0]}},
+		{"_ in a search is a character", SpineQuery{Project: "/p", Search: "a_b"}, []int64{ids[1]}},
+		{"page back", SpineQuery{Project: "/p", BeforeID: ids[3], Limit: 1}, []int64{ids[1]}},
+		{"session page back", SpineQuery{Project: "/p", Session: "s2", BeforeID: ids[4]}, []int64{ids[3]}},
+		{"id range", SpineQuery{Project: "/p", AfterID: ids[0], BeforeID: ids[4]}, []int64{ids[3], ids[1]}},
+	} {
+		if got := page(c.q); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+	if top, err := s.SpineMaxID(ctx); err != nil || top != ids[4] {
+		t.Errorf("max id %d, %v, want %d", top, err, ids[4])
+	}
+	if head, err := s.SpineHead(ctx, "/p"); err != nil || head != ids[4] {
+		t.Errorf("head %d, %v, want %d", head, err, ids[4])
+	}
+	counts, top, err := s.SpineCounts(ctx, "/p", "", 0)
+	want := []SpineCount{{"Bash", "COMMAND", 2}, {"Read", "FILE_READ", 2}}
+	if err != nil || top != ids[4] || !reflect.DeepEqual(counts, want) {
+		t.Errorf("counts %v top %d %v, want %v top %d", counts, top, err, want, ids[4])
+	}
+	counts, top, err = s.SpineCounts(ctx, "/p", "", ids[3])
+	if want := []SpineCount{{"Read", "FILE_READ", 1}}; err != nil || top != ids[4] || !reflect.DeepEqual(counts, want) {
+		t.Errorf("counts after %d: %v top %d %v, want %v", ids[3], counts, top, err, want)
+	}
+	counts, top, err = s.SpineCounts(ctx, "/p", "", ids[4])
+	if err != nil || top != ids[4] || counts != nil {
+		t.Errorf("counts with nothing new: %v top %d %v", counts, top, err)
+	}
+	counts, _, err = s.SpineCounts(ctx, "/p", "s1", 0)
+	if want := []SpineCount{{"Bash", "COMMAND", 1}, {"Read", "FILE_READ", 1}}; err != nil || !reflect.DeepEqual(counts, want) {
+		t.Errorf("session counts %v %v, want %v", counts, err, want)
+	}
+}
+
+func TestViewerClaimAndGateQueries(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	reviewSession(t, s, "s1", "/p", t0)
+	c := func(v float64) *float64 { return &v }
+	steps := [][]ClaimEvent{
+		{{ClaimID: "C-001", Type: "CREATED", NewStatus: "PROVISIONAL", Confidence: c(0.5)}},
+		{{ClaimID: "C-002", Type: "CREATED", NewStatus: "PROVISIONAL", Confidence: c(0.7)}},
+		{{ClaimID: "C-001", Type: "R2_REVIEWED", R2Verdict: "WEAK"}},
+		{{ClaimID: "C-001", Type: "KILLED", OldStatus: "PROVISIONAL", NewStatus: "KILLED", KillReason: "ARTIFACT"}},
+	}
+	for i, evs := range steps {
+		if err := s.Tx(ctx, func(tx *Tx) error {
+			return tx.AddClaimEvents(ctx, "s1", "/p", t0.Add(time.Duration(i)*time.Minute), evs)
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sums, err := s.ClaimSummaries(ctx, "/p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sums) != 2 || sums[0].ClaimID != "C-001" || sums[0].Status != "KILLED" || *sums[0].Confidence != 0.5 ||
+		sums[0].Events != 3 || !sums[0].FirstAt.Equal(t0) || !sums[0].LastAt.Equal(t0.Add(3*time.Minute)) ||
+		sums[1].ClaimID != "C-002" || sums[1].Status != "PROVISIONAL" || *sums[1].Confidence != 0.7 {
+		t.Errorf("summaries %+v", sums)
+	}
+	hist, err := s.ClaimHistory(ctx, "/p", "C-001")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var types []string
+	for _, e := range hist {
+		types = append(types, e.Type+"/"+e.NewStatus+"/"+e.R2Verdict+"/"+e.KillReason)
+	}
+	if want := []string{"CREATED/PROVISIONAL//", "R2_REVIEWED//WEAK/", "KILLED/KILLED//ARTIFACT"}; !reflect.DeepEqual(types, want) {
+		t.Errorf("history %v, want %v", types, want)
+	}
+	if hist[0].SessionID != "s1" || !hist[2].At.Equal(t0.Add(3*time.Minute)) || hist[1].Confidence != nil {
+		t.Errorf("history rows %+v", hist)
+	}
+	for i, st := range []gate.Status{gate.StatusPass, gate.StatusFail, gate.StatusWarn, gate.StatusFail} {
+		addGateCheck(t, s, GateCheck{Session: "s1", Project: "/p", Result: gate.Result{Gate: "DQ1", Status: st}, At: t0.Add(time.Duration(i) * time.Minute)})
+	}
+	addGateCheck(t, s, GateCheck{Session: "s1", Project: "/p", Result: gate.Result{Gate: "DQ4", Status: gate.StatusPass}, At: t0})
+	addGateCheck(t, s, GateCheck{Session: "s1", Project: "/q", Result: gate.Result{Gate: "DQ4", Status: gate.StatusFail}, At: t0})
+	gs, err := s.GateSummaries(ctx, "/p")
+	want := []GateSummary{
+		{GateID: "DQ1", Pass: 1, Warn: 1, Fail: 2, LastStatus: "FAIL", LastAt: t0.Add(3 * time.Minute)},
+		{GateID: "DQ4", Pass: 1, LastStatus: "PASS", LastAt: t0},
+	}
+	if err != nil || !reflect.DeepEqual(gs, want) {
+		t.Errorf("gate summaries %+v %v, want %+v", gs, err, want)
+	}
+}
