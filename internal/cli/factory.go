@@ -141,6 +141,13 @@ func NewRootCmd(f *Factory) *cobra.Command {
 		NewCmdRecall(f, nil),
 		NewCmdMemory(f),
 	)
+	root.AddCommand(
+		newTopicCmd("exit-codes", "What vibe's exit codes mean (0 ok, 1 check failed, 2 usage)", exitCodesHelp),
+		newTopicCmd("environment", "The VIBE_* environment variables", environmentHelp),
+	)
+	root.Version = Version
+	root.SetVersionTemplate(versionLine() + "\n")
+	finishTree(root)
 	return root
 }
 

@@ -1,0 +1,169 @@
+package cli
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// TestUnknownSubcommandExitsTwo: a typo at any level is a usage error with
+// a suggestion, never the group's help with status 0 (issue 16, finding 1:
+// a CI job with `vibe gate chek` went green).
+func TestUnknownSubcommandExitsTwo(t *testing.T) {
+	cases := []struct {
+		args    []string
+		suggest string
+	}{
+		{[]string{"stauts"}, "status"},
+		{[]string{"gate", "chek"}, "check"},
+		{[]string{"memory", "imprt", "x"}, "import"},
+		{[]string{"worker", "lgos"}, "logs"},
+		{[]string{"permissions", "chek"}, "check"},
+		{[]string{"help", "stauts"}, "status"},
+	}
+	for _, c := range cases {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			f, out, errOut := gateTestFactory(t, nil)
+			code := Main(c.args, f)
+			if code != 2 {
+				t.Fatalf("exit %d, want 2; stdout %q stderr %q", code, out, errOut)
+			}
+			msg := errOut.String()
+			if !strings.Contains(msg, "unknown command \""+c.args[len(c.args)-1-extraArgs(c.args)]+"\"") ||
+				!strings.Contains(msg, "Did you mean this?\n\t"+c.suggest+"\n") {
+				t.Fatalf("stderr %q: want the unknown command and the suggestion %q", msg, c.suggest)
+			}
+			if out.Len() != 0 {
+				t.Fatalf("stdout %q, want nothing (errors go to stderr)", out)
+			}
+		})
+	}
+}
+
+// extraArgs is how many arguments follow the mistyped word in a case.
+func extraArgs(args []string) int {
+	if len(args) == 3 && args[0] == "memory" {
+		return 1
+	}
+	return 0
+}
+
+// TestUsageErrorsExitTwo: unknown flags, extra arguments and missing
+// arguments are usage errors at every level, and a missing argument is
+// named.
+func TestUsageErrorsExitTwo(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"status", "--bogus"}, "unknown flag: --bogus"},
+		{[]string{"gate", "--bogus"}, "unknown flag: --bogus"},
+		{[]string{"gate", "check", "--bogus"}, "unknown flag: --bogus"},
+		{[]string{"status", "extra"}, `"vibe status" takes no arguments, got "extra"`},
+		{[]string{"alerts", "resolve"}, "missing ID\nUsage: vibe alerts resolve ID"},
+		{[]string{"memory", "show"}, "missing ID\nUsage: vibe memory show ID"},
+		{[]string{"brief", "ingest"}, "missing FILE\nUsage: vibe brief ingest FILE"},
+		{[]string{"memory", "forget", "a", "b"}, `"vibe memory forget" takes 1 argument (ID), got 2: "a" "b"`},
+	}
+	for _, c := range cases {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			f, _, errOut := gateTestFactory(t, nil)
+			if code := Main(c.args, f); code != 2 {
+				t.Fatalf("exit %d, want 2; stderr %q", code, errOut)
+			}
+			if !strings.Contains(errOut.String(), c.want) {
+				t.Fatalf("stderr %q, want it to contain %q", errOut, c.want)
+			}
+		})
+	}
+}
+
+// TestGroupWithoutSubcommandShowsHelp: a bare group still prints its help
+// and succeeds; only a wrong word is an error.
+func TestGroupWithoutSubcommandShowsHelp(t *testing.T) {
+	f, out, errOut := gateTestFactory(t, nil)
+	if code := Main([]string{"gate"}, f); code != 0 {
+		t.Fatalf("exit %d; stderr %q", code, errOut)
+	}
+	if !strings.Contains(out.String(), "Available Commands:") || !strings.Contains(out.String(), "check") {
+		t.Fatalf("stdout %q, want the group's help", out)
+	}
+}
+
+func TestVersionFlag(t *testing.T) {
+	f, out, errOut := gateTestFactory(t, nil)
+	if code := Main([]string{"--version"}, f); code != 0 {
+		t.Fatalf("exit %d; stderr %q", code, errOut)
+	}
+	if !strings.HasPrefix(out.String(), "vibe "+Version+" (schema ") {
+		t.Fatalf("stdout %q, want the version line of `vibe version`", out)
+	}
+}
+
+func TestHelpExitCodes(t *testing.T) {
+	f, out, errOut := gateTestFactory(t, nil)
+	if code := Main([]string{"help", "exit-codes"}, f); code != 0 {
+		t.Fatalf("exit %d; stderr %q", code, errOut)
+	}
+	for _, want := range []string{"0  ", "1  ", "2  ", "usage"} {
+		if !strings.Contains(out.String(), want) {
+			t.Fatalf("stdout %q, want %q", out, want)
+		}
+	}
+}
+
+// TestHelpEnvironmentDocumentsEveryVariable fails when the code reads a
+// VIBE_* variable that `vibe help environment` does not describe.
+func TestHelpEnvironmentDocumentsEveryVariable(t *testing.T) {
+	f, out, errOut := gateTestFactory(t, nil)
+	if code := Main([]string{"help", "environment"}, f); code != 0 {
+		t.Fatalf("exit %d; stderr %q", code, errOut)
+	}
+	doc := out.String()
+	used := map[string]bool{}
+	re := regexp.MustCompile(`\bVIBE_[A-Z0-9_]*[A-Z0-9]\b`)
+	root := filepath.Join("..", "..")
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if n := d.Name(); n == ".git" || n == "testdata" || n == "node_modules" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		n := d.Name()
+		if strings.HasSuffix(n, "_test.go") || !(strings.HasSuffix(n, ".go") || strings.HasSuffix(n, ".sh") || n == "Makefile" || n == "run") {
+			return nil
+		}
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		for _, v := range re.FindAllString(string(raw), -1) {
+			used[v] = true
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(used) < 5 {
+		t.Fatalf("found only %v in the code: the scan is broken", used)
+	}
+	var missing []string
+	for v := range used {
+		if !strings.Contains(doc, "\n  "+v+" ") && !strings.Contains(doc, "\n  "+v+"\n") {
+			missing = append(missing, v)
+		}
+	}
+	sort.Strings(missing)
+	if len(missing) > 0 {
+		t.Fatalf("`vibe help environment` does not document %v (add them to environmentHelp)", missing)
+	}
+}
