@@ -63,7 +63,11 @@ func runCalibration(ctx context.Context, o *CalibrationOptions) error {
 	if err != nil {
 		return err
 	}
-	root := projectFlag(o.Project, false)
+	pr, err := o.Factory.projectRoot(o.Project, false)
+	if err != nil {
+		return err
+	}
+	root := pr
 	c, pts, err := calibrate.ProjectCalibration(ctx, st, root, o.Bins)
 	if err != nil {
 		return err

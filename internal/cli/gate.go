@@ -143,7 +143,11 @@ func runGateRun(ctx context.Context, o *GateRunOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	proj := project.Resolve(o.Project)
+	pr, err := o.Factory.projectRoot(o.Project, false)
+	if err != nil {
+		return err
+	}
+	proj := project.Project{Root: pr}
 	d, err := gateDomain(proj.Root, o.Domain)
 	if err != nil {
 		return err
@@ -421,16 +425,18 @@ func NewCmdGateCheck(f *Factory, runF func(*GateCheckOptions) error) *cobra.Comm
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Root, "root", "", "repository to check (default: the project of the current folder)")
+	fl.StringVar(&opts.Root, "project", "", "the same as --root")
 	fl.StringVar(&opts.Format, "format", gatecheck.FormatText, "output format: "+strings.Join(gatecheck.Formats, ", "))
 	fl.StringVar(&opts.Domain, "domain", "", "use this shipped domain instead of the project's domain config")
 	return cmd
 }
 
 func runGateCheck(o *GateCheckOptions) error {
-	root := o.Root
-	if root == "" {
-		root = project.Resolve("").Root
+	proj, err := o.Factory.findProject(o.Root)
+	if err != nil {
+		return err
 	}
+	root := proj.Root
 	var opt gatecheck.Options
 	if o.Domain != "" {
 		d, err := gate.ShippedDomain(o.Domain)
@@ -488,9 +494,20 @@ func NewCmdGateList(f *Factory, runF func(*GateListOptions) error) *cobra.Comman
 }
 
 func runGateList(o *GateListOptions) error {
-	root := project.Resolve(o.Project).Root
+	var root string
 	var d gate.Domain
 	var err error
+	if o.Domain == "" {
+		// The list is a reference too: outside a project it shows the
+		// generic thresholds and says so; only a named --project must be one.
+		if root, err = o.Factory.projectRoot(o.Project, false); err != nil {
+			if o.Project != "" {
+				return err
+			}
+			fmt.Fprintf(o.IO.ErrOut, "vibe: not in a vibe project: the generic thresholds are shown (--project DIR shows a project's)\n")
+			o.Domain = gate.GenericDomain
+		}
+	}
 	if o.Domain != "" {
 		if d, err = gate.ShippedDomain(o.Domain); err != nil {
 			return &usageError{fmt.Errorf("--domain: %w", err)}
@@ -638,7 +655,11 @@ func runGateHistory(ctx context.Context, o *GateHistoryOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	root := project.Resolve(o.Project).Root
+	pr, err := o.Factory.projectRoot(o.Project, false)
+	if err != nil {
+		return err
+	}
+	root := pr
 	st, err := o.Factory.Store(ctx)
 	if err != nil {
 		return err

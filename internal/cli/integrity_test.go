@@ -46,6 +46,7 @@ func integProject(t *testing.T, files map[string]string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	mkVibeDir(t, root)
 	for rel, content := range files {
 		p := filepath.Join(root, filepath.FromSlash(rel))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

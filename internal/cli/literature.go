@@ -90,7 +90,11 @@ func runLiteratureSources(_ context.Context, o *LiteratureSourcesOptions) error 
 			return &usageError{err}
 		}
 	} else {
-		root := projectFlag(o.Project, false)
+		pr, err := o.Factory.projectRoot(o.Project, false)
+		if err != nil {
+			return err
+		}
+		root := pr
 		if d, err = gate.LoadDomain(root); err != nil {
 			return err
 		}
@@ -210,7 +214,11 @@ func runLiteratureSearches(ctx context.Context, o *LiteratureSearchesOptions) er
 	if err != nil {
 		return err
 	}
-	proj := projectFlag(o.Project, o.All || o.Session != "")
+	pr, err := o.Factory.projectRoot(o.Project, o.All || o.Session != "")
+	if err != nil {
+		return err
+	}
+	proj := pr
 	var session string
 	if o.Session != "" {
 		if session, err = st.ResolveSessionID(ctx, o.Session); err != nil {

@@ -70,7 +70,11 @@ func runMemoryAdd(ctx context.Context, o *MemoryAddOptions) error {
 	if err != nil {
 		return err
 	}
-	id, conflict, err := recall.AddMemory(ctx, st, o.Vectors, store.NewMemory{ProjectPath: projectFlag(o.Project, false),
+	pr, err := o.Factory.projectRoot(o.Project, false)
+	if err != nil {
+		return err
+	}
+	id, conflict, err := recall.AddMemory(ctx, st, o.Vectors, store.NewMemory{ProjectPath: pr,
 		Kind: o.Kind, Text: o.Text, Ref: o.Ref, Source: "cli", Trust: 1, At: o.Factory.Now()})
 	if err != nil {
 		return err
@@ -146,7 +150,11 @@ func runMemoryImport(ctx context.Context, o *MemoryImportOptions) error {
 		return err
 	}
 	next := importProgressEvery
-	rep, err := recall.Import(ctx, st, r, projectFlag(o.Project, false), o.Factory.Now(), func(lines int) {
+	pr, err := o.Factory.projectRoot(o.Project, false)
+	if err != nil {
+		return err
+	}
+	rep, err := recall.Import(ctx, st, r, pr, o.Factory.Now(), func(lines int) {
 		if lines >= next {
 			fmt.Fprintf(o.IO.ErrOut, "… %d lines read\n", lines)
 			next = lines + importProgressEvery
@@ -243,7 +251,11 @@ func runMemoryExport(ctx context.Context, o *MemoryExportOptions) error {
 	enc.SetEscapeHTML(false)
 	var all []memoryJSON
 	n := 0
-	err = st.ExportMemories(ctx, projectFlag(o.Project, o.All), func(m store.MemoryRecord) error {
+	pr, err := o.Factory.projectRoot(o.Project, o.All)
+	if err != nil {
+		return err
+	}
+	err = st.ExportMemories(ctx, pr, func(m store.MemoryRecord) error {
 		n++
 		if o.JSON {
 			all = append(all, toMemoryJSON(m))

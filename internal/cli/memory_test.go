@@ -252,7 +252,7 @@ func TestRunMemoryImportExport(t *testing.T) {
 	}
 	out.Reset()
 	errOut.Reset()
-	if err := runMemoryExport(ctx, &MemoryExportOptions{IO: f.IO, Factory: f, Project: t.TempDir()}); err != nil {
+	if err := runMemoryExport(ctx, &MemoryExportOptions{IO: f.IO, Factory: f, Project: mkVibeDir(t, t.TempDir())}); err != nil {
 		t.Fatal(err)
 	}
 	if out.String() != "" || errOut.String() != "no memories to export\n" {

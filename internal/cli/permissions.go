@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vibe-science/vibe/internal/permission"
-	"github.com/vibe-science/vibe/internal/project"
 )
 
 // NewCmdPermissions builds `vibe permissions show|check`.
@@ -22,12 +21,13 @@ func NewCmdPermissions(f *Factory) *cobra.Command {
 // PermissionsShowOptions are the flags of `vibe permissions show`.
 type PermissionsShowOptions struct {
 	IO      IO
+	Factory *Factory
 	Project string
 }
 
 // NewCmdPermissionsShow builds `vibe permissions show`.
 func NewCmdPermissionsShow(f *Factory, runF func(*PermissionsShowOptions) error) *cobra.Command {
-	opts := &PermissionsShowOptions{IO: f.IO}
+	opts := &PermissionsShowOptions{IO: f.IO, Factory: f}
 	cmd := &cobra.Command{
 		Use:   "show",
 		Short: "Print the effective policy (the shipped default merged with .vibe-science/permissions.json) as JSON",
@@ -44,7 +44,11 @@ func NewCmdPermissionsShow(f *Factory, runF func(*PermissionsShowOptions) error)
 }
 
 func runPermissionsShow(o *PermissionsShowOptions) error {
-	p, err := permission.Load(project.Resolve(o.Project).Root)
+	proj, err := o.Factory.findProject(o.Project)
+	if err != nil {
+		return err
+	}
+	p, err := permission.Load(proj.Root)
 	if err != nil {
 		return err
 	}
@@ -59,6 +63,7 @@ func runPermissionsShow(o *PermissionsShowOptions) error {
 // PermissionsCheckOptions are the flags of `vibe permissions check`.
 type PermissionsCheckOptions struct {
 	IO      IO
+	Factory *Factory
 	Project string
 	Role    string
 	Agent   string
@@ -70,7 +75,7 @@ type PermissionsCheckOptions struct {
 
 // NewCmdPermissionsCheck builds `vibe permissions check`.
 func NewCmdPermissionsCheck(f *Factory, runF func(*PermissionsCheckOptions) error) *cobra.Command {
-	opts := &PermissionsCheckOptions{IO: f.IO}
+	opts := &PermissionsCheckOptions{IO: f.IO, Factory: f}
 	cmd := &cobra.Command{
 		Use:   "check --role R --tool T (--path P | --command \"…\")",
 		Short: "Explain whether a role may make a tool call, and which rule decides",
@@ -102,7 +107,10 @@ func NewCmdPermissionsCheck(f *Factory, runF func(*PermissionsCheckOptions) erro
 }
 
 func runPermissionsCheck(o *PermissionsCheckOptions) error {
-	proj := project.Resolve(o.Project)
+	proj, err := o.Factory.findProject(o.Project)
+	if err != nil {
+		return err
+	}
 	p, err := permission.Load(proj.Root)
 	if err != nil {
 		return err

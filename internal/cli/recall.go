@@ -74,8 +74,12 @@ func runRecall(ctx context.Context, o *RecallOptions) error {
 	if err != nil {
 		return err
 	}
+	root, err := o.Factory.projectRoot(o.Project, false)
+	if err != nil {
+		return err
+	}
 	res, err := recall.Search(ctx, st, o.Vectors, recall.Query{
-		Project: projectFlag(o.Project, false), Text: o.Query, Limit: o.Limit, Now: o.Factory.Now()})
+		Project: root, Text: o.Query, Limit: o.Limit, Now: o.Factory.Now()})
 	if err != nil {
 		return err
 	}

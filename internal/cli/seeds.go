@@ -89,7 +89,11 @@ func runSeeds(ctx context.Context, o *SeedsOptions) error {
 	if err != nil {
 		return err
 	}
-	root := projectFlag(o.Project, false)
+	pr, err := o.Factory.projectRoot(o.Project, false)
+	if err != nil {
+		return err
+	}
+	root := pr
 	rs, err := st.ListSeeds(ctx, root, o.Status, o.Limit)
 	if err != nil {
 		return err

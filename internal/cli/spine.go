@@ -58,7 +58,11 @@ func runSpine(ctx context.Context, o *SpineOptions) error {
 	if err != nil {
 		return err
 	}
-	filter := store.SpineFilter{Project: projectFlag(o.Project, o.All || o.Session != ""), ActionType: o.Action,
+	pr, err := o.Factory.projectRoot(o.Project, o.All || o.Session != "")
+	if err != nil {
+		return err
+	}
+	filter := store.SpineFilter{Project: pr, ActionType: o.Action,
 		Tool: o.Tool, Limit: o.Limit}
 	if o.Session != "" {
 		if filter.Session, err = st.ResolveSessionID(ctx, o.Session); err != nil {

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestUnknownSubcommandExitsTwo: a typo at any level is a usage error with
@@ -165,5 +166,89 @@ func TestHelpEnvironmentDocumentsEveryVariable(t *testing.T) {
 	sort.Strings(missing)
 	if len(missing) > 0 {
 		t.Fatalf("`vibe help environment` does not document %v (add them to environmentHelp)", missing)
+	}
+}
+
+// mkVibeDir makes dir a vibe project (it holds .vibe-science/) and returns
+// it.
+func mkVibeDir(t *testing.T, dir string) string {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Join(dir, ".vibe-science"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestProjectCommandsOutsideAProject: from a folder that is no vibe project
+// (and from $HOME, whose ~/.vibe-science is vibe's home, not a project),
+// project commands fail with exit 2 and say what to do, instead of walking
+// unrelated folders or passing on nothing (issue 16, finding 2).
+func TestProjectCommandsOutsideAProject(t *testing.T) {
+	home := t.TempDir()
+	vibeHome := filepath.Join(home, ".vibe-science")
+	if err := os.MkdirAll(filepath.Join(vibeHome, "db"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	nowhere := filepath.Join(home, "papers", "draft")
+	if err := os.MkdirAll(nowhere, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	commands := [][]string{
+		{"gate", "check"}, {"gate", "check", "--format", "sarif"}, {"gate", "history"}, {"gate", "run", "DQ4"},
+		{"alerts", "list"}, {"brief", "show"}, {"brief", "history"}, {"calibration"}, {"domain", "show"},
+		{"domain", "validate"}, {"integrity", "check"}, {"literature", "sources"}, {"literature", "searches"},
+		{"memory", "add", "a note"}, {"memory", "export"}, {"permissions", "show"},
+		{"permissions", "check", "--role", "researcher", "--path", "x.md"}, {"recall", "query"}, {"seeds"},
+		{"sessions", "list"}, {"spine"},
+	}
+	for _, dir := range []string{home, nowhere} {
+		for _, args := range commands {
+			t.Run(filepath.Base(dir)+" "+strings.Join(args, " "), func(t *testing.T) {
+				t.Chdir(dir)
+				var out, errOut strings.Builder
+				f := &Factory{IO: IO{Out: &out, ErrOut: &errOut}, Now: func() time.Time { return gateT0 },
+					Getenv: func(k string) string {
+						return map[string]string{"HOME": home, "VIBE_WORKER": "off"}[k]
+					}}
+				code := Main(args, f)
+				if code != 2 {
+					t.Fatalf("exit %d, want 2; stdout %q stderr %q", code, out.String(), errOut.String())
+				}
+				want := "vibe: not a vibe project (no .vibe-science/ here or above); run `vibe init`, or pass --project DIR\n"
+				if errOut.String() != want {
+					t.Fatalf("stderr %q, want %q", errOut.String(), want)
+				}
+			})
+		}
+	}
+}
+
+// TestProjectFlagAndAll: --project names another project, --all spans
+// every project from anywhere, and a folder below a project finds it.
+func TestProjectFlagAndAll(t *testing.T) {
+	proj := gateTestProject(t)
+	nowhere := t.TempDir()
+	t.Chdir(nowhere)
+	f, out, errOut := gateTestFactory(t, nil)
+	if code := Main([]string{"gate", "check", "--project", proj}, f); code != 0 {
+		t.Fatalf("gate check --project: exit %d; stderr %q", code, errOut)
+	}
+	if !strings.Contains(out.String(), "PASS") {
+		t.Fatalf("stdout %q, want the clean fixture to pass", out)
+	}
+	for _, args := range [][]string{{"sessions", "list", "--all"}, {"spine", "--all"}, {"memory", "export", "--all"}} {
+		f, _, errOut := gateTestFactory(t, nil)
+		if code := Main(args, f); code != 0 {
+			t.Fatalf("%v: exit %d; stderr %q", args, code, errOut)
+		}
+	}
+	sub := filepath.Join(proj, "src", "deep")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(sub)
+	f, out, errOut = gateTestFactory(t, nil)
+	if code := Main([]string{"gate", "check"}, f); code != 0 {
+		t.Fatalf("gate check below the project: exit %d; stderr %q", code, errOut)
 	}
 }
