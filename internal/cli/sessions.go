@@ -48,7 +48,6 @@ func NewCmdSessionsList(f *Factory, runF func(*SessionsListOptions) error) *cobr
 	return cmd
 }
 
-
 type sessionJSON struct {
 	ID            string  `json:"id"`
 	Project       string  `json:"project"`
