@@ -115,6 +115,20 @@ func runDoctor(ctx context.Context, o *DoctorOptions) error {
 		}
 	}
 	add(Check{"embedding model", true, modelState(p.Models), ""})
+	if raw, err := os.ReadFile(p.Settings); err == nil {
+		if problems := settingsProblems(raw); len(problems) > 0 {
+			fix := "edit " + p.Settings + " (`vibe help environment` says where VIBE_HOME is)"
+			for _, pr := range problems {
+				add(Check{"settings", false, p.Settings + ": " + pr, fix})
+			}
+		} else {
+			add(Check{"settings", true, p.Settings, ""})
+		}
+	} else if !os.IsNotExist(err) {
+		add(Check{"settings", false, err.Error(), "make " + p.Settings + " readable, or remove it to use the defaults"})
+	} else {
+		add(Check{"settings", true, "no " + p.Settings + ": the defaults apply", ""})
+	}
 
 	failed := 0
 	for _, c := range checks {

@@ -115,6 +115,10 @@ func runPermissionsCheck(o *PermissionsCheckOptions) error {
 	if err != nil {
 		return err
 	}
+	role, err := knownRole(p, o.Role)
+	if err != nil {
+		return err
+	}
 	input := map[string]string{}
 	tool := o.Tool
 	if o.Command != "" {
@@ -129,7 +133,7 @@ func runPermissionsCheck(o *PermissionsCheckOptions) error {
 	}
 	raw, _ := json.Marshal(input)
 	cwd, _ := os.Getwd()
-	req := permission.Request{ProjectRoot: proj.Root, Cwd: cwd, AgentType: o.Agent, ToolName: tool, ToolInput: raw, Role: o.Role}
+	req := permission.Request{ProjectRoot: proj.Root, Cwd: cwd, AgentType: o.Agent, ToolName: tool, ToolInput: raw, Role: role}
 	d := p.Check(req)
 	steps := p.Explain(req)
 	if o.JSON {
@@ -155,4 +159,37 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// knownRole is the policy's name for --role (any letter case, or one of
+// the policy's aliases such as r2), and refuses a role the policy does not
+// define: the policy would treat it as the default (guest) role, so a typo
+// answered ALLOW silently.
+func knownRole(p *permission.Policy, role string) (string, error) {
+	if role == "" {
+		return "", nil
+	}
+	roles := p.Roles()
+	aliasMap := p.Config().Aliases
+	aliases := sortedKeysOf(aliasMap)
+	r := strings.ToLower(strings.TrimSpace(role))
+	for _, k := range roles {
+		if strings.ToLower(k) == r {
+			return k, nil
+		}
+	}
+	for _, k := range aliases {
+		if strings.ToLower(k) == r {
+			return aliasMap[k], nil
+		}
+	}
+	msg := fmt.Sprintf("--role %q: no such role", role)
+	if s := nearest(role, append(roles, aliases...)); len(s) > 0 {
+		msg += "; did you mean " + strings.Join(s, " or ") + "?"
+	}
+	msg += "\nRoles: " + strings.Join(roles, ", ")
+	if len(aliases) > 0 {
+		msg += " (aliases: " + strings.Join(aliases, ", ") + ")"
+	}
+	return "", &usageError{fmt.Errorf("%s", msg)}
 }
