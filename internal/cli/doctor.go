@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -95,6 +96,10 @@ func runDoctor(ctx context.Context, o *DoctorOptions) error {
 		add(Check{"hooks.json", true, filepath.Join(f.Root, "hooks.json"), ""})
 	}
 
+	for _, c := range buildChecks(ctx, f) {
+		add(c)
+	}
+
 	if path, err := f.LookPath("claude"); err != nil {
 		add(Check{"claude CLI", false, "not on PATH", "install Claude Code (npm install -g @anthropic-ai/claude-code)"})
 	} else {
@@ -156,4 +161,100 @@ func runDoctor(ctx context.Context, o *DoctorOptions) error {
 		return fmt.Errorf("%d check(s) failed", failed)
 	}
 	return nil
+}
+
+// sqliteHeaderDirs are where doctor looks for sqlite3.h (tests replace it).
+var sqliteHeaderDirs = []string{"/usr/include", "/usr/local/include", "/opt/homebrew/include", "/opt/local/include"}
+
+// buildChecks are the prerequisites of building vibe from source (the
+// README's list). They matter only in a source checkout (f.Root holds
+// go.mod); an installed copy runs without them.
+func buildChecks(ctx context.Context, f *Factory) []Check {
+	raw, err := os.ReadFile(filepath.Join(f.Root, "go.mod"))
+	if err != nil {
+		return []Check{{"build tools", true, "not needed for running (Go, a C compiler and sqlite3.h only build vibe from source)", ""}}
+	}
+	want := goDirective(string(raw))
+	var checks []Check
+	if path, err := f.LookPath("go"); err != nil {
+		checks = append(checks, Check{"Go toolchain", false, "go not on PATH", "install Go " + want + " or newer (https://go.dev/dl/), needed to build vibe from " + f.Root})
+	} else if out, err := f.Exec(ctx, "go", "env", "GOVERSION"); err != nil {
+		checks = append(checks, Check{"Go toolchain", false, path + ": " + firstLine(err.Error()), "reinstall Go " + want + " or newer"})
+	} else if have := goVersionOf(out); versionLess(strings.TrimPrefix(have, "go"), want) {
+		checks = append(checks, Check{"Go toolchain", false, path + " is " + have + "; go.mod needs go " + want, "install Go " + want + " or newer (https://go.dev/dl/)"})
+	} else {
+		checks = append(checks, Check{"Go toolchain", true, path + " " + have, ""})
+	}
+
+	cc := ""
+	if env := f.Getenv("CC"); env != "" {
+		if p, err := f.LookPath(strings.Fields(env)[0]); err == nil {
+			cc = p
+		}
+	}
+	for _, name := range []string{"cc", "gcc", "clang"} {
+		if cc != "" {
+			break
+		}
+		if p, err := f.LookPath(name); err == nil {
+			cc = p
+		}
+	}
+	if cc == "" {
+		checks = append(checks, Check{"C compiler", false, "none of cc, gcc, clang on PATH", "install one (Debian: apt-get install gcc); cgo builds SQLite into vibe"})
+	} else {
+		checks = append(checks, Check{"C compiler", true, cc, ""})
+	}
+
+	header := ""
+	for _, d := range sqliteHeaderDirs {
+		if _, err := os.Stat(filepath.Join(d, "sqlite3.h")); err == nil {
+			header = filepath.Join(d, "sqlite3.h")
+			break
+		}
+	}
+	if header == "" {
+		checks = append(checks, Check{"sqlite3.h", false, "not found in " + strings.Join(sqliteHeaderDirs, ", "), "Debian: apt-get install libsqlite3-dev (macOS: brew install sqlite)"})
+	} else {
+		checks = append(checks, Check{"sqlite3.h", true, header, ""})
+	}
+	return checks
+}
+
+// goDirective is the version of go.mod's go line ("1.26.0").
+func goDirective(gomod string) string {
+	for _, line := range strings.Split(gomod, "\n") {
+		if f := strings.Fields(line); len(f) == 2 && f[0] == "go" {
+			return f[1]
+		}
+	}
+	return "1"
+}
+
+// goVersionOf finds "go1.x.y" in `go env GOVERSION` or `go version` output.
+func goVersionOf(out string) string {
+	for _, w := range strings.Fields(out) {
+		if strings.HasPrefix(w, "go1") {
+			return w
+		}
+	}
+	return strings.TrimSpace(out)
+}
+
+// versionLess compares dotted versions numerically ("1.25.3" < "1.26").
+func versionLess(a, b string) bool {
+	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < max(len(pa), len(pb)); i++ {
+		var x, y int
+		if i < len(pa) {
+			x, _ = strconv.Atoi(strings.TrimLeftFunc(pa[i], func(r rune) bool { return r < '0' || r > '9' }))
+		}
+		if i < len(pb) {
+			y, _ = strconv.Atoi(pb[i])
+		}
+		if x != y {
+			return x < y
+		}
+	}
+	return false
 }

@@ -122,6 +122,7 @@ func NewRootCmd(f *Factory) *cobra.Command {
 	root.AddCommand(
 		NewCmdVersion(f, nil),
 		NewCmdSetup(f, nil),
+		NewCmdUninstall(f, nil),
 		NewCmdStatus(f, nil),
 		NewCmdDoctor(f, nil),
 		NewCmdSessions(f),

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -52,5 +53,58 @@ func TestDoctorReportsUnknownSettings(t *testing.T) {
 		"     fix: edit " + filepath.Join(home, "config.json") + " (`vibe help environment` says where VIBE_HOME is)\n"
 	if !strings.Contains(out.String(), want) {
 		t.Fatalf("doctor printed:\n%s\nwant it to contain:\n%s", out, want)
+	}
+}
+
+// TestDoctorChecksBuildPrerequisites: in a source checkout doctor checks
+// the Go toolchain, a C compiler and sqlite3.h, as the README says; in an
+// installed copy (no go.mod) it says they are not needed for running.
+func TestDoctorChecksBuildPrerequisites(t *testing.T) {
+	f, out, _ := setupFactory(t, nil)
+	_ = runDoctor(nil, &DoctorOptions{IO: f.IO, Factory: f})
+	if !strings.Contains(out.String(), "ok   build tools        not needed for running (Go, a C compiler and sqlite3.h only build vibe from source)\n") {
+		t.Fatalf("without go.mod:\n%s", out)
+	}
+
+	if err := os.WriteFile(filepath.Join(f.Root, "go.mod"), []byte("module x\n\ngo 1.26\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	saved := sqliteHeaderDirs
+	t.Cleanup(func() { sqliteHeaderDirs = saved })
+	sqliteHeaderDirs = []string{t.TempDir()}
+	out.Reset()
+	_ = runDoctor(nil, &DoctorOptions{IO: f.IO, Factory: f})
+	for _, want := range []string{
+		"FAIL Go toolchain       go not on PATH\n     fix: install Go 1.26 or newer (https://go.dev/dl/), needed to build vibe from " + f.Root + "\n",
+		"FAIL C compiler         none of cc, gcc, clang on PATH\n     fix: install one (Debian: apt-get install gcc); cgo builds SQLite into vibe\n",
+		"FAIL sqlite3.h          not found in " + sqliteHeaderDirs[0] + "\n     fix: Debian: apt-get install libsqlite3-dev (macOS: brew install sqlite)\n",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("doctor lacks %q:\n%s", want, out)
+		}
+	}
+
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "sqlite3.h"), []byte("/* */"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sqliteHeaderDirs = []string{dir}
+	f.LookPath = func(name string) (string, error) { return "/usr/bin/" + name, nil }
+	f.Exec = func(_ context.Context, name string, args ...string) (string, error) {
+		if name == "go" {
+			return "go version go1.25.3 linux/amd64\n", nil
+		}
+		return "", nil
+	}
+	out.Reset()
+	_ = runDoctor(nil, &DoctorOptions{IO: f.IO, Factory: f})
+	for _, want := range []string{
+		"FAIL Go toolchain       /usr/bin/go is go1.25.3; go.mod needs go 1.26\n",
+		"ok   C compiler         /usr/bin/cc\n",
+		"ok   sqlite3.h          " + filepath.Join(dir, "sqlite3.h") + "\n",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("doctor lacks %q:\n%s", want, out)
+		}
 	}
 }
