@@ -319,6 +319,6 @@ func runBriefHistory(ctx context.Context, o *BriefHistoryOptions) error {
 		rows = append(rows, []string{strconv.FormatInt(v.ID, 10), ts(v.IngestedAt), shortID(v.Hash),
 			strconv.Itoa(v.Constraints), strconv.Itoa(v.Decisions), strconv.Itoa(v.Anchors), v.SourcePath, v.Title})
 	}
-	table(o.IO.Out, "VERSION\tINGESTED\tSHA256\tCONSTRAINTS\tDECISIONS\tANCHORS\tSOURCE\tTITLE", rows)
+	table(o.IO, "VERSION\tINGESTED\tSHA256\tCONSTRAINTS\tDECISIONS\tANCHORS\tSOURCE\tTITLE", rows)
 	return nil
 }

@@ -101,7 +101,7 @@ func runCalibration(ctx context.Context, o *CalibrationOptions) error {
 		rows = append(rows, []string{fmt.Sprintf("%.2f-%.2f", b.Lo, b.Hi), fmt.Sprint(b.N),
 			fmt.Sprintf("%.3f", b.MeanConfidence), fmt.Sprintf("%.3f", b.HeldRate), fmt.Sprintf("%.3f", b.Gap)})
 	}
-	table(o.IO.Out, "BIN\tN\tCONFIDENCE\tHELD\tGAP", rows)
+	table(o.IO, "BIN\tN\tCONFIDENCE\tHELD\tGAP", rows)
 	return nil
 }
 

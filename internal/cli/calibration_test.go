@@ -28,7 +28,9 @@ func calTestFactory(t *testing.T) (*Factory, *bytes.Buffer, *bytes.Buffer, strin
 	mkVibeDir(t, root)
 	var out, errOut bytes.Buffer
 	f := &Factory{
-		IO:  IO{Out: &out, ErrOut: &errOut},
+		// Tables as a 200-column terminal shows them (output_test.go checks
+		// the pipe form).
+		IO:  IO{Out: &out, ErrOut: &errOut, TTY: true, Width: 200},
 		Now: func() time.Time { return calT0 },
 		Getenv: func(k string) string {
 			if k == "VIBE_HOME" {

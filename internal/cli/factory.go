@@ -26,6 +26,8 @@ type IO struct {
 	ErrOut io.Writer
 	// TTY reports whether Out is a terminal (tables and colour only then).
 	TTY bool
+	// Width is the terminal's width in columns (0: unknown, 80 is assumed).
+	Width int
 }
 
 // Factory hands commands their dependencies, lazily.

@@ -697,7 +697,7 @@ func runGateHistory(ctx context.Context, o *GateHistoryOptions) error {
 		rows = append(rows, []string{strconv.FormatInt(r.ID, 10), ts(r.At), r.GateID, orDash(r.ClaimID), string(r.Status),
 			fmt.Sprintf("%d/%d/%d", r.Passed, r.Warned, r.Failed), session})
 	}
-	table(o.IO.Out, "ID\tTIME\tGATE\tCLAIM\tSTATUS\tCHECKS ok/warn/fail\tSESSION", rows)
+	table(o.IO, "ID\tTIME\tGATE\tCLAIM\tSTATUS\tCHECKS ok/warn/fail\tSESSION", rows)
 	return nil
 }
 

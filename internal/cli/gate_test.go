@@ -25,7 +25,9 @@ func gateTestFactory(t *testing.T, env map[string]string) (*Factory, *bytes.Buff
 	home := t.TempDir()
 	var out, errOut bytes.Buffer
 	f := &Factory{
-		IO:  IO{Out: &out, ErrOut: &errOut},
+		// Tables as a 200-column terminal shows them (output_test.go checks
+		// the pipe form).
+		IO:  IO{Out: &out, ErrOut: &errOut, TTY: true, Width: 200},
 		Now: func() time.Time { return gateT0 },
 		Getenv: func(k string) string {
 			if k == "VIBE_HOME" {

@@ -151,7 +151,7 @@ func runLiteratureSources(_ context.Context, o *LiteratureSourcesOptions) error 
 			rows = append(rows, []string{g.Group, s.ID, s.Name, access, api, mcp, url})
 		}
 	}
-	table(o.IO.Out, "GROUP\tID\tNAME\tACCESS\tAPI\tMCP SERVER\tURL", rows)
+	table(o.IO, "GROUP\tID\tNAME\tACCESS\tAPI\tMCP SERVER\tURL", rows)
 	if out.CuratedRAG != nil {
 		fmt.Fprintf(o.IO.Out, "\nCurated library (layer 3): %s\n", *out.CuratedRAG)
 	}
@@ -246,6 +246,6 @@ func runLiteratureSearches(ctx context.Context, o *LiteratureSearchesOptions) er
 		rows = append(rows, []string{ts(l.At), shortID(l.SessionID), l.Layer, counts, l.Query,
 			strings.Join(literature.Labels(l.Sources), ", "), strings.Join(l.KeyPapers, " ")})
 	}
-	table(o.IO.Out, "TIME\tSESSION\tLAYER\tCOUNTS\tQUERY\tSOURCES\tPAPERS", rows)
+	table(o.IO, "TIME\tSESSION\tLAYER\tCOUNTS\tQUERY\tSOURCES\tPAPERS", rows)
 	return nil
 }

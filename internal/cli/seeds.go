@@ -130,6 +130,6 @@ func runSeeds(ctx context.Context, o *SeedsOptions) error {
 		}
 		rows = append(rows, []string{r.SeedID, r.Status, score, pending, esc, q})
 	}
-	table(o.IO.Out, "ID\tSTATUS\tSCORE\tSESSIONS PENDING\tESCALATED\tQUESTION", rows)
+	table(o.IO, "ID\tSTATUS\tSCORE\tSESSIONS PENDING\tESCALATED\tQUESTION", rows)
 	return nil
 }

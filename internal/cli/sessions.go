@@ -112,7 +112,7 @@ func runSessionsList(ctx context.Context, o *SessionsListOptions) error {
 		rows = append(rows, []string{shortID(s.ID), ts(s.StartedAt), ended, strconv.Itoa(s.TotalActions),
 			fmt.Sprintf("%d/%d", s.ClaimsCreated, s.ClaimsKilled), fmt.Sprintf("%d/%d", s.GatesPassed, s.GatesFailed)})
 	}
-	table(o.IO.Out, "SESSION\tSTARTED\tENDED\tACTIONS\tCLAIMS +/x\tGATES ok/fail", rows)
+	table(o.IO, "SESSION\tSTARTED\tENDED\tACTIONS\tCLAIMS +/x\tGATES ok/fail", rows)
 	return nil
 }
 

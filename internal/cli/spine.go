@@ -111,5 +111,5 @@ func writeSpine(io IO, es []store.SpineEntry) {
 	for _, e := range es {
 		rows = append(rows, []string{strconv.FormatInt(e.ID, 10), ts(e.At), shortID(e.SessionID), e.ActionType, e.ToolName, e.InputSummary})
 	}
-	table(io.Out, "ID\tTIME\tSESSION\tACTION\tTOOL\tINPUT", rows)
+	table(io, "ID\tTIME\tSESSION\tACTION\tTOOL\tINPUT", rows)
 }
