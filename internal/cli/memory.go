@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -175,12 +176,40 @@ func runMemoryImport(ctx context.Context, o *MemoryImportOptions) error {
 		for _, s := range rep.Skipped {
 			sk = append(sk, skipped{s.Line, s.Err})
 		}
-		return writeJSON(o.IO.Out, map[string]any{"lines": rep.Lines, "added": rep.Added, "duplicates": rep.Duplicates,
-			"conflicts": rep.Conflicts, "skipped": sk})
+		if err := writeJSON(o.IO.Out, map[string]any{"lines": rep.Lines, "added": rep.Added, "duplicates": rep.Duplicates,
+			"conflicts": rep.Conflicts, "skipped": sk}); err != nil {
+			return err
+		}
+		return importSkipped(o.File, rep.Skipped)
 	}
 	fmt.Fprintf(o.IO.Out, "imported %d of %d lines: %d added, %d already stored, %d contradicting an earlier memory, %d skipped\n",
 		rep.Added+rep.Duplicates, rep.Lines, rep.Added, rep.Duplicates, rep.Conflicts, len(rep.Skipped))
-	return nil
+	return importSkipped(o.File, rep.Skipped)
+}
+
+// importSkipped fails an import that skipped lines (exit 1), naming them:
+// an import that lost lines is not a success a script may take for one.
+func importSkipped(file string, skipped []recall.LineError) error {
+	if len(skipped) == 0 {
+		return nil
+	}
+	nums := make([]string, 0, len(skipped))
+	for i, s := range skipped {
+		if i == 10 {
+			nums = append(nums, fmt.Sprintf("and %d more", len(skipped)-10))
+			break
+		}
+		nums = append(nums, strconv.Itoa(s.Line))
+	}
+	noun, these, that := "line", "line", "that line"
+	if len(skipped) > 1 {
+		noun, these, that = "lines", "lines", "those lines"
+	}
+	if file == "-" {
+		file = "stdin"
+	}
+	return fmt.Errorf("%s: %d %s skipped (%s %s); the other lines are stored: fix %s and import the file again (stored lines count as duplicates)",
+		file, len(skipped), noun, these, strings.Join(nums, ", "), that)
 }
 
 // MemoryExportOptions are the flags of `vibe memory export`.

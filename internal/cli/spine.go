@@ -44,7 +44,7 @@ func NewCmdSpine(f *Factory, runF func(*SpineOptions) error) *cobra.Command {
 	fl.StringVar(&opts.Session, "session", "", "only this session (id or prefix)")
 	fl.StringVar(&opts.Action, "action", "", "only this action type, e.g. MODEL_TRAIN")
 	fl.StringVar(&opts.Tool, "tool", "", "only this tool, e.g. Bash")
-	fl.DurationVar(&opts.Since, "since", 0, "only entries newer than this, e.g. 24h")
+	fl.Var(newDurationValue(&opts.Since, 0), "since", "only entries newer than this, e.g. 24h or 7d")
 	fl.IntVar(&opts.Limit, "limit", 30, "how many")
 	fl.BoolVar(&opts.JSON, "json", false, "print JSON")
 	return cmd

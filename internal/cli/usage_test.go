@@ -252,3 +252,45 @@ func TestProjectFlagAndAll(t *testing.T) {
 		t.Fatalf("gate check below the project: exit %d; stderr %q", code, errOut)
 	}
 }
+
+// TestFlagValueErrorsAreSentences: a bad flag value says what was wanted,
+// not strconv's or time's words (issue 16, finding 6).
+func TestFlagValueErrorsAreSentences(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"spine", "--all", "--limit", "abc"}, "vibe: --limit \"abc\": want a whole number, such as 20\nRun 'vibe spine --help' for usage.\n"},
+		{[]string{"spine", "--all", "--since", "abc"}, "vibe: --since \"abc\": want a duration such as 90s, 30m, 24h, 7d or 2w\nRun 'vibe spine --help' for usage.\n"},
+		{[]string{"worker", "stop", "--timeout", "soon"}, "vibe: --timeout \"soon\": want a duration such as 90s, 30m, 24h, 7d or 2w\nRun 'vibe worker stop --help' for usage.\n"},
+		{[]string{"status", "--json=maybe"}, "vibe: --json \"maybe\": want true or false\nRun 'vibe status --help' for usage.\n"},
+	}
+	for _, c := range cases {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			f, _, errOut := gateTestFactory(t, nil)
+			if code := Main(c.args, f); code != 2 {
+				t.Fatalf("exit %d, want 2; stderr %q", code, errOut)
+			}
+			if errOut.String() != c.want {
+				t.Fatalf("stderr %q\nwant   %q", errOut, c.want)
+			}
+		})
+	}
+}
+
+// TestDurationsAcceptDays: --since takes days and weeks besides Go's units.
+func TestDurationsAcceptDays(t *testing.T) {
+	for in, want := range map[string]time.Duration{"7d": 7 * 24 * time.Hour, "2w": 14 * 24 * time.Hour,
+		"36h": 36 * time.Hour, "1d12h": 36 * time.Hour, "1.5d": 36 * time.Hour, "90s": 90 * time.Second} {
+		f, _, _ := gateTestFactory(t, nil)
+		var got *SpineOptions
+		cmd := NewCmdSpine(f, func(o *SpineOptions) error { got = o; return nil })
+		cmd.SetArgs([]string{"--since", in})
+		if err := cmd.Execute(); err != nil {
+			t.Fatalf("--since %s: %v", in, err)
+		}
+		if got.Since != want {
+			t.Errorf("--since %s = %v, want %v", in, got.Since, want)
+		}
+	}
+}

@@ -59,7 +59,7 @@ func NewCmdWorkerStart(f *Factory, runF func(*WorkerStartOptions) error) *cobra.
 			return runWorkerStart(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().DurationVar(&opts.Wait, "wait", 10*time.Second, "how long to wait for the worker to answer")
+	cmd.Flags().Var(newDurationValue(&opts.Wait, 10*time.Second), "wait", "how long to wait for the worker to answer")
 	cmd.Flags().StringVar(&opts.Binary, "binary", "", "worker executable (default: vibe-embed-worker beside vibe)")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the worker's health as JSON")
 	return cmd
@@ -140,7 +140,7 @@ func NewCmdWorkerStop(f *Factory, runF func(*WorkerStopOptions) error) *cobra.Co
 			return runWorkerStop(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().DurationVar(&opts.Timeout, "timeout", 30*time.Second, "how long to wait for the worker to exit")
+	cmd.Flags().Var(newDurationValue(&opts.Timeout, 30*time.Second), "timeout", "how long to wait for the worker to exit")
 	return cmd
 }
 
