@@ -196,7 +196,7 @@ type briefVersionJSON struct {
 
 func toBriefVersionJSON(v store.BriefVersion) briefVersionJSON {
 	return briefVersionJSON{ID: v.ID, Source: v.SourcePath, Hash: v.Hash, Title: v.Title, Constraints: v.Constraints,
-		Decisions: v.Decisions, Anchors: v.Anchors, IngestedAt: v.IngestedAt.Format(time.RFC3339)}
+		Decisions: v.Decisions, Anchors: v.Anchors, IngestedAt: v.IngestedAt.UTC().Format(time.RFC3339)}
 }
 
 type briefShowJSON struct {

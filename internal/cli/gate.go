@@ -638,7 +638,7 @@ func NewCmdGateHistory(f *Factory, runF func(*GateHistoryOptions) error) *cobra.
 
 type gateHistoryJSON struct {
 	ID           int64             `json:"id"`
-	At           string            `json:"at"`
+	CheckedAt    string            `json:"checked_at"`
 	Gate         string            `json:"gate"`
 	Claim        string            `json:"claim,omitempty"`
 	Status       gate.Status       `json:"status"`
@@ -671,7 +671,7 @@ func runGateHistory(ctx context.Context, o *GateHistoryOptions) error {
 	if o.JSON {
 		out := make([]gateHistoryJSON, 0, len(recs))
 		for _, r := range recs {
-			j := gateHistoryJSON{ID: r.ID, At: r.At.UTC().Format("2006-01-02T15:04:05Z"), Gate: r.GateID, Claim: r.ClaimID,
+			j := gateHistoryJSON{ID: r.ID, CheckedAt: r.At.UTC().Format("2006-01-02T15:04:05Z"), Gate: r.GateID, Claim: r.ClaimID,
 				Status: r.Status, Passed: r.Passed, Warned: r.Warned, Failed: r.Failed, Session: r.Session,
 				Checks: r.Checks, Inputs: r.Inputs, DecisionHash: r.DecisionHash}
 			if j.Checks == nil {

@@ -579,7 +579,7 @@ func TestRunGateHistory(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 1 || got[0].Gate != "DQ4" || got[0].Claim != "C-001" || got[0].At != "2026-03-02T10:30:00Z" ||
+	if len(got) != 1 || got[0].Gate != "DQ4" || got[0].Claim != "C-001" || got[0].CheckedAt != "2026-03-02T10:30:00Z" ||
 		got[0].Session != "abcdef1234567890" || got[0].Passed != 2 || len(got[0].Checks) != 2 || len(got[0].Inputs) != 2 ||
 		len(got[0].DecisionHash) != 64 {
 		t.Errorf("json %+v", got)

@@ -195,15 +195,15 @@ func NewCmdLiteratureSearches(f *Factory, runF func(*LiteratureSearchesOptions) 
 }
 
 type literatureSearchJSON struct {
-	ID        int64    `json:"id"`
-	Session   string   `json:"session"`
-	Time      string   `json:"time"`
-	Layer     string   `json:"layer"`
-	Counts    bool     `json:"counts_for_l1"`
-	Query     string   `json:"query"`
-	Sources   []string `json:"sources"`
-	KeyPapers []string `json:"key_papers"`
-	Results   *int     `json:"results"`
+	ID         int64    `json:"id"`
+	Session    string   `json:"session"`
+	SearchedAt string   `json:"searched_at"`
+	Layer      string   `json:"layer"`
+	Counts     bool     `json:"counts_for_l1"`
+	Query      string   `json:"query"`
+	Sources    []string `json:"sources"`
+	KeyPapers  []string `json:"key_papers"`
+	Results    *int     `json:"results"`
 }
 
 func runLiteratureSearches(ctx context.Context, o *LiteratureSearchesOptions) error {

@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"reflect"
+
 	"bytes"
+	"github.com/spf13/cobra"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -112,6 +115,59 @@ func TestTableInARealTerminal(t *testing.T) {
 		"primary\tsemantic_scholar\tSemantic Scholar\tfree\tREST\topenags/paper-search-mcp\thttps://www.semanticscholar.org\n"} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("piped output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestEveryCommandTakesJSON: every command that prints something a script
+// may read takes --json (issue 16, finding 6).
+func TestEveryCommandTakesJSON(t *testing.T) {
+	f, _, _ := gateTestFactory(t, nil)
+	// These are not listings: help, a one-line confirmation, validators
+	// whose answer is their exit status and messages, and a command whose
+	// output is JSON already.
+	exempt := map[string]bool{"vibe help": true, "vibe worker stop": true, "vibe memory forget": true,
+		"vibe brief ingest": true, "vibe brief validate": true, "vibe domain validate": true, "vibe permissions show": true}
+	var missing []string
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+		if !c.Runnable() || c.HasSubCommands() || exempt[c.CommandPath()] || strings.HasPrefix(c.CommandPath(), "vibe completion") {
+			return
+		}
+		if c.Flags().Lookup("json") == nil && c.Flags().Lookup("format") == nil {
+			missing = append(missing, c.CommandPath())
+		}
+	}
+	walk(NewRootCmd(f))
+	if len(missing) > 0 {
+		t.Fatalf("without --json: %v", missing)
+	}
+}
+
+// TestJSONTimeFields: every time in --json output is an RFC 3339 string
+// in a field named <something>_at (they were "time", "at", "started_at"
+// and epoch milliseconds).
+func TestJSONTimeFields(t *testing.T) {
+	types := []any{spineEntryJSON{}, literatureSearchJSON{}, gateHistoryJSON{}, sessionJSON{}, alertJSON{},
+		memoryJSON{}, seedJSON{}, briefVersionJSON{}, WorkerStatus{}, logLineJSON{}}
+	for _, v := range types {
+		typ := reflect.TypeOf(v)
+		for i := 0; i < typ.NumField(); i++ {
+			fl := typ.Field(i)
+			name, _, _ := strings.Cut(fl.Tag.Get("json"), ",")
+			isTime := name == "time" || name == "at" || strings.HasSuffix(name, "_at")
+			if !isTime {
+				continue
+			}
+			if !strings.HasSuffix(name, "_at") || name == "_at" {
+				t.Errorf("%s.%s: json %q, want a name ending in _at", typ.Name(), fl.Name, name)
+			}
+			if k := fl.Type.Kind(); k != reflect.String && !(k == reflect.Pointer && fl.Type.Elem().Kind() == reflect.String) {
+				t.Errorf("%s.%s: %s, want an RFC 3339 string", typ.Name(), fl.Name, fl.Type)
+			}
 		}
 	}
 }

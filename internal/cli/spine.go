@@ -86,7 +86,7 @@ func runSpine(ctx context.Context, o *SpineOptions) error {
 type spineEntryJSON struct {
 	ID           int64  `json:"id"`
 	Session      string `json:"session"`
-	Time         string `json:"time"`
+	RecordedAt   string `json:"recorded_at"`
 	Action       string `json:"action"`
 	Tool         string `json:"tool"`
 	Input        string `json:"input"`
@@ -100,7 +100,7 @@ type spineEntryJSON struct {
 func spineJSON(es []store.SpineEntry) []spineEntryJSON {
 	out := make([]spineEntryJSON, 0, len(es))
 	for _, e := range es {
-		out = append(out, spineEntryJSON{e.ID, e.SessionID, e.At.Format(time.RFC3339), e.ActionType, e.ToolName,
+		out = append(out, spineEntryJSON{e.ID, e.SessionID, e.At.UTC().Format(time.RFC3339), e.ActionType, e.ToolName,
 			e.InputSummary, e.OutputSummary, e.InputSHA256, e.OutputSHA256, e.DurationMS, e.AgentType})
 	}
 	return out
