@@ -143,6 +143,7 @@ func NewRootCmd(f *Factory) *cobra.Command {
 		NewCmdDomain(f),
 		NewCmdRecall(f, nil),
 		NewCmdMemory(f),
+		NewCmdExport(f, nil),
 	)
 	root.AddCommand(
 		newTopicCmd("exit-codes", "What vibe's exit codes mean (0 ok, 1 check failed, 2 usage)", exitCodesHelp),
