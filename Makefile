@@ -17,7 +17,7 @@ CLIENTS := vibe-session-start vibe-prompt-submit vibe-pre-tool-use vibe-post-too
 HOOKS   := $(CLIENTS) vibe-hook
 CMDS    := vibe-hook vibe vibe-embed-worker
 
-.PHONY: all build install link test unit e2e validate bench lint deps-check forensic clean
+.PHONY: all build install link docs test unit e2e validate bench lint deps-check forensic clean
 
 all: build
 
@@ -37,6 +37,10 @@ install: build
 	@echo "==> vibe setup: folders, database, embed worker, Claude Code plugin"
 	$(BIN)/vibe setup
 	@$(MAKE) -s link
+
+## docs: regenerate the CLI reference (docs/cli/*.md) and man pages (docs/man/*.1) from the commands
+docs:
+	$(GO) run ./cmd/vibe gen-docs docs
 
 ## link: link bin/vibe into ~/.local/bin when that folder is on PATH, else print the PATH line
 link:

@@ -144,6 +144,7 @@ func NewRootCmd(f *Factory) *cobra.Command {
 		NewCmdRecall(f, nil),
 		NewCmdMemory(f),
 		NewCmdExport(f, nil),
+		NewCmdGenDocs(f),
 	)
 	root.AddCommand(
 		newTopicCmd("exit-codes", "What vibe's exit codes mean (0 ok, 1 check failed, 2 usage)", exitCodesHelp),
