@@ -135,7 +135,7 @@ func TestEveryCommandTakesJSON(t *testing.T) {
 		for _, sub := range c.Commands() {
 			walk(sub)
 		}
-		if !c.Runnable() || c.HasSubCommands() || exempt[c.CommandPath()] || strings.HasPrefix(c.CommandPath(), "vibe completion") {
+		if !c.Runnable() || c.HasSubCommands() || c.Hidden || exempt[c.CommandPath()] || strings.HasPrefix(c.CommandPath(), "vibe completion") {
 			return
 		}
 		if c.Flags().Lookup("json") == nil && c.Flags().Lookup("format") == nil {
