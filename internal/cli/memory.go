@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -34,8 +35,10 @@ type MemoryAddOptions struct {
 	Ref     string
 	Project string
 	JSON    bool
-	// Vectors lets conflict detection compare meanings; nil compares words.
-	Vectors recall.Vectors
+	// Vectors lets conflict detection compare meanings; nil compares words
+	// (LexicalWhy says why, when set).
+	Vectors    recall.Vectors
+	LexicalWhy string
 }
 
 // NewCmdMemoryAdd builds `vibe memory add TEXT`.
@@ -52,6 +55,9 @@ func NewCmdMemoryAdd(f *Factory, runF func(*MemoryAddOptions) error) *cobra.Comm
 			}
 			if runF != nil {
 				return runF(opts)
+			}
+			if opts.Vectors == nil {
+				opts.Vectors, opts.LexicalWhy = f.Vectors()
 			}
 			return runMemoryAdd(cmd.Context(), opts)
 		},
@@ -75,10 +81,22 @@ func runMemoryAdd(ctx context.Context, o *MemoryAddOptions) error {
 	if err != nil {
 		return err
 	}
-	id, conflict, err := recall.AddMemory(ctx, st, o.Vectors, store.NewMemory{ProjectPath: pr,
+	var vec recall.Vectors
+	var watched *watchedVectors
+	if o.Vectors != nil {
+		watched = &watchedVectors{inner: o.Vectors}
+		vec = watched
+	}
+	id, conflict, err := recall.AddMemory(ctx, st, vec, store.NewMemory{ProjectPath: pr,
 		Kind: o.Kind, Text: o.Text, Ref: o.Ref, Source: "cli", Trust: 1, At: o.Factory.Now()})
 	if err != nil {
 		return err
+	}
+	switch {
+	case watched == nil && o.LexicalWhy != "":
+		fmt.Fprintf(o.IO.ErrOut, "memory add: contradictions were checked by words only: %s\n", o.LexicalWhy)
+	case watched != nil && watched.err != nil:
+		fmt.Fprintf(o.IO.ErrOut, "memory add: contradictions were checked by words only: %s\n", vectorReason(watched.err))
 	}
 	if o.JSON {
 		return writeJSON(o.IO.Out, struct {
@@ -419,4 +437,31 @@ func runMemoryShow(ctx context.Context, o *MemoryShowOptions) error {
 	}
 	fmt.Fprintf(w, "\n%s\n", m.Text)
 	return nil
+}
+
+// watchedVectors remembers why the vector search failed: AddMemory falls
+// back to words silently, and the user should hear it.
+type watchedVectors struct {
+	inner recall.Vectors
+	err   error
+}
+
+func (w *watchedVectors) KNN(ctx context.Context, project, text string, k int, kinds []string) ([]recall.VectorHit, error) {
+	hits, err := w.inner.KNN(ctx, project, text, k, kinds)
+	if err != nil {
+		w.err = err
+	}
+	return hits, err
+}
+
+// vectorReason says why the worker's vectors did not answer, and what
+// turns them on.
+func vectorReason(err error) string {
+	switch {
+	case errors.Is(err, recall.ErrNoModel):
+		return "no embedding model is installed (`vibe model pull`)"
+	case errors.Is(err, recall.ErrNoWorker):
+		return "the embed worker is not running (`vibe worker start`)"
+	}
+	return "the embed worker did not answer: " + err.Error()
 }
