@@ -152,6 +152,8 @@ func NewRootCmd(f *Factory) *cobra.Command {
 	)
 	root.Version = Version
 	root.SetVersionTemplate(versionLine() + "\n")
+	// cobra would add the completion command at Execute, after finishTree.
+	root.InitDefaultCompletionCmd()
 	finishTree(root)
 	return root
 }

@@ -108,3 +108,20 @@ func TestDoctorChecksBuildPrerequisites(t *testing.T) {
 		}
 	}
 }
+
+// TestSetupReportsUnknownSettings: setup, which a user re-runs, fails on a
+// config.json key vibe does not know, naming the nearest known one.
+func TestSetupReportsUnknownSettings(t *testing.T) {
+	f, out, home := setupFactory(t, nil)
+	if err := os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"observer_evry": 5}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := runSetup(context.Background(), &SetupOptions{IO: f.IO, Factory: f})
+	if err == nil || ExitCode(err) != 1 {
+		t.Fatalf("err %v, want a failed setup (exit 1)", err)
+	}
+	want := "FAIL settings  " + filepath.Join(home, "config.json") + ": observer_evry: unknown key; did you mean observer_every?\n     fix: edit " + filepath.Join(home, "config.json") + "\n"
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("setup printed:\n%s\nwant:\n%s", out, want)
+	}
+}

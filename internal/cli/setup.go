@@ -86,6 +86,12 @@ func runSetup(ctx context.Context, o *SetupOptions) error {
 		}
 	}
 	add(step("folders", true, p.Home, ""))
+	if raw, err := os.ReadFile(p.Settings); err == nil {
+		// A misspelt key silently keeps its default; say so at setup.
+		for _, pr := range settingsProblems(raw) {
+			add(step("settings", false, p.Settings+": "+pr, "edit "+p.Settings))
+		}
+	}
 
 	st, err := f.Store(ctx)
 	if err != nil {

@@ -25,6 +25,7 @@ func TestUnknownSubcommandExitsTwo(t *testing.T) {
 		{[]string{"worker", "lgos"}, "logs"},
 		{[]string{"permissions", "chek"}, "check"},
 		{[]string{"help", "stauts"}, "status"},
+		{[]string{"completion", "bsh"}, "bash"},
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
