@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/claim"
+	"github.com/vibe-science/vibe/internal/markdown"
 )
 
 // The kinds of file under 05-reviewer2/ that calibration reads.
@@ -270,7 +271,7 @@ func readText(relPath string, content []byte) Review {
 	block := ""   // "sfi" while inside an sfi: block
 	listKey := "" // key collecting indented list items
 	listIndent := -1
-	fence := ""
+	var fences markdown.Fences
 	headingSeen := false
 	setCaught := func(v string) {
 		if n, err := strconv.Atoi(v); err == nil {
@@ -285,14 +286,7 @@ func readText(relPath string, content []byte) Review {
 	for _, raw := range strings.Split(string(content), "\n") {
 		line := strings.TrimRight(raw, "\r")
 		t := strings.TrimSpace(line)
-		if fence != "" {
-			if strings.HasPrefix(t, fence) {
-				fence = ""
-			}
-			continue
-		}
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			fence = t[:3]
+		if fences.Step(line) {
 			continue
 		}
 		if t == "" {
