@@ -60,40 +60,50 @@ func usageArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
 		if check(c, args) == nil {
 			return nil
 		}
-		names := argNames(c.Use)
+		names, optional := argNames(c.Use)
 		usage := "Usage: " + c.CommandPath()
 		if i := strings.IndexByte(c.Use, ' '); i > 0 {
 			usage += c.Use[i:]
 		}
+		all := append(append([]string{}, names...), optional...)
+		noun := "arguments"
+		if len(all) == 1 {
+			noun = "argument"
+		}
 		switch {
-		case len(names) == 0:
+		case len(all) == 0:
 			return &usageError{fmt.Errorf("%q takes no arguments, got %s\n%s", c.CommandPath(), quoteAll(args), usage)}
 		case len(args) < len(names):
 			return &usageError{fmt.Errorf("missing %s\n%s", strings.Join(names[len(args):], " "), usage)}
+		case len(optional) > 0:
+			return &usageError{fmt.Errorf("%q takes at most %d %s (%s), got %d: %s\n%s",
+				c.CommandPath(), len(all), noun, strings.Join(all, " "), len(args), quoteAll(args), usage)}
 		default:
-			noun := "arguments"
-			if len(names) == 1 {
-				noun = "argument"
-			}
 			return &usageError{fmt.Errorf("%q takes %d %s (%s), got %d: %s\n%s",
-				c.CommandPath(), len(names), noun, strings.Join(names, " "), len(args), quoteAll(args), usage)}
+				c.CommandPath(), len(all), noun, strings.Join(all, " "), len(args), quoteAll(args), usage)}
 		}
 	}
 }
 
-// argNames are the required arguments a Use line names: the upper-case
-// words after the command's name, outside brackets ("resolve ID" → ID).
-func argNames(use string) []string {
-	var names []string
+// argNames are the arguments a Use line names after the command's name,
+// up to its first flag: the upper-case words ("resolve ID" → ID, "import
+// FILE.jsonl" → FILE.jsonl) are required, those in brackets optional ("pull
+// [name]" → [name]).
+func argNames(use string) (required, optional []string) {
 	for _, w := range strings.Fields(use)[1:] {
-		if strings.HasPrefix(w, "[") || strings.HasPrefix(w, "-") || strings.HasPrefix(w, "(") {
+		if strings.HasPrefix(w, "-") || strings.HasPrefix(w, "(") {
+			break
+		}
+		if strings.HasPrefix(w, "[") {
+			optional = append(optional, w)
 			continue
 		}
-		if w == strings.ToUpper(w) && strings.ToLower(w) != w {
-			names = append(names, strings.TrimSuffix(w, "..."))
+		stem, _, _ := strings.Cut(strings.TrimSuffix(w, "..."), ".")
+		if stem == strings.ToUpper(stem) && strings.ToLower(stem) != stem {
+			required = append(required, strings.TrimSuffix(w, "..."))
 		}
 	}
-	return names
+	return required, optional
 }
 
 func quoteAll(args []string) string {

@@ -70,6 +70,9 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		{[]string{"memory", "show"}, "missing ID\nUsage: vibe memory show ID"},
 		{[]string{"brief", "ingest"}, "missing FILE\nUsage: vibe brief ingest FILE"},
 		{[]string{"memory", "forget", "a", "b"}, `"vibe memory forget" takes 1 argument (ID), got 2: "a" "b"`},
+		{[]string{"memory", "import"}, "missing FILE.jsonl\nUsage: vibe memory import FILE.jsonl"},
+		{[]string{"model", "pull", "a", "b"}, `"vibe model pull" takes at most 1 argument ([name]), got 2: "a" "b"`},
+		{[]string{"permissions", "check", "x"}, `"vibe permissions check" takes no arguments, got "x"`},
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
