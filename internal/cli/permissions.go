@@ -138,7 +138,7 @@ func runPermissionsCheck(o *PermissionsCheckOptions) error {
 	steps := p.Explain(req)
 	if o.JSON {
 		return writeJSON(o.IO.Out, map[string]any{"decision": string(d.Action), "role": d.Role, "rule": d.Rule,
-			"reason": d.Reason, "paths": d.Paths, "explain": steps})
+			"reason": d.Reason, "paths": d.Paths, "explain": steps, "policy_file": permission.ProjectFile, "policy_key": policyKey(d.Rule)})
 	}
 	fmt.Fprintf(o.IO.Out, "%s: %s (rule %s)\n", strings.ToUpper(string(d.Action)), d.Role, orDash(d.Rule))
 	if d.Reason != "" {
@@ -148,10 +148,51 @@ func runPermissionsCheck(o *PermissionsCheckOptions) error {
 	for _, s := range steps {
 		fmt.Fprintln(o.IO.Out, "  "+s)
 	}
+	if d.Action != permission.Allow {
+		if key := policyKey(d.Rule); key != "" {
+			if !strings.HasPrefix(key, "the ") {
+				key = "the key " + key
+			}
+			fmt.Fprintf(o.IO.Out, "\nto change it: in %s, %s (`vibe permissions show` prints the policy in force)\n",
+				permission.ProjectFile, key)
+		}
+	}
 	if d.Action == permission.Deny {
 		return fmt.Errorf("denied")
 	}
 	return nil
+}
+
+// policyKey is where in permissions.json the rule that decided lives, as a
+// path of JSON keys ("" when the rule is no key of the file: an allow, a
+// built-in limit). The project's .vibe-science/permissions.json overrides
+// the shipped policy key by key.
+func policyKey(rule string) string {
+	q := func(parts ...string) string {
+		for i, p := range parts {
+			parts[i] = `"` + p + `"`
+		}
+		return strings.Join(parts, " → ")
+	}
+	head, rest, _ := strings.Cut(rule, ".")
+	switch {
+	case head == "read-only":
+		return q("read_only", rest)
+	case head == "approval":
+		return q("approval", rest)
+	case strings.HasPrefix(rest, "deny."):
+		return fmt.Sprintf(`the %s entry with "id": %q`, q("roles", head, "deny"), strings.TrimPrefix(rest, "deny."))
+	case rest == "tools":
+		return q("roles", head, "tools")
+	case rest == "bash.programs", rest == "bash.write":
+		b, k, _ := strings.Cut(rest, ".")
+		return q("roles", head, b, k)
+	case rest == "write-only":
+		return q("roles", head, "write_only")
+	case rest == "outside-root":
+		return q("outside_root", "allow") + " (or " + q("roles", head, "outside_root") + ")"
+	}
+	return ""
 }
 
 func orDash(s string) string {

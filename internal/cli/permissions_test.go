@@ -38,3 +38,34 @@ func TestPermissionsCheckUnknownRole(t *testing.T) {
 		})
 	}
 }
+
+// TestPermissionsCheckSaysHowToChange: a denial names the rule, the file
+// and the key that change it, once (issue 16, finding 7).
+func TestPermissionsCheckSaysHowToChange(t *testing.T) {
+	proj := mkVibeDir(t, t.TempDir())
+	f, out, errOut := gateTestFactory(t, nil)
+	code := Main([]string{"permissions", "check", "--project", proj, "--role", "reviewer2", "--path", proj + "/CLAIM-LEDGER.md"}, f)
+	if code != 1 {
+		t.Fatalf("exit %d; stderr %q", code, errOut)
+	}
+	want := "to change it: in .vibe-science/permissions.json, the \"roles\" → \"reviewer2\" → \"deny\" entry with \"id\": \"ledger\" (`vibe permissions show` prints the policy in force)\n"
+	if strings.Count(out.String(), "to change it:") != 1 || !strings.Contains(out.String(), want) {
+		t.Errorf("stdout:\n%s\nwant once:\n%s", out, want)
+	}
+	for rule, key := range map[string]string{
+		"read-only.raw-data":       `"read_only" → "raw-data"`,
+		"judge.tools":              `"roles" → "judge" → "tools"`,
+		"judge.bash.programs":      `"roles" → "judge" → "bash" → "programs"`,
+		"reviewer2.bash.write":     `"roles" → "reviewer2" → "bash" → "write"`,
+		"serendipity.write-only":   `"roles" → "serendipity" → "write_only"`,
+		"researcher.outside-root":  `"outside_root" → "allow" (or "roles" → "researcher" → "outside_root")`,
+		"approval.install":         `"approval" → "install"`,
+		"guest.deny.schemas":       `the "roles" → "guest" → "deny" entry with "id": "schemas"`,
+		"researcher.allow":         "",
+		"lead.tree":                "",
+	} {
+		if got := policyKey(rule); got != key {
+			t.Errorf("policyKey(%q) = %q, want %q", rule, got, key)
+		}
+	}
+}
