@@ -53,16 +53,16 @@ func TestPermissionsCheckSaysHowToChange(t *testing.T) {
 		t.Errorf("stdout:\n%s\nwant once:\n%s", out, want)
 	}
 	for rule, key := range map[string]string{
-		"read-only.raw-data":       `"read_only" → "raw-data"`,
-		"judge.tools":              `"roles" → "judge" → "tools"`,
-		"judge.bash.programs":      `"roles" → "judge" → "bash" → "programs"`,
-		"reviewer2.bash.write":     `"roles" → "reviewer2" → "bash" → "write"`,
-		"serendipity.write-only":   `"roles" → "serendipity" → "write_only"`,
-		"researcher.outside-root":  `"outside_root" → "allow" (or "roles" → "researcher" → "outside_root")`,
-		"approval.install":         `"approval" → "install"`,
-		"guest.deny.schemas":       `the "roles" → "guest" → "deny" entry with "id": "schemas"`,
-		"researcher.allow":         "",
-		"lead.tree":                "",
+		"read-only.raw-data":      `"read_only" → "raw-data"`,
+		"judge.tools":             `"roles" → "judge" → "tools"`,
+		"judge.bash.programs":     `"roles" → "judge" → "bash" → "programs"`,
+		"reviewer2.bash.write":    `"roles" → "reviewer2" → "bash" → "write"`,
+		"serendipity.write-only":  `"roles" → "serendipity" → "write_only"`,
+		"researcher.outside-root": `"outside_root" → "allow" (or "roles" → "researcher" → "outside_root")`,
+		"approval.install":        `"approval" → "install"`,
+		"guest.deny.schemas":      `the "roles" → "guest" → "deny" entry with "id": "schemas"`,
+		"researcher.allow":        "",
+		"lead.tree":               "",
 	} {
 		if got := policyKey(rule); got != key {
 			t.Errorf("policyKey(%q) = %q, want %q", rule, got, key)
