@@ -93,7 +93,15 @@ func ParseReport(relPath string, content []byte) (Review, error) {
 			return parseVigilance(relPath, content)
 		}
 		return parseR2JSON(relPath, content)
-	case ".md", ".markdown", ".yaml", ".yml":
+	case ".yaml", ".yml":
+		r, ok, err := readYAML(relPath, content)
+		if ok {
+			return r, nil
+		}
+		r = readText(relPath, content)
+		r.Problems = append(r.Problems, fmt.Sprintf("not valid YAML (%v), so it was read line by line: fix it so every field is read as written", err))
+		return r, nil
+	case ".md", ".markdown":
 		return readText(relPath, content), nil
 	}
 	return Review{}, fmt.Errorf("parse review %s: only .md, .yaml and .json reports are read", relPath)
@@ -248,7 +256,8 @@ func parseR2JSON(relPath string, content []byte) (Review, error) {
 	return r, nil
 }
 
-// readText reads a markdown or YAML R2 report. Their format fixes only how
+// readText reads a markdown R2 report (and a YAML one that does not parse
+// as YAML; readYAML reads the others). Their format fixes only how
 // claims are cited (every claim id counts, claim.CitedClaims), so the rest
 // is read where it is found, outside fenced code:
 //   - review_id and mode as "key: value" lines (also "- key: value", bold
