@@ -11,6 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vibe-science/vibe/db"
+	"github.com/vibe-science/vibe/internal/gate"
+	"github.com/vibe-science/vibe/internal/permission"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -97,6 +99,9 @@ func runDoctor(ctx context.Context, o *DoctorOptions) error {
 	}
 
 	for _, c := range buildChecks(ctx, f) {
+		add(c)
+	}
+	for _, c := range projectChecks(f) {
 		add(c)
 	}
 
@@ -257,4 +262,32 @@ func versionLess(a, b string) bool {
 		}
 	}
 	return false
+}
+
+// projectChecks read the current project's config files, when doctor runs
+// in a project: a key vibe does not know would otherwise keep its default
+// silently.
+func projectChecks(f *Factory) []Check {
+	proj, err := f.findProject("")
+	if err != nil {
+		return nil
+	}
+	dir := proj.VibeDir()
+	var checks []Check
+	if _, err := os.Stat(proj.Path("permissions.json")); err != nil {
+		checks = append(checks, Check{"permissions", true, dir + ": no permissions.json, the shipped policy applies", ""})
+	} else if _, err := permission.Load(proj.Root); err != nil {
+		checks = append(checks, Check{"permissions", false, firstLine(err.Error()),
+			"fix " + permission.ProjectFile + " (`vibe permissions show` prints the policy in force)"})
+	} else {
+		checks = append(checks, Check{"permissions", true, proj.Path("permissions.json"), ""})
+	}
+	if _, err := os.Stat(filepath.Join(proj.Root, filepath.FromSlash(gate.DomainConfigPath))); err != nil {
+		checks = append(checks, Check{"domain config", true, dir + ": no domain-config.json, the generic domain applies", ""})
+	} else if _, err := gate.LoadDomain(proj.Root); err != nil {
+		checks = append(checks, Check{"domain config", false, firstLine(err.Error()), "`vibe domain validate` lists each problem with its field"})
+	} else {
+		checks = append(checks, Check{"domain config", true, filepath.Join(proj.Root, filepath.FromSlash(gate.DomainConfigPath)), ""})
+	}
+	return checks
 }

@@ -125,3 +125,39 @@ func TestSetupReportsUnknownSettings(t *testing.T) {
 		t.Errorf("setup printed:\n%s\nwant:\n%s", out, want)
 	}
 }
+
+// TestDoctorChecksTheProjectConfigs: inside a project, doctor reads its
+// permissions.json and domain-config.json and reports an unknown key with
+// the command that lists every problem.
+func TestDoctorChecksTheProjectConfigs(t *testing.T) {
+	f, out, _ := setupFactory(t, nil)
+	proj := mkVibeDir(t, t.TempDir())
+	t.Chdir(proj)
+	_ = runDoctor(nil, &DoctorOptions{IO: f.IO, Factory: f})
+	for _, want := range []string{
+		"ok   permissions        " + filepath.Join(proj, ".vibe-science") + ": no permissions.json, the shipped policy applies\n",
+		"ok   domain config      " + filepath.Join(proj, ".vibe-science") + ": no domain-config.json, the generic domain applies\n",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("doctor lacks %q:\n%s", want, out)
+		}
+	}
+	os.WriteFile(filepath.Join(proj, ".vibe-science", "permissions.json"), []byte(`{"modde": "team"}`), 0o644)
+	os.WriteFile(filepath.Join(proj, ".vibe-science", "domain-config.json"), []byte(`{"domain": "generic", "dq1": {"min_sample": 3}}`), 0o644)
+	out.Reset()
+	if err := runDoctor(nil, &DoctorOptions{IO: f.IO, Factory: f}); err == nil {
+		t.Fatal("doctor passed with broken project configs")
+	}
+	for _, want := range []string{
+		"FAIL permissions        ",
+		"modde",
+		"     fix: fix .vibe-science/permissions.json (`vibe permissions show` prints the policy in force)\n",
+		"FAIL domain config      ",
+		"dq1.min_sample: unknown key",
+		"     fix: `vibe domain validate` lists each problem with its field\n",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("doctor lacks %q:\n%s", want, out)
+		}
+	}
+}
