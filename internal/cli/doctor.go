@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -277,7 +279,7 @@ func projectChecks(f *Factory) []Check {
 	if _, err := os.Stat(proj.Path("permissions.json")); err != nil {
 		checks = append(checks, Check{"permissions", true, dir + ": no permissions.json, the shipped policy applies", ""})
 	} else if _, err := permission.Load(proj.Root); err != nil {
-		checks = append(checks, Check{"permissions", false, firstLine(err.Error()),
+		checks = append(checks, Check{"permissions", false, firstLine(err.Error()) + unknownFieldHint(err, permission.Config{}),
 			"fix " + permission.ProjectFile + " (`vibe permissions show` prints the policy in force)"})
 	} else {
 		checks = append(checks, Check{"permissions", true, proj.Path("permissions.json"), ""})
@@ -290,4 +292,39 @@ func projectChecks(f *Factory) []Check {
 		checks = append(checks, Check{"domain config", true, filepath.Join(proj.Root, filepath.FromSlash(gate.DomainConfigPath)), ""})
 	}
 	return checks
+}
+
+var unknownField = regexp.MustCompile(`unknown field "([^"]+)"`)
+
+// unknownFieldHint is "; did you mean …?" for encoding/json's unknown-field
+// error, from the JSON keys of the type the file decodes into.
+func unknownFieldHint(err error, v any) string {
+	m := unknownField.FindStringSubmatch(err.Error())
+	if m == nil {
+		return ""
+	}
+	keys := map[string]bool{}
+	var walk func(t reflect.Type, depth int)
+	walk = func(t reflect.Type, depth int) {
+		if depth > 6 {
+			return
+		}
+		switch t.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+			walk(t.Elem(), depth+1)
+		case reflect.Struct:
+			for i := 0; i < t.NumField(); i++ {
+				name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+				if name != "" && name != "-" {
+					keys[name] = true
+				}
+				walk(t.Field(i).Type, depth+1)
+			}
+		}
+	}
+	walk(reflect.TypeOf(v), 0)
+	if s := nearest(m[1], sortedKeysOf(keys)); len(s) > 0 {
+		return "; did you mean " + strings.Join(s, " or ") + "?"
+	}
+	return ""
 }

@@ -150,7 +150,7 @@ func TestDoctorChecksTheProjectConfigs(t *testing.T) {
 	}
 	for _, want := range []string{
 		"FAIL permissions        ",
-		"modde",
+		`unknown field "modde"; did you mean mode?`,
 		"     fix: fix .vibe-science/permissions.json (`vibe permissions show` prints the policy in force)\n",
 		"FAIL domain config      ",
 		"dq1.min_sample: unknown key",
