@@ -61,6 +61,7 @@ func runUninstall(ctx context.Context, o *UninstallOptions) error {
 	stopCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	pid, err := worker.Stop(stopCtx, f.Paths(), 50*time.Millisecond)
 	cancel()
+	workerStopped := err == nil || errors.Is(err, client.ErrNotRunning)
 	switch {
 	case errors.Is(err, client.ErrNotRunning):
 		steps = append(steps, step("worker", true, "not running", ""))
@@ -82,7 +83,10 @@ func runUninstall(ctx context.Context, o *UninstallOptions) error {
 	}
 
 	home := f.Paths().Home
-	if o.Purge {
+	if o.Purge && !workerStopped {
+		steps = append(steps, step("data", false, "kept in "+home+": the worker still runs and holds the database",
+			"stop it with `vibe worker stop`, then run `vibe uninstall --purge` again"))
+	} else if o.Purge {
 		if err := os.RemoveAll(home); err != nil {
 			steps = append(steps, step("data", false, err.Error(), "remove "+home+" by hand"))
 		} else {
