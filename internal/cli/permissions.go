@@ -119,6 +119,12 @@ func runPermissionsCheck(o *PermissionsCheckOptions) error {
 	if err != nil {
 		return err
 	}
+	if plugin, name, ok := strings.Cut(o.Agent, ":"); ok && strings.EqualFold(plugin, p.Config().Plugin) {
+		// vibe's own agents name a role; a typo would be the guest role.
+		if _, err := knownRole(p, name); err != nil {
+			return &usageError{fmt.Errorf("--agent-type %q%s", o.Agent, strings.TrimPrefix(err.Error(), fmt.Sprintf("--role %q", name)))}
+		}
+	}
 	input := map[string]string{}
 	tool := o.Tool
 	if o.Command != "" {

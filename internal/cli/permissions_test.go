@@ -69,3 +69,20 @@ func TestPermissionsCheckSaysHowToChange(t *testing.T) {
 		}
 	}
 }
+
+// TestPermissionsCheckUnknownAgentType: an agent type of this plugin
+// (vibe:…) that names no role is a typo, not the guest role; another
+// plugin's agent is a guest, as in a hook.
+func TestPermissionsCheckUnknownAgentType(t *testing.T) {
+	proj := mkVibeDir(t, t.TempDir())
+	f, out, errOut := gateTestFactory(t, nil)
+	code := Main([]string{"permissions", "check", "--project", proj, "--agent-type", "vibe:reviwer2", "--path", "x.md"}, f)
+	if code != 2 || !strings.HasPrefix(errOut.String(), "vibe: --agent-type \"vibe:reviwer2\": no such role; did you mean reviewer2?\n") {
+		t.Fatalf("exit %d; stderr %q", code, errOut)
+	}
+	f, out, errOut = gateTestFactory(t, nil)
+	if code := Main([]string{"permissions", "check", "--project", proj, "--agent-type", "other:helper", "--path", proj + "/notes.md"}, f); code != 0 ||
+		!strings.HasPrefix(out.String(), "ALLOW: guest") {
+		t.Fatalf("another plugin's agent: exit %d; stdout %q stderr %q", code, out, errOut)
+	}
+}
