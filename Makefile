@@ -17,20 +17,45 @@ CLIENTS := vibe-session-start vibe-prompt-submit vibe-pre-tool-use vibe-post-too
 HOOKS   := $(CLIENTS) vibe-hook
 CMDS    := vibe-hook vibe vibe-embed-worker
 
-.PHONY: all build install test unit e2e validate bench lint deps-check forensic clean
+.PHONY: all build install link docs test unit e2e validate bench lint deps-check forensic clean
 
 all: build
 
 ## build: compile the hook binaries, the handler binary, the CLI and the worker into bin/
 build:
 	@mkdir -p $(BIN)
-	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/ $(addprefix ./cmd/,$(CLIENTS))
-	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/ $(addprefix ./cmd/,$(CMDS))
+	@echo "==> building the hook clients (pure Go)"
+	CGO_ENABLED=0 $(GO) build $(BUILDFLAGS) -ldflags '$(LDFLAGS)' -o $(BIN)/ $(addprefix ./cmd/,$(CLIENTS))
+	@echo "==> building vibe, vibe-hook and vibe-embed-worker (cgo and SQLite: a first build takes a few minutes)"
+	$(GO) build $(BUILDFLAGS) -ldflags '$(LDFLAGS)' -o $(BIN)/ $(addprefix ./cmd/,$(CMDS))
 	$(GO) build -o bench/out/empty-go ./bench/empty
 
-## install: build, then set up VIBE_HOME, the database and the Claude Code plugin
+## install: build (showing each package), set up VIBE_HOME, the database and the
+## Claude Code plugin, then put vibe on PATH (or print how)
+install: BUILDFLAGS := -v
 install: build
+	@echo "==> vibe setup: folders, database, embed worker, Claude Code plugin"
 	$(BIN)/vibe setup
+	@$(MAKE) -s link
+
+## docs: regenerate the CLI reference (docs/cli/*.md) and man pages (docs/man/*.1) from the commands
+docs:
+	$(GO) run ./cmd/vibe gen-docs docs
+
+## link: link bin/vibe into ~/.local/bin when that folder is on PATH, else print the PATH line
+link:
+	@dir="$$HOME/.local/bin"; target="$(CURDIR)/$(BIN)/vibe"; \
+	case ":$$PATH:" in \
+	*":$$dir:"*) \
+		if [ -e "$$dir/vibe" ] && [ ! -L "$$dir/vibe" ]; then \
+			echo "==> $$dir/vibe exists and is not vibe's link; left alone. Run vibe as $$target"; \
+		else \
+			mkdir -p "$$dir" && ln -sfn "$$target" "$$dir/vibe" && echo "==> linked $$dir/vibe -> $$target (already on your PATH)"; \
+		fi;; \
+	*) \
+		echo "==> vibe is not on your PATH. Add this line to your shell's startup file (~/.bashrc, ~/.zshrc):"; \
+		echo "    export PATH=\"$(CURDIR)/$(BIN):\$$PATH\"";; \
+	esac
 
 ## test: everything CI runs: lint, unit tests, the real-client E2E suite
 test: lint unit e2e

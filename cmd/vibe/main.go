@@ -15,8 +15,13 @@ import (
 )
 
 func main() {
+	tty := term.IsTerminal(int(os.Stdout.Fd()))
+	width := 0
+	if tty {
+		width, _, _ = term.GetSize(int(os.Stdout.Fd()))
+	}
 	f := &cli.Factory{
-		IO:       cli.IO{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr, TTY: term.IsTerminal(int(os.Stdout.Fd()))},
+		IO:       cli.IO{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr, TTY: tty, Width: width},
 		Now:      time.Now,
 		Getenv:   os.Getenv,
 		LookPath: exec.LookPath,

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/vibe-science/vibe/internal/lazyre"
+	"github.com/vibe-science/vibe/internal/markdown"
 	"strings"
 )
 
@@ -45,15 +46,11 @@ func parseMarkdown(name string, content []byte) (Brief, []error) {
 	p := &mdParser{name: name}
 	content = bytes.TrimPrefix(content, []byte("\ufeff"))
 	lines := strings.Split(strings.ReplaceAll(string(content), "\r\n", "\n"), "\n")
-	fence := false
+	var fences markdown.Fences
 	for i, raw := range lines {
 		n := i + 1
 		trimmed := strings.TrimSpace(raw)
-		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
-			fence = !fence
-			continue
-		}
-		if fence {
+		if fences.Step(raw) {
 			continue
 		}
 		switch {
@@ -80,7 +77,7 @@ func parseMarkdown(name string, content []byte) (Brief, []error) {
 			p.line(n, raw, trimmed)
 		}
 	}
-	if fence {
+	if fences.In() {
 		p.errorf(len(lines), "a ``` fence is never closed: close it, or everything after it is ignored")
 	}
 	p.flush()

@@ -19,6 +19,10 @@
 // report is read leniently because its format documents only citations:
 // the review id defaults to the file name, the mode may sit in the title's
 // parentheses, and the tally may be written in several shapes (readText).
+// A YAML report is parsed as YAML (readYAML, go.yaml.in/yaml/v3: the one
+// package that imports it), so comments, quoting, flow lists and block text
+// mean what YAML says; one that does not parse is read line by line and
+// its Problems say so.
 //
 // # Outcomes
 //

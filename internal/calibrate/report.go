@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/claim"
+	"github.com/vibe-science/vibe/internal/markdown"
 )
 
 // The kinds of file under 05-reviewer2/ that calibration reads.
@@ -92,7 +93,15 @@ func ParseReport(relPath string, content []byte) (Review, error) {
 			return parseVigilance(relPath, content)
 		}
 		return parseR2JSON(relPath, content)
-	case ".md", ".markdown", ".yaml", ".yml":
+	case ".yaml", ".yml":
+		r, ok, err := readYAML(relPath, content)
+		if ok {
+			return r, nil
+		}
+		r = readText(relPath, content)
+		r.Problems = append(r.Problems, fmt.Sprintf("not valid YAML (%v), so it was read line by line: fix it so every field is read as written", err))
+		return r, nil
+	case ".md", ".markdown":
 		return readText(relPath, content), nil
 	}
 	return Review{}, fmt.Errorf("parse review %s: only .md, .yaml and .json reports are read", relPath)
@@ -247,7 +256,8 @@ func parseR2JSON(relPath string, content []byte) (Review, error) {
 	return r, nil
 }
 
-// readText reads a markdown or YAML R2 report. Their format fixes only how
+// readText reads a markdown R2 report (and a YAML one that does not parse
+// as YAML; readYAML reads the others). Their format fixes only how
 // claims are cited (every claim id counts, claim.CitedClaims), so the rest
 // is read where it is found, outside fenced code:
 //   - review_id and mode as "key: value" lines (also "- key: value", bold
@@ -270,7 +280,7 @@ func readText(relPath string, content []byte) Review {
 	block := ""   // "sfi" while inside an sfi: block
 	listKey := "" // key collecting indented list items
 	listIndent := -1
-	fence := ""
+	var fences markdown.Fences
 	headingSeen := false
 	setCaught := func(v string) {
 		if n, err := strconv.Atoi(v); err == nil {
@@ -285,14 +295,7 @@ func readText(relPath string, content []byte) Review {
 	for _, raw := range strings.Split(string(content), "\n") {
 		line := strings.TrimRight(raw, "\r")
 		t := strings.TrimSpace(line)
-		if fence != "" {
-			if strings.HasPrefix(t, fence) {
-				fence = ""
-			}
-			continue
-		}
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			fence = t[:3]
+		if fences.Step(line) {
 			continue
 		}
 		if t == "" {

@@ -142,6 +142,17 @@ func TestParseReportGolden(t *testing.T) {
 		{"yaml_caught_list_only", "05-reviewer2/R2-2026-02-03-1.yaml", func(*testing.T) string {
 			return "review_id: R2-20260203-001\nmode: FORCED\nclaims: [C-012]\nseeded_faults_caught: [SFI-03a, SFI-04b]\nseeded_faults_missed: [SFI-07a]\n"
 		}},
+		// Read as YAML, not line by line (issue 16, finding 4): a comment
+		// after a value, a flow mapping, and a block scalar whose text
+		// looks like keys.
+		{"yaml_real_syntax", "05-reviewer2/R2-2026-02-04-1.yaml", func(*testing.T) string {
+			return "# R2 report\nreview_id: 'R2-20260204-001'\nmode: \"forced\" # the R2 mode\nreviewed_at: 2026-02-04T09:30:00Z\n" +
+				"claims: [C-016]\nnotes: |\n  mode: SHADOW was considered\n  sfi_injected: 9\n" +
+				"sfi: {injected: 3, caught: 2, missed: [SFI-05a]}\n"
+		}},
+		{"yaml_broken_falls_back", "05-reviewer2/R2-2026-02-05-1.yaml", func(*testing.T) string {
+			return "review_id: R2-20260205-001\nmode: FORCED\nsfi:\n  injected: 2\n   caught: 1\n\tmissed: [x]\n"
+		}},
 		{"judge_inconsistent", "RQ-002-y/05-reviewer2/judge-reports/J-20260205-001.json", func(*testing.T) string {
 			return `{"judge_report_id":"J-20260205-001","review_id":"R2-20260205-001","mode":"SOLO","claims":["c-013","C014"],
 "dimensions":{"specificity":{"score":2,"evidence":"e"},"counter_evidence_search":{"score":0,"evidence":"e"},

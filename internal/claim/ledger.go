@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/vibe-science/vibe/internal/markdown"
 )
 
 // Claim is one entry of the claim ledger. Status, Type and KillReason hold
@@ -116,7 +118,7 @@ func ParseLedger(content []byte) (Ledger, []error) {
 	text := strings.TrimPrefix(string(content), "\ufeff")
 	lines := strings.Split(text, "\n")
 	p := parser{seen: map[string]int{}, depLine: map[string]int{}}
-	var fence string
+	var fences markdown.Fences
 	inComment := false
 	var cols []string // columns of the ledger table being read, nil outside one
 	inTable := false
@@ -130,14 +132,7 @@ func ParseLedger(content []byte) (Ledger, []error) {
 			}
 			continue
 		}
-		if fence != "" {
-			if strings.HasPrefix(t, fence) {
-				fence = ""
-			}
-			continue
-		}
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			fence = t[:3]
+		if fences.Step(raw) {
 			p.listField = ""
 			continue
 		}

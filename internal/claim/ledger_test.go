@@ -179,6 +179,16 @@ func TestParseLedger(t *testing.T) {
 			want: []Claim{{ID: "C-005", Title: "real", Status: StatusProvisional, Tier: 3, Line: 13}},
 		},
 		{
+			// A 4-backtick example block may quote a 3-backtick one: the
+			// inner fence does not close the outer (issue 16, finding 4).
+			name: "nested fences are code to the end of the outer one",
+			in: "````markdown\n```\n## C-001: quoted fence\n```\n## C-002: still an example\n- status: PROMOTED\n````\n" +
+				"~~~~\n~~~ inner\n## C-003: tilde example\n~~~~\n" +
+				"```\n## C-004: a closing fence needs no info string\n``` not-closing\n## C-005: still code\n```\n" +
+				"    ```\n## C-006: four spaces in is no fence\n- status: PROVISIONAL\n",
+			want: []Claim{{ID: "C-006", Title: "four spaces in is no fence", Status: StatusProvisional, Tier: 3, Line: 18}},
+		},
+		{
 			name: "CRLF and a byte-order mark",
 			in:   "\ufeff## C-001: A\r\n- status: PROMOTED\r\n- type: descriptive\r\n- evidence: a.json, b.md\r\n",
 			want: []Claim{{ID: "C-001", Title: "A", Status: StatusPromoted, Type: TypeDescriptive, Tier: 0,

@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vibe-science/vibe/internal/fault"
-	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -86,7 +85,11 @@ func runAlertsList(ctx context.Context, o *AlertsListOptions) error {
 	if err != nil {
 		return err
 	}
-	as, err := st.Alerts(ctx, store.AlertFilter{Project: project.Resolve(o.Project).Root, IncludeResolved: o.All, Limit: o.Limit})
+	pr, err := o.Factory.projectRoot(o.Project, false)
+	if err != nil {
+		return err
+	}
+	as, err := st.Alerts(ctx, store.AlertFilter{Project: pr, IncludeResolved: o.All, Limit: o.Limit})
 	if err != nil {
 		return err
 	}
@@ -182,7 +185,9 @@ func runAlertsResolve(ctx context.Context, o *AlertsResolveOptions) error {
 		return writeJSON(o.IO.Out, alertToJSON(a))
 	}
 	where := ""
-	if root := project.Resolve(o.Project).Root; a.ProjectPath != root {
+	// Resolving by id works from anywhere; outside a project every alert
+	// is "of project …".
+	if root, _ := o.Factory.projectRoot(o.Project, false); a.ProjectPath != root {
 		where = " of project " + a.ProjectPath
 	}
 	fmt.Fprintf(o.IO.Out, "resolved alert #%d (%s %s)%s: %s\n", a.ID, a.Level, a.Check, where, a.Resolution)

@@ -105,6 +105,7 @@ func seedAlerts(t *testing.T, f *Factory, root string) {
 func TestRunAlerts(t *testing.T) {
 	f, out, errOut := initTestFactory(t)
 	root := project.Resolve(t.TempDir()).Root
+	mkVibeDir(t, root)
 	ctx := context.Background()
 
 	list := &AlertsListOptions{IO: f.IO, Factory: f, Project: root, Limit: 50}

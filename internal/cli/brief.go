@@ -55,8 +55,11 @@ func NewCmdBriefIngest(f *Factory, runF func(*BriefIngestOptions) error) *cobra.
 
 // readBriefFile reads FILE and names it relative to the project root (or
 // absolute when it lies outside the project).
-func readBriefFile(projectFlag, file string) (project.Project, string, []byte, error) {
-	proj := project.Resolve(projectFlag)
+func readBriefFile(f *Factory, projectFlag, file string) (project.Project, string, []byte, error) {
+	proj, err := f.findProject(projectFlag)
+	if err != nil {
+		return proj, "", nil, err
+	}
 	abs, err := filepath.Abs(file)
 	if err != nil {
 		return proj, "", nil, fault.E(fault.Invalid, "read brief", err)
@@ -75,7 +78,7 @@ func runBriefIngest(ctx context.Context, o *BriefIngestOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	proj, name, content, err := readBriefFile(o.Project, o.File)
+	proj, name, content, err := readBriefFile(o.Factory, o.Project, o.File)
 	if err != nil {
 		return err
 	}
@@ -138,7 +141,7 @@ func NewCmdBriefValidate(f *Factory, runF func(*BriefValidateOptions) error) *co
 }
 
 func runBriefValidate(o *BriefValidateOptions) error {
-	proj, name, content, err := readBriefFile(o.Project, o.File)
+	proj, name, content, err := readBriefFile(o.Factory, o.Project, o.File)
 	if err != nil {
 		return err
 	}
@@ -193,7 +196,7 @@ type briefVersionJSON struct {
 
 func toBriefVersionJSON(v store.BriefVersion) briefVersionJSON {
 	return briefVersionJSON{ID: v.ID, Source: v.SourcePath, Hash: v.Hash, Title: v.Title, Constraints: v.Constraints,
-		Decisions: v.Decisions, Anchors: v.Anchors, IngestedAt: v.IngestedAt.Format(time.RFC3339)}
+		Decisions: v.Decisions, Anchors: v.Anchors, IngestedAt: v.IngestedAt.UTC().Format(time.RFC3339)}
 }
 
 type briefShowJSON struct {
@@ -206,7 +209,11 @@ func runBriefShow(ctx context.Context, o *BriefShowOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	proj := project.Resolve(o.Project)
+	pr, err := o.Factory.projectRoot(o.Project, false)
+	if err != nil {
+		return err
+	}
+	proj := project.Project{Root: pr}
 	st, err := o.Factory.Store(ctx)
 	if err != nil {
 		return err
@@ -292,7 +299,11 @@ func runBriefHistory(ctx context.Context, o *BriefHistoryOptions) error {
 	if err != nil {
 		return err
 	}
-	vs, err := st.BriefHistory(ctx, project.Resolve(o.Project).Root, o.Limit)
+	pr, err := o.Factory.projectRoot(o.Project, false)
+	if err != nil {
+		return err
+	}
+	vs, err := st.BriefHistory(ctx, pr, o.Limit)
 	if err != nil {
 		return err
 	}
@@ -308,6 +319,6 @@ func runBriefHistory(ctx context.Context, o *BriefHistoryOptions) error {
 		rows = append(rows, []string{strconv.FormatInt(v.ID, 10), ts(v.IngestedAt), shortID(v.Hash),
 			strconv.Itoa(v.Constraints), strconv.Itoa(v.Decisions), strconv.Itoa(v.Anchors), v.SourcePath, v.Title})
 	}
-	table(o.IO.Out, "VERSION\tINGESTED\tSHA256\tCONSTRAINTS\tDECISIONS\tANCHORS\tSOURCE\tTITLE", rows)
+	table(o.IO, "VERSION\tINGESTED\tSHA256\tCONSTRAINTS\tDECISIONS\tANCHORS\tSOURCE\tTITLE", rows)
 	return nil
 }

@@ -63,7 +63,11 @@ func runCalibration(ctx context.Context, o *CalibrationOptions) error {
 	if err != nil {
 		return err
 	}
-	root := projectFlag(o.Project, false)
+	pr, err := o.Factory.projectRoot(o.Project, false)
+	if err != nil {
+		return err
+	}
+	root := pr
 	c, pts, err := calibrate.ProjectCalibration(ctx, st, root, o.Bins)
 	if err != nil {
 		return err
@@ -97,7 +101,7 @@ func runCalibration(ctx context.Context, o *CalibrationOptions) error {
 		rows = append(rows, []string{fmt.Sprintf("%.2f-%.2f", b.Lo, b.Hi), fmt.Sprint(b.N),
 			fmt.Sprintf("%.3f", b.MeanConfidence), fmt.Sprintf("%.3f", b.HeldRate), fmt.Sprintf("%.3f", b.Gap)})
 	}
-	table(o.IO.Out, "BIN\tN\tCONFIDENCE\tHELD\tGAP", rows)
+	table(o.IO, "BIN\tN\tCONFIDENCE\tHELD\tGAP", rows)
 	return nil
 }
 

@@ -25,9 +25,12 @@ func calTestFactory(t *testing.T) (*Factory, *bytes.Buffer, *bytes.Buffer, strin
 	if err != nil {
 		t.Fatal(err)
 	}
+	mkVibeDir(t, root)
 	var out, errOut bytes.Buffer
 	f := &Factory{
-		IO:  IO{Out: &out, ErrOut: &errOut},
+		// Tables as a 200-column terminal shows them (output_test.go checks
+		// the pipe form).
+		IO:  IO{Out: &out, ErrOut: &errOut, TTY: true, Width: 200},
 		Now: func() time.Time { return calT0 },
 		Getenv: func(k string) string {
 			if k == "VIBE_HOME" {
@@ -171,7 +174,7 @@ BIN        N  CONFIDENCE  HELD   GAP
 
 	// Another project has no outcomes: JSON says not ready, with null scores.
 	out.Reset()
-	other := t.TempDir()
+	other := mkVibeDir(t, t.TempDir())
 	if err := runCalibration(ctx, &CalibrationOptions{IO: f.IO, Factory: f, Project: other, Bins: 10, JSON: true}); err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,6 @@ import (
 
 	"github.com/vibe-science/vibe/internal/claim"
 	"github.com/vibe-science/vibe/internal/gate"
-	"github.com/vibe-science/vibe/internal/project"
 )
 
 // NewCmdDomain builds `vibe domain show|validate`.
@@ -76,8 +75,10 @@ func runDomainShow(o *DomainShowOptions) error {
 		}
 		source = "shipped, blueprints/domains/" + d.Name + ".json"
 	} else {
-		root := project.Resolve(o.Project).Root
-		var err error
+		root, err := o.Factory.projectRoot(o.Project, false)
+		if err != nil {
+			return err
+		}
 		if d, err = gate.LoadDomain(root); err != nil {
 			return fmt.Errorf("%w\nRun `vibe domain validate` to see each problem with its field", err)
 		}
@@ -243,7 +244,11 @@ func NewCmdDomainValidate(f *Factory, runF func(*DomainValidateOptions) error) *
 func runDomainValidate(o *DomainValidateOptions) error {
 	file, shown := o.File, o.File
 	if file == "" {
-		root := project.Resolve(o.Project).Root
+		pr, err := o.Factory.projectRoot(o.Project, false)
+		if err != nil {
+			return err
+		}
+		root := pr
 		file = filepath.Join(root, filepath.FromSlash(gate.DomainConfigPath))
 		shown = gate.DomainConfigPath
 	}

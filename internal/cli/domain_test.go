@@ -171,7 +171,7 @@ func TestRunDomainShow(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			root := t.TempDir()
+			root := mkVibeDir(t, t.TempDir())
 			if tc.config != "" {
 				if err := os.MkdirAll(filepath.Join(root, ".vibe-science"), 0o755); err != nil {
 					t.Fatal(err)
@@ -260,7 +260,7 @@ func TestRunDomainValidate(t *testing.T) {
 			err: invalid + " is invalid: 3 problems; fix each field as its message says"},
 		{name: "not JSON", file: notJSON, exit: 1, err: notJSON + " is invalid: 1 problem; fix each field as its message says"},
 		{name: "missing file", file: filepath.Join(dir, "nope.json"), exit: 2, err: filepath.Join(dir, "nope.json") + " does not exist"},
-		{name: "project without a config", project: t.TempDir(),
+		{name: "project without a config", project: mkVibeDir(t, t.TempDir()),
 			errOut: "no .vibe-science/domain-config.json: the project uses the generic domain; `vibe domain show generic` prints it\n"},
 	}
 	for _, tc := range tests {

@@ -26,6 +26,8 @@ type IO struct {
 	ErrOut io.Writer
 	// TTY reports whether Out is a terminal (tables and colour only then).
 	TTY bool
+	// Width is the terminal's width in columns (0: unknown, 80 is assumed).
+	Width int
 }
 
 // Factory hands commands their dependencies, lazily.
@@ -117,11 +119,12 @@ func NewRootCmd(f *Factory) *cobra.Command {
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &usageError{fmt.Errorf("%w\nRun '%s --help' for usage.", err, c.CommandPath())}
+		return &usageError{fmt.Errorf("%w\nRun '%s --help' for usage.", flagError(err), c.CommandPath())}
 	})
 	root.AddCommand(
 		NewCmdVersion(f, nil),
 		NewCmdSetup(f, nil),
+		NewCmdUninstall(f, nil),
 		NewCmdStatus(f, nil),
 		NewCmdDoctor(f, nil),
 		NewCmdSessions(f),
@@ -141,7 +144,18 @@ func NewRootCmd(f *Factory) *cobra.Command {
 		NewCmdRecall(f, nil),
 		NewCmdMemory(f),
 		NewCmdUI(f, nil),
+		NewCmdExport(f, nil),
+		NewCmdGenDocs(f),
 	)
+	root.AddCommand(
+		newTopicCmd("exit-codes", "What vibe's exit codes mean (0 ok, 1 check failed, 2 usage)", exitCodesHelp),
+		newTopicCmd("environment", "The VIBE_* environment variables", environmentHelp),
+	)
+	root.Version = Version
+	root.SetVersionTemplate(versionLine() + "\n")
+	// cobra would add the completion command at Execute, after finishTree.
+	root.InitDefaultCompletionCmd()
+	finishTree(root)
 	return root
 }
 

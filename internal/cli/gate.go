@@ -143,7 +143,11 @@ func runGateRun(ctx context.Context, o *GateRunOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	proj := project.Resolve(o.Project)
+	pr, err := o.Factory.projectRoot(o.Project, false)
+	if err != nil {
+		return err
+	}
+	proj := project.Project{Root: pr}
 	d, err := gateDomain(proj.Root, o.Domain)
 	if err != nil {
 		return err
@@ -421,16 +425,18 @@ func NewCmdGateCheck(f *Factory, runF func(*GateCheckOptions) error) *cobra.Comm
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Root, "root", "", "repository to check (default: the project of the current folder)")
+	fl.StringVar(&opts.Root, "project", "", "the same as --root")
 	fl.StringVar(&opts.Format, "format", gatecheck.FormatText, "output format: "+strings.Join(gatecheck.Formats, ", "))
 	fl.StringVar(&opts.Domain, "domain", "", "use this shipped domain instead of the project's domain config")
 	return cmd
 }
 
 func runGateCheck(o *GateCheckOptions) error {
-	root := o.Root
-	if root == "" {
-		root = project.Resolve("").Root
+	proj, err := o.Factory.findProject(o.Root)
+	if err != nil {
+		return err
 	}
+	root := proj.Root
 	var opt gatecheck.Options
 	if o.Domain != "" {
 		d, err := gate.ShippedDomain(o.Domain)
@@ -488,9 +494,20 @@ func NewCmdGateList(f *Factory, runF func(*GateListOptions) error) *cobra.Comman
 }
 
 func runGateList(o *GateListOptions) error {
-	root := project.Resolve(o.Project).Root
+	var root string
 	var d gate.Domain
 	var err error
+	if o.Domain == "" {
+		// The list is a reference too: outside a project it shows the
+		// generic thresholds and says so; only a named --project must be one.
+		if root, err = o.Factory.projectRoot(o.Project, false); err != nil {
+			if o.Project != "" {
+				return err
+			}
+			fmt.Fprintf(o.IO.ErrOut, "vibe: not in a vibe project: the generic thresholds are shown (--project DIR shows a project's)\n")
+			o.Domain = gate.GenericDomain
+		}
+	}
 	if o.Domain != "" {
 		if d, err = gate.ShippedDomain(o.Domain); err != nil {
 			return &usageError{fmt.Errorf("--domain: %w", err)}
@@ -621,7 +638,7 @@ func NewCmdGateHistory(f *Factory, runF func(*GateHistoryOptions) error) *cobra.
 
 type gateHistoryJSON struct {
 	ID           int64             `json:"id"`
-	At           string            `json:"at"`
+	CheckedAt    string            `json:"checked_at"`
 	Gate         string            `json:"gate"`
 	Claim        string            `json:"claim,omitempty"`
 	Status       gate.Status       `json:"status"`
@@ -638,7 +655,11 @@ func runGateHistory(ctx context.Context, o *GateHistoryOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	root := project.Resolve(o.Project).Root
+	pr, err := o.Factory.projectRoot(o.Project, false)
+	if err != nil {
+		return err
+	}
+	root := pr
 	st, err := o.Factory.Store(ctx)
 	if err != nil {
 		return err
@@ -650,7 +671,7 @@ func runGateHistory(ctx context.Context, o *GateHistoryOptions) error {
 	if o.JSON {
 		out := make([]gateHistoryJSON, 0, len(recs))
 		for _, r := range recs {
-			j := gateHistoryJSON{ID: r.ID, At: r.At.UTC().Format("2006-01-02T15:04:05Z"), Gate: r.GateID, Claim: r.ClaimID,
+			j := gateHistoryJSON{ID: r.ID, CheckedAt: r.At.UTC().Format("2006-01-02T15:04:05Z"), Gate: r.GateID, Claim: r.ClaimID,
 				Status: r.Status, Passed: r.Passed, Warned: r.Warned, Failed: r.Failed, Session: r.Session,
 				Checks: r.Checks, Inputs: r.Inputs, DecisionHash: r.DecisionHash}
 			if j.Checks == nil {
@@ -676,7 +697,7 @@ func runGateHistory(ctx context.Context, o *GateHistoryOptions) error {
 		rows = append(rows, []string{strconv.FormatInt(r.ID, 10), ts(r.At), r.GateID, orDash(r.ClaimID), string(r.Status),
 			fmt.Sprintf("%d/%d/%d", r.Passed, r.Warned, r.Failed), session})
 	}
-	table(o.IO.Out, "ID\tTIME\tGATE\tCLAIM\tSTATUS\tCHECKS ok/warn/fail\tSESSION", rows)
+	table(o.IO, "ID\tTIME\tGATE\tCLAIM\tSTATUS\tCHECKS ok/warn/fail\tSESSION", rows)
 	return nil
 }
 

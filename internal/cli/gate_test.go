@@ -25,7 +25,9 @@ func gateTestFactory(t *testing.T, env map[string]string) (*Factory, *bytes.Buff
 	home := t.TempDir()
 	var out, errOut bytes.Buffer
 	f := &Factory{
-		IO:  IO{Out: &out, ErrOut: &errOut},
+		// Tables as a 200-column terminal shows them (output_test.go checks
+		// the pipe form).
+		IO:  IO{Out: &out, ErrOut: &errOut, TTY: true, Width: 200},
 		Now: func() time.Time { return gateT0 },
 		Getenv: func(k string) string {
 			if k == "VIBE_HOME" {
@@ -577,7 +579,7 @@ func TestRunGateHistory(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 1 || got[0].Gate != "DQ4" || got[0].Claim != "C-001" || got[0].At != "2026-03-02T10:30:00Z" ||
+	if len(got) != 1 || got[0].Gate != "DQ4" || got[0].Claim != "C-001" || got[0].CheckedAt != "2026-03-02T10:30:00Z" ||
 		got[0].Session != "abcdef1234567890" || got[0].Passed != 2 || len(got[0].Checks) != 2 || len(got[0].Inputs) != 2 ||
 		len(got[0].DecisionHash) != 64 {
 		t.Errorf("json %+v", got)

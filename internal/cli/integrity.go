@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vibe-science/vibe/internal/integrityhook"
-	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 
@@ -63,7 +62,11 @@ func runIntegrityCheck(ctx context.Context, o *IntegrityCheckOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	root := project.Resolve(o.Project).Root
+	pr, err := o.Factory.projectRoot(o.Project, false)
+	if err != nil {
+		return err
+	}
+	root := pr
 	st, err := o.Factory.Store(ctx)
 	if err != nil {
 		// The evidence graph lives in files: check it even without the

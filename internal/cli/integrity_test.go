@@ -23,7 +23,9 @@ func integTestFactory(t *testing.T, db string) (*Factory, *bytes.Buffer, *bytes.
 	home := t.TempDir()
 	var out, errOut bytes.Buffer
 	f := &Factory{
-		IO:  IO{Out: &out, ErrOut: &errOut},
+		// Tables as a 200-column terminal shows them (output_test.go checks
+		// the pipe form).
+		IO:  IO{Out: &out, ErrOut: &errOut, TTY: true, Width: 200},
 		Now: func() time.Time { return integT0 },
 		Getenv: func(k string) string {
 			switch k {
@@ -46,6 +48,7 @@ func integProject(t *testing.T, files map[string]string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	mkVibeDir(t, root)
 	for rel, content := range files {
 		p := filepath.Join(root, filepath.FromSlash(rel))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

@@ -90,7 +90,11 @@ func runLiteratureSources(_ context.Context, o *LiteratureSourcesOptions) error 
 			return &usageError{err}
 		}
 	} else {
-		root := projectFlag(o.Project, false)
+		pr, err := o.Factory.projectRoot(o.Project, false)
+		if err != nil {
+			return err
+		}
+		root := pr
 		if d, err = gate.LoadDomain(root); err != nil {
 			return err
 		}
@@ -147,7 +151,7 @@ func runLiteratureSources(_ context.Context, o *LiteratureSourcesOptions) error 
 			rows = append(rows, []string{g.Group, s.ID, s.Name, access, api, mcp, url})
 		}
 	}
-	table(o.IO.Out, "GROUP\tID\tNAME\tACCESS\tAPI\tMCP SERVER\tURL", rows)
+	table(o.IO, "GROUP\tID\tNAME\tACCESS\tAPI\tMCP SERVER\tURL", rows)
 	if out.CuratedRAG != nil {
 		fmt.Fprintf(o.IO.Out, "\nCurated library (layer 3): %s\n", *out.CuratedRAG)
 	}
@@ -191,15 +195,15 @@ func NewCmdLiteratureSearches(f *Factory, runF func(*LiteratureSearchesOptions) 
 }
 
 type literatureSearchJSON struct {
-	ID        int64    `json:"id"`
-	Session   string   `json:"session"`
-	Time      string   `json:"time"`
-	Layer     string   `json:"layer"`
-	Counts    bool     `json:"counts_for_l1"`
-	Query     string   `json:"query"`
-	Sources   []string `json:"sources"`
-	KeyPapers []string `json:"key_papers"`
-	Results   *int     `json:"results"`
+	ID         int64    `json:"id"`
+	Session    string   `json:"session"`
+	SearchedAt string   `json:"searched_at"`
+	Layer      string   `json:"layer"`
+	Counts     bool     `json:"counts_for_l1"`
+	Query      string   `json:"query"`
+	Sources    []string `json:"sources"`
+	KeyPapers  []string `json:"key_papers"`
+	Results    *int     `json:"results"`
 }
 
 func runLiteratureSearches(ctx context.Context, o *LiteratureSearchesOptions) error {
@@ -210,7 +214,11 @@ func runLiteratureSearches(ctx context.Context, o *LiteratureSearchesOptions) er
 	if err != nil {
 		return err
 	}
-	proj := projectFlag(o.Project, o.All || o.Session != "")
+	pr, err := o.Factory.projectRoot(o.Project, o.All || o.Session != "")
+	if err != nil {
+		return err
+	}
+	proj := pr
 	var session string
 	if o.Session != "" {
 		if session, err = st.ResolveSessionID(ctx, o.Session); err != nil {
@@ -238,6 +246,6 @@ func runLiteratureSearches(ctx context.Context, o *LiteratureSearchesOptions) er
 		rows = append(rows, []string{ts(l.At), shortID(l.SessionID), l.Layer, counts, l.Query,
 			strings.Join(literature.Labels(l.Sources), ", "), strings.Join(l.KeyPapers, " ")})
 	}
-	table(o.IO.Out, "TIME\tSESSION\tLAYER\tCOUNTS\tQUERY\tSOURCES\tPAPERS", rows)
+	table(o.IO, "TIME\tSESSION\tLAYER\tCOUNTS\tQUERY\tSOURCES\tPAPERS", rows)
 	return nil
 }

@@ -162,7 +162,7 @@ func TestRunLiteratureSearches(t *testing.T) {
 	}
 	want := `TIME              SESSION   LAYER      COUNTS  QUERY                        SOURCES             PAPERS
 2026-01-14 09:01  session-  WEBSEARCH  yes     conformal off-target review  PubMed, nature.com  10.1038/nbt.3117
-2026-01-14 09:00  session-  WEBSEARCH  no      pandas dtype                                     
+2026-01-14 09:00  session-  WEBSEARCH  no      pandas dtype
 `
 	if out.String() != want {
 		t.Errorf("got:\n%q\nwant:\n%q", out.String(), want)

@@ -3,9 +3,11 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -33,8 +35,10 @@ type MemoryAddOptions struct {
 	Ref     string
 	Project string
 	JSON    bool
-	// Vectors lets conflict detection compare meanings; nil compares words.
-	Vectors recall.Vectors
+	// Vectors lets conflict detection compare meanings; nil compares words
+	// (LexicalWhy says why, when set).
+	Vectors    recall.Vectors
+	LexicalWhy string
 }
 
 // NewCmdMemoryAdd builds `vibe memory add TEXT`.
@@ -51,6 +55,9 @@ func NewCmdMemoryAdd(f *Factory, runF func(*MemoryAddOptions) error) *cobra.Comm
 			}
 			if runF != nil {
 				return runF(opts)
+			}
+			if opts.Vectors == nil {
+				opts.Vectors, opts.LexicalWhy = f.Vectors()
 			}
 			return runMemoryAdd(cmd.Context(), opts)
 		},
@@ -70,10 +77,26 @@ func runMemoryAdd(ctx context.Context, o *MemoryAddOptions) error {
 	if err != nil {
 		return err
 	}
-	id, conflict, err := recall.AddMemory(ctx, st, o.Vectors, store.NewMemory{ProjectPath: projectFlag(o.Project, false),
+	pr, err := o.Factory.projectRoot(o.Project, false)
+	if err != nil {
+		return err
+	}
+	var vec recall.Vectors
+	var watched *watchedVectors
+	if o.Vectors != nil {
+		watched = &watchedVectors{inner: o.Vectors}
+		vec = watched
+	}
+	id, conflict, err := recall.AddMemory(ctx, st, vec, store.NewMemory{ProjectPath: pr,
 		Kind: o.Kind, Text: o.Text, Ref: o.Ref, Source: "cli", At: o.Factory.Now()})
 	if err != nil {
 		return err
+	}
+	switch {
+	case watched == nil && o.LexicalWhy != "":
+		fmt.Fprintf(o.IO.ErrOut, "memory add: contradictions were checked by words only: %s\n", o.LexicalWhy)
+	case watched != nil && watched.err != nil:
+		fmt.Fprintf(o.IO.ErrOut, "memory add: contradictions were checked by words only: %s\n", vectorReason(watched.err))
 	}
 	if o.JSON {
 		return writeJSON(o.IO.Out, struct {
@@ -146,7 +169,11 @@ func runMemoryImport(ctx context.Context, o *MemoryImportOptions) error {
 		return err
 	}
 	next := importProgressEvery
-	rep, err := recall.Import(ctx, st, r, projectFlag(o.Project, false), o.Factory.Now(), func(lines int) {
+	pr, err := o.Factory.projectRoot(o.Project, false)
+	if err != nil {
+		return err
+	}
+	rep, err := recall.Import(ctx, st, r, pr, o.Factory.Now(), func(lines int) {
 		if lines >= next {
 			fmt.Fprintf(o.IO.ErrOut, "… %d lines read\n", lines)
 			next = lines + importProgressEvery
@@ -167,12 +194,40 @@ func runMemoryImport(ctx context.Context, o *MemoryImportOptions) error {
 		for _, s := range rep.Skipped {
 			sk = append(sk, skipped{s.Line, s.Err})
 		}
-		return writeJSON(o.IO.Out, map[string]any{"lines": rep.Lines, "added": rep.Added, "duplicates": rep.Duplicates,
-			"conflicts": rep.Conflicts, "skipped": sk})
+		if err := writeJSON(o.IO.Out, map[string]any{"lines": rep.Lines, "added": rep.Added, "duplicates": rep.Duplicates,
+			"conflicts": rep.Conflicts, "skipped": sk}); err != nil {
+			return err
+		}
+		return importSkipped(o.File, rep.Skipped)
 	}
 	fmt.Fprintf(o.IO.Out, "imported %d of %d lines: %d added, %d already stored, %d contradicting an earlier memory, %d skipped\n",
 		rep.Added+rep.Duplicates, rep.Lines, rep.Added, rep.Duplicates, rep.Conflicts, len(rep.Skipped))
-	return nil
+	return importSkipped(o.File, rep.Skipped)
+}
+
+// importSkipped fails an import that skipped lines (exit 1), naming them:
+// an import that lost lines is not a success a script may take for one.
+func importSkipped(file string, skipped []recall.LineError) error {
+	if len(skipped) == 0 {
+		return nil
+	}
+	nums := make([]string, 0, len(skipped))
+	for i, s := range skipped {
+		if i == 10 {
+			nums = append(nums, fmt.Sprintf("and %d more", len(skipped)-10))
+			break
+		}
+		nums = append(nums, strconv.Itoa(s.Line))
+	}
+	noun, these, that := "line", "line", "that line"
+	if len(skipped) > 1 {
+		noun, these, that = "lines", "lines", "those lines"
+	}
+	if file == "-" {
+		file = "stdin"
+	}
+	return fmt.Errorf("%s: %d %s skipped (%s %s); the other lines are stored: fix %s and import the file again (stored lines count as duplicates)",
+		file, len(skipped), noun, these, strings.Join(nums, ", "), that)
 }
 
 // MemoryExportOptions are the flags of `vibe memory export`.
@@ -243,7 +298,11 @@ func runMemoryExport(ctx context.Context, o *MemoryExportOptions) error {
 	enc.SetEscapeHTML(false)
 	var all []memoryJSON
 	n := 0
-	err = st.ExportMemories(ctx, projectFlag(o.Project, o.All), func(m store.MemoryRecord) error {
+	pr, err := o.Factory.projectRoot(o.Project, o.All)
+	if err != nil {
+		return err
+	}
+	err = st.ExportMemories(ctx, pr, func(m store.MemoryRecord) error {
 		n++
 		if o.JSON {
 			all = append(all, toMemoryJSON(m))
@@ -378,4 +437,31 @@ func runMemoryShow(ctx context.Context, o *MemoryShowOptions) error {
 	}
 	fmt.Fprintf(w, "\n%s\n", m.Text)
 	return nil
+}
+
+// watchedVectors remembers why the vector search failed: AddMemory falls
+// back to words silently, and the user should hear it.
+type watchedVectors struct {
+	inner recall.Vectors
+	err   error
+}
+
+func (w *watchedVectors) KNN(ctx context.Context, project, text string, k int, kinds []string) ([]recall.VectorHit, error) {
+	hits, err := w.inner.KNN(ctx, project, text, k, kinds)
+	if err != nil {
+		w.err = err
+	}
+	return hits, err
+}
+
+// vectorReason says why the worker's vectors did not answer, and what
+// turns them on.
+func vectorReason(err error) string {
+	switch {
+	case errors.Is(err, recall.ErrNoModel):
+		return "no embedding model is installed (`vibe model pull`)"
+	case errors.Is(err, recall.ErrNoWorker):
+		return "the embed worker is not running (`vibe worker start`)"
+	}
+	return "the embed worker did not answer: " + err.Error()
 }

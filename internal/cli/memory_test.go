@@ -198,8 +198,12 @@ func TestRunMemoryImportExport(t *testing.T) {
 	if err := os.WriteFile(file, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := runMemoryImport(ctx, &MemoryImportOptions{IO: f.IO, Factory: f, File: file, Project: root}); err != nil {
-		t.Fatal(err)
+	// A bad line fails the import (exit 1, naming the lines) after the
+	// good lines are stored: a script must not take it for success.
+	err := runMemoryImport(ctx, &MemoryImportOptions{IO: f.IO, Factory: f, File: file, Project: root})
+	if err == nil || ExitCode(err) != 1 ||
+		err.Error() != file+": 1 line skipped (line 2); the other lines are stored: fix that line and import the file again (stored lines count as duplicates)" {
+		t.Fatalf("err %v (exit %d)", err, ExitCode(err))
 	}
 	if out.String() != "imported 3 of 4 lines: 2 added, 1 already stored, 0 contradicting an earlier memory, 1 skipped\n" {
 		t.Errorf("import stdout %q", out)
@@ -211,8 +215,8 @@ func TestRunMemoryImportExport(t *testing.T) {
 	out.Reset()
 	errOut.Reset()
 	f.IO.In = strings.NewReader(`{"text": "third note"}` + "\n" + `{"kind": "note"}` + "\n")
-	if err := runMemoryImport(ctx, &MemoryImportOptions{IO: f.IO, Factory: f, File: "-", Project: root, JSON: true}); err != nil {
-		t.Fatal(err)
+	if err := runMemoryImport(ctx, &MemoryImportOptions{IO: f.IO, Factory: f, File: "-", Project: root, JSON: true}); ExitCode(err) != 1 {
+		t.Fatalf("err %v, want exit 1 for the skipped line", err)
 	}
 	wantReport := "{\n  \"added\": 1,\n  \"conflicts\": 0,\n  \"duplicates\": 0,\n  \"lines\": 2,\n  \"skipped\": [\n    {\n      \"line\": 2,\n      \"error\": \"the memory text is empty; give the fact to remember\"\n    }\n  ]\n}\n"
 	if out.String() != wantReport {
@@ -252,7 +256,7 @@ func TestRunMemoryImportExport(t *testing.T) {
 	}
 	out.Reset()
 	errOut.Reset()
-	if err := runMemoryExport(ctx, &MemoryExportOptions{IO: f.IO, Factory: f, Project: t.TempDir()}); err != nil {
+	if err := runMemoryExport(ctx, &MemoryExportOptions{IO: f.IO, Factory: f, Project: mkVibeDir(t, t.TempDir())}); err != nil {
 		t.Fatal(err)
 	}
 	if out.String() != "" || errOut.String() != "no memories to export\n" {

@@ -99,7 +99,7 @@ func runModelPull(ctx context.Context, o *ModelPullOptions) error {
 	for _, r := range results {
 		rows = append(rows, []string{r.File, humanBytes(r.Bytes), r.SHA256[:16], r.Check})
 	}
-	table(o.IO.Out, "FILE\tSIZE\tSHA-256\tCHECK", rows)
+	table(o.IO, "FILE\tSIZE\tSHA-256\tCHECK", rows)
 	fmt.Fprintf(o.IO.Out, "installed %s in %s\n", o.Name, dir)
 	for _, r := range results {
 		if r.Check == "first-download" {
@@ -280,7 +280,7 @@ func runModelList(ctx context.Context, o *ModelListOptions) error {
 		}
 		out = append(out, []string{mark + " " + r.Name, r.Status, humanBytes(r.Bytes), r.Checksums})
 	}
-	table(o.IO.Out, "  NAME\tSTATUS\tSIZE\tCHECKSUMS", out)
+	table(o.IO, "  NAME\tSTATUS\tSIZE\tCHECKSUMS", out)
 	for _, r := range rows {
 		if r.Problem != "" {
 			fmt.Fprintf(o.IO.Out, "%s: %s\n", r.Name, r.Problem)

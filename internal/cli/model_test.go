@@ -165,10 +165,11 @@ func TestRunModelPull(t *testing.T) {
 			t.Fatal(err)
 		}
 		dir := filepath.Join(f.Paths().Models, "mini")
-		want := "FILE            SIZE     SHA-256           CHECK\n" +
-			"config.json     20 B     " + sha(modelFiles["config.json"])[:16] + "  published\n" +
-			"tokenizer.json  1000 B   " + sha(modelFiles["tokenizer.json"])[:16] + "  published\n" +
-			"model.onnx      3.9 KiB  " + sha(modelFiles["onnx/model.onnx"])[:16] + "  published\n" +
+		// Not a terminal: the table is tab-separated.
+		want := "FILE\tSIZE\tSHA-256\tCHECK\n" +
+			"config.json\t20 B\t" + sha(modelFiles["config.json"])[:16] + "\tpublished\n" +
+			"tokenizer.json\t1000 B\t" + sha(modelFiles["tokenizer.json"])[:16] + "\tpublished\n" +
+			"model.onnx\t3.9 KiB\t" + sha(modelFiles["onnx/model.onnx"])[:16] + "\tpublished\n" +
 			"installed mini in " + dir + "\n"
 		if out.String() != want {
 			t.Errorf("stdout:\n%s\nwant:\n%s", out, want)
@@ -314,8 +315,8 @@ func TestRunModelList(t *testing.T) {
 	if err := runModelList(ctx, o); err != nil {
 		t.Fatal(err)
 	}
-	want := "  NAME              STATUS     SIZE      CHECKSUMS\n" +
-		"* all-MiniLM-L6-v2  available  86.7 MiB  published\n" +
+	want := "  NAME\tSTATUS\tSIZE\tCHECKSUMS\n" +
+		"* all-MiniLM-L6-v2\tavailable\t86.7 MiB\tpublished\n" +
 		"the current model all-MiniLM-L6-v2 is not installed, so recall is lexical only: run `vibe model pull all-MiniLM-L6-v2`\n"
 	if out.String() != want {
 		t.Errorf("empty:\n%s\nwant:\n%s", out, want)
@@ -332,10 +333,10 @@ func TestRunModelList(t *testing.T) {
 	if err := runModelList(ctx, o); err != nil {
 		t.Fatal(err)
 	}
-	want = "  NAME              STATUS      SIZE      CHECKSUMS\n" +
-		"  all-MiniLM-L6-v2  available   86.7 MiB  published\n" +
-		"  half              incomplete  16 B      unrecorded\n" +
-		"* mini              installed   194 B     mismatch\n" + // SHA256SUMS counts too +
+	want = "  NAME\tSTATUS\tSIZE\tCHECKSUMS\n" +
+		"  all-MiniLM-L6-v2\tavailable\t86.7 MiB\tpublished\n" +
+		"  half\tincomplete\t16 B\tunrecorded\n" +
+		"* mini\tinstalled\t194 B\tmismatch\n" + // SHA256SUMS counts too +
 		"half: model not installed: " + half + " lacks tokenizer.json (run `vibe model pull half`)\n" +
 		"mini: verify " + filepath.Join(good, "tokenizer.json") + ": SHA-256 is " + sha("tokenizer.json bytes") + ", SHA256SUMS records " + sha("changed") +
 		": the file changed since it was downloaded (run `vibe model pull mini` again)\n"

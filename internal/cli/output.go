@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 )
 
 func writeJSON(w io.Writer, v any) error {
@@ -16,14 +16,98 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// table writes aligned columns; header is tab-separated.
-func table(w io.Writer, header string, rows [][]string) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, header)
+// table writes a listing. On a terminal the columns are aligned and the
+// widest cells are cut (with "…") until each row fits the terminal's width;
+// in a pipe every row is tab-separated and nothing is cut, so `cut -f`,
+// `awk -F'\t'` and spreadsheets get whole values. header is tab-separated.
+func table(o IO, header string, rows [][]string) {
+	head := strings.Split(header, "\t")
+	all := make([][]string, 0, len(rows)+1)
+	all = append(all, head)
 	for _, r := range rows {
-		fmt.Fprintln(tw, strings.Join(r, "\t"))
+		clean := make([]string, len(r))
+		for i, c := range r {
+			clean[i] = strings.Map(func(r rune) rune {
+				if r == '\t' || r == '\n' || r == '\r' {
+					return ' '
+				}
+				return r
+			}, c)
+		}
+		all = append(all, clean)
 	}
-	tw.Flush()
+	if !o.TTY {
+		for _, r := range all {
+			fmt.Fprintln(o.Out, strings.Join(r, "\t"))
+		}
+		return
+	}
+	width := o.Width
+	if width <= 0 {
+		width = 80
+	}
+	fmt.Fprint(o.Out, alignRows(all, width))
+}
+
+// minCell is the narrowest a column is cut to.
+const minCell = 6
+
+// alignRows pads the columns to a common width, two spaces apart, cutting
+// the widest column one rune at a time until a row fits width (or every
+// column is down to minCell).
+func alignRows(rows [][]string, width int) string {
+	n := 0
+	for _, r := range rows {
+		n = max(n, len(r))
+	}
+	widths := make([]int, n)
+	for _, r := range rows {
+		for i, c := range r {
+			widths[i] = max(widths[i], utf8.RuneCountInString(c))
+		}
+	}
+	total := func() int {
+		t := 2 * (n - 1)
+		for _, w := range widths {
+			t += w
+		}
+		return t
+	}
+	for total() > width {
+		widest := 0
+		for i, w := range widths {
+			if w > widths[widest] {
+				widest = i
+			}
+		}
+		if widths[widest] <= minCell {
+			break
+		}
+		widths[widest]--
+	}
+	var b strings.Builder
+	for _, r := range rows {
+		var line strings.Builder
+		for i, c := range r {
+			c = cut(c, widths[i])
+			line.WriteString(c)
+			if i < len(r)-1 {
+				line.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c)+2))
+			}
+		}
+		b.WriteString(strings.TrimRight(line.String(), " "))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// cut shortens s to w runes, the last one "…".
+func cut(s string, w int) string {
+	if utf8.RuneCountInString(s) <= w {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:w-1]) + "…"
 }
 
 func ts(t time.Time) string {

@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vibe-science/vibe/internal/permission"
-	"github.com/vibe-science/vibe/internal/project"
 )
 
 // NewCmdPermissions builds `vibe permissions show|check`.
@@ -22,12 +21,13 @@ func NewCmdPermissions(f *Factory) *cobra.Command {
 // PermissionsShowOptions are the flags of `vibe permissions show`.
 type PermissionsShowOptions struct {
 	IO      IO
+	Factory *Factory
 	Project string
 }
 
 // NewCmdPermissionsShow builds `vibe permissions show`.
 func NewCmdPermissionsShow(f *Factory, runF func(*PermissionsShowOptions) error) *cobra.Command {
-	opts := &PermissionsShowOptions{IO: f.IO}
+	opts := &PermissionsShowOptions{IO: f.IO, Factory: f}
 	cmd := &cobra.Command{
 		Use:   "show",
 		Short: "Print the effective policy (the shipped default merged with .vibe-science/permissions.json) as JSON",
@@ -44,7 +44,11 @@ func NewCmdPermissionsShow(f *Factory, runF func(*PermissionsShowOptions) error)
 }
 
 func runPermissionsShow(o *PermissionsShowOptions) error {
-	p, err := permission.Load(project.Resolve(o.Project).Root)
+	proj, err := o.Factory.findProject(o.Project)
+	if err != nil {
+		return err
+	}
+	p, err := permission.Load(proj.Root)
 	if err != nil {
 		return err
 	}
@@ -59,6 +63,7 @@ func runPermissionsShow(o *PermissionsShowOptions) error {
 // PermissionsCheckOptions are the flags of `vibe permissions check`.
 type PermissionsCheckOptions struct {
 	IO      IO
+	Factory *Factory
 	Project string
 	Role    string
 	Agent   string
@@ -70,7 +75,7 @@ type PermissionsCheckOptions struct {
 
 // NewCmdPermissionsCheck builds `vibe permissions check`.
 func NewCmdPermissionsCheck(f *Factory, runF func(*PermissionsCheckOptions) error) *cobra.Command {
-	opts := &PermissionsCheckOptions{IO: f.IO}
+	opts := &PermissionsCheckOptions{IO: f.IO, Factory: f}
 	cmd := &cobra.Command{
 		Use:   "check --role R --tool T (--path P | --command \"…\")",
 		Short: "Explain whether a role may make a tool call, and which rule decides",
@@ -102,10 +107,23 @@ func NewCmdPermissionsCheck(f *Factory, runF func(*PermissionsCheckOptions) erro
 }
 
 func runPermissionsCheck(o *PermissionsCheckOptions) error {
-	proj := project.Resolve(o.Project)
+	proj, err := o.Factory.findProject(o.Project)
+	if err != nil {
+		return err
+	}
 	p, err := permission.Load(proj.Root)
 	if err != nil {
 		return err
+	}
+	role, err := knownRole(p, o.Role)
+	if err != nil {
+		return err
+	}
+	if plugin, name, ok := strings.Cut(o.Agent, ":"); ok && strings.EqualFold(plugin, p.Config().Plugin) {
+		// vibe's own agents name a role; a typo would be the guest role.
+		if _, err := knownRole(p, name); err != nil {
+			return &usageError{fmt.Errorf("--agent-type %q%s", o.Agent, strings.TrimPrefix(err.Error(), fmt.Sprintf("--role %q", name)))}
+		}
 	}
 	input := map[string]string{}
 	tool := o.Tool
@@ -121,12 +139,12 @@ func runPermissionsCheck(o *PermissionsCheckOptions) error {
 	}
 	raw, _ := json.Marshal(input)
 	cwd, _ := os.Getwd()
-	req := permission.Request{ProjectRoot: proj.Root, Cwd: cwd, AgentType: o.Agent, ToolName: tool, ToolInput: raw, Role: o.Role}
+	req := permission.Request{ProjectRoot: proj.Root, Cwd: cwd, AgentType: o.Agent, ToolName: tool, ToolInput: raw, Role: role}
 	d := p.Check(req)
 	steps := p.Explain(req)
 	if o.JSON {
 		return writeJSON(o.IO.Out, map[string]any{"decision": string(d.Action), "role": d.Role, "rule": d.Rule,
-			"reason": d.Reason, "paths": d.Paths, "explain": steps})
+			"reason": d.Reason, "paths": d.Paths, "explain": steps, "policy_file": permission.ProjectFile, "policy_key": policyKey(d.Rule)})
 	}
 	fmt.Fprintf(o.IO.Out, "%s: %s (rule %s)\n", strings.ToUpper(string(d.Action)), d.Role, orDash(d.Rule))
 	if d.Reason != "" {
@@ -136,10 +154,51 @@ func runPermissionsCheck(o *PermissionsCheckOptions) error {
 	for _, s := range steps {
 		fmt.Fprintln(o.IO.Out, "  "+s)
 	}
+	if d.Action != permission.Allow {
+		if key := policyKey(d.Rule); key != "" {
+			if !strings.HasPrefix(key, "the ") {
+				key = "the key " + key
+			}
+			fmt.Fprintf(o.IO.Out, "\nto change it: in %s, %s (`vibe permissions show` prints the policy in force)\n",
+				permission.ProjectFile, key)
+		}
+	}
 	if d.Action == permission.Deny {
 		return fmt.Errorf("denied")
 	}
 	return nil
+}
+
+// policyKey is where in permissions.json the rule that decided lives, as a
+// path of JSON keys ("" when the rule is no key of the file: an allow, a
+// built-in limit). The project's .vibe-science/permissions.json overrides
+// the shipped policy key by key.
+func policyKey(rule string) string {
+	q := func(parts ...string) string {
+		for i, p := range parts {
+			parts[i] = `"` + p + `"`
+		}
+		return strings.Join(parts, " → ")
+	}
+	head, rest, _ := strings.Cut(rule, ".")
+	switch {
+	case head == "read-only":
+		return q("read_only", rest)
+	case head == "approval":
+		return q("approval", rest)
+	case strings.HasPrefix(rest, "deny."):
+		return fmt.Sprintf(`the %s entry with "id": %q`, q("roles", head, "deny"), strings.TrimPrefix(rest, "deny."))
+	case rest == "tools":
+		return q("roles", head, "tools")
+	case rest == "bash.programs", rest == "bash.write":
+		b, k, _ := strings.Cut(rest, ".")
+		return q("roles", head, b, k)
+	case rest == "write-only":
+		return q("roles", head, "write_only")
+	case rest == "outside-root":
+		return q("outside_root", "allow") + " (or " + q("roles", head, "outside_root") + ")"
+	}
+	return ""
 }
 
 func orDash(s string) string {
@@ -147,4 +206,37 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// knownRole is the policy's name for --role (any letter case, or one of
+// the policy's aliases such as r2), and refuses a role the policy does not
+// define: the policy would treat it as the default (guest) role, so a typo
+// answered ALLOW silently.
+func knownRole(p *permission.Policy, role string) (string, error) {
+	if role == "" {
+		return "", nil
+	}
+	roles := p.Roles()
+	aliasMap := p.Config().Aliases
+	aliases := sortedKeysOf(aliasMap)
+	r := strings.ToLower(strings.TrimSpace(role))
+	for _, k := range roles {
+		if strings.ToLower(k) == r {
+			return k, nil
+		}
+	}
+	for _, k := range aliases {
+		if strings.ToLower(k) == r {
+			return aliasMap[k], nil
+		}
+	}
+	msg := fmt.Sprintf("--role %q: no such role", role)
+	if s := nearest(role, append(roles, aliases...)); len(s) > 0 {
+		msg += "; did you mean " + strings.Join(s, " or ") + "?"
+	}
+	msg += "\nRoles: " + strings.Join(roles, ", ")
+	if len(aliases) > 0 {
+		msg += " (aliases: " + strings.Join(aliases, ", ") + ")"
+	}
+	return "", &usageError{fmt.Errorf("%s", msg)}
 }

@@ -6,9 +6,11 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/recall"
 )
@@ -22,8 +24,9 @@ type RecallOptions struct {
 	Limit   int
 	JSON    bool
 	// Vectors is the embed worker's KNN client; nil searches lexically and
-	// says so on stderr.
-	Vectors recall.Vectors
+	// says so on stderr, with LexicalWhy when it is set.
+	Vectors    recall.Vectors
+	LexicalWhy string
 }
 
 // NewCmdRecall builds `vibe recall QUERY`: layer 3 of progressive
@@ -44,6 +47,9 @@ func NewCmdRecall(f *Factory, runF func(*RecallOptions) error) *cobra.Command {
 			}
 			if runF != nil {
 				return runF(opts)
+			}
+			if opts.Vectors == nil {
+				opts.Vectors, opts.LexicalWhy = f.Vectors()
 			}
 			return runRecall(cmd.Context(), opts)
 		},
@@ -74,13 +80,17 @@ func runRecall(ctx context.Context, o *RecallOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := recall.Search(ctx, st, o.Vectors, recall.Query{
-		Project: projectFlag(o.Project, false), Text: o.Query, Limit: o.Limit, Now: o.Factory.Now()})
+	root, err := o.Factory.projectRoot(o.Project, false)
 	if err != nil {
 		return err
 	}
-	if res.Note != "" {
-		fmt.Fprintln(o.IO.ErrOut, "recall:", res.Note)
+	res, err := recall.Search(ctx, st, o.Vectors, recall.Query{
+		Project: root, Text: o.Query, Limit: o.Limit, Now: o.Factory.Now()})
+	if err != nil {
+		return err
+	}
+	if note := lexicalNote(res.Note, o.Vectors == nil, o.LexicalWhy); note != "" {
+		fmt.Fprintln(o.IO.ErrOut, "recall:", note)
 	}
 	if o.JSON {
 		out := make([]recallJSON, 0, len(res.Hits))
@@ -120,4 +130,30 @@ func parseMemoryID(s string) (int64, error) {
 		return 0, fault.Errorf(fault.Invalid, "memory id", "%q is not a memory id; give it as 12 or M-12 (see `vibe recall QUERY`)", s)
 	}
 	return id, nil
+}
+
+// cliVectorDeadline bounds the CLI's wait for the worker's vectors: longer
+// than a hook's, since a person waits for the answer, not a tool call.
+const cliVectorDeadline = 5 * time.Second
+
+// Vectors is the CLI's vector search: the resident worker's, unless
+// VIBE_WORKER=off (then nil, and why).
+func (f *Factory) Vectors() (recall.Vectors, string) {
+	if config.WorkerOff(f.Getenv) {
+		return nil, "VIBE_WORKER=off keeps the embed worker, and so vector search, off"
+	}
+	return recall.WorkerVectors(f.Paths().Socket, cliVectorDeadline), ""
+}
+
+// lexicalNote is what recall tells the user about its mode: the search's
+// own note, with the reason vectors were off or how to turn them on.
+func lexicalNote(note string, noVectors bool, why string) string {
+	switch {
+	case noVectors && why != "" && strings.HasPrefix(note, "no vector search configured"):
+		return "lexical only: " + why + strings.TrimPrefix(note, "no vector search configured: lexical only")
+	case strings.HasPrefix(note, "worker not running: lexical only"):
+		return "worker not running: lexical only (start it with `vibe worker start`; `vibe model list` shows whether a model is installed)" +
+			strings.TrimPrefix(note, "worker not running: lexical only")
+	}
+	return note
 }

@@ -24,6 +24,7 @@ func memTestFactory(t *testing.T) (*Factory, *bytes.Buffer, *bytes.Buffer, strin
 	if err != nil {
 		t.Fatal(err)
 	}
+	mkVibeDir(t, root)
 	var out, errOut bytes.Buffer
 	f := &Factory{
 		IO:  IO{In: &bytes.Buffer{}, Out: &out, ErrOut: &errOut},

@@ -89,7 +89,11 @@ func runSeeds(ctx context.Context, o *SeedsOptions) error {
 	if err != nil {
 		return err
 	}
-	root := projectFlag(o.Project, false)
+	pr, err := o.Factory.projectRoot(o.Project, false)
+	if err != nil {
+		return err
+	}
+	root := pr
 	rs, err := st.ListSeeds(ctx, root, o.Status, o.Limit)
 	if err != nil {
 		return err
@@ -126,6 +130,6 @@ func runSeeds(ctx context.Context, o *SeedsOptions) error {
 		}
 		rows = append(rows, []string{r.SeedID, r.Status, score, pending, esc, q})
 	}
-	table(o.IO.Out, "ID\tSTATUS\tSCORE\tSESSIONS PENDING\tESCALATED\tQUESTION", rows)
+	table(o.IO, "ID\tSTATUS\tSCORE\tSESSIONS PENDING\tESCALATED\tQUESTION", rows)
 	return nil
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -49,14 +48,6 @@ func NewCmdSessionsList(f *Factory, runF func(*SessionsListOptions) error) *cobr
 	return cmd
 }
 
-// projectFlag resolves --project (default: the working directory).
-func projectFlag(p string, all bool) string {
-	if all {
-		return ""
-	}
-	return project.Resolve(p).Root
-}
-
 type sessionJSON struct {
 	ID            string  `json:"id"`
 	Project       string  `json:"project"`
@@ -93,7 +84,11 @@ func runSessionsList(ctx context.Context, o *SessionsListOptions) error {
 	if err != nil {
 		return err
 	}
-	ss, err := st.Sessions(ctx, projectFlag(o.Project, o.All), o.Limit)
+	pr, err := o.Factory.projectRoot(o.Project, o.All)
+	if err != nil {
+		return err
+	}
+	ss, err := st.Sessions(ctx, pr, o.Limit)
 	if err != nil {
 		return err
 	}
@@ -117,7 +112,7 @@ func runSessionsList(ctx context.Context, o *SessionsListOptions) error {
 		rows = append(rows, []string{shortID(s.ID), ts(s.StartedAt), ended, strconv.Itoa(s.TotalActions),
 			fmt.Sprintf("%d/%d", s.ClaimsCreated, s.ClaimsKilled), fmt.Sprintf("%d/%d", s.GatesPassed, s.GatesFailed)})
 	}
-	table(o.IO.Out, "SESSION\tSTARTED\tENDED\tACTIONS\tCLAIMS +/x\tGATES ok/fail", rows)
+	table(o.IO, "SESSION\tSTARTED\tENDED\tACTIONS\tCLAIMS +/x\tGATES ok/fail", rows)
 	return nil
 }
 

@@ -44,7 +44,7 @@ func NewCmdSpine(f *Factory, runF func(*SpineOptions) error) *cobra.Command {
 	fl.StringVar(&opts.Session, "session", "", "only this session (id or prefix)")
 	fl.StringVar(&opts.Action, "action", "", "only this action type, e.g. MODEL_TRAIN")
 	fl.StringVar(&opts.Tool, "tool", "", "only this tool, e.g. Bash")
-	fl.DurationVar(&opts.Since, "since", 0, "only entries newer than this, e.g. 24h")
+	fl.Var(newDurationValue(&opts.Since, 0), "since", "only entries newer than this, e.g. 24h or 7d")
 	fl.IntVar(&opts.Limit, "limit", 30, "how many")
 	fl.BoolVar(&opts.JSON, "json", false, "print JSON")
 	return cmd
@@ -58,7 +58,11 @@ func runSpine(ctx context.Context, o *SpineOptions) error {
 	if err != nil {
 		return err
 	}
-	filter := store.SpineFilter{Project: projectFlag(o.Project, o.All || o.Session != ""), ActionType: o.Action,
+	pr, err := o.Factory.projectRoot(o.Project, o.All || o.Session != "")
+	if err != nil {
+		return err
+	}
+	filter := store.SpineFilter{Project: pr, ActionType: o.Action,
 		Tool: o.Tool, Limit: o.Limit}
 	if o.Session != "" {
 		if filter.Session, err = st.ResolveSessionID(ctx, o.Session); err != nil {
@@ -82,7 +86,7 @@ func runSpine(ctx context.Context, o *SpineOptions) error {
 type spineEntryJSON struct {
 	ID           int64  `json:"id"`
 	Session      string `json:"session"`
-	Time         string `json:"time"`
+	RecordedAt   string `json:"recorded_at"`
 	Action       string `json:"action"`
 	Tool         string `json:"tool"`
 	Input        string `json:"input"`
@@ -96,7 +100,7 @@ type spineEntryJSON struct {
 func spineJSON(es []store.SpineEntry) []spineEntryJSON {
 	out := make([]spineEntryJSON, 0, len(es))
 	for _, e := range es {
-		out = append(out, spineEntryJSON{e.ID, e.SessionID, e.At.Format(time.RFC3339), e.ActionType, e.ToolName,
+		out = append(out, spineEntryJSON{e.ID, e.SessionID, e.At.UTC().Format(time.RFC3339), e.ActionType, e.ToolName,
 			e.InputSummary, e.OutputSummary, e.InputSHA256, e.OutputSHA256, e.DurationMS, e.AgentType})
 	}
 	return out
@@ -107,5 +111,5 @@ func writeSpine(io IO, es []store.SpineEntry) {
 	for _, e := range es {
 		rows = append(rows, []string{strconv.FormatInt(e.ID, 10), ts(e.At), shortID(e.SessionID), e.ActionType, e.ToolName, e.InputSummary})
 	}
-	table(io.Out, "ID\tTIME\tSESSION\tACTION\tTOOL\tINPUT", rows)
+	table(io, "ID\tTIME\tSESSION\tACTION\tTOOL\tINPUT", rows)
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vibe-science/vibe/internal/config"
-	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/worker/client"
 )
@@ -18,6 +17,10 @@ import (
 type StatusOptions struct {
 	IO      IO
 	Factory *Factory
+	// Project scopes the counts (default: the current folder's project);
+	// All counts every project.
+	Project string
+	All     bool
 	JSON    bool
 }
 
@@ -35,24 +38,27 @@ func NewCmdStatus(f *Factory, runF func(*StatusOptions) error) *cobra.Command {
 			return runStatus(cmd.Context(), opts)
 		},
 	}
+	cmd.Flags().StringVar(&opts.Project, "project", "", "count this project's records (default: the current one)")
+	cmd.Flags().BoolVar(&opts.All, "all", false, "count the records of every project")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
 	return cmd
 }
 
 // Status is what `vibe status` reports.
 type Status struct {
-	Home       string      `json:"home"`
-	Database   string      `json:"database"`
+	Home     string `json:"home"`
+	Database string `json:"database"`
+	// Scope is the project the counts are of, or "all projects".
+	Scope      string      `json:"scope"`
 	Schema     int         `json:"schema_version"`
 	Counts     store.Stats `json:"counts"`
 	Worker     string      `json:"worker"`
 	Model      string      `json:"model"`
 	PluginRoot string      `json:"plugin_root"`
 	Binaries   string      `json:"binaries"`
-	// Project is the project of the current folder; Gates its research
-	// files whose gates failed or warned at their last change.
-	Project string         `json:"project"`
-	Gates   []ArtifactGate `json:"gates"`
+	// Gates are the research files of the project in scope whose gates
+	// failed or warned at their last change (none for all projects).
+	Gates []ArtifactGate `json:"gates"`
 }
 
 func runStatus(ctx context.Context, o *StatusOptions) error {
@@ -69,11 +75,27 @@ func runStatus(ctx context.Context, o *StatusOptions) error {
 	if s.Schema, err = st.Version(ctx); err != nil {
 		return err
 	}
-	if s.Counts, err = st.Stats(ctx); err != nil {
+	// The paths, worker and model are the machine's; the counts are the
+	// project's unless --all (or no project here, which is said).
+	scope, noProject := "", false
+	if !o.All {
+		root, err := f.projectRoot(o.Project, false)
+		switch {
+		case err == nil:
+			scope = root
+		case o.Project != "":
+			return err
+		default:
+			noProject = true
+		}
+	}
+	if s.Counts, err = st.ProjectStats(ctx, scope); err != nil {
 		return err
 	}
-	s.Project = project.Resolve("").Root
-	if s.Gates, err = failingArtifacts(ctx, st, s.Project); err != nil {
+	s.Scope = scope
+	if scope == "" {
+		s.Scope = "all projects"
+	} else if s.Gates, err = failingArtifacts(ctx, st, scope); err != nil {
 		return err
 	}
 	s.Worker = workerState(ctx, p)
@@ -92,6 +114,14 @@ func runStatus(ctx context.Context, o *StatusOptions) error {
 	fmt.Fprintf(w, "plugin     %s (binaries: %s)\n", s.PluginRoot, s.Binaries)
 	fmt.Fprintf(w, "worker     %s\n", s.Worker)
 	fmt.Fprintf(w, "model      %s\n", s.Model)
+	switch {
+	case noProject:
+		fmt.Fprintf(w, "project    none here: the counts cover every project (--project DIR for one)\n")
+	case scope == "":
+		fmt.Fprintf(w, "project    all projects (--all)\n")
+	default:
+		fmt.Fprintf(w, "project    %s (--all counts every project)\n", scope)
+	}
 	c := s.Counts
 	fmt.Fprintf(w, "sessions %d · spine %d · claim events %d · gate checks %d · literature %d · open alerts %d · advisories %d\n",
 		c.Sessions, c.Spine, c.ClaimEvents, c.GateChecks, c.Literature, c.OpenAlerts, c.Advisories)
@@ -100,7 +130,9 @@ func runStatus(ctx context.Context, o *StatusOptions) error {
 	if c.QueueFailed > 0 {
 		fmt.Fprintf(w, "note: %d memories failed to embed repeatedly; see `vibe worker logs`\n", c.QueueFailed)
 	}
-	writeFailingArtifacts(w, s.Project, s.Gates)
+	if scope != "" {
+		writeFailingArtifacts(w, scope, s.Gates)
+	}
 	return nil
 }
 

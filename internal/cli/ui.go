@@ -79,7 +79,10 @@ func runUI(ctx context.Context, o *UIOptions) error {
 		return fault.Errorf(fault.Unavailable, "open viewer",
 			"database schema version %d is older than this vibe's (%d): run `vibe setup` to migrate it, then `vibe ui` again", v, db.Latest())
 	}
-	root := projectFlag(o.Project, false)
+	root, err := f.projectRoot(o.Project, false)
+	if err != nil {
+		return err
+	}
 	srv, err := viewer.New(viewer.Config{Store: st, Project: root, Now: f.Now})
 	if err != nil {
 		return err

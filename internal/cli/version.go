@@ -37,6 +37,11 @@ func runVersion(o *VersionOptions) error {
 	if o.JSON {
 		return writeJSON(o.IO.Out, map[string]any{"version": Version, "schema": db.Latest(), "go": runtime.Version()})
 	}
-	fmt.Fprintf(o.IO.Out, "vibe %s (schema %d, %s)\n", Version, db.Latest(), runtime.Version())
+	fmt.Fprintln(o.IO.Out, versionLine())
 	return nil
+}
+
+// versionLine is what `vibe version` and `vibe --version` print.
+func versionLine() string {
+	return fmt.Sprintf("vibe %s (schema %d, %s)", Version, db.Latest(), runtime.Version())
 }

@@ -59,7 +59,7 @@ func NewCmdWorkerStart(f *Factory, runF func(*WorkerStartOptions) error) *cobra.
 			return runWorkerStart(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().DurationVar(&opts.Wait, "wait", 10*time.Second, "how long to wait for the worker to answer")
+	cmd.Flags().Var(newDurationValue(&opts.Wait, 10*time.Second), "wait", "how long to wait for the worker to answer")
 	cmd.Flags().StringVar(&opts.Binary, "binary", "", "worker executable (default: vibe-embed-worker beside vibe)")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the worker's health as JSON")
 	return cmd
@@ -140,7 +140,7 @@ func NewCmdWorkerStop(f *Factory, runF func(*WorkerStopOptions) error) *cobra.Co
 			return runWorkerStop(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().DurationVar(&opts.Timeout, "timeout", 30*time.Second, "how long to wait for the worker to exit")
+	cmd.Flags().Var(newDurationValue(&opts.Timeout, 30*time.Second), "timeout", "how long to wait for the worker to exit")
 	return cmd
 }
 
@@ -192,6 +192,9 @@ type WorkerStatus struct {
 	Running bool   `json:"running"`
 	Note    string `json:"note,omitempty"`
 	client.Health
+	// StartedAt replaces the worker's unix milliseconds with RFC 3339, the
+	// one time format of vibe's JSON.
+	StartedAt *string `json:"started_at"`
 }
 
 func runWorkerStatus(ctx context.Context, o *WorkerStatusOptions) error {
@@ -237,12 +240,16 @@ func runWorkerStatus(ctx context.Context, o *WorkerStatusOptions) error {
 		s.Model, s.Backlog, s.Waiting, s.Failed, s.Done = model, c.Backlog, c.Waiting, c.Failed, c.Done
 		s.State = StateOf(p, model)
 	}
+	if s.Health.StartedAt > 0 {
+		at := time.UnixMilli(s.Health.StartedAt).UTC().Format(time.RFC3339)
+		s.StartedAt = &at
+	}
 	if o.JSON {
 		return writeJSON(o.IO.Out, s)
 	}
 	w := o.IO.Out
 	if s.Running {
-		up := f.Now().Sub(time.UnixMilli(s.StartedAt)).Round(time.Second)
+		up := f.Now().Sub(time.UnixMilli(s.Health.StartedAt)).Round(time.Second)
 		fmt.Fprintf(w, "worker   running (pid %d, version %s, up %s)\n", s.PID, s.Version, up)
 	} else {
 		fmt.Fprintf(w, "worker   %s\n", s.Note)
@@ -311,7 +318,7 @@ func NewCmdWorkerLogs(f *Factory, runF func(*WorkerLogsOptions) error) *cobra.Co
 	}
 	cmd.Flags().BoolVarP(&opts.Follow, "follow", "f", false, "keep printing new lines (Ctrl-C to stop)")
 	cmd.Flags().IntVarP(&opts.Lines, "lines", "n", 50, "how many lines from the end (0: all)")
-	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print each line as {\"time\", \"message\"}")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print each line as {\"logged_at\", \"message\"}")
 	return cmd
 }
 
@@ -412,8 +419,10 @@ func printLogLine(w io.Writer, line string, asJSON bool) error {
 	ts, msg, _ := strings.Cut(line, " ")
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	return enc.Encode(struct {
-		Time    string `json:"time"`
-		Message string `json:"message"`
-	}{ts, msg})
+	return enc.Encode(logLineJSON{ts, msg})
+}
+
+type logLineJSON struct {
+	LoggedAt string `json:"logged_at"`
+	Message  string `json:"message"`
 }

@@ -238,7 +238,7 @@ func TestRunWorkerLogs(t *testing.T) {
 	if err := runWorkerLogs(ctx, &WorkerLogsOptions{IO: f.IO, Factory: f, Lines: 1, JSON: true}); err != nil {
 		t.Fatal(err)
 	}
-	if out.String() != `{"time":"2026-11-22T09:00:02.000Z","message":"embedded 3 of 3 texts"}`+"\n" {
+	if out.String() != `{"logged_at":"2026-11-22T09:00:02.000Z","message":"embedded 3 of 3 texts"}`+"\n" {
 		t.Errorf("json: %q", out)
 	}
 

@@ -234,6 +234,7 @@ func TestResearchBriefThroughTheClient(t *testing.T) {
 	project := TempDir(t)
 	vibeHome := TempDir(t)
 	os.MkdirAll(filepath.Join(project, ".git"), 0o755)
+	os.MkdirAll(filepath.Join(project, ".vibe-science"), 0o755) // a vibe project: project commands refuse other folders
 	score := filepath.Join(project, "src", "score.go")
 	mustWrite(t, score, "package score\n\n// Score rates a site.\nfunc Score(mismatches int) float64 {\n\treturn float64(mismatches)\n}\n")
 	briefPath := filepath.Join(project, "BRIEF.md")

@@ -108,20 +108,24 @@ func (r Result) Reason() string {
 	st := r.status()
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s: ", r.Gate, st)
+	var listed []Check
 	n := 0
 	for _, c := range r.Checks {
 		if c.Status != st {
 			continue
 		}
 		n++
-		if n > maxReasonItems {
-			continue
+		if n <= maxReasonItems {
+			listed = append(listed, c)
 		}
-		if n > 1 {
+	}
+	for i, c := range listed {
+		if i > 0 {
 			b.WriteString("; ")
 		}
 		b.WriteString(c.Detail)
-		if c.Fix != "" {
+		// A fix several findings share is said once, after the last of them.
+		if c.Fix != "" && !fixFollows(listed[i+1:], c.Fix) {
 			b.WriteString(" — ")
 			b.WriteString(c.Fix)
 		}
@@ -131,6 +135,15 @@ func (r Result) Reason() string {
 	}
 	b.WriteString(".")
 	return b.String()
+}
+
+func fixFollows(rest []Check, fix string) bool {
+	for _, c := range rest {
+		if c.Fix == fix {
+			return true
+		}
+	}
+	return false
 }
 
 // status is the worst check status, so a Result built by hand with a stale
@@ -152,18 +165,18 @@ func (r Result) inputsNote() string {
 	return " (" + strings.Join(r.Inputs, ", ") + ")"
 }
 
+// recommendation is the step after the fixes. The fixes themselves are in
+// the reason, each beside its finding; the reply Claude reads is the
+// reason, then "Fix:" and this, so repeating a fix here made the message
+// say it twice.
 func (r Result) recommendation() string {
 	st := r.status()
 	if st == StatusPass {
 		return ""
 	}
-	var first string
 	count := 0
 	for _, c := range r.Checks {
 		if c.Status == st && c.Fix != "" {
-			if count == 0 {
-				first = c.Fix
-			}
 			count++
 		}
 	}
@@ -175,9 +188,9 @@ func (r Result) recommendation() string {
 	case 0:
 		return "Fix what the reason lists, then " + rerun + "."
 	case 1:
-		return upperFirst(first) + ", then " + rerun + "."
+		return "Make that change, then " + rerun + "."
 	}
-	return fmt.Sprintf("Fix the %d issues listed (first: %s), then %s.", count, first, rerun)
+	return fmt.Sprintf("Fix the %d issues listed, then %s.", count, rerun)
 }
 
 func upperFirst(s string) string {

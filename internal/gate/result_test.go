@@ -3,6 +3,7 @@ package gate
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/vibe-science/vibe/internal/verdict"
@@ -30,12 +31,12 @@ func TestVerdict(t *testing.T) {
 	}{
 		{"fail", fail, verdict.Block, verdict.High,
 			"DQ1 FAIL: column `gc_content` has zero variance (all 0.41) — drop it or explain it in the data dictionary.",
-			"Drop it or explain it in the data dictionary, then re-run `vibe gate run DQ1 --features FILE`."},
+			"Make that change, then re-run `vibe gate run DQ1 --features FILE`."},
 		{"two failures", two, verdict.Block, verdict.High,
 			"DQ1 FAIL: column `gc_content` has zero variance (all 0.41) — drop it or explain it in the data dictionary; column `x` is 60% missing (6 of 10 rows; allowed 50%) — drop the column.",
-			"Fix the 2 issues listed (first: drop it or explain it in the data dictionary), then re-run `vibe gate run DQ1 --features FILE`."},
+			"Fix the 2 issues listed, then re-run `vibe gate run DQ1 --features FILE`."},
 		{"warn", warn, verdict.Warn, verdict.Med, "DQ2 WARN: no fold scores — write the per-fold scores.",
-			"Write the per-fold scores, then re-run `vibe gate run DQ2 --metrics FILE`."},
+			"Make that change, then re-run `vibe gate run DQ2 --metrics FILE`."},
 		{"pass", pass, verdict.Pass, verdict.Low, "DQ3 PASS: n = 40, at least 30.", ""},
 	}
 	for _, tt := range tests {
@@ -51,6 +52,17 @@ func TestVerdict(t *testing.T) {
 				t.Errorf("decision hash not stable: %s", v.DecisionHash)
 			}
 		})
+	}
+	// The message Claude reads (reason, then "Fix:" and the recommendation)
+	// says each fix once: DQ4's repeated its fix sentence (issue 16).
+	for _, r := range []Result{fail, two, warn} {
+		v := r.Verdict()
+		msg := strings.ToLower(v.Reason + " Fix: " + v.Recommendation)
+		for _, c := range r.Checks {
+			if c.Fix != "" && strings.Count(msg, strings.ToLower(c.Fix)) != 1 {
+				t.Errorf("%q says %q %d times", msg, c.Fix, strings.Count(msg, strings.ToLower(c.Fix)))
+			}
+		}
 	}
 	if fail.Verdict().DecisionHash == two.Verdict().DecisionHash {
 		t.Errorf("different results share a decision hash")

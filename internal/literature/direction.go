@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/vibe-science/vibe/internal/markdown"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 
@@ -94,7 +95,8 @@ func IsDirectionChange(relPath string, old, new []byte) bool {
 func directionSections(content []byte) []string {
 	var out []string
 	var cur *strings.Builder
-	fence, comment := "", false
+	var fences markdown.Fences
+	comment := false
 	for _, line := range strings.Split(string(content), "\n") {
 		t := strings.TrimSpace(line)
 		if comment {
@@ -103,17 +105,7 @@ func directionSections(content []byte) []string {
 			}
 			continue
 		}
-		if fence != "" {
-			if strings.HasPrefix(t, fence) {
-				fence = ""
-			}
-			if cur != nil {
-				cur.WriteString(line + "\n")
-			}
-			continue
-		}
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			fence = t[:3]
+		if fences.Step(line) {
 			if cur != nil {
 				cur.WriteString(line + "\n")
 			}

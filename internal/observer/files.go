@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/markdown"
 	"github.com/vibe-science/vibe/internal/projectfiles"
 )
 
@@ -300,14 +301,10 @@ type dictionary struct {
 
 func parseDictionary(raw []byte) dictionary {
 	d := dictionary{words: map[string]bool{}}
-	inFence := false
+	var fences markdown.Fences
 	for _, l := range bytes.Split(raw, []byte("\n")) {
 		t := strings.TrimSpace(string(l))
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			inFence = !inFence
-			continue
-		}
-		if inFence {
+		if fences.Step(string(l)) {
 			continue // quoted examples document nothing
 		}
 		if strings.HasPrefix(t, "## ") {

@@ -24,6 +24,9 @@ const (
 	SpineFile  = "SPINE.md"
 	PickupFile = "project_pickup.md"
 	LedgerFile = "CLAIM-LEDGER.md"
+	// RecordFile is the research record `vibe export` writes; STATE.md
+	// links it once it exists.
+	RecordFile = "RECORD.md"
 )
 
 // maxFileRead bounds how much of a research file vibe reads for a summary,
@@ -49,6 +52,8 @@ type Facts struct {
 	// Phase, Next: read from the researcher's part of STATE.md.
 	Phase string
 	Next  []string
+	// Record says RecordFile exists, so vibe's section links it.
+	Record bool
 }
 
 // readCapped reads at most maxFileRead bytes of a file; a missing file is
@@ -68,6 +73,9 @@ func readCapped(path string) ([]byte, error) {
 // Gather reads the facts from the database and the project's files.
 func Gather(ctx context.Context, st *store.Store, proj project.Project, sessionID string, now time.Time) (Facts, error) {
 	f := Facts{Now: now, Project: proj, MissingGates: map[string][]string{}}
+	if _, err := os.Stat(proj.Path(RecordFile)); err == nil {
+		f.Record = true
+	}
 	var errs []error
 	if sessionID != "" {
 		s, err := st.Session(ctx, sessionID)
@@ -287,6 +295,9 @@ func StateSection(f Facts) string {
 			items[i] = s.SeedID
 		}
 		fmt.Fprintf(&b, "- pending seeds (%d): %s\n", len(f.Seeds), capped(items, maxListed))
+	}
+	if f.Record {
+		b.WriteString("- research record: [" + RecordFile + "](" + RecordFile + "), written by `vibe export` (run it again to refresh it)\n")
 	}
 	return b.String()
 }

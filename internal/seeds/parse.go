@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/claim"
+	"github.com/vibe-science/vibe/internal/markdown"
 )
 
 // The seed statuses and sources of formats/serendipity.md.
@@ -100,7 +101,8 @@ var knownFields = map[string]bool{"status": true, "source": true, "score": true,
 // being read.
 func Parse(content []byte) ([]Seed, []error) {
 	p := &parser{seen: map[string]int{}}
-	fence, comment := "", false
+	var fences markdown.Fences
+	comment := false
 	lines := strings.Split(string(content), "\n")
 	for i, raw := range lines {
 		line := strings.TrimRight(raw, "\r")
@@ -113,15 +115,7 @@ func Parse(content []byte) ([]Seed, []error) {
 			comment = false
 			line = line[end+3:]
 		}
-		t := strings.TrimSpace(line)
-		if fence != "" {
-			if strings.HasPrefix(t, fence) {
-				fence = ""
-			}
-			continue
-		}
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			fence = t[:3]
+		if fences.Step(line) {
 			p.endList()
 			continue
 		}

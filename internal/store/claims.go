@@ -117,3 +117,55 @@ func (t *Tx) SetStopBlocks(ctx context.Context, session string, n int) error {
 	_, err := t.tx.ExecContext(ctx, "UPDATE sessions SET stop_blocks = ? WHERE id = ?", n, session)
 	return classify("record stop blocks", err)
 }
+
+// ClaimEventRecord is a recorded claim event with where and when.
+type ClaimEventRecord struct {
+	ClaimEvent
+	ID        int64
+	SessionID string
+	At        time.Time
+}
+
+// ClaimEventHistory lists a project's claim events, oldest first, at most
+// limit (<= 0: 10000).
+func (s *Store) ClaimEventHistory(ctx context.Context, project string, limit int) ([]ClaimEventRecord, error) {
+	if limit <= 0 {
+		limit = 10000
+	}
+	return s.claimEvents(ctx, "read claim events", "project_path = ? ORDER BY ts, id LIMIT ?", project, limit)
+}
+
+// ClaimHistory lists one claim's events, oldest first.
+func (s *Store) ClaimHistory(ctx context.Context, project, claimID string) ([]ClaimEventRecord, error) {
+	return s.claimEvents(ctx, "read claim history", "project_path = ? AND claim_id = ? ORDER BY ts, id", project, claimID)
+}
+
+// claimEvents reads the claim events a WHERE clause (with its ORDER and
+// LIMIT) selects.
+func (s *Store) claimEvents(ctx context.Context, op, where string, args ...any) ([]ClaimEventRecord, error) {
+	rows, err := s.db.QueryContext(ctx, `
+SELECT id, claim_id, event_type, coalesce(old_status, ''), coalesce(new_status, ''), confidence, coalesce(r2_verdict, ''),
+    coalesce(kill_reason, ''), coalesce(gate_id, ''), coalesce(narrative, ''), coalesce(source_ref, ''), session_id, ts
+FROM claim_events WHERE `+where, args...)
+	if err != nil {
+		return nil, classify(op, err)
+	}
+	defer rows.Close()
+	var out []ClaimEventRecord
+	for rows.Next() {
+		var r ClaimEventRecord
+		var conf sql.NullFloat64
+		var ms int64
+		if err := rows.Scan(&r.ID, &r.ClaimID, &r.Type, &r.OldStatus, &r.NewStatus, &conf, &r.R2Verdict, &r.KillReason,
+			&r.GateID, &r.Narrative, &r.SourceRef, &r.SessionID, &ms); err != nil {
+			return nil, classify(op, err)
+		}
+		if conf.Valid {
+			c := conf.Float64
+			r.Confidence = &c
+		}
+		r.At = time.UnixMilli(ms).UTC()
+		out = append(out, r)
+	}
+	return out, classify(op, rows.Err())
+}

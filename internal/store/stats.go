@@ -57,3 +57,27 @@ func (s *Store) Check(ctx context.Context) (vecVersion string, err error) {
 type errString string
 
 func (e errString) Error() string { return string(e) }
+
+// ProjectStats counts the rows of one project (every project when project
+// is ""). The vectors and the embed queue are the machine's, not a
+// project's, so they are counted whole.
+func (s *Store) ProjectStats(ctx context.Context, project string) (Stats, error) {
+	if project == "" {
+		return s.Stats(ctx)
+	}
+	var st Stats
+	err := s.db.QueryRowContext(ctx, `SELECT
+  (SELECT count(*) FROM sessions WHERE project_path = ?1),
+  (SELECT count(*) FROM spine_entries WHERE project_path = ?1),
+  (SELECT count(*) FROM provenance p JOIN sessions s ON s.id = p.session_id WHERE s.project_path = ?1),
+  (SELECT count(*) FROM claim_events WHERE project_path = ?1), (SELECT count(*) FROM gate_checks WHERE project_path = ?1),
+  (SELECT count(*) FROM literature_searches WHERE project_path = ?1),
+  (SELECT count(*) FROM observer_alerts WHERE resolved = 0 AND project_path = ?1),
+  (SELECT count(*) FROM advisories WHERE project_path = ?1),
+  (SELECT count(*) FROM memories WHERE forgotten = 0 AND project_path = ?1), (SELECT count(*) FROM vec_memories),
+  (SELECT count(*) FROM embed_queue WHERE status = 'pending'), (SELECT count(*) FROM embed_queue WHERE status = 'failed'),
+  (SELECT count(*) FROM embed_queue WHERE status = 'done')`, project).Scan(
+		&st.Sessions, &st.Spine, &st.Provenance, &st.ClaimEvents, &st.GateChecks, &st.Literature, &st.OpenAlerts,
+		&st.Advisories, &st.Memories, &st.Vectors, &st.QueuePending, &st.QueueFailed, &st.QueueDone)
+	return st, classify("count project rows", err)
+}

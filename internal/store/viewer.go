@@ -63,47 +63,6 @@ ORDER BY max(ts) DESC, claim_id`, project)
 	return out, classify(op, rows.Err())
 }
 
-// ClaimEventRecord is one recorded claim event.
-type ClaimEventRecord struct {
-	ClaimEvent
-	ID        int64
-	SessionID string
-	At        time.Time
-}
-
-// ClaimHistory lists one claim's events, oldest first.
-func (s *Store) ClaimHistory(ctx context.Context, project, claimID string) ([]ClaimEventRecord, error) {
-	const op = "read claim history"
-	rows, err := s.db.QueryContext(ctx, `
-SELECT id, session_id, event_type, COALESCE(old_status, ''), COALESCE(new_status, ''), confidence,
-       COALESCE(r2_verdict, ''), COALESCE(kill_reason, ''), COALESCE(gate_id, ''), COALESCE(narrative, ''),
-       COALESCE(source_ref, ''), ts
-FROM claim_events WHERE project_path = ? AND claim_id = ?
-ORDER BY ts, id`, project, claimID)
-	if err != nil {
-		return nil, classify(op, err)
-	}
-	defer rows.Close()
-	var out []ClaimEventRecord
-	for rows.Next() {
-		var e ClaimEventRecord
-		var conf sql.NullFloat64
-		var ts int64
-		if err := rows.Scan(&e.ID, &e.SessionID, &e.Type, &e.OldStatus, &e.NewStatus, &conf, &e.R2Verdict,
-			&e.KillReason, &e.GateID, &e.Narrative, &e.SourceRef, &ts); err != nil {
-			return nil, classify(op, err)
-		}
-		e.ClaimID = claimID
-		if conf.Valid {
-			v := conf.Float64
-			e.Confidence = &v
-		}
-		e.At = time.UnixMilli(ts).UTC()
-		out = append(out, e)
-	}
-	return out, classify(op, rows.Err())
-}
-
 // SpineQuery selects a page of spine entries for the viewer.
 type SpineQuery struct {
 	Project    string

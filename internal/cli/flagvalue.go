@@ -1,0 +1,102 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// durationValue is a duration flag that also takes days and weeks ("7d",
+// "2w", "1d12h"): Go's time.ParseDuration stops at hours, and a researcher
+// asks for the last week, not the last 168h.
+type durationValue struct{ d *time.Duration }
+
+func newDurationValue(p *time.Duration, def time.Duration) *durationValue {
+	*p = def
+	return &durationValue{p}
+}
+
+var dayUnit = regexp.MustCompile(`^([0-9]*\.?[0-9]+)([dw])`)
+
+func (v *durationValue) Set(s string) error {
+	d, err := parseDays(strings.TrimSpace(s))
+	if err != nil {
+		return err
+	}
+	*v.d = d
+	return nil
+}
+
+func parseDays(s string) (time.Duration, error) {
+	var total time.Duration
+	for {
+		m := dayUnit.FindStringSubmatch(s)
+		if m == nil {
+			break
+		}
+		n, err := strconv.ParseFloat(m[1], 64)
+		if err != nil {
+			return 0, errDuration
+		}
+		unit := 24 * time.Hour
+		if m[2] == "w" {
+			unit *= 7
+		}
+		total += time.Duration(n * float64(unit))
+		s = s[len(m[0]):]
+	}
+	if s == "" {
+		if total == 0 {
+			return 0, errDuration
+		}
+		return total, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, errDuration
+	}
+	return total + d, nil
+}
+
+var errDuration = errors.New("want a duration such as 90s, 30m, 24h, 7d or 2w")
+
+func (v *durationValue) Type() string { return "duration" }
+
+func (v *durationValue) String() string {
+	if v.d == nil || *v.d == 0 {
+		return "0s"
+	}
+	d := *v.d
+	if d%(24*time.Hour) == 0 {
+		return fmt.Sprintf("%dd", d/(24*time.Hour))
+	}
+	return d.String()
+}
+
+// flagInvalid matches pflag's "invalid argument" error, whose cause is in
+// Go's words (strconv.ParseInt: parsing "abc": invalid syntax).
+var flagInvalid = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-\w, )?(--[\w-]+)" flag: (.*)$`)
+
+// flagError turns a flag-parsing error into a sentence that says what the
+// flag wants.
+func flagError(err error) error {
+	m := flagInvalid.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err
+	}
+	value, flag, cause := m[1], m[2], m[3]
+	switch {
+	case strings.HasPrefix(cause, "strconv.ParseInt"), strings.HasPrefix(cause, "strconv.ParseUint"):
+		cause = "want a whole number, such as 20"
+	case strings.HasPrefix(cause, "strconv.ParseFloat"):
+		cause = "want a number, such as 0.5"
+	case strings.HasPrefix(cause, "strconv.ParseBool"):
+		cause = "want true or false"
+	case strings.HasPrefix(cause, "time: "):
+		cause = errDuration.Error()
+	}
+	return fmt.Errorf("%s %q: %s", flag, value, cause)
+}

@@ -1,0 +1,64 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/vibe-science/vibe/internal/store"
+)
+
+// TestStatusScopedToTheProject: in a project, vibe status counts that
+// project's records; --all counts every project; outside a project it says
+// its counts cover every project (issue 16, finding 6).
+func TestStatusScopedToTheProject(t *testing.T) {
+	f, out, _ := gateTestFactory(t, nil)
+	ctx := context.Background()
+	mine, other := mkVibeDir(t, t.TempDir()), mkVibeDir(t, t.TempDir())
+	st, err := f.Store(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = st.Tx(ctx, func(tx *store.Tx) error {
+		for i, p := range []string{mine, other, other} {
+			if err := tx.UpsertSession(ctx, store.SessionSeen{ID: "s" + string(rune('a'+i)), ProjectPath: p, At: gateT0, Start: true}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	status := func(o *StatusOptions) Status {
+		t.Helper()
+		out.Reset()
+		o.IO, o.Factory, o.JSON = f.IO, f, true
+		if err := runStatus(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+		var s Status
+		if err := json.Unmarshal(out.Bytes(), &s); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+		return s
+	}
+	if s := status(&StatusOptions{Project: mine}); s.Counts.Sessions != 1 || s.Scope != mine {
+		t.Errorf("project: %d sessions, scope %q; want 1 and %s", s.Counts.Sessions, s.Scope, mine)
+	}
+	if s := status(&StatusOptions{Project: other}); s.Counts.Sessions != 2 {
+		t.Errorf("other project: %d sessions, want 2", s.Counts.Sessions)
+	}
+	if s := status(&StatusOptions{Project: mine, All: true}); s.Counts.Sessions != 3 || s.Scope != "all projects" {
+		t.Errorf("--all: %d sessions, scope %q", s.Counts.Sessions, s.Scope)
+	}
+	t.Chdir(t.TempDir())
+	out.Reset()
+	if err := runStatus(ctx, &StatusOptions{IO: f.IO, Factory: f}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "project    none here: the counts cover every project (--project DIR for one)\nsessions 3 ·") {
+		t.Errorf("outside a project:\n%s", out)
+	}
+}
