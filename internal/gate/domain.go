@@ -41,6 +41,9 @@ type Domain struct {
 	DQ2         DQ2Config    `json:"dq2"`
 	DQ3         DQ3Config    `json:"dq3"`
 	DQ4         DQ4Config    `json:"dq4"`
+	// Observer holds the thresholds of the observer's checks that belong
+	// to the domain.
+	Observer ObserverConfig `json:"observer"`
 	// Terms are the domain's words that are easy to misuse; DQ4 warns when
 	// a findings file uses one of the misuses, and the reviewer's checklist
 	// carries them.
@@ -133,6 +136,15 @@ func (n *Names) UnmarshalJSON(data []byte) error {
 	}
 	*n = list
 	return nil
+}
+
+// ObserverConfig holds the design-drift thresholds: a dataset planned in
+// DESIGN.md, present in 02-data/raw/ or downloaded is reported when no
+// action or analysis script has read it after DesignDriftActions recorded
+// actions or DesignDriftHours hours since vibe first saw it.
+type ObserverConfig struct {
+	DesignDriftActions int     `json:"design_drift_actions"`
+	DesignDriftHours   float64 `json:"design_drift_hours"`
 }
 
 // Term is a word of the domain with the ways it is misused: DQ4 warns
@@ -454,6 +466,7 @@ var knownKeys = map[string]any{
 	"dq3": map[string]any{"max_coverage_gap": nil, "max_coverage": nil, "min_n": nil},
 	"dq4": map[string]any{"rounding": nil, "percent_of_fraction": nil, "surprising_effect": nil,
 		"claim_words": nil, "alternatives_headings": nil},
+	"observer":  map[string]any{"design_drift_actions": nil, "design_drift_hours": nil},
 	"terms":     nil,
 	"promotion": nil,
 }
@@ -739,6 +752,12 @@ func validateDomain(d Domain, litIDs map[string]bool) []error {
 		if strings.TrimSpace(h) == "" {
 			bad("dq4.alternatives_headings: empty heading")
 		}
+	}
+	if d.Observer.DesignDriftActions < 1 {
+		bad("observer.design_drift_actions: %d must be at least 1", d.Observer.DesignDriftActions)
+	}
+	if !(d.Observer.DesignDriftHours > 0) {
+		bad("observer.design_drift_hours: %v must be above 0", d.Observer.DesignDriftHours)
 	}
 	for i, t := range d.Terms {
 		if strings.TrimSpace(t.Term) == "" {

@@ -204,7 +204,7 @@ func TestValidateDomain(t *testing.T) {
 		{"unknown keys everywhere", `{"domain": "generic", "dq5": {}, "literature": {"primry": []}, "dq1": {"checks": [{"name": "a", "kind": "mean_within", "columns": ["x"], "range": [1, 2], "colour": 1}], "a": [0, 1], "b": 1}}`, []string{
 			"dq1.checks[0].colour: unknown key; known keys are columns, kind, min, name, range, required, why",
 			"dq1.b: unknown key; known keys here are a, allowed_missing_fraction, checks, cross_checks, label_column, leakage_corr_threshold, max_share_change, min_samples, required_columns",
-			"dq5: unknown key; known keys here are display_name, domain, dq1, dq2, dq3, dq4, extends, files, literature, notes, promotion, terms",
+			"dq5: unknown key; known keys here are display_name, domain, dq1, dq2, dq3, dq4, extends, files, literature, notes, observer, promotion, terms",
 			"literature.primry: unknown key; known keys here are curated_rag, datasets, grey, preprints, primary, rag_config, secondary",
 		}},
 		{"values out of range", `{"domain": "generic", "dq1": {"allowed_missing_fraction": 1.5, "leakage_corr_threshold": 0},
@@ -249,7 +249,8 @@ func TestValidateDomain(t *testing.T) {
 			{"computed": [], "reported": "", "tolerance_fraction": 2, "colour": 1}]},
 			"dq2": {"min_groups_per_fold": 0, "min_group_share_kept": 1.2},
 			"dq4": {"surprising_effect": 0.5, "claim_words": [" "], "alternatives_headings": []},
-			"terms": [{"term": "", "misuses": []}, {"term": "x", "misuses": ["y"], "notes": "z"}]}`, []string{
+			"terms": [{"term": "", "misuses": []}, {"term": "x", "misuses": ["y"], "notes": "z"}],
+			"observer": {"design_drift_actions": 0, "design_drift_hours": -1}}`, []string{
 			"dq1.cross_checks[1].colour: unknown key; known keys are computed, reported, tolerance_fraction, why",
 			"terms[1].notes: unknown key; known keys are misuses, note, term",
 			"dq1.max_share_change: 0 must be within (0, 1]",
@@ -261,6 +262,8 @@ func TestValidateDomain(t *testing.T) {
 			"dq4.surprising_effect: 0.5 must be above 1 (a fold change), or 0 to turn the rule off",
 			"dq4.claim_words: empty word",
 			`dq4.alternatives_headings: list at least one heading (e.g. "Alternative explanations")`,
+			"observer.design_drift_actions: 0 must be at least 1",
+			"observer.design_drift_hours: -1 must be above 0",
 			"terms[0].term: missing",
 			"terms[0] (): list at least one misuse",
 		}},
