@@ -72,10 +72,17 @@ type driftCache struct {
 	ScriptsMS  int64  `json:"scripts_ms,omitempty"`
 }
 
+// datasetState follows one dataset. Its clock starts when vibe first saw
+// it (SinceMS, or the download if earlier); for a dataset that is only
+// planned, not before it is present (PresentMS) or, while it is absent,
+// not before the analysis used another dataset of the research question
+// (UsedMS): a plan is not drift until the work that should use it starts.
 type datasetState struct {
-	SinceMS int64  `json:"since_ms"`
-	Source  string `json:"source"` // planned, present, downloaded
-	Used    bool   `json:"used,omitempty"`
+	SinceMS   int64  `json:"since_ms"`
+	Source    string `json:"source"` // planned, present, downloaded
+	PresentMS int64  `json:"present_ms,omitempty"`
+	Used      bool   `json:"used,omitempty"`
+	UsedMS    int64  `json:"used_ms,omitempty"`
 }
 
 // scriptState remembers what a script names: the dataset names of the set
@@ -173,6 +180,20 @@ func (o *outcome) checkDrift(ctx context.Context, st *store.Store, proj project.
 				s.SinceMS = ms
 				o.dirty = true
 			}
+			if s.PresentMS == 0 {
+				present := src != "planned" || since[p] > 0 || contains(c.Raw, p)
+				if !present {
+					_, err := os.Stat(filepath.Join(rq, filepath.FromSlash(p)))
+					present = err == nil
+				}
+				if present {
+					s.PresentMS = now.UnixMilli()
+					if ms := since[p]; ms > 0 {
+						s.PresentMS = ms
+					}
+					o.dirty = true
+				}
+			}
 		}
 		for p := range c.Datasets {
 			if _, ok := want[p]; !ok {
@@ -219,7 +240,7 @@ func (o *outcome) checkDrift(ctx context.Context, st *store.Store, proj project.
 				used = used || globUses(g, u.rel)
 			}
 			if used {
-				s.Used = true
+				s.Used, s.UsedMS = true, a.At.UnixMilli()
 				o.dirty = true
 			}
 		}
@@ -256,7 +277,11 @@ func (o *outcome) checkDrift(ctx context.Context, st *store.Store, proj project.
 			if s.Used || strings.Contains(u.c.DevText, datasetName(u.rel)) {
 				continue
 			}
-			since := time.UnixMilli(s.SinceMS)
+			start := s.clockStart(u.c)
+			if start == 0 {
+				continue
+			}
+			since := time.UnixMilli(start)
 			age := now.Sub(since)
 			if !(enough && since.Before(nth)) && age < cfg.DesignDriftAge {
 				continue
@@ -300,7 +325,7 @@ func (o *outcome) checkDrift(ctx context.Context, st *store.Store, proj project.
 				used = used || globUses(g, l.rel)
 			}
 			if used {
-				c.Datasets[l.rel].Used = true
+				c.Datasets[l.rel].Used, c.Datasets[l.rel].UsedMS = true, now.UnixMilli()
 				o.dirty = true
 				continue
 			}
@@ -334,6 +359,27 @@ func (o *outcome) checkDrift(ctx context.Context, st *store.Store, proj project.
 			what, when, rqRel, rqRel, rqRel)
 	}
 	return nil
+}
+
+// clockStart is when the dataset's wait began (unix ms), 0 while a planned
+// dataset is absent and nothing of its research question was used yet.
+func (s *datasetState) clockStart(c *driftCache) int64 {
+	if s.Source != "planned" {
+		return s.SinceMS
+	}
+	if s.PresentMS > 0 {
+		return max(s.SinceMS, s.PresentMS)
+	}
+	var first int64
+	for _, o := range c.Datasets {
+		if o.Used && o.UsedMS > 0 && (first == 0 || o.UsedMS < first) {
+			first = o.UsedMS
+		}
+	}
+	if first == 0 {
+		return 0
+	}
+	return max(s.SinceMS, first)
 }
 
 func roundAge(d time.Duration) string {

@@ -132,6 +132,32 @@ func TestDesignDriftM2(t *testing.T) {
 	}
 }
 
+func TestDesignDriftPlannedAbsent(t *testing.T) {
+	// Both datasets planned, neither downloaded: a plan is not drift while
+	// the work that should use it has not started.
+	e := newEnv(t)
+	e.write("RQ-001-offtarget/DESIGN.md", driftDesign, t0)
+	e.run(t0)
+	e.commands(t0.Add(time.Minute), texts(40, "$ search literature %d")...)
+	if got := drifts(e.run(t0.Add(time.Hour))); got != nil {
+		t.Fatalf("before any data is used: %q", got)
+	}
+	// GUIDE-seq arrives and is used: CHANGE-seq's clock starts then.
+	e.write("RQ-001-offtarget/02-data/raw/guideseq.csv", "a\n1\n", t0.Add(time.Hour))
+	e.commands(t0.Add(61*time.Minute), "$ python 03-analysis/train.py 02-data/raw/guideseq.csv")
+	if got := drifts(e.run(t0.Add(62 * time.Minute))); got != nil {
+		t.Fatalf("right after the first use: %q", got)
+	}
+	e.commands(t0.Add(63*time.Minute), texts(30, "$ python 03-analysis/train.py --seed %d")...)
+	got := e.run(t0.Add(100 * time.Minute))
+	if want := "[WARN design-drift:.vibe-science/RQ-001-offtarget:02-data/raw/changeseq.csv]"; fmt.Sprint(drifts(got)) != want {
+		t.Fatalf("30 actions after the first use: %q, want %s", drifts(got), want)
+	}
+	if m := driftMessage(got); !strings.Contains(m, "(39 min ago, 30 or more recorded actions since;") {
+		t.Errorf("message %q", m)
+	}
+}
+
 func TestDesignDriftDeviationAndHours(t *testing.T) {
 	t.Run("a deviation naming the dataset accepts it", func(t *testing.T) {
 		e := newEnv(t)
