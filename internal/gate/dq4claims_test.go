@@ -1,10 +1,14 @@
 package gate
 
 import (
+	"io/fs"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/vibe-science/vibe/skill"
 )
 
 // only returns the checks of r named name.
@@ -209,4 +213,34 @@ func TestDQ4FindingIDs(t *testing.T) {
 			t.Errorf("checks %+v", got)
 		}
 	})
+}
+
+// TestFindingsFormatOverclaimExample holds the overclaim example of
+// skill/vibe/formats/findings.md to the gate: it passes with its section
+// and fails without it.
+func TestFindingsFormatOverclaimExample(t *testing.T) {
+	raw, err := fs.ReadFile(skill.FS, "vibe/formats/findings.md")
+	if err != nil {
+		t.Skip("skill/vibe/formats/findings.md not present")
+	}
+	doc := string(raw)
+	i := strings.Index(doc, "## Surprising results need alternative explanations")
+	if i < 0 {
+		t.Fatal("findings.md has no overclaim section")
+	}
+	m := regexp.MustCompile("(?s)```markdown\n(.*?)\n```").FindStringSubmatch(doc[i:])
+	if m == nil {
+		t.Fatal("no markdown example in the overclaim section")
+	}
+	src := `{"n_sites": 5824, "fold": 12.4}`
+	r := DQ4("FINDINGS.md", []byte(m[1]), []byte(src), generic(t))
+	if got := only(r, "overclaim"); len(got) != 1 || got[0].Status != StatusPass {
+		t.Errorf("the documented example: %+v", got)
+	}
+	cut := m[1][:strings.Index(m[1], "## Alternative explanations")]
+	r = DQ4("FINDINGS.md", []byte(cut), []byte(src), generic(t))
+	want := []checkSummary{{"overclaim", StatusFail, `FINDINGS.md makes a strong or surprising claim (line 1: "drive"; line 3: 12.4-fold (at least 5)) but has no section headed "Alternative explanation"`}}
+	if got := only(r, "overclaim"); !reflect.DeepEqual(got, want) {
+		t.Errorf("without the section:\n got %+v\nwant %+v", got, want)
+	}
 }
