@@ -34,13 +34,13 @@ func TestDQ4Overclaim(t *testing.T) {
 	}{
 		{"plain result", "# Findings\n\nAUC 0.81 on n = 57 guides with 5-fold cross-validation.\n", []checkSummary{}},
 		{"M9 causal wording without alternatives", "# Findings\n\n## F1: Mismatches\n\nMismatch count drives the off-target rate (AUC 0.81, n = 57).\n",
-			[]checkSummary{{"overclaim", StatusFail, `FINDINGS.md makes a strong or surprising claim (line 5: "drives") but has no section headed "Alternative explanation"`}}},
+			[]checkSummary{{"overclaim", StatusFail, `FINDINGS.md makes a strong or surprising claim (line 5: "drives") but has no section headed "Alternative explanations"`}}},
 		{"novel and drift", "Novel drift of the rate, n = 57.\n",
-			[]checkSummary{{"overclaim", StatusFail, `FINDINGS.md makes a strong or surprising claim (line 1: "drift"; line 1: "Novel") but has no section headed "Alternative explanation"`}}},
+			[]checkSummary{{"overclaim", StatusFail, `FINDINGS.md makes a strong or surprising claim (line 1: "drift"; line 1: "Novel") but has no section headed "Alternative explanations"`}}},
 		{"fold change", "Off-target rate rose 12.4-fold in the treated cells, n = 57.\n",
-			[]checkSummary{{"overclaim", StatusFail, `FINDINGS.md makes a strong or surprising claim (line 1: 12.4-fold (at least 5)) but has no section headed "Alternative explanation"`}}},
+			[]checkSummary{{"overclaim", StatusFail, `FINDINGS.md makes a strong or surprising claim (line 1: 12.4-fold (at least 5)) but has no section headed "Alternative explanations"`}}},
 		{"odds ratio below 1", "An odds ratio of 0.08 for sites with bulges, n = 57.\n",
-			[]checkSummary{{"overclaim", StatusFail, `FINDINGS.md makes a strong or surprising claim (line 1: odds ratio of 0.08 (at least 5)) but has no section headed "Alternative explanation"`}}},
+			[]checkSummary{{"overclaim", StatusFail, `FINDINGS.md makes a strong or surprising claim (line 1: odds ratio of 0.08 (at least 5)) but has no section headed "Alternative explanations"`}}},
 		{"small effects, folds and notation pass", "A 3-fold rise, 5 folds, 5-fold CV, 3x faster, 1.2×10^5 reads, n = 57.\n", []checkSummary{}},
 		{"with the section", "Mismatch count drives the rate, n = 57.\n" + alt,
 			[]checkSummary{{"overclaim", StatusPass, `strong or surprising claims (line 1: "drives") come with the section "Alternative explanations" (line 3)`}}},
@@ -49,7 +49,7 @@ func TestDQ4Overclaim(t *testing.T) {
 		{"words in code and comments do not count", "The `drives` column, n = 57.\n<!-- novel -->\n```\ncauses\n```\n", []checkSummary{}},
 		{"words inside the section do not count", "AUC 0.81, n = 57.\n" + alt, []checkSummary{}},
 		{"many claims are capped", "It causes, drives, proves and is novel, n = 57.\n",
-			[]checkSummary{{"overclaim", StatusFail, `FINDINGS.md makes a strong or surprising claim (line 1: "causes"; line 1: "drives"; line 1: "proves"; and 1 more) but has no section headed "Alternative explanation"`}}},
+			[]checkSummary{{"overclaim", StatusFail, `FINDINGS.md makes a strong or surprising claim (line 1: "causes"; line 1: "drives"; line 1: "proves"; and 1 more) but has no section headed "Alternative explanations"`}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -57,7 +57,7 @@ func TestDQ4Overclaim(t *testing.T) {
 			if got := only(r, "overclaim"); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("checks:\n got %+v\nwant %+v", got, tt.want)
 			}
-			if len(tt.want) > 0 && tt.want[0].Status == StatusFail && !strings.Contains(r.Reason(), "add a section `## Alternative explanation` listing what else could produce the result") {
+			if len(tt.want) > 0 && tt.want[0].Status == StatusFail && !strings.Contains(r.Reason(), "add a section `## Alternative explanations` listing what else could produce the result") {
 				t.Errorf("reason lacks the fix: %s", r.Reason())
 			}
 		})
@@ -239,7 +239,7 @@ func TestFindingsFormatOverclaimExample(t *testing.T) {
 	}
 	cut := m[1][:strings.Index(m[1], "## Alternative explanations")]
 	r = DQ4("FINDINGS.md", []byte(cut), []byte(src), generic(t))
-	want := []checkSummary{{"overclaim", StatusFail, `FINDINGS.md makes a strong or surprising claim (line 1: "drive"; line 3: 12.4-fold (at least 5)) but has no section headed "Alternative explanation"`}}
+	want := []checkSummary{{"overclaim", StatusFail, `FINDINGS.md makes a strong or surprising claim (line 1: "drive"; line 3: 12.4-fold (at least 5)) but has no section headed "Alternative explanations"`}}
 	if got := only(r, "overclaim"); !reflect.DeepEqual(got, want) {
 		t.Errorf("without the section:\n got %+v\nwant %+v", got, want)
 	}
