@@ -1,6 +1,8 @@
 package gate
 
 import (
+	"encoding/json"
+	"fmt"
 	"io/fs"
 	"path/filepath"
 	"reflect"
@@ -242,5 +244,58 @@ func TestFindingsFormatOverclaimExample(t *testing.T) {
 	want := []checkSummary{{"overclaim", StatusFail, `FINDINGS.md makes a strong or surprising claim (line 1: "drive"; line 3: 12.4-fold (at least 5)) but has no section headed "Alternative explanations"`}}
 	if got := only(r, "overclaim"); !reflect.DeepEqual(got, want) {
 		t.Errorf("without the section:\n got %+v\nwant %+v", got, want)
+	}
+}
+
+func TestFindingsFor(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "findings.md"), "x")
+	if got, ok := FindingsFor(filepath.Join(dir, "FINDINGS.json")); !ok || got != filepath.Join(dir, "findings.md") {
+		t.Errorf("FindingsFor = %q, %v", got, ok)
+	}
+	if _, ok := FindingsFor(filepath.Join(dir, "metrics.json")); ok {
+		t.Error("a JSON without a Markdown twin has a findings file")
+	}
+}
+
+// BenchmarkDQ4FileProject is DQ4 at PreToolUse in a project that uses
+// finding ids: the findings file, its JSON, a second research question's
+// findings, a 2,000-entry progress log and a 200-claim ledger.
+func BenchmarkDQ4FileProject(b *testing.B) {
+	root := filepath.Join(b.TempDir(), ".vibe-science")
+	var progress, ledger, md strings.Builder
+	progress.WriteString("# Progress log\n")
+	for i := 0; i < 2000; i++ {
+		fmt.Fprintf(&progress, "\n### 2026-01-%02d: cycle %d\n- F%d checked; macro F1 = 0.7; see C-%03d.\n", i%28+1, i, i%40+1, i%200)
+	}
+	ledger.WriteString("# Claim ledger\n")
+	for i := 0; i < 200; i++ {
+		fmt.Fprintf(&ledger, "\n## C-%03d: claim\n- status: PROVISIONAL\n- type: correlative\n- confidence: 0.5\n- evidence: RQ-001-x/04-results/FINDINGS.md#F%d\n", i, i%40+1)
+	}
+	js := map[string]any{"n": 5824}
+	fs := map[string]any{}
+	md.WriteString("# Findings\n")
+	for i := 1; i <= 40; i++ {
+		fs[fmt.Sprintf("F%d", i)] = map[string]any{"auc": 0.7 + float64(i)/1000}
+		fmt.Fprintf(&md, "\n## F%d: a result\n\nAUC %.3f on n = 5,824 sites; it drives nothing.\n", i, 0.7+float64(i)/1000)
+	}
+	md.WriteString("\n## Alternative explanations\n\n- chance\n")
+	js["findings"] = fs
+	raw, _ := json.Marshal(js)
+	findings := filepath.Join(root, "RQ-001-x", "04-results", "FINDINGS.md")
+	writeFile(b, filepath.Join(root, "PROGRESS.md"), progress.String())
+	writeFile(b, filepath.Join(root, "CLAIM-LEDGER.md"), ledger.String())
+	writeFile(b, filepath.Join(root, "RQ-001-x", "04-results", "FINDINGS.json"), string(raw))
+	writeFile(b, findings, md.String())
+	writeFile(b, filepath.Join(root, "RQ-002-y", "04-results", "FINDINGS.md"), "## F41: other\nx, n = 3\n")
+	d := generic(b)
+	content := []byte(md.String())
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r, err := DQ4File(findings, content, d)
+		if err != nil || r.Status != StatusPass {
+			b.Fatalf("%v %s", err, r.Reason())
+		}
 	}
 }
