@@ -14,6 +14,7 @@
 //	check               level      condition
 //	state-stale         WARN/HALT  24 h / 72 h of recorded work since the researcher's part of STATE.md last changed; WARN when STATE.md is missing
 //	findings-json       WARN       a *findings*.md (in a research-question folder or its 04-results/) is newer than the JSON beside it by more than 30 min
+//	findings-stale      WARN       a findings file whose JSON changed after it, 30 min or more ago, and whose numbers or headline values DQ4 no longer finds in it (M6)
 //	data-undocumented   WARN       more than 3 files under a 02-data/ folder that its DATA-DICTIONARY.md does not name (heading, glob or path in the text)
 //	phase-drift         WARN       most of the last 20 phase-bearing actions lie outside the phase STATE.md names; INFO when the phase is not one vibe knows
 //	literature-drought  WARN       none of the project's last 30 actions is a literature search

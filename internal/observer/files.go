@@ -26,6 +26,9 @@ type fileCache struct {
 	// facts; DriftScannedMS is the time of the last spine entry searched.
 	Drift          map[string]*driftCache `json:"drift,omitempty"`
 	DriftScannedMS int64                  `json:"drift_scanned_ms,omitempty"`
+	// Stale: findings file, project-relative → DQ4's verdict on it and
+	// its newer JSON.
+	Stale map[string]staleCache `json:"stale,omitempty"`
 }
 
 // stateCache remembers STATE.md by mtime and size: the hash of the

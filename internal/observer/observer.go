@@ -153,6 +153,7 @@ var cleared = map[string]string{
 	CheckLiterature: "a literature search was recorded",
 	CheckSeeds:      "the seed was triaged (or its level changed)",
 	CheckDrift:      "the dataset was read, logged as a deviation, or is gone",
+	CheckStale:      "the findings match their JSON again",
 }
 
 func cacheKey(proj project.Project) string { return "files:" + proj.Root }
@@ -213,6 +214,7 @@ func Run(ctx context.Context, st *store.Store, proj project.Project, session str
 	}
 	lay := scanLayout(proj.VibeDir())
 	o.checkFindings(proj, lay, cfg)
+	o.checkStale(proj, lay, now, cfg)
 	o.checkData(proj, lay, cfg)
 	window := cfg.LiteratureWindow
 	if cfg.DriftWindow > window {
