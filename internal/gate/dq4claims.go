@@ -185,6 +185,8 @@ func surprisingEffects(l proseLine, min float64) []effectMention {
 			}
 		} else if r, _ := utf8.DecodeRuneInString(strings.TrimLeft(after, " ")); unicode.IsDigit(r) {
 			continue // 1.2×10⁻⁵ and 2 × 3 are notation
+		} else if strings.HasSuffix(t[start:end], "x") && unicode.IsUpper(r) {
+			continue // a name: 10x Genomics
 		}
 		add(strings.TrimSpace(t[start:end]), num)
 	}

@@ -44,6 +44,7 @@ func TestDQ4Overclaim(t *testing.T) {
 		{"odds ratio below 1", "An odds ratio of 0.08 for sites with bulges, n = 57.\n",
 			[]checkSummary{{"overclaim", StatusFail, `FINDINGS.md makes a strong or surprising claim (line 1: odds ratio of 0.08 (at least 5)) but has no section headed "Alternative explanations"`}}},
 		{"small effects, folds and notation pass", "A 3-fold rise, 5 folds, 5-fold CV, 3x faster, 1.2×10^5 reads, n = 57.\n", []checkSummary{}},
+		{"a name is not an effect", "Cells from the 10x Genomics platform, n = 57.\n", []checkSummary{}},
 		{"with the section", "Mismatch count drives the rate, n = 57.\n" + alt,
 			[]checkSummary{{"overclaim", StatusPass, `strong or surprising claims (line 1: "drives") come with the section "Alternative explanations" (line 3)`}}},
 		{"empty section", "Mismatch count drives the rate, n = 57.\n\n## Alternative explanations\n\n## Next\nmore\n",
@@ -138,6 +139,7 @@ func TestFindingIDs(t *testing.T) {
 		{"## F7: Rate (formerly F6b)", []idHit{{"F7", false}, {"F6b", true}}},
 		{"F1 score 0.8, F1-score, F1 = 0.8, F1 > 0.7, macro F1, macro-F1, weighted F1 of 0.7", nil},
 		{"F1000 RF12 F12A F1_x F1.2 file_F2", nil},
+		{"F1 hybrids and the F2 population; press the F1 key", nil},
 	}
 	for _, tt := range tests {
 		if got := findingIDs(tt.line); !reflect.DeepEqual(got, tt.want) {

@@ -20,7 +20,8 @@ import (
 // An "F1" that is the F1 score is not an id: one followed by "score",
 // "-score" or "measure", or by a comparison (F1 = 0.8, F1 > 0.7), or
 // after macro, micro, weighted, mean, average, best, max or min, or glued
-// to a hyphen or letter (macro-F1).
+// to a hyphen or letter (macro-F1). Nor is a generation or a key (F1
+// hybrids, the F2 population, the F1 key).
 //
 // In a findings file, an id after "formerly", "previously", "renamed
 // from" or "was called" is an alias: "## F7: Mismatch effect (formerly
@@ -34,6 +35,11 @@ type idHit struct {
 
 var notIDBefore = map[string]bool{"macro": true, "micro": true, "weighted": true, "mean": true,
 	"average": true, "best": true, "max": true, "min": true}
+
+// notIDAfter are the words that make F1, F2 a generation or a key, not a
+// finding: F1 hybrids, the F2 population, the F1 key.
+var notIDAfter = []string{"hybrid", "hybrids", "generation", "generations", "population", "populations",
+	"progeny", "offspring", "cross", "crosses", "plants", "mice", "animals", "key"}
 
 var aliasBefore = []string{"formerly", "previously", "renamed from", "was called"}
 
@@ -66,7 +72,7 @@ func findingIDs(line string) []idHit {
 			continue // F1.2 is a number, not an id
 		}
 		rest := strings.ToLower(strings.TrimLeft(line[j:], " -"))
-		if strings.HasPrefix(rest, "score") || strings.HasPrefix(rest, "measure") {
+		if strings.HasPrefix(rest, "score") || strings.HasPrefix(rest, "measure") || nextWordIn(rest, notIDAfter) {
 			continue
 		}
 		if comparison(strings.TrimLeft(line[j:], " ")) {

@@ -455,7 +455,7 @@ func (c *driftCache) refreshRaw(rq string) bool {
 	var names []string
 	for _, e := range entries {
 		n := e.Name()
-		if strings.HasPrefix(n, ".") || strings.EqualFold(path.Ext(n), ".md") {
+		if strings.HasPrefix(n, ".") || notDataset(n) {
 			continue
 		}
 		names = append(names, "02-data/raw/"+n)
@@ -464,6 +464,27 @@ func (c *driftCache) refreshRaw(rq string) bool {
 		c.Raw = names
 	}
 	return true
+}
+
+// companionExts and companionNames are files that come with a dataset
+// and are not one: checksums, signatures, logs, notes.
+var (
+	companionExts  = map[string]bool{".md": true, ".md5": true, ".sha1": true, ".sha256": true, ".sha512": true, ".sum": true, ".sig": true, ".asc": true, ".log": true}
+	companionNames = []string{"readme", "license", "licence", "manifest", "checksums", "md5sums", "sha256sums"}
+)
+
+func notDataset(name string) bool {
+	low := strings.ToLower(name)
+	if companionExts[path.Ext(low)] {
+		return true
+	}
+	base := strings.TrimSuffix(low, path.Ext(low))
+	for _, n := range companionNames {
+		if base == n || low == n {
+			return true
+		}
+	}
+	return false
 }
 
 func statNS(p string) (int64, int64) {

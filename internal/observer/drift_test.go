@@ -201,7 +201,7 @@ func TestDesignDriftDeviationAndHours(t *testing.T) {
 func TestDesignDriftGlobsAndCollections(t *testing.T) {
 	t.Run("a glob over the raw folder uses what it matches", func(t *testing.T) {
 		e := newEnv(t)
-		for _, n := range []string{"a.csv", "b.csv", "notes.tsv"} {
+		for _, n := range []string{"a.csv", "b.csv", "notes.tsv", "a.csv.md5", "README", "MANIFEST.txt"} {
 			e.write("RQ-001-x/02-data/raw/"+n, "x\n", t0)
 		}
 		e.write("RQ-001-x/03-analysis/load.py", "import glob\nfiles = glob.glob('../02-data/raw/*.CSV')\n", t0)
