@@ -246,6 +246,17 @@ func nextWordIn(s string, words []string) bool {
 	return false
 }
 
+// quoteAt returns the words of l at byte offset at of its lower-cased
+// text, as written when lower-casing kept the byte offsets (it does not
+// for a few letters, such as İ).
+func quoteAt(l proseLine, at int, phrase string) string {
+	end := at + len(strings.ToLower(strings.TrimSpace(phrase)))
+	if len(l.Text) == len(l.Lower) {
+		return l.Text[at:end]
+	}
+	return l.Lower[at:end]
+}
+
 // maxClaimMentions caps how many claims the overclaim failure quotes.
 const maxClaimMentions = 3
 
@@ -283,7 +294,7 @@ func dq4Overclaim(res *Result, base string, lines []proseLine, cfg DQ4Config) {
 			if at := findPhrase(l.Lower, w); at >= 0 {
 				total++
 				if len(mentions) < maxClaimMentions {
-					mentions = append(mentions, fmt.Sprintf("line %d: %q", l.No, strings.TrimSpace(l.Text[at:at+len(strings.TrimSpace(w))])))
+					mentions = append(mentions, fmt.Sprintf("line %d: %q", l.No, quoteAt(l, at, w)))
 				}
 			}
 		}

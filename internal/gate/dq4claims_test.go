@@ -44,6 +44,8 @@ func TestDQ4Overclaim(t *testing.T) {
 		{"odds ratio below 1", "An odds ratio of 0.08 for sites with bulges, n = 57.\n",
 			[]checkSummary{{"overclaim", StatusFail, `FINDINGS.md makes a strong or surprising claim (line 1: odds ratio of 0.08 (at least 5)) but has no section headed "Alternative explanations"`}}},
 		{"small effects, folds and notation pass", "A 3-fold rise, 5 folds, 5-fold CV, 3x faster, 1.2×10^5 reads, n = 57.\n", []checkSummary{}},
+		{"letters whose lower case is longer", "İİİ drives it, n = 57.\n",
+			[]checkSummary{{"overclaim", StatusFail, `FINDINGS.md makes a strong or surprising claim (line 1: "drives") but has no section headed "Alternative explanations"`}}},
 		{"a name is not an effect", "Cells from the 10x Genomics platform, n = 57.\n", []checkSummary{}},
 		{"with the section", "Mismatch count drives the rate, n = 57.\n" + alt,
 			[]checkSummary{{"overclaim", StatusPass, `strong or surprising claims (line 1: "drives") come with the section "Alternative explanations" (line 3)`}}},
