@@ -115,6 +115,7 @@ func (o *outcome) checkDrift(ctx context.Context, st *store.Store, proj project.
 		c       *driftCache
 	}
 	var unused []pending
+	fresh := false // a dataset vibe had not seen before: look back further
 	for _, rq := range lay.rqDirs {
 		design := filepath.Join(rq, "DESIGN.md")
 		raw := filepath.Join(rq, "02-data", "raw")
@@ -175,6 +176,7 @@ func (o *outcome) checkDrift(ctx context.Context, st *store.Store, proj project.
 				s = &datasetState{SinceMS: now.UnixMilli(), Source: src}
 				c.Datasets[p] = s
 				o.dirty = true
+				fresh = true
 			}
 			if ms := since[p]; ms > 0 && ms < s.SinceMS {
 				s.SinceMS = ms
@@ -219,11 +221,14 @@ func (o *outcome) checkDrift(ctx context.Context, st *store.Store, proj project.
 
 	// Actions: every spine entry's input summary ("read PATH", "$ CMD")
 	// since the last run, searched for the unused names.
-	limit := nextScan
-	if o.cache.DriftScannedMS == 0 {
-		limit = firstScan
+	// A dataset new to vibe may have been read before it became one (a
+	// file read, then planned in DESIGN.md): then the search looks back
+	// over the last firstScan entries, not only the new ones.
+	from, limit := o.cache.DriftScannedMS, nextScan
+	if from == 0 || fresh {
+		from, limit = 0, firstScan
 	}
-	texts, err := st.ActionTextsSince(ctx, proj.Root, time.UnixMilli(o.cache.DriftScannedMS), limit)
+	texts, err := st.ActionTextsSince(ctx, proj.Root, time.UnixMilli(from), limit)
 	if err != nil {
 		return err
 	}

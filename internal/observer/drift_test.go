@@ -158,6 +158,20 @@ func TestDesignDriftPlannedAbsent(t *testing.T) {
 	}
 }
 
+func TestDesignDriftReadBeforePlanned(t *testing.T) {
+	// changeseq.csv is read, then the design plans it: the read counts.
+	e := newEnv(t)
+	e.write("RQ-001-offtarget/02-data/raw/guideseq.csv", "a\n1\n", t0)
+	e.run(t0)
+	e.commands(t0.Add(time.Minute), "$ head 02-data/raw/changeseq.csv", "$ python 03-analysis/a.py raw/guideseq.csv")
+	e.run(t0.Add(5 * time.Minute))
+	e.write("RQ-001-offtarget/DESIGN.md", driftDesign, t0.Add(6*time.Minute))
+	e.commands(t0.Add(7*time.Minute), texts(31, "$ ls %d")...)
+	if got := drifts(e.run(t0.Add(time.Hour))); got != nil {
+		t.Fatalf("got %q", got)
+	}
+}
+
 func TestDesignDriftDeviationAndHours(t *testing.T) {
 	t.Run("a deviation naming the dataset accepts it", func(t *testing.T) {
 		e := newEnv(t)
