@@ -166,7 +166,8 @@ func TestDesignDriftReadBeforePlanned(t *testing.T) {
 	e.commands(t0.Add(time.Minute), "$ head 02-data/raw/changeseq.csv", "$ python 03-analysis/a.py raw/guideseq.csv")
 	e.run(t0.Add(5 * time.Minute))
 	e.write("RQ-001-offtarget/DESIGN.md", driftDesign, t0.Add(6*time.Minute))
-	e.commands(t0.Add(7*time.Minute), texts(31, "$ ls %d")...)
+	e.run(t0.Add(7 * time.Minute))
+	e.commands(t0.Add(8*time.Minute), texts(31, "$ ls %d")...)
 	if got := drifts(e.run(t0.Add(time.Hour))); got != nil {
 		t.Fatalf("got %q", got)
 	}
