@@ -101,6 +101,9 @@ type DQ1Config struct {
 	// CrossChecks are pairs of columns of the same table that must agree
 	// row by row.
 	CrossChecks []CrossCheck `json:"cross_checks"`
+	// LeakageExempt names columns shown to be known before the label (say
+	// why in the data dictionary): the leakage checks pass them and say so.
+	LeakageExempt []string `json:"leakage_exempt"`
 }
 
 // CrossCheck is a computed column that must equal a reported one on every
@@ -215,6 +218,8 @@ func (c *DQ1Config) UnmarshalJSON(data []byte) error {
 			err = json.Unmarshal(v, &c.MinSamples)
 		case "required_columns":
 			err = json.Unmarshal(v, &c.RequiredColumns)
+		case "leakage_exempt":
+			err = json.Unmarshal(v, &c.LeakageExempt)
 		case "max_share_change":
 			err = json.Unmarshal(v, &c.MaxShareChange)
 		case "cross_checks":
@@ -460,7 +465,7 @@ var knownKeys = map[string]any{
 		"findings": nil, "dictionary": nil},
 	"dq1": map[string]any{"label_column": nil, "allowed_missing_fraction": nil,
 		"leakage_corr_threshold": nil, "min_samples": nil, "required_columns": nil, "checks": nil,
-		"max_share_change": nil, "cross_checks": nil},
+		"max_share_change": nil, "cross_checks": nil, "leakage_exempt": nil},
 	"dq2": map[string]any{"min_auc": nil, "min_r2": nil, "max_dominance": nil, "max_fold_cv": nil,
 		"min_groups_per_fold": nil, "min_group_share_kept": nil},
 	"dq3": map[string]any{"max_coverage_gap": nil, "max_coverage": nil, "min_n": nil},
