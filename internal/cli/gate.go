@@ -554,14 +554,17 @@ func gateThresholds(g gate.Gate, d gate.Domain) map[string]any {
 	switch g.ID {
 	case "DQ1":
 		dom = map[string]any{"allowed_missing_fraction": d.DQ1.AllowedMissingFraction,
-			"leakage_corr_threshold": d.DQ1.LeakageCorrThreshold, "min_samples": d.DQ1.MinSamples}
+			"leakage_corr_threshold": d.DQ1.LeakageCorrThreshold, "min_samples": d.DQ1.MinSamples,
+			"max_share_change": d.DQ1.MaxShareChange}
 	case "DQ2":
 		dom = map[string]any{"min_auc": d.DQ2.MinAUC, "min_r2": d.DQ2.MinR2, "max_dominance": d.DQ2.MaxDominance,
-			"max_fold_cv": d.DQ2.MaxFoldCV}
+			"max_fold_cv": d.DQ2.MaxFoldCV, "min_groups_per_fold": d.DQ2.MinGroupsPerFold,
+			"min_group_share_kept": d.DQ2.MinGroupShareKept}
 	case "DQ3":
 		dom = map[string]any{"max_coverage_gap": d.DQ3.MaxCoverageGap, "max_coverage": d.DQ3.MaxCoverage, "min_n": d.DQ3.MinN}
 	case "DQ4":
-		dom = map[string]any{"rounding": d.DQ4.Rounding, "percent_of_fraction": d.DQ4.PercentOfFraction}
+		dom = map[string]any{"rounding": d.DQ4.Rounding, "percent_of_fraction": d.DQ4.PercentOfFraction,
+			"surprising_effect": d.DQ4.SurprisingEffect}
 	}
 	out := g.Thresholds
 	for k, v := range dom {

@@ -497,7 +497,7 @@ func TestRunGateList(t *testing.T) {
 	}
 	wantDQ2 := "\nDQ2  Model after training\n  kind: code; enforced: PostToolUse, CI\n" +
 		"  trigger: PostToolUse when a metrics JSON matching the domain's metrics patterns changed, whatever tool changed it\n" +
-		"  thresholds: max_dominance=0.5, max_fold_cv=0.5, min_auc=0.7, min_r2=0.05\n" +
+		"  thresholds: max_dominance=0.5, max_fold_cv=0.5, min_auc=0.7, min_group_share_kept=0.8, min_groups_per_fold=3, min_r2=0.05\n" +
 		"  command: vibe gate run DQ2 --metrics FILE\n"
 	if !strings.Contains(text, wantDQ2) {
 		t.Errorf("the DQ2 block with the project's min_auc is missing:\n%s", text)

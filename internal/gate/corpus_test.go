@@ -25,16 +25,19 @@ type expectation struct {
 }
 
 type stateInputs struct {
-	Features    string   `json:"features"`
-	Metrics     string   `json:"metrics"`
-	Calibration string   `json:"calibration"`
-	Findings    string   `json:"findings"`
-	Dictionary  string   `json:"dictionary"`
-	Columns     []string `json:"columns"`
-	Design      string   `json:"design"`
-	Deviations  string   `json:"deviations"`
-	Executed    []string `json:"executed"`
-	Artifact    string   `json:"artifact"`
+	Features string `json:"features"`
+	// PreviousFeatures is an earlier version of the features table: its
+	// DQ1 profile is passed as Inputs.PreviousProfile.
+	PreviousFeatures string   `json:"previous_features"`
+	Metrics          string   `json:"metrics"`
+	Calibration      string   `json:"calibration"`
+	Findings         string   `json:"findings"`
+	Dictionary       string   `json:"dictionary"`
+	Columns          []string `json:"columns"`
+	Design           string   `json:"design"`
+	Deviations       string   `json:"deviations"`
+	Executed         []string `json:"executed"`
+	Artifact         string   `json:"artifact"`
 }
 
 // corpusRunners compute a state's gate; a state naming a gate without a
@@ -59,10 +62,19 @@ func init() {
 			}
 			return filepath.Join(dir, p)
 		}
+		var prev *TableProfile
+		if in.PreviousFeatures != "" {
+			r, err := DQ1(join(in.PreviousFeatures), d)
+			if err != nil {
+				return Result{}, err
+			}
+			prev = r.Profile
+		}
 		return Run(id, Inputs{
 			Features: join(in.Features), Metrics: join(in.Metrics), Calibration: join(in.Calibration),
 			Findings: join(in.Findings), Dictionary: join(in.Dictionary), Columns: in.Columns,
 			Design: join(in.Design), Deviations: join(in.Deviations), Executed: in.Executed, Artifact: join(in.Artifact),
+			PreviousProfile: prev,
 		}, d)
 	}
 	for _, g := range Registry() {

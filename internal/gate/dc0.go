@@ -329,6 +329,15 @@ func fileNote(file, problem string) string {
 	return file + ": " + problem
 }
 
+// ParseDeviations reads the "### DEV-NNN: date" entries of a separate
+// deviations file (DEVIATIONS.md, with or without a "## Deviations"
+// heading), as DC0 does with its deviations file; malformed entries are
+// left out.
+func ParseDeviations(text []byte) []Deviation {
+	parsed, _ := parseDesign(markdownLines(text), "deviations")
+	return parsed.Deviations
+}
+
 // parseDeviationsFile reads deviations from a separate file: the same
 // "### DEV-NNN: date" entries, with or without a "## Deviations" heading.
 func parseDeviationsFile(text []byte, d Design) ([]Deviation, []string) {

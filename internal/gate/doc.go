@@ -99,6 +99,34 @@
 // executed data file must be planned or named by a deviation. Like every
 // vibe format, these parsers ignore fenced code blocks and HTML comments.
 //
+// # The blueprint's post-mortem errors
+//
+// Appendix A of the v6.0 blueprint lists twelve errors of a real CRISPR
+// run. The checks that catch them in files live here:
+//   - M3 (leakage, a dominant feature): DQ1's |r| with the label, and a
+//     feature that separates a two-valued label perfectly (at least 15
+//     rows per class, where chance does so with probability about 1e-8),
+//     which catches a skewed assay count whose r stays low; DQ2's
+//     dominance check.
+//   - M4, M7 (a simplified score zeroing part of a feature, a misaligned
+//     join leaving a column constant or empty): DQ1Compare, with the
+//     TableProfile of the previous version (Result.Profile; the caller
+//     keeps it, this package records nothing).
+//   - M5 (computed vs reported): dq1.cross_checks.
+//   - M8 (a subsample keeping a third of the groups, folds of one group):
+//     DQ2's grouping keys; absent keys are not judged.
+//   - M6 (FINDINGS.md stale after FINDINGS.json changed): DQ4's numbers,
+//     and its headline check for values the JSON marks.
+//   - M9 (an overclaim): DQ4's overclaim check; FAIL, because writing the
+//     alternatives section is cheap and a surprising claim without it is
+//     exactly what the gate exists to stop.
+//   - M10 (terminology): DQ4 warns on the domain's term misuses.
+//   - M12 (a finding named differently in the log): DQ4's finding-id
+//     check, reading PROGRESS.md and CLAIM-LEDGER.md found by walking up
+//     from the findings file (see dq4ids.go for what an id is).
+//
+// M2 (a planned dataset never used) is the observer's design-drift check.
+//
 // The gates are allocation-light and stream where the input can be large
 // (DQ1 reads a features table once, row by row).
 package gate

@@ -41,6 +41,9 @@ type Domain struct {
 	DQ2         DQ2Config    `json:"dq2"`
 	DQ3         DQ3Config    `json:"dq3"`
 	DQ4         DQ4Config    `json:"dq4"`
+	// Observer holds the thresholds of the observer's checks that belong
+	// to the domain.
+	Observer ObserverConfig `json:"observer"`
 	// Terms are the domain's words that are easy to misuse; DQ4 warns when
 	// a findings file uses one of the misuses, and the reviewer's checklist
 	// carries them.
@@ -98,6 +101,9 @@ type DQ1Config struct {
 	// CrossChecks are pairs of columns of the same table that must agree
 	// row by row.
 	CrossChecks []CrossCheck `json:"cross_checks"`
+	// LeakageExempt names columns shown to be known before the label (say
+	// why in the data dictionary): the leakage checks pass them and say so.
+	LeakageExempt []string `json:"leakage_exempt"`
 }
 
 // CrossCheck is a computed column that must equal a reported one on every
@@ -133,6 +139,15 @@ func (n *Names) UnmarshalJSON(data []byte) error {
 	}
 	*n = list
 	return nil
+}
+
+// ObserverConfig holds the design-drift thresholds: a dataset planned in
+// DESIGN.md, present in 02-data/raw/ or downloaded is reported when no
+// action or analysis script has read it after DesignDriftActions recorded
+// actions or DesignDriftHours hours since vibe first saw it.
+type ObserverConfig struct {
+	DesignDriftActions int     `json:"design_drift_actions"`
+	DesignDriftHours   float64 `json:"design_drift_hours"`
 }
 
 // Term is a word of the domain with the ways it is misused: DQ4 warns
@@ -203,6 +218,8 @@ func (c *DQ1Config) UnmarshalJSON(data []byte) error {
 			err = json.Unmarshal(v, &c.MinSamples)
 		case "required_columns":
 			err = json.Unmarshal(v, &c.RequiredColumns)
+		case "leakage_exempt":
+			err = json.Unmarshal(v, &c.LeakageExempt)
 		case "max_share_change":
 			err = json.Unmarshal(v, &c.MaxShareChange)
 		case "cross_checks":
@@ -448,12 +465,13 @@ var knownKeys = map[string]any{
 		"findings": nil, "dictionary": nil},
 	"dq1": map[string]any{"label_column": nil, "allowed_missing_fraction": nil,
 		"leakage_corr_threshold": nil, "min_samples": nil, "required_columns": nil, "checks": nil,
-		"max_share_change": nil, "cross_checks": nil},
+		"max_share_change": nil, "cross_checks": nil, "leakage_exempt": nil},
 	"dq2": map[string]any{"min_auc": nil, "min_r2": nil, "max_dominance": nil, "max_fold_cv": nil,
 		"min_groups_per_fold": nil, "min_group_share_kept": nil},
 	"dq3": map[string]any{"max_coverage_gap": nil, "max_coverage": nil, "min_n": nil},
 	"dq4": map[string]any{"rounding": nil, "percent_of_fraction": nil, "surprising_effect": nil,
 		"claim_words": nil, "alternatives_headings": nil},
+	"observer":  map[string]any{"design_drift_actions": nil, "design_drift_hours": nil},
 	"terms":     nil,
 	"promotion": nil,
 }
@@ -739,6 +757,12 @@ func validateDomain(d Domain, litIDs map[string]bool) []error {
 		if strings.TrimSpace(h) == "" {
 			bad("dq4.alternatives_headings: empty heading")
 		}
+	}
+	if d.Observer.DesignDriftActions < 1 {
+		bad("observer.design_drift_actions: %d must be at least 1", d.Observer.DesignDriftActions)
+	}
+	if !(d.Observer.DesignDriftHours > 0) {
+		bad("observer.design_drift_hours: %v must be above 0", d.Observer.DesignDriftHours)
 	}
 	for i, t := range d.Terms {
 		if strings.TrimSpace(t.Term) == "" {

@@ -79,9 +79,14 @@ func TestBlueprintThresholds(t *testing.T) {
 
 	g := generic(t)
 	byGate := map[string]map[string]float64{
-		"DQ1": {"allowed_missing_fraction": g.DQ1.AllowedMissingFraction, "leakage_corr_threshold": g.DQ1.LeakageCorrThreshold, "min_samples": float64(g.DQ1.MinSamples)},
-		"DQ2": {"min_auc": g.DQ2.MinAUC, "min_r2": g.DQ2.MinR2, "max_dominance": g.DQ2.MaxDominance, "max_fold_cv": g.DQ2.MaxFoldCV},
+		"DQ1": {"allowed_missing_fraction": g.DQ1.AllowedMissingFraction, "leakage_corr_threshold": g.DQ1.LeakageCorrThreshold, "min_samples": float64(g.DQ1.MinSamples),
+			"max_share_change": g.DQ1.MaxShareChange},
+		"DQ2": {"min_auc": g.DQ2.MinAUC, "min_r2": g.DQ2.MinR2, "max_dominance": g.DQ2.MaxDominance, "max_fold_cv": g.DQ2.MaxFoldCV,
+			"min_groups_per_fold": float64(g.DQ2.MinGroupsPerFold), "min_group_share_kept": g.DQ2.MinGroupShareKept},
 		"DQ3": {"max_coverage_gap": g.DQ3.MaxCoverageGap, "max_coverage": g.DQ3.MaxCoverage, "min_n": float64(g.DQ3.MinN)},
+	}
+	if dq4, _ := Lookup("DQ4"); dq4.Thresholds["surprising_effect"] != int(g.DQ4.SurprisingEffect) && dq4.Thresholds["surprising_effect"] != g.DQ4.SurprisingEffect {
+		t.Errorf("DQ4 registry surprising_effect %v, generic domain %v", dq4.Thresholds["surprising_effect"], g.DQ4.SurprisingEffect)
 	}
 	for id, want := range byGate {
 		gate, _ := Lookup(id)
@@ -203,8 +208,8 @@ func TestValidateDomain(t *testing.T) {
 		{"bad name", `{"domain": "My Domain", "extends": "generic"}`, []string{`domain: "My Domain" must be lower-case letters, digits and hyphens`}},
 		{"unknown keys everywhere", `{"domain": "generic", "dq5": {}, "literature": {"primry": []}, "dq1": {"checks": [{"name": "a", "kind": "mean_within", "columns": ["x"], "range": [1, 2], "colour": 1}], "a": [0, 1], "b": 1}}`, []string{
 			"dq1.checks[0].colour: unknown key; known keys are columns, kind, min, name, range, required, why",
-			"dq1.b: unknown key; known keys here are a, allowed_missing_fraction, checks, cross_checks, label_column, leakage_corr_threshold, max_share_change, min_samples, required_columns",
-			"dq5: unknown key; known keys here are display_name, domain, dq1, dq2, dq3, dq4, extends, files, literature, notes, promotion, terms",
+			"dq1.b: unknown key; known keys here are a, allowed_missing_fraction, checks, cross_checks, label_column, leakage_corr_threshold, leakage_exempt, max_share_change, min_samples, required_columns",
+			"dq5: unknown key; known keys here are display_name, domain, dq1, dq2, dq3, dq4, extends, files, literature, notes, observer, promotion, terms",
 			"literature.primry: unknown key; known keys here are curated_rag, datasets, grey, preprints, primary, rag_config, secondary",
 		}},
 		{"values out of range", `{"domain": "generic", "dq1": {"allowed_missing_fraction": 1.5, "leakage_corr_threshold": 0},
@@ -249,7 +254,8 @@ func TestValidateDomain(t *testing.T) {
 			{"computed": [], "reported": "", "tolerance_fraction": 2, "colour": 1}]},
 			"dq2": {"min_groups_per_fold": 0, "min_group_share_kept": 1.2},
 			"dq4": {"surprising_effect": 0.5, "claim_words": [" "], "alternatives_headings": []},
-			"terms": [{"term": "", "misuses": []}, {"term": "x", "misuses": ["y"], "notes": "z"}]}`, []string{
+			"terms": [{"term": "", "misuses": []}, {"term": "x", "misuses": ["y"], "notes": "z"}],
+			"observer": {"design_drift_actions": 0, "design_drift_hours": -1}}`, []string{
 			"dq1.cross_checks[1].colour: unknown key; known keys are computed, reported, tolerance_fraction, why",
 			"terms[1].notes: unknown key; known keys are misuses, note, term",
 			"dq1.max_share_change: 0 must be within (0, 1]",
@@ -261,6 +267,8 @@ func TestValidateDomain(t *testing.T) {
 			"dq4.surprising_effect: 0.5 must be above 1 (a fold change), or 0 to turn the rule off",
 			"dq4.claim_words: empty word",
 			`dq4.alternatives_headings: list at least one heading (e.g. "Alternative explanations")`,
+			"observer.design_drift_actions: 0 must be at least 1",
+			"observer.design_drift_hours: -1 must be above 0",
 			"terms[0].term: missing",
 			"terms[0] (): list at least one misuse",
 		}},

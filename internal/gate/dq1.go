@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -415,6 +416,7 @@ func dq1Leakage(res *Result, cols []*colStats, label int, words []string, tooMan
 	thr := d.DQ1.LeakageCorrThreshold
 	leaks := 0
 	bestR, bestName := 0.0, ""
+	var exempt []string
 	for i, c := range cols {
 		if i == label || !c.numeric() || c.infinite > 0 {
 			continue
@@ -423,14 +425,18 @@ func dq1Leakage(res *Result, cols []*colStats, label int, words []string, tooMan
 		if !ok {
 			continue
 		}
+		if slices.Contains(d.DQ1.LeakageExempt, c.name) {
+			exempt = append(exempt, c.name)
+			continue
+		}
 		if math.Abs(r) > thr {
 			leaks++
-			res.fail("leakage", fmt.Sprintf("column `%s` correlates with the label `%s` at r = %.3f (|r| above %s): likely leakage", c.name, lc.name, r, formatFloat(thr)), "drop it, or show it is known before the label and say so in the data dictionary")
+			res.fail("leakage", fmt.Sprintf("column `%s` correlates with the label `%s` at r = %.3f (|r| above %s): likely leakage", c.name, lc.name, r, formatFloat(thr)), leakageFix)
 		} else if lo, hi, ok := separates(c, classes); ok {
 			leaks++
 			res.fail("leakage", fmt.Sprintf("column `%s` separates the label `%s` perfectly (every %s row has `%s` ≤ %s, every %s row ≥ %s; r = %.3f): likely leakage",
 				c.name, lc.name, labelValue(classes[lo.class], words), c.name, formatFloat(lo.max), labelValue(classes[hi.class], words), formatFloat(hi.min), r),
-				"drop it, or show it is known before the label and say so in the data dictionary")
+				leakageFix)
 		}
 		if math.Abs(r) > math.Abs(bestR) {
 			bestR, bestName = r, c.name
@@ -444,9 +450,15 @@ func dq1Leakage(res *Result, cols []*colStats, label int, words []string, tooMan
 		if len(words) == 2 {
 			detail += fmt.Sprintf(" (label read as %s = 0, %s = 1)", words[0], words[1])
 		}
+		if len(exempt) > 0 {
+			detail += fmt.Sprintf("; not checked, as dq1.leakage_exempt says they are known before the label: %s", strings.Join(exempt, ", "))
+		}
 		res.pass("leakage", detail)
 	}
 }
+
+// leakageFix is the fix of a leakage failure.
+const leakageFix = "drop it, or, if it is known before the label, say why in the data dictionary and list it under dq1.leakage_exempt in .vibe-science/domain-config.json"
 
 type classSide struct {
 	class    int

@@ -215,6 +215,14 @@ func TestDQ1LeakageM3(t *testing.T) {
 		t.Errorf("checks:\n got %+v\nwant %+v", got, want)
 	}
 
+	// A column the domain config exempts passes, and the pass says so.
+	d := generic(t)
+	d.DQ1.LeakageExempt = []string{"guideseq_reads"}
+	r = dq1(strings.NewReader(body), "features.csv", d)
+	if got, want := only(r, "leakage"), []checkSummary{{"leakage", StatusPass, "highest |r| with the label `label` is 0.013 (`gc_content`), threshold 0.95; not checked, as dq1.leakage_exempt says they are known before the label: guideseq_reads"}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("exempt:\n got %+v\nwant %+v", got, want)
+	}
+
 	// Word labels are named as written.
 	words := strings.NewReplacer(",0\n", ",neg\n", ",1\n", ",pos\n").Replace(body)
 	r = dq1(strings.NewReader(words), "features.csv", generic(t))

@@ -273,6 +273,21 @@ func toFloat(v any) (float64, bool) {
 	return 0, false
 }
 
+// leaveOneGroupOut reports folds of exactly one group each, at least min
+// of them: leave-one-group-out, where every group is held out once by
+// design and one group per fold is no defect.
+func leaveOneGroupOut(perFold []float64, min int) bool {
+	if len(perFold) < min || len(perFold) < 2 {
+		return false
+	}
+	for _, n := range perFold {
+		if n != 1 {
+			return false
+		}
+	}
+	return true
+}
+
 // dq2Groups checks grouped cross-validation (the blueprint's M8: a
 // subsampling that kept a third of the guides, and folds of one or two
 // guides each). Groups per fold come from groups_per_fold or from the
@@ -320,7 +335,9 @@ func dq2Groups(res *Result, obj map[string]any, cfg DQ2Config) {
 		res.pass("groups", "not applicable: no groups_per_fold, folds[].n_groups, or n_groups_total with n_groups_used")
 		return
 	}
-	if key != "" {
+	if key != "" && leaveOneGroupOut(perFold, cfg.MinGroupsPerFold) {
+		res.pass("groups_per_fold", fmt.Sprintf("leave-one-%s-out: %d folds of one %s each (`%s`)", what, len(perFold), what, key))
+	} else if key != "" {
 		min := float64(cfg.MinGroupsPerFold)
 		var small []string
 		smallest := perFold[0]

@@ -84,6 +84,9 @@ func TestDQ2Groups(t *testing.T) {
 		{"M8 subsample of a third", `{` + base + `"group_key": "guide", "n_groups_total": 57, "n_groups_used": 19, "folds": [{"auc": 0.7, "n_groups": 4}, {"auc": 0.72, "n_groups": 2}, {"auc": 0.71, "n_groups": 1}]}`, StatusFail, []checkSummary{
 			{"groups_per_fold", StatusFail, "fold 2 has 2, fold 3 has 1 (`folds[].n_groups`); each held-out fold needs at least 3 guides"},
 			{"groups_kept", StatusFail, "only 19 of 57 guides were kept (33.3%, below 80%): the result describes a subsample"}}},
+		{"leave one group out", `{` + base + `"group_key": "guide", "groups_per_fold": [1, 1, 1, 1], "n_groups_total": 4, "n_groups_used": 4, "folds": [0.70, 0.72, 0.71, 0.70]}`, StatusPass, []checkSummary{
+			{"groups_per_fold", StatusPass, "leave-one-guide-out: 4 folds of one guide each (`groups_per_fold`)"},
+			{"groups_kept", StatusPass, "4 of 4 guides kept (100%, at least 80%)"}}},
 		{"only one count warns", `{` + base + `"n_groups_used": 19, "folds": [0.70, 0.72]}`, StatusWarn, []checkSummary{
 			{"groups_kept", StatusWarn, "the metrics state only one of n_groups_total and n_groups_used, so the share of groups kept was not checked"}}},
 		{"zero total", `{` + base + `"n_groups_total": 0, "n_groups_used": 0, "folds": [0.70, 0.72]}`, StatusFail, []checkSummary{

@@ -82,6 +82,15 @@ func SourcesFor(findingsPath string, content []byte) ([]string, error) {
 	return nil, &SourceNotFoundError{Findings: findingsPath, Tried: []string{want}}
 }
 
+// FindingsFor returns the findings file a source JSON belongs to by
+// default: the Markdown file of the same name beside it (FINDINGS.json →
+// FINDINGS.md, ignoring case), when it exists. After a script rewrites
+// the JSON, running DQ4File on that file says at once whether the prose
+// went stale (the numbers and headline checks).
+func FindingsFor(sourceJSON string) (string, bool) {
+	return existsFold(strings.TrimSuffix(sourceJSON, filepath.Ext(sourceJSON)) + ".md")
+}
+
 // existsFold finds p, or a file in p's folder whose name equals p's
 // ignoring case (the exact name wins).
 func existsFold(p string) (string, bool) {

@@ -119,12 +119,9 @@ func (s section) empty(lines []proseLine) bool {
 	return true
 }
 
-var (
-	// foldAfter: "12-fold", "12 fold", "12×", "12 ×", "12x".
-	foldAfter = lazyre.New(`(\d+(?:\.\d+)?)(\s*-\s*fold|\s+fold|\s*×|x)`)
-	// ratioBefore: "fold change of 12", "odds ratio = 0.08", "hazard ratio 3.1".
-	ratioBefore = lazyre.New(`(?i)\b(fold[- ]change|odds ratio|hazard ratio|risk ratio|rate ratio)\s*(?:of|=|:|was|is|≈|~)?\s*(\d+(?:\.\d+)?)`)
-)
+// ratioBefore: "fold change of 12", "odds ratio = 0.08", "hazard ratio 3.1";
+// run only on lines that mention a ratio or a fold change.
+var ratioBefore = lazyre.New(`(?i)\b(fold[- ]change|odds ratio|hazard ratio|risk ratio|rate ratio)\s*(?:of|=|:|was|is|≈|~)?\s*(\d+(?:\.\d+)?)`)
 
 // foldNotEffect are the words after "N-fold" that make it a design, not
 // an effect: 5-fold cross-validation, 10-fold CV.
@@ -156,28 +153,78 @@ func surprisingEffects(l proseLine, min float64) []effectMention {
 		}
 	}
 	t := l.Text
-	for _, m := range foldAfter.Re().FindAllStringSubmatchIndex(t, -1) {
-		if m[2] > 0 && isWordByte(t[m[2]-1]) {
-			continue // inside an identifier or a longer number
+	for i := 0; i < len(t); {
+		if !isDigit(t[i]) || (i > 0 && isWordByte(t[i-1])) {
+			i++
+			continue
 		}
-		after := t[m[1]:]
+		j := i
+		for j < len(t) && isDigit(t[j]) {
+			j++
+		}
+		if j+1 < len(t) && t[j] == '.' && isDigit(t[j+1]) {
+			j++
+			for j < len(t) && isDigit(t[j]) {
+				j++
+			}
+		}
+		num := t[i:j]
+		end, fold := effectSuffix(t, j)
+		start := i
+		i = j
+		if end < 0 {
+			continue
+		}
+		after := t[end:]
 		if r, _ := utf8.DecodeRuneInString(after); unicode.IsLetter(r) || unicode.IsDigit(r) {
 			continue // "5 folds", "12xyz"
 		}
-		suffix := t[m[4]:m[5]]
-		if strings.Contains(suffix, "fold") {
+		if fold {
 			if nextWordIn(strings.ToLower(after), foldNotEffect) {
 				continue // 5-fold cross-validation is a design
 			}
 		} else if r, _ := utf8.DecodeRuneInString(strings.TrimLeft(after, " ")); unicode.IsDigit(r) {
 			continue // 1.2×10⁻⁵ and 2 × 3 are notation
+		} else if strings.HasSuffix(t[start:end], "x") && unicode.IsUpper(r) {
+			continue // a name: 10x Genomics
 		}
-		add(strings.TrimSpace(t[m[0]:m[1]]), t[m[2]:m[3]])
+		add(strings.TrimSpace(t[start:end]), num)
+	}
+	if !strings.Contains(l.Lower, "ratio") && !strings.Contains(l.Lower, "fold") {
+		return out
 	}
 	for _, m := range ratioBefore.Re().FindAllStringSubmatch(t, -1) {
 		add(m[0], m[2])
 	}
 	return out
+}
+
+// effectSuffix reads what follows a number at j: "-fold", " fold",
+// "×" (spaces allowed before it) or a glued "x". It returns the end of the
+// suffix (-1 for none) and whether it was a fold.
+func effectSuffix(t string, j int) (int, bool) {
+	if strings.HasPrefix(t[j:], "x") {
+		return j + 1, false
+	}
+	k := j
+	for k < len(t) && t[k] == ' ' {
+		k++
+	}
+	switch {
+	case strings.HasPrefix(t[k:], "×"):
+		return k + len("×"), false
+	case strings.HasPrefix(t[k:], "-"):
+		k++
+		for k < len(t) && t[k] == ' ' {
+			k++
+		}
+		if strings.HasPrefix(t[k:], "fold") {
+			return k + 4, true
+		}
+	case k > j && strings.HasPrefix(t[k:], "fold"):
+		return k + 4, true
+	}
+	return -1, false
 }
 
 func isWordByte(c byte) bool { return isAlnum(c) || c == '_' || c == '.' }
@@ -197,6 +244,17 @@ func nextWordIn(s string, words []string) bool {
 		}
 	}
 	return false
+}
+
+// quoteAt returns the words of l at byte offset at of its lower-cased
+// text, as written when lower-casing kept the byte offsets (it does not
+// for a few letters, such as İ).
+func quoteAt(l proseLine, at int, phrase string) string {
+	end := at + len(strings.ToLower(strings.TrimSpace(phrase)))
+	if len(l.Text) == len(l.Lower) {
+		return l.Text[at:end]
+	}
+	return l.Lower[at:end]
 }
 
 // maxClaimMentions caps how many claims the overclaim failure quotes.
@@ -236,7 +294,7 @@ func dq4Overclaim(res *Result, base string, lines []proseLine, cfg DQ4Config) {
 			if at := findPhrase(l.Lower, w); at >= 0 {
 				total++
 				if len(mentions) < maxClaimMentions {
-					mentions = append(mentions, fmt.Sprintf("line %d: %q", l.No, strings.TrimSpace(l.Text[at:at+len(strings.TrimSpace(w))])))
+					mentions = append(mentions, fmt.Sprintf("line %d: %q", l.No, quoteAt(l, at, w)))
 				}
 			}
 		}
@@ -254,7 +312,10 @@ func dq4Overclaim(res *Result, base string, lines []proseLine, cfg DQ4Config) {
 	if total > len(mentions) {
 		listed += fmt.Sprintf("; and %d more", total-len(mentions))
 	}
-	want := cfg.AlternativesHeadings[0]
+	want := "Alternative explanations"
+	if len(cfg.AlternativesHeadings) > 0 {
+		want = cfg.AlternativesHeadings[0]
+	}
 	fix := fmt.Sprintf("add a section `## %s` listing what else could produce the result (confounders, batch or assay artefacts, leakage, selection, chance) and how each was ruled out or remains open, or state the result without the strong wording", want)
 	switch {
 	case alt == nil:

@@ -1,10 +1,16 @@
 package gate
 
 import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/vibe-science/vibe/skill"
 )
 
 // only returns the checks of r named name.
@@ -30,14 +36,17 @@ func TestDQ4Overclaim(t *testing.T) {
 	}{
 		{"plain result", "# Findings\n\nAUC 0.81 on n = 57 guides with 5-fold cross-validation.\n", []checkSummary{}},
 		{"M9 causal wording without alternatives", "# Findings\n\n## F1: Mismatches\n\nMismatch count drives the off-target rate (AUC 0.81, n = 57).\n",
-			[]checkSummary{{"overclaim", StatusFail, `FINDINGS.md makes a strong or surprising claim (line 5: "drives") but has no section headed "Alternative explanation"`}}},
+			[]checkSummary{{"overclaim", StatusFail, `FINDINGS.md makes a strong or surprising claim (line 5: "drives") but has no section headed "Alternative explanations"`}}},
 		{"novel and drift", "Novel drift of the rate, n = 57.\n",
-			[]checkSummary{{"overclaim", StatusFail, `FINDINGS.md makes a strong or surprising claim (line 1: "drift"; line 1: "Novel") but has no section headed "Alternative explanation"`}}},
+			[]checkSummary{{"overclaim", StatusFail, `FINDINGS.md makes a strong or surprising claim (line 1: "drift"; line 1: "Novel") but has no section headed "Alternative explanations"`}}},
 		{"fold change", "Off-target rate rose 12.4-fold in the treated cells, n = 57.\n",
-			[]checkSummary{{"overclaim", StatusFail, `FINDINGS.md makes a strong or surprising claim (line 1: 12.4-fold (at least 5)) but has no section headed "Alternative explanation"`}}},
+			[]checkSummary{{"overclaim", StatusFail, `FINDINGS.md makes a strong or surprising claim (line 1: 12.4-fold (at least 5)) but has no section headed "Alternative explanations"`}}},
 		{"odds ratio below 1", "An odds ratio of 0.08 for sites with bulges, n = 57.\n",
-			[]checkSummary{{"overclaim", StatusFail, `FINDINGS.md makes a strong or surprising claim (line 1: odds ratio of 0.08 (at least 5)) but has no section headed "Alternative explanation"`}}},
+			[]checkSummary{{"overclaim", StatusFail, `FINDINGS.md makes a strong or surprising claim (line 1: odds ratio of 0.08 (at least 5)) but has no section headed "Alternative explanations"`}}},
 		{"small effects, folds and notation pass", "A 3-fold rise, 5 folds, 5-fold CV, 3x faster, 1.2×10^5 reads, n = 57.\n", []checkSummary{}},
+		{"letters whose lower case is longer", "İİİ drives it, n = 57.\n",
+			[]checkSummary{{"overclaim", StatusFail, `FINDINGS.md makes a strong or surprising claim (line 1: "drives") but has no section headed "Alternative explanations"`}}},
+		{"a name is not an effect", "Cells from the 10x Genomics platform, n = 57.\n", []checkSummary{}},
 		{"with the section", "Mismatch count drives the rate, n = 57.\n" + alt,
 			[]checkSummary{{"overclaim", StatusPass, `strong or surprising claims (line 1: "drives") come with the section "Alternative explanations" (line 3)`}}},
 		{"empty section", "Mismatch count drives the rate, n = 57.\n\n## Alternative explanations\n\n## Next\nmore\n",
@@ -45,7 +54,7 @@ func TestDQ4Overclaim(t *testing.T) {
 		{"words in code and comments do not count", "The `drives` column, n = 57.\n<!-- novel -->\n```\ncauses\n```\n", []checkSummary{}},
 		{"words inside the section do not count", "AUC 0.81, n = 57.\n" + alt, []checkSummary{}},
 		{"many claims are capped", "It causes, drives, proves and is novel, n = 57.\n",
-			[]checkSummary{{"overclaim", StatusFail, `FINDINGS.md makes a strong or surprising claim (line 1: "causes"; line 1: "drives"; line 1: "proves"; and 1 more) but has no section headed "Alternative explanation"`}}},
+			[]checkSummary{{"overclaim", StatusFail, `FINDINGS.md makes a strong or surprising claim (line 1: "causes"; line 1: "drives"; line 1: "proves"; and 1 more) but has no section headed "Alternative explanations"`}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -53,7 +62,7 @@ func TestDQ4Overclaim(t *testing.T) {
 			if got := only(r, "overclaim"); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("checks:\n got %+v\nwant %+v", got, tt.want)
 			}
-			if len(tt.want) > 0 && tt.want[0].Status == StatusFail && !strings.Contains(r.Reason(), "add a section `## Alternative explanation` listing what else could produce the result") {
+			if len(tt.want) > 0 && tt.want[0].Status == StatusFail && !strings.Contains(r.Reason(), "add a section `## Alternative explanations` listing what else could produce the result") {
 				t.Errorf("reason lacks the fix: %s", r.Reason())
 			}
 		})
@@ -132,6 +141,7 @@ func TestFindingIDs(t *testing.T) {
 		{"## F7: Rate (formerly F6b)", []idHit{{"F7", false}, {"F6b", true}}},
 		{"F1 score 0.8, F1-score, F1 = 0.8, F1 > 0.7, macro F1, macro-F1, weighted F1 of 0.7", nil},
 		{"F1000 RF12 F12A F1_x F1.2 file_F2", nil},
+		{"F1 hybrids and the F2 population; press the F1 key", nil},
 	}
 	for _, tt := range tests {
 		if got := findingIDs(tt.line); !reflect.DeepEqual(got, tt.want) {
@@ -209,4 +219,87 @@ func TestDQ4FindingIDs(t *testing.T) {
 			t.Errorf("checks %+v", got)
 		}
 	})
+}
+
+// TestFindingsFormatOverclaimExample holds the overclaim example of
+// skill/vibe/formats/findings.md to the gate: it passes with its section
+// and fails without it.
+func TestFindingsFormatOverclaimExample(t *testing.T) {
+	raw, err := fs.ReadFile(skill.FS, "vibe/formats/findings.md")
+	if err != nil {
+		t.Skip("skill/vibe/formats/findings.md not present")
+	}
+	doc := string(raw)
+	i := strings.Index(doc, "## Surprising results need alternative explanations")
+	if i < 0 {
+		t.Fatal("findings.md has no overclaim section")
+	}
+	m := regexp.MustCompile("(?s)```markdown\n(.*?)\n```").FindStringSubmatch(doc[i:])
+	if m == nil {
+		t.Fatal("no markdown example in the overclaim section")
+	}
+	src := `{"n_sites": 5824, "fold": 12.4}`
+	r := DQ4("FINDINGS.md", []byte(m[1]), []byte(src), generic(t))
+	if got := only(r, "overclaim"); len(got) != 1 || got[0].Status != StatusPass {
+		t.Errorf("the documented example: %+v", got)
+	}
+	cut := m[1][:strings.Index(m[1], "## Alternative explanations")]
+	r = DQ4("FINDINGS.md", []byte(cut), []byte(src), generic(t))
+	want := []checkSummary{{"overclaim", StatusFail, `FINDINGS.md makes a strong or surprising claim (line 1: "drive"; line 3: 12.4-fold (at least 5)) but has no section headed "Alternative explanations"`}}
+	if got := only(r, "overclaim"); !reflect.DeepEqual(got, want) {
+		t.Errorf("without the section:\n got %+v\nwant %+v", got, want)
+	}
+}
+
+func TestFindingsFor(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "findings.md"), "x")
+	if got, ok := FindingsFor(filepath.Join(dir, "FINDINGS.json")); !ok || got != filepath.Join(dir, "findings.md") {
+		t.Errorf("FindingsFor = %q, %v", got, ok)
+	}
+	if _, ok := FindingsFor(filepath.Join(dir, "metrics.json")); ok {
+		t.Error("a JSON without a Markdown twin has a findings file")
+	}
+}
+
+// BenchmarkDQ4FileProject is DQ4 at PreToolUse in a project that uses
+// finding ids: the findings file, its JSON, a second research question's
+// findings, a 2,000-entry progress log and a 200-claim ledger.
+func BenchmarkDQ4FileProject(b *testing.B) {
+	root := filepath.Join(b.TempDir(), ".vibe-science")
+	var progress, ledger, md strings.Builder
+	progress.WriteString("# Progress log\n")
+	for i := 0; i < 2000; i++ {
+		fmt.Fprintf(&progress, "\n### 2026-01-%02d: cycle %d\n- F%d checked; macro F1 = 0.7; see C-%03d.\n", i%28+1, i, i%40+1, i%200)
+	}
+	ledger.WriteString("# Claim ledger\n")
+	for i := 0; i < 200; i++ {
+		fmt.Fprintf(&ledger, "\n## C-%03d: claim\n- status: PROVISIONAL\n- type: correlative\n- confidence: 0.5\n- evidence: RQ-001-x/04-results/FINDINGS.md#F%d\n", i, i%40+1)
+	}
+	js := map[string]any{"n": 5824}
+	fs := map[string]any{}
+	md.WriteString("# Findings\n")
+	for i := 1; i <= 40; i++ {
+		fs[fmt.Sprintf("F%d", i)] = map[string]any{"auc": 0.7 + float64(i)/1000}
+		fmt.Fprintf(&md, "\n## F%d: a result\n\nAUC %.3f on n = 5,824 sites; it drives nothing.\n", i, 0.7+float64(i)/1000)
+	}
+	md.WriteString("\n## Alternative explanations\n\n- chance\n")
+	js["findings"] = fs
+	raw, _ := json.Marshal(js)
+	findings := filepath.Join(root, "RQ-001-x", "04-results", "FINDINGS.md")
+	writeFile(b, filepath.Join(root, "PROGRESS.md"), progress.String())
+	writeFile(b, filepath.Join(root, "CLAIM-LEDGER.md"), ledger.String())
+	writeFile(b, filepath.Join(root, "RQ-001-x", "04-results", "FINDINGS.json"), string(raw))
+	writeFile(b, findings, md.String())
+	writeFile(b, filepath.Join(root, "RQ-002-y", "04-results", "FINDINGS.md"), "## F41: other\nx, n = 3\n")
+	d := generic(b)
+	content := []byte(md.String())
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r, err := DQ4File(findings, content, d)
+		if err != nil || r.Status != StatusPass {
+			b.Fatalf("%v %s", err, r.Reason())
+		}
+	}
 }

@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/vibe-science/vibe/internal/filememo"
 )
 
 // Finding ids are F, one to three digits and an optional lower-case letter
@@ -19,7 +20,8 @@ import (
 // An "F1" that is the F1 score is not an id: one followed by "score",
 // "-score" or "measure", or by a comparison (F1 = 0.8, F1 > 0.7), or
 // after macro, micro, weighted, mean, average, best, max or min, or glued
-// to a hyphen or letter (macro-F1).
+// to a hyphen or letter (macro-F1). Nor is a generation or a key (F1
+// hybrids, the F2 population, the F1 key).
 //
 // In a findings file, an id after "formerly", "previously", "renamed
 // from" or "was called" is an alias: "## F7: Mismatch effect (formerly
@@ -33,6 +35,11 @@ type idHit struct {
 
 var notIDBefore = map[string]bool{"macro": true, "micro": true, "weighted": true, "mean": true,
 	"average": true, "best": true, "max": true, "min": true}
+
+// notIDAfter are the words that make F1, F2 a generation or a key, not a
+// finding: F1 hybrids, the F2 population, the F1 key.
+var notIDAfter = []string{"hybrid", "hybrids", "generation", "generations", "population", "populations",
+	"progeny", "offspring", "cross", "crosses", "plants", "mice", "animals", "key"}
 
 var aliasBefore = []string{"formerly", "previously", "renamed from", "was called"}
 
@@ -65,13 +72,18 @@ func findingIDs(line string) []idHit {
 			continue // F1.2 is a number, not an id
 		}
 		rest := strings.ToLower(strings.TrimLeft(line[j:], " -"))
-		if strings.HasPrefix(rest, "score") || strings.HasPrefix(rest, "measure") {
+		if strings.HasPrefix(rest, "score") || strings.HasPrefix(rest, "measure") || nextWordIn(rest, notIDAfter) {
 			continue
 		}
 		if comparison(strings.TrimLeft(line[j:], " ")) {
 			continue
 		}
-		before := strings.ToLower(strings.TrimRight(line[:i], " (*_[:"))
+		// Only the last words before the id matter: look at a short window.
+		from := i - 24
+		if from < 0 {
+			from = 0
+		}
+		before := strings.ToLower(strings.TrimRight(line[from:i], " (*_[:"))
 		if w := lastWord(before); notIDBefore[w] {
 			continue
 		}
@@ -109,10 +121,26 @@ func isFindingID(s string) bool {
 	return len(h) == 1 && h[0].id == s
 }
 
-// idPlaces maps a finding id to where it appears ("PROGRESS.md line 12").
-type idPlaces map[string][]string
+// place is where a finding id appears: a file and a line.
+type place struct {
+	file string
+	line int
+}
 
-func (p idPlaces) add(id, place string) { p[id] = append(p[id], place) }
+func (p place) String() string { return fmt.Sprintf("%s line %d", p.file, p.line) }
+
+func placeList(ps []place) string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.String()
+	}
+	return strings.Join(out, ", ")
+}
+
+// idPlaces maps a finding id to where it appears.
+type idPlaces map[string][]place
+
+func (p idPlaces) add(id string, at place) { p[id] = append(p[id], at) }
 
 func (p idPlaces) ids() []string {
 	out := make([]string, 0, len(p))
@@ -151,16 +179,23 @@ type mdIDs struct {
 func findingsIDs(name string, content []byte) mdIDs {
 	m := mdIDs{defs: idPlaces{}, refs: idPlaces{}, aliases: idPlaces{}}
 	for _, l := range markdownLines(content) {
+		if !strings.Contains(l.Text, "F") {
+			continue
+		}
+		hits := findingIDs(blankInlineCode(l.Text))
+		if len(hits) == 0 {
+			continue
+		}
 		_, _, isHeading := heading(l.Text)
-		for _, h := range findingIDs(blankInlineCode(l.Text)) {
-			place := fmt.Sprintf("%s line %d", name, l.No)
+		at := place{name, l.No}
+		for _, h := range hits {
 			switch {
 			case h.alias:
-				m.aliases.add(h.id, place)
+				m.aliases.add(h.id, at)
 			case isHeading:
-				m.defs.add(h.id, place)
+				m.defs.add(h.id, at)
 			default:
-				m.refs.add(h.id, place)
+				m.refs.add(h.id, at)
 			}
 		}
 	}
@@ -201,18 +236,25 @@ func jsonFindingIDs(raw []byte) map[string]bool {
 	return out
 }
 
-// maxSiblingRead bounds how much of a progress log, ledger or other
-// findings file the id check reads.
-const maxSiblingRead = 4 << 20
+// The ids of the progress log, the ledger and the other findings files and
+// JSONs are kept per file until it changes: the resident worker judges
+// every findings write, and a 2,000-entry log costs milliseconds to scan.
+// The kept values are read, never changed.
+var (
+	idMemo     filememo.Memo[mdIDs]
+	jsonIDMemo filememo.Memo[map[string]bool]
+)
 
-func readCapped(p string) ([]byte, bool) {
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, false
+// maxSiblingSize: a progress log, ledger or findings file larger than
+// this is not read for ids.
+const maxSiblingSize = 16 << 20
+
+func memoFindingsIDs(p string) (mdIDs, bool) {
+	if info, err := os.Stat(p); err != nil || info.Size() > maxSiblingSize {
+		return mdIDs{}, false
 	}
-	defer f.Close()
-	raw, err := io.ReadAll(io.LimitReader(f, maxSiblingRead))
-	return raw, err == nil
+	m, err := idMemo.Load(p, func(raw []byte) (mdIDs, error) { return findingsIDs(filepath.Base(p), raw), nil })
+	return m, err == nil
 }
 
 // Project files the id check reads, found by walking up from the findings
@@ -312,19 +354,19 @@ func dq4FindingIDs(res *Result, findingsPath string, content []byte, sources []s
 			if abs, _ := filepath.Abs(other); abs == curAbs {
 				continue
 			}
-			raw, ok := readCapped(other)
+			o, ok := memoFindingsIDs(other)
 			if !ok {
 				continue
 			}
-			o := findingsIDs(filepath.Base(other), raw)
 			for _, p := range []idPlaces{o.defs, o.aliases} {
 				for id := range p {
 					known[id] = true
 				}
 			}
 			if js, ok := existsFold(strings.TrimSuffix(other, filepath.Ext(other)) + ".json"); ok {
-				if raw, ok := readCapped(js); ok {
-					for id := range jsonFindingIDs(raw) {
+				ids, err := jsonIDMemo.Load(js, func(raw []byte) (map[string]bool, error) { return jsonFindingIDs(raw), nil })
+				if err == nil {
+					for id := range ids {
 						known[id] = true
 					}
 				}
@@ -340,7 +382,7 @@ func dq4FindingIDs(res *Result, findingsPath string, content []byte, sources []s
 		for _, id := range cur.defs.ids() {
 			if !srcIDs[id] {
 				failed++
-				res.fail("finding_ids", fmt.Sprintf("finding %s is defined in %s (%s) but %s does not hold it", id, base, strings.Join(cur.defs[id], ", "), srcLabel),
+				res.fail("finding_ids", fmt.Sprintf("finding %s is defined in %s (%s) but %s does not hold it", id, base, placeList(cur.defs[id]), srcLabel),
 					fmt.Sprintf("have the script write %s to %s, or use the id the JSON gives this finding", id, srcLabel))
 			}
 		}
@@ -376,12 +418,11 @@ func dq4FindingIDs(res *Result, findingsPath string, content []byte, sources []s
 			if !ok {
 				continue
 			}
-			raw, ok := readCapped(p)
+			m, ok := memoFindingsIDs(p)
 			if !ok {
 				continue
 			}
 			read = append(read, f)
-			m := findingsIDs(f, raw)
 			for _, ps := range []idPlaces{m.defs, m.refs, m.aliases} {
 				for id, places := range ps {
 					if !known[id] {
@@ -394,13 +435,18 @@ func dq4FindingIDs(res *Result, findingsPath string, content []byte, sources []s
 	for _, id := range unknown.ids() {
 		failed++
 		places := unknown[id]
-		sort.Strings(places)
+		sort.Slice(places, func(i, j int) bool {
+			if places[i].file != places[j].file {
+				return places[i].file < places[j].file
+			}
+			return places[i].line < places[j].line
+		})
 		more := ""
 		if len(places) > 3 {
 			more = fmt.Sprintf(" and %d more places", len(places)-3)
 			places = places[:3]
 		}
-		res.fail("finding_ids", fmt.Sprintf("finding %s is named in %s%s, but no findings file or findings JSON defines it", id, strings.Join(places, ", "), more),
+		res.fail("finding_ids", fmt.Sprintf("finding %s is named in %s%s, but no findings file or findings JSON defines it", id, placeList(places), more),
 			fmt.Sprintf("use the id the findings give this finding; if it was renamed, write the new id with \"(formerly %s)\" in its FINDINGS.md heading", id))
 	}
 	if failed == 0 {

@@ -21,9 +21,12 @@ func FuzzDQ4Numbers(f *testing.F) {
 		"```\nx = 1\n```\n<!-- source: a.json -->\n---\n",
 		"1,2,3 .5 -.5 +7 1e 1e+ 2^ 10^( ×10 ⁻ [^1] [a](b) ![c](d) https://x/1 doi:10.1/2",
 		"\xff\xfe 0.5 \u2212\u2212 1",
+		"## F7: x (formerly F6b)\nIt drives a 12.4-fold rise, odds ratio of 0.08, 3x, 5-fold CV, F1 score, macro-F1\n## Alternative explanations\n",
+		"`drives` F F1. F1.2 F999x 1.2×10 ×× 12 ×",
 	} {
 		f.Add([]byte(s), []byte(`{"a": 0.913, "b": [5824, "0.873", -0.42]}`))
 	}
+	f.Add([]byte("AUC 0.81"), []byte(`{"headline": ["a.b", "x", 3, {"c": 0.81}], "a": {"b": 0.81}, "findings": {"F7": 1}}`))
 	d, err := ShippedDomain(GenericDomain)
 	if err != nil {
 		f.Fatal(err)

@@ -3,7 +3,8 @@
 // what PreToolUse needs to deny writes while a HALT is open (OpenHalts,
 // Blocking, HaltVerdict). It reads the project's files with stat calls and
 // a few small listings and speaks to the database through store only; it
-// must not walk the project tree, run programs, or import cobra or a hook
+// must not walk the project tree (the one bounded walk is the design-drift
+// check's of 03-analysis, below), run programs, or import cobra or a hook
 // handler.
 //
 // # Checks
@@ -13,10 +14,12 @@
 //	check               level      condition
 //	state-stale         WARN/HALT  24 h / 72 h of recorded work since the researcher's part of STATE.md last changed; WARN when STATE.md is missing
 //	findings-json       WARN       a *findings*.md (in a research-question folder or its 04-results/) is newer than the JSON beside it by more than 30 min
+//	findings-stale      WARN       a findings file whose JSON changed after it, 30 min or more ago, and whose numbers or headline values DQ4 no longer finds in it (M6)
 //	data-undocumented   WARN       more than 3 files under a 02-data/ folder that its DATA-DICTIONARY.md does not name (heading, glob or path in the text)
 //	phase-drift         WARN       most of the last 20 phase-bearing actions lie outside the phase STATE.md names; INFO when the phase is not one vibe knows
 //	literature-drought  WARN       none of the project's last 30 actions is a literature search
 //	seed-pending        WARN/HALT  a seed waits for triage 5 / 10 sessions (serendipity_seeds.sessions_pending)
+//	design-drift        WARN       a dataset of a research question (planned in DESIGN.md under 02-data/raw/, in 02-data/raw/, or downloaded) that no action or analysis script has read after 30 actions or 24 h (observer block of the domain config)
 //
 // The phase is read from one line of STATE.md, `phase: X` or `stage: X`
 // (also bold, as a list item or a heading), never continued onto the next
@@ -24,6 +27,29 @@
 // change of the researcher's part, not from the file's mtime: vibe rewriting
 // its own section does not reset the clock, and a week away from the
 // project does not count as a week of unrecorded work.
+//
+// # Design drift
+//
+// The blueprint's M2: a dataset planned and downloaded, never used, while
+// the analysis went on without it. A research question's datasets are the
+// paths under 02-data/raw/ its DESIGN.md steps name (globs aside), the
+// entries of its 02-data/raw/ (when there are at most 20: more is a
+// collection of samples, not a list of datasets) and the downloads
+// recorded into it (RecordDownload, the downloads table). A dataset is
+// read when its file name appears, in any case, in the input summary of a
+// recorded action (a Read path, a Bash command) or in a script under the
+// research question's 03-analysis/, or when a raw-folder glob there
+// ("raw/*.csv") matches it. Its clock starts when vibe first sees it or
+// when it was downloaded; a dataset only planned waits until it is present
+// or until another dataset of its question was read, so an early plan is
+// not drift. A deviation (in DESIGN.md or DEVIATIONS.md) whose what, why
+// or files name the file accepts it. One alert per research question
+// lists its overdue datasets.
+//
+// Cost: the spine is searched incrementally (the entries since the last
+// run, at most 5000; 20000 on the first run); 03-analysis is walked (at
+// most 500 entries, scripts read only when changed) only while some
+// dataset is overdue, and then at most every 5 minutes.
 //
 // # Alerts
 //

@@ -23,6 +23,13 @@ import (
 type fileCache struct {
 	State stateCache           `json:"state"`
 	Data  map[string]dataCache `json:"data,omitempty"` // key: 02-data folder, project-relative
+	// Drift: research-question folder, project-relative → design-drift
+	// facts; DriftScannedMS is the time of the last spine entry searched.
+	Drift          map[string]*driftCache `json:"drift,omitempty"`
+	DriftScannedMS int64                  `json:"drift_scanned_ms,omitempty"`
+	// Stale: findings file, project-relative → DQ4's verdict on it and
+	// its newer JSON.
+	Stale map[string]staleCache `json:"stale,omitempty"`
 }
 
 // stateCache remembers STATE.md by mtime and size: the hash of the
@@ -112,6 +119,7 @@ func userHash(raw []byte) string {
 type layout struct {
 	dataDirs []string // absolute
 	findings []string // absolute paths of *findings*.md
+	rqDirs   []string // absolute: the folders directly in .vibe-science
 }
 
 // scanLayout lists .vibe-science and each folder in it (one level), and
@@ -146,12 +154,14 @@ func scanLayout(vibeDir string) layout {
 	for _, e := range top {
 		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") && e.Name() != "02-data" && e.Name() != "04-results" {
 			dir := filepath.Join(vibeDir, e.Name())
+			l.rqDirs = append(l.rqDirs, dir)
 			if sub, err := os.ReadDir(dir); err == nil {
 				visit(dir, sub)
 			}
 		}
 	}
 	sort.Strings(l.dataDirs)
+	sort.Strings(l.rqDirs)
 	sort.Strings(l.findings)
 	return l
 }

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/projectfiles"
 	"github.com/vibe-science/vibe/internal/store"
@@ -53,20 +54,27 @@ type Config struct {
 	SeedWarnSessions int           // a seed pending triage this many sessions: WARN (5)
 	SeedHaltSessions int           // HALT (10)
 	MaxDataEntries   int           // folder entries listed per run, over all 02-data folders (20000)
+	// DesignDriftActions and DesignDriftAge: a dataset nothing has read
+	// after this many recorded actions or this long since vibe first saw
+	// it (30, 24 h; the domain config's observer block sets them).
+	DesignDriftActions int
+	DesignDriftAge     time.Duration
 }
 
 // Default is the configuration used for zero fields.
 var Default = Config{
-	StateWarnAfter:   24 * time.Hour,
-	StateHaltAfter:   72 * time.Hour,
-	FindingsLag:      30 * time.Minute,
-	MaxUndocumented:  3,
-	DriftWindow:      20,
-	DriftMin:         8,
-	LiteratureWindow: 30,
-	SeedWarnSessions: 5,
-	SeedHaltSessions: 10,
-	MaxDataEntries:   20000,
+	StateWarnAfter:     24 * time.Hour,
+	StateHaltAfter:     72 * time.Hour,
+	FindingsLag:        30 * time.Minute,
+	MaxUndocumented:    3,
+	DriftWindow:        20,
+	DriftMin:           8,
+	LiteratureWindow:   30,
+	SeedWarnSessions:   5,
+	SeedHaltSessions:   10,
+	MaxDataEntries:     20000,
+	DesignDriftActions: 30,
+	DesignDriftAge:     24 * time.Hour,
 }
 
 func (c Config) withDefaults() Config {
@@ -100,6 +108,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxDataEntries > 0 {
 		d.MaxDataEntries = c.MaxDataEntries
+	}
+	if c.DesignDriftActions > 0 {
+		d.DesignDriftActions = c.DesignDriftActions
+	}
+	if c.DesignDriftAge > 0 {
+		d.DesignDriftAge = c.DesignDriftAge
 	}
 	return d
 }
@@ -138,6 +152,8 @@ var cleared = map[string]string{
 	CheckPhase:      "the recent actions fit the phase in STATE.md (or the phase changed)",
 	CheckLiterature: "a literature search was recorded",
 	CheckSeeds:      "the seed was triaged (or its level changed)",
+	CheckDrift:      "the dataset was read, logged as a deviation, or is gone",
+	CheckStale:      "the findings match their JSON again",
 }
 
 func cacheKey(proj project.Project) string { return "files:" + proj.Root }
@@ -184,10 +200,10 @@ func loadCache(ctx context.Context, st *store.Store, proj project.Project) (file
 // the alerts raised by this run, most severe first. A project without a
 // .vibe-science folder is not a research project: nothing runs.
 func Run(ctx context.Context, st *store.Store, proj project.Project, session string, now time.Time, cfg Config) ([]Alert, error) {
-	cfg = cfg.withDefaults()
 	if info, err := os.Stat(proj.VibeDir()); err != nil || !info.IsDir() {
 		return nil, nil
 	}
+	cfg = fromDomain(cfg, proj).withDefaults()
 	cache, err := loadCache(ctx, st, proj)
 	if err != nil {
 		return nil, fmt.Errorf("observer: %w", err)
@@ -198,6 +214,7 @@ func Run(ctx context.Context, st *store.Store, proj project.Project, session str
 	}
 	lay := scanLayout(proj.VibeDir())
 	o.checkFindings(proj, lay, cfg)
+	o.checkStale(proj, lay, now, cfg)
 	o.checkData(proj, lay, cfg)
 	window := cfg.LiteratureWindow
 	if cfg.DriftWindow > window {
@@ -214,11 +231,34 @@ func Run(ctx context.Context, st *store.Store, proj project.Project, session str
 	if err := o.checkSeeds(ctx, st, proj, cfg); err != nil {
 		return nil, fmt.Errorf("observer: %w", err)
 	}
+	if err := o.checkDrift(ctx, st, proj, lay, now, cfg); err != nil {
+		return nil, fmt.Errorf("observer: %w", err)
+	}
 	raised, err := o.record(ctx, st, proj, session, now)
 	if err != nil {
 		return nil, fmt.Errorf("observer: %w", err)
 	}
 	return raised, nil
+}
+
+// fromDomain fills the design-drift thresholds cfg leaves at zero from the
+// project's domain config; an unreadable config leaves the defaults (gate
+// commands report it).
+func fromDomain(cfg Config, proj project.Project) Config {
+	if cfg.DesignDriftActions > 0 && cfg.DesignDriftAge > 0 {
+		return cfg
+	}
+	d, err := gate.LoadDomain(proj.Root)
+	if err != nil {
+		return cfg
+	}
+	if cfg.DesignDriftActions == 0 {
+		cfg.DesignDriftActions = d.Observer.DesignDriftActions
+	}
+	if cfg.DesignDriftAge == 0 && d.Observer.DesignDriftHours > 0 {
+		cfg.DesignDriftAge = time.Duration(d.Observer.DesignDriftHours * float64(time.Hour))
+	}
+	return cfg
 }
 
 // record raises the new findings, resolves what cleared and saves the

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"strings"
 	"time"
 
@@ -103,4 +105,23 @@ SELECT ts, input_summary FROM (
 		out = append(out, a)
 	}
 	return out, classify("read action texts", rows.Err())
+}
+
+// NthRecentAction is the time of a project's n-th most recent spine entry
+// (n = 1 is the newest), and whether the project has that many: anything
+// first seen before it has waited at least n actions.
+func (s *Store) NthRecentAction(ctx context.Context, project string, n int) (time.Time, bool, error) {
+	if n < 1 {
+		n = 1
+	}
+	var ts int64
+	err := s.db.QueryRowContext(ctx, `SELECT ts FROM spine_entries WHERE project_path = ? ORDER BY ts DESC, id DESC LIMIT 1 OFFSET ?`,
+		project, n-1).Scan(&ts)
+	if errors.Is(err, sql.ErrNoRows) {
+		return time.Time{}, false, nil
+	}
+	if err != nil {
+		return time.Time{}, false, classify("read recent actions", err)
+	}
+	return time.UnixMilli(ts).UTC(), true, nil
 }
