@@ -18,7 +18,7 @@ var readOnlyPrograms = setOf(
 	"unset", "exit", "return", "shift", "wait", ":", "read", "trap", "ulimit", "umask", "shopt",
 	"getopts", "kill", "jobs", "fg", "bg", "disown", "dirs", "break", "continue", "man", "help", "expr",
 	"bc", "numfmt", "cal", "tty", "groups", "pgrep", "alias", "unalias", "history", "mapfile",
-	"readarray", "local", "export", "declare", "typeset", "readonly", "let", "shuf", "join", "look",
+	"readarray", "local", "export", "declare", "typeset", "readonly", "let", "join", "look",
 	"sum", "lsof",
 )
 
@@ -158,6 +158,9 @@ func (a *shellAnalyzer) run(argv []word, st *shellState, in stdinSrc, raw string
 		raw = wordsText(argv)
 	}
 
+	if a.builtin(prog, rest, st, in, raw) {
+		return
+	}
 	switch {
 	case readOnlyPrograms[prog]:
 		return
@@ -174,12 +177,17 @@ func (a *shellAnalyzer) run(argv []word, st *shellState, in stdinSrc, raw string
 	case "cd", "pushd":
 		ops := parseArgs(rest, "").ops
 		if len(ops) == 0 {
-			st.cwd = "" // home
+			st.cwd = a.home
 			return
 		}
-		v, ok := ops[0].single()
-		if !ok || v == "-" {
-			st.cwd = ""
+		vals := a.expand(ops[0], st)
+		if len(vals) != 1 || vals[0] == "-" {
+			st.cwd = "" // unknown, or a glob that matched several folders
+			return
+		}
+		v := vals[0]
+		if _, set := st.vars["CDPATH"]; set && !isAbs(toSlash(v)) && !strings.HasPrefix(v, "./") && !strings.HasPrefix(v, "../") && v != "." && v != ".." {
+			st.cwd = "" // CDPATH decides which folder a relative name means
 			return
 		}
 		if p, ok := a.abs(v, st); ok {
@@ -583,12 +591,28 @@ func (a *shellAnalyzer) wrapper(prog string, argv []word, st *shellState, in std
 	if prog == "xargs" {
 		// The arguments xargs adds come from stdin: unknown.
 		rest = append([]word(nil), rest...)
+		var fed []string // what a listing before the pipe prints
+		if in.piped {
+			fed = a.listing(in.text, st)
+		}
 		if replace != "" {
 			for k, w := range rest {
-				if strings.Contains(w.raw, replace) {
-					rest[k] = word{raw: strings.ReplaceAll(w.raw, replace, "\x00") + " " + in.text}
+				if !strings.Contains(w.raw, replace) {
+					continue
 				}
+				v, ok := w.single()
+				if ok && fed != nil {
+					vals := make([]string, 0, len(fed))
+					for _, f := range fed {
+						vals = append(vals, strings.ReplaceAll(v, replace, f))
+					}
+					rest[k] = word{vals: vals, raw: w.raw}
+					continue
+				}
+				rest[k] = word{raw: strings.ReplaceAll(w.raw, replace, "\x00") + " " + in.text}
 			}
+		} else if fed != nil {
+			rest = append(rest, word{vals: fed, raw: "\x00" + in.text})
 		} else {
 			// Keep what feeds xargs as the text of the unknown argument, so
 			// `echo CLAIM-LEDGER.md | xargs rm` still names the ledger.

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/gobwas/glob"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -50,10 +51,16 @@ var unknownWord = word{raw: "\x00"}
 type shellState struct {
 	cwd  string // absolute slash path; "" when unknown
 	vars map[string]word
+	glob globOpts
+}
+
+// globOpts are the shopt settings that change what a glob matches.
+type globOpts struct {
+	nocase, dot, star bool
 }
 
 func (s *shellState) clone() *shellState {
-	c := &shellState{cwd: s.cwd, vars: make(map[string]word, len(s.vars))}
+	c := &shellState{cwd: s.cwd, glob: s.glob, vars: make(map[string]word, len(s.vars))}
 	for k, v := range s.vars {
 		c.vars[k] = v
 	}
@@ -66,6 +73,9 @@ func (s *shellState) absorb(others ...*shellState) {
 		if o.cwd != s.cwd {
 			s.cwd = ""
 		}
+		s.glob.nocase = s.glob.nocase || o.glob.nocase
+		s.glob.dot = s.glob.dot || o.glob.dot
+		s.glob.star = s.glob.star || o.glob.star
 		for k, v := range o.vars {
 			old, ok := s.vars[k]
 			if !ok {
@@ -105,6 +115,7 @@ type stdinSrc struct {
 type shellAnalyzer struct {
 	eff   *effects
 	root  string
+	home  string
 	src   string
 	depth int
 	calls int
@@ -113,8 +124,8 @@ type shellAnalyzer struct {
 // analyzeShell records in eff what the shell command src writes when run in
 // cwd. It never panics: a parser failure or a bug in a rare branch marks the
 // command unparsed, which the policy treats as unknown writes.
-func analyzeShell(eff *effects, src, cwd, root string) {
-	a := &shellAnalyzer{eff: eff, root: root}
+func analyzeShell(eff *effects, src, cwd, root, home string) {
+	a := &shellAnalyzer{eff: eff, root: root, home: home}
 	defer func() {
 		if r := recover(); r != nil {
 			eff.unparsed = true
@@ -244,7 +255,9 @@ func (a *shellAnalyzer) command(cmd syntax.Command, st *shellState, in stdinSrc)
 	case *syntax.IfClause:
 		a.ifClause(c, st)
 	case *syntax.WhileClause:
-		a.stmts(c.Cond, st)
+		for _, s := range c.Cond {
+			a.stmt(s, st, in) // `ls | while read f` reads the pipe
+		}
 		body := st.clone()
 		a.stmts(c.Do, body)
 		st.absorb(body)
@@ -342,6 +355,9 @@ func (a *shellAnalyzer) assign(as *syntax.Assign, st *shellState) {
 		return
 	}
 	name := as.Name.Value
+	if name == "GLOBIGNORE" {
+		st.glob.dot = true // a set GLOBIGNORE turns dotglob on
+	}
 	switch {
 	case as.Array != nil || as.Index != nil:
 		a.scanSubst(as, st)
@@ -483,12 +499,20 @@ func (a *shellAnalyzer) parts(parts []syntax.WordPart, st *shellState, quoted bo
 			v := p.Value
 			if !quoted {
 				if i == 0 && first && strings.HasPrefix(v, "~") {
-					// The home folder is not known here.
-					acc.markUnknown("~")
-					if j := strings.IndexByte(v, '/'); j >= 0 {
-						acc.add(unescape(v[j:], false))
+					j := strings.IndexByte(v, '/')
+					if a.home == "" || (v != "~" && j != 1) {
+						// Another user's home, or no home known.
+						acc.markUnknown("~")
+						if j >= 0 {
+							acc.add(unescape(v[j:], false))
+						}
+						continue
 					}
-					continue
+					acc.raw.WriteString("~")
+					for k := range acc.alts {
+						acc.alts[k] += a.home
+					}
+					v = v[1:]
 				}
 				if hasGlobMeta(v) {
 					acc.glob = true
@@ -620,14 +644,19 @@ func sequence(from, to string) ([]string, bool) {
 // the command itself set, $PWD and $CLAUDE_PROJECT_DIR. Anything else is
 // unknown.
 func (a *shellAnalyzer) param(p *syntax.ParamExp, st *shellState) ([]string, bool) {
-	if p.Param == nil || p.Excl || p.Length || p.Width || p.IsSet || p.Index != nil || p.Slice != nil ||
-		p.Repl != nil || p.Names != 0 || p.NestedParam != nil || len(p.Modifiers) > 0 {
+	if p.Param == nil || p.Excl || p.Width || p.IsSet || p.Index != nil ||
+		p.Names != 0 || p.NestedParam != nil || len(p.Modifiers) > 0 {
 		return nil, false
 	}
 	name := p.Param.Value
 	w, ok := st.vars[name]
 	if !ok {
 		switch name {
+		case "HOME":
+			if a.home == "" {
+				return nil, false
+			}
+			w = lit(a.home)
 		case "PWD":
 			if st.cwd == "" {
 				return nil, false
@@ -645,6 +674,9 @@ func (a *shellAnalyzer) param(p *syntax.ParamExp, st *shellState) ([]string, boo
 	if !w.known() {
 		return nil, false
 	}
+	if p.Length || p.Slice != nil || p.Repl != nil || p.Exp != nil && transformOp(p.Exp.Op) {
+		return a.transform(p, w.vals, st)
+	}
 	if p.Exp != nil {
 		// ${x:-default} and friends: known only when x is set and non-empty
 		// for the operators that would otherwise substitute.
@@ -660,6 +692,149 @@ func (a *shellAnalyzer) param(p *syntax.ParamExp, st *shellState) ([]string, boo
 		}
 	}
 	return w.vals, true
+}
+
+func transformOp(op syntax.ParExpOperator) bool {
+	switch op {
+	case syntax.UpperFirst, syntax.UpperAll, syntax.LowerFirst, syntax.LowerAll,
+		syntax.RemSmallPrefix, syntax.RemLargePrefix, syntax.RemSmallSuffix, syntax.RemLargeSuffix:
+		return true
+	}
+	return false
+}
+
+// transform applies the case changes, prefix and suffix removal,
+// replacement, slicing and length of a parameter expansion to known
+// values, so ${F^^} or ${F/x/y} is as known as $F. A pattern or offset
+// that is not a literal leaves the value unknown.
+func (a *shellAnalyzer) transform(p *syntax.ParamExp, vals []string, st *shellState) ([]string, bool) {
+	litOf := func(w *syntax.Word) (string, bool) {
+		if w == nil {
+			return "", true
+		}
+		return a.eval(w, st, false).single()
+	}
+	out := make([]string, 0, len(vals))
+	for _, v := range vals {
+		switch {
+		case p.Length:
+			v = strconv.Itoa(utf8.RuneCountInString(v))
+		case p.Slice != nil:
+			off, ok1 := arithLiteral(p.Slice.Offset)
+			n, ok2 := len(v), true
+			if p.Slice.Length != nil {
+				n, ok2 = arithLiteral(p.Slice.Length)
+			}
+			if !ok1 || !ok2 || n < 0 {
+				return nil, false
+			}
+			if off < 0 {
+				off += len(v)
+			}
+			if off < 0 || off > len(v) {
+				v = ""
+				break
+			}
+			if off+n > len(v) {
+				n = len(v) - off
+			}
+			v = v[off : off+n]
+		case p.Repl != nil:
+			from, ok1 := litOf(p.Repl.Orig)
+			to, ok2 := litOf(p.Repl.With)
+			if !ok1 || !ok2 || hasGlobMeta(from) || from == "" {
+				return nil, false
+			}
+			if p.Repl.All {
+				v = strings.ReplaceAll(v, from, to)
+			} else {
+				v = strings.Replace(v, from, to, 1)
+			}
+		default:
+			pat, ok := litOf(p.Exp.Word)
+			if !ok {
+				return nil, false
+			}
+			v, ok = applyExp(p.Exp.Op, v, pat)
+			if !ok {
+				return nil, false
+			}
+		}
+		out = append(out, v)
+	}
+	return out, true
+}
+
+func applyExp(op syntax.ParExpOperator, v, pat string) (string, bool) {
+	g, err := glob.Compile(pat) // no separators: * also matches '/', as in bash
+	if err != nil {
+		return "", false
+	}
+	match := g.Match
+	switch op {
+	case syntax.UpperAll:
+		return strings.ToUpper(v), pat == ""
+	case syntax.LowerAll:
+		return strings.ToLower(v), pat == ""
+	case syntax.UpperFirst, syntax.LowerFirst:
+		if v == "" || pat != "" {
+			return v, pat == ""
+		}
+		r, n := utf8.DecodeRuneInString(v)
+		f := strings.ToUpper
+		if op == syntax.LowerFirst {
+			f = strings.ToLower
+		}
+		return f(string(r)) + v[n:], true
+	case syntax.RemSmallPrefix:
+		for i := 0; i <= len(v); i++ {
+			if match(v[:i]) {
+				return v[i:], true
+			}
+		}
+	case syntax.RemLargePrefix:
+		for i := len(v); i >= 0; i-- {
+			if match(v[:i]) {
+				return v[i:], true
+			}
+		}
+	case syntax.RemSmallSuffix:
+		for i := len(v); i >= 0; i-- {
+			if match(v[i:]) {
+				return v[:i], true
+			}
+		}
+	case syntax.RemLargeSuffix:
+		for i := 0; i <= len(v); i++ {
+			if match(v[i:]) {
+				return v[:i], true
+			}
+		}
+	default:
+		return "", false
+	}
+	return v, true
+}
+
+// arithLiteral reads a literal (optionally negative) number of a slice.
+func arithLiteral(e syntax.ArithmExpr) (int, bool) {
+	switch x := e.(type) {
+	case *syntax.Word:
+		if len(x.Parts) == 1 {
+			if l, ok := x.Parts[0].(*syntax.Lit); ok {
+				n, err := strconv.Atoi(strings.TrimSpace(l.Value))
+				return n, err == nil
+			}
+		}
+	case *syntax.UnaryArithm:
+		if x.Op == syntax.Minus {
+			n, ok := arithLiteral(x.X)
+			return -n, ok
+		}
+	case *syntax.ParenArithm:
+		return arithLiteral(x.X)
+	}
+	return 0, false
 }
 
 // hasGlobMeta reports an unescaped *, ? or [ in an unquoted literal.
@@ -799,7 +974,7 @@ func (a *shellAnalyzer) expand(w word, st *shellState) []string {
 			}
 			pattern = join(st.cwd, pattern)
 		}
-		matches, ok := boundedGlob(pattern)
+		matches, ok := boundedGlob(pattern, st.glob)
 		if !ok {
 			return nil // too many files to tell which
 		}
@@ -811,6 +986,9 @@ func (a *shellAnalyzer) expand(w word, st *shellState) []string {
 			return nil
 		}
 		out = append(out, matches...)
+		if len(a.eff.globbed) < maxGlobMatches {
+			a.eff.globbed = append(a.eff.globbed, matches...)
+		}
 	}
 	return out
 }
@@ -819,9 +997,12 @@ func (a *shellAnalyzer) expand(w word, st *shellState) []string {
 // folder by folder, reading at most maxWalk entries: a pattern like
 // /*/*/*/* must not make a hook read the whole disk. ok is false when the
 // budget ran out.
-func boundedGlob(pattern string) ([]string, bool) {
+func boundedGlob(pattern string, opts globOpts) ([]string, bool) {
 	if !hostPath(pattern) {
 		return nil, true
+	}
+	if opts.star && strings.Contains(pattern, "**") {
+		return nil, false // globstar: any depth, not walked here
 	}
 	vol := volume(pattern)
 	parts := strings.Split(strings.TrimPrefix(pattern[len(vol):], "/"), "/")
@@ -852,10 +1033,14 @@ func boundedGlob(pattern string) ([]string, bool) {
 			}
 			for _, e := range entries {
 				name := e.Name()
-				if name[0] == '.' && part[0] != '.' {
-					continue // globs skip hidden files
+				if name[0] == '.' && part[0] != '.' && (!opts.dot || name == "." || name == "..") {
+					continue // globs skip hidden files unless dotglob
 				}
-				if ok, err := path.Match(part, name); err != nil || !ok {
+				subject, pat := name, part
+				if opts.nocase {
+					subject, pat = strings.ToLower(name), strings.ToLower(part)
+				}
+				if ok, err := path.Match(pat, subject); err != nil || !ok {
 					continue
 				}
 				if !last && !e.IsDir() && e.Type()&fs.ModeSymlink == 0 {

@@ -1,0 +1,301 @@
+package permission
+
+import (
+	"os"
+	"regexp"
+	"strings"
+)
+
+// hit is an operation the analysis found that a configured command group
+// decides: an approval to ask ("download", "install") or a forbidden one
+// to refuse ("daemon").
+type hit struct {
+	group  string
+	forbid bool
+	text   string
+}
+
+func (a *shellAnalyzer) hit(group string, forbid bool, text string) {
+	a.eff.hits = append(a.eff.hits, hit{group: group, forbid: forbid, text: shorten(text)})
+}
+
+// builtin handles the commands that change the shell's own state (glob
+// options, variables, traps) or that are judged by what they do rather
+// than by the files they write (signals). It reports whether the command
+// needs no further analysis.
+func (a *shellAnalyzer) builtin(prog string, argv []word, st *shellState, in stdinSrc, raw string) bool {
+	switch prog {
+	case "shopt":
+		p := parseArgs(argv, "")
+		on := p.has('s')
+		for _, op := range p.ops {
+			v, ok := op.single()
+			if !ok {
+				// An option named at run time: assume the widest globs.
+				st.glob = globOpts{nocase: true, dot: true, star: true}
+				continue
+			}
+			switch v {
+			case "nocaseglob", "nocasematch":
+				st.glob.nocase = on
+			case "dotglob":
+				st.glob.dot = on
+			case "globstar":
+				st.glob.star = on
+			}
+		}
+		return true
+	case "read", "mapfile", "readarray", "getopts":
+		a.readVars(prog, argv, st, in)
+		return true
+	case "printf":
+		p := parseArgs(argv, "v")
+		for _, name := range p.value('v') {
+			n, ok := name.single()
+			if !ok {
+				continue
+			}
+			st.vars[n] = a.printfValue(p.ops)
+		}
+		return true
+	case "trap":
+		p := parseArgs(argv, "")
+		if p.has('p') || p.has('l') || len(p.ops) < 2 {
+			return true
+		}
+		if v, ok := p.ops[0].single(); ok {
+			if v != "-" && v != "" {
+				a.nested(v, st.clone())
+			}
+		} else {
+			a.unknownEffect(p.ops[0].raw, "trap with unknown text")
+		}
+		return true
+	case "kill", "pkill", "killall", "skill":
+		a.signal(prog, argv, raw)
+		return true
+	case "shuf":
+		for _, w := range parseArgs(argv, "oinr", "output", "input-range", "head-count", "random-source").value('o', "output") {
+			a.target(w, st, kindFile, "shuf -o")
+		}
+		return true
+	case "iconv":
+		for _, w := range parseArgs(argv, "ftoc", "from-code", "to-code", "output").value('o', "output") {
+			a.target(w, st, kindFile, "iconv -o")
+		}
+		return true
+	case "script":
+		a.script1(argv, st, in, raw)
+		return true
+	}
+	return false
+}
+
+// readVars gives the variables read, mapfile and getopts set the text
+// that feeds them: known for a here-string or heredoc read into one name,
+// else unknown but carrying the feeding command for the protected-name
+// scan and for listings (ls | while read f).
+func (a *shellAnalyzer) readVars(prog string, argv []word, st *shellState, in stdinSrc) {
+	p := parseArgs(argv, "adnNptuCcs", "")
+	names := p.ops
+	if prog == "getopts" && len(names) > 0 {
+		names = names[1:]
+	}
+	if arr := p.value('a'); prog == "read" && len(arr) > 0 {
+		names = append(names, arr...)
+	}
+	if len(names) == 0 && prog == "read" {
+		names = []word{lit("REPLY")}
+	}
+	if len(names) == 0 && prog != "getopts" {
+		names = []word{lit("MAPFILE")}
+	}
+	for i, nw := range names {
+		n, ok := nw.single()
+		if !ok {
+			continue
+		}
+		v := word{raw: "\x00" + in.text}
+		switch {
+		case prog == "read" && len(names) == 1 && in.known:
+			line, _, _ := strings.Cut(in.text, "\n")
+			v = lit(strings.TrimSpace(line))
+		case prog == "read" && in.piped && len(names) == 1 && i == 0:
+			if c := a.listing(in.text, st); c != nil {
+				v = word{vals: c, raw: "\x00" + in.text}
+			}
+		}
+		st.vars[n] = v
+	}
+}
+
+// printfValue is what printf -v stores: the format with %s filled from
+// the arguments when all are known, else unknown.
+func (a *shellAnalyzer) printfValue(ops []word) word {
+	raw := wordsText(ops)
+	if len(ops) == 0 || !allKnown(ops) {
+		return word{raw: "\x00" + raw}
+	}
+	format, _ := ops[0].single()
+	args := make([]string, 0, len(ops)-1)
+	for _, o := range ops[1:] {
+		v, _ := o.single()
+		args = append(args, v)
+	}
+	var b strings.Builder
+	k := 0
+	format = ansiC(format)
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		if c != '%' || i+1 >= len(format) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch format[i] {
+		case '%':
+			b.WriteByte('%')
+		case 's', 'b', 'd', 'i', 'q':
+			if k < len(args) {
+				b.WriteString(args[k])
+				k++
+			}
+		default:
+			return word{raw: "\x00" + raw} // widths, floats: not worth modelling
+		}
+	}
+	return lit(b.String())
+}
+
+// script runs a command (-c) or a shell reading stdin, and writes its log
+// to the file operand (default "typescript") and the -O/-I/-B/-T files.
+func (a *shellAnalyzer) script1(argv []word, st *shellState, in stdinSrc, raw string) {
+	p := parseArgs(argv, "cEOIBTtm", "command", "echo", "log-out", "log-in", "log-io", "log-timing", "timing", "logging-format")
+	for _, w := range p.value('O', "log-out") {
+		a.target(w, st, kindFile, "script -O")
+	}
+	for _, w := range append(p.value('I', "log-in"), p.value('B', "log-io")...) {
+		a.target(w, st, kindFile, "script log")
+	}
+	for _, w := range append(p.value('T', "log-timing"), p.value(0, "timing")...) {
+		a.target(w, st, kindFile, "script timing")
+	}
+	if len(p.ops) > 0 {
+		a.target(p.ops[0], st, kindFile, "script")
+	} else if p.value('O', "log-out") == nil {
+		a.targetValue("typescript", st, kindFile, "script")
+	}
+	cmds := p.value('c', "command")
+	for _, c := range cmds {
+		a.nestedWord(c, st, "script -c")
+	}
+	if len(cmds) == 0 {
+		a.shellCmd("sh", nil, st, in, raw)
+	}
+}
+
+// daemonWords are what a command that looks up or names vibe's processes
+// contains; a signal to a computed process id in such a command is taken
+// for a signal to the daemon.
+var daemonWords = []string{"vibe", "worker", "embed", ".pid", "pgrep", "pidof", "ps ", "lsof", "fuser"}
+
+// signal finds the signals a command sends to vibe's own processes: a
+// pkill or killall pattern that matches one of them (or names vibe), a
+// kill of a process id that is one of them, or of an id computed in a
+// command that looks processes up.
+func (a *shellAnalyzer) signal(prog string, argv []word, raw string) {
+	text := strings.ToLower(raw)
+	if text == "" {
+		text = strings.ToLower(wordsText(argv))
+	}
+	switch prog {
+	case "pkill", "killall", "skill":
+		p := parseArgs(argv, "sguUtPFcnoe", "signal", "group", "uid", "euid", "terminal", "parent", "pidfile", "older-than", "younger-than", "ns", "nslist", "session")
+		full := p.has('f', "full")
+		regex := prog == "pkill" || p.has('r', "regexp")
+		if len(p.value('F', "pidfile")) > 0 && strings.Contains(text, "vibe") {
+			a.hit("daemon", true, raw)
+			return
+		}
+		for _, op := range p.ops {
+			v, ok := op.single()
+			if !ok || strings.Contains(strings.ToLower(v), "vibe") || vibeProcessMatches(v, regex, full) {
+				if ok || containsAny(text, daemonWords) {
+					a.hit("daemon", true, raw)
+					return
+				}
+			}
+		}
+	case "kill":
+		p := parseArgs(argv, "sn")
+		for _, op := range p.ops {
+			v, ok := op.single()
+			if !ok {
+				if containsAny(text, daemonWords) || containsAny(strings.ToLower(op.raw), daemonWords) {
+					a.hit("daemon", true, raw)
+					return
+				}
+				continue
+			}
+			if isDigits(v) && vibePID(v) {
+				a.hit("daemon", true, raw)
+				return
+			}
+		}
+	}
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, x := range subs {
+		if strings.Contains(s, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// vibePID reports whether the process is one of vibe's (its name starts
+// with "vibe"). Only Linux has /proc; elsewhere the id is not looked up.
+func vibePID(pid string) bool {
+	comm, err := os.ReadFile("/proc/" + pid + "/comm")
+	return err == nil && strings.HasPrefix(strings.TrimSpace(string(comm)), "vibe")
+}
+
+// vibeProcessMatches reports whether a pkill/killall pattern matches a
+// running vibe process (by name, or by command line with -f).
+func vibeProcessMatches(pattern string, regex, full bool) bool {
+	var re *regexp.Regexp
+	if regex {
+		var err error
+		if re, err = regexp.Compile(pattern); err != nil {
+			return false
+		}
+	}
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if !isDigits(e.Name()) {
+			continue
+		}
+		comm, err := os.ReadFile("/proc/" + e.Name() + "/comm")
+		if err != nil {
+			continue
+		}
+		name := strings.TrimSpace(string(comm))
+		if !strings.HasPrefix(name, "vibe") {
+			continue
+		}
+		subject := name
+		if full {
+			if cl, err := os.ReadFile("/proc/" + e.Name() + "/cmdline"); err == nil {
+				subject = strings.ReplaceAll(string(cl), "\x00", " ")
+			}
+		}
+		if regex && re.MatchString(subject) || !regex && subject == pattern {
+			return true
+		}
+	}
+	return false
+}
