@@ -717,9 +717,9 @@ func (p *Policy) judgePath(r *role, who string, t target, d *decision) outcome {
 		return allow
 	}
 	if r.writeOnly != nil {
-		ok := r.writeOnly.match(t.folded)
+		ok := r.writeOnly.matchConfined(t.folded)
 		if !ok && (t.kind == kindDir || t.kind == kindTree) {
-			ok = r.writeOnly.match(inside)
+			ok = r.writeOnly.matchConfined(inside)
 		}
 		if !ok {
 			tracef("%s.write-only: outside %s -> deny", r.name, strings.Join(r.writeOnly.src, ", "))

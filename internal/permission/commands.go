@@ -289,16 +289,6 @@ func (a *shellAnalyzer) run(argv []word, st *shellState, in stdinSrc, raw string
 		} else {
 			a.targetValue("xaa", st, kindFile, prog)
 		}
-	case "patch":
-		p := parseArgs(rest, "oidDpBFgrVYzF", "output", "input", "directory", "strip", "reject-file")
-		for _, w := range p.value('o', "output") {
-			a.target(w, st, kindFile, "patch -o")
-		}
-		if len(p.ops) > 0 {
-			a.target(p.ops[0], st, kindFile, "patch")
-		} else if p.vals["o"] == nil && p.vals["output"] == nil {
-			a.unknownEffect(raw, "patch changes the files the diff names")
-		}
 	case "sqlite3", "duckdb":
 		if ops := parseArgs(rest, "", "cmd", "init", "separator", "newline", "nullvalue").ops; len(ops) > 0 {
 			a.target(ops[0], st, kindFile, prog)
@@ -312,14 +302,28 @@ func (a *shellAnalyzer) run(argv []word, st *shellState, in stdinSrc, raw string
 		}
 	case "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4", "compress", "uncompress", "pigz":
 		p := parseArgs(rest, "SbTo", "suffix", "threads", "output")
-		if p.has('c', "stdout", "to-stdout") {
+		if p.has('c', "stdout", "to-stdout") || p.has('l', "list") || p.has('t', "test") {
 			return
 		}
 		for _, w := range p.value('o', "output") {
 			a.target(w, st, kindFile, prog)
 		}
+		decompress := p.has('d', "decompress", "uncompress") || strings.HasPrefix(prog, "un") || prog == "gunzip"
+		if decompress && p.has('N', "name") {
+			a.unknownEffect(raw, prog+" -N restores the name stored in the archive")
+		}
 		for _, op := range p.ops {
 			a.target(op, st, kindFile, prog)
+			if decompress {
+				// x.gz decompresses to x (and a custom -S suffix is cut).
+				sfx := []string{".gz", ".z", ".Z", "-gz", "-z", "_z", ".bz2", ".bz", ".xz", ".lzma", ".zst", ".lz4", ".tgz", ".taz", ".tbz2", ".txz"}
+				for _, w := range p.value('S', "suffix") {
+					if v, ok := w.single(); ok {
+						sfx = append(sfx, v)
+					}
+				}
+				a.target(word{vals: mapVals(op.vals, func(v string) string { return cutSuffix(v, sfx) }), raw: op.raw}, st, kindFile, prog)
+			}
 		}
 	case "tar", "bsdtar", "gtar":
 		a.tar(rest, st)
@@ -334,7 +338,7 @@ func (a *shellAnalyzer) run(argv []word, st *shellState, in stdinSrc, raw string
 	case "wget":
 		a.wget(rest, st)
 	case "git":
-		a.git(rest, st, raw)
+		a.gitIn(rest, st, in, raw, 0)
 	case "find":
 		a.find(rest, st, raw)
 	case "yq":
@@ -363,9 +367,29 @@ func (a *shellAnalyzer) run(argv []word, st *shellState, in stdinSrc, raw string
 		a.envRunner(prog, rest, st, in, raw)
 	case "mktemp":
 		// A new file with a random name: nothing existing changes.
+	case "vibe":
+		// vibe's own CLI writes through its own rules; stopping or
+		// replacing its worker is refused as a forbidden command.
+	case "patch":
+		a.patch(rest, st, in, raw)
 	default:
 		a.opaque(prog, raw)
 	}
+}
+
+// cutSuffix removes the first compression suffix v ends with; .tgz and
+// friends become .tar.
+func cutSuffix(v string, sfx []string) string {
+	for _, x := range sfx {
+		if x != "" && strings.HasSuffix(strings.ToLower(v), strings.ToLower(x)) && len(v) > len(x) {
+			base := v[:len(v)-len(x)]
+			if strings.HasPrefix(x, ".t") && len(x) > 3 {
+				return base + ".tar"
+			}
+			return base
+		}
+	}
+	return v
 }
 
 func (a *shellAnalyzer) opaque(prog, raw string) {

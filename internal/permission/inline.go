@@ -344,14 +344,16 @@ var (
 	perlQx       = lazyre.New(`\bqx\s*[({/|]`)
 )
 
-// sed's w command (and the w flag of s///) writes a file.
-var sedWrite = lazyre.New(`(?:^|[\n;{}]|/[gpiImMe0-9]*)\s*[wW]\s+([^\s;}]+)`)
 
 // awk's print > "file" / print >> "file" writes a file; print > name
 // writes one it computes; print | "cmd" and system() run commands.
 var (
 	awkWrite = lazyre.New(`\bprintf?\b[^;{}\n]*?>>?\s*(?:"([^"]*)"|([A-Za-z_$(][^;{}\s]*))`)
-	awkCmd   = lazyre.New(`\bsystem\s*\(|\|\s*"|\|&|\bgetline\b[^;]*<`)
+	awkCmd   = lazyre.New(`\bsystem\s*\(|\|\s*"|\|&|\|\s*getline\b|\bgetline\b[^;]*<`)
+	// The forms that run a literal command, analysed as shell.
+	awkSystem  = lazyre.New(`\bsystem\s*\(\s*"((?:[^"\\]|\\.)*)"\s*\)`)
+	awkGetline = lazyre.New(`"((?:[^"\\]|\\.)*)"\s*\|&?\s*getline\b`)
+	awkPipeOut = lazyre.New(`\bprintf?\b[^;{}\n]*?\|&?\s*"((?:[^"\\]|\\.)*)"`)
 )
 
 // inlineWrites searches code in lang for the calls that write.

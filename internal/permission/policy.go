@@ -203,6 +203,37 @@ type patternSet struct {
 	src      []string
 	globs    []glob.Glob
 	prefixes []string // the literal folder each pattern starts with, folded
+	anywhere []bool   // per glob: its pattern starts with "**/"
+}
+
+// agentDirs are the folders where coding agents keep their configuration.
+var agentDirs = setOf(".claude", ".codex", ".cursor", ".gemini", ".windsurf", ".continue", ".aider", ".github")
+
+// inAgentConfig reports whether a folded project-relative path lies in an
+// agent configuration folder (at any depth) or is .mcp.json.
+func inAgentConfig(folded string) bool {
+	for _, c := range strings.Split(folded, "/") {
+		if agentDirs[c] || c == ".mcp.json" {
+			return true
+		}
+	}
+	return false
+}
+
+// matchConfined is match for a write_only area: a pattern that starts
+// with "**/" matches at any depth except inside agent configuration, so
+// "**/05-reviewer2/**" does not open .claude/skills/05-reviewer2/.
+func (s *patternSet) matchConfined(folded string) bool {
+	agent := inAgentConfig(folded)
+	for i, g := range s.globs {
+		if agent && s.anywhere[i] {
+			continue
+		}
+		if g.Match(folded) {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *patternSet) match(folded string) bool {
@@ -659,6 +690,7 @@ func compilePatterns(pats []string) (patternSet, error) {
 				return ps, fmt.Errorf("pattern %q: %w", pat, err)
 			}
 			ps.globs = append(ps.globs, g)
+			ps.anywhere = append(ps.anywhere, strings.HasPrefix(pat, "**/"))
 		}
 	}
 	return ps, nil

@@ -108,7 +108,8 @@ func union(a, b word) word {
 type stdinSrc struct {
 	text  string // heredoc or here-string body
 	known bool
-	piped bool // a pipe or a file: the program is unknown
+	piped bool   // a pipe or a file: the program is unknown
+	file  string // the file redirected to stdin (< file), when known
 }
 
 // shellAnalyzer walks a parsed command and records its effects.
@@ -213,8 +214,11 @@ func (a *shellAnalyzer) redirect(r *syntax.Redirect, st *shellState, in *stdinSr
 			*in = stdinSrc{text: w.raw, piped: true}
 		}
 	case syntax.RdrIn:
-		a.scanSubst(r.Word, st)
+		w := a.eval(r.Word, st, false)
 		*in = stdinSrc{text: a.text(r.Word), piped: true}
+		if v, ok := w.single(); ok {
+			in.file = v
+		}
 	default:
 		if r.Word != nil {
 			a.scanSubst(r.Word, st)
