@@ -344,7 +344,6 @@ var (
 	perlQx       = lazyre.New(`\bqx\s*[({/|]`)
 )
 
-
 // awk's print > "file" / print >> "file" writes a file; print > name
 // writes one it computes; print | "cmd" and system() run commands.
 var (
