@@ -195,6 +195,9 @@ type target struct {
 	outside bool
 	kind    kind
 	via     string
+	// download: the call stores what it fetched from url here.
+	download bool
+	url      string
 }
 
 // literalRoot is the project root as given, cleaned: the prefix the
@@ -256,7 +259,7 @@ func normalize(root, literal string, rt rawTarget, links map[string]string) (tar
 	if isSink(phys) {
 		return target{}, false
 	}
-	t := target{abs: phys, kind: rt.kind, via: rt.via}
+	t := target{abs: phys, kind: rt.kind, via: rt.via, download: rt.download, url: rt.url}
 	rel, inside := "", false
 	if root != "" {
 		rel, inside = relativeTo(root, phys)
@@ -666,9 +669,23 @@ func (p *Policy) judgePath(r *role, who string, t target, d *decision) outcome {
 		return name + " (it holds " + p.unfold(t, subject) + ")"
 	}
 
+	var downloadAsk *outcome
 	if t.kind != kindLink && !r.cfg.ReadOnlyExempt {
 		for _, ro := range p.readOnly {
 			if s, ok := matchAny(&ro.set, subjects); ok {
+				if ap, ok := p.approval("download"); ok && t.download && t.kind == kindFile && !exists(t.abs) {
+					// A new file fetched into raw data is how raw data
+					// arrives: the user approves it. Writing over an
+					// existing raw file stays refused.
+					tracef("read-only.%s: a new download -> ask (%s)", ro.id, ap.id)
+					downloadAsk = &outcome{
+						action:  Ask,
+						rule:    ap.id,
+						reason:  fmt.Sprintf("%s wants to download %s into %s (rule %s)", who, orUnknown(t.url), t.rel, ap.id),
+						instead: ap.reason + "; approve it if this is the data the project needs (vibe records its URL and checksum).",
+					}
+					continue
+				}
 				tracef("read-only.%s: matches -> deny", ro.id)
 				instead := ro.instead
 				if instead == "" {
@@ -732,7 +749,32 @@ func (p *Policy) judgePath(r *role, who string, t target, d *decision) outcome {
 		}
 		tracef("%s.write-only: inside", r.name)
 	}
+	if downloadAsk != nil {
+		return *downloadAsk
+	}
 	return allow
+}
+
+// approval returns the configured approval group id ("download").
+func (p *Policy) approval(group string) (approvalRule, bool) {
+	for _, ap := range p.approvals {
+		if ap.group == group {
+			return ap, true
+		}
+	}
+	return approvalRule{}, false
+}
+
+func exists(abs string) bool {
+	_, err := os.Lstat(filepath.FromSlash(abs))
+	return err == nil
+}
+
+func orUnknown(url string) string {
+	if url == "" {
+		return "a file"
+	}
+	return url
 }
 
 // judgeLocked applies the locked paths, which bind every role: the file
@@ -1001,4 +1043,35 @@ func wordMatches(want, arg string) bool {
 		return strings.HasPrefix(arg, want+"=")
 	}
 	return false
+}
+
+// Download is one file a call stores from the network.
+type Download struct {
+	URL  string // the URL fetched, "" when the command does not name it literally
+	Path string // project-relative (absolute when outside the project), like Decision.Paths
+	Abs  string // physical absolute path, for reading the file afterwards
+}
+
+// Downloads returns the files req stores from the network (curl -o, curl
+// URL > file, wget, curl URL | tee f, urlretrieve and the like in inline
+// code), so PostToolUse can record each one's URL and checksum once the
+// call ran.
+func Downloads(req Request) []Download {
+	root := resolvedRoot(req.ProjectRoot)
+	cwd := requestCwd(req, root)
+	eff := collect(req, root, cwd, homeDir())
+	var out []Download
+	seen := map[string]bool{}
+	for _, rt := range eff.targets {
+		if !rt.download {
+			continue
+		}
+		t, ok := normalize(root, literalRoot(req.ProjectRoot), rt, eff.links)
+		if !ok || seen[t.abs] {
+			continue
+		}
+		seen[t.abs] = true
+		out = append(out, Download{URL: rt.url, Path: t.rel, Abs: t.abs})
+	}
+	return out
 }

@@ -466,6 +466,9 @@ func (a *shellAnalyzer) shellCmd(prog string, argv []word, st *shellState, in st
 	case in.known:
 		a.nested(in.text, st.clone())
 	case in.piped:
+		if a.dl {
+			a.hit("remote-code", false, in.text+" | "+prog)
+		}
 		a.unknownEffect(in.text+"\n"+raw, prog+" reads its commands from a pipe or file")
 	}
 }

@@ -34,6 +34,9 @@ type rawTarget struct {
 	// noFollow: the call replaces the last component itself (ln makes a
 	// new link there) instead of writing through it.
 	noFollow bool
+	// download: the file is written with what was fetched from url.
+	download bool
+	url      string
 }
 
 // unknownTarget is a write whose target could not be resolved.

@@ -117,6 +117,10 @@ type shellAnalyzer struct {
 	eff   *effects
 	root  string
 	home  string
+	// dl is set while the writes being recorded store a download (curl -o,
+	// curl URL > file, the right side of curl URL | ...); dlURL is its URL.
+	dl    bool
+	dlURL string
 	src   string
 	depth int
 	calls int
@@ -184,10 +188,51 @@ func (a *shellAnalyzer) stmt(s *syntax.Stmt, st *shellState, in stdinSrc) {
 	if s == nil {
 		return
 	}
+	saved, savedURL := a.dl, a.dlURL
+	if url, ok := a.fetchesToStdout(s.Cmd, st); ok && len(s.Redirs) > 0 {
+		a.dl, a.dlURL = true, url
+	}
 	for _, r := range s.Redirs {
 		a.redirect(r, st, &in)
 	}
+	a.dl, a.dlURL = saved, savedURL
 	a.command(s.Cmd, st, in)
+}
+
+// fetchesToStdout reports whether cmd is curl or wget printing what it
+// fetches, and the URL.
+func (a *shellAnalyzer) fetchesToStdout(cmd syntax.Command, st *shellState) (string, bool) {
+	call, ok := cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 {
+		return "", false
+	}
+	name, ok := a.eval(call.Args[0], st, false).single()
+	if !ok {
+		return "", false
+	}
+	prog := programName(name)
+	if prog != "curl" && prog != "wget" {
+		return "", false
+	}
+	url := ""
+	stdout := prog == "curl"
+	for k, w := range call.Args[1:] {
+		v, ok := a.eval(w, st, false).single()
+		if !ok {
+			continue
+		}
+		if url == "" && strings.Contains(v, "://") {
+			url = v
+		}
+		switch {
+		case prog == "curl" && (v == "-o" || v == "-O" || strings.HasPrefix(v, "--output") || strings.HasPrefix(v, "--remote-name") ||
+			len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.ContainsAny(v, "oO")):
+			stdout = false
+		case prog == "wget" && (v == "-O-" || v == "-qO-" || strings.HasSuffix(v, "O") && k+2 < len(call.Args) && a.eval(call.Args[k+2], st, false).raw == "-" || v == "--output-document=-"):
+			stdout = true
+		}
+	}
+	return url, stdout
 }
 
 func (a *shellAnalyzer) redirect(r *syntax.Redirect, st *shellState, in *stdinSrc) {
@@ -247,7 +292,13 @@ func (a *shellAnalyzer) command(cmd syntax.Command, st *shellState, in stdinSrc)
 		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
 			// Each side of a pipe runs in its own subshell.
 			a.stmt(c.X, st.clone(), in)
+			saved, savedURL := a.dl, a.dlURL
+			if url, ok := a.fetchesToStdout(c.X.Cmd, st); ok {
+				// What the right side writes is the download.
+				a.dl, a.dlURL = true, url
+			}
 			a.stmt(c.Y, st.clone(), stdinSrc{text: a.text(c.X), piped: true})
+			a.dl, a.dlURL = saved, savedURL
 			return
 		}
 		a.stmt(c.X, st, in)
@@ -1100,7 +1151,10 @@ func (a *shellAnalyzer) targetValue(v string, st *shellState, k kind, via string
 	if isSink(cleanAbs(p)) {
 		return
 	}
-	a.eff.targets = append(a.eff.targets, rawTarget{path: p, kind: k, via: via})
+	a.eff.targets = append(a.eff.targets, rawTarget{path: p, kind: k, via: via, download: a.dl && k == kindFile, url: a.dlURL})
+	if a.dl && k == kindFile {
+		a.hit("download", false, via+" "+v)
+	}
 }
 
 func (a *shellAnalyzer) unknownEffect(text, via string) {

@@ -422,15 +422,27 @@ func (a *shellAnalyzer) curl(argv []word, st *shellState) {
 		"user-agent", "referer", "cookie", "cookie-jar", "config", "dump-header", "form", "max-time",
 		"range", "upload-file", "write-out", "proxy", "url", "output-dir", "trace", "trace-ascii",
 		"stderr", "connect-timeout", "retry", "cert", "key", "cacert")
+	url := ""
+	for _, u := range append(p.value(0, "url"), p.ops...) {
+		if v, ok := u.single(); ok && strings.Contains(v, "://") {
+			url = v
+			break
+		}
+	}
+	saved, savedURL := a.dl, a.dlURL
+	a.dl, a.dlURL = true, url
+	defer func() { a.dl, a.dlURL = saved, savedURL }()
 	for _, w := range p.value('o', "output") {
 		a.target(a.inDir(w, p.value(0, "output-dir")), st, kindFile, "curl -o")
 	}
+	a.dl = false
 	for _, w := range append(p.value('c', "cookie-jar"), p.value('D', "dump-header")...) {
 		a.target(w, st, kindFile, "curl")
 	}
 	for _, w := range p.value(0, "trace", "trace-ascii", "stderr") {
 		a.target(w, st, kindFile, "curl")
 	}
+	a.dl = true
 	if p.has('O', "remote-name", "remote-name-all") {
 		urls := append(p.ops, p.value(0, "url")...)
 		for _, u := range urls {
@@ -478,11 +490,21 @@ func (a *shellAnalyzer) wget(argv []word, st *shellState) {
 		"output-document", "output-file", "append-output", "directory-prefix", "tries", "timeout",
 		"wait", "quota", "level", "user-agent", "execute", "accept", "reject", "include-directories",
 		"exclude-directories", "domains", "base", "header", "user", "password", "post-data", "post-file")
-	for _, w := range p.value('O', "output-document") {
-		a.target(w, st, kindFile, "wget -O")
-	}
 	for _, w := range append(p.value('o', "output-file"), p.value('a', "append-output")...) {
 		a.target(w, st, kindFile, "wget log")
+	}
+	url := ""
+	for _, u := range p.ops {
+		if v, ok := u.single(); ok && strings.Contains(v, "://") {
+			url = v
+			break
+		}
+	}
+	saved, savedURL := a.dl, a.dlURL
+	a.dl, a.dlURL = true, url
+	defer func() { a.dl, a.dlURL = saved, savedURL }()
+	for _, w := range p.value('O', "output-document") {
+		a.target(w, st, kindFile, "wget -O")
 	}
 	if len(p.value('O', "output-document")) > 0 {
 		return
