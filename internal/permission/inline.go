@@ -266,12 +266,12 @@ type inlineResult struct {
 type callKind uint8
 
 const (
-	callPath  callKind = iota // the arguments at idx (or keywords) are written
-	callOpen                  // written when the mode argument says so
-	callShell                 // the first argument is a shell command
-	callExec                  // exec/spawn: the literal arguments after the program path are the command
-	callInplace               // fileinput: the files are rewritten when inplace is set
-	callEval                  // exec/eval of code: a literal is analysed, anything else is unknown
+	callPath    callKind = iota // the arguments at idx (or keywords) are written
+	callOpen                    // written when the mode argument says so
+	callShell                   // the first argument is a shell command
+	callExec                    // exec/spawn: the literal arguments after the program path are the command
+	callInplace                 // fileinput: the files are rewritten when inplace is set
+	callEval                    // exec/eval of code: a literal is analysed, anything else is unknown
 )
 
 type callRule struct {

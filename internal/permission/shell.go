@@ -114,9 +114,9 @@ type stdinSrc struct {
 
 // shellAnalyzer walks a parsed command and records its effects.
 type shellAnalyzer struct {
-	eff   *effects
-	root  string
-	home  string
+	eff  *effects
+	root string
+	home string
 	// dl is set while the writes being recorded store a download (curl -o,
 	// curl URL > file, the right side of curl URL | ...); dlURL is its URL.
 	dl    bool
