@@ -137,7 +137,7 @@ func Digest(ev *hook.Event, proj project.Project, now time.Time) Call {
 
 // Handle records the call.
 func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
-	proj := project.Resolve(ev.Cwd)
+	proj := project.ResolveEnv(ev.Cwd, env.Getenv)
 	now := env.Now()
 	call := Digest(ev, proj, now)
 	st, err := env.Store(ctx)
