@@ -219,7 +219,7 @@ func (a *shellAnalyzer) signal(prog string, argv []word, raw string) {
 		}
 		for _, op := range p.ops {
 			v, ok := op.single()
-			if !ok || strings.Contains(strings.ToLower(v), "vibe") || vibeProcessMatches(v, regex, full) {
+			if !ok || containsAny(strings.ToLower(v), daemonWords) || vibeProcessMatches(v, regex, full) {
 				if ok || containsAny(text, daemonWords) {
 					a.hit("daemon", true, raw)
 					return

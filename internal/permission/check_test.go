@@ -38,7 +38,7 @@ func TestReasons(t *testing.T) {
 			"experimenter may not write RQ-001/05-reviewer2 (rule experimenter.deny.r2-reports): Reviewer 2 reports are written only by reviewer2; the experimenter writes results under 03-analysis/ and 04-results/."},
 		{"vibe:experimenter", "Bash", bash("rm -rf RQ-001/02-data"),
 			"experimenter may not write RQ-001/02-data (it holds RQ-001/02-data/raw/counts.csv) (rule read-only.raw-data): raw data is read-only for every agent; write derived files under 02-data/processed/ or 03-analysis/."},
-		{"vibe:experimenter", "Bash", bash("F=$(ls | head -1); echo x > $F # CLAIM-LEDGER.md"),
+		{"vibe:experimenter", "Bash", bash("F=$(head -1 list.txt); echo x > $F # CLAIM-LEDGER.md"),
 			"experimenter may not write \"$F\" (redirect >), a target known only when the command runs, in a command that names CLAIM-LEDGER.md (rule experimenter.deny.ledger): the experimenter writes results under 03-analysis/ and 04-results/; the researcher updates CLAIM-LEDGER.md."},
 		{"vibe:reviewer2", "Bash", bash("echo x > \"$DEST/r.yaml\""),
 			"reviewer2 may not write \"$DEST/r.yaml\" (redirect >), a target known only when the command runs (rule reviewer2.write-only): reviewer2 writes verdicts under 05-reviewer2/; the researcher updates CLAIM-LEDGER.md."},

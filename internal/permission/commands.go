@@ -458,6 +458,10 @@ func (a *shellAnalyzer) shellCmd(prog string, argv []word, st *shellState, in st
 		}
 		if script, ok := argv[i].single(); ok {
 			a.nested(script, st.clone())
+		} else if argv[i].known() {
+			for _, script := range argv[i].vals {
+				a.nested(script, st.clone()) // xargs -I{} sh -c '... {}'
+			}
 		} else {
 			a.unknownEffect(argv[i].raw, prog+" -c with unknown text")
 		}

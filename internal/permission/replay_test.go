@@ -234,7 +234,12 @@ func gitProject(t *testing.T, prj project) {
 	run("add", "-A", ".", ":!RQ-001/02-data/raw", ":!data/raw")
 	run("commit", "-qm", "fixture")
 	for _, f := range []string{"CLAIM-LEDGER.md", "RQ-001/05-reviewer2/R2-001.yaml", "SERENDIPITY.md"} {
-		if err := os.WriteFile(filepath.Join(prj.root, filepath.FromSlash(f)), []byte("x\nuncommitted\n"), 0o644); err != nil {
+		p := filepath.Join(prj.root, filepath.FromSlash(f))
+		b, err := os.ReadFile(p)
+		if err == nil {
+			err = os.WriteFile(p, append(b, "uncommitted\n"...), 0o644)
+		}
+		if err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -287,7 +292,7 @@ func runBash(bashPath, dir, home string, prj project, env map[string]string, com
 		"TMPDIR=" + prj.out, "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
 		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t"}
 	for k, v := range env {
-		cmd.Env = append(cmd.Env, k+"="+strings.NewReplacer("$ROOT", prj.root, "$OUT", prj.out).Replace(v))
+		cmd.Env = append(cmd.Env, k+"="+strings.NewReplacer("$ROOT", prj.root, "$OUT", prj.out, "$HOME", home).Replace(v))
 	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -411,9 +416,6 @@ func snapshot(roots []string) map[string]entry {
 		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return nil
-			}
-			if d.Name() == ".git" && d.IsDir() {
-				return filepath.SkipDir
 			}
 			fi, err := os.Lstat(p)
 			if err != nil {

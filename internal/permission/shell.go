@@ -607,7 +607,17 @@ func (a *shellAnalyzer) parts(parts []syntax.WordPart, st *shellState, quoted bo
 			}
 			acc.raw.WriteString(strings.Join(vals, ","))
 			acc.addAltsKeepRaw(vals)
-		default: // CmdSubst, ArithmExp, ExtGlob
+		case *syntax.CmdSubst:
+			// $(ls ...) or `find ...`: the names a listing prints.
+			if len(p.Stmts) == 1 && !quoted {
+				if c := a.listing(a.text(p.Stmts[0]), st); c != nil {
+					acc.raw.WriteString(a.text(p))
+					acc.addAlts(c)
+					continue
+				}
+			}
+			acc.markUnknown(a.text(part))
+		default: // ArithmExp, ExtGlob
 			acc.markUnknown(a.text(part))
 		}
 	}
