@@ -156,6 +156,9 @@ func (p *Policy) ProtectedFor(role, rel string) bool {
 	}
 	rel = strings.TrimPrefix(toSlash(rel), "./")
 	t := target{rel: rel, folded: foldPath(rel), outside: isAbs(rel), kind: kindFile}
+	if t.outside {
+		t.abs = rel
+	}
 	if rel == "." {
 		t.folded = ""
 	}
@@ -804,6 +807,9 @@ func (p *Policy) judgeLocked(who string, t target, tracef func(string, ...any)) 
 		if t.given != "" && t.given != t.rel {
 			what = t.given + " (which leads to " + t.rel + ")"
 		}
+		if tree && !ls.abs.match(abs) && (t.outside || !ls.rel.match(t.folded)) {
+			what += " (" + t.via + " reaches what it holds)"
+		}
 		if t.kind == kindLink {
 			what = "a link to " + t.rel
 		}
@@ -875,7 +881,9 @@ func (p *Policy) judgeNamed(r *role, who string, u unknownTarget, eff *effects, 
 	}
 	// The whole command is scanned too: a computed target often gets its
 	// name from elsewhere in the command (a variable, a cd in a branch).
-	scan := foldPath(stripQuotes(u.text + "\n" + eff.source))
+	// fold, not foldPath: the text is a command, not a path, and the
+	// per-component rules (a ':' cuts a name) would lose names in it.
+	scan := fold(stripQuotes(u.text + "\n" + eff.source))
 	for _, ls := range p.locked {
 		for _, n := range ls.names {
 			if !strings.Contains(scan, n.folded) {

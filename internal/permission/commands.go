@@ -152,6 +152,11 @@ func (a *shellAnalyzer) run(argv []word, st *shellState, in stdinSrc, raw string
 	}
 	prog := programName(name)
 	a.eff.programs = append(a.eff.programs, prog)
+	for _, w := range argv[1:] {
+		if w.glob {
+			a.expand(w, st) // records what the command's globs reach
+		}
+	}
 	a.eff.calls = append(a.eff.calls, call)
 	rest := argv[1:]
 	if raw == "" {
@@ -316,12 +321,13 @@ func (a *shellAnalyzer) run(argv []word, st *shellState, in stdinSrc, raw string
 			a.target(op, st, kindFile, prog)
 			if decompress {
 				// x.gz decompresses to x (and a custom -S suffix is cut).
-				sfx := []string{".gz", ".z", ".Z", "-gz", "-z", "_z", ".bz2", ".bz", ".xz", ".lzma", ".zst", ".lz4", ".tgz", ".taz", ".tbz2", ".txz"}
+				var sfx []string
 				for _, w := range p.value('S', "suffix") {
 					if v, ok := w.single(); ok {
 						sfx = append(sfx, v)
 					}
 				}
+				sfx = append(sfx, ".gz", ".z", "-gz", "-z", "_z", ".bz2", ".bz", ".xz", ".lzma", ".zst", ".lz4", ".tgz", ".taz", ".tbz2", ".txz")
 				a.target(word{vals: mapVals(op.vals, func(v string) string { return cutSuffix(v, sfx) }), raw: op.raw}, st, kindFile, prog)
 			}
 		}
@@ -383,7 +389,7 @@ func cutSuffix(v string, sfx []string) string {
 	for _, x := range sfx {
 		if x != "" && strings.HasSuffix(strings.ToLower(v), strings.ToLower(x)) && len(v) > len(x) {
 			base := v[:len(v)-len(x)]
-			if strings.HasPrefix(x, ".t") && len(x) > 3 {
+			if x == ".tgz" || x == ".taz" || x == ".tbz2" || x == ".txz" {
 				return base + ".tar"
 			}
 			return base

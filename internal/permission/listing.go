@@ -59,6 +59,9 @@ func (a *shellAnalyzer) listing(src string, st *shellState) []string {
 				return nil
 			}
 			for _, v := range vals {
+				if strings.ContainsAny(v, "\\%") {
+					return nil // escapes and formats: the output is not the text
+				}
 				for _, f := range strings.Fields(v) {
 					if !strings.HasPrefix(f, "-") && !add(f) {
 						return nil

@@ -600,7 +600,7 @@ func lockedNames(pats []string) []literalName {
 			continue
 		}
 		seen[pat] = true
-		out = append(out, literalName{folded: foldPath(pat), display: pat})
+		out = append(out, literalName{folded: fold(pat), display: pat})
 	}
 	return out
 }
@@ -615,7 +615,7 @@ func (p *Policy) vibeHomeNames() []literalName {
 	}
 	var out []literalName
 	for _, n := range names {
-		out = append(out, literalName{folded: foldPath(n), display: n})
+		out = append(out, literalName{folded: fold(n), display: n})
 	}
 	return out
 }
@@ -820,7 +820,7 @@ func literalNames(pats []string) []literalName {
 		if pat == "" || strings.ContainsAny(pat, "*?{}[]") {
 			continue
 		}
-		out = append(out, literalName{folded: foldPath(pat), display: pat})
+		out = append(out, literalName{folded: fold(pat), display: pat})
 	}
 	return out
 }
