@@ -232,13 +232,13 @@ func (a *shellAnalyzer) inlineCode(lang, code string, st *shellState, via string
 	}
 	w := inlineWrites(lang, code)
 	saved, savedURL := a.dl, a.dlURL
-	if codeFetches.MatchString(code) {
+	if containsOne(code, codeFetchesNeeds) && codeFetches.MatchString(code) {
 		// Code that fetches from the network: what it writes is taken for
 		// the download.
 		a.dl, a.dlURL = true, codeURL.FindString(code)
 		a.hit("download", false, code)
 	}
-	if codeInstalls.MatchString(code) {
+	if containsOne(code, codeInstallsNeeds) && codeInstalls.MatchString(code) {
 		a.hit("install", false, code)
 	}
 	for _, t := range w.targets {
@@ -287,6 +287,24 @@ type callRule struct {
 	// literalOnly: only a literal path counts; a computed one is ignored
 	// because the method name is too common to mean a file (x.save(...)).
 	literalOnly bool
+	// needs: the rule runs only when the code contains one of these
+	// (a substring search is much cheaper than the regexp).
+	needs []string
+}
+
+func needs(r callRule, subs ...string) callRule { r.needs = subs; return r }
+
+// containsOne reports whether s holds one of subs (all of s when none).
+func containsOne(s string, subs []string) bool {
+	if len(subs) == 0 {
+		return true
+	}
+	for _, x := range subs {
+		if strings.Contains(s, x) {
+			return true
+		}
+	}
+	return false
 }
 
 func rule(re string, k callKind, idx []int, kws ...string) callRule {
@@ -311,11 +329,11 @@ var (
 var inlineRules = map[string][]callRule{
 	"python": {
 		openRule(`(?:^|[^\w.])(?:io\.|codecs\.|builtins\.|__builtins__\.|_io\.)?open\s*\(`, 1, "mode", "file"),
-		rule(`\bos\.open\s*\(`, callPath, first, "path"),
-		rule(`\b(?:urllib\.request\.|request\.)?urlretrieve\s*\(`, callPath, second, "filename"),
-		{re: lazyre.New(`\b(?:os\.(?:exec[lv]p?e?|spawn[lv]p?e?|posix_spawnp?)|pty\.spawn)\s*\(`), kind: callExec, mode: -1},
-		{re: lazyre.New(`\bfileinput\.(?:input|FileInput)\s*\(`), kind: callInplace, idx: first, kws: []string{"files"}, mode: -1},
-		{re: lazyre.New(`(?:^|[^\w.])(?:exec|eval|compile)\s*\(`), kind: callEval, mode: -1},
+		needs(rule(`\bos\.open\s*\(`, callPath, first, "path"), "os.open"),
+		needs(rule(`\b(?:urllib\.request\.|request\.)?urlretrieve\s*\(`, callPath, second, "filename"), "urlretrieve"),
+		{re: lazyre.New(`\b(?:os\.(?:exec[lv]p?e?|spawn[lv]p?e?|posix_spawnp?)|pty\.spawn)\s*\(`), kind: callExec, mode: -1, needs: []string{"exec", "spawn"}},
+		{re: lazyre.New(`\bfileinput\.(?:input|FileInput)\s*\(`), kind: callInplace, idx: first, kws: []string{"files"}, mode: -1, needs: []string{"fileinput"}},
+		{re: lazyre.New(`(?:^|[^\w.])(?:exec|eval|compile)\s*\(`), kind: callEval, mode: -1, needs: []string{"exec", "eval", "compile"}},
 		openRule(`\bh5py\.File\s*\(`, 1, "mode", "name"),
 		optional(rule(`\.\s*(?:to_csv|to_json|to_parquet|to_excel|to_pickle|to_feather|to_hdf|to_stata|to_netcdf|to_zarr|to_html|to_latex|to_markdown|to_string|to_xml|to_file|savefig|write_h5ad|write_loom|write_csv|write_parquet|write_json|write_ndjson|write_excel|write_ipc|write_avro|write_database)\s*\(`,
 			callPath, first, "path_or_buf", "path", "fname", "filename", "file", "excel_writer", "buf")),
@@ -342,7 +360,7 @@ var inlineRules = map[string][]callRule{
 		openRule(`\b(?:fs|fsp|promises)\.open\s*\(`, 1, ""),
 		rule(`\b(?:Bun\.write|Deno\.writeTextFile|Deno\.writeFile|Deno\.remove|Deno\.truncate|Deno\.mkdir)\s*\(`, callPath, first),
 		{re: lazyre.New(`\b(?:execSync|exec|spawnSync|spawn|execFileSync|execFile)\s*\(`), kind: callShell, mode: -1},
-		{re: lazyre.New(`(?:^|[^\w.])(?:eval|Function)\s*\(`), kind: callEval, mode: -1},
+		{re: lazyre.New(`(?:^|[^\w.])(?:eval|Function)\s*\(`), kind: callEval, mode: -1, needs: []string{"eval", "Function"}},
 	},
 	"perl": {
 		{re: lazyre.New(`\bopen\s*\(?\s*(?:my\s+|our\s+|local\s+)?[\$\w:]+\s*,`), kind: callOpen, idx: []int{1}, mode: 0},
@@ -351,7 +369,7 @@ var inlineRules = map[string][]callRule{
 		rule(`\b(?:symlink|copy)\b\s*\(?`, callPath, second),
 		rule(`\bchmod\b\s*\(?`, callPath, []int{1, 2, 3}),
 		{re: lazyre.New(`\b(?:system|exec)\b\s*\(?`), kind: callShell, mode: -1},
-		rule(`\bsysopen\b\s*\(?`, callPath, second),
+		needs(rule(`\bsysopen\b\s*\(?`, callPath, second), "sysopen"),
 	},
 	"ruby": {
 		rule(`\b(?:File|IO)\.(?:write|binwrite|delete|unlink|truncate)\s*\(?`, callPath, first),
@@ -456,6 +474,9 @@ func inlineWritesDepth(lang, code string, depth int) inlineResult {
 		}
 	}
 	for _, r := range inlineRules[lang] {
+		if !containsOne(code, r.needs) {
+			continue
+		}
 		for _, m := range r.re.FindAllStringIndex(code, -1) {
 			if inside(covered, m[0]) || inStr[m[1]-1] {
 				continue
@@ -596,18 +617,30 @@ var (
 func normalizeCode(lang, code string, res *inlineResult) string {
 	switch lang {
 	case "node":
-		code = jsLiteralMember.Re().ReplaceAllString(code, ".$1$2$3")
-		if jsFSComputed.MatchString(code) || jsFSRename.MatchString(code) {
+		if strings.Contains(code, "[") {
+			code = jsLiteralMember.Re().ReplaceAllString(code, ".$1$2$3")
+		}
+		if (strings.Contains(code, "[") || strings.Contains(code, ":")) && (jsFSComputed.MatchString(code) || jsFSRename.MatchString(code)) {
 			res.unknown, res.unknownShell = true, true
 		}
 	case "python":
-		code = pyGetattrLit.Re().ReplaceAllString(code, "$1.$2$3")
-		if pyComputed.MatchString(code) {
+		if strings.Contains(code, "getattr") {
+			code = pyGetattrLit.Re().ReplaceAllString(code, "$1.$2$3")
+		}
+		if containsOne(code, pyComputedNeeds) && pyComputed.MatchString(code) {
 			res.unknown, res.unknownShell = true, true
 		}
 	}
 	return code
 }
+
+// The substrings the regexps below need, checked first because a search
+// for them costs far less than the regexp.
+var (
+	pyComputedNeeds   = []string{"getattr", "__import__", "importlib", "__builtins__", "vars(", "globals("}
+	codeFetchesNeeds  = []string{"url", "request", "http", "ownload", "fetch", "LWP", "getstore", "Net::", "URI", "gdown"}
+	codeInstallsNeeds = []string{"install", "pip", "Pkg.add", "cpan"}
+)
 
 // execLiteral turns os.exec*/spawn* arguments into a shell command: the
 // literal strings and lists after the program path; argv[0] (the name the

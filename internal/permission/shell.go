@@ -206,8 +206,16 @@ func (a *shellAnalyzer) fetchesToStdout(cmd syntax.Command, st *shellState) (str
 	if !ok || len(call.Args) == 0 {
 		return "", false
 	}
-	name, ok := a.eval(call.Args[0], st, false).single()
-	if !ok {
+	// Most commands are not downloads: look at the literal name first,
+	// without expanding (and re-analysing) the words.
+	name := call.Args[0].Lit()
+	if name == "" {
+		v, ok := a.eval(call.Args[0], st, false).single()
+		if !ok {
+			return "", false
+		}
+		name = v
+	} else if !strings.Contains(strings.ToLower(name), "curl") && !strings.Contains(strings.ToLower(name), "wget") {
 		return "", false
 	}
 	prog := programName(name)
