@@ -48,6 +48,24 @@ func TestDownloadApprovals(t *testing.T) {
 			t.Errorf("%q: got %s by %s (%s), want %s by %s", tc.cmd, d.Action, d.Rule, d.Reason, tc.want, tc.rule)
 		}
 	}
+	// The lead, in TEAM mode, is asked too; the judge and serendipity
+	// cannot download at all.
+	team := teamPolicy(t)
+	for _, tc := range []struct {
+		agent, tool string
+		input       map[string]any
+		want        Action
+		rule        string
+	}{
+		{"", "Bash", bash("wget -q -P RQ-001/02-data/raw https://example.org/files/d.csv"), Ask, "approval.download"},
+		{"vibe:judge", "Bash", bash("curl -o RQ-001/02-data/raw/d.csv https://example.org/d.csv"), Deny, "judge.bash.programs"},
+		{"vibe:serendipity", "Bash", bash("curl -o RQ-001/02-data/raw/d.csv https://example.org/d.csv"), Deny, "serendipity.tools"},
+	} {
+		d := team.Check(prj.request(tc.agent, tc.tool, tc.input, ""))
+		if d.Action != tc.want || d.Rule != tc.rule {
+			t.Errorf("team %s %v: got %s by %s, want %s by %s", tc.agent, tc.input, d.Action, d.Rule, tc.want, tc.rule)
+		}
+	}
 	// A project that drops the download approval gets the plain rule back:
 	// raw data is read-only.
 	p, err := Parse([]byte(`{"approval": {"download": null}}`))
