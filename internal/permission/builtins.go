@@ -194,15 +194,23 @@ func (a *shellAnalyzer) script1(argv []word, st *shellState, in stdinSrc, raw st
 	}
 }
 
-// daemonWords are what a command that looks up or names vibe's processes
-// contains; a signal to a computed process id in such a command is taken
-// for a signal to the daemon.
-var daemonWords = []string{"vibe", "worker", "embed", ".pid", "pgrep", "pidof", "ps ", "lsof", "fuser"}
+// vibeNames are the names vibe's processes run under; a pkill or killall
+// pattern that matches one of them would reach the worker.
+var vibeNames = []string{"vibe", "vibe-embed-worker", "vibe-hook", "vibe-pre-tool-use", "vibe-post-tool-use",
+	"/usr/local/bin/vibe-embed-worker --socket /home/u/.vibe-science/worker.sock"}
+
+// Words that tie a signal to a computed process id to vibe: in the whole
+// command, or in the word that computes the id (a process lookup).
+var (
+	daemonText   = []string{"vibe", "embed-worker", "worker.pid", "worker.sock"}
+	daemonLookup = []string{"pgrep", "pidof", "lsof", "fuser", "ps ", "ps -", "/proc", "pid"}
+)
 
 // signal finds the signals a command sends to vibe's own processes: a
-// pkill or killall pattern that matches one of them (or names vibe), a
-// kill of a process id that is one of them, or of an id computed in a
-// command that looks processes up.
+// pkill or killall pattern that matches one of their names (or a running
+// one), a pkill with no pattern (every process of the user), a kill of -1,
+// of a process id that is one of them, or of an id computed in a command
+// that names vibe or looks processes up.
 func (a *shellAnalyzer) signal(prog string, argv []word, raw string) {
 	text := strings.ToLower(raw)
 	if text == "" {
@@ -213,36 +221,77 @@ func (a *shellAnalyzer) signal(prog string, argv []word, raw string) {
 		p := parseArgs(argv, "sguUtPFcnoe", "signal", "group", "uid", "euid", "terminal", "parent", "pidfile", "older-than", "younger-than", "ns", "nslist", "session")
 		full := p.has('f', "full")
 		regex := prog == "pkill" || p.has('r', "regexp")
-		if len(p.value('F', "pidfile")) > 0 && strings.Contains(text, "vibe") {
-			a.hit("daemon", true, raw)
+		if len(p.ops) == 0 && (p.has('u', "uid", "euid") || p.has('U') || len(p.value('F', "pidfile")) > 0) {
+			a.hit("daemon", true, raw) // every process of a user, or one named in a file
 			return
 		}
 		for _, op := range p.ops {
 			v, ok := op.single()
-			if !ok || containsAny(strings.ToLower(v), daemonWords) || vibeProcessMatches(v, regex, full) {
-				if ok || containsAny(text, daemonWords) {
-					a.hit("daemon", true, raw)
-					return
-				}
-			}
-		}
-	case "kill":
-		p := parseArgs(argv, "sn")
-		for _, op := range p.ops {
-			v, ok := op.single()
 			if !ok {
-				if containsAny(text, daemonWords) || containsAny(strings.ToLower(op.raw), daemonWords) {
+				if containsAny(text, daemonText) || containsAny(strings.ToLower(op.raw), daemonLookup) {
 					a.hit("daemon", true, raw)
 					return
 				}
 				continue
 			}
-			if isDigits(v) && vibePID(v) {
+			if matchesVibeName(v, regex) || vibeProcessMatches(v, regex, full) {
+				a.hit("daemon", true, raw)
+				return
+			}
+		}
+	case "kill":
+		// After the signal (-9, -s KILL, -n 9), "-1" is a process id:
+		// every process the user may signal.
+		sig := false
+		for k, w := range argv {
+			v, _ := w.single()
+			if (sig || k > 0 && argv[k-1].raw == "--") && v == "-1" {
+				a.hit("daemon", true, raw)
+				return
+			}
+			if strings.HasPrefix(v, "-") && v != "--" {
+				sig = true
+			}
+		}
+		p := parseArgs(argv, "sn")
+		for _, op := range p.ops {
+			v, ok := op.single()
+			if !ok {
+				if containsAny(text, daemonText) || containsAny(strings.ToLower(op.raw), daemonLookup) {
+					a.hit("daemon", true, raw)
+					return
+				}
+				continue
+			}
+			if v == "-1" || v == "0" || isDigits(v) && vibePID(v) {
 				a.hit("daemon", true, raw)
 				return
 			}
 		}
 	}
+}
+
+// matchesVibeName reports whether a pkill pattern (a regular expression
+// matched anywhere) or a killall name reaches one of vibe's process names.
+func matchesVibeName(pattern string, regex bool) bool {
+	if !regex {
+		for _, n := range vibeNames {
+			if strings.EqualFold(pattern, n) {
+				return true
+			}
+		}
+		return false
+	}
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return strings.Contains(strings.ToLower(pattern), "vibe")
+	}
+	for _, n := range vibeNames {
+		if re.MatchString(n) {
+			return true
+		}
+	}
+	return false
 }
 
 func containsAny(s string, subs []string) bool {
