@@ -14,7 +14,7 @@ import (
 
 // Request is one tool call as Claude Code sends it.
 type Request struct {
-	ProjectRoot string          // absolute project root (git top level or cwd), already resolved
+	ProjectRoot string          // absolute project root (project.ResolveEnv: CLAUDE_PROJECT_DIR, else git top level or cwd)
 	Cwd         string          // the event's cwd (Bash commands are relative to it)
 	AgentType   string          // event agent_type; "" on the main thread
 	ToolName    string          // Write, Edit, MultiEdit, NotebookEdit, Bash, mcp__server__tool, Read, ...
@@ -807,8 +807,11 @@ func (p *Policy) judgeLocked(who string, t target, tracef func(string, ...any)) 
 		if t.given != "" && t.given != t.rel {
 			what = t.given + " (which leads to " + t.rel + ")"
 		}
+		if what == "." {
+			what = "the project folder"
+		}
 		if tree && !ls.abs.match(abs) && (t.outside || !ls.rel.match(t.folded)) {
-			what += " (" + t.via + " reaches what it holds)"
+			what += " (" + t.via + " may change everything under it)"
 		}
 		if t.kind == kindLink {
 			what = "a link to " + t.rel
@@ -816,7 +819,7 @@ func (p *Policy) judgeLocked(who string, t target, tracef func(string, ...any)) 
 		return outcome{
 			action:  Deny,
 			rule:    "locked." + ls.id,
-			reason:  fmt.Sprintf("%s may not write %s: %s is locked for every role (rule locked.%s)", who, what, ls.desc, ls.id),
+			reason:  fmt.Sprintf("%s may not write %s, part of %s, locked for every role (rule locked.%s)", who, what, ls.desc, ls.id),
 			instead: ls.instead,
 		}, true
 	}
@@ -893,7 +896,7 @@ func (p *Policy) judgeNamed(r *role, who string, u unknownTarget, eff *effects, 
 			return outcome{
 				action:  Deny,
 				rule:    "locked." + ls.id,
-				reason:  fmt.Sprintf("%s may not write %s in a command that names %s: %s is locked for every role (rule locked.%s)", who, what, n.display, ls.desc, ls.id),
+				reason:  fmt.Sprintf("%s may not write %s in a command that names %s, part of %s, locked for every role (rule locked.%s)", who, what, n.display, ls.desc, ls.id),
 				instead: ls.instead,
 			}
 		}
