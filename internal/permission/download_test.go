@@ -41,6 +41,8 @@ func TestDownloadApprovals(t *testing.T) {
 		{"vibe:experimenter", "curl -sSLo CLAIM-LEDGER.md https://example.org/d.csv", Deny, "experimenter.deny.ledger"},
 		{"vibe:reviewer2", "curl -sSLo RQ-001/02-data/raw/new.csv https://example.org/d.csv", Deny, "reviewer2.bash.programs"},
 		{"vibe:experimenter", "curl -s https://example.org/api | jq .", Allow, "experimenter.allow"},
+		{"vibe:experimenter", "python3 -c \"import requests; print(requests.get('https://example.org/api').json())\"", Allow, "experimenter.allow"},
+		{"vibe:experimenter", "node -e \"fetch('https://example.org/api').then(r => r.json()).then(console.log)\"", Allow, "experimenter.allow"},
 	}
 	for _, tc := range tests {
 		d := Default().Check(prj.request(tc.agent, "Bash", bash(tc.cmd), ""))

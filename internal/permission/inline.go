@@ -236,7 +236,11 @@ func (a *shellAnalyzer) inlineCode(lang, code string, st *shellState, via string
 		// Code that fetches from the network: what it writes is taken for
 		// the download.
 		a.dl, a.dlURL = true, codeURL.FindString(code)
-		a.hit("download", false, code)
+		if len(w.targets) > 0 || w.unknown || codeSaves.MatchString(code) {
+			// Only a fetch that stores a file is a download; reading an
+			// API into memory is not.
+			a.hit("download", false, code)
+		}
 	}
 	if containsOne(code, codeInstallsNeeds) && codeInstalls.MatchString(code) {
 		a.hit("install", false, code)
@@ -600,6 +604,7 @@ func inlineWritesDepth(lang, code string, depth int) inlineResult {
 var (
 	codeFetches  = lazyre.New(`\b(?:urlretrieve|urlopen|requests\.(?:get|post|request)|httpx\.|aiohttp|download\.file|curl_download|wget\.download|hf_hub_download|snapshot_download|gdown\.|https?\.get\s*\(|fetch\s*\(|Downloads\.download|HTTP\.(?:get|download)|LWP::Simple|getstore|Net::HTTP|open-uri|URI\.open)`)
 	codeInstalls = lazyre.New(`\b(?:install\.packages|BiocManager::install|remotes::install_|devtools::install|pak::(?:pkg_install|pak)|renv::install|pip\.main|pip\._internal|ensurepip|Pkg\.add|cpanm?\b|Gem\.install)`)
+	codeSaves    = lazyre.New(`\b(?:urlretrieve|download\.file|curl_download|wget\.download|hf_hub_download|snapshot_download|gdown\.|Downloads\.download|HTTP\.download|getstore)`)
 	codeURL      = lazyre.New(`https?://[^\s'"` + "`" + `)]+`)
 )
 
