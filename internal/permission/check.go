@@ -441,7 +441,11 @@ func (p *Policy) decide(req Request, tr *[]string) Decision {
 	}
 
 	for _, t := range targets {
-		d.add(p.judgePath(r, who, t, d))
+		o := p.judgePath(r, who, t, d)
+		if o.action == Deny && t.kind == kindTree && strings.HasPrefix(t.via, "git ") {
+			o.instead = "it would rewrite protected files along with yours; name the files you mean instead (git checkout -- <file>, git stash push -- <paths>, git clean -f <path>)."
+		}
+		d.add(o)
 		if t.lexical != "" && t.lexical != "." && t.kind != kindRepo {
 			lt := t
 			lt.rel, lt.folded, lt.outside, lt.given, lt.lexical = t.lexical, foldPath(t.lexical), false, "", ""

@@ -51,7 +51,7 @@ func TestReasons(t *testing.T) {
 		{"", "Write", write("~/.claude/settings.json"),
 			"researcher may not write " + homeDir() + "/.claude/settings.json, part of Claude Code's settings, hooks and plugins, locked for every role (rule locked.agent-settings): these files decide which hooks, checks and plugins run, so no agent may change them; if a change is needed, ask the user to make it outside the session (in Claude Code with /config, /hooks or /plugin, or in an editor)."},
 		{"vibe:experimenter", "Bash", bash("git reset --hard"),
-			"experimenter may not write the project folder (git reset --hard may change everything under it), part of Claude Code's settings, hooks and plugins, locked for every role (rule locked.agent-settings): these files decide which hooks, checks and plugins run, so no agent may change them; if a change is needed, ask the user to make it outside the session (in Claude Code with /config, /hooks or /plugin, or in an editor)."},
+			"experimenter may not write the project folder (git reset --hard may change everything under it), part of Claude Code's settings, hooks and plugins, locked for every role (rule locked.agent-settings): it would rewrite protected files along with yours; name the files you mean instead (git checkout -- <file>, git stash push -- <paths>, git clean -f <path>)."},
 		{"vibe:experimenter", "Bash", bash("vibe worker stop"),
 			"experimenter may not run \"vibe worker stop\" (rule forbidden.daemon): vibe's worker enforces these rules; an agent may not stop, replace or signal it: if it must be done, ask the user to run it themselves outside the session."},
 		{"vibe:experimenter", "Bash", bash("curl -sSLo RQ-001/02-data/raw/new.csv https://example.org/d.csv"),

@@ -157,8 +157,26 @@ func (a *shellAnalyzer) gitIn(argv []word, st *shellState, in stdinSrc, raw stri
 			a.target(op, gst, kindTree, "git clean")
 		}
 	case "stash":
+		args := rest
 		if len(rest) > 0 {
-			if v, _ := rest[0].single(); v == "list" || v == "show" || v == "create" {
+			v, _ := rest[0].single()
+			switch v {
+			case "list", "show", "create", "branch":
+				return
+			case "push", "save":
+				args = rest[1:]
+			}
+		}
+		// git stash push -- <paths> touches only those paths.
+		if p := parseArgs(args, "m", "message", "pathspec-from-file"); len(p.ops) > 0 && len(args) > 0 {
+			if v, _ := rest[0].single(); v == "push" || strings.HasPrefix(v, "-") {
+				for _, op := range p.ops {
+					k := kindFile
+					if s, ok := op.single(); ok && a.isDir(s, gst) {
+						k = kindTree
+					}
+					a.target(op, gst, k, "git stash")
+				}
 				return
 			}
 		}
