@@ -373,8 +373,19 @@ func (a *shellAnalyzer) command(cmd syntax.Command, st *shellState, in stdinSrc)
 	case *syntax.ArithmCmd, *syntax.LetClause, *syntax.TestClause:
 		a.scanSubst(c, st)
 	case *syntax.DeclClause:
+		nameref := false
+		for _, as := range c.Args {
+			if as != nil && as.Naked && as.Name == nil && as.Value != nil {
+				if v := as.Value.Lit(); strings.HasPrefix(v, "-") && strings.Contains(v, "n") {
+					nameref = true // declare -n: the name stands for another variable
+				}
+			}
+		}
 		for _, as := range c.Args {
 			a.assign(as, st)
+			if nameref && as != nil && as.Name != nil {
+				st.vars[as.Name.Value] = word{raw: "\x00" + a.text(as)}
+			}
 		}
 	case *syntax.TimeClause:
 		a.stmt(c.Stmt, st, in)
