@@ -984,8 +984,10 @@ func (p *Policy) globbedRel(abs string, eff *effects) (string, string, bool) {
 // file system (quotes, backslashes), so a protected name split by quotes in
 // the command still reads as that name.
 func stripQuotes(s string) string {
-	return strings.NewReplacer(`'`, "", `"`, "", `\`, "", "\x00", " ").Replace(s)
+	return quoteStripper.Replace(s)
 }
+
+var quoteStripper = strings.NewReplacer(`'`, "", `"`, "", `\`, "", "\x00", " ")
 
 func shorten(s string) string {
 	s = strings.ReplaceAll(s, "\x00", "…")
