@@ -793,6 +793,9 @@ func (p *Policy) judgeLocked(who string, t target, tracef func(string, ...any)) 
 	abs := foldPath(t.abs)
 	tree := t.kind == kindTree
 	for _, ls := range p.locked {
+		if ls.outsideOnly && !t.outside {
+			continue
+		}
 		hit := ls.abs.match(abs)
 		if !hit && !t.outside {
 			hit = ls.rel.match(t.folded)

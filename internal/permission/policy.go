@@ -66,9 +66,12 @@ type PathSet struct {
 }
 
 // Locked paths are written by no role, whatever its other rules say:
-// Claude Code's settings, hooks and plugins, and VIBE_HOME. A pattern is
-// project-relative, or absolute, or starts with "~/" (the home folder) or
-// "$VIBE_HOME" (vibe's folder, default ~/.vibe-science).
+// Claude Code's settings, hooks and plugins, vibe's installed plugin, and
+// VIBE_HOME. A pattern is project-relative, or absolute, or starts with
+// "~/" (the home folder), "$VIBE_HOME" (vibe's folder, default
+// ~/.vibe-science) or "$VIBE_INSTALL" (the plugin folder vibe runs from; a
+// group whose patterns all name a folder this host does not have is left
+// out).
 //
 // Forbidden commands are refused for every role the way approval commands
 // are asked (same matching); the shell analysis adds the signals a command
@@ -130,6 +133,7 @@ type Policy struct {
 	cfg         Config
 	home        string
 	vibeHome    string
+	install     string // vibe's installed plugin folder, "" when not known
 	mainSolo    string
 	mainTeam    string
 	defaultRole string
@@ -156,12 +160,13 @@ type namedSet struct {
 // lockedSet is a locked group: rel matches project-relative paths, abs
 // physical absolute ones (folded both).
 type lockedSet struct {
-	id      string
-	desc    string
-	instead string
-	rel     patternSet
-	abs     patternSet
-	names   []literalName
+	id          string
+	desc        string
+	instead     string
+	rel         patternSet
+	abs         patternSet
+	names       []literalName
+	outsideOnly bool // applies only to paths outside the project
 }
 
 type role struct {
@@ -293,7 +298,7 @@ func Default() *Policy {
 	defaultPolicyOnce.Do(func() {
 		raw, err := fs.ReadFile(blueprints.FS, DefaultFile)
 		if err == nil {
-			defaultPolicy, err = fromBytes(raw, homeDir(), vibeHomeDir())
+			defaultPolicy, err = fromBytes(raw, hostPlaces())
 		}
 		if err != nil {
 			panic("permission: embedded default policy is invalid: " + err.Error())
@@ -339,7 +344,7 @@ func Parse(project []byte) (*Policy, error) {
 		return nil, fmt.Errorf("parse %s: %w", ProjectFile, err)
 	}
 	merged := merge(deepCopy(base), over)
-	p, err := fromTree(merged, homeDir(), vibeHomeDir())
+	p, err := fromTree(merged, hostPlaces())
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", ProjectFile, err)
 	}
@@ -358,6 +363,42 @@ func homeDir() string {
 // worker runs with the user's environment).
 func vibeHomeDir() string {
 	return toSlash(vibehome.Resolve(os.Getenv).Home)
+}
+
+// places are the folders outside the project that locked patterns name.
+type places struct {
+	home, vibeHome, install string
+}
+
+func hostPlaces() places {
+	return places{home: homeDir(), vibeHome: vibeHomeDir(), install: installDir()}
+}
+
+// installDir is the plugin folder vibe runs from: CLAUDE_PLUGIN_ROOT when
+// it holds vibe's hooks.json, else the parent of the running binary's bin/
+// folder when that holds one. "" when neither (tests, a go run).
+func installDir() string {
+	isVibe := func(dir string) bool {
+		_, err := os.Stat(filepath.Join(dir, "hooks.json"))
+		return err == nil
+	}
+	if dir := os.Getenv("CLAUDE_PLUGIN_ROOT"); dir != "" && filepath.IsAbs(dir) && isVibe(dir) {
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			return toSlash(real)
+		}
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = real
+	}
+	bin := filepath.Dir(exe)
+	if filepath.Base(bin) == "bin" && isVibe(filepath.Dir(bin)) {
+		return toSlash(filepath.Dir(bin))
+	}
+	return ""
 }
 
 func decodeTree(raw []byte) (map[string]any, error) {
@@ -404,26 +445,27 @@ func merge(base, over map[string]any) map[string]any {
 	return base
 }
 
-func fromTree(tree map[string]any, home, vibeHome string) (*Policy, error) {
+func fromTree(tree map[string]any, pl places) (*Policy, error) {
 	raw, err := json.Marshal(tree)
 	if err != nil {
 		return nil, err
 	}
-	return fromBytes(raw, home, vibeHome)
+	return fromBytes(raw, pl)
 }
 
-func fromBytes(raw []byte, home, vibeHome string) (*Policy, error) {
+func fromBytes(raw []byte, pl places) (*Policy, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	var cfg Config
 	if err := dec.Decode(&cfg); err != nil {
 		return nil, err
 	}
-	return compile(cfg, home, vibeHome)
+	return compile(cfg, pl)
 }
 
 // compile validates cfg and compiles every pattern once.
-func compile(cfg Config, home, vibeHome string) (*Policy, error) {
+func compile(cfg Config, pl places) (*Policy, error) {
+	home := pl.home
 	if cfg.Mode == "" {
 		cfg.Mode = ModeSolo
 	}
@@ -433,7 +475,8 @@ func compile(cfg Config, home, vibeHome string) (*Policy, error) {
 	p := &Policy{
 		cfg:         cfg,
 		home:        home,
-		vibeHome:    strings.TrimSuffix(vibeHome, "/"),
+		vibeHome:    strings.TrimSuffix(pl.vibeHome, "/"),
+		install:     strings.TrimSuffix(pl.install, "/"),
 		mainSolo:    strings.ToLower(cfg.MainRole.Solo),
 		mainTeam:    strings.ToLower(cfg.MainRole.Team),
 		defaultRole: strings.ToLower(cfg.DefaultRole),
@@ -539,6 +582,7 @@ func (p *Policy) compileLocked(sets map[string]PathSet) ([]lockedSet, error) {
 		ls := lockedSet{id: id, desc: s.Description, instead: s.Instead}
 		var rel, abs, scan []string
 		vibe := false
+		unknown := 0 // patterns under a folder this host does not have
 		for _, pat := range s.Patterns {
 			pat = toSlash(pat)
 			switch {
@@ -550,10 +594,20 @@ func (p *Policy) compileLocked(sets map[string]PathSet) ([]lockedSet, error) {
 				pat = strings.TrimSuffix(p.home, "/") + pat[1:]
 			case pat == "$VIBE_HOME" || strings.HasPrefix(pat, "$VIBE_HOME/"):
 				if p.vibeHome == "" {
+					unknown++
 					continue
 				}
 				pat = p.vibeHome + pat[len("$VIBE_HOME"):]
 				vibe = true
+			case pat == "$VIBE_INSTALL" || strings.HasPrefix(pat, "$VIBE_INSTALL/"):
+				if p.install == "" {
+					unknown++
+					continue
+				}
+				pat = p.install + pat[len("$VIBE_INSTALL"):]
+				// Only outside the project: a developer may run a session
+				// in the checkout vibe is installed from.
+				ls.outsideOnly = true
 			case !isAbs(pat):
 				rel = append(rel, pat)
 				scan = append(scan, pat)
@@ -569,9 +623,12 @@ func (p *Policy) compileLocked(sets map[string]PathSet) ([]lockedSet, error) {
 			return nil, fmt.Errorf("locked %q: %w", id, err)
 		}
 		if ls.rel.empty() && ls.abs.empty() {
+			if unknown > 0 && unknown == len(s.Patterns) {
+				continue // e.g. no installed plugin folder here
+			}
 			return nil, fmt.Errorf("locked %q: no patterns", id)
 		}
-		ls.names = lockedNames(scan)
+		ls.names = append(ls.names, lockedNames(scan)...)
 		if vibe {
 			ls.names = append(ls.names, p.vibeHomeNames()...)
 		}

@@ -184,7 +184,7 @@ func replayPolicy(t *testing.T, home, mode string) *Policy {
 	if mode != "" {
 		tree["mode"] = mode
 	}
-	p, err := fromTree(tree, toSlash(home), toSlash(filepath.Join(home, ".vibe-science")))
+	p, err := fromTree(tree, places{home: toSlash(home), vibeHome: toSlash(filepath.Join(home, ".vibe-science"))})
 	if err != nil {
 		t.Fatal(err)
 	}
