@@ -25,7 +25,8 @@
 //
 // The rules, in the order they are tried: the role's tools and Bash
 // programs; for each path written, the locked paths (Claude Code's settings,
-// hooks and plugins, and VIBE_HOME: no role writes them, the lead included),
+// hooks and plugins, vibe's installed plugin folder, and VIBE_HOME: no role
+// writes them, the lead included),
 // read-only data, the role's deny rules and its write_only area (a "**/"
 // pattern never opens an agent configuration folder such as .claude/); then
 // writes whose target is unknown; then forbidden commands (stopping,
