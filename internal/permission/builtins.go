@@ -87,6 +87,12 @@ func (a *shellAnalyzer) builtin(prog string, argv []word, st *shellState, in std
 	case "script":
 		a.script1(argv, st, in, raw)
 		return true
+	case "hash", "enable":
+		if p := parseArgs(argv, "pf"); len(p.value('p')) > 0 || len(p.value('f')) > 0 {
+			// hash -p makes a name run another program; enable -f loads one.
+			a.unknownEffect(raw, prog+" makes a command name run another program")
+		}
+		return true
 	}
 	return false
 }

@@ -40,7 +40,10 @@
 // including w and e, awk's print, getline and system, dd of=, shuf/sort/iconv
 // -o, script, gzip round trips, ...), nested shells (bash -c, eval, trap,
 // heredocs), cd (with globs and CDPATH), variables the command sets
-// (read, printf -v, ${F^^} and the other transforms), glob options (shopt),
+// (read, printf -v, declare -n, ${F^^} and the other transforms), variables
+// that make programs run other code (GIT_EDITOR and the like analysed as
+// commands; BASH_ENV, PATH, LD_PRELOAD and the like make the command opaque),
+// hash -p, glob options (shopt),
 // globs and braces, find -delete/-exec (-L follows links), xargs and while
 // read fed by a listing, git (-c commands and aliases, --output, whole-tree
 // commands judged against every protected file under the tree, apply and

@@ -432,6 +432,7 @@ func (a *shellAnalyzer) assign(as *syntax.Assign, st *shellState) {
 	if name == "GLOBIGNORE" {
 		st.glob.dot = true // a set GLOBIGNORE turns dotglob on
 	}
+	a.codeVar(name, as, st)
 	switch {
 	case as.Array != nil || as.Index != nil:
 		a.scanSubst(as, st)
@@ -447,6 +448,36 @@ func (a *shellAnalyzer) assign(as *syntax.Assign, st *shellState) {
 		}
 		w.glob = false // assignments do not expand globs
 		st.vars[name] = w
+	}
+}
+
+// Variables whose value makes programs run other code: a command (an
+// editor, a pager, git's helpers), a file of code a shell or interpreter
+// loads, or a search path that can put another program under a known name.
+var (
+	commandVars = setOf("EDITOR", "VISUAL", "PAGER", "GIT_EDITOR", "GIT_PAGER", "GIT_SEQUENCE_EDITOR",
+		"GIT_EXTERNAL_DIFF", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_ASKPASS", "SSH_ASKPASS", "PROMPT_COMMAND", "MANPAGER")
+	codeVars = setOf("BASH_ENV", "ENV", "PATH", "LD_PRELOAD", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES",
+		"PYTHONSTARTUP", "PYTHONPATH", "PERL5OPT", "PERL5LIB", "NODE_OPTIONS", "NODE_PATH", "RUBYOPT", "RUBYLIB",
+		"GIT_EXEC_PATH", "GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_DIR", "GIT_WORK_TREE", "R_PROFILE_USER", "R_ENVIRON_USER")
+)
+
+// codeVar treats an assignment to one of those variables as code the
+// command may run: a command value is analysed as shell, anything else is
+// a program whose writes cannot be told.
+func (a *shellAnalyzer) codeVar(name string, as *syntax.Assign, st *shellState) {
+	switch {
+	case commandVars[name] && as.Value != nil:
+		w := a.eval(as.Value, st, false)
+		if v, ok := w.single(); ok {
+			if v != "" && !readOnlyPrograms[programName(strings.Fields(v + " x")[0])] {
+				a.nested(v, st.clone())
+			}
+			return
+		}
+		a.unknownEffect(w.raw, name+" set to a command known only at run time")
+	case codeVars[name] && as.Value != nil:
+		a.opaque(name, a.text(as))
 	}
 }
 
