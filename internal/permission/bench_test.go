@@ -76,7 +76,7 @@ func BenchmarkDefault(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if _, err := fromBytes(raw, homeDir()); err != nil {
+		if _, err := fromBytes(raw, hostPlaces()); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -14,7 +14,7 @@ import (
 
 // Request is one tool call as Claude Code sends it.
 type Request struct {
-	ProjectRoot string          // absolute project root (git top level or cwd), already resolved
+	ProjectRoot string          // absolute project root (project.ResolveEnv: CLAUDE_PROJECT_DIR, else git top level or cwd)
 	Cwd         string          // the event's cwd (Bash commands are relative to it)
 	AgentType   string          // event agent_type; "" on the main thread
 	ToolName    string          // Write, Edit, MultiEdit, NotebookEdit, Bash, mcp__server__tool, Read, ...
@@ -156,6 +156,9 @@ func (p *Policy) ProtectedFor(role, rel string) bool {
 	}
 	rel = strings.TrimPrefix(toSlash(rel), "./")
 	t := target{rel: rel, folded: foldPath(rel), outside: isAbs(rel), kind: kindFile}
+	if t.outside {
+		t.abs = rel
+	}
 	if rel == "." {
 		t.folded = ""
 	}
@@ -169,7 +172,7 @@ func (p *Policy) ProtectedFor(role, rel string) bool {
 func WrittenPaths(req Request) (paths []string, unparsed bool) {
 	root := resolvedRoot(req.ProjectRoot)
 	cwd := requestCwd(req, root)
-	eff := collect(req, root, cwd)
+	eff := collect(req, root, cwd, homeDir())
 	seen := map[string]bool{}
 	for _, rt := range eff.targets {
 		if rt.kind == kindLink || rt.kind == kindRepo {
@@ -195,6 +198,9 @@ type target struct {
 	outside bool
 	kind    kind
 	via     string
+	// download: the call stores what it fetched from url here.
+	download bool
+	url      string
 }
 
 // literalRoot is the project root as given, cleaned: the prefix the
@@ -256,7 +262,7 @@ func normalize(root, literal string, rt rawTarget, links map[string]string) (tar
 	if isSink(phys) {
 		return target{}, false
 	}
-	t := target{abs: phys, kind: rt.kind, via: rt.via}
+	t := target{abs: phys, kind: rt.kind, via: rt.via, download: rt.download, url: rt.url}
 	rel, inside := "", false
 	if root != "" {
 		rel, inside = relativeTo(root, phys)
@@ -365,7 +371,7 @@ func (p *Policy) decide(req Request, tr *[]string) Decision {
 
 	root := p.root(req.ProjectRoot)
 	cwd := requestCwd(req, root)
-	eff := collect(req, root, cwd)
+	eff := collect(req, root, cwd, p.home)
 	bash := req.ToolName == "Bash"
 
 	if bash && r.programs != nil {
@@ -435,7 +441,11 @@ func (p *Policy) decide(req Request, tr *[]string) Decision {
 	}
 
 	for _, t := range targets {
-		d.add(p.judgePath(r, who, t, d))
+		o := p.judgePath(r, who, t, d)
+		if o.action == Deny && t.kind == kindTree && strings.HasPrefix(t.via, "git ") {
+			o.instead = "it would rewrite protected files along with yours; name the files you mean instead (git checkout -- <file>, git stash push -- <paths>, git clean -f <path>)."
+		}
+		d.add(o)
 		if t.lexical != "" && t.lexical != "." && t.kind != kindRepo {
 			lt := t
 			lt.rel, lt.folded, lt.outside, lt.given, lt.lexical = t.lexical, foldPath(t.lexical), false, "", ""
@@ -444,7 +454,27 @@ func (p *Policy) decide(req Request, tr *[]string) Decision {
 	}
 
 	for _, u := range eff.unknown {
-		d.add(p.judgeUnknown(r, who, u, eff.source, d))
+		d.add(p.judgeUnknown(r, who, u, eff, d))
+	}
+
+	if r.writeOnly == nil && len(eff.opaque) > 0 {
+		// A program whose writes cannot be told may write anything under
+		// its folder: refused when the command names or globs into a path
+		// the role may not write. Raw data is left out, because scripts
+		// read it all the time; PostToolUse restores a raw file a script
+		// changed anyway.
+		u := unknownTarget{via: eff.opaque[0] + ", a program whose writes cannot be told"}
+		d.add(p.judgeNamed(r, who, u, eff, d, false))
+	}
+
+	if eff.unparsed && p.restricted(r) {
+		d.trace("%s.unparsed: the command could not be analysed -> deny", roleName)
+		d.add(outcome{
+			action:  Deny,
+			rule:    roleName + ".unparsed",
+			reason:  fmt.Sprintf("%s may not run a command that cannot be analysed (rule %s.unparsed): it does not parse or is longer than %d KB", who, roleName, maxScript>>10),
+			instead: "split it into shorter, plain commands (write long content with the Write tool); " + p.writeInstead(r),
+		})
 	}
 
 	if r.writeOnly != nil && len(eff.opaque) > 0 {
@@ -459,7 +489,23 @@ func (p *Policy) decide(req Request, tr *[]string) Decision {
 	}
 
 	if bash {
+		for _, h := range eff.hits {
+			rules := p.approvals
+			if h.forbid {
+				rules = p.forbidden
+			}
+			for _, ap := range rules {
+				if ap.group == h.group {
+					d.add(p.commandOutcome(ap, who, h.text, h.forbid, d))
+				}
+			}
+		}
 		for _, call := range eff.calls {
+			for _, fb := range p.forbidden {
+				if _, ok := fb.match(call); ok {
+					d.add(p.commandOutcome(fb, who, commandText(call), true, d))
+				}
+			}
 			for _, ap := range p.approvals {
 				if cmd, ok := ap.match(call); ok {
 					d.trace("%s: %q -> ask", ap.id, cmd)
@@ -474,6 +520,34 @@ func (p *Policy) decide(req Request, tr *[]string) Decision {
 		}
 	}
 	return p.finish(d, out, roleName, req.ToolName)
+}
+
+// commandOutcome is the answer to a command of an approval (ask) or
+// forbidden (deny) group.
+func (p *Policy) commandOutcome(ap approvalRule, who, text string, forbid bool, d *decision) outcome {
+	if forbid {
+		d.trace("%s: %q -> deny", ap.id, text)
+		return outcome{
+			action:  Deny,
+			rule:    ap.id,
+			reason:  fmt.Sprintf("%s may not run %q (rule %s): %s", who, text, ap.id, ap.reason),
+			instead: "if it must be done, ask the user to run it themselves outside the session.",
+		}
+	}
+	d.trace("%s: %q -> ask", ap.id, text)
+	return outcome{
+		action:  Ask,
+		rule:    ap.id,
+		reason:  fmt.Sprintf("%s wants to run %q, which needs the user's approval (rule %s)", who, text, ap.id),
+		instead: ap.reason + "; approve it if the project needs it.",
+	}
+}
+
+// restricted reports whether a role gets no benefit of the doubt: one
+// confined to an area or to some programs, one that may not write through
+// the shell, and the role of unknown agents.
+func (p *Policy) restricted(r *role) bool {
+	return r.writeOnly != nil || r.programs != nil || !r.bashWrite || r.name == p.defaultRole
 }
 
 func (p *Policy) finish(d *decision, out Decision, roleName, toolName string) Decision {
@@ -541,6 +615,9 @@ func (p *Policy) judgePath(r *role, who string, t target, d *decision) outcome {
 		tracef("repository operation allowed for %s", r.name)
 		return allow
 	}
+	if o, ok := p.judgeLocked(who, t, tracef); ok {
+		return o
+	}
 	if t.outside {
 		if t.kind == kindLink {
 			return allow
@@ -599,9 +676,23 @@ func (p *Policy) judgePath(r *role, who string, t target, d *decision) outcome {
 		return name + " (it holds " + p.unfold(t, subject) + ")"
 	}
 
+	var downloadAsk *outcome
 	if t.kind != kindLink && !r.cfg.ReadOnlyExempt {
 		for _, ro := range p.readOnly {
 			if s, ok := matchAny(&ro.set, subjects); ok {
+				if ap, ok := p.approval("download"); ok && t.download && t.kind == kindFile && !exists(t.abs) {
+					// A new file fetched into raw data is how raw data
+					// arrives: the user approves it. Writing over an
+					// existing raw file stays refused.
+					tracef("read-only.%s: a new download -> ask (%s)", ro.id, ap.id)
+					downloadAsk = &outcome{
+						action:  Ask,
+						rule:    ap.id,
+						reason:  fmt.Sprintf("%s wants to download %s into %s (rule %s)", who, orUnknown(t.url), t.rel, ap.id),
+						instead: ap.reason + "; approve it if this is the data the project needs (vibe records its URL and checksum).",
+					}
+					continue
+				}
 				tracef("read-only.%s: matches -> deny", ro.id)
 				instead := ro.instead
 				if instead == "" {
@@ -650,9 +741,9 @@ func (p *Policy) judgePath(r *role, who string, t target, d *decision) outcome {
 		return allow
 	}
 	if r.writeOnly != nil {
-		ok := r.writeOnly.match(t.folded)
+		ok := r.writeOnly.matchConfined(t.folded)
 		if !ok && (t.kind == kindDir || t.kind == kindTree) {
-			ok = r.writeOnly.match(inside)
+			ok = r.writeOnly.matchConfined(inside)
 		}
 		if !ok {
 			tracef("%s.write-only: outside %s -> deny", r.name, strings.Join(r.writeOnly.src, ", "))
@@ -665,7 +756,81 @@ func (p *Policy) judgePath(r *role, who string, t target, d *decision) outcome {
 		}
 		tracef("%s.write-only: inside", r.name)
 	}
+	if downloadAsk != nil {
+		return *downloadAsk
+	}
 	return allow
+}
+
+// approval returns the configured approval group id ("download").
+func (p *Policy) approval(group string) (approvalRule, bool) {
+	for _, ap := range p.approvals {
+		if ap.group == group {
+			return ap, true
+		}
+	}
+	return approvalRule{}, false
+}
+
+func exists(abs string) bool {
+	_, err := os.Lstat(filepath.FromSlash(abs))
+	return err == nil
+}
+
+func orUnknown(url string) string {
+	if url == "" {
+		return "a file"
+	}
+	return url
+}
+
+// judgeLocked applies the locked paths, which bind every role: the file
+// itself, a folder that holds one (rm -r ~/.claude), or a link made to one.
+func (p *Policy) judgeLocked(who string, t target, tracef func(string, ...any)) (outcome, bool) {
+	if len(p.locked) == 0 {
+		return outcome{}, false
+	}
+	abs := foldPath(t.abs)
+	tree := t.kind == kindTree
+	for _, ls := range p.locked {
+		if ls.outsideOnly && !t.outside {
+			continue
+		}
+		hit := ls.abs.match(abs)
+		if !hit && !t.outside {
+			hit = ls.rel.match(t.folded)
+			if !hit && tree {
+				hit = ls.rel.match(join2(t.folded, probe)) || ls.rel.holdsUnder(t.folded)
+			}
+		}
+		if !hit && tree {
+			hit = ls.abs.holdsUnder(abs)
+		}
+		if !hit {
+			continue
+		}
+		tracef("locked.%s: matches -> deny", ls.id)
+		what := t.rel
+		if t.given != "" && t.given != t.rel {
+			what = t.given + " (which leads to " + t.rel + ")"
+		}
+		if what == "." {
+			what = "the project folder"
+		}
+		if tree && !ls.abs.match(abs) && (t.outside || !ls.rel.match(t.folded)) {
+			what += " (" + t.via + " may change everything under it)"
+		}
+		if t.kind == kindLink {
+			what = "a link to " + t.rel
+		}
+		return outcome{
+			action:  Deny,
+			rule:    "locked." + ls.id,
+			reason:  fmt.Sprintf("%s may not write %s, part of %s, locked for every role (rule locked.%s)", who, what, ls.desc, ls.id),
+			instead: ls.instead,
+		}, true
+	}
+	return outcome{}, false
 }
 
 // unfold finds the original spelling of a folded descendant for messages.
@@ -700,9 +865,9 @@ func matchAny(s *patternSet, subjects []string) (string, bool) {
 
 // judgeUnknown decides a write whose target could not be resolved. A role
 // confined to an area cannot be shown to stay in it; any other role is
-// stopped only when the command names a path its deny rules or the
-// read-only data cover.
-func (p *Policy) judgeUnknown(r *role, who string, u unknownTarget, source string, d *decision) outcome {
+// stopped when the command names (or globs into) a path its deny rules,
+// the locked paths or the read-only data cover.
+func (p *Policy) judgeUnknown(r *role, who string, u unknownTarget, eff *effects, d *decision) outcome {
 	text := shorten(u.text)
 	if r.writeOnly != nil {
 		d.trace("%s.write-only: %s writes %q, known only at run time -> deny", r.name, u.via, text)
@@ -713,32 +878,59 @@ func (p *Policy) judgeUnknown(r *role, who string, u unknownTarget, source strin
 			instead: p.writeInstead(r),
 		}
 	}
+	return p.judgeNamed(r, who, u, eff, d, true)
+}
+
+// judgeNamed looks in a command with unknown writes for the protected
+// paths it names or globs into. raw says whether read-only data counts.
+func (p *Policy) judgeNamed(r *role, who string, u unknownTarget, eff *effects, d *decision, raw bool) outcome {
+	text := shorten(u.text)
+	what := fmt.Sprintf("%q (%s), a target known only when the command runs,", text, u.via)
+	if u.text == "" {
+		what = "files through " + u.via + ","
+	}
 	// The whole command is scanned too: a computed target often gets its
 	// name from elsewhere in the command (a variable, a cd in a branch).
-	scan := foldPath(stripQuotes(u.text + "\n" + source))
+	// fold, not foldPath: the text is a command, not a path, and the
+	// per-component rules (a ':' cuts a name) would lose names in it.
+	scan := fold(stripQuotes(u.text + "\n" + eff.source))
+	for _, ls := range p.locked {
+		for _, n := range ls.names {
+			if !strings.Contains(scan, n.folded) {
+				continue
+			}
+			d.trace("locked.%s: %s may write anything and the command names %s -> deny", ls.id, u.via, n.display)
+			return outcome{
+				action:  Deny,
+				rule:    "locked." + ls.id,
+				reason:  fmt.Sprintf("%s may not write %s in a command that names %s, part of %s, locked for every role (rule locked.%s)", who, what, n.display, ls.desc, ls.id),
+				instead: ls.instead,
+			}
+		}
+	}
 	for _, dr := range r.deny {
 		for _, n := range dr.names {
 			if !strings.Contains(scan, n.folded) {
 				continue
 			}
 			d.trace("%s: %s writes %q, known only at run time, and the command names %s -> %s", dr.id, u.via, text, n.display, dr.action)
-			instead := dr.instead
-			if instead == "" {
-				instead = r.cfg.Summary + "."
-			}
-			verb := "may not write"
-			if dr.action == Ask {
-				verb = "needs the user's approval to write"
-			}
-			return outcome{
-				action:  dr.action,
-				rule:    dr.id,
-				reason:  fmt.Sprintf("%s %s %q (%s), a target known only when the command runs, in a command that names %s (rule %s)", who, verb, text, u.via, n.display, dr.id),
-				instead: instead,
+			return p.denyRuleOutcome(r, dr, who, what, "names "+n.display)
+		}
+	}
+	// Globs the command expanded show which files it reaches.
+	for _, g := range eff.globbed {
+		rel, folded, ok := p.globbedRel(g, eff)
+		if !ok {
+			continue
+		}
+		for _, dr := range r.deny {
+			if dr.set.match(folded) && (dr.except.empty() || !dr.except.match(folded)) {
+				d.trace("%s: %s may write anything and the command globs %s -> %s", dr.id, u.via, rel, dr.action)
+				return p.denyRuleOutcome(r, dr, who, what, "globs "+rel)
 			}
 		}
 	}
-	if !r.cfg.ReadOnlyExempt {
+	if raw && !r.cfg.ReadOnlyExempt {
 		for _, ro := range p.readOnly {
 			for _, n := range literalNames(ro.set.src) {
 				if !strings.Contains(scan, n.folded) {
@@ -752,7 +944,7 @@ func (p *Policy) judgeUnknown(r *role, who string, u unknownTarget, source strin
 				return outcome{
 					action:  Deny,
 					rule:    "read-only." + ro.id,
-					reason:  fmt.Sprintf("%s may not write %q (%s), a target known only when the command runs, in a command that names %s (rule read-only.%s)", who, text, u.via, n.display, ro.id),
+					reason:  fmt.Sprintf("%s may not write %s in a command that names %s (rule read-only.%s)", who, what, n.display, ro.id),
 					instead: instead,
 				}
 			}
@@ -762,12 +954,43 @@ func (p *Policy) judgeUnknown(r *role, who string, u unknownTarget, source strin
 	return outcome{action: Allow}
 }
 
+func (p *Policy) denyRuleOutcome(r *role, dr denyRule, who, what, names string) outcome {
+	instead := dr.instead
+	if instead == "" {
+		instead = r.cfg.Summary + "."
+	}
+	verb := "may not write"
+	if dr.action == Ask {
+		verb = "needs the user's approval to write"
+	}
+	return outcome{
+		action:  dr.action,
+		rule:    dr.id,
+		reason:  fmt.Sprintf("%s %s %s in a command that %s (rule %s)", who, verb, what, names, dr.id),
+		instead: instead,
+	}
+}
+
+// globbedRel makes a path a glob expanded to project-relative and folded.
+func (p *Policy) globbedRel(abs string, eff *effects) (string, string, bool) {
+	if eff.root == "" {
+		return "", "", false
+	}
+	rel, inside := relativeTo(eff.root, resolve(abs, eff.links))
+	if !inside || rel == "." {
+		return "", "", false
+	}
+	return rel, foldPath(rel), true
+}
+
 // stripQuotes removes what the shell would remove before a name reaches the
 // file system (quotes, backslashes), so a protected name split by quotes in
 // the command still reads as that name.
 func stripQuotes(s string) string {
-	return strings.NewReplacer(`'`, "", `"`, "", `\`, "", "\x00", " ").Replace(s)
+	return quoteStripper.Replace(s)
 }
+
+var quoteStripper = strings.NewReplacer(`'`, "", `"`, "", `\`, "", "\x00", " ")
 
 func shorten(s string) string {
 	s = strings.ReplaceAll(s, "\x00", "…")
@@ -840,4 +1063,35 @@ func wordMatches(want, arg string) bool {
 		return strings.HasPrefix(arg, want+"=")
 	}
 	return false
+}
+
+// Download is one file a call stores from the network.
+type Download struct {
+	URL  string // the URL fetched, "" when the command does not name it literally
+	Path string // project-relative (absolute when outside the project), like Decision.Paths
+	Abs  string // physical absolute path, for reading the file afterwards
+}
+
+// Downloads returns the files req stores from the network (curl -o, curl
+// URL > file, wget, curl URL | tee f, urlretrieve and the like in inline
+// code), so PostToolUse can record each one's URL and checksum once the
+// call ran.
+func Downloads(req Request) []Download {
+	root := resolvedRoot(req.ProjectRoot)
+	cwd := requestCwd(req, root)
+	eff := collect(req, root, cwd, homeDir())
+	var out []Download
+	seen := map[string]bool{}
+	for _, rt := range eff.targets {
+		if !rt.download {
+			continue
+		}
+		t, ok := normalize(root, literalRoot(req.ProjectRoot), rt, eff.links)
+		if !ok || seen[t.abs] {
+			continue
+		}
+		seen[t.abs] = true
+		out = append(out, Download{URL: rt.url, Path: t.rel, Abs: t.abs})
+	}
+	return out
 }

@@ -38,7 +38,7 @@ func TestReasons(t *testing.T) {
 			"experimenter may not write RQ-001/05-reviewer2 (rule experimenter.deny.r2-reports): Reviewer 2 reports are written only by reviewer2; the experimenter writes results under 03-analysis/ and 04-results/."},
 		{"vibe:experimenter", "Bash", bash("rm -rf RQ-001/02-data"),
 			"experimenter may not write RQ-001/02-data (it holds RQ-001/02-data/raw/counts.csv) (rule read-only.raw-data): raw data is read-only for every agent; write derived files under 02-data/processed/ or 03-analysis/."},
-		{"vibe:experimenter", "Bash", bash("F=$(ls | head -1); echo x > $F # CLAIM-LEDGER.md"),
+		{"vibe:experimenter", "Bash", bash("F=$(head -1 list.txt); echo x > $F # CLAIM-LEDGER.md"),
 			"experimenter may not write \"$F\" (redirect >), a target known only when the command runs, in a command that names CLAIM-LEDGER.md (rule experimenter.deny.ledger): the experimenter writes results under 03-analysis/ and 04-results/; the researcher updates CLAIM-LEDGER.md."},
 		{"vibe:reviewer2", "Bash", bash("echo x > \"$DEST/r.yaml\""),
 			"reviewer2 may not write \"$DEST/r.yaml\" (redirect >), a target known only when the command runs (rule reviewer2.write-only): reviewer2 writes verdicts under 05-reviewer2/; the researcher updates CLAIM-LEDGER.md."},
@@ -48,6 +48,18 @@ func TestReasons(t *testing.T) {
 			"researcher needs the user's approval to write .vibe-science/permissions.json (rule researcher.deny.policy): changing the permission policy needs the user's approval."},
 		{"", "Bash", bash("sudo pip3 install -U numpy"),
 			"researcher wants to run \"pip3 install -U numpy\", which needs the user's approval (rule approval.install): installing packages changes the environment; approve it if the project needs it."},
+		{"", "Write", write("~/.claude/settings.json"),
+			"researcher may not write " + homeDir() + "/.claude/settings.json, part of Claude Code's settings, hooks and plugins, locked for every role (rule locked.agent-settings): these files decide which hooks, checks and plugins run, so no agent may change them; if a change is needed, ask the user to make it outside the session (in Claude Code with /config, /hooks or /plugin, or in an editor)."},
+		{"vibe:experimenter", "Bash", bash("git reset --hard"),
+			"experimenter may not write the project folder (git reset --hard may change everything under it), part of Claude Code's settings, hooks and plugins, locked for every role (rule locked.agent-settings): it would rewrite protected files along with yours; name the files you mean instead (git checkout -- <file>, git stash push -- <paths>, git clean -f <path>)."},
+		{"vibe:experimenter", "Bash", bash("vibe worker stop"),
+			"experimenter may not run \"vibe worker stop\" (rule forbidden.daemon): vibe's worker enforces these rules; an agent may not stop, replace or signal it: if it must be done, ask the user to run it themselves outside the session."},
+		{"vibe:experimenter", "Bash", bash("curl -sSLo RQ-001/02-data/raw/new.csv https://example.org/d.csv"),
+			"experimenter wants to download https://example.org/d.csv into RQ-001/02-data/raw/new.csv (rule approval.download): downloading files brings unreviewed data or code into the project; approve it if this is the data the project needs (vibe records its URL and checksum)."},
+		{"general-purpose", "Bash", bash("echo x > README.md ("),
+			"guest (agent general-purpose) may not run a command that cannot be analysed (rule guest.unparsed): it does not parse or is longer than 256 KB: split it into shorter, plain commands (write long content with the Write tool); any other agent works in the project but never touches the ledger, the reviews, the serendipity log, the schemas or the policy."},
+		{"vibe:experimenter", "Bash", bash("python3 w.py CLAIM-LEDGER.md"),
+			"experimenter may not write files through python, a program whose writes cannot be told, in a command that names CLAIM-LEDGER.md (rule experimenter.deny.ledger): the experimenter writes results under 03-analysis/ and 04-results/; the researcher updates CLAIM-LEDGER.md."},
 		{"", "Write", write("$ROOT/FINDINGS.md"),
 			"researcher may write FINDINGS.md (rule researcher.allow)."},
 		{"", "Read", map[string]any{"file_path": "$ROOT/FINDINGS.md"},
@@ -180,7 +192,11 @@ func TestUnknownAgentFailsClosed(t *testing.T) {
 	for _, tool := range []string{"Write", "Edit", "MultiEdit"} {
 		for _, path := range []string{"CLAIM-LEDGER.md", "RQ-001/05-reviewer2/R2-001.yaml", "SERENDIPITY.md", ".vibe-science/schemas/x.json", ".vibe-science/permissions.json", ".claude/settings.local.json"} {
 			d := Default().Check(prj.request("some-plugin:helper", tool, write("$ROOT/"+path), ""))
-			if d.Action != Deny || !strings.HasPrefix(d.Rule, "guest.deny.") || d.Role != "guest" {
+			want := "guest.deny."
+			if strings.HasPrefix(path, ".claude/settings") {
+				want = "locked.agent-settings" // no role writes the settings
+			}
+			if d.Action != Deny || !strings.HasPrefix(d.Rule, want) || d.Role != "guest" {
 				t.Errorf("%s %s: got %s by %s as %s", tool, path, d.Action, d.Rule, d.Role)
 			}
 		}

@@ -18,7 +18,7 @@ var readOnlyPrograms = setOf(
 	"unset", "exit", "return", "shift", "wait", ":", "read", "trap", "ulimit", "umask", "shopt",
 	"getopts", "kill", "jobs", "fg", "bg", "disown", "dirs", "break", "continue", "man", "help", "expr",
 	"bc", "numfmt", "cal", "tty", "groups", "pgrep", "alias", "unalias", "history", "mapfile",
-	"readarray", "local", "export", "declare", "typeset", "readonly", "let", "shuf", "join", "look",
+	"readarray", "local", "export", "declare", "typeset", "readonly", "let", "join", "look",
 	"sum", "lsof",
 )
 
@@ -152,12 +152,20 @@ func (a *shellAnalyzer) run(argv []word, st *shellState, in stdinSrc, raw string
 	}
 	prog := programName(name)
 	a.eff.programs = append(a.eff.programs, prog)
+	for _, w := range argv[1:] {
+		if w.glob {
+			a.expand(w, st) // records what the command's globs reach
+		}
+	}
 	a.eff.calls = append(a.eff.calls, call)
 	rest := argv[1:]
 	if raw == "" {
 		raw = wordsText(argv)
 	}
 
+	if a.builtin(prog, rest, st, in, raw) {
+		return
+	}
 	switch {
 	case readOnlyPrograms[prog]:
 		return
@@ -174,12 +182,17 @@ func (a *shellAnalyzer) run(argv []word, st *shellState, in stdinSrc, raw string
 	case "cd", "pushd":
 		ops := parseArgs(rest, "").ops
 		if len(ops) == 0 {
-			st.cwd = "" // home
+			st.cwd = a.home
 			return
 		}
-		v, ok := ops[0].single()
-		if !ok || v == "-" {
-			st.cwd = ""
+		vals := a.expand(ops[0], st)
+		if len(vals) != 1 || vals[0] == "-" {
+			st.cwd = "" // unknown, or a glob that matched several folders
+			return
+		}
+		v := vals[0]
+		if _, set := st.vars["CDPATH"]; set && !isAbs(toSlash(v)) && !strings.HasPrefix(v, "./") && !strings.HasPrefix(v, "../") && v != "." && v != ".." {
+			st.cwd = "" // CDPATH decides which folder a relative name means
 			return
 		}
 		if p, ok := a.abs(v, st); ok {
@@ -281,16 +294,6 @@ func (a *shellAnalyzer) run(argv []word, st *shellState, in stdinSrc, raw string
 		} else {
 			a.targetValue("xaa", st, kindFile, prog)
 		}
-	case "patch":
-		p := parseArgs(rest, "oidDpBFgrVYzF", "output", "input", "directory", "strip", "reject-file")
-		for _, w := range p.value('o', "output") {
-			a.target(w, st, kindFile, "patch -o")
-		}
-		if len(p.ops) > 0 {
-			a.target(p.ops[0], st, kindFile, "patch")
-		} else if p.vals["o"] == nil && p.vals["output"] == nil {
-			a.unknownEffect(raw, "patch changes the files the diff names")
-		}
 	case "sqlite3", "duckdb":
 		if ops := parseArgs(rest, "", "cmd", "init", "separator", "newline", "nullvalue").ops; len(ops) > 0 {
 			a.target(ops[0], st, kindFile, prog)
@@ -304,14 +307,29 @@ func (a *shellAnalyzer) run(argv []word, st *shellState, in stdinSrc, raw string
 		}
 	case "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4", "compress", "uncompress", "pigz":
 		p := parseArgs(rest, "SbTo", "suffix", "threads", "output")
-		if p.has('c', "stdout", "to-stdout") {
+		if p.has('c', "stdout", "to-stdout") || p.has('l', "list") || p.has('t', "test") {
 			return
 		}
 		for _, w := range p.value('o', "output") {
 			a.target(w, st, kindFile, prog)
 		}
+		decompress := p.has('d', "decompress", "uncompress") || strings.HasPrefix(prog, "un") || prog == "gunzip"
+		if decompress && p.has('N', "name") {
+			a.unknownEffect(raw, prog+" -N restores the name stored in the archive")
+		}
 		for _, op := range p.ops {
 			a.target(op, st, kindFile, prog)
+			if decompress {
+				// x.gz decompresses to x (and a custom -S suffix is cut).
+				var sfx []string
+				for _, w := range p.value('S', "suffix") {
+					if v, ok := w.single(); ok {
+						sfx = append(sfx, v)
+					}
+				}
+				sfx = append(sfx, ".gz", ".z", "-gz", "-z", "_z", ".bz2", ".bz", ".xz", ".lzma", ".zst", ".lz4", ".tgz", ".taz", ".tbz2", ".txz")
+				a.target(word{vals: mapVals(op.vals, func(v string) string { return cutSuffix(v, sfx) }), raw: op.raw}, st, kindFile, prog)
+			}
 		}
 	case "tar", "bsdtar", "gtar":
 		a.tar(rest, st)
@@ -326,7 +344,7 @@ func (a *shellAnalyzer) run(argv []word, st *shellState, in stdinSrc, raw string
 	case "wget":
 		a.wget(rest, st)
 	case "git":
-		a.git(rest, st, raw)
+		a.gitIn(rest, st, in, raw, 0)
 	case "find":
 		a.find(rest, st, raw)
 	case "yq":
@@ -355,9 +373,29 @@ func (a *shellAnalyzer) run(argv []word, st *shellState, in stdinSrc, raw string
 		a.envRunner(prog, rest, st, in, raw)
 	case "mktemp":
 		// A new file with a random name: nothing existing changes.
+	case "vibe":
+		// vibe's own CLI writes through its own rules; stopping or
+		// replacing its worker is refused as a forbidden command.
+	case "patch":
+		a.patch(rest, st, in, raw)
 	default:
 		a.opaque(prog, raw)
 	}
+}
+
+// cutSuffix removes the first compression suffix v ends with; .tgz and
+// friends become .tar.
+func cutSuffix(v string, sfx []string) string {
+	for _, x := range sfx {
+		if x != "" && strings.HasSuffix(strings.ToLower(v), strings.ToLower(x)) && len(v) > len(x) {
+			base := v[:len(v)-len(x)]
+			if x == ".tgz" || x == ".taz" || x == ".tbz2" || x == ".txz" {
+				return base + ".tar"
+			}
+			return base
+		}
+	}
+	return v
 }
 
 func (a *shellAnalyzer) opaque(prog, raw string) {
@@ -426,6 +464,10 @@ func (a *shellAnalyzer) shellCmd(prog string, argv []word, st *shellState, in st
 		}
 		if script, ok := argv[i].single(); ok {
 			a.nested(script, st.clone())
+		} else if argv[i].known() {
+			for _, script := range argv[i].vals {
+				a.nested(script, st.clone()) // xargs -I{} sh -c '... {}'
+			}
 		} else {
 			a.unknownEffect(argv[i].raw, prog+" -c with unknown text")
 		}
@@ -434,6 +476,9 @@ func (a *shellAnalyzer) shellCmd(prog string, argv []word, st *shellState, in st
 	case in.known:
 		a.nested(in.text, st.clone())
 	case in.piped:
+		if a.dl {
+			a.hit("remote-code", false, in.text+" | "+prog)
+		}
 		a.unknownEffect(in.text+"\n"+raw, prog+" reads its commands from a pipe or file")
 	}
 }
@@ -583,12 +628,28 @@ func (a *shellAnalyzer) wrapper(prog string, argv []word, st *shellState, in std
 	if prog == "xargs" {
 		// The arguments xargs adds come from stdin: unknown.
 		rest = append([]word(nil), rest...)
+		var fed []string // what a listing before the pipe prints
+		if in.piped {
+			fed = a.listing(in.text, st)
+		}
 		if replace != "" {
 			for k, w := range rest {
-				if strings.Contains(w.raw, replace) {
-					rest[k] = word{raw: strings.ReplaceAll(w.raw, replace, "\x00") + " " + in.text}
+				if !strings.Contains(w.raw, replace) {
+					continue
 				}
+				v, ok := w.single()
+				if ok && fed != nil {
+					vals := make([]string, 0, len(fed))
+					for _, f := range fed {
+						vals = append(vals, strings.ReplaceAll(v, replace, f))
+					}
+					rest[k] = word{vals: vals, raw: w.raw}
+					continue
+				}
+				rest[k] = word{raw: strings.ReplaceAll(w.raw, replace, "\x00") + " " + in.text}
 			}
+		} else if fed != nil {
+			rest = append(rest, word{vals: fed, raw: "\x00" + in.text})
 		} else {
 			// Keep what feeds xargs as the text of the unknown argument, so
 			// `echo CLAIM-LEDGER.md | xargs rm` still names the ledger.

@@ -20,6 +20,13 @@ type corpusCase struct {
 	Expect Action          `json:"expect"`
 	Rule   string          `json:"rule"`
 	Note   string          `json:"note"`
+	// Replay (adversarial cases): Env is added to the command's
+	// environment, Then is a shell command run after the call to show its
+	// consequence (writing through a link the call made), NoReplay says why
+	// the call cannot be replayed on a scratch copy.
+	Env      map[string]string `json:"env"`
+	Then     string            `json:"then"`
+	NoReplay string            `json:"no_replay"`
 }
 
 func readCorpus(t *testing.T, name string) []corpusCase {

@@ -1,11 +1,13 @@
 // Package permission holds the TEAM roles and the path policy that PreToolUse
 // enforces before a write happens: which role a tool call runs as, which
-// files the call would write, and whether that role may write them. It does
-// no I/O beyond reading the project's policy file and looking at the file
-// system to resolve symlinks, folders and globs; it never runs a program,
-// never opens the store, and imports only the standard library, verdict,
-// blueprints, github.com/gobwas/glob and mvdan.cc/sh/v3/syntax (the only
-// package allowed to import the shell parser).
+// files the call would write, and whether that role may write them. It never
+// runs a program and never opens the store; its I/O is reading the project's
+// policy file, looking at the file system (symlinks, folders, globs, the
+// listings `ls` and `find` would print, the diff a `patch` reads) and, for
+// `kill`, the name of the process in /proc. It imports only the standard
+// library, verdict, blueprints, filememo, lazyre, vibehome,
+// github.com/gobwas/glob and mvdan.cc/sh/v3/syntax (the only package allowed
+// to import the shell parser).
 //
 // Roles come from Claude Code's agent_type, never from prompt text: the main
 // thread is the researcher in SOLO mode and the lead in TEAM mode;
@@ -13,21 +15,50 @@
 // configurable; any other agent type gets the restricted default role, and a
 // subagent can never obtain a main-thread role.
 //
-// Paths are made absolute against the event's cwd, resolved through
-// symlinks (for a file that does not exist yet, through its deepest existing
-// parent; a dangling link counts as its target), made project-relative and
-// compared after a fold that drops case, accents and invisible characters
-// and maps look-alike letters (fullwidth, Cyrillic, Greek, 0/o, 1/l/i) to
-// one skeleton, so CLАIM-LEDGER.md with a Cyrillic А is still the ledger.
+// Paths are made absolute against the event's cwd ("~" is the home folder),
+// resolved through symlinks (for a file that does not exist yet, through its
+// deepest existing parent; a dangling link counts as its target), made
+// project-relative and compared after a fold that drops case, accents and
+// invisible characters and maps look-alike letters (fullwidth, Cyrillic,
+// Greek, 0/o, 1/l/i) to one skeleton, so CLАIM-LEDGER.md with a Cyrillic А
+// is still the ledger.
+//
+// The rules, in the order they are tried: the role's tools and Bash
+// programs; for each path written, the locked paths (Claude Code's settings,
+// hooks and plugins, vibe's installed plugin folder, and VIBE_HOME: no role
+// writes them, the lead included),
+// read-only data, the role's deny rules and its write_only area (a "**/"
+// pattern never opens an agent configuration folder such as .claude/); then
+// writes whose target is unknown; then forbidden commands (stopping,
+// replacing or signalling vibe's worker) and the operations that need the
+// user's approval (installs, downloads, curl | sh, clones, rm -r). A new file
+// downloaded into raw data is asked, not refused; writing raw data any other
+// way, or over an existing raw file, is refused.
 //
 // Bash commands are parsed with mvdan.cc/sh and walked: redirections,
-// writer programs (cp, mv, tee, sed -i, dd of=, ...), nested shells
-// (bash -c, eval, heredocs), cd, variables the command sets, globs and
-// braces, find -delete/-exec, git, and the inline code of interpreters,
-// which is searched for the calls that write. A target that cannot be
-// resolved is unknown: a role confined to one area is denied, any other
-// role only when the command names a protected path. This is a policy for
-// an assistant that follows instructions, not a sandbox: a program run from
-// a script file can still write what it likes, which is why PostToolUse
-// checks protected files again (ProtectedFor).
+// writer programs (cp with -l/-s/-b, mv, tee, sed scripts command by command
+// including w and e, awk's print, getline and system, dd of=, shuf/sort/iconv
+// -o, script, gzip round trips, ...), nested shells (bash -c, eval, trap,
+// heredocs), cd (with globs and CDPATH), variables the command sets
+// (read, printf -v, declare -n, ${F^^} and the other transforms), variables
+// that make programs run other code (GIT_EDITOR and the like analysed as
+// commands; BASH_ENV, PATH, LD_PRELOAD and the like make the command opaque),
+// hash -p, glob options (shopt),
+// globs and braces, find -delete/-exec (-L follows links), xargs and while
+// read fed by a listing, git (-c commands and aliases, --output, whole-tree
+// commands judged against every protected file under the tree, apply and
+// init), patch by the files its diff names, and the inline code of
+// interpreters, searched for the calls that write (also builtins.open,
+// os.open, os.exec*, fileinput, exec of a literal, getattr, sysopen, Node's
+// computed member names). A target that cannot be resolved is unknown, and a
+// program whose writes cannot be told (a script file, make) may write
+// anything: a role confined to one area is refused, any other role only when
+// the command names or globs into a path it may not write (raw data named by
+// such a program is left out: scripts read raw data all the time). A command
+// that does not parse or exceeds 256 KB is refused for the confined roles and
+// the default role. This is a policy for an assistant that follows
+// instructions, not a sandbox: a program run from a script file can still
+// write what it likes, which is why PostToolUse checks protected files again
+// (ProtectedFor); Downloads tells it which files a call fetched and from
+// where.
 package permission

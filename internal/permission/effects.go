@@ -34,6 +34,9 @@ type rawTarget struct {
 	// noFollow: the call replaces the last component itself (ln makes a
 	// new link there) instead of writing through it.
 	noFollow bool
+	// download: the file is written with what was fetched from url.
+	download bool
+	url      string
 }
 
 // unknownTarget is a write whose target could not be resolved.
@@ -50,6 +53,9 @@ type effects struct {
 	opaque   []string   // programs whose writes cannot be told (scripts, make)
 	programs []string   // every program a shell command runs ("" if unknown)
 	calls    [][]string // argv of every simple command; unknown words are "\x00"
+	hits     []hit      // approvals and forbidden operations the analysis found
+	globbed  []string   // what the command's globs expanded to (absolute)
+	root     string     // the resolved project root
 	unparsed bool
 	links    map[string]string // symlinks the command itself creates
 	source   string            // the whole command, scanned with unknown targets
@@ -64,8 +70,8 @@ type toolInput struct {
 
 // collect works out what req writes. root is the resolved project root and
 // cwd the directory relative paths start from (both slash paths).
-func collect(req Request, root, cwd string) *effects {
-	eff := &effects{}
+func collect(req Request, root, cwd, home string) *effects {
+	eff := &effects{root: root}
 	switch req.ToolName {
 	case "Write", "Edit", "MultiEdit", "NotebookEdit":
 		var in toolInput
@@ -83,7 +89,7 @@ func collect(req Request, root, cwd string) *effects {
 			eff.unknown = append(eff.unknown, unknownTarget{text: string(req.ToolInput), via: req.ToolName + " without a path"})
 			return eff
 		}
-		eff.targets = append(eff.targets, rawTarget{path: join(cwd, *p), kind: kindFile, via: req.ToolName})
+		eff.targets = append(eff.targets, rawTarget{path: join(cwd, expandHome(*p, home)), kind: kindFile, via: req.ToolName})
 	case "Bash":
 		var in toolInput
 		if err := json.Unmarshal(req.ToolInput, &in); err != nil || in.Command == nil {
@@ -92,7 +98,7 @@ func collect(req Request, root, cwd string) *effects {
 			return eff
 		}
 		eff.source = *in.Command
-		analyzeShell(eff, *in.Command, cwd, root)
+		analyzeShell(eff, *in.Command, cwd, root, home)
 	case "PowerShell":
 		// No PowerShell parser here: every write is unknown, and the text is
 		// scanned for protected names.
@@ -105,7 +111,7 @@ func collect(req Request, root, cwd string) *effects {
 		eff.unknown = append(eff.unknown, unknownTarget{text: text, via: "PowerShell"})
 	default:
 		if strings.HasPrefix(req.ToolName, "mcp__") {
-			collectMCP(eff, req, cwd)
+			collectMCP(eff, req, cwd, home)
 		}
 	}
 	return eff
@@ -138,7 +144,7 @@ var (
 // collectMCP treats the path-like fields of an MCP tool's input as write
 // targets unless the tool's name says it only reads. A name that says
 // neither counts as a write: protected paths fail closed.
-func collectMCP(eff *effects, req Request, cwd string) {
+func collectMCP(eff *effects, req Request, cwd, home string) {
 	name := strings.ToLower(req.ToolName)
 	if i := strings.LastIndex(name, "__"); i >= 0 {
 		name = name[i+2:]
@@ -171,10 +177,10 @@ func collectMCP(eff *effects, req Request, cwd string) {
 		eff.unknown = append(eff.unknown, unknownTarget{text: string(req.ToolInput), via: req.ToolName})
 		return
 	}
-	walkMCP(eff, in, cwd, req.ToolName, moves, 0)
+	walkMCP(eff, in, cwd, home, req.ToolName, moves, 0)
 }
 
-func walkMCP(eff *effects, v any, cwd, via string, moves bool, depth int) {
+func walkMCP(eff *effects, v any, cwd, home, via string, moves bool, depth int) {
 	if depth > 4 {
 		return
 	}
@@ -183,34 +189,49 @@ func walkMCP(eff *effects, v any, cwd, via string, moves bool, depth int) {
 		for k, x := range t {
 			key := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(k))
 			if mcpPathKeys[key] || moves && mcpSourceKeys[key] {
-				addMCPPath(eff, x, cwd, via)
+				addMCPPath(eff, x, cwd, home, via)
 				continue
 			}
 			switch x.(type) {
 			case map[string]any, []any:
-				walkMCP(eff, x, cwd, via, moves, depth+1)
+				walkMCP(eff, x, cwd, home, via, moves, depth+1)
 			}
 		}
 	case []any:
 		for _, x := range t {
-			walkMCP(eff, x, cwd, via, moves, depth+1)
+			walkMCP(eff, x, cwd, home, via, moves, depth+1)
 		}
 	}
 }
 
-func addMCPPath(eff *effects, v any, cwd, via string) {
+func addMCPPath(eff *effects, v any, cwd, home, via string) {
 	switch t := v.(type) {
 	case string:
 		p := strings.TrimPrefix(t, "file://")
 		if p == "" || strings.Contains(p, "://") {
 			return
 		}
-		eff.targets = append(eff.targets, rawTarget{path: join(cwd, p), kind: kindFile, via: via})
+		eff.targets = append(eff.targets, rawTarget{path: join(cwd, expandHome(p, home)), kind: kindFile, via: via})
 	case []any:
 		for _, x := range t {
-			addMCPPath(eff, x, cwd, via)
+			addMCPPath(eff, x, cwd, home, via)
 		}
 	}
+}
+
+// expandHome turns a leading "~" or "~/" into the home folder, as Claude
+// Code's file tools do; without a known home the path is left as it is.
+func expandHome(p, home string) string {
+	if home == "" || p == "" || p[0] != '~' {
+		return p
+	}
+	if p == "~" {
+		return home
+	}
+	if p[1] == '/' || p[1] == '\\' {
+		return strings.TrimSuffix(home, "/") + "/" + p[2:]
+	}
+	return p
 }
 
 // cleanAbs cleans an absolute slash path lexically, keeping a drive letter.

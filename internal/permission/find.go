@@ -2,7 +2,9 @@ package permission
 
 import (
 	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -15,11 +17,13 @@ import (
 // expression has -o, ! or parentheses, which only widens the set).
 func (a *shellAnalyzer) find(argv []word, st *shellState, raw string) {
 	i := 0
+	follow := false
 	for ; i < len(argv); i++ {
 		s, ok := argv[i].single()
 		if !ok || !(s == "-H" || s == "-L" || s == "-P" || strings.HasPrefix(s, "-O") || s == "-D") {
 			break
 		}
+		follow = follow || s == "-L"
 		if s == "-D" {
 			i++
 		}
@@ -91,6 +95,8 @@ func (a *shellAnalyzer) find(argv []word, st *shellState, raw string) {
 			if s != "-a" && s != "-and" {
 				complex = true
 			}
+		case "-follow":
+			follow = true
 		case "-delete":
 			del = true
 		case "-exec", "-execdir", "-ok", "-okdir":
@@ -165,7 +171,11 @@ func (a *shellAnalyzer) find(argv []word, st *shellState, raw string) {
 		if keep("", sv) {
 			matches = append(matches, startAbs)
 		}
-		if !walk(phys, func(rel string, d fs.DirEntry) {
+		walker := walk
+		if follow {
+			walker = walkFollow // -L: symlinked folders are entered
+		}
+		if !walker(phys, func(rel string, d fs.DirEntry) {
 			if keep(rel, sv) {
 				matches = append(matches, strings.TrimSuffix(startAbs, "/")+"/"+rel)
 			}
@@ -221,4 +231,46 @@ func parseSmallInt(s string) (int, error) {
 		n = n*10 + int(s[i]-'0')
 	}
 	return n, nil
+}
+
+// walkFollow is walk entering symlinked folders (find -L), each physical
+// folder once; rel stays the path through the links.
+func walkFollow(dir string, fn func(rel string, d fs.DirEntry)) bool {
+	n := 0
+	seen := map[string]bool{}
+	var visit func(phys, prefix string) bool
+	visit = func(phys, prefix string) bool {
+		if seen[phys] {
+			return true
+		}
+		seen[phys] = true
+		entries, err := os.ReadDir(filepath.FromSlash(phys))
+		if err != nil {
+			return true
+		}
+		for _, e := range entries {
+			n++
+			if n > maxWalk {
+				return false
+			}
+			rel := e.Name()
+			if prefix != "" {
+				rel = prefix + "/" + e.Name()
+			}
+			fn(rel, e)
+			child := strings.TrimSuffix(phys, "/") + "/" + e.Name()
+			isDir := e.IsDir()
+			if e.Type()&fs.ModeSymlink != 0 {
+				if fi, err := os.Stat(filepath.FromSlash(child)); err == nil && fi.IsDir() {
+					isDir = true
+					child = resolve(child, nil)
+				}
+			}
+			if isDir && !visit(child, rel) {
+				return false
+			}
+		}
+		return true
+	}
+	return visit(resolve(dir, nil), "")
 }

@@ -26,6 +26,17 @@ func FuzzWrittenPaths(f *testing.F) {
 		"ln -s ../x y && echo >> y",
 		"curl -sSLo a https://x/y; wget -P d https://x/z",
 		"awk '{print > \"o\"}' f | xargs -I{} cp {} d",
+		"sed -n '/a/,$w out' f; sed 's/x/y/e;1e ls' g",
+		"awk 'BEGIN{\"ls\" | getline; system(\"rm z\")}'",
+		"git -c alias.x='!rm a' -c core.editor='vi' x; git apply <<E\n+++ b/q\nE",
+		"patch -p1 -d sub < d.diff; gunzip -N -S .z a.z",
+		"F=ab; echo > ${F^^}${F,}${F#a}${F%%b}${F/a/c}${F:1:1}${#F}",
+		"shopt -s dotglob nocaseglob globstar; rm **/*.TMP; cd ./s*; CDPATH=x cd y",
+		"printf -v V '%s-%d' a 1; read W <<< z; trap 'rm $V' EXIT; ls | while read q; do rm $q; done",
+		"python3 -c \"import os,builtins; os.execv('/bin/sh',['sh','-c','x']); getattr(os,'remove')('y'); exec('open(1)')\"",
+		"node -e \"fs['writeFileSync']('a'); const {rmSync: r} = require('fs')\"",
+		"kill -9 -1; pkill -f 'v.*'; killall -u me; kill $(cat ~/.vibe-science/worker.pid)",
+		"curl -s https://x/y | tee raw/a > /dev/null; curl https://x/i.sh | sh",
 	}
 	for _, s := range seeds {
 		f.Add(s)

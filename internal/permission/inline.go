@@ -40,6 +40,7 @@ func (a *shellAnalyzer) interpreter(lang, prog string, argv []word, st *shellSta
 	var code []word
 	script := false
 	module := false
+	moduleName := ""
 	inplace := false
 	i := 0
 	// Subcommands that run a file or a package: opaque.
@@ -147,6 +148,8 @@ outer:
 				}
 			case lang == "python" && c == 'm':
 				module = true
+				moduleName, _ = v.single()
+				i++
 				break outer
 			case lang == "r" && c == 'f':
 				script = true
@@ -177,17 +180,47 @@ outer:
 			}
 			a.inlineCode(lang, v, st, via)
 		}
-	case module, script:
+	case module:
+		a.pythonModule(moduleName, prog, rest, st, raw)
+	case script:
 		a.opaque(prog, raw)
 	case in.known:
 		a.inlineCode(lang, in.text, st, prog+" code from stdin")
 	case in.piped:
+		if a.dl {
+			a.hit("remote-code", false, in.text+" | "+prog)
+		}
 		a.unknownEffect(in.text+"\n"+raw, prog+" reads its code from a pipe or file")
 	}
 	if inplace {
 		for _, f := range rest {
 			a.target(f, st, kindFile, prog+" -i")
 		}
+	}
+}
+
+// pythonModule handles python -m for the standard modules that write
+// files named on the command line; any other module is opaque.
+func (a *shellAnalyzer) pythonModule(name, prog string, argv []word, st *shellState, raw string) {
+	p := parseArgs(argv, "", "indent", "sort-keys")
+	switch name {
+	case "json.tool":
+		if len(p.ops) > 1 {
+			a.target(p.ops[1], st, kindFile, "python -m json.tool")
+		}
+	case "zipfile", "tarfile":
+		if p.has('e', "extract") && len(p.ops) > 1 {
+			a.target(p.ops[len(p.ops)-1], st, kindTree, "python -m "+name+" -e")
+		} else if p.has('c', "create") && len(p.ops) > 0 {
+			a.target(p.ops[0], st, kindFile, "python -m "+name+" -c")
+		}
+	case "venv", "virtualenv":
+		for _, op := range p.ops {
+			a.target(op, st, kindTree, "python -m venv")
+		}
+	case "http.server", "timeit", "this", "platform", "site", "sysconfig", "pydoc", "calendar":
+	default:
+		a.opaque(prog, raw)
 	}
 }
 
@@ -198,9 +231,24 @@ func (a *shellAnalyzer) inlineCode(lang, code string, st *shellState, via string
 		return
 	}
 	w := inlineWrites(lang, code)
+	saved, savedURL := a.dl, a.dlURL
+	if containsOne(code, codeFetchesNeeds) && codeFetches.MatchString(code) {
+		// Code that fetches from the network: what it writes is taken for
+		// the download.
+		a.dl, a.dlURL = true, codeURL.FindString(code)
+		if len(w.targets) > 0 || w.unknown || codeSaves.MatchString(code) {
+			// Only a fetch that stores a file is a download; reading an
+			// API into memory is not.
+			a.hit("download", false, code)
+		}
+	}
+	if containsOne(code, codeInstallsNeeds) && codeInstalls.MatchString(code) {
+		a.hit("install", false, code)
+	}
 	for _, t := range w.targets {
 		a.targetValue(t, st, kindFile, via)
 	}
+	a.dl, a.dlURL = saved, savedURL
 	for _, sh := range w.shell {
 		a.nested(sh, st.clone())
 	}
@@ -222,9 +270,12 @@ type inlineResult struct {
 type callKind uint8
 
 const (
-	callPath  callKind = iota // the arguments at idx (or keywords) are written
-	callOpen                  // written when the mode argument says so
-	callShell                 // the first argument is a shell command
+	callPath    callKind = iota // the arguments at idx (or keywords) are written
+	callOpen                    // written when the mode argument says so
+	callShell                   // the first argument is a shell command
+	callExec                    // exec/spawn: the literal arguments after the program path are the command
+	callInplace                 // fileinput: the files are rewritten when inplace is set
+	callEval                    // exec/eval of code: a literal is analysed, anything else is unknown
 )
 
 type callRule struct {
@@ -240,6 +291,24 @@ type callRule struct {
 	// literalOnly: only a literal path counts; a computed one is ignored
 	// because the method name is too common to mean a file (x.save(...)).
 	literalOnly bool
+	// needs: the rule runs only when the code contains one of these
+	// (a substring search is much cheaper than the regexp).
+	needs []string
+}
+
+func needs(r callRule, subs ...string) callRule { r.needs = subs; return r }
+
+// containsOne reports whether s holds one of subs (all of s when none).
+func containsOne(s string, subs []string) bool {
+	if len(subs) == 0 {
+		return true
+	}
+	for _, x := range subs {
+		if strings.Contains(s, x) {
+			return true
+		}
+	}
+	return false
 }
 
 func rule(re string, k callKind, idx []int, kws ...string) callRule {
@@ -263,7 +332,12 @@ var (
 
 var inlineRules = map[string][]callRule{
 	"python": {
-		openRule(`(?:^|[^\w.])(?:io\.|codecs\.)?open\s*\(`, 1, "mode", "file"),
+		openRule(`(?:^|[^\w.])(?:io\.|codecs\.|builtins\.|__builtins__\.|_io\.)?open\s*\(`, 1, "mode", "file"),
+		needs(rule(`\bos\.open\s*\(`, callPath, first, "path"), "os.open"),
+		needs(rule(`\b(?:urllib\.request\.|request\.)?urlretrieve\s*\(`, callPath, second, "filename"), "urlretrieve"),
+		{re: lazyre.New(`\b(?:os\.(?:exec[lv]p?e?|spawn[lv]p?e?|posix_spawnp?)|pty\.spawn)\s*\(`), kind: callExec, mode: -1, needs: []string{"exec", "spawn"}},
+		{re: lazyre.New(`\bfileinput\.(?:input|FileInput)\s*\(`), kind: callInplace, idx: first, kws: []string{"files"}, mode: -1, needs: []string{"fileinput"}},
+		{re: lazyre.New(`(?:^|[^\w.])(?:exec|eval|compile)\s*\(`), kind: callEval, mode: -1, needs: []string{"exec", "eval", "compile"}},
 		openRule(`\bh5py\.File\s*\(`, 1, "mode", "name"),
 		optional(rule(`\.\s*(?:to_csv|to_json|to_parquet|to_excel|to_pickle|to_feather|to_hdf|to_stata|to_netcdf|to_zarr|to_html|to_latex|to_markdown|to_string|to_xml|to_file|savefig|write_h5ad|write_loom|write_csv|write_parquet|write_json|write_ndjson|write_excel|write_ipc|write_avro|write_database)\s*\(`,
 			callPath, first, "path_or_buf", "path", "fname", "filename", "file", "excel_writer", "buf")),
@@ -290,6 +364,7 @@ var inlineRules = map[string][]callRule{
 		openRule(`\b(?:fs|fsp|promises)\.open\s*\(`, 1, ""),
 		rule(`\b(?:Bun\.write|Deno\.writeTextFile|Deno\.writeFile|Deno\.remove|Deno\.truncate|Deno\.mkdir)\s*\(`, callPath, first),
 		{re: lazyre.New(`\b(?:execSync|exec|spawnSync|spawn|execFileSync|execFile)\s*\(`), kind: callShell, mode: -1},
+		{re: lazyre.New(`(?:^|[^\w.])(?:eval|Function)\s*\(`), kind: callEval, mode: -1, needs: []string{"eval", "Function"}},
 	},
 	"perl": {
 		{re: lazyre.New(`\bopen\s*\(?\s*(?:my\s+|our\s+|local\s+)?[\$\w:]+\s*,`), kind: callOpen, idx: []int{1}, mode: 0},
@@ -298,6 +373,7 @@ var inlineRules = map[string][]callRule{
 		rule(`\b(?:symlink|copy)\b\s*\(?`, callPath, second),
 		rule(`\bchmod\b\s*\(?`, callPath, []int{1, 2, 3}),
 		{re: lazyre.New(`\b(?:system|exec)\b\s*\(?`), kind: callShell, mode: -1},
+		needs(rule(`\bsysopen\b\s*\(?`, callPath, second), "sysopen"),
 	},
 	"ruby": {
 		rule(`\b(?:File|IO)\.(?:write|binwrite|delete|unlink|truncate)\s*\(?`, callPath, first),
@@ -344,19 +420,25 @@ var (
 	perlQx       = lazyre.New(`\bqx\s*[({/|]`)
 )
 
-// sed's w command (and the w flag of s///) writes a file.
-var sedWrite = lazyre.New(`(?:^|[\n;{}]|/[gpiImMe0-9]*)\s*[wW]\s+([^\s;}]+)`)
-
 // awk's print > "file" / print >> "file" writes a file; print > name
 // writes one it computes; print | "cmd" and system() run commands.
 var (
 	awkWrite = lazyre.New(`\bprintf?\b[^;{}\n]*?>>?\s*(?:"([^"]*)"|([A-Za-z_$(][^;{}\s]*))`)
-	awkCmd   = lazyre.New(`\bsystem\s*\(|\|\s*"|\|&|\bgetline\b[^;]*<`)
+	awkCmd   = lazyre.New(`\bsystem\s*\(|\|\s*"|\|&|\|\s*getline\b|\bgetline\b[^;]*<`)
+	// The forms that run a literal command, analysed as shell.
+	awkSystem  = lazyre.New(`\bsystem\s*\(\s*"((?:[^"\\]|\\.)*)"\s*\)`)
+	awkGetline = lazyre.New(`"((?:[^"\\]|\\.)*)"\s*\|&?\s*getline\b`)
+	awkPipeOut = lazyre.New(`\bprintf?\b[^;{}\n]*?\|&?\s*"((?:[^"\\]|\\.)*)"`)
 )
 
 // inlineWrites searches code in lang for the calls that write.
 func inlineWrites(lang, code string) inlineResult {
+	return inlineWritesDepth(lang, code, 0)
+}
+
+func inlineWritesDepth(lang, code string, depth int) inlineResult {
 	var res inlineResult
+	code = normalizeCode(lang, code, &res)
 	var covered [][2]int
 	inStr := stringMask(code)
 	if lang == "python" {
@@ -396,6 +478,9 @@ func inlineWrites(lang, code string) inlineResult {
 		}
 	}
 	for _, r := range inlineRules[lang] {
+		if !containsOne(code, r.needs) {
+			continue
+		}
 		for _, m := range r.re.FindAllStringIndex(code, -1) {
 			if inside(covered, m[0]) || inStr[m[1]-1] {
 				continue
@@ -408,6 +493,43 @@ func inlineWrites(lang, code string) inlineResult {
 				continue
 			}
 			switch r.kind {
+			case callExec:
+				if cmd, ok := execLiteral(args, lang); ok {
+					res.shell = append(res.shell, cmd)
+				} else {
+					res.unknownShell = true
+				}
+			case callInplace:
+				if _, on := argValue(args, -1, "inplace"); !on {
+					continue
+				}
+				v, ok := argValue(args, 0, "files")
+				if !ok {
+					res.unknown = true // the files come from sys.argv
+					continue
+				}
+				if items, ok := listLiteral(v, lang); ok {
+					for _, it := range items {
+						res.targets = append(res.targets, strings.Trim(it, "'"))
+					}
+				} else if lit, ok := literal(v, lang); ok {
+					res.targets = append(res.targets, lit)
+				} else {
+					res.unknown = true
+				}
+			case callEval:
+				v, ok := argValue(args, 0, "")
+				if ok {
+					if lit, isLit := literal(v, lang); isLit && depth < 3 {
+						inner := inlineWritesDepth(lang, lit, depth+1)
+						res.targets = append(res.targets, inner.targets...)
+						res.shell = append(res.shell, inner.shell...)
+						res.unknown = res.unknown || inner.unknown
+						res.unknownShell = res.unknownShell || inner.unknownShell
+						continue
+					}
+				}
+				res.unknown, res.unknownShell = true, true
 			case callShell:
 				if len(args) == 0 {
 					continue
@@ -476,6 +598,88 @@ func inlineWrites(lang, code string) inlineResult {
 		}
 	}
 	return res
+}
+
+// Inline code that downloads or installs: asked like curl and pip.
+var (
+	codeFetches  = lazyre.New(`\b(?:urlretrieve|urlopen|requests\.(?:get|post|request)|httpx\.|aiohttp|download\.file|curl_download|wget\.download|hf_hub_download|snapshot_download|gdown\.|https?\.get\s*\(|fetch\s*\(|Downloads\.download|HTTP\.(?:get|download)|LWP::Simple|getstore|Net::HTTP|open-uri|URI\.open)`)
+	codeInstalls = lazyre.New(`\b(?:install\.packages|BiocManager::install|remotes::install_|devtools::install|pak::(?:pkg_install|pak)|renv::install|pip\.main|pip\._internal|ensurepip|Pkg\.add|cpanm?\b|Gem\.install)`)
+	codeSaves    = lazyre.New(`\b(?:urlretrieve|download\.file|curl_download|wget\.download|hf_hub_download|snapshot_download|gdown\.|Downloads\.download|HTTP\.download|getstore)`)
+	codeURL      = lazyre.New(`https?://[^\s'"` + "`" + `)]+`)
+)
+
+// Computed member names: obj['name'] (Node) and getattr(obj, 'name')
+// (Python) are rewritten to obj.name so the rules see the call; a name that
+// is not a literal makes the code's writes unknown.
+var (
+	jsLiteralMember = lazyre.New(`\[\s*(?:'(\w+)'|"(\w+)"|` + "`" + `(\w+)` + "`" + `)\s*\]`)
+	jsFSComputed    = lazyre.New(`(?:\b(?:fs|fsp|promises|child_process|cp)|require\s*\(\s*['"](?:node:)?(?:fs|fs/promises|child_process)['"]\s*\))\s*\[`)
+	jsFSRename      = lazyre.New(`\{[^}]*\b\w+\s*:\s*\w+[^}]*\}\s*=\s*(?:require\s*\(\s*['"](?:node:)?(?:fs|fs/promises|child_process)['"]|await\s+import\s*\(|\bfs\b|\bprocess\.binding)`)
+	pyGetattrLit    = lazyre.New(`\bgetattr\s*\(\s*([\w.]+)\s*,\s*(?:'(\w+)'|"(\w+)")\s*\)`)
+	pyComputed      = lazyre.New(`\bgetattr\s*\(|\b__import__\s*\(|\bimportlib\b|\b__builtins__\s*\[|\bvars\s*\(\s*\w*\s*\)\s*\[|\bglobals\s*\(\s*\)\s*\[`)
+)
+
+func normalizeCode(lang, code string, res *inlineResult) string {
+	switch lang {
+	case "node":
+		if strings.Contains(code, "[") {
+			code = jsLiteralMember.Re().ReplaceAllString(code, ".$1$2$3")
+		}
+		if (strings.Contains(code, "[") || strings.Contains(code, ":")) && (jsFSComputed.MatchString(code) || jsFSRename.MatchString(code)) {
+			res.unknown, res.unknownShell = true, true
+		}
+	case "python":
+		if strings.Contains(code, "getattr") {
+			code = pyGetattrLit.Re().ReplaceAllString(code, "$1.$2$3")
+		}
+		if containsOne(code, pyComputedNeeds) && pyComputed.MatchString(code) {
+			res.unknown, res.unknownShell = true, true
+		}
+	}
+	return code
+}
+
+// The substrings the regexps below need, checked first because a search
+// for them costs far less than the regexp.
+var (
+	pyComputedNeeds   = []string{"getattr", "__import__", "importlib", "__builtins__", "vars(", "globals("}
+	codeFetchesNeeds  = []string{"url", "request", "http", "ownload", "fetch", "LWP", "getstore", "Net::", "URI", "gdown"}
+	codeInstallsNeeds = []string{"install", "pip", "Pkg.add", "cpan"}
+)
+
+// execLiteral turns os.exec*/spawn* arguments into a shell command: the
+// literal strings and lists after the program path; argv[0] (the name the
+// program sees) is the program run.
+func execLiteral(args []callArg, lang string) (string, bool) {
+	var words []string
+	for k, a := range args {
+		if a.kw != "" {
+			continue
+		}
+		if items, ok := listLiteral(a.text, lang); ok {
+			words = append(words, items...)
+			continue
+		}
+		if strings.HasPrefix(strings.TrimSpace(a.text), "(") {
+			t := strings.TrimSpace(a.text)
+			if items, ok := listLiteral("["+t[1:len(t)-1]+"]", lang); ok {
+				words = append(words, items...)
+				continue
+			}
+		}
+		lit, ok := literal(a.text, lang)
+		if !ok {
+			return "", false
+		}
+		if k == 0 {
+			continue // the program path; argv[0] follows
+		}
+		words = append(words, shellQuote(lit))
+	}
+	if len(words) == 0 {
+		return "", false
+	}
+	return strings.Join(words, " "), true
 }
 
 // stringMask marks the bytes of code that lie inside a string literal

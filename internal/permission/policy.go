@@ -15,6 +15,7 @@ import (
 	"github.com/gobwas/glob"
 	"github.com/vibe-science/vibe/blueprints"
 	"github.com/vibe-science/vibe/internal/filememo"
+	"github.com/vibe-science/vibe/internal/vibehome"
 )
 
 // DefaultFile is the policy shipped in blueprints/, and ProjectFile the
@@ -44,6 +45,8 @@ type Config struct {
 	Aliases     map[string]string   `json:"aliases,omitempty"`
 	Protected   map[string]PathSet  `json:"protected"`
 	ReadOnly    map[string]PathSet  `json:"read_only,omitempty"`
+	Locked      map[string]PathSet  `json:"locked,omitempty"`
+	Forbidden   map[string]Approval `json:"forbidden,omitempty"`
 	OutsideRoot OutsideRoot         `json:"outside_root"`
 	Approval    map[string]Approval `json:"approval,omitempty"`
 	Roles       map[string]Role     `json:"roles"`
@@ -61,6 +64,18 @@ type PathSet struct {
 	Patterns    []string `json:"patterns"`
 	Instead     string   `json:"instead,omitempty"`
 }
+
+// Locked paths are written by no role, whatever its other rules say:
+// Claude Code's settings, hooks and plugins, vibe's installed plugin, and
+// VIBE_HOME. A pattern is project-relative, or absolute, or starts with
+// "~/" (the home folder), "$VIBE_HOME" (vibe's folder, default
+// ~/.vibe-science) or "$VIBE_INSTALL" (the plugin folder vibe runs from; a
+// group whose patterns all name a folder this host does not have is left
+// out).
+//
+// Forbidden commands are refused for every role the way approval commands
+// are asked (same matching); the shell analysis adds the signals a command
+// sends to vibe's own processes to the "daemon" group.
 
 // OutsideRoot lists the absolute patterns (a leading "~/" is the home
 // folder) every role may write outside the project root.
@@ -117,6 +132,8 @@ type DenyRule struct {
 type Policy struct {
 	cfg         Config
 	home        string
+	vibeHome    string
+	install     string // vibe's installed plugin folder, "" when not known
 	mainSolo    string
 	mainTeam    string
 	defaultRole string
@@ -124,8 +141,10 @@ type Policy struct {
 	aliases     map[string]string
 	protected   []namedSet
 	readOnly    []namedSet
+	locked      []lockedSet
 	outside     patternSet
 	approvals   []approvalRule
+	forbidden   []approvalRule
 	roles       map[string]*role
 
 	roots sync.Map // literal project root -> resolved root
@@ -136,6 +155,18 @@ type namedSet struct {
 	desc    string
 	instead string
 	set     patternSet
+}
+
+// lockedSet is a locked group: rel matches project-relative paths, abs
+// physical absolute ones (folded both).
+type lockedSet struct {
+	id          string
+	desc        string
+	instead     string
+	rel         patternSet
+	abs         patternSet
+	names       []literalName
+	outsideOnly bool // applies only to paths outside the project
 }
 
 type role struct {
@@ -167,14 +198,47 @@ type literalName struct {
 
 type approvalRule struct {
 	id       string
+	group    string // the key in the configuration ("download")
 	reason   string
 	commands [][]string
 }
 
 // patternSet is a compiled list of folded patterns.
 type patternSet struct {
-	src   []string
-	globs []glob.Glob
+	src      []string
+	globs    []glob.Glob
+	prefixes []string // the literal folder each pattern starts with, folded
+	anywhere []bool   // per glob: its pattern starts with "**/"
+}
+
+// agentDirs are the folders where coding agents keep their configuration.
+var agentDirs = setOf(".claude", ".codex", ".cursor", ".gemini", ".windsurf", ".continue", ".aider", ".github")
+
+// inAgentConfig reports whether a folded project-relative path lies in an
+// agent configuration folder (at any depth) or is .mcp.json.
+func inAgentConfig(folded string) bool {
+	for _, c := range strings.Split(folded, "/") {
+		if agentDirs[c] || c == ".mcp.json" {
+			return true
+		}
+	}
+	return false
+}
+
+// matchConfined is match for a write_only area: a pattern that starts
+// with "**/" matches at any depth except inside agent configuration, so
+// "**/05-reviewer2/**" does not open .claude/skills/05-reviewer2/.
+func (s *patternSet) matchConfined(folded string) bool {
+	agent := inAgentConfig(folded)
+	for i, g := range s.globs {
+		if agent && s.anywhere[i] {
+			continue
+		}
+		if g.Match(folded) {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *patternSet) match(folded string) bool {
@@ -187,6 +251,19 @@ func (s *patternSet) match(folded string) bool {
 }
 
 func (s *patternSet) empty() bool { return len(s.globs) == 0 }
+
+// holdsUnder reports whether some pattern's literal folder lies under the
+// folded folder dir, so removing or replacing dir would touch what the
+// pattern names ("~/.claude/settings*.json" lies under "~/.claude").
+func (s *patternSet) holdsUnder(dir string) bool {
+	dir = strings.TrimSuffix(dir, "/")
+	for _, pre := range s.prefixes {
+		if dir == "" || pre == dir || strings.HasPrefix(pre, dir+"/") {
+			return true
+		}
+	}
+	return false
+}
 
 var (
 	defaultOnce sync.Once
@@ -221,7 +298,7 @@ func Default() *Policy {
 	defaultPolicyOnce.Do(func() {
 		raw, err := fs.ReadFile(blueprints.FS, DefaultFile)
 		if err == nil {
-			defaultPolicy, err = fromBytes(raw, homeDir())
+			defaultPolicy, err = fromBytes(raw, hostPlaces())
 		}
 		if err != nil {
 			panic("permission: embedded default policy is invalid: " + err.Error())
@@ -267,7 +344,7 @@ func Parse(project []byte) (*Policy, error) {
 		return nil, fmt.Errorf("parse %s: %w", ProjectFile, err)
 	}
 	merged := merge(deepCopy(base), over)
-	p, err := fromTree(merged, homeDir())
+	p, err := fromTree(merged, hostPlaces())
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", ProjectFile, err)
 	}
@@ -280,6 +357,48 @@ func homeDir() string {
 		return ""
 	}
 	return toSlash(h)
+}
+
+// vibeHomeDir is VIBE_HOME as vibehome resolves it for this process (the
+// worker runs with the user's environment).
+func vibeHomeDir() string {
+	return toSlash(vibehome.Resolve(os.Getenv).Home)
+}
+
+// places are the folders outside the project that locked patterns name.
+type places struct {
+	home, vibeHome, install string
+}
+
+func hostPlaces() places {
+	return places{home: homeDir(), vibeHome: vibeHomeDir(), install: installDir()}
+}
+
+// installDir is the plugin folder vibe runs from: CLAUDE_PLUGIN_ROOT when
+// it holds vibe's hooks.json, else the parent of the running binary's bin/
+// folder when that holds one. "" when neither (tests, a go run).
+func installDir() string {
+	isVibe := func(dir string) bool {
+		_, err := os.Stat(filepath.Join(dir, "hooks.json"))
+		return err == nil
+	}
+	if dir := os.Getenv("CLAUDE_PLUGIN_ROOT"); dir != "" && filepath.IsAbs(dir) && isVibe(dir) {
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			return toSlash(real)
+		}
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = real
+	}
+	bin := filepath.Dir(exe)
+	if filepath.Base(bin) == "bin" && isVibe(filepath.Dir(bin)) {
+		return toSlash(filepath.Dir(bin))
+	}
+	return ""
 }
 
 func decodeTree(raw []byte) (map[string]any, error) {
@@ -326,26 +445,27 @@ func merge(base, over map[string]any) map[string]any {
 	return base
 }
 
-func fromTree(tree map[string]any, home string) (*Policy, error) {
+func fromTree(tree map[string]any, pl places) (*Policy, error) {
 	raw, err := json.Marshal(tree)
 	if err != nil {
 		return nil, err
 	}
-	return fromBytes(raw, home)
+	return fromBytes(raw, pl)
 }
 
-func fromBytes(raw []byte, home string) (*Policy, error) {
+func fromBytes(raw []byte, pl places) (*Policy, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	var cfg Config
 	if err := dec.Decode(&cfg); err != nil {
 		return nil, err
 	}
-	return compile(cfg, home)
+	return compile(cfg, pl)
 }
 
 // compile validates cfg and compiles every pattern once.
-func compile(cfg Config, home string) (*Policy, error) {
+func compile(cfg Config, pl places) (*Policy, error) {
+	home := pl.home
 	if cfg.Mode == "" {
 		cfg.Mode = ModeSolo
 	}
@@ -355,6 +475,8 @@ func compile(cfg Config, home string) (*Policy, error) {
 	p := &Policy{
 		cfg:         cfg,
 		home:        home,
+		vibeHome:    strings.TrimSuffix(pl.vibeHome, "/"),
+		install:     strings.TrimSuffix(pl.install, "/"),
 		mainSolo:    strings.ToLower(cfg.MainRole.Solo),
 		mainTeam:    strings.ToLower(cfg.MainRole.Team),
 		defaultRole: strings.ToLower(cfg.DefaultRole),
@@ -410,22 +532,14 @@ func compile(cfg Config, home string) (*Policy, error) {
 		return nil, fmt.Errorf("outside_root.allow: %w", err)
 	}
 
-	ids := sortedKeys(cfg.Approval)
-	for _, id := range ids {
-		a := cfg.Approval[id]
-		rule := approvalRule{id: "approval." + id, reason: a.Reason}
-		if a.Reason == "" {
-			return nil, fmt.Errorf("approval %q: reason is empty", id)
-		}
-		for _, c := range a.Commands {
-			words := strings.Fields(c)
-			if len(words) == 0 {
-				return nil, fmt.Errorf("approval %q: empty command", id)
-			}
-			words[0] = programName(words[0])
-			rule.commands = append(rule.commands, words)
-		}
-		p.approvals = append(p.approvals, rule)
+	if p.locked, err = p.compileLocked(cfg.Locked); err != nil {
+		return nil, err
+	}
+	if p.approvals, err = compileCommands("approval", cfg.Approval); err != nil {
+		return nil, err
+	}
+	if p.forbidden, err = compileCommands("forbidden", cfg.Forbidden); err != nil {
+		return nil, err
 	}
 
 	for name, rc := range cfg.Roles {
@@ -436,6 +550,131 @@ func compile(cfg Config, home string) (*Policy, error) {
 		p.roles[name] = r
 	}
 	return p, nil
+}
+
+func compileCommands(what string, groups map[string]Approval) ([]approvalRule, error) {
+	var out []approvalRule
+	for _, id := range sortedKeys(groups) {
+		a := groups[id]
+		rule := approvalRule{id: what + "." + id, group: id, reason: a.Reason}
+		if a.Reason == "" {
+			return nil, fmt.Errorf("%s %q: reason is empty", what, id)
+		}
+		for _, c := range a.Commands {
+			words := strings.Fields(c)
+			if len(words) == 0 {
+				return nil, fmt.Errorf("%s %q: empty command", what, id)
+			}
+			words[0] = programName(words[0])
+			rule.commands = append(rule.commands, words)
+		}
+		out = append(out, rule)
+	}
+	return out, nil
+}
+
+// compileLocked splits each locked group into project-relative and
+// absolute patterns, with "~/" and "$VIBE_HOME" expanded.
+func (p *Policy) compileLocked(sets map[string]PathSet) ([]lockedSet, error) {
+	var out []lockedSet
+	for _, id := range sortedKeys(sets) {
+		s := sets[id]
+		ls := lockedSet{id: id, desc: s.Description, instead: s.Instead}
+		var rel, abs, scan []string
+		vibe := false
+		unknown := 0 // patterns under a folder this host does not have
+		for _, pat := range s.Patterns {
+			pat = toSlash(pat)
+			switch {
+			case strings.HasPrefix(pat, "~/"):
+				scan = append(scan, pat)
+				if p.home == "" {
+					continue
+				}
+				pat = strings.TrimSuffix(p.home, "/") + pat[1:]
+			case pat == "$VIBE_HOME" || strings.HasPrefix(pat, "$VIBE_HOME/"):
+				if p.vibeHome == "" {
+					unknown++
+					continue
+				}
+				pat = p.vibeHome + pat[len("$VIBE_HOME"):]
+				vibe = true
+			case pat == "$VIBE_INSTALL" || strings.HasPrefix(pat, "$VIBE_INSTALL/"):
+				if p.install == "" {
+					unknown++
+					continue
+				}
+				pat = p.install + pat[len("$VIBE_INSTALL"):]
+				// Only outside the project: a developer may run a session
+				// in the checkout vibe is installed from.
+				ls.outsideOnly = true
+			case !isAbs(pat):
+				rel = append(rel, pat)
+				scan = append(scan, pat)
+				continue
+			}
+			abs = append(abs, physicalPattern(pat))
+		}
+		var err error
+		if ls.rel, err = compilePatterns(rel); err != nil {
+			return nil, fmt.Errorf("locked %q: %w", id, err)
+		}
+		if ls.abs, err = compilePatterns(abs); err != nil {
+			return nil, fmt.Errorf("locked %q: %w", id, err)
+		}
+		if ls.rel.empty() && ls.abs.empty() {
+			if unknown > 0 && unknown == len(s.Patterns) {
+				continue // e.g. no installed plugin folder here
+			}
+			return nil, fmt.Errorf("locked %q: no patterns", id)
+		}
+		ls.names = append(ls.names, lockedNames(scan)...)
+		if vibe {
+			ls.names = append(ls.names, p.vibeHomeNames()...)
+		}
+		out = append(out, ls)
+	}
+	return out, nil
+}
+
+// lockedNames are the literal parts of locked patterns a command is
+// scanned for when its targets are unknown: the folder and file names
+// after "~/" or the home prefix ("~/.claude/settings*.json" ->
+// ".claude/settings").
+func lockedNames(pats []string) []literalName {
+	var out []literalName
+	seen := map[string]bool{}
+	for _, pat := range pats {
+		pat = strings.TrimPrefix(strings.TrimPrefix(pat, "~/"), "**/")
+		if strings.HasPrefix(pat, ".vibe-science") {
+			continue // the project's own research folder has the same name
+		}
+		if i := strings.IndexAny(pat, "*?{"); i >= 0 {
+			pat = pat[:i]
+		}
+		pat = strings.TrimSuffix(pat, "/")
+		if len(pat) < 5 || seen[pat] {
+			continue
+		}
+		seen[pat] = true
+		out = append(out, literalName{folded: fold(pat), display: pat})
+	}
+	return out
+}
+
+// vibeHomeNames are the spellings of VIBE_HOME a command may use, and the
+// names of the files in it a command would go after.
+func (p *Policy) vibeHomeNames() []literalName {
+	names := []string{p.vibeHome, "$VIBE_HOME", "${VIBE_HOME", "worker.sock", "worker.pid", "worker.lock", "vibe-science.db"}
+	if h := strings.TrimSuffix(p.home, "/"); h != "" && strings.HasPrefix(p.vibeHome, h+"/") {
+		rest := p.vibeHome[len(h):]
+		names = append(names, "~"+rest, "$HOME"+rest, "${HOME}"+rest)
+	}
+	var out []literalName
+	for _, n := range names {
+		out = append(out, literalName{folded: fold(n), display: n})
+	}
+	return out
 }
 
 // physicalPattern resolves the literal folder a pattern starts with, since
@@ -490,12 +729,25 @@ func compilePatterns(pats []string) (patternSet, error) {
 		if pat == "" {
 			return ps, errors.New("empty pattern")
 		}
+		lit := foldPath(pat)
+		if i := strings.IndexAny(lit, "*?{"); i >= 0 {
+			lit = lit[:i]
+			if j := strings.LastIndexByte(lit, '/'); j >= 0 {
+				lit = lit[:j]
+			} else {
+				lit = ""
+			}
+		}
+		if lit != "" {
+			ps.prefixes = append(ps.prefixes, strings.TrimSuffix(lit, "/"))
+		}
 		for _, v := range patternVariants(foldPath(pat)) {
 			g, err := compileGlob(v)
 			if err != nil {
 				return ps, fmt.Errorf("pattern %q: %w", pat, err)
 			}
 			ps.globs = append(ps.globs, g)
+			ps.anywhere = append(ps.anywhere, strings.HasPrefix(pat, "**/"))
 		}
 	}
 	return ps, nil
@@ -625,7 +877,7 @@ func literalNames(pats []string) []literalName {
 		if pat == "" || strings.ContainsAny(pat, "*?{}[]") {
 			continue
 		}
-		out = append(out, literalName{folded: foldPath(pat), display: pat})
+		out = append(out, literalName{folded: fold(pat), display: pat})
 	}
 	return out
 }

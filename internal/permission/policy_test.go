@@ -2,12 +2,15 @@ package permission
 
 import (
 	"encoding/json"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vibe-science/vibe/blueprints"
 )
 
 func TestLoad(t *testing.T) {
@@ -264,5 +267,57 @@ func TestDefaultFileIsReadable(t *testing.T) {
 	}
 	if _, err := Parse([]byte(`{}`)); err != nil {
 		t.Fatalf("the default policy must parse: %v", err)
+	}
+}
+
+// TestLockedInstall: the plugin folder vibe runs from is locked for every
+// role, the lead (who may write outside the project) included; without a
+// known install folder the group is left out.
+func TestLockedInstall(t *testing.T) {
+	prj := newProject(t)
+	install := toSlash(prj.out) + "/vibe"
+	raw, err := fs.ReadFile(blueprints.FS, DefaultFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := decodeTree(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree["mode"] = ModeTeam
+	p, err := fromTree(tree, places{home: homeDir(), vibeHome: vibeHomeDir(), install: install})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{
+		"cp $OUT/x.yaml " + install + "/bin/vibe-pre-tool-use",
+		"rm -rf " + install,
+		"echo '{}' > " + install + "/hooks.json",
+	} {
+		d := p.Check(prj.request("", "Bash", bash(cmd), ""))
+		if d.Action != Deny || d.Rule != "locked.vibe-install" {
+			t.Errorf("lead %q: got %s by %s (%s)", cmd, d.Action, d.Rule, d.Reason)
+		}
+	}
+	if d := p.Check(prj.request("", "Bash", bash("echo x > $OUT/notes.txt"), "")); d.Action != Allow {
+		t.Errorf("lead outside the install: got %s by %s", d.Action, d.Rule)
+	}
+	// A session in the checkout vibe runs from (its developers) keeps
+	// working: the group binds only outside the project.
+	dev, err := fromTree(tree, places{home: homeDir(), vibeHome: vibeHomeDir(), install: toSlash(prj.root)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := dev.Check(prj.request("", "Write", write("$ROOT/src/model.py"), "")); d.Action != Allow {
+		t.Errorf("session inside the install folder: got %s by %s", d.Action, d.Rule)
+	}
+	q, err := fromTree(tree, places{home: homeDir(), vibeHome: vibeHomeDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ls := range q.locked {
+		if ls.id == "vibe-install" {
+			t.Errorf("without an install folder the group must be left out")
+		}
 	}
 }

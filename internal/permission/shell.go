@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/gobwas/glob"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -50,10 +51,16 @@ var unknownWord = word{raw: "\x00"}
 type shellState struct {
 	cwd  string // absolute slash path; "" when unknown
 	vars map[string]word
+	glob globOpts
+}
+
+// globOpts are the shopt settings that change what a glob matches.
+type globOpts struct {
+	nocase, dot, star bool
 }
 
 func (s *shellState) clone() *shellState {
-	c := &shellState{cwd: s.cwd, vars: make(map[string]word, len(s.vars))}
+	c := &shellState{cwd: s.cwd, glob: s.glob, vars: make(map[string]word, len(s.vars))}
 	for k, v := range s.vars {
 		c.vars[k] = v
 	}
@@ -66,6 +73,9 @@ func (s *shellState) absorb(others ...*shellState) {
 		if o.cwd != s.cwd {
 			s.cwd = ""
 		}
+		s.glob.nocase = s.glob.nocase || o.glob.nocase
+		s.glob.dot = s.glob.dot || o.glob.dot
+		s.glob.star = s.glob.star || o.glob.star
 		for k, v := range o.vars {
 			old, ok := s.vars[k]
 			if !ok {
@@ -98,13 +108,19 @@ func union(a, b word) word {
 type stdinSrc struct {
 	text  string // heredoc or here-string body
 	known bool
-	piped bool // a pipe or a file: the program is unknown
+	piped bool   // a pipe or a file: the program is unknown
+	file  string // the file redirected to stdin (< file), when known
 }
 
 // shellAnalyzer walks a parsed command and records its effects.
 type shellAnalyzer struct {
-	eff   *effects
-	root  string
+	eff  *effects
+	root string
+	home string
+	// dl is set while the writes being recorded store a download (curl -o,
+	// curl URL > file, the right side of curl URL | ...); dlURL is its URL.
+	dl    bool
+	dlURL string
 	src   string
 	depth int
 	calls int
@@ -113,8 +129,8 @@ type shellAnalyzer struct {
 // analyzeShell records in eff what the shell command src writes when run in
 // cwd. It never panics: a parser failure or a bug in a rare branch marks the
 // command unparsed, which the policy treats as unknown writes.
-func analyzeShell(eff *effects, src, cwd, root string) {
-	a := &shellAnalyzer{eff: eff, root: root}
+func analyzeShell(eff *effects, src, cwd, root, home string) {
+	a := &shellAnalyzer{eff: eff, root: root, home: home}
 	defer func() {
 		if r := recover(); r != nil {
 			eff.unparsed = true
@@ -172,10 +188,59 @@ func (a *shellAnalyzer) stmt(s *syntax.Stmt, st *shellState, in stdinSrc) {
 	if s == nil {
 		return
 	}
+	saved, savedURL := a.dl, a.dlURL
+	if url, ok := a.fetchesToStdout(s.Cmd, st); ok && len(s.Redirs) > 0 {
+		a.dl, a.dlURL = true, url
+	}
 	for _, r := range s.Redirs {
 		a.redirect(r, st, &in)
 	}
+	a.dl, a.dlURL = saved, savedURL
 	a.command(s.Cmd, st, in)
+}
+
+// fetchesToStdout reports whether cmd is curl or wget printing what it
+// fetches, and the URL.
+func (a *shellAnalyzer) fetchesToStdout(cmd syntax.Command, st *shellState) (string, bool) {
+	call, ok := cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 {
+		return "", false
+	}
+	// Most commands are not downloads: look at the literal name first,
+	// without expanding (and re-analysing) the words.
+	name := call.Args[0].Lit()
+	if name == "" {
+		v, ok := a.eval(call.Args[0], st, false).single()
+		if !ok {
+			return "", false
+		}
+		name = v
+	} else if !strings.Contains(strings.ToLower(name), "curl") && !strings.Contains(strings.ToLower(name), "wget") {
+		return "", false
+	}
+	prog := programName(name)
+	if prog != "curl" && prog != "wget" {
+		return "", false
+	}
+	url := ""
+	stdout := prog == "curl"
+	for k, w := range call.Args[1:] {
+		v, ok := a.eval(w, st, false).single()
+		if !ok {
+			continue
+		}
+		if url == "" && strings.Contains(v, "://") {
+			url = v
+		}
+		switch {
+		case prog == "curl" && (v == "-o" || v == "-O" || strings.HasPrefix(v, "--output") || strings.HasPrefix(v, "--remote-name") ||
+			len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.ContainsAny(v, "oO")):
+			stdout = false
+		case prog == "wget" && (v == "-O-" || v == "-qO-" || strings.HasSuffix(v, "O") && k+2 < len(call.Args) && a.eval(call.Args[k+2], st, false).raw == "-" || v == "--output-document=-"):
+			stdout = true
+		}
+	}
+	return url, stdout
 }
 
 func (a *shellAnalyzer) redirect(r *syntax.Redirect, st *shellState, in *stdinSrc) {
@@ -202,8 +267,11 @@ func (a *shellAnalyzer) redirect(r *syntax.Redirect, st *shellState, in *stdinSr
 			*in = stdinSrc{text: w.raw, piped: true}
 		}
 	case syntax.RdrIn:
-		a.scanSubst(r.Word, st)
+		w := a.eval(r.Word, st, false)
 		*in = stdinSrc{text: a.text(r.Word), piped: true}
+		if v, ok := w.single(); ok {
+			in.file = v
+		}
 	default:
 		if r.Word != nil {
 			a.scanSubst(r.Word, st)
@@ -232,7 +300,13 @@ func (a *shellAnalyzer) command(cmd syntax.Command, st *shellState, in stdinSrc)
 		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
 			// Each side of a pipe runs in its own subshell.
 			a.stmt(c.X, st.clone(), in)
+			saved, savedURL := a.dl, a.dlURL
+			if url, ok := a.fetchesToStdout(c.X.Cmd, st); ok {
+				// What the right side writes is the download.
+				a.dl, a.dlURL = true, url
+			}
 			a.stmt(c.Y, st.clone(), stdinSrc{text: a.text(c.X), piped: true})
+			a.dl, a.dlURL = saved, savedURL
 			return
 		}
 		a.stmt(c.X, st, in)
@@ -244,7 +318,9 @@ func (a *shellAnalyzer) command(cmd syntax.Command, st *shellState, in stdinSrc)
 	case *syntax.IfClause:
 		a.ifClause(c, st)
 	case *syntax.WhileClause:
-		a.stmts(c.Cond, st)
+		for _, s := range c.Cond {
+			a.stmt(s, st, in) // `ls | while read f` reads the pipe
+		}
 		body := st.clone()
 		a.stmts(c.Do, body)
 		st.absorb(body)
@@ -297,8 +373,19 @@ func (a *shellAnalyzer) command(cmd syntax.Command, st *shellState, in stdinSrc)
 	case *syntax.ArithmCmd, *syntax.LetClause, *syntax.TestClause:
 		a.scanSubst(c, st)
 	case *syntax.DeclClause:
+		nameref := false
+		for _, as := range c.Args {
+			if as != nil && as.Naked && as.Name == nil && as.Value != nil {
+				if v := as.Value.Lit(); strings.HasPrefix(v, "-") && strings.Contains(v, "n") {
+					nameref = true // declare -n: the name stands for another variable
+				}
+			}
+		}
 		for _, as := range c.Args {
 			a.assign(as, st)
+			if nameref && as != nil && as.Name != nil {
+				st.vars[as.Name.Value] = word{raw: "\x00" + a.text(as)}
+			}
 		}
 	case *syntax.TimeClause:
 		a.stmt(c.Stmt, st, in)
@@ -342,6 +429,10 @@ func (a *shellAnalyzer) assign(as *syntax.Assign, st *shellState) {
 		return
 	}
 	name := as.Name.Value
+	if name == "GLOBIGNORE" {
+		st.glob.dot = true // a set GLOBIGNORE turns dotglob on
+	}
+	a.codeVar(name, as, st)
 	switch {
 	case as.Array != nil || as.Index != nil:
 		a.scanSubst(as, st)
@@ -357,6 +448,36 @@ func (a *shellAnalyzer) assign(as *syntax.Assign, st *shellState) {
 		}
 		w.glob = false // assignments do not expand globs
 		st.vars[name] = w
+	}
+}
+
+// Variables whose value makes programs run other code: a command (an
+// editor, a pager, git's helpers), a file of code a shell or interpreter
+// loads, or a search path that can put another program under a known name.
+var (
+	commandVars = setOf("EDITOR", "VISUAL", "PAGER", "GIT_EDITOR", "GIT_PAGER", "GIT_SEQUENCE_EDITOR",
+		"GIT_EXTERNAL_DIFF", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_ASKPASS", "SSH_ASKPASS", "PROMPT_COMMAND", "MANPAGER")
+	codeVars = setOf("BASH_ENV", "ENV", "PATH", "LD_PRELOAD", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES",
+		"PYTHONSTARTUP", "PYTHONPATH", "PERL5OPT", "PERL5LIB", "NODE_OPTIONS", "NODE_PATH", "RUBYOPT", "RUBYLIB",
+		"GIT_EXEC_PATH", "GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_DIR", "GIT_WORK_TREE", "R_PROFILE_USER", "R_ENVIRON_USER")
+)
+
+// codeVar treats an assignment to one of those variables as code the
+// command may run: a command value is analysed as shell, anything else is
+// a program whose writes cannot be told.
+func (a *shellAnalyzer) codeVar(name string, as *syntax.Assign, st *shellState) {
+	switch {
+	case commandVars[name] && as.Value != nil:
+		w := a.eval(as.Value, st, false)
+		if v, ok := w.single(); ok {
+			if v != "" && !readOnlyPrograms[programName(strings.Fields(v + " x")[0])] {
+				a.nested(v, st.clone())
+			}
+			return
+		}
+		a.unknownEffect(w.raw, name+" set to a command known only at run time")
+	case codeVars[name] && as.Value != nil:
+		a.opaque(name, a.text(as))
 	}
 }
 
@@ -483,12 +604,20 @@ func (a *shellAnalyzer) parts(parts []syntax.WordPart, st *shellState, quoted bo
 			v := p.Value
 			if !quoted {
 				if i == 0 && first && strings.HasPrefix(v, "~") {
-					// The home folder is not known here.
-					acc.markUnknown("~")
-					if j := strings.IndexByte(v, '/'); j >= 0 {
-						acc.add(unescape(v[j:], false))
+					j := strings.IndexByte(v, '/')
+					if a.home == "" || (v != "~" && j != 1) {
+						// Another user's home, or no home known.
+						acc.markUnknown("~")
+						if j >= 0 {
+							acc.add(unescape(v[j:], false))
+						}
+						continue
 					}
-					continue
+					acc.raw.WriteString("~")
+					for k := range acc.alts {
+						acc.alts[k] += a.home
+					}
+					v = v[1:]
 				}
 				if hasGlobMeta(v) {
 					acc.glob = true
@@ -528,7 +657,17 @@ func (a *shellAnalyzer) parts(parts []syntax.WordPart, st *shellState, quoted bo
 			}
 			acc.raw.WriteString(strings.Join(vals, ","))
 			acc.addAltsKeepRaw(vals)
-		default: // CmdSubst, ArithmExp, ExtGlob
+		case *syntax.CmdSubst:
+			// $(ls ...) or `find ...`: the names a listing prints.
+			if len(p.Stmts) == 1 && !quoted {
+				if c := a.listing(a.text(p.Stmts[0]), st); c != nil {
+					acc.raw.WriteString(a.text(p))
+					acc.addAlts(c)
+					continue
+				}
+			}
+			acc.markUnknown(a.text(part))
+		default: // ArithmExp, ExtGlob
 			acc.markUnknown(a.text(part))
 		}
 	}
@@ -620,14 +759,19 @@ func sequence(from, to string) ([]string, bool) {
 // the command itself set, $PWD and $CLAUDE_PROJECT_DIR. Anything else is
 // unknown.
 func (a *shellAnalyzer) param(p *syntax.ParamExp, st *shellState) ([]string, bool) {
-	if p.Param == nil || p.Excl || p.Length || p.Width || p.IsSet || p.Index != nil || p.Slice != nil ||
-		p.Repl != nil || p.Names != 0 || p.NestedParam != nil || len(p.Modifiers) > 0 {
+	if p.Param == nil || p.Excl || p.Width || p.IsSet || p.Index != nil ||
+		p.Names != 0 || p.NestedParam != nil || len(p.Modifiers) > 0 {
 		return nil, false
 	}
 	name := p.Param.Value
 	w, ok := st.vars[name]
 	if !ok {
 		switch name {
+		case "HOME":
+			if a.home == "" {
+				return nil, false
+			}
+			w = lit(a.home)
 		case "PWD":
 			if st.cwd == "" {
 				return nil, false
@@ -645,6 +789,9 @@ func (a *shellAnalyzer) param(p *syntax.ParamExp, st *shellState) ([]string, boo
 	if !w.known() {
 		return nil, false
 	}
+	if p.Length || p.Slice != nil || p.Repl != nil || p.Exp != nil && transformOp(p.Exp.Op) {
+		return a.transform(p, w.vals, st)
+	}
 	if p.Exp != nil {
 		// ${x:-default} and friends: known only when x is set and non-empty
 		// for the operators that would otherwise substitute.
@@ -660,6 +807,149 @@ func (a *shellAnalyzer) param(p *syntax.ParamExp, st *shellState) ([]string, boo
 		}
 	}
 	return w.vals, true
+}
+
+func transformOp(op syntax.ParExpOperator) bool {
+	switch op {
+	case syntax.UpperFirst, syntax.UpperAll, syntax.LowerFirst, syntax.LowerAll,
+		syntax.RemSmallPrefix, syntax.RemLargePrefix, syntax.RemSmallSuffix, syntax.RemLargeSuffix:
+		return true
+	}
+	return false
+}
+
+// transform applies the case changes, prefix and suffix removal,
+// replacement, slicing and length of a parameter expansion to known
+// values, so ${F^^} or ${F/x/y} is as known as $F. A pattern or offset
+// that is not a literal leaves the value unknown.
+func (a *shellAnalyzer) transform(p *syntax.ParamExp, vals []string, st *shellState) ([]string, bool) {
+	litOf := func(w *syntax.Word) (string, bool) {
+		if w == nil {
+			return "", true
+		}
+		return a.eval(w, st, false).single()
+	}
+	out := make([]string, 0, len(vals))
+	for _, v := range vals {
+		switch {
+		case p.Length:
+			v = strconv.Itoa(utf8.RuneCountInString(v))
+		case p.Slice != nil:
+			off, ok1 := arithLiteral(p.Slice.Offset)
+			n, ok2 := len(v), true
+			if p.Slice.Length != nil {
+				n, ok2 = arithLiteral(p.Slice.Length)
+			}
+			if !ok1 || !ok2 || n < 0 {
+				return nil, false
+			}
+			if off < 0 {
+				off += len(v)
+			}
+			if off < 0 || off > len(v) {
+				v = ""
+				break
+			}
+			if off+n > len(v) {
+				n = len(v) - off
+			}
+			v = v[off : off+n]
+		case p.Repl != nil:
+			from, ok1 := litOf(p.Repl.Orig)
+			to, ok2 := litOf(p.Repl.With)
+			if !ok1 || !ok2 || hasGlobMeta(from) || from == "" {
+				return nil, false
+			}
+			if p.Repl.All {
+				v = strings.ReplaceAll(v, from, to)
+			} else {
+				v = strings.Replace(v, from, to, 1)
+			}
+		default:
+			pat, ok := litOf(p.Exp.Word)
+			if !ok {
+				return nil, false
+			}
+			v, ok = applyExp(p.Exp.Op, v, pat)
+			if !ok {
+				return nil, false
+			}
+		}
+		out = append(out, v)
+	}
+	return out, true
+}
+
+func applyExp(op syntax.ParExpOperator, v, pat string) (string, bool) {
+	g, err := glob.Compile(pat) // no separators: * also matches '/', as in bash
+	if err != nil {
+		return "", false
+	}
+	match := g.Match
+	switch op {
+	case syntax.UpperAll:
+		return strings.ToUpper(v), pat == ""
+	case syntax.LowerAll:
+		return strings.ToLower(v), pat == ""
+	case syntax.UpperFirst, syntax.LowerFirst:
+		if v == "" || pat != "" {
+			return v, pat == ""
+		}
+		r, n := utf8.DecodeRuneInString(v)
+		f := strings.ToUpper
+		if op == syntax.LowerFirst {
+			f = strings.ToLower
+		}
+		return f(string(r)) + v[n:], true
+	case syntax.RemSmallPrefix:
+		for i := 0; i <= len(v); i++ {
+			if match(v[:i]) {
+				return v[i:], true
+			}
+		}
+	case syntax.RemLargePrefix:
+		for i := len(v); i >= 0; i-- {
+			if match(v[:i]) {
+				return v[i:], true
+			}
+		}
+	case syntax.RemSmallSuffix:
+		for i := len(v); i >= 0; i-- {
+			if match(v[i:]) {
+				return v[:i], true
+			}
+		}
+	case syntax.RemLargeSuffix:
+		for i := 0; i <= len(v); i++ {
+			if match(v[i:]) {
+				return v[:i], true
+			}
+		}
+	default:
+		return "", false
+	}
+	return v, true
+}
+
+// arithLiteral reads a literal (optionally negative) number of a slice.
+func arithLiteral(e syntax.ArithmExpr) (int, bool) {
+	switch x := e.(type) {
+	case *syntax.Word:
+		if len(x.Parts) == 1 {
+			if l, ok := x.Parts[0].(*syntax.Lit); ok {
+				n, err := strconv.Atoi(strings.TrimSpace(l.Value))
+				return n, err == nil
+			}
+		}
+	case *syntax.UnaryArithm:
+		if x.Op == syntax.Minus {
+			n, ok := arithLiteral(x.X)
+			return -n, ok
+		}
+	case *syntax.ParenArithm:
+		return arithLiteral(x.X)
+	}
+	return 0, false
 }
 
 // hasGlobMeta reports an unescaped *, ? or [ in an unquoted literal.
@@ -799,7 +1089,7 @@ func (a *shellAnalyzer) expand(w word, st *shellState) []string {
 			}
 			pattern = join(st.cwd, pattern)
 		}
-		matches, ok := boundedGlob(pattern)
+		matches, ok := boundedGlob(pattern, st.glob)
 		if !ok {
 			return nil // too many files to tell which
 		}
@@ -811,6 +1101,9 @@ func (a *shellAnalyzer) expand(w word, st *shellState) []string {
 			return nil
 		}
 		out = append(out, matches...)
+		if len(a.eff.globbed) < maxGlobMatches {
+			a.eff.globbed = append(a.eff.globbed, matches...)
+		}
 	}
 	return out
 }
@@ -819,9 +1112,12 @@ func (a *shellAnalyzer) expand(w word, st *shellState) []string {
 // folder by folder, reading at most maxWalk entries: a pattern like
 // /*/*/*/* must not make a hook read the whole disk. ok is false when the
 // budget ran out.
-func boundedGlob(pattern string) ([]string, bool) {
+func boundedGlob(pattern string, opts globOpts) ([]string, bool) {
 	if !hostPath(pattern) {
 		return nil, true
+	}
+	if opts.star && strings.Contains(pattern, "**") {
+		return nil, false // globstar: any depth, not walked here
 	}
 	vol := volume(pattern)
 	parts := strings.Split(strings.TrimPrefix(pattern[len(vol):], "/"), "/")
@@ -852,10 +1148,14 @@ func boundedGlob(pattern string) ([]string, bool) {
 			}
 			for _, e := range entries {
 				name := e.Name()
-				if name[0] == '.' && part[0] != '.' {
-					continue // globs skip hidden files
+				if name[0] == '.' && part[0] != '.' && (!opts.dot || name == "." || name == "..") {
+					continue // globs skip hidden files unless dotglob
 				}
-				if ok, err := path.Match(part, name); err != nil || !ok {
+				subject, pat := name, part
+				if opts.nocase {
+					subject, pat = strings.ToLower(name), strings.ToLower(part)
+				}
+				if ok, err := path.Match(pat, subject); err != nil || !ok {
 					continue
 				}
 				if !last && !e.IsDir() && e.Type()&fs.ModeSymlink == 0 {
@@ -911,7 +1211,10 @@ func (a *shellAnalyzer) targetValue(v string, st *shellState, k kind, via string
 	if isSink(cleanAbs(p)) {
 		return
 	}
-	a.eff.targets = append(a.eff.targets, rawTarget{path: p, kind: k, via: via})
+	a.eff.targets = append(a.eff.targets, rawTarget{path: p, kind: k, via: via, download: a.dl && k == kindFile, url: a.dlURL})
+	if a.dl && k == kindFile {
+		a.hit("download", false, via+" "+v)
+	}
 }
 
 func (a *shellAnalyzer) unknownEffect(text, via string) {

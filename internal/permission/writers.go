@@ -4,6 +4,8 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+
+	"github.com/vibe-science/vibe/internal/lazyre"
 )
 
 // copyLike handles cp, mv, install, ln, rsync and scp: the destination (or
@@ -54,6 +56,27 @@ func (a *shellAnalyzer) copyLike(prog string, argv []word, st *shellState) {
 	}
 	recursive := prog == "rsync" || prog == "mv" || p.has('r', "recursive") || p.has('R') || p.has('a', "archive")
 	symbolic := prog == "ln" && p.has('s', "symbolic")
+	place := prog
+	if prog == "cp" && (p.has('l', "link") || p.has('s', "symbolic-link")) {
+		// cp -l / cp -s make links, not copies: the source becomes
+		// writable under the new name.
+		place, symbolic = "ln", p.has('s', "symbolic-link")
+	}
+	// A backup (-b, --backup) renames the file it replaces to name+suffix.
+	backup := ""
+	if prog != "rsync" && prog != "scp" && (p.has('b') || p.has(0, "backup") || len(p.value('S', "suffix")) > 0) {
+		backup = "~"
+		if v := st.vars["SIMPLE_BACKUP_SUFFIX"]; v.known() {
+			backup, _ = v.single()
+		}
+		if sfx := p.value('S', "suffix"); len(sfx) > 0 {
+			var ok bool
+			if backup, ok = sfx[len(sfx)-1].single(); !ok {
+				a.unknownEffect(sfx[len(sfx)-1].raw, prog+" backup suffix")
+				backup = ""
+			}
+		}
+	}
 	noTargetDir := p.has('T', "no-target-directory") && prog != "rsync"
 	for _, d := range destVals {
 		if prog == "rsync" || prog == "scp" {
@@ -81,7 +104,14 @@ func (a *shellAnalyzer) copyLike(prog string, argv []word, st *shellState) {
 				continue
 			}
 			for _, sv := range vals {
-				a.placeSource(prog, sv, d, isDir, recursive, symbolic, st)
+				a.placeSource(place, sv, d, isDir, recursive, symbolic, st)
+				if backup != "" {
+					landing := d
+					if isDir {
+						landing = strings.TrimSuffix(d, "/") + "/" + path.Base(strings.TrimSuffix(toSlash(sv), "/"))
+					}
+					a.targetValue(landing+backup, st, kindFile, prog+" backup")
+				}
 			}
 		}
 	}
@@ -249,8 +279,15 @@ func (a *shellAnalyzer) sed(argv []word, st *shellState) {
 			a.unknownEffect(sc.raw, "sed script from a file or unknown text")
 			continue
 		}
-		for _, m := range sedWrite.FindAllStringSubmatch(v, -1) {
-			a.targetValue(m[1], st, kindFile, "sed w")
+		se := parseSed(v)
+		for _, w := range se.writes {
+			a.targetValue(w, st, kindFile, "sed w")
+		}
+		for _, c := range se.commands {
+			a.nested(c, st.clone())
+		}
+		if se.computed {
+			a.unknownEffect(v, "sed e runs a command it builds")
 		}
 	}
 	if inplace {
@@ -281,9 +318,7 @@ func (a *shellAnalyzer) awk(argv []word, st *shellState) {
 				}
 				a.targetValue(m[1], st, kindFile, "awk print >")
 			}
-			if awkCmd.MatchString(v) {
-				a.unknownEffect(v, "awk runs a command")
-			}
+			a.awkCommands(v, st)
 		}
 	} else {
 		a.unknownEffect(wordsText(argv), "awk program from a file")
@@ -297,6 +332,21 @@ func (a *shellAnalyzer) awk(argv []word, st *shellState) {
 				a.target(op, st, kindFile, "awk -i inplace")
 			}
 		}
+	}
+}
+
+// awkCommands analyses the commands an awk program runs: system("..."),
+// "..." | getline, print | "...". A command it builds is unknown.
+func (a *shellAnalyzer) awkCommands(prog string, st *shellState) {
+	rest := prog
+	for _, re := range []*lazyre.Regexp{awkSystem, awkGetline, awkPipeOut} {
+		for _, m := range re.FindAllStringSubmatchIndex(rest, -1) {
+			a.nested(ansiC(rest[m[2]:m[3]]), st.clone())
+		}
+		rest = re.Re().ReplaceAllString(rest, " ")
+	}
+	if awkCmd.MatchString(rest) {
+		a.unknownEffect(prog, "awk runs a command it builds")
 	}
 }
 
@@ -372,15 +422,27 @@ func (a *shellAnalyzer) curl(argv []word, st *shellState) {
 		"user-agent", "referer", "cookie", "cookie-jar", "config", "dump-header", "form", "max-time",
 		"range", "upload-file", "write-out", "proxy", "url", "output-dir", "trace", "trace-ascii",
 		"stderr", "connect-timeout", "retry", "cert", "key", "cacert")
+	url := ""
+	for _, u := range append(p.value(0, "url"), p.ops...) {
+		if v, ok := u.single(); ok && strings.Contains(v, "://") {
+			url = v
+			break
+		}
+	}
+	saved, savedURL := a.dl, a.dlURL
+	a.dl, a.dlURL = true, url
+	defer func() { a.dl, a.dlURL = saved, savedURL }()
 	for _, w := range p.value('o', "output") {
 		a.target(a.inDir(w, p.value(0, "output-dir")), st, kindFile, "curl -o")
 	}
+	a.dl = false
 	for _, w := range append(p.value('c', "cookie-jar"), p.value('D', "dump-header")...) {
 		a.target(w, st, kindFile, "curl")
 	}
 	for _, w := range p.value(0, "trace", "trace-ascii", "stderr") {
 		a.target(w, st, kindFile, "curl")
 	}
+	a.dl = true
 	if p.has('O', "remote-name", "remote-name-all") {
 		urls := append(p.ops, p.value(0, "url")...)
 		for _, u := range urls {
@@ -428,11 +490,21 @@ func (a *shellAnalyzer) wget(argv []word, st *shellState) {
 		"output-document", "output-file", "append-output", "directory-prefix", "tries", "timeout",
 		"wait", "quota", "level", "user-agent", "execute", "accept", "reject", "include-directories",
 		"exclude-directories", "domains", "base", "header", "user", "password", "post-data", "post-file")
-	for _, w := range p.value('O', "output-document") {
-		a.target(w, st, kindFile, "wget -O")
-	}
 	for _, w := range append(p.value('o', "output-file"), p.value('a', "append-output")...) {
 		a.target(w, st, kindFile, "wget log")
+	}
+	url := ""
+	for _, u := range p.ops {
+		if v, ok := u.single(); ok && strings.Contains(v, "://") {
+			url = v
+			break
+		}
+	}
+	saved, savedURL := a.dl, a.dlURL
+	a.dl, a.dlURL = true, url
+	defer func() { a.dl, a.dlURL = saved, savedURL }()
+	for _, w := range p.value('O', "output-document") {
+		a.target(w, st, kindFile, "wget -O")
 	}
 	if len(p.value('O', "output-document")) > 0 {
 		return

@@ -149,7 +149,7 @@ func Digest(ev *hook.Event, proj project.Project, now time.Time) Call {
 
 // Handle records the call.
 func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
-	proj := project.Resolve(ev.Cwd)
+	proj := project.ResolveEnv(ev.Cwd, env.Getenv)
 	now := env.Now()
 	call := Digest(ev, proj, now)
 	st, err := env.Store(ctx)
@@ -239,9 +239,15 @@ func protectedChanges(env *hookrun.Env, ev *hook.Event, call Call) []verdict.Ver
 		policy = permission.Default()
 	}
 	role := policy.RoleFor(ev.AgentType, policy.TeamMode())
+	// A download the user approved (into raw data, say) is not a forbidden change.
+	fetched := map[string]bool{}
+	for _, d := range permission.Downloads(permission.Request{ProjectRoot: call.Project.Root, Cwd: ev.Cwd,
+		AgentType: ev.AgentType, ToolName: ev.ToolName, ToolInput: ev.ToolInput}) {
+		fetched[d.Path] = true
+	}
 	var out []verdict.Verdict
 	for _, p := range written {
-		if !policy.ProtectedFor(role, p) {
+		if fetched[p] || !policy.ProtectedFor(role, p) {
 			continue
 		}
 		v := verdict.New(CheckProtectedChange, verdict.Block, verdict.High,

@@ -61,7 +61,7 @@ func MayWrite(tool string) bool {
 // Handle judges one proposed tool call. Checks that need no history run
 // even when the database is unavailable; checks that need it fail closed.
 func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
-	proj := project.Resolve(ev.Cwd)
+	proj := project.ResolveEnv(ev.Cwd, env.Getenv)
 	now := env.Now()
 	st, stErr := env.Store(ctx)
 	if stErr != nil {

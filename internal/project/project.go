@@ -1,6 +1,6 @@
 // Package project holds project identity and the project's research files:
-// the root (git top level of cwd, else cwd), the `.vibe-science/` folder and
-// paths inside it. It touches the file system with stat calls only and never
+// the root (CLAUDE_PROJECT_DIR in a hook, else the git top level of cwd,
+// else cwd), the `.vibe-science/` folder and paths inside it. It touches the file system with stat calls only and never
 // runs git, because it sits on every hook's hot path.
 package project
 
@@ -42,6 +42,31 @@ func Resolve(cwd string) Project {
 		dir = parent
 	}
 	return Project{Root: abs}
+}
+
+// EnvProjectDir is the variable Claude Code sets, for every hook, to the
+// folder the session was started in; it stays there when the shell's cwd
+// moves.
+const EnvProjectDir = "CLAUDE_PROJECT_DIR"
+
+// ResolveEnv is the project of a hook event: CLAUDE_PROJECT_DIR when the
+// hook's environment names an existing folder, so a cd into a nested
+// repository or into a subfolder of a project without git does not move
+// the root (and with it the protected raw data and policy); else Resolve.
+func ResolveEnv(cwd string, getenv func(string) string) Project {
+	if getenv != nil {
+		if dir := getenv(EnvProjectDir); dir != "" && filepath.IsAbs(dir) {
+			if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+				root := filepath.Clean(dir)
+				if real, err := filepath.EvalSymlinks(root); err == nil {
+					root = real
+				}
+				_, err := os.Lstat(filepath.Join(root, ".git"))
+				return Project{Root: root, Git: err == nil}
+			}
+		}
+	}
+	return Resolve(cwd)
 }
 
 // VibeDir is <root>/.vibe-science.

@@ -44,3 +44,45 @@ func TestResolve(t *testing.T) {
 		t.Errorf("Rel outside = %s", r)
 	}
 }
+
+// TestResolveEnv: CLAUDE_PROJECT_DIR wins over the cwd, so a nested
+// repository or a subfolder of a project without git keeps the session's
+// root; an unset, relative or missing folder falls back to Resolve.
+func TestResolveEnv(t *testing.T) {
+	tmp, _ := filepath.EvalSymlinks(t.TempDir())
+	plain := filepath.Join(tmp, "plain")
+	sub := filepath.Join(plain, "RQ-001", "03-analysis")
+	nested := filepath.Join(plain, "vendor", "lib")
+	os.MkdirAll(sub, 0o755)
+	os.MkdirAll(filepath.Join(nested, ".git"), 0o755)
+	repo := filepath.Join(tmp, "repo")
+	os.MkdirAll(filepath.Join(repo, ".git"), 0o755)
+	env := func(v string) func(string) string {
+		return func(k string) string {
+			if k == EnvProjectDir {
+				return v
+			}
+			return ""
+		}
+	}
+	cases := []struct {
+		cwd, dir, root string
+		git            bool
+	}{
+		{sub, plain, plain, false},
+		{nested, plain, plain, false},
+		{filepath.Join(repo, "x"), repo, repo, true},
+		{sub, "", sub, false},
+		{nested, "relative/dir", nested, true},
+		{nested, filepath.Join(tmp, "missing"), nested, true},
+	}
+	for _, c := range cases {
+		got := ResolveEnv(c.cwd, env(c.dir))
+		if got.Root != c.root || got.Git != c.git {
+			t.Errorf("ResolveEnv(%s, %q) = %+v, want %s git=%v", c.cwd, c.dir, got, c.root, c.git)
+		}
+	}
+	if got := ResolveEnv(sub, nil); got.Root != sub {
+		t.Errorf("ResolveEnv without env = %+v", got)
+	}
+}
