@@ -177,7 +177,7 @@ func record(env *Env, ev *hook.Event, o Outcome) {
 	c := store.AdvisoryContext{At: env.Now()}
 	if ev != nil {
 		c.SessionID, c.Event, c.ToolUseID = ev.SessionID, ev.HookEventName, ev.ToolUseID
-		c.ProjectPath = project.Resolve(ev.Cwd).Root
+		c.ProjectPath = project.ResolveEnv(ev.Cwd, env.Getenv).Root
 	}
 	if c.ProjectPath == "" {
 		c.ProjectPath = "(unknown)"

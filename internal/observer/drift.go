@@ -240,7 +240,7 @@ func (o *outcome) checkDrift(ctx context.Context, st *store.Store, proj project.
 			if s.Used {
 				continue
 			}
-			used := strings.Contains(low, datasetName(u.rel))
+			used := strings.Contains(low, datasetName(u.rel)) && !produced(a.Wrote, u.rel)
 			for _, g := range globs {
 				used = used || globUses(g, u.rel)
 			}
@@ -676,4 +676,16 @@ func RecordDownload(ctx context.Context, st *store.Store, proj project.Project, 
 		return store.Download{}, fmt.Errorf("record download: %w", err)
 	}
 	return d, nil
+}
+
+// produced reports whether an action wrote the dataset (a download, a
+// copy into raw data): naming it then is making it, not using it.
+func produced(wrote []string, rel string) bool {
+	name := datasetName(rel)
+	for _, w := range wrote {
+		if strings.EqualFold(path.Base(filepath.ToSlash(w)), name) {
+			return true
+		}
+	}
+	return false
 }

@@ -15,7 +15,7 @@ Split by guide throughout, so no guide is in training and test at once.
 
 ### Step 1: GUIDE-seq table
 - inputs: none
-- outputs: 02-data/raw/guideseq.csv
+- outputs: 02-data/raw/guideseq.csv, 02-data/raw/changeseq.csv
 - gates: G0
 
 ### Step 2: Extract features
@@ -149,6 +149,7 @@ def lit():
 
 def base_files():
     return {f"{RQ}/02-data/raw/guideseq.csv": raw_table(),
+            "mirror/changeseq.csv": "guide_id,site_id,mismatches,reads\nG00,G00_S000,2,14\nG01,G01_S001,4,0\n",
             ".vibe-science/domain-config.json": json.dumps({"domain": "crispr-off-target", "dq1": {"label_column": "cleaved"}}, indent=1) + "\n"}
 
 def clean_steps(extract_src=None, train_body=CLEAN_BODY, findings_md=FINDINGS_MD, expects=None):
@@ -165,6 +166,10 @@ def clean_steps(extract_src=None, train_body=CLEAN_BODY, findings_md=FINDINGS_MD
         step("Bash", command=f"python3 {RQ}/03-analysis/train.py"),
         step("Write", file_path=f"{RQ}/04-results/FINDINGS.md", content=findings_md),
         step("Bash", command=f"echo 'Conformal sets reach an empirical coverage of 0.88 at a nominal 0.9 (n = 300).' >> {RQ}/04-results/FINDINGS.md"),
+        # The second planned dataset is downloaded into raw data, as the skill
+        # says: the user is asked, then the download runs (issue 13 item 4).
+        step("Bash", {"pre": "ask", "says": ["download"]},
+             command=f"curl -sS -o {RQ}/02-data/raw/changeseq.csv file://$PROJECT/mirror/changeseq.csv"),
     ]
     for i, e in expects.items():
         steps[i]["expect"] = e
@@ -291,6 +296,17 @@ m12[10] = step("Write", {"pre": "deny", "says": ["DQ4", "F1b"]}, file_path=f"{RQ
 save("M12", "One finding, two names",
      "The progress log called a result F6b while FINDINGS.md called it F6; later edits updated one and not the other.",
      m12[:11])
+
+# M2: a planned, downloaded dataset no script ever reads.
+m2 = clean_steps()
+m2 += [step("Bash", command=f"ls {RQ}/03-analysis") for _ in range(8)]
+m2[-1]["expect"] = {"post": "context", "says": ["changeseq.csv", "design"]}
+m2files = base_files()
+m2files[".vibe-science/domain-config.json"] = json.dumps({"domain": "crispr-off-target", "dq1": {"label_column": "cleaved"},
+                                                          "observer": {"design_drift_actions": 3}}, indent=1) + "\n"
+save("M2", "A planned dataset that is never used",
+     "CHANGE-seq was planned and downloaded as a second dataset, then never read by any script; the conclusions rested on GUIDE-seq alone.",
+     m2, files=m2files)
 
 # M11: the logbook was written after the fact; the spine records every call as it happens.
 # (Checked by TestSpineIsContemporaneous on the clean control, not by a reply.)

@@ -201,6 +201,7 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 		env.Note("record %s call: %v; this call is missing from the research spine", ev.ToolName, err)
 		return hookrun.Outcome{Verdicts: g.verdicts(ev)}, nil
 	}
+	recordDownloads(ctx, env, st, ev, call, now)
 	out := hookrun.Outcome{Verdicts: protectedChanges(env, ev, call)}
 	out.Verdicts = append(out.Verdicts, g.verdicts(ev)...)
 	out.Verdicts = append(out.Verdicts, syncSeeds(ctx, env, st, ev, call, now)...)
@@ -414,4 +415,22 @@ func integrityAfterWrite(ctx context.Context, env *hookrun.Env, st *store.Store,
 		}
 	}
 	return out
+}
+
+// recordDownloads records each dataset a successful command downloaded
+// (source URL, where it landed, its checksum), so the design-drift check
+// knows a downloaded dataset that no script reads.
+func recordDownloads(ctx context.Context, env *hookrun.Env, st *store.Store, ev *hook.Event, call Call, now time.Time) {
+	if ev.HookEventName != hook.PostToolUse || (ev.ToolName != "Bash" && ev.ToolName != "PowerShell") {
+		return
+	}
+	for _, d := range permission.Downloads(permission.Request{ProjectRoot: call.Project.Root, Cwd: ev.Cwd,
+		AgentType: ev.AgentType, ToolName: ev.ToolName, ToolInput: ev.ToolInput}) {
+		if d.URL == "" || d.Abs == "" {
+			continue
+		}
+		if _, err := observer.RecordDownload(ctx, st, call.Project, ev.SessionID, d.URL, d.Abs, "", now); err != nil {
+			env.Logf("record download of %s: %v", d.URL, err)
+		}
+	}
 }

@@ -29,7 +29,7 @@ var Spec = hookrun.Spec{
 
 // Handle writes the final narrative.
 func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
-	proj := project.Resolve(ev.Cwd)
+	proj := project.ResolveEnv(ev.Cwd, env.Getenv)
 	now := env.Now()
 	st, err := env.Store(ctx)
 	if err != nil {

@@ -51,7 +51,7 @@ const (
 
 // Handle builds the SessionStart context.
 func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
-	proj := project.Resolve(ev.Cwd)
+	proj := project.ResolveEnv(ev.Cwd, env.Getenv)
 	now := env.Now()
 	st, err := env.Store(ctx)
 	if err != nil {

@@ -80,6 +80,9 @@ func (s *Store) ActionsSince(ctx context.Context, project string, t time.Time) (
 type ActionText struct {
 	At      time.Time
 	Summary string
+	// Wrote are the files the action wrote (its provenance), so a command
+	// that produced a dataset is not taken for one that read it.
+	Wrote []string
 }
 
 // ActionTextsSince returns the input summaries of a project's spine entries
@@ -87,9 +90,11 @@ type ActionText struct {
 // there are more): what the observer searches for the name of a dataset.
 func (s *Store) ActionTextsSince(ctx context.Context, project string, t time.Time, limit int) ([]ActionText, error) {
 	rows, err := s.db.QueryContext(ctx, `
-SELECT ts, input_summary FROM (
+SELECT ts, input_summary,
+       COALESCE((SELECT group_concat(path, char(10)) FROM provenance p WHERE p.spine_id = e.id AND p.op = 'write'), '')
+FROM (
   SELECT ts, id, input_summary FROM spine_entries WHERE project_path = ? AND ts > ? ORDER BY ts DESC, id DESC LIMIT ?
-) ORDER BY ts, id`, project, t.UnixMilli(), limit)
+) e ORDER BY ts, id`, project, t.UnixMilli(), limit)
 	if err != nil {
 		return nil, classify("read action texts", err)
 	}
@@ -98,8 +103,12 @@ SELECT ts, input_summary FROM (
 	for rows.Next() {
 		var a ActionText
 		var ts int64
-		if err := rows.Scan(&ts, &a.Summary); err != nil {
+		var wrote string
+		if err := rows.Scan(&ts, &a.Summary, &wrote); err != nil {
 			return nil, classify("read action texts", err)
+		}
+		if wrote != "" {
+			a.Wrote = strings.Split(wrote, "\n")
 		}
 		a.At = time.UnixMilli(ts).UTC()
 		out = append(out, a)
