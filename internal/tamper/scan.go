@@ -1,0 +1,498 @@
+package tamper
+
+import (
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/vibe-science/vibe/internal/permission"
+)
+
+// scan is one check of one project.
+type scan struct {
+	g  *Guard
+	s  *state
+	c  Call
+	ix *index
+
+	role string // the role the call ran as
+
+	seen     map[string]bool // files already compared in this check
+	names    map[string]bool // Named and MoreNamed, once asked
+	findings []Finding
+	dirty    bool // the index changed and must be saved
+	acted    bool // a file was restored or moved: folder stats changed
+}
+
+func (sc *scan) abs(rel string) string {
+	if rel == "." {
+		return sc.c.Root
+	}
+	return filepath.Join(sc.c.Root, filepath.FromSlash(rel))
+}
+
+// run compares, in order: the watched folders (relisted when their stat
+// changed, to find created and removed files), the hot files, the files the
+// call names, and a slice of the cold files (all of them with Full).
+func (sc *scan) run() {
+	dirs := make([]string, 0, len(sc.ix.Dirs))
+	for rel := range sc.ix.Dirs {
+		dirs = append(dirs, rel)
+	}
+	sort.Strings(dirs) // parents before children
+	for _, rel := range dirs {
+		d := sc.ix.Dirs[rel]
+		if d == nil {
+			continue
+		}
+		st, err := lstat(sc.abs(rel))
+		if err == nil && st.same(d.Stat) || err != nil && d.Stat == (fileStat{}) {
+			continue
+		}
+		sc.relist(rel, d, st, err)
+	}
+	hot, cold := sc.s.lists()
+	for _, rel := range hot {
+		if e := sc.ix.Files[rel]; e != nil {
+			sc.compare(rel, e)
+		}
+	}
+	for _, rel := range sc.c.Named {
+		rel = strings.TrimPrefix(filepath.ToSlash(rel), "./")
+		if filepath.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, "../") {
+			continue
+		}
+		if e := sc.ix.Files[rel]; e != nil {
+			sc.compare(rel, e)
+			continue
+		}
+		if set := guardedSet(sc.c.Policy, rel); set != "" {
+			sc.created(rel, set)
+		}
+	}
+	n := sc.g.opts.ColdPerCall
+	if sc.c.Full || n >= len(cold) {
+		n = len(cold)
+	}
+	for i := 0; i < n; i++ {
+		if sc.s.cursor >= len(cold) {
+			sc.s.cursor = 0
+		}
+		rel := cold[sc.s.cursor]
+		sc.s.cursor++
+		if e := sc.ix.Files[rel]; e != nil {
+			sc.compare(rel, e)
+		}
+	}
+	if sc.c.Full {
+		reported := map[string]bool{}
+		for _, f := range sc.findings {
+			reported[f.Path] = true
+		}
+		for rel, e := range sc.ix.Files {
+			if e.Tampered && e.Hashed && !reported[rel] {
+				sc.stillTampered(rel, e)
+			}
+		}
+	}
+}
+
+// relist looks at a watched folder whose stat changed: new guarded files
+// are judged as created, new sub-folders are watched (and their files
+// judged) when they lie in a guarded tree or a watched zone. Removed files
+// are found by compare.
+func (sc *scan) relist(rel string, d *dirEntry, st fileStat, err error) {
+	sc.dirty = true
+	if err != nil || st.Mode.Kind != kindDir {
+		d.Stat = fileStat{} // gone: its files are judged as deleted
+		return
+	}
+	d.Stat = st
+	ents, err := os.ReadDir(sc.abs(rel))
+	if err != nil {
+		return
+	}
+	for _, de := range ents {
+		child := joinRel(rel, de.Name())
+		if de.IsDir() {
+			if sc.ix.Dirs[child] != nil || skipDirs[de.Name()] {
+				continue
+			}
+			tree := d.Set
+			if tree == "" {
+				tree, _ = sc.c.Policy.GuardedFolder(child)
+			}
+			depth := -2
+			switch {
+			case tree != "" || d.Depth == -1:
+				depth = -1
+			case d.Depth > 0:
+				depth = d.Depth - 1
+			}
+			if z, ok := zoneDepth(child); ok && tree == "" {
+				depth = z
+			}
+			if depth != -2 {
+				sc.watchNew(child, tree, depth)
+			}
+			continue
+		}
+		if !de.Type().IsRegular() && !(d.Set != "" && de.Type()&fs.ModeSymlink != 0) {
+			continue
+		}
+		if sc.ix.Files[child] != nil || sc.seen[child] {
+			continue
+		}
+		set := d.Set
+		if set == "" {
+			set = guardedSet(sc.c.Policy, child)
+		}
+		if set != "" {
+			sc.created(child, set)
+		}
+	}
+}
+
+// watchNew starts watching a new folder and judges the guarded files in it
+// (and, in a tree or zone, in its sub-folders) as created.
+func (sc *scan) watchNew(rel, tree string, depth int) {
+	st, err := lstat(sc.abs(rel))
+	if err != nil || st.Mode.Kind != kindDir {
+		return
+	}
+	sc.ix.Dirs[rel] = &dirEntry{Stat: st, Set: tree, Depth: depth, Cold: isCold(tree)}
+	sc.dirty = true
+	sc.relist(rel, sc.ix.Dirs[rel], st, nil)
+}
+
+// compare judges one snapshotted file: an unchanged stat costs nothing
+// more; a changed one is hashed and, when the content differs, judged.
+func (sc *scan) compare(rel string, e *entry) {
+	if sc.seen[rel] {
+		return
+	}
+	sc.seen[rel] = true
+	st, err := lstat(sc.abs(rel))
+	switch {
+	case err != nil && e.Stat == (fileStat{}):
+		return // already known to be gone (an undo that failed)
+	case err != nil:
+		if !errors.Is(err, fs.ErrNotExist) {
+			return // cannot tell; the next check tries again
+		}
+		sc.judge(rel, e, Deleted, fileStat{})
+		return
+	case st.same(e.Stat):
+		return
+	}
+	if st.Mode.Kind != kindRegular || !e.Hashed {
+		if !e.Hashed && st.Mode.Kind == kindRegular {
+			// Not read yet (first sight over budget): nothing to compare
+			// with; take it as it is now.
+			e.Stat = st
+			sc.dirty = true
+			return
+		}
+		sc.judge(rel, e, Modified, st)
+		return
+	}
+	sum, _, err := sc.g.blobs.hashFile(sc.abs(rel), false)
+	if err != nil {
+		return
+	}
+	if sum == e.Sum {
+		e.Stat = st // touched, chmod-ed, linked: same content
+		if e.Tampered {
+			e.Tampered = false
+		}
+		sc.dirty = true
+		return
+	}
+	sc.judge(rel, e, Modified, st)
+}
+
+// created judges a guarded file that is not in the snapshot.
+func (sc *scan) created(rel, set string) {
+	if sc.seen[rel] {
+		return
+	}
+	sc.seen[rel] = true
+	st, err := lstat(sc.abs(rel))
+	if err != nil || (st.Mode.Kind != kindRegular && st.Mode.Kind != kindLink) {
+		return
+	}
+	sc.judge(rel, &entry{Set: set, Cold: isCold(set)}, Created, st)
+}
+
+// stillTampered reports, at Stop, a file whose forbidden change could not be
+// undone and that still differs from its snapshot.
+func (sc *scan) stillTampered(rel string, e *entry) {
+	sum, _, err := sc.g.blobs.hashFile(sc.abs(rel), false)
+	if err == nil && sum == e.Sum {
+		e.Tampered = false
+		sc.dirty = true
+		return
+	}
+	sc.findings = append(sc.findings, Finding{Path: rel, Change: Modified, Set: e.Set, Outcome: Unrestorable,
+		Sum: hex.EncodeToString(e.Sum[:]), Size: e.Stat.Size,
+		Err: errors.New("it still differs from the snapshot taken before the forbidden change")})
+}
+
+// named reports whether the call names rel as a file it writes.
+func (sc *scan) named(rel string) bool {
+	if sc.names == nil {
+		sc.names = map[string]bool{}
+		list := sc.c.Named
+		if sc.c.MoreNamed != nil {
+			list = append(append([]string(nil), list...), sc.c.MoreNamed()...)
+		}
+		for _, n := range list {
+			sc.names[strings.TrimPrefix(filepath.ToSlash(n), "./")] = true
+		}
+	}
+	return sc.names[rel]
+}
+
+// judge decides one change: an allowed write is taken into the snapshot,
+// anything else is undone. Allowed means the role may write the file
+// (Policy.WriteAction allows it), or the policy asks and the call named the
+// file (the user was asked and approved), or a raw-data file is new and the
+// call was a download the user approved.
+func (sc *scan) judge(rel string, e *entry, change string, st fileStat) {
+	sc.dirty = true
+	action, rule, instead := sc.c.Policy.WriteAction(sc.role, rel)
+	accept := false
+	switch action {
+	case permission.Allow:
+		accept = true
+	case permission.Ask:
+		accept = sc.named(rel)
+	case permission.Deny:
+		accept = change == Created && isCold(e.Set) && st.Mode.Kind == kindRegular &&
+			sc.c.Approved != nil && sc.c.Approved()
+	}
+	f := Finding{Path: rel, Change: change, Set: e.Set}
+	if accept && e.Set == SetDomainConfig && change != Deleted && sc.c.Drift != nil && !(sc.c.Direct && sc.named(rel)) {
+		var old []byte
+		if e.Blob {
+			old, _ = sc.g.blobs.read(e.Sum)
+		}
+		if cur, err := os.ReadFile(sc.abs(rel)); err == nil {
+			if v, ok := sc.c.Drift(rel, old, cur); ok {
+				f.Drift = &v
+				if v.Result.Blocks() {
+					accept = false
+					rule, instead = "drift."+v.Check, v.Recommendation
+				}
+			}
+		}
+	}
+	if accept {
+		sc.accept(rel, e, change)
+		if f.Drift != nil {
+			f.Outcome = Accepted
+			sc.findings = append(sc.findings, f)
+		}
+		return
+	}
+	f.Rule, f.Instead = rule, instead
+	sc.undo(&f, e, st)
+	sc.findings = append(sc.findings, f)
+}
+
+// accept takes the file as it is now into the snapshot.
+func (sc *scan) accept(rel string, e *entry, change string) {
+	if change == Deleted {
+		if e.Blob {
+			sc.ix.BlobBytes -= e.Stat.Size
+		}
+		delete(sc.ix.Files, rel)
+		sc.s.listsDirty = true
+		return
+	}
+	ne := &entry{Set: e.Set, Cold: e.Cold}
+	if old := sc.ix.Files[rel]; old != nil && old.Blob {
+		sc.ix.BlobBytes -= old.Stat.Size
+	}
+	sc.read(rel, ne)
+	if sc.ix.Files[rel] == nil {
+		sc.s.listsDirty = true
+	}
+	sc.ix.Files[rel] = ne
+	sc.watchParent(rel, e.Set)
+}
+
+// watchParent makes sure the folder of a guarded file is watched, so its
+// removal or replacement by a rename is seen.
+func (sc *scan) watchParent(rel, set string) {
+	dir := parentRel(rel)
+	if sc.ix.Dirs[dir] != nil {
+		return
+	}
+	if st, err := lstat(sc.abs(dir)); err == nil && st.Mode.Kind == kindDir {
+		tree := ""
+		if t, ok := sc.c.Policy.GuardedFolder(dir); ok && t == set {
+			tree = t
+		}
+		depth := 0
+		if tree != "" {
+			depth = -1
+		}
+		sc.ix.Dirs[dir] = &dirEntry{Stat: st, Set: tree, Depth: depth, Cold: isCold(tree)}
+	}
+}
+
+// read hashes the file into e, keeping its content when it fits the caps.
+func (sc *scan) read(rel string, e *entry) {
+	st, err := lstat(sc.abs(rel))
+	if err != nil || st.Mode.Kind != kindRegular {
+		e.Stat, e.Hashed = st, false
+		return
+	}
+	keep := st.Size <= sc.g.opts.MaxFileBytes && sc.ix.BlobBytes+st.Size <= sc.g.opts.MaxProjectBytes
+	sum, n, err := sc.g.blobs.hashFile(sc.abs(rel), keep)
+	if err != nil {
+		e.Stat, e.Hashed = st, false
+		return
+	}
+	if after, err := lstat(sc.abs(rel)); err == nil && !after.same(st) {
+		st = fileStat{} // changed while read: compared again next time
+	}
+	e.Stat, e.Sum, e.Hashed, e.Blob, e.Tampered = st, sum, true, keep, false
+	if keep {
+		sc.ix.BlobBytes += n
+	}
+	sc.dirty = true
+}
+
+// readPending reads files first seen but not read yet, hot ones first,
+// until budget bytes were read.
+func (sc *scan) readPending(budget int64) {
+	var hot, cold []string
+	for rel, e := range sc.ix.Files {
+		if e.Hashed {
+			continue
+		}
+		if e.Cold {
+			cold = append(cold, rel)
+		} else {
+			hot = append(hot, rel)
+		}
+	}
+	if len(hot)+len(cold) == 0 {
+		return
+	}
+	sort.Strings(hot)
+	sort.Strings(cold)
+	var used int64
+	for _, rel := range append(hot, cold...) {
+		if used >= budget {
+			return
+		}
+		e := sc.ix.Files[rel]
+		sc.read(rel, e)
+		used += e.Stat.Size
+	}
+}
+
+// undo reverses a forbidden change: a changed or deleted file is restored
+// from its kept content (the changed version moved to quarantine first); a
+// created file is moved to quarantine. Nothing is deleted.
+func (sc *scan) undo(f *Finding, e *entry, st fileStat) {
+	sc.acted = true
+	path := sc.abs(f.Path)
+	if f.Change == Created {
+		q, err := sc.quarantine(f.Path)
+		if err != nil {
+			f.Outcome, f.Err = Unrestorable, err
+			return
+		}
+		f.Outcome, f.Quarantine = Quarantined, q
+		return
+	}
+	f.Sum, f.Size = hex.EncodeToString(e.Sum[:]), e.Stat.Size
+	if !e.Blob {
+		f.Outcome = Unrestorable
+		if e.Hashed {
+			f.Err = fmt.Errorf("it is larger than the %d MB vibe keeps a copy of; only its hash was kept", sc.g.opts.MaxFileBytes>>20)
+		} else {
+			f.Err = errors.New("vibe had not read it yet when it changed")
+		}
+		e.Stat, e.Tampered = st, true
+		return
+	}
+	if f.Change == Modified {
+		if q, err := sc.quarantine(f.Path); err == nil {
+			f.Quarantine = q
+		} else if st.Mode.Kind == kindDir {
+			f.Outcome, f.Err = Unrestorable, fmt.Errorf("a folder now stands in its place and could not be moved aside: %w", err)
+			e.Stat, e.Tampered = st, true
+			return
+		}
+	}
+	perm := fs.FileMode(e.Stat.Mode.Perm) & fs.ModePerm
+	if perm == 0 {
+		perm = 0o644
+	}
+	if err := sc.g.blobs.restoreTo(e.Sum, path, perm); err != nil {
+		f.Outcome, f.Err = Unrestorable, err
+		e.Stat, e.Tampered = st, true
+		return
+	}
+	f.Outcome = Restored
+	if after, err := lstat(path); err == nil {
+		e.Stat = after
+	}
+	e.Tampered = false
+}
+
+// quarantine moves a file (or whatever stands at its path) into
+// VIBE_HOME/tamper/quarantine/<project>/<time>/<path>.
+func (sc *scan) quarantine(rel string) (string, error) {
+	stamp := sc.c.Now.UTC().Format("20060102T150405.000000000Z")
+	dst := filepath.Join(sc.g.opts.Home, "tamper", "quarantine", projectKey(sc.c.Root), stamp, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
+		return "", fmt.Errorf("move %s aside: %w", rel, err)
+	}
+	src := sc.abs(rel)
+	if err := os.Rename(src, dst); err == nil {
+		return dst, nil
+	}
+	// Another file system: copy, then remove the original.
+	st, err := lstat(src)
+	if err != nil || st.Mode.Kind != kindRegular {
+		return "", fmt.Errorf("move %s aside: it is not a regular file on the same file system as %s", rel, sc.g.opts.Home)
+	}
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return "", fmt.Errorf("move %s aside: %w", rel, err)
+	}
+	if err := os.WriteFile(dst, data, 0o600); err != nil {
+		return "", fmt.Errorf("move %s aside: %w", rel, err)
+	}
+	if err := os.Remove(src); err != nil {
+		return "", fmt.Errorf("move %s aside: %w", rel, err)
+	}
+	return dst, nil
+}
+
+// restatDirs refreshes the watched folders' stats after an undo changed
+// them, so the next check does not relist them for vibe's own writes.
+func (sc *scan) restatDirs() {
+	for rel, d := range sc.ix.Dirs {
+		st, err := lstat(sc.abs(rel))
+		if err != nil {
+			if rel != "." {
+				delete(sc.ix.Dirs, rel)
+			}
+			continue
+		}
+		d.Stat = st
+	}
+	sc.dirty = true
+}
