@@ -30,6 +30,7 @@ import (
 	"github.com/vibe-science/vibe/internal/seeds"
 	"github.com/vibe-science/vibe/internal/spine"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/tamper"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 
@@ -173,6 +174,7 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 		return hookrun.Outcome{}, fmt.Errorf("record %s call: %w", ev.ToolName, err)
 	}
 	out := hookrun.Outcome{Verdicts: protectedChanges(env, ev, call)}
+	out.Verdicts = append(out.Verdicts, tamper.AfterTool(ctx, env, ev)...)
 	out.Verdicts = append(out.Verdicts, syncSeeds(ctx, env, st, ev, call, now)...)
 	out.Verdicts = append(out.Verdicts, recordReviews(ctx, env, st, ev, call, now)...)
 	out.Verdicts = append(out.Verdicts, integrityAfterWrite(ctx, env, st, ev, call, now)...)

@@ -14,6 +14,7 @@ import (
 	"github.com/vibe-science/vibe/internal/narrative"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/tamper"
 )
 
 // Spec declares the hook.
@@ -52,6 +53,7 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 	if err != nil {
 		return hookrun.Outcome{}, fmt.Errorf("checkpoint narrative: %w", err)
 	}
+	out.Verdicts = append(out.Verdicts, tamper.AtStop(ctx, env, ev)...)
 	return out, nil
 }
 

@@ -26,6 +26,9 @@ const (
 	DefaultCallHashBytes   = 8 << 20
 	DefaultStopHashBytes   = 512 << 20
 	DefaultMaxWalk         = 200_000
+	DefaultFirstSightTime  = 1500 * time.Millisecond
+	DefaultCallHashTime    = 20 * time.Millisecond
+	DefaultStopHashTime    = 2 * time.Second
 )
 
 // SetDomainConfig is the set name of the domain configs
@@ -51,6 +54,10 @@ type Options struct {
 	// content the first sight of a project, a tool call and a Stop read to
 	// take snapshots of files not read yet.
 	FirstSightBytes, CallHashBytes, StopHashBytes int64
+	// FirstSightTime, CallHashTime and StopHashTime bound the same by
+	// time, measured with Call.Clock: a first sight of 10k small files
+	// costs seconds on a loaded machine, mostly in writing the copies.
+	FirstSightTime, CallHashTime, StopHashTime time.Duration
 	// MaxWalk bounds the entries the first sight looks at.
 	MaxWalk int
 }
@@ -68,6 +75,14 @@ func (o Options) withDefaults() Options {
 	def(&o.StopHashBytes, DefaultStopHashBytes)
 	if o.ColdPerCall <= 0 {
 		o.ColdPerCall = DefaultColdPerCall
+	}
+	for _, d := range []struct {
+		v *time.Duration
+		d time.Duration
+	}{{&o.FirstSightTime, DefaultFirstSightTime}, {&o.CallHashTime, DefaultCallHashTime}, {&o.StopHashTime, DefaultStopHashTime}} {
+		if *d.v <= 0 {
+			*d.v = d.d
+		}
 	}
 	if o.MaxWalk <= 0 {
 		o.MaxWalk = DefaultMaxWalk
@@ -118,6 +133,7 @@ type state struct {
 	saved      fileStat // its stat when last read or written
 	cold       []string // cold files, sorted, for the rotation
 	hot        []string // the other files, sorted
+	unread     []string // files not read yet, hot ones first
 	listsDirty bool
 	cursor     int
 
@@ -193,8 +209,10 @@ type Call struct {
 	// Drift judges a change of a domain config from old to new content (nil
 	// old: no snapshot); a blocking verdict has the change undone.
 	Drift func(rel string, old, new []byte) (verdict.Verdict, bool)
-	// Now dates quarantine folders.
-	Now time.Time
+	// Now dates quarantine folders; Clock, when set, is read to keep the
+	// reading of not yet read files inside its time budget.
+	Now   time.Time
+	Clock func() time.Time
 }
 
 // The changes a check finds.
@@ -287,11 +305,11 @@ func (g *Guard) Check(c Call) (Report, error) {
 	sc := scan{g: g, s: s, c: c, ix: s.ix, seen: map[string]bool{},
 		role: c.Policy.RoleFor(c.AgentType, c.Policy.TeamMode())}
 	sc.run()
-	budget := g.opts.CallHashBytes
 	if c.Full {
-		budget = g.opts.StopHashBytes
+		sc.readPending(g.opts.StopHashBytes, g.opts.StopHashTime)
+	} else {
+		sc.readPending(g.opts.CallHashBytes, g.opts.CallHashTime)
 	}
-	sc.readPending(budget)
 	rep := Report{Findings: sc.findings, Policy: c.Policy, Role: sc.role}
 	if sc.acted {
 		sc.restatDirs()
@@ -339,10 +357,12 @@ func (g *Guard) save(s *state) error {
 	return nil
 }
 
+// pending counts the files not read yet.
 func (s *state) pending() int {
+	s.lists()
 	n := 0
-	for _, e := range s.ix.Files {
-		if !e.Hashed {
+	for _, rel := range s.unread {
+		if e := s.ix.Files[rel]; e != nil && !e.Hashed {
 			n++
 		}
 	}
@@ -351,18 +371,31 @@ func (s *state) pending() int {
 
 // lists returns the hot and the cold files, each sorted (so findings come
 // in a stable order and the rotation visits every cold file in turn).
+// The lists are rebuilt only when the set of files changed, so a check
+// that finds nothing does not walk the index.
 func (s *state) lists() (hot, cold []string) {
 	if s.listsDirty || s.cold == nil && s.hot == nil {
-		s.cold, s.hot = s.cold[:0], s.hot[:0]
+		s.cold, s.hot, s.unread = s.cold[:0], s.hot[:0], s.unread[:0]
+		var unreadCold []string
 		for rel, e := range s.ix.Files {
 			if e.Cold {
 				s.cold = append(s.cold, rel)
 			} else {
 				s.hot = append(s.hot, rel)
 			}
+			switch {
+			case e.Hashed:
+			case e.Cold:
+				unreadCold = append(unreadCold, rel)
+			default:
+				s.unread = append(s.unread, rel)
+			}
 		}
 		sort.Strings(s.cold)
 		sort.Strings(s.hot)
+		sort.Strings(s.unread)
+		sort.Strings(unreadCold)
+		s.unread = append(s.unread, unreadCold...)
 		s.listsDirty = false
 	}
 	return s.hot, s.cold
@@ -476,7 +509,7 @@ func (g *Guard) firstSight(s *state, c Call) (Report, error) {
 		}
 	}
 	walk(".", 0, "")
-	sc.readPending(g.opts.FirstSightBytes)
+	sc.readPending(g.opts.FirstSightBytes, g.opts.FirstSightTime)
 	if err := g.save(s); err != nil {
 		return Report{FirstSight: true}, err
 	}

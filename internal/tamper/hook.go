@@ -38,7 +38,7 @@ func AtStop(ctx context.Context, env *hookrun.Env, ev *hook.Event) []verdict.Ver
 
 func check(ctx context.Context, env *hookrun.Env, ev *hook.Event, full bool, result verdict.Result) []verdict.Verdict {
 	proj := project.Resolve(ev.Cwd)
-	c := Call{Root: proj.Root, AgentType: ev.AgentType, Full: full, Now: env.Now()}
+	c := Call{Root: proj.Root, AgentType: ev.AgentType, Full: full, Now: env.Now(), Clock: env.Now}
 	if !full {
 		c.Tool, c.ToolUseID = ev.ToolName, ev.ToolUseID
 		in := ev.Files()

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/vibe-science/vibe/internal/permission"
 )
@@ -371,32 +372,29 @@ func (sc *scan) read(rel string, e *entry) {
 }
 
 // readPending reads files first seen but not read yet, hot ones first,
-// until budget bytes were read.
-func (sc *scan) readPending(budget int64) {
-	var hot, cold []string
-	for rel, e := range sc.ix.Files {
-		if e.Hashed {
-			continue
-		}
-		if e.Cold {
-			cold = append(cold, rel)
-		} else {
-			hot = append(hot, rel)
-		}
-	}
-	if len(hot)+len(cold) == 0 {
-		return
-	}
-	sort.Strings(hot)
-	sort.Strings(cold)
+// until budget bytes were read or, with a Call.Clock, limit has passed.
+func (sc *scan) readPending(budget int64, limit time.Duration) {
+	sc.s.lists()
 	var used int64
-	for _, rel := range append(hot, cold...) {
-		if used >= budget {
-			return
+	read := false
+	var deadline time.Time
+	if sc.c.Clock != nil {
+		deadline = sc.c.Clock().Add(limit)
+	}
+	for _, rel := range sc.s.unread {
+		if used >= budget || sc.c.Clock != nil && sc.c.Clock().After(deadline) {
+			break
 		}
 		e := sc.ix.Files[rel]
+		if e == nil || e.Hashed {
+			continue
+		}
 		sc.read(rel, e)
 		used += e.Stat.Size
+		read = true
+	}
+	if read {
+		sc.s.listsDirty = true
 	}
 }
 
