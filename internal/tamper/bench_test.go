@@ -53,6 +53,21 @@ func BenchmarkCheck(b *testing.B) {
 	}
 	b.Logf("first sight: %d files in %v", rep.Files, time.Since(start))
 
+	probe, _ := g.Check(Call{Root: root, Tool: "Bash", Now: t0})
+	full, _ := g.Check(Call{Root: root, Full: true, Now: t0})
+	b.Logf("stat calls: %d per call, %d at Stop", probe.Stats, full.Stats)
+	// The floor: the same number of bare stat calls on the project's files.
+	var paths []string
+	for rel := range g.projects[root].ix.Files {
+		paths = append(paths, filepath.Join(root, filepath.FromSlash(rel)))
+	}
+	b.Run("bare-lstat-per-call", func(b *testing.B) {
+		for b.Loop() {
+			for _, p := range paths[:probe.Stats] {
+				lstat(p)
+			}
+		}
+	})
 	b.Run("no-change", func(b *testing.B) {
 		for b.Loop() {
 			rep, err := g.Check(Call{Root: root, Tool: "Bash", Now: t0})
@@ -77,7 +92,17 @@ func BenchmarkCheck(b *testing.B) {
 			}
 		}
 	})
-	b.Run("first-sight", func(b *testing.B) {
+	b.Run("first-sight-bounded", func(b *testing.B) {
+		for b.Loop() {
+			h := b.TempDir()
+			rep, err := New(Options{Home: h}).Check(Call{Root: root, Now: t0, Clock: time.Now})
+			if err != nil || !rep.FirstSight {
+				b.Fatalf("%+v %v", rep, err)
+			}
+			b.ReportMetric(float64(rep.Pending), "unread")
+		}
+	})
+	b.Run("first-sight-whole", func(b *testing.B) {
 		for b.Loop() {
 			h := b.TempDir()
 			rep, err := New(Options{Home: h}).Check(Call{Root: root, Now: t0})

@@ -134,6 +134,7 @@ type state struct {
 	cold       []string // cold files, sorted, for the rotation
 	hot        []string // the other files, sorted
 	unread     []string // files not read yet, hot ones first
+	dirs       []string // watched folders, sorted (parents first)
 	listsDirty bool
 	cursor     int
 
@@ -261,6 +262,8 @@ type Report struct {
 	// of them are not read yet.
 	Files, Pending int
 	Findings       []Finding
+	// Stats is how many stat calls the check made in the project.
+	Stats int
 	// Policy judged the changes and Role is the role it gave the call.
 	Policy *permission.Policy
 	Role   string
@@ -314,7 +317,7 @@ func (g *Guard) Check(c Call) (Report, error) {
 	if sc.acted {
 		sc.restatDirs()
 	}
-	rep.Files, rep.Pending = len(s.ix.Files), s.pending()
+	rep.Files, rep.Pending, rep.Stats = len(s.ix.Files), s.pending(), sc.stats
 	if sc.dirty {
 		if err := g.save(s); err != nil {
 			return rep, err
@@ -393,6 +396,11 @@ func (s *state) lists() (hot, cold []string) {
 		}
 		sort.Strings(s.cold)
 		sort.Strings(s.hot)
+		s.dirs = s.dirs[:0]
+		for rel := range s.ix.Dirs {
+			s.dirs = append(s.dirs, rel)
+		}
+		sort.Strings(s.dirs)
 		sort.Strings(s.unread)
 		sort.Strings(unreadCold)
 		s.unread = append(s.unread, unreadCold...)

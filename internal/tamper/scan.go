@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -28,6 +27,13 @@ type scan struct {
 	findings []Finding
 	dirty    bool // the index changed and must be saved
 	acted    bool // a file was restored or moved: folder stats changed
+	stats    int  // stat calls made
+}
+
+// lstat stats a project file and counts it (Report.Stats).
+func (sc *scan) lstat(rel string) (fileStat, error) {
+	sc.stats++
+	return lstat(sc.abs(rel))
 }
 
 func (sc *scan) abs(rel string) string {
@@ -41,23 +47,18 @@ func (sc *scan) abs(rel string) string {
 // changed, to find created and removed files), the hot files, the files the
 // call names, and a slice of the cold files (all of them with Full).
 func (sc *scan) run() {
-	dirs := make([]string, 0, len(sc.ix.Dirs))
-	for rel := range sc.ix.Dirs {
-		dirs = append(dirs, rel)
-	}
-	sort.Strings(dirs) // parents before children
-	for _, rel := range dirs {
+	hot, cold := sc.s.lists()
+	for _, rel := range sc.s.dirs {
 		d := sc.ix.Dirs[rel]
 		if d == nil {
 			continue
 		}
-		st, err := lstat(sc.abs(rel))
+		st, err := sc.lstat(rel)
 		if err == nil && st.same(d.Stat) || err != nil && d.Stat == (fileStat{}) {
 			continue
 		}
 		sc.relist(rel, d, st, err)
 	}
-	hot, cold := sc.s.lists()
 	for _, rel := range hot {
 		if e := sc.ix.Files[rel]; e != nil {
 			sc.compare(rel, e)
@@ -162,12 +163,12 @@ func (sc *scan) relist(rel string, d *dirEntry, st fileStat, err error) {
 // watchNew starts watching a new folder and judges the guarded files in it
 // (and, in a tree or zone, in its sub-folders) as created.
 func (sc *scan) watchNew(rel, tree string, depth int) {
-	st, err := lstat(sc.abs(rel))
+	st, err := sc.lstat(rel)
 	if err != nil || st.Mode.Kind != kindDir {
 		return
 	}
 	sc.ix.Dirs[rel] = &dirEntry{Stat: st, Set: tree, Depth: depth, Cold: isCold(tree)}
-	sc.dirty = true
+	sc.dirty, sc.s.listsDirty = true, true
 	sc.relist(rel, sc.ix.Dirs[rel], st, nil)
 }
 
@@ -178,7 +179,7 @@ func (sc *scan) compare(rel string, e *entry) {
 		return
 	}
 	sc.seen[rel] = true
-	st, err := lstat(sc.abs(rel))
+	st, err := sc.lstat(rel)
 	switch {
 	case err != nil && e.Stat == (fileStat{}):
 		return // already known to be gone (an undo that failed)
@@ -223,7 +224,7 @@ func (sc *scan) created(rel, set string) {
 		return
 	}
 	sc.seen[rel] = true
-	st, err := lstat(sc.abs(rel))
+	st, err := sc.lstat(rel)
 	if err != nil || (st.Mode.Kind != kindRegular && st.Mode.Kind != kindLink) {
 		return
 	}
@@ -273,6 +274,11 @@ func (sc *scan) judge(rel string, e *entry, change string, st fileStat) {
 		accept = true
 	case permission.Ask:
 		accept = sc.named(rel)
+		if !accept && rel == claudeLocalSettings && change == Modified && e.Blob {
+			old, err1 := sc.g.blobs.read(e.Sum)
+			cur, err2 := os.ReadFile(sc.abs(rel))
+			accept = err1 == nil && err2 == nil && onlyPermissionsChanged(old, cur)
+		}
 	case permission.Deny:
 		accept = change == Created && isCold(e.Set) && st.Mode.Kind == kindRegular &&
 			sc.c.Approved != nil && sc.c.Approved()
@@ -335,7 +341,7 @@ func (sc *scan) watchParent(rel, set string) {
 	if sc.ix.Dirs[dir] != nil {
 		return
 	}
-	if st, err := lstat(sc.abs(dir)); err == nil && st.Mode.Kind == kindDir {
+	if st, err := sc.lstat(dir); err == nil && st.Mode.Kind == kindDir {
 		tree := ""
 		if t, ok := sc.c.Policy.GuardedFolder(dir); ok && t == set {
 			tree = t
@@ -345,12 +351,13 @@ func (sc *scan) watchParent(rel, set string) {
 			depth = -1
 		}
 		sc.ix.Dirs[dir] = &dirEntry{Stat: st, Set: tree, Depth: depth, Cold: isCold(tree)}
+		sc.s.listsDirty = true
 	}
 }
 
 // read hashes the file into e, keeping its content when it fits the caps.
 func (sc *scan) read(rel string, e *entry) {
-	st, err := lstat(sc.abs(rel))
+	st, err := sc.lstat(rel)
 	if err != nil || st.Mode.Kind != kindRegular {
 		e.Stat, e.Hashed = st, false
 		return
@@ -361,7 +368,7 @@ func (sc *scan) read(rel string, e *entry) {
 		e.Stat, e.Hashed = st, false
 		return
 	}
-	if after, err := lstat(sc.abs(rel)); err == nil && !after.same(st) {
+	if after, err := sc.lstat(rel); err == nil && !after.same(st) {
 		st = fileStat{} // changed while read: compared again next time
 	}
 	e.Stat, e.Sum, e.Hashed, e.Blob, e.Tampered = st, sum, true, keep, false
@@ -483,10 +490,11 @@ func (sc *scan) quarantine(rel string) (string, error) {
 // them, so the next check does not relist them for vibe's own writes.
 func (sc *scan) restatDirs() {
 	for rel, d := range sc.ix.Dirs {
-		st, err := lstat(sc.abs(rel))
+		st, err := sc.lstat(rel)
 		if err != nil {
 			if rel != "." {
 				delete(sc.ix.Dirs, rel)
+				sc.s.listsDirty = true
 			}
 			continue
 		}

@@ -406,6 +406,13 @@ func TestAskedFileNeedsTheCallToNameIt(t *testing.T) {
 	wantOutcomes(t, f.check(Call{Tool: "Bash"}), "modified .claude/settings.json restored")
 	f.write(".claude/settings.json", `{"hooks":{"x":1}}`)
 	wantOutcomes(t, f.check(Call{Tool: "Edit", Named: []string{".claude/settings.json"}, Direct: true}))
+	// Claude Code's own write of a "don't ask again" rule is no tool call.
+	f.write(".claude/settings.local.json", `{"permissions":{"allow":[]},"env":{"A":"1"}}`)
+	wantOutcomes(t, f.check(Call{Tool: "Edit", Named: []string{".claude/settings.local.json"}, Direct: true}))
+	f.write(".claude/settings.local.json", `{"permissions":{"allow":["Bash(make test)"]},"env":{"A":"1"}}`)
+	wantOutcomes(t, f.check(Call{Tool: "Bash"}))
+	f.write(".claude/settings.local.json", `{"permissions":{"allow":[]},"env":{"A":"1"},"disableAllHooks":true}`)
+	wantOutcomes(t, f.check(Call{Tool: "Bash"}), "modified .claude/settings.local.json restored")
 	f.write(".claude/agents/evil.md", "x")
 	wantOutcomes(t, f.check(Call{Tool: "Bash"}), "created .claude/agents/evil.md quarantined")
 }
