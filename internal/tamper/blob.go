@@ -10,12 +10,30 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
 // blobs is the content store: one file per distinct content, named by its
 // SHA-256, shared by every project under the same VIBE_HOME (a review
 // copied into two projects is kept once).
-type blobs struct{ dir string }
+type blobs struct {
+	dir  string
+	made *sync.Map // sub-folders known to exist, to skip a mkdir per copy
+}
+
+func newBlobs(dir string) blobs { return blobs{dir: dir, made: &sync.Map{}} }
+
+// mkdir creates a folder of the store once per process.
+func (b blobs) mkdir(dir string) error {
+	if _, ok := b.made.Load(dir); ok {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	b.made.Store(dir, true)
+	return nil
+}
 
 func (b blobs) path(sum [32]byte) string {
 	h := hex.EncodeToString(sum[:])
@@ -37,18 +55,21 @@ func (b blobs) hashFile(path string, keep bool) (sum [32]byte, size int64, err e
 		copy(sum[:], h.Sum(nil))
 		return sum, size, err
 	}
-	if err := os.MkdirAll(b.dir, 0o700); err != nil {
+	if err := b.mkdir(b.dir); err != nil {
 		return sum, 0, fmt.Errorf("create %s: %w", b.dir, err)
 	}
+	// CreateTemp makes the file 0600.
 	tmp, err := os.CreateTemp(b.dir, ".tmp-blob-*")
 	if err != nil {
 		return sum, 0, fmt.Errorf("snapshot %s: %w", path, err)
 	}
-	defer os.Remove(tmp.Name()) // a no-op once renamed
+	renamed := false
+	defer func() {
+		if !renamed {
+			os.Remove(tmp.Name())
+		}
+	}()
 	size, err = io.Copy(io.MultiWriter(h, tmp), f)
-	if err == nil {
-		err = tmp.Chmod(0o600)
-	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
@@ -57,15 +78,21 @@ func (b blobs) hashFile(path string, keep bool) (sum [32]byte, size int64, err e
 	}
 	copy(sum[:], h.Sum(nil))
 	dst := b.path(sum)
-	if _, err := os.Stat(dst); err == nil {
-		return sum, size, nil
-	}
-	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
+	if err := b.mkdir(filepath.Dir(dst)); err != nil {
 		return sum, 0, fmt.Errorf("snapshot %s: %w", path, err)
 	}
-	if err := os.Rename(tmp.Name(), dst); err != nil {
+	err = os.Rename(tmp.Name(), dst)
+	if err != nil && errors.Is(err, fs.ErrNotExist) {
+		// The store's folder was removed under us: make it again.
+		b.made.Delete(filepath.Dir(dst))
+		if err = os.MkdirAll(filepath.Dir(dst), 0o700); err == nil {
+			err = os.Rename(tmp.Name(), dst)
+		}
+	}
+	if err != nil {
 		return sum, 0, fmt.Errorf("snapshot %s: %w", path, err)
 	}
+	renamed = true
 	return sum, size, nil
 }
 
@@ -85,41 +112,24 @@ func (b blobs) read(sum [32]byte) ([]byte, error) {
 	return data, nil
 }
 
-// restoreTo writes the kept content sum to target atomically: a temporary
-// file in target's folder (recreated if it was removed), checked against
-// the hash while it is written, then renamed over target. A hard link or
-// symlink that stood at target is replaced, not written through.
-func (b blobs) restoreTo(sum [32]byte, target string, perm fs.FileMode) error {
+// stage writes the kept content sum into a temporary file in dir
+// (recreated if it was removed), checked against the hash while it is
+// written, and returns its name; renaming it over the target completes a
+// restore.
+func (b blobs) stage(sum [32]byte, dir string, perm fs.FileMode) (string, error) {
 	src, err := os.Open(b.path(sum))
 	if err != nil {
-		return fmt.Errorf("open the kept copy: %w", err)
+		return "", fmt.Errorf("open the kept copy: %w", err)
 	}
 	defer src.Close()
-	dir := filepath.Dir(target)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("recreate %s: %w", dir, err)
-	}
-	tmp, err := os.CreateTemp(dir, ".vibe-restore-*")
+	tmp, err := createStage(dir)
 	if err != nil {
-		return fmt.Errorf("write beside %s: %w", target, err)
+		return "", err
 	}
-	defer os.Remove(tmp.Name())
 	var h hash.Hash = sha256.New()
 	_, err = io.Copy(io.MultiWriter(h, tmp), src)
 	if err == nil && [32]byte(h.Sum(nil)) != sum {
 		err = errDamaged
 	}
-	if err == nil {
-		err = tmp.Chmod(perm)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), target)
+	return finishStage(tmp, perm, err)
 }

@@ -104,7 +104,7 @@ type Guard struct {
 // New returns a Guard over opts.Home/tamper.
 func New(opts Options) *Guard {
 	opts = opts.withDefaults()
-	return &Guard{opts: opts, blobs: blobs{dir: filepath.Join(opts.Home, "tamper", "blobs")},
+	return &Guard{opts: opts, blobs: newBlobs(filepath.Join(opts.Home, "tamper", "blobs")),
 		projects: map[string]*state{}}
 }
 
@@ -137,9 +137,20 @@ type state struct {
 	dirs       []string // watched folders, sorted (parents first)
 	listsDirty bool
 	cursor     int
+	gen        uint64 // checks made, to mark files compared in this one
+
+	pack pack // small kept contents
 
 	policySum [32]byte // the kept policy file policy was built from
 	policy    *permission.Policy
+}
+
+// content returns a file's kept content, checked against its hash.
+func (g *Guard) content(s *state, e *entry) ([]byte, error) {
+	if e.Pack {
+		return s.pack.read(e.Off, e.Stat.Size, e.Sum)
+	}
+	return g.blobs.read(e.Sum)
 }
 
 // keptPolicy is the policy built from the snapshot's copy of the project's
@@ -154,7 +165,7 @@ func (g *Guard) keptPolicy(s *state) *permission.Policy {
 		return s.policy
 	}
 	p := permission.Default()
-	if raw, err := g.blobs.read(e.Sum); err == nil {
+	if raw, err := g.content(s, e); err == nil {
 		if parsed, err := permission.Parse(raw); err == nil {
 			p = parsed
 		}
@@ -168,7 +179,8 @@ func (g *Guard) state(root string) *state {
 	defer g.mu.Unlock()
 	s := g.projects[root]
 	if s == nil {
-		s = &state{file: filepath.Join(g.opts.Home, "tamper", "projects", projectKey(root)+".idx")}
+		base := filepath.Join(g.opts.Home, "tamper", "projects", projectKey(root))
+		s = &state{file: base + ".idx", pack: pack{path: base + ".pack"}}
 		g.projects[root] = s
 	}
 	return s
@@ -305,7 +317,8 @@ func (g *Guard) Check(c Call) (Report, error) {
 	if c.Policy == nil {
 		c.Policy = g.keptPolicy(s)
 	}
-	sc := scan{g: g, s: s, c: c, ix: s.ix, seen: map[string]bool{},
+	s.gen++
+	sc := scan{g: g, s: s, c: c, ix: s.ix, gen: s.gen,
 		role: c.Policy.RoleFor(c.AgentType, c.Policy.TeamMode())}
 	sc.run()
 	if c.Full {
@@ -448,7 +461,9 @@ var skipDirs = map[string]bool{".git": true, "node_modules": true, ".venv": true
 func (g *Guard) firstSight(s *state, c Call) (Report, error) {
 	ix := newIndex(c.Root)
 	s.ix, s.listsDirty = ix, true
-	sc := scan{g: g, s: s, c: c, ix: ix, seen: map[string]bool{}}
+	s.pack.reset()
+	s.gen++
+	sc := scan{g: g, s: s, c: c, ix: ix, gen: s.gen}
 	seen := 0
 	var walk func(rel string, depth int, tree string)
 	walk = func(rel string, depth int, tree string) {

@@ -14,7 +14,7 @@ import (
 
 // indexVersion changes when the index's shape does; an index of another
 // version is rebuilt (first sight again).
-const indexVersion = 1
+const indexVersion = 2
 
 type kind uint8
 
@@ -49,11 +49,18 @@ type entry struct {
 	// larger than its budget); Blob says the content is kept in the blob
 	// store, so the file can be restored.
 	Hashed, Blob bool
+	// Pack says the kept content is in the project's pack at Off (Blob
+	// is then true too); otherwise it is the blob file named by Sum.
+	Pack bool
+	Off  int64
 	// Cold files (raw data) are stat'ed a slice per call and all at Stop.
 	Cold bool
 	// Tampered marks a changed file vibe could not restore (no blob): Sum
 	// stays the content it should have, and Stop reports it until it does.
 	Tampered bool
+
+	abs  string // the absolute path, once built (not saved)
+	seen uint64 // the check that last compared it (not saved)
 }
 
 // dirEntry is a watched folder: its stat changes when an entry is added,
@@ -67,6 +74,8 @@ type dirEntry struct {
 	// it (-1: all).
 	Depth int
 	Cold  bool
+
+	abs string // the absolute path, once built (not saved)
 }
 
 // index is one project's snapshot.
@@ -135,7 +144,10 @@ func (ix *index) encode() []byte {
 		b = appendStat(b, e.Stat)
 		b = appendString(b, e.Set)
 		b = append(b, e.Sum[:]...)
-		b = append(b, flags(e.Hashed, e.Blob, e.Cold, e.Tampered))
+		b = append(b, flags(e.Hashed, e.Blob, e.Cold, e.Tampered, e.Pack))
+		if e.Pack {
+			b = binary.AppendVarint(b, e.Off)
+		}
 	}
 	b = binary.AppendUvarint(b, uint64(len(ix.Dirs)))
 	for rel, d := range ix.Dirs {
@@ -273,7 +285,10 @@ func decodeIndex(raw []byte) (*index, error) {
 		e.Set = d.setName()
 		copy(e.Sum[:], d.bytes(32))
 		f := d.flag()
-		e.Hashed, e.Blob, e.Cold, e.Tampered = f&1 != 0, f&2 != 0, f&4 != 0, f&8 != 0
+		e.Hashed, e.Blob, e.Cold, e.Tampered, e.Pack = f&1 != 0, f&2 != 0, f&4 != 0, f&8 != 0, f&16 != 0
+		if e.Pack {
+			e.Off = d.varint()
+		}
 		if d.err != nil {
 			return nil, d.err
 		}

@@ -1,6 +1,7 @@
 package tamper
 
 import (
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -22,7 +23,8 @@ type scan struct {
 
 	role string // the role the call ran as
 
-	seen     map[string]bool // files already compared in this check
+	gen      uint64          // this check's number (entry.seen)
+	seen     map[string]bool // created files already judged in this check
 	names    map[string]bool // Named and MoreNamed, once asked
 	findings []Finding
 	dirty    bool // the index changed and must be saved
@@ -53,7 +55,11 @@ func (sc *scan) run() {
 		if d == nil {
 			continue
 		}
-		st, err := sc.lstat(rel)
+		if d.abs == "" {
+			d.abs = sc.abs(rel)
+		}
+		sc.stats++
+		st, err := lstat(d.abs)
 		if err == nil && st.same(d.Stat) || err != nil && d.Stat == (fileStat{}) {
 			continue
 		}
@@ -175,11 +181,15 @@ func (sc *scan) watchNew(rel, tree string, depth int) {
 // compare judges one snapshotted file: an unchanged stat costs nothing
 // more; a changed one is hashed and, when the content differs, judged.
 func (sc *scan) compare(rel string, e *entry) {
-	if sc.seen[rel] {
+	if e.seen == sc.gen {
 		return
 	}
-	sc.seen[rel] = true
-	st, err := sc.lstat(rel)
+	e.seen = sc.gen
+	if e.abs == "" {
+		e.abs = sc.abs(rel)
+	}
+	sc.stats++
+	st, err := lstat(e.abs)
 	switch {
 	case err != nil && e.Stat == (fileStat{}):
 		return // already known to be gone (an undo that failed)
@@ -222,6 +232,9 @@ func (sc *scan) compare(rel string, e *entry) {
 func (sc *scan) created(rel, set string) {
 	if sc.seen[rel] {
 		return
+	}
+	if sc.seen == nil {
+		sc.seen = map[string]bool{}
 	}
 	sc.seen[rel] = true
 	st, err := sc.lstat(rel)
@@ -275,7 +288,7 @@ func (sc *scan) judge(rel string, e *entry, change string, st fileStat) {
 	case permission.Ask:
 		accept = sc.named(rel)
 		if !accept && rel == claudeLocalSettings && change == Modified && e.Blob {
-			old, err1 := sc.g.blobs.read(e.Sum)
+			old, err1 := sc.g.content(sc.s, e)
 			cur, err2 := os.ReadFile(sc.abs(rel))
 			accept = err1 == nil && err2 == nil && onlyPermissionsChanged(old, cur)
 		}
@@ -287,7 +300,7 @@ func (sc *scan) judge(rel string, e *entry, change string, st fileStat) {
 	if accept && e.Set == SetDomainConfig && change != Deleted && sc.c.Drift != nil && !(sc.c.Direct && sc.named(rel)) {
 		var old []byte
 		if e.Blob {
-			old, _ = sc.g.blobs.read(e.Sum)
+			old, _ = sc.g.content(sc.s, e)
 		}
 		if cur, err := os.ReadFile(sc.abs(rel)); err == nil {
 			if v, ok := sc.c.Drift(rel, old, cur); ok {
@@ -363,7 +376,19 @@ func (sc *scan) read(rel string, e *entry) {
 		return
 	}
 	keep := st.Size <= sc.g.opts.MaxFileBytes && sc.ix.BlobBytes+st.Size <= sc.g.opts.MaxProjectBytes
-	sum, n, err := sc.g.blobs.hashFile(sc.abs(rel), keep)
+	var sum [32]byte
+	var n, off int64
+	packed := keep && st.Size <= PackMaxBytes
+	if packed {
+		data, rerr := os.ReadFile(sc.abs(rel))
+		err = rerr
+		if err == nil {
+			sum, n = sha256.Sum256(data), int64(len(data))
+			off, err = sc.s.pack.add(data)
+		}
+	} else {
+		sum, n, err = sc.g.blobs.hashFile(sc.abs(rel), keep)
+	}
 	if err != nil {
 		e.Stat, e.Hashed = st, false
 		return
@@ -371,7 +396,10 @@ func (sc *scan) read(rel string, e *entry) {
 	if after, err := sc.lstat(rel); err == nil && !after.same(st) {
 		st = fileStat{} // changed while read: compared again next time
 	}
-	e.Stat, e.Sum, e.Hashed, e.Blob, e.Tampered = st, sum, true, keep, false
+	if st != (fileStat{}) && n != st.Size {
+		st = fileStat{}
+	}
+	e.Stat, e.Sum, e.Hashed, e.Blob, e.Tampered, e.Pack, e.Off = st, sum, true, keep, false, packed, off
 	if keep {
 		sc.ix.BlobBytes += n
 	}
@@ -431,20 +459,39 @@ func (sc *scan) undo(f *Finding, e *entry, st fileStat) {
 		e.Stat, e.Tampered = st, true
 		return
 	}
+	perm := fs.FileMode(e.Stat.Mode.Perm) & fs.ModePerm
+	if perm == 0 {
+		perm = 0o644
+	}
+	// The kept content is written and checked beside the file first, so a
+	// damaged copy leaves the file as it is.
+	var staged string
+	var err error
+	if e.Pack {
+		var data []byte
+		if data, err = sc.s.pack.read(e.Off, e.Stat.Size, e.Sum); err == nil {
+			staged, err = stageData(filepath.Dir(path), data, perm)
+		}
+	} else {
+		staged, err = sc.g.blobs.stage(e.Sum, filepath.Dir(path), perm)
+	}
+	if err != nil {
+		f.Outcome, f.Err = Unrestorable, err
+		e.Stat, e.Tampered = st, true
+		return
+	}
 	if f.Change == Modified {
 		if q, err := sc.quarantine(f.Path); err == nil {
 			f.Quarantine = q
 		} else if st.Mode.Kind == kindDir {
+			os.Remove(staged)
 			f.Outcome, f.Err = Unrestorable, fmt.Errorf("a folder now stands in its place and could not be moved aside: %w", err)
 			e.Stat, e.Tampered = st, true
 			return
 		}
 	}
-	perm := fs.FileMode(e.Stat.Mode.Perm) & fs.ModePerm
-	if perm == 0 {
-		perm = 0o644
-	}
-	if err := sc.g.blobs.restoreTo(e.Sum, path, perm); err != nil {
+	if err := os.Rename(staged, path); err != nil {
+		os.Remove(staged)
 		f.Outcome, f.Err = Unrestorable, err
 		e.Stat, e.Tampered = st, true
 		return

@@ -179,17 +179,19 @@ func TestFirstSightThenCleanPathHasNoVerdict(t *testing.T) {
 		}
 	}
 	// Snapshot folders and files are private.
-	for _, p := range []string{filepath.Join(f.home, "tamper"), filepath.Join(f.home, "tamper", "blobs"), filepath.Join(f.home, "tamper", "projects")} {
+	for _, p := range []string{filepath.Join(f.home, "tamper"), filepath.Join(f.home, "tamper", "projects")} {
 		if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o700 {
 			t.Errorf("%s: %v %v, want a 0700 folder", p, fi.Mode(), err)
 		}
 	}
-	idx, _ := filepath.Glob(filepath.Join(f.home, "tamper", "projects", "*.idx"))
-	if len(idx) != 1 {
-		t.Fatalf("index files: %v", idx)
+	files, _ := filepath.Glob(filepath.Join(f.home, "tamper", "projects", "*"))
+	if len(files) != 2 {
+		t.Fatalf("index and pack: %v", files)
 	}
-	if fi, _ := os.Stat(idx[0]); fi.Mode().Perm() != 0o600 {
-		t.Errorf("index mode %v, want 0600", fi.Mode())
+	for _, p := range files {
+		if fi, _ := os.Stat(p); fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s: mode %v, want 0600", p, fi.Mode())
+		}
 	}
 }
 
@@ -489,5 +491,47 @@ func TestDriftBySedRestored(t *testing.T) {
 	}
 	if !bytes.Contains([]byte(f.read(config)), []byte("0.55")) {
 		t.Fatal("an accepted change was undone")
+	}
+}
+
+// TestLargerFileRestoredFromBlob: a content above PackMaxBytes is kept in a
+// blob file of its own (0600 in a 0700 folder) and restored from it.
+func TestLargerFileRestoredFromBlob(t *testing.T) {
+	big := strings.Repeat("0123456789abcdef", PackMaxBytes/16+100)
+	f := newProject(t, map[string]string{raw + "/big.csv": big}, Options{})
+	f.check(Call{})
+	f.write(raw+"/big.csv", "x")
+	wantOutcomes(t, f.check(Call{Tool: "Bash"}), "modified "+raw+"/big.csv restored")
+	if f.read(raw+"/big.csv") != big {
+		t.Fatal("not restored byte for byte")
+	}
+	blobs, _ := filepath.Glob(filepath.Join(f.home, "tamper", "blobs", "*", "*"))
+	if len(blobs) != 1 {
+		t.Fatalf("blobs: %v", blobs)
+	}
+	for _, p := range []string{blobs[0], filepath.Dir(blobs[0]), filepath.Join(f.home, "tamper", "blobs")} {
+		fi, _ := os.Stat(p)
+		if want := os.FileMode(0o700); !fi.IsDir() && fi.Mode().Perm() != 0o600 || fi.IsDir() && fi.Mode().Perm() != want {
+			t.Errorf("%s: mode %v", p, fi.Mode())
+		}
+	}
+}
+
+// TestDamagedCopyIsNotRestored: a kept copy changed behind vibe's back is
+// not written into the project.
+func TestDamagedCopyIsNotRestored(t *testing.T) {
+	f := newProject(t, nil, Options{})
+	f.check(Call{})
+	packs, _ := filepath.Glob(filepath.Join(f.home, "tamper", "projects", "*.pack"))
+	raw, _ := os.ReadFile(packs[0])
+	os.WriteFile(packs[0], bytes.ReplaceAll(raw, []byte("PROPOSED"), []byte("CONFIRMD")), 0o600)
+	f.write(ledger, "forged\n")
+	rep := f.check(Call{AgentType: "vibe:judge", Tool: "Bash"})
+	wantOutcomes(t, rep, "modified "+ledger+" unrestorable")
+	if f.read(ledger) != "forged\n" {
+		t.Fatal("a damaged copy was restored")
+	}
+	if !strings.Contains(Verdicts(rep, Call{AgentType: "vibe:judge"}, verdict.Block)[0].Reason, "changed since it was taken") {
+		t.Fatal("the reason does not say the copy is damaged")
 	}
 }
