@@ -349,6 +349,7 @@ func (g *Guard) load(s *state, root string) error {
 		}
 		if s.ix != nil && s.saved != (fileStat{}) {
 			s.ix = nil // the index was removed: take the snapshot again
+			s.pack.close()
 		}
 		return nil
 	}
@@ -360,6 +361,7 @@ func (g *Guard) load(s *state, root string) error {
 		return fmt.Errorf("tamper: %w", err)
 	}
 	s.ix, s.saved, s.listsDirty = ix, st, true
+	s.pack.close() // another process may have started a new pack
 	return nil
 }
 

@@ -69,6 +69,14 @@ func (p *pack) read(off, n int64, sum [32]byte) ([]byte, error) {
 	return data, nil
 }
 
+// close closes the descriptor; the next use opens the file again.
+func (p *pack) close() {
+	if p.f != nil {
+		p.f.Close()
+		p.f = nil
+	}
+}
+
 // reset empties the pack (a new first sight starts a new snapshot).
 func (p *pack) reset() {
 	if p.f != nil {

@@ -535,3 +535,39 @@ func TestDamagedCopyIsNotRestored(t *testing.T) {
 		t.Fatal("the reason does not say the copy is damaged")
 	}
 }
+
+// TestAcceptTakesAPersonsChange: a dataset a person copies into raw/ is
+// moved aside at the next call; after `vibe tamper accept` on the folder it
+// is part of the snapshot and stays.
+func TestAcceptTakesAPersonsChange(t *testing.T) {
+	f := newProject(t, nil, Options{})
+	f.check(Call{})
+	f.write(raw+"/survey/s1.csv", "a\n1\n")
+	rep := f.check(Call{Tool: "Read"})
+	wantOutcomes(t, rep, "created "+raw+"/survey/s1.csv quarantined")
+	if err := os.Rename(rep.Findings[0].Quarantine, f.abs(raw+"/survey/s1.csv")); err != nil {
+		t.Fatal(err)
+	}
+	got, err := f.g.Accept(f.root, []string{raw + "/survey"}, t0)
+	if err != nil || strings.Join(got, ",") != raw+"/survey/s1.csv" {
+		t.Fatalf("accept: %v %v", got, err)
+	}
+	wantOutcomes(t, f.check(Call{Tool: "Read"}))
+	wantOutcomes(t, f.check(Call{Full: true}))
+	// Accepted content is guarded like the rest.
+	f.write(raw+"/survey/s1.csv", "a\n2\n")
+	wantOutcomes(t, f.check(Call{Tool: "Bash"}), "modified "+raw+"/survey/s1.csv restored")
+
+	// A person's edit of the settings, then the whole project accepted by
+	// another Guard (the CLI's process): the resident one follows.
+	f.write(".claude/settings.json", `{"hooks":{"Stop":[]}}`)
+	if _, err := New(Options{Home: f.home}).Accept(f.root, nil, t0); err != nil {
+		t.Fatal(err)
+	}
+	wantOutcomes(t, f.check(Call{Tool: "Bash"}))
+	if f.read(".claude/settings.json") != `{"hooks":{"Stop":[]}}` {
+		t.Fatal("accepted settings were undone")
+	}
+	f.write(ledger, "forged\n")
+	wantOutcomes(t, f.check(Call{AgentType: "vibe:judge", Tool: "Bash"}), "modified "+ledger+" restored")
+}
