@@ -140,6 +140,7 @@ func NewRootCmd(f *Factory) *cobra.Command {
 		NewCmdDomain(f),
 		NewCmdRecall(f, nil),
 		NewCmdMemory(f),
+		NewCmdTamper(f),
 	)
 	return root
 }
