@@ -76,6 +76,28 @@ func BenchmarkCheck(b *testing.B) {
 			}
 		}
 	})
+	// A call that wrote a new file into a watched folder holding 200 others
+	// (an analysis output): the folder is listed again.
+	os.MkdirAll(filepath.Join(root, ".vibe-science", "RQ-001", "03-analysis"), 0o755)
+	for i := 0; i < 200; i++ {
+		os.WriteFile(filepath.Join(root, ".vibe-science", "RQ-001", "03-analysis", fmt.Sprintf("out%03d.csv", i)), []byte("1\n"), 0o644)
+	}
+	g.Check(Call{Root: root, Tool: "Bash", Now: t0})
+	n := 0
+	b.Run("wrote-in-watched-folder", func(b *testing.B) {
+		for b.Loop() {
+			b.StopTimer()
+			n++
+			if err := os.WriteFile(filepath.Join(root, ".vibe-science", "RQ-001", "03-analysis", fmt.Sprintf("new%06d.csv", n)), []byte("1\n"), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+			rep, err := g.Check(Call{Root: root, Tool: "Bash", Now: t0})
+			if err != nil || len(rep.Findings) != 0 {
+				b.Fatalf("%+v %v", rep, err)
+			}
+		}
+	})
 	b.Run("stop-full", func(b *testing.B) {
 		for b.Loop() {
 			rep, err := g.Check(Call{Root: root, Full: true, Now: t0})

@@ -331,7 +331,7 @@ func (g *Guard) Check(c Call) (Report, error) {
 		sc.restatDirs()
 	}
 	rep.Files, rep.Pending, rep.Stats = len(s.ix.Files), s.pending(), sc.stats
-	if sc.dirty {
+	if sc.dirty || sc.lazy && c.Full {
 		if err := g.save(s); err != nil {
 			return rep, err
 		}

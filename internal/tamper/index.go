@@ -75,7 +75,8 @@ type dirEntry struct {
 	Depth int
 	Cold  bool
 
-	abs string // the absolute path, once built (not saved)
+	abs   string          // the absolute path, once built (not saved)
+	names map[string]bool // the names of its last listing (not saved)
 }
 
 // index is one project's snapshot.

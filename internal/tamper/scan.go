@@ -28,6 +28,7 @@ type scan struct {
 	names    map[string]bool // Named and MoreNamed, once asked
 	findings []Finding
 	dirty    bool // the index changed and must be saved
+	lazy     bool // only stats changed: saved with the next change or at Stop
 	acted    bool // a file was restored or moved: folder stats changed
 	stats    int  // stat calls made
 }
@@ -115,20 +116,37 @@ func (sc *scan) run() {
 // judged) when they lie in a guarded tree or a watched zone. Removed files
 // are found by compare.
 func (sc *scan) relist(rel string, d *dirEntry, st fileStat, err error) {
-	sc.dirty = true
+	sc.lazy = true // a folder stat alone is saved at the next real change or Stop
 	if err != nil || st.Mode.Kind != kindDir {
 		d.Stat = fileStat{} // gone: its files are judged as deleted
 		return
 	}
 	d.Stat = st
-	ents, err := os.ReadDir(sc.abs(rel))
+	dir, err := os.Open(sc.abs(rel))
 	if err != nil {
 		return
 	}
-	for _, de := range ents {
-		child := joinRel(rel, de.Name())
-		if de.IsDir() {
-			if sc.ix.Dirs[child] != nil || skipDirs[de.Name()] {
+	names, err := dir.Readdirnames(-1)
+	dir.Close()
+	if err != nil {
+		return
+	}
+	// Only names the last listing did not have are looked at: a folder of
+	// analysis outputs gains one file, not a thousand stat calls.
+	known := d.names
+	d.names = make(map[string]bool, len(names))
+	for _, name := range names {
+		d.names[name] = true
+		if known[name] {
+			continue
+		}
+		child := joinRel(rel, name)
+		cst, err := sc.lstat(child)
+		if err != nil {
+			continue
+		}
+		if cst.Mode.Kind == kindDir {
+			if sc.ix.Dirs[child] != nil || skipDirs[name] {
 				continue
 			}
 			tree := d.Set
@@ -150,7 +168,7 @@ func (sc *scan) relist(rel string, d *dirEntry, st fileStat, err error) {
 			}
 			continue
 		}
-		if !de.Type().IsRegular() && !(d.Set != "" && de.Type()&fs.ModeSymlink != 0) {
+		if cst.Mode.Kind != kindRegular && !(d.Set != "" && cst.Mode.Kind == kindLink) {
 			continue
 		}
 		if sc.ix.Files[child] != nil || sc.seen[child] {
@@ -207,7 +225,7 @@ func (sc *scan) compare(rel string, e *entry) {
 			// Not read yet (first sight over budget): nothing to compare
 			// with; take it as it is now.
 			e.Stat = st
-			sc.dirty = true
+			sc.lazy = true
 			return
 		}
 		sc.judge(rel, e, Modified, st)
@@ -222,7 +240,7 @@ func (sc *scan) compare(rel string, e *entry) {
 		if e.Tampered {
 			e.Tampered = false
 		}
-		sc.dirty = true
+		sc.lazy = true
 		return
 	}
 	sc.judge(rel, e, Modified, st)
