@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -524,10 +526,21 @@ func (sc *scan) undo(f *Finding, e *entry, st fileStat) {
 // quarantine moves a file (or whatever stands at its path) into
 // VIBE_HOME/tamper/quarantine/<project>/<time>/<path>.
 func (sc *scan) quarantine(rel string) (string, error) {
-	stamp := sc.c.Now.UTC().Format("20060102T150405.000000000Z")
-	dst := filepath.Join(sc.g.opts.Home, "tamper", "quarantine", projectKey(sc.c.Root), stamp, filepath.FromSlash(rel))
+	stamp := sc.c.Now.UTC().Format("20060102T150405Z")
+	base := filepath.Join(sc.g.opts.Home, "tamper", "quarantine", projectKey(sc.c.Root), stamp)
+	dst := filepath.Join(base, filepath.FromSlash(rel))
+	for i := 2; ; i++ { // never replace an earlier quarantined version
+		if _, err := os.Lstat(dst); err != nil {
+			break
+		}
+		dst = filepath.Join(base+"-"+strconv.Itoa(i), filepath.FromSlash(rel))
+	}
 	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
 		return "", fmt.Errorf("move %s aside: %w", rel, err)
+	}
+	// The name leaves its folder: a file created again under it is new.
+	if d := sc.ix.Dirs[parentRel(rel)]; d != nil {
+		delete(d.names, path.Base(rel))
 	}
 	src := sc.abs(rel)
 	if err := os.Rename(src, dst); err == nil {

@@ -366,6 +366,13 @@ func TestStrayRawFileQuarantinedDownloadAccepted(t *testing.T) {
 	f.sh(cmd)
 	rep := f.check(f.bash("", cmd))
 	wantOutcomes(t, rep, "created "+raw+"/c.csv quarantined")
+	first := rep.Findings[0].Quarantine
+	f.write(raw+"/c.csv", "made up again\n")
+	rep2 := f.check(Call{Tool: "Bash"}) // the same time: a second folder, nothing replaced
+	wantOutcomes(t, rep2, "created "+raw+"/c.csv quarantined")
+	if b, _ := os.ReadFile(first); string(b) != "made up\n" || rep2.Findings[0].Quarantine == first {
+		t.Fatalf("the first quarantined version was replaced: %q", b)
+	}
 	if _, err := os.Stat(f.abs(raw + "/c.csv")); err == nil {
 		t.Fatal("stray file still in raw/")
 	}

@@ -71,10 +71,6 @@ func Verdicts(rep Report, c Call, result verdict.Result) []verdict.Verdict {
 			reason = fmt.Sprintf("%s created %s (%s) %s, %s. vibe moved it to %s.",
 				Who(c.AgentType), f.Path, what, call, why, f.Quarantine)
 			rec = instead(f)
-			if strings.HasPrefix(f.Set, "read-only.") {
-				rec = "Bring data into raw/ only by a download the user approves (curl -o, wget, git clone); " +
-					"write derived files under 02-data/processed/ or 03-analysis/."
-			}
 		default:
 			err := "it could not be undone"
 			if f.Err != nil {
@@ -88,6 +84,13 @@ func Verdicts(rep Report, c Call, result verdict.Result) []verdict.Verdict {
 			} else {
 				rec = fmt.Sprintf("Remove or restore %s by hand; %s", f.Path, instead(f))
 			}
+		}
+		switch {
+		case f.Outcome == Restored && f.Change == Deleted:
+			rec += fmt.Sprintf(" If the user deleted it on purpose, they can delete it again and run `vibe tamper accept %s` themselves.", f.Path)
+		case f.Quarantine != "":
+			rec += fmt.Sprintf(" If the user made this change outside Claude Code, they can move %s back to %s and run `vibe tamper accept %s` themselves.",
+				f.Quarantine, f.Path, f.Path)
 		}
 		input := map[string]any{"path": f.Path, "change": f.Change, "outcome": f.Outcome, "role": role,
 			"tool": c.Tool, "tool_use_id": c.ToolUseID, "set": f.Set, "sha256": f.Sum}
