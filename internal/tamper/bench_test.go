@@ -98,6 +98,23 @@ func BenchmarkCheck(b *testing.B) {
 			}
 		}
 	})
+	// The researcher edits the ledger: the edit is accepted, the snapshot
+	// takes the new content and the index is saved.
+	b.Run("accepted-ledger-edit", func(b *testing.B) {
+		i := 0
+		for b.Loop() {
+			b.StopTimer()
+			i++
+			if err := os.WriteFile(filepath.Join(root, filepath.FromSlash(ledger)), []byte(fmt.Sprintf("# ledger %d\n", i)), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+			rep, err := g.Check(Call{Root: root, Tool: "Edit", Named: []string{ledger}, Direct: true, Now: t0})
+			if err != nil || len(rep.Findings) != 0 {
+				b.Fatalf("%+v %v", rep, err)
+			}
+		}
+	})
 	b.Run("stop-full", func(b *testing.B) {
 		for b.Loop() {
 			rep, err := g.Check(Call{Root: root, Full: true, Now: t0})

@@ -130,7 +130,9 @@ type state struct {
 	mu         sync.Mutex
 	ix         *index
 	file       string   // the saved index
-	saved      fileStat // its stat when last read or written
+	journal    string   // its journal
+	saved      fileStat // the index's stat when last read or written
+	savedJ     fileStat // the journal's
 	cold       []string // cold files, sorted, for the rotation
 	hot        []string // the other files, sorted
 	unread     []string // files not read yet, hot ones first
@@ -180,7 +182,7 @@ func (g *Guard) state(root string) *state {
 	s := g.projects[root]
 	if s == nil {
 		base := filepath.Join(g.opts.Home, "tamper", "projects", projectKey(root))
-		s = &state{file: base + ".idx", pack: pack{path: base + ".pack"}}
+		s = &state{file: base + ".idx", journal: base + ".jnl", pack: pack{path: base + ".pack"}}
 		g.projects[root] = s
 	}
 	return s
@@ -331,8 +333,13 @@ func (g *Guard) Check(c Call) (Report, error) {
 		sc.restatDirs()
 	}
 	rep.Files, rep.Pending, rep.Stats = len(s.ix.Files), s.pending(), sc.stats
-	if sc.dirty || sc.lazy && c.Full {
+	switch {
+	case c.Full && (sc.dirty || sc.lazy):
 		if err := g.save(s); err != nil {
+			return rep, err
+		}
+	case sc.dirty:
+		if err := g.saveChanges(s, sc.changedFiles, sc.changedDirs); err != nil {
 			return rep, err
 		}
 	}
@@ -353,24 +360,60 @@ func (g *Guard) load(s *state, root string) error {
 		}
 		return nil
 	}
-	if s.ix != nil && st.same(s.saved) {
+	jst, _ := lstat(s.journal)
+	if s.ix != nil && st.same(s.saved) && jst.same(s.savedJ) {
 		return nil
 	}
 	ix, err := loadIndex(s.file, root)
 	if err != nil {
 		return fmt.Errorf("tamper: %w", err)
 	}
-	s.ix, s.saved, s.listsDirty = ix, st, true
+	clean := true
+	if ix != nil {
+		if clean, err = replayJournal(s.journal, ix); err != nil {
+			return fmt.Errorf("tamper: %w", err)
+		}
+		ix.BlobBytes = 0
+		for _, e := range ix.Files {
+			if e.Blob {
+				ix.BlobBytes += e.Stat.Size
+			}
+		}
+	}
+	s.ix, s.saved, s.savedJ, s.listsDirty = ix, st, jst, true
 	s.pack.close() // another process may have started a new pack
+	if ix != nil && !clean {
+		return g.save(s)
+	}
 	return nil
 }
 
+// save rewrites the index whole under a new ID (its journal then no
+// longer applies and is removed).
 func (g *Guard) save(s *state) error {
+	s.ix.ID = newIndexID()
 	if err := s.ix.save(s.file); err != nil {
 		return fmt.Errorf("tamper: %w", err)
 	}
+	os.Remove(s.journal)
 	if st, err := lstat(s.file); err == nil {
 		s.saved = st
+	}
+	s.savedJ = fileStat{}
+	return nil
+}
+
+// saveChanges appends the changed entries to the journal, or rewrites the
+// index when the journal has grown past maxJournalBytes.
+func (g *Guard) saveChanges(s *state, files, dirs map[string]bool) error {
+	if s.savedJ.Size > maxJournalBytes {
+		return g.save(s)
+	}
+	if err := appendJournal(s.journal, s.ix.ID, journalRecords(s.ix, files, dirs)); err != nil {
+		return fmt.Errorf("tamper: %w", err)
+	}
+	if st, err := lstat(s.journal); err == nil {
+		s.savedJ = st
 	}
 	return nil
 }

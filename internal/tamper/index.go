@@ -14,7 +14,7 @@ import (
 
 // indexVersion changes when the index's shape does; an index of another
 // version is rebuilt (first sight again).
-const indexVersion = 2
+const indexVersion = 3
 
 type kind uint8
 
@@ -82,16 +82,18 @@ type dirEntry struct {
 // index is one project's snapshot.
 type index struct {
 	Version int
-	Root    string
-	Files   map[string]*entry    // project-relative, '/'-separated
-	Dirs    map[string]*dirEntry // project-relative, "." for the root
+	// ID names this rewrite of the index; its journal carries it.
+	ID    [8]byte
+	Root  string
+	Files map[string]*entry    // project-relative, '/'-separated
+	Dirs  map[string]*dirEntry // project-relative, "." for the root
 	// BlobBytes is the content kept for this project, against
 	// Options.MaxProjectBytes.
 	BlobBytes int64
 }
 
 func newIndex(root string) *index {
-	return &index{Version: indexVersion, Root: root, Files: map[string]*entry{}, Dirs: map[string]*dirEntry{}}
+	return &index{Version: indexVersion, ID: newIndexID(), Root: root, Files: map[string]*entry{}, Dirs: map[string]*dirEntry{}}
 }
 
 // projectKey names a project's files under VIBE_HOME/tamper.
@@ -137,26 +139,16 @@ func (ix *index) encode() []byte {
 	b := make([]byte, 0, 64+len(ix.Files)*120)
 	b = append(b, indexMagic...)
 	b = binary.AppendUvarint(b, uint64(ix.Version))
+	b = append(b, ix.ID[:]...)
 	b = appendString(b, ix.Root)
 	b = binary.AppendVarint(b, ix.BlobBytes)
 	b = binary.AppendUvarint(b, uint64(len(ix.Files)))
 	for rel, e := range ix.Files {
-		b = appendString(b, rel)
-		b = appendStat(b, e.Stat)
-		b = appendString(b, e.Set)
-		b = append(b, e.Sum[:]...)
-		b = append(b, flags(e.Hashed, e.Blob, e.Cold, e.Tampered, e.Pack))
-		if e.Pack {
-			b = binary.AppendVarint(b, e.Off)
-		}
+		b = appendEntry(b, rel, e)
 	}
 	b = binary.AppendUvarint(b, uint64(len(ix.Dirs)))
 	for rel, d := range ix.Dirs {
-		b = appendString(b, rel)
-		b = appendStat(b, d.Stat)
-		b = appendString(b, d.Set)
-		b = binary.AppendVarint(b, int64(d.Depth))
-		b = append(b, flags(d.Cold))
+		b = appendDir(b, rel, d)
 	}
 	return b
 }
@@ -271,28 +263,17 @@ func decodeIndex(raw []byte) (*index, error) {
 	if v := d.uvarint(); d.err != nil || v != indexVersion {
 		return nil, d.err
 	}
-	ix := newIndex(d.str())
+	ix := newIndex("")
+	copy(ix.ID[:], d.bytes(8))
+	ix.Root = d.str()
 	ix.BlobBytes = d.varint()
 	n := d.uvarint()
 	if n > uint64(len(raw)) {
 		return nil, errCorrupt
 	}
-	entries := make([]entry, n)
 	ix.Files = make(map[string]*entry, n)
-	for i := range entries {
-		rel := d.str()
-		e := &entries[i]
-		e.Stat = d.stat()
-		e.Set = d.setName()
-		copy(e.Sum[:], d.bytes(32))
-		f := d.flag()
-		e.Hashed, e.Blob, e.Cold, e.Tampered, e.Pack = f&1 != 0, f&2 != 0, f&4 != 0, f&8 != 0, f&16 != 0
-		if e.Pack {
-			e.Off = d.varint()
-		}
-		if d.err != nil {
-			return nil, d.err
-		}
+	for i := uint64(0); i < n && d.err == nil; i++ {
+		rel, e := d.entry()
 		ix.Files[rel] = e
 	}
 	n = d.uvarint()
@@ -300,9 +281,7 @@ func decodeIndex(raw []byte) (*index, error) {
 		return nil, errCorrupt
 	}
 	for i := uint64(0); i < n && d.err == nil; i++ {
-		rel := d.str()
-		de := &dirEntry{Stat: d.stat(), Set: d.setName(), Depth: int(d.varint())}
-		de.Cold = d.flag()&1 != 0
+		rel, de := d.dir()
 		ix.Dirs[rel] = de
 	}
 	if d.err != nil {
@@ -312,7 +291,9 @@ func decodeIndex(raw []byte) (*index, error) {
 }
 
 // writeAtomic writes data to a temporary file beside path and renames it
-// over path, so a reader sees the old file or the new one, never half.
+// over path, so a reader sees the old file or the new one, never half. It
+// does not fsync: the index is saved after every accepted write, and one
+// lost in a crash only means the next check takes the snapshot again.
 func writeAtomic(path string, data []byte, perm fs.FileMode) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -326,9 +307,6 @@ func writeAtomic(path string, data []byte, perm fs.FileMode) error {
 	_, err = f.Write(data)
 	if err == nil {
 		err = f.Chmod(perm)
-	}
-	if err == nil {
-		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr

@@ -1,6 +1,7 @@
 package tamper
 
 import (
+	"os"
 	"reflect"
 	"testing"
 )
@@ -41,4 +42,54 @@ func FuzzDecodeIndex(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestJournalReplays: changes appended to the journal are what a fresh
+// process loads; a journal of an older index is ignored; a record cut short
+// ends the replay.
+func TestJournalReplays(t *testing.T) {
+	dir := t.TempDir()
+	s := &state{file: dir + "/p.idx", journal: dir + "/p.jnl"}
+	g := &Guard{}
+	s.ix = sampleIndex()
+	if err := g.save(s); err != nil {
+		t.Fatal(err)
+	}
+	s.ix.Files["new.md"] = &entry{Set: "ledger", Hashed: true, Sum: [32]byte{9}}
+	delete(s.ix.Files, "raw/x.csv")
+	delete(s.ix.Dirs, "raw")
+	if err := g.saveChanges(s, map[string]bool{"new.md": true, "raw/x.csv": true}, map[string]bool{"raw": true}); err != nil {
+		t.Fatal(err)
+	}
+	fresh := &state{file: s.file, journal: s.journal}
+	if err := g.load(fresh, "/p"); err != nil {
+		t.Fatal(err)
+	}
+	if len(fresh.ix.Files) != 2 || fresh.ix.Files["new.md"] == nil || fresh.ix.Files["raw/x.csv"] != nil || fresh.ix.Dirs["raw"] != nil {
+		t.Fatalf("replayed: files %v dirs %v", fresh.ix.Files, fresh.ix.Dirs)
+	}
+	if fresh.ix.BlobBytes != 10 {
+		t.Fatalf("blob bytes %d, want 10 (the ledger's)", fresh.ix.BlobBytes)
+	}
+	// A cut record: the replay stops, what came before stands.
+	raw, _ := os.ReadFile(s.journal)
+	os.WriteFile(s.journal, raw[:len(raw)-3], 0o600)
+	fresh = &state{file: s.file, journal: s.journal}
+	if err := g.load(fresh, "/p"); err != nil || fresh.ix.Files["new.md"] == nil {
+		t.Fatalf("cut journal: %v", err)
+	}
+	if _, err := os.Stat(s.journal); err == nil {
+		t.Fatal("a cut journal must be folded into a rewritten index")
+	}
+	// A rewrite gets a new ID: the old journal no longer applies.
+	os.WriteFile(s.journal, raw, 0o600)
+	s.ix = sampleIndex()
+	if err := g.save(s); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(s.journal, raw, 0o600)
+	fresh = &state{file: s.file, journal: s.journal}
+	if err := g.load(fresh, "/p"); err != nil || fresh.ix.Files["new.md"] != nil || len(fresh.ix.Files) != 2 {
+		t.Fatalf("stale journal applied: %v %v", fresh.ix.Files, err)
+	}
 }

@@ -31,8 +31,25 @@ type scan struct {
 	findings []Finding
 	dirty    bool // the index changed and must be saved
 	lazy     bool // only stats changed: saved with the next change or at Stop
-	acted    bool // a file was restored or moved: folder stats changed
-	stats    int  // stat calls made
+	// changedFiles and changedDirs are what the journal gets.
+	changedFiles, changedDirs map[string]bool
+	acted                     bool // a file was restored or moved: folder stats changed
+	stats                     int  // stat calls made
+}
+
+// touchFile and touchDir note an entry changed (or went away).
+func (sc *scan) touchFile(rel string) {
+	if sc.changedFiles == nil {
+		sc.changedFiles = map[string]bool{}
+	}
+	sc.changedFiles[rel], sc.dirty = true, true
+}
+
+func (sc *scan) touchDir(rel string) {
+	if sc.changedDirs == nil {
+		sc.changedDirs = map[string]bool{}
+	}
+	sc.changedDirs[rel], sc.dirty = true, true
 }
 
 // lstat stats a project file and counts it (Report.Stats).
@@ -194,7 +211,8 @@ func (sc *scan) watchNew(rel, tree string, depth int) {
 		return
 	}
 	sc.ix.Dirs[rel] = &dirEntry{Stat: st, Set: tree, Depth: depth, Cold: isCold(tree)}
-	sc.dirty, sc.s.listsDirty = true, true
+	sc.touchDir(rel)
+	sc.s.listsDirty = true
 	sc.relist(rel, sc.ix.Dirs[rel], st, nil)
 }
 
@@ -239,10 +257,11 @@ func (sc *scan) compare(rel string, e *entry) {
 	}
 	if sum == e.Sum {
 		e.Stat = st // touched, chmod-ed, linked: same content
+		sc.lazy = true
 		if e.Tampered {
 			e.Tampered = false
+			sc.touchFile(rel)
 		}
-		sc.lazy = true
 		return
 	}
 	sc.judge(rel, e, Modified, st)
@@ -270,7 +289,7 @@ func (sc *scan) stillTampered(rel string, e *entry) {
 	sum, _, err := sc.g.blobs.hashFile(sc.abs(rel), false)
 	if err == nil && sum == e.Sum {
 		e.Tampered = false
-		sc.dirty = true
+		sc.touchFile(rel)
 		return
 	}
 	sc.findings = append(sc.findings, Finding{Path: rel, Change: Modified, Set: e.Set, Outcome: Unrestorable,
@@ -299,7 +318,7 @@ func (sc *scan) named(rel string) bool {
 // file (the user was asked and approved), or a raw-data file is new and the
 // call was a download the user approved.
 func (sc *scan) judge(rel string, e *entry, change string, st fileStat) {
-	sc.dirty = true
+	sc.touchFile(rel)
 	action, rule, instead := sc.c.Policy.WriteAction(sc.role, rel)
 	accept := false
 	switch action {
@@ -385,6 +404,7 @@ func (sc *scan) watchParent(rel, set string) {
 		}
 		sc.ix.Dirs[dir] = &dirEntry{Stat: st, Set: tree, Depth: depth, Cold: isCold(tree)}
 		sc.s.listsDirty = true
+		sc.touchDir(dir)
 	}
 }
 
@@ -423,7 +443,7 @@ func (sc *scan) read(rel string, e *entry) {
 	if keep {
 		sc.ix.BlobBytes += n
 	}
-	sc.dirty = true
+	sc.touchFile(rel)
 }
 
 // readPending reads files first seen but not read yet, hot ones first,
@@ -573,10 +593,11 @@ func (sc *scan) restatDirs() {
 			if rel != "." {
 				delete(sc.ix.Dirs, rel)
 				sc.s.listsDirty = true
+				sc.touchDir(rel)
 			}
 			continue
 		}
 		d.Stat = st
+		sc.touchDir(rel)
 	}
-	sc.dirty = true
 }
