@@ -46,20 +46,32 @@
 //
 // # Storage
 //
-// VIBE_HOME/tamper (0700; files 0600) holds blobs/<sha256>, one file per
-// distinct content shared by all projects, and projects/<key>.idx, one
-// project's index (gob: each file's stat and hash, the watched folders).
-// The index is a file and not a table: the check must work when the
-// database is locked, full or gone (decide first, record after), it is read
-// whole and kept in memory by the resident process (a SELECT of 10k rows
-// per call would cost more than the check), and its blobs are files anyway.
-// Another process's save is noticed by the index file's stat and reloaded.
-// A file larger than Options.MaxFileBytes (64 MB), or beyond the project's
-// Options.MaxProjectBytes, is kept as its hash only: a change to it is
-// blocked and said to be unrestorable, and Stop says so again until the
-// content is back. A first sight reads at most FirstSightBytes of content
-// (small and policy files first); later calls read the rest, CallHashBytes
-// per call and StopHashBytes per Stop.
+// VIBE_HOME/tamper (0700; files 0600) holds, per project, projects/<key>.idx
+// (the index: each guarded file's stat, hash and where its content is kept,
+// and the watched folders), <key>.jnl (entries changed since the index was
+// last written, appended one write per check; replayed on load, folded into
+// the index at Stop or past 256 KB) and <key>.pack (contents up to
+// PackMaxBytes, appended); larger contents are blobs/<sha256>, shared by all
+// projects. The index is a file and not a table: the check must work when
+// the database is locked, full or gone (decide first, record after), the
+// resident process keeps it in memory (a SELECT of 10k rows per call would
+// cost more than the check), and the contents are files anyway. Another
+// process's write is noticed by the index's and journal's stat and
+// reloaded. A file larger than Options.MaxFileBytes (64 MB), or beyond the
+// project's Options.MaxProjectBytes, is kept as its hash only: a change to
+// it is blocked and said to be unrestorable, and Stop says so again until
+// the content is back. A first sight reads content for at most
+// FirstSightTime / FirstSightBytes (small and policy files first); later
+// calls read the rest within CallHashTime, Stops within StopHashTime.
+// Nothing is fsynced but a restored file: a lost index only means the next
+// check takes the snapshot again.
+//
+// A person's own change (a git pull of reviews, a dataset copied into raw/,
+// an edit of .claude/settings.json) is undone like an agent's; `vibe tamper
+// accept [PATH...]` (Accept) takes it into the snapshot, and the shipped
+// policy asks the user before an agent runs that command. Claude Code's own
+// write of a "don't ask again" rule to .claude/settings.local.json (only
+// its "permissions" change) is accepted without it.
 //
 // # Cost
 //

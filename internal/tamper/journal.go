@@ -14,8 +14,9 @@ import (
 // journal grows past maxJournalBytes; between those, each check that
 // changed entries appends them to the journal in one write. Rewriting the
 // index of a 10k-file project costs about 7 ms (1 MB), which every accepted
-// ledger edit paid before; an append costs tens of microseconds.
-const maxJournalBytes = 4 << 20
+// ledger edit paid before; an append costs tens of microseconds. The cap
+// keeps the replay of a process without the resident worker short.
+const maxJournalBytes = 256 << 10
 
 // The journal's record kinds.
 const (
