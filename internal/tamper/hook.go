@@ -2,6 +2,7 @@ package tamper
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"time"
@@ -41,9 +42,17 @@ func check(ctx context.Context, env *hookrun.Env, ev *hook.Event, full bool, res
 	c := Call{Root: proj.Root, AgentType: ev.AgentType, Full: full, Now: env.Now(), Clock: env.Now}
 	if !full {
 		c.Tool, c.ToolUseID = ev.ToolName, ev.ToolUseID
-		in := ev.Files()
 		switch ev.ToolName {
 		case "Write", "Edit", "MultiEdit", "NotebookEdit":
+			// Only the path: the content need not be copied again.
+			var in struct {
+				FilePath     string `json:"file_path"`
+				NotebookPath string `json:"notebook_path"`
+			}
+			_ = json.Unmarshal(ev.ToolInput, &in)
+			if in.FilePath == "" {
+				in.FilePath = in.NotebookPath
+			}
 			if in.FilePath != "" {
 				abs := in.FilePath
 				if !filepath.IsAbs(abs) {

@@ -35,6 +35,7 @@ func newHookProject(t *testing.T) *hookProject {
 		".vibe-science/domain-config.json":           `{"domain":"generic","dq2":{"min_auc":0.6}}`,
 		".vibe-science/RQ-001/03-analysis/tidy.py":   "import glob\np=glob.glob('.vibe-science/*/CLAIM-'+'LEDGER.md')[0]\nopen(p,'w').write('gone\\n')\n",
 		".vibe-science/RQ-001/03-analysis/readme.md": "x\n",
+		".claude/settings.json":                      "{}\n",
 	} {
 		p := filepath.Join(root, filepath.FromSlash(rel))
 		os.MkdirAll(filepath.Dir(p), 0o755)
@@ -163,5 +164,47 @@ func TestPostToolUseDriftBySed(t *testing.T) {
 	}
 	if h.read(cfg) != before {
 		t.Fatalf("config not restored: %q", h.read(cfg))
+	}
+}
+
+// TestPostToolUseAcceptsTheLeadsEdit: in TEAM mode the lead's Edit of the
+// ledger (named by file_path) is an allowed write: no block, and a later
+// forbidden change goes back to the lead's version.
+func TestPostToolUseAcceptsTheLeadsEdit(t *testing.T) {
+	h := newHookProject(t)
+	os.WriteFile(filepath.Join(h.root, ".vibe-science", "permissions.json"), []byte(`{"mode":"team"}`), 0o644)
+	ledger := ".vibe-science/RQ-001/CLAIM-LEDGER.md"
+	abs := filepath.Join(h.root, filepath.FromSlash(ledger))
+	h.run(posttool.Spec, h.bash("", "ls"))
+	edited := "# Claim ledger\n\n## C-001\nstatus: REVIEWED\n"
+	os.WriteFile(abs, []byte(edited), 0o644)
+	edit := map[string]any{"hook_event_name": "PostToolUse", "tool_name": "Edit", "tool_use_id": "toolu_e",
+		"tool_input":    map[string]any{"file_path": abs, "old_string": "PROPOSED", "new_string": "REVIEWED"},
+		"tool_response": map[string]any{"filePath": abs}}
+	if code, reply := h.run(posttool.Spec, edit); code != 0 || reply["decision"] != nil {
+		t.Fatalf("the lead's edit: %d %v", code, reply)
+	}
+	// .claude/ asks: the Edit that names it was approved by the user; the
+	// same change by a command that does not name it was not.
+	settings := filepath.Join(h.root, ".claude", "settings.json")
+	os.WriteFile(settings, []byte(`{"hooks":{}}`), 0o644)
+	edit["tool_input"] = map[string]any{"file_path": settings, "old_string": "{}", "new_string": `{"hooks":{}}`}
+	if code, reply := h.run(posttool.Spec, edit); code != 0 || reply["decision"] != nil {
+		t.Fatalf("approved edit of settings: %d %v", code, reply)
+	}
+	os.WriteFile(settings, []byte(`{"disableAllHooks":true}`), 0o644)
+	if code, reply := h.run(posttool.Spec, h.bash("", "ls")); code != 0 || reply["decision"] != "block" {
+		t.Fatalf("unnamed change of settings: %d %v", code, reply)
+	}
+	if h.read(".claude/settings.json") != `{"hooks":{}}` {
+		t.Fatalf("settings: %q", h.read(".claude/settings.json"))
+	}
+	os.WriteFile(abs, []byte("forged\n"), 0o644)
+	code, reply := h.run(posttool.Spec, h.bash("vibe:serendipity", "ls"))
+	if code != 0 || reply["decision"] != "block" {
+		t.Fatalf("forged: %d %v", code, reply)
+	}
+	if h.read(ledger) != edited {
+		t.Fatalf("restored to %q, want the lead's edit", h.read(ledger))
 	}
 }
