@@ -503,6 +503,13 @@ func (sc *scan) undo(f *Finding, e *entry, st fileStat) {
 	if perm == 0 {
 		perm = 0o644
 	}
+	// A folder on the way replaced by a symlink would carry the restore
+	// elsewhere: such a link is moved aside and the folder made again.
+	if err := sc.realParents(f.Path); err != nil {
+		f.Outcome, f.Err = Unrestorable, err
+		e.Stat, e.Tampered = st, true
+		return
+	}
 	// The kept content is written and checked beside the file first, so a
 	// damaged copy leaves the file as it is.
 	var staged string
@@ -541,6 +548,31 @@ func (sc *scan) undo(f *Finding, e *entry, st fileStat) {
 		e.Stat = after
 	}
 	e.Tampered = false
+}
+
+// realParents makes sure every folder between the root and rel is a real
+// folder: a symlink or file standing where one should be is moved to
+// quarantine (missing folders are created by the restore).
+func (sc *scan) realParents(rel string) error {
+	parts := strings.Split(parentRel(rel), "/")
+	if parentRel(rel) == "." {
+		return nil
+	}
+	for i := range parts {
+		dir := strings.Join(parts[:i+1], "/")
+		st, err := lstat(sc.abs(dir))
+		if err != nil {
+			return nil // missing from here on: created by the restore
+		}
+		if st.Mode.Kind == kindDir {
+			continue
+		}
+		if _, err := sc.quarantine(dir); err != nil {
+			return fmt.Errorf("%s is no longer a folder and could not be moved aside: %w", dir, err)
+		}
+		return nil
+	}
+	return nil
 }
 
 // quarantine moves a file (or whatever stands at its path) into

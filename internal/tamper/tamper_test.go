@@ -578,3 +578,55 @@ func TestAcceptTakesAPersonsChange(t *testing.T) {
 	f.write(ledger, "forged\n")
 	wantOutcomes(t, f.check(Call{AgentType: "vibe:judge", Tool: "Bash"}), "modified "+ledger+" restored")
 }
+
+// TestFolderSwappedForSymlink: the reviews folder is replaced by a link to
+// a folder of forged reviews; the restore does not write through the link
+// but moves it aside and recreates the folder.
+func TestFolderSwappedForSymlink(t *testing.T) {
+	f := newProject(t, nil, Options{})
+	before := f.read(r2dir + "/review-01.md")
+	f.check(Call{})
+	elsewhere := t.TempDir()
+	os.WriteFile(filepath.Join(elsewhere, "review-01.md"), []byte("forged\n"), 0o644)
+	f.sh("mv " + r2dir + " " + filepath.Join(t.TempDir(), "gone") + " && ln -s " + elsewhere + " " + r2dir)
+	rep := f.check(Call{AgentType: "vibe:experimenter", Tool: "Bash"})
+	wantOutcomes(t, rep,
+		"deleted "+r2dir+"/judge-reports/judge-01.md restored",
+		"deleted "+r2dir+"/review-01.md restored", // the link was moved aside by the first restore
+		"deleted "+r2dir+"/review-02.md restored")
+	if fi, err := os.Lstat(f.abs(r2dir)); err != nil || !fi.IsDir() {
+		t.Fatalf("reviews folder is not a real folder again: %v %v", fi.Mode(), err)
+	}
+	if f.read(r2dir+"/review-01.md") != before {
+		t.Fatalf("review: %q", f.read(r2dir+"/review-01.md"))
+	}
+	if b, _ := os.ReadFile(filepath.Join(elsewhere, "review-01.md")); string(b) != "forged\n" {
+		t.Fatal("the restore wrote through the link")
+	}
+}
+
+// TestConcurrentChecks: parallel tool calls of one project (subagents) are
+// checked one at a time; the change is undone once.
+func TestConcurrentChecks(t *testing.T) {
+	f := newProject(t, nil, Options{})
+	before := f.read(ledger)
+	f.check(Call{})
+	f.write(ledger, "forged\n")
+	results := make(chan Report, 8)
+	for i := 0; i < 8; i++ {
+		go func() {
+			rep, err := f.g.Check(Call{Root: f.root, AgentType: "vibe:reviewer2", Tool: "Bash", Now: t0})
+			if err != nil {
+				t.Error(err)
+			}
+			results <- rep
+		}()
+	}
+	restored := 0
+	for i := 0; i < 8; i++ {
+		restored += len((<-results).Findings)
+	}
+	if restored != 1 || f.read(ledger) != before {
+		t.Fatalf("restored %d times; ledger %q", restored, f.read(ledger))
+	}
+}
