@@ -208,3 +208,30 @@ func TestPostToolUseAcceptsTheLeadsEdit(t *testing.T) {
 		t.Fatalf("restored to %q, want the lead's edit", h.read(ledger))
 	}
 }
+
+// TestSmallLooseningsByScriptAddUp: two loosenings of 500 and 526 bps by a
+// script PreToolUse cannot read; the first is under the cap and recorded,
+// so the second (1026 bps together, past 1000) is undone.
+func TestSmallLooseningsByScriptAddUp(t *testing.T) {
+	h := newHookProject(t)
+	cfg := ".vibe-science/domain-config.json"
+	h.run(posttool.Spec, h.bash("", "ls"))
+	step := func(from, to string) (int, map[string]any) {
+		script := fmt.Sprintf("import json,glob\np=glob.glob('.vibe-science/domain-*.json')[0]\ns=open(p).read()\nopen(p,'w').write(s.replace('%s','%s'))\n", from, to)
+		os.WriteFile(filepath.Join(h.root, "tune.py"), []byte(script), 0o644)
+		return h.run(posttool.Spec, h.bash("", "python3 tune.py"))
+	}
+	if code, reply := step("0.6", "0.57"); code != 0 || reply["decision"] == "block" {
+		t.Fatalf("first loosening: %d %v", code, reply)
+	}
+	if !strings.Contains(h.read(cfg), "0.57") {
+		t.Fatal("the first loosening was undone")
+	}
+	code, reply := step("0.57", "0.54")
+	if code != 0 || reply["decision"] != "block" {
+		t.Fatalf("second loosening: %d %v", code, reply)
+	}
+	if !strings.Contains(h.read(cfg), "0.57") {
+		t.Fatalf("config after the second: %q", h.read(cfg))
+	}
+}

@@ -353,7 +353,10 @@ func (sc *scan) judge(rel string, e *entry, change string, st fileStat) {
 	}
 	if accept {
 		sc.accept(rel, e, change)
-		if f.Drift != nil {
+		// An accepted domain-config change is reported even without a
+		// verdict, so its threshold changes are recorded: small loosenings
+		// by a script must add up in the drift history like edits do.
+		if f.Drift != nil || e.Set == SetDomainConfig && change != Deleted {
 			f.Outcome = Accepted
 			sc.findings = append(sc.findings, f)
 		}
