@@ -115,7 +115,7 @@ func (sc *scan) findNew(dir string, found *[]string, depth int) {
 	for _, de := range ents {
 		child := joinRel(dir, de.Name())
 		if de.IsDir() {
-			if !skipDirs[de.Name()] {
+			if !skipDirs[de.Name()] && !sc.isHome(child) {
 				sc.findNew(child, found, depth+1)
 			}
 			continue

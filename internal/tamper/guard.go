@@ -537,7 +537,7 @@ func (g *Guard) firstSight(s *state, c Call) (Report, error) {
 			}
 			child := joinRel(rel, de.Name())
 			if de.IsDir() {
-				if skipDirs[de.Name()] {
+				if skipDirs[de.Name()] || sc.isHome(child) {
 					continue
 				}
 				next := depth - 1

@@ -52,6 +52,12 @@ func (sc *scan) touchDir(rel string) {
 	sc.changedDirs[rel], sc.dirty = true, true
 }
 
+// isHome reports whether the project folder rel is VIBE_HOME (kept inside
+// the project, its quarantine would look like guarded files).
+func (sc *scan) isHome(rel string) bool {
+	return sc.abs(rel) == filepath.Clean(sc.g.opts.Home)
+}
+
 // lstat stats a project file and counts it (Report.Stats).
 func (sc *scan) lstat(rel string) (fileStat, error) {
 	sc.stats++
@@ -165,7 +171,7 @@ func (sc *scan) relist(rel string, d *dirEntry, st fileStat, err error) {
 			continue
 		}
 		if cst.Mode.Kind == kindDir {
-			if sc.ix.Dirs[child] != nil || skipDirs[name] {
+			if sc.ix.Dirs[child] != nil || skipDirs[name] || sc.isHome(child) {
 				continue
 			}
 			tree := d.Set

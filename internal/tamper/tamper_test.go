@@ -630,3 +630,21 @@ func TestConcurrentChecks(t *testing.T) {
 		t.Fatalf("restored %d times; ledger %q", restored, f.read(ledger))
 	}
 }
+
+// TestHomeInsideTheProject: a VIBE_HOME kept inside the project is not
+// walked, so its quarantined ledgers are not taken for guarded files.
+func TestHomeInsideTheProject(t *testing.T) {
+	f := newProject(t, nil, Options{})
+	f.home = f.abs("vibe-home")
+	f.g = New(Options{Home: f.home})
+	f.check(Call{})
+	f.write(ledger, "forged\n")
+	rep := f.check(Call{AgentType: "vibe:judge", Tool: "Bash"})
+	wantOutcomes(t, rep, "modified "+ledger+" restored")
+	g2 := New(Options{Home: f.home}) // a first sight now would see the quarantine
+	os.Remove(filepath.Join(f.home, "tamper", "projects", projectKey(f.root)+".idx"))
+	rep, err := g2.Check(Call{Root: f.root, Now: t0})
+	if err != nil || rep.Files != 8 {
+		t.Fatalf("first sight with the home inside: %d files, %v", rep.Files, err)
+	}
+}
