@@ -13,8 +13,14 @@
 // file, the project's .claude/ and .mcp.json) and read-only sets (raw data),
 // as permission.Policy.Guarded names them, plus the domain configs
 // (integrityhook.IsDomainConfig). The first check of a project walks it once
-// (skipping .git, node_modules and virtual environments, at most
-// Options.MaxWalk entries) and takes the snapshot; nothing is judged then.
+// (skipping .git, node_modules, virtual environments and a VIBE_HOME kept
+// inside, at most Options.MaxWalk entries) and takes the snapshot; nothing
+// is judged then. A guarded folder that is a symlink (raw data kept on
+// another disk) is followed: its files are guarded where they live, and the
+// link itself, if removed or pointed elsewhere by a role that may not write
+// the folder, is put back. Before a restore, a folder on the way that was
+// replaced by a symlink is moved aside, so a restore never writes through a
+// link it did not record.
 //
 // # What is allowed
 //

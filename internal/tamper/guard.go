@@ -264,6 +264,7 @@ type Finding struct {
 	Size       int64  // the restored content's size
 	Sum        string // the restored content's SHA-256
 	Err        error  // why an undo failed (Unrestorable)
+	Link       string // for a folder kept elsewhere: the symlink target put back
 	Drift      *verdict.Verdict
 }
 
@@ -510,10 +511,13 @@ func (g *Guard) firstSight(s *state, c Call) (Report, error) {
 	s.gen++
 	sc := scan{g: g, s: s, c: c, ix: ix, gen: s.gen}
 	seen := 0
-	var walk func(rel string, depth int, tree string)
-	walk = func(rel string, depth int, tree string) {
+	var walk func(rel string, depth int, tree, link string)
+	walk = func(rel string, depth int, tree, link string) {
 		abs := sc.abs(rel)
 		st, err := lstat(abs)
+		if link != "" {
+			st, err = stat(abs)
+		}
 		if err != nil || st.Mode.Kind != kindDir {
 			return
 		}
@@ -547,7 +551,19 @@ func (g *Guard) firstSight(s *state, c Call) (Report, error) {
 				if depth == 0 || depth == -2 {
 					next = -2 // below the watched zone: walked, not watched
 				}
-				walk(child, next, tree)
+				walk(child, next, tree, "")
+				continue
+			}
+			if de.Type()&fs.ModeSymlink != 0 {
+				// A guarded folder kept elsewhere (raw data on another
+				// disk) is followed; its files are reached through the link.
+				if _, ok := c.Policy.GuardedFolder(child); ok || tree != "" {
+					if t, err := os.Readlink(sc.abs(child)); err == nil {
+						if fst, err := stat(sc.abs(child)); err == nil && fst.Mode.Kind == kindDir {
+							walk(child, -1, tree, t)
+						}
+					}
+				}
 				continue
 			}
 			if !de.Type().IsRegular() {
@@ -573,10 +589,10 @@ func (g *Guard) firstSight(s *state, c Call) (Report, error) {
 			if tree != "" {
 				d = -1
 			}
-			ix.Dirs[rel] = &dirEntry{Stat: st, Set: tree, Depth: d, Cold: isCold(tree)}
+			ix.Dirs[rel] = &dirEntry{Stat: st, Set: tree, Depth: d, Cold: isCold(tree), Link: link}
 		}
 	}
-	walk(".", 0, "")
+	walk(".", 0, "", "")
 	sc.readPending(g.opts.FirstSightBytes, g.opts.FirstSightTime)
 	if err := g.save(s); err != nil {
 		return Report{FirstSight: true}, err

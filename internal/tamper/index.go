@@ -14,7 +14,7 @@ import (
 
 // indexVersion changes when the index's shape does; an index of another
 // version is rebuilt (first sight again).
-const indexVersion = 3
+const indexVersion = 4
 
 type kind uint8
 
@@ -74,6 +74,9 @@ type dirEntry struct {
 	// it (-1: all).
 	Depth int
 	Cold  bool
+	// Link is the target of the symlink the folder is reached through (a
+	// raw-data folder kept on another disk); Stat is then the target's.
+	Link string
 
 	abs   string          // the absolute path, once built (not saved)
 	names map[string]bool // the names of its last listing (not saved)

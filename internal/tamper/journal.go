@@ -66,13 +66,15 @@ func appendDir(b []byte, rel string, de *dirEntry) []byte {
 	b = appendStat(b, de.Stat)
 	b = appendString(b, de.Set)
 	b = binary.AppendVarint(b, int64(de.Depth))
-	return append(b, flags(de.Cold))
+	b = append(b, flags(de.Cold))
+	return appendString(b, de.Link)
 }
 
 func (d *decoder) dir() (string, *dirEntry) {
 	rel := d.str()
 	de := &dirEntry{Stat: d.stat(), Set: d.setName(), Depth: int(d.varint())}
 	de.Cold = d.flag()&1 != 0
+	de.Link = d.str()
 	return rel, de
 }
 

@@ -52,6 +52,57 @@ func (sc *scan) touchDir(rel string) {
 	sc.changedDirs[rel], sc.dirty = true, true
 }
 
+// dirStat stats a watched folder, through its symlink when it has one.
+func (sc *scan) dirStat(d *dirEntry) (fileStat, error) {
+	sc.stats++
+	if d.abs == "" {
+		return fileStat{}, fs.ErrNotExist
+	}
+	if d.Link != "" {
+		return stat(d.abs)
+	}
+	return lstat(d.abs)
+}
+
+// checkLink looks at the symlink a guarded folder is reached through: a
+// link removed or pointed elsewhere by a role that may not write the
+// folder is put back (what stood there moved to quarantine), so its files
+// are compared, and restored, where they were.
+func (sc *scan) checkLink(rel string, d *dirEntry) {
+	sc.stats++
+	if t, err := os.Readlink(d.abs); err == nil && t == d.Link {
+		return
+	}
+	probe := joinRel(rel, ".vibe-probe")
+	action, rule, instead := sc.c.Policy.WriteAction(sc.role, probe)
+	if action == permission.Allow {
+		if t, err := os.Readlink(d.abs); err == nil {
+			d.Link = t // moved by a role that may: follow it
+		} else {
+			d.Link = ""
+		}
+		sc.touchDir(rel)
+		return
+	}
+	f := Finding{Path: rel, Change: Modified, Set: d.Set, Rule: rule, Instead: instead, Outcome: Restored}
+	sc.acted = true
+	if _, err := lstat(d.abs); err == nil {
+		q, err := sc.quarantine(rel)
+		if err != nil {
+			f.Outcome, f.Err = Unrestorable, err
+			sc.findings = append(sc.findings, f)
+			return
+		}
+		f.Quarantine = q
+	}
+	if err := os.Symlink(d.Link, d.abs); err != nil {
+		f.Outcome, f.Err = Unrestorable, err
+	}
+	f.Link = d.Link
+	sc.findings = append(sc.findings, f)
+	sc.touchDir(rel)
+}
+
 // isHome reports whether the project folder rel is VIBE_HOME (kept inside
 // the project, its quarantine would look like guarded files).
 func (sc *scan) isHome(rel string) bool {
@@ -84,8 +135,10 @@ func (sc *scan) run() {
 		if d.abs == "" {
 			d.abs = sc.abs(rel)
 		}
-		sc.stats++
-		st, err := lstat(d.abs)
+		if d.Link != "" {
+			sc.checkLink(rel, d)
+		}
+		st, err := sc.dirStat(d)
 		if err == nil && st.same(d.Stat) || err != nil && d.Stat == (fileStat{}) {
 			continue
 		}
@@ -576,6 +629,11 @@ func (sc *scan) realParents(rel string) error {
 		if st.Mode.Kind == kindDir {
 			continue
 		}
+		if d := sc.ix.Dirs[dir]; d != nil && d.Link != "" && st.Mode.Kind == kindLink {
+			if t, err := os.Readlink(sc.abs(dir)); err == nil && t == d.Link {
+				continue // the folder kept elsewhere, as recorded
+			}
+		}
 		if _, err := sc.quarantine(dir); err != nil {
 			return fmt.Errorf("%s is no longer a folder and could not be moved aside: %w", dir, err)
 		}
@@ -629,7 +687,10 @@ func (sc *scan) quarantine(rel string) (string, error) {
 // them, so the next check does not relist them for vibe's own writes.
 func (sc *scan) restatDirs() {
 	for rel, d := range sc.ix.Dirs {
-		st, err := sc.lstat(rel)
+		if d.abs == "" {
+			d.abs = sc.abs(rel)
+		}
+		st, err := sc.dirStat(d)
 		if err != nil {
 			if rel != "." {
 				delete(sc.ix.Dirs, rel)

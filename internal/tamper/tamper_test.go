@@ -648,3 +648,42 @@ func TestHomeInsideTheProject(t *testing.T) {
 		t.Fatalf("first sight with the home inside: %d files, %v", rep.Files, err)
 	}
 }
+
+// TestRawDataKeptElsewhere: raw/ is a symlink to a folder on another disk.
+// Its files are guarded through the link; a repointed link is put back.
+func TestRawDataKeptElsewhere(t *testing.T) {
+	f := newProject(t, nil, Options{})
+	store := t.TempDir()
+	os.WriteFile(filepath.Join(store, "big.csv"), []byte("x\n1\n"), 0o644)
+	f.sh("rm -rf " + raw + " && ln -s " + store + " " + raw)
+	rep := f.check(Call{})
+	if rep.Files != 7 {
+		t.Fatalf("first sight: %d files", rep.Files)
+	}
+	wantOutcomes(t, f.check(Call{Tool: "Read"}))
+	// Changed through the link: restored where it lives.
+	os.WriteFile(filepath.Join(store, "big.csv"), []byte("forged\n"), 0o644)
+	wantOutcomes(t, f.check(Call{Tool: "Bash"}), "modified "+raw+"/big.csv restored")
+	if b, _ := os.ReadFile(filepath.Join(store, "big.csv")); string(b) != "x\n1\n" {
+		t.Fatalf("big.csv: %q", b)
+	}
+	// A new file in the folder elsewhere is moved aside.
+	os.WriteFile(filepath.Join(store, "extra.csv"), []byte("e\n"), 0o644)
+	wantOutcomes(t, f.check(Call{Tool: "Bash"}), "created "+raw+"/extra.csv quarantined")
+	// The link pointed at forged data: the link is put back.
+	forged := t.TempDir()
+	os.WriteFile(filepath.Join(forged, "big.csv"), []byte("forged\n"), 0o644)
+	f.sh("rm " + raw + " && ln -s " + forged + " " + raw)
+	rep = f.check(Call{AgentType: "vibe:experimenter", Tool: "Bash"})
+	wantOutcomes(t, rep, "modified "+raw+" restored")
+	if got, _ := os.Readlink(f.abs(raw)); got != store {
+		t.Fatalf("link points to %q, want %q", got, store)
+	}
+	if !strings.Contains(Verdicts(rep, Call{AgentType: "vibe:experimenter"}, verdict.Block)[0].Reason, "put the link back") {
+		t.Fatal("reason does not say the link was put back")
+	}
+	wantOutcomes(t, f.check(Call{Full: true}))
+	if b, _ := os.ReadFile(filepath.Join(forged, "big.csv")); string(b) != "forged\n" {
+		t.Fatal("the forged folder was written")
+	}
+}

@@ -59,6 +59,10 @@ func Verdicts(rep Report, c Call, result verdict.Result) []verdict.Verdict {
 		case Restored:
 			reason = fmt.Sprintf("%s %s %s (%s) %s, %s. vibe restored it from its snapshot (%d bytes, sha256 %s).",
 				Who(c.AgentType), f.Change, f.Path, what, call, why, f.Size, short(f.Sum))
+			if f.Link != "" {
+				reason = fmt.Sprintf("%s changed the link %s (%s, kept in %s) %s, %s. vibe put the link back.",
+					Who(c.AgentType), f.Path, what, f.Link, call, why)
+			}
 			if f.Change == Deleted {
 				reason = fmt.Sprintf("%s deleted %s (%s) %s, %s. vibe recreated it from its snapshot (%d bytes, sha256 %s).",
 					Who(c.AgentType), f.Path, what, call, why, f.Size, short(f.Sum))
