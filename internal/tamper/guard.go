@@ -21,7 +21,7 @@ import (
 const (
 	DefaultMaxFileBytes    = 64 << 20
 	DefaultMaxProjectBytes = 4 << 30
-	DefaultColdPerCall     = 128
+	DefaultColdPerCall     = 64
 	DefaultFirstSightBytes = 256 << 20
 	DefaultCallHashBytes   = 8 << 20
 	DefaultStopHashBytes   = 512 << 20
