@@ -214,10 +214,11 @@ type Call struct {
 	// command's targets); it is called only when a changed file must be
 	// judged.
 	MoreNamed func() []string
-	// Approved reports whether the policy asked the user before this call
+	// Approved reports whether policy p (the one judging the check) asked
+	// the user before this call
 	// ran (a download the user approved): new raw-data files it brought are
 	// accepted. Called only when such a file appears.
-	Approved func() bool
+	Approved func(p *permission.Policy) bool
 	// Full stats every guarded file (Stop) instead of a slice of the cold
 	// ones.
 	Full bool

@@ -67,13 +67,7 @@ func check(ctx context.Context, env *hookrun.Env, ev *hook.Event, full bool, res
 				paths, _ := permission.WrittenPaths(req)
 				return paths
 			}
-			c.Approved = func() bool {
-				p, err := permission.Load(proj.Root)
-				if err != nil {
-					p = permission.Default()
-				}
-				return DownloadApproved(p, req)
-			}
+			c.Approved = func(p *permission.Policy) bool { return DownloadApproved(p, req) }
 		}
 	}
 	c.Drift = configDrift(ctx, func() *store.Store {

@@ -392,7 +392,7 @@ func (sc *scan) judge(rel string, e *entry, change string, st fileStat) {
 		}
 	case permission.Deny:
 		accept = change == Created && isCold(e.Set) && st.Mode.Kind == kindRegular &&
-			sc.c.Approved != nil && sc.c.Approved()
+			sc.c.Approved != nil && sc.c.Approved(sc.c.Policy)
 	}
 	f := Finding{Path: rel, Change: change, Set: e.Set}
 	if accept && e.Set == SetDomainConfig && change != Deleted && sc.c.Drift != nil && !(sc.c.Direct && sc.named(rel)) {

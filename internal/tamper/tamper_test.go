@@ -119,13 +119,7 @@ func (f *fixture) bash(agent, cmd string) Call {
 		ToolInput: []byte(fmt.Sprintf(`{"command":%q}`, cmd))}
 	return Call{AgentType: agent, Tool: "Bash", ToolUseID: "toolu_1",
 		MoreNamed: func() []string { p, _ := permission.WrittenPaths(req); return p },
-		Approved: func() bool {
-			p, err := permission.Load(f.root)
-			if err != nil {
-				p = permission.Default()
-			}
-			return DownloadApproved(p, req)
-		}}
+		Approved: func(p *permission.Policy) bool { return DownloadApproved(p, req) }}
 }
 
 // allowedBefore asserts that PreToolUse's analyser lets the command through:
@@ -386,15 +380,15 @@ func TestStrayRawFileQuarantinedDownloadAccepted(t *testing.T) {
 	// shipped policy denies naming raw/ as a download's target, so such a
 	// call ran only where the policy asks; Approved is what it answered.)
 	dl := "wget https://example.org/d.csv"
-	if c := f.bash("", dl); !c.Approved() {
+	if c := f.bash("", dl); !c.Approved(permission.Default()) {
 		t.Fatal("the policy does not ask for wget; the test's premise is wrong")
 	}
-	if c := f.bash("", "rm -r /tmp/x"); c.Approved() {
+	if c := f.bash("", "rm -r /tmp/x"); c.Approved(permission.Default()) {
 		t.Fatal("an approved rm -r is not a download")
 	}
 	f.write(raw+"/new/d.csv", "downloaded\n")
 	approved := f.bash("", dl)
-	approved.Approved = func() bool { return true }
+	approved.Approved = func(*permission.Policy) bool { return true }
 	wantOutcomes(t, f.check(approved))
 	wantOutcomes(t, f.check(Call{Full: true}))
 	if f.read(raw+"/new/d.csv") != "downloaded\n" {
