@@ -119,7 +119,7 @@ func (f *fixture) bash(agent, cmd string) Call {
 		ToolInput: []byte(fmt.Sprintf(`{"command":%q}`, cmd))}
 	return Call{AgentType: agent, Tool: "Bash", ToolUseID: "toolu_1",
 		MoreNamed: func() []string { p, _ := permission.WrittenPaths(req); return p },
-		Approved: func(p *permission.Policy) bool { return DownloadApproved(p, req) }}
+		Approved:  func(p *permission.Policy) bool { return DownloadApproved(p, req) }}
 }
 
 // allowedBefore asserts that PreToolUse's analyser lets the command through:
