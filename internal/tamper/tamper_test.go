@@ -681,3 +681,55 @@ func TestRawDataKeptElsewhere(t *testing.T) {
 		t.Fatal("the forged folder was written")
 	}
 }
+
+// TestCleanSessionSeesNoBlock is the control: a session the way
+// researchers work (scripts writing analyses and processed data, the
+// researcher's ledger edits, reviewer2's and the judge's reports,
+// serendipity's log, a commit, Stops) must not be blocked once.
+func TestCleanSessionSeesNoBlock(t *testing.T) {
+	f := newProject(t, nil, Options{ColdPerCall: 1})
+	f.sh("git init -q . 2>/dev/null; true")
+	f.check(Call{})
+	rq := ".vibe-science/RQ-001/"
+	steps := []struct {
+		agent, tool string
+		write       map[string]string // what the call writes
+		cmd         string            // or runs
+	}{
+		{"", "Write", map[string]string{rq + "03-analysis/clean.py": "import csv\n"}, ""},
+		{"", "Bash", nil, "mkdir -p " + rq + "02-data/processed && python3 -c \"open('" + rq + "02-data/processed/t.csv','w').write('1\\n')\""},
+		{"", "Bash", nil, "python3 -c \"import glob; [open(p).read() for p in glob.glob('" + rq + "02-data/raw/*')]\""},
+		{"", "Edit", map[string]string{ledger: "# Claim ledger\n\n## C-001\nstatus: PROPOSED\n\n## C-002\nstatus: PROPOSED\n"}, ""},
+		{"vibe:reviewer2", "Write", map[string]string{rq + "05-reviewer2/review-03.md": "# Review 3\nverdict: ACCEPT\n"}, ""},
+		{"vibe:judge", "Write", map[string]string{rq + "05-reviewer2/judge-reports/judge-02.md": "# Judge 2\n"}, ""},
+		{"vibe:serendipity", "Write", map[string]string{rq + "SERENDIPITY.md": "# Seeds\n"}, ""},
+		{"", "Bash", nil, "echo '\n## C-003\nstatus: PROPOSED' >> " + ledger},
+		{"", "Bash", nil, "git add -A >/dev/null 2>&1; git -c user.email=a@b -c user.name=a commit -qm wip >/dev/null 2>&1; true"},
+		{"", "Stop", nil, ""},
+		{"vibe:experimenter", "Bash", nil, "python3 -c \"open('" + rq + "03-analysis/out.txt','w').write('auc 0.7')\""},
+		{"", "Stop", nil, ""},
+	}
+	for i, s := range steps {
+		var c Call
+		switch {
+		case s.tool == "Stop":
+			c = Call{AgentType: s.agent, Full: true}
+		case s.cmd != "":
+			f.sh(s.cmd)
+			c = f.bash(s.agent, s.cmd)
+		default:
+			var named []string
+			for rel, content := range s.write {
+				f.write(rel, content)
+				named = append(named, rel)
+			}
+			c = Call{AgentType: s.agent, Tool: s.tool, Named: named, Direct: true}
+		}
+		if rep := f.check(c); len(rep.Findings) != 0 {
+			t.Fatalf("step %d (%s %s): %v", i, s.agent, s.tool, outcomes(rep))
+		}
+	}
+	if !strings.Contains(f.read(ledger), "C-003") {
+		t.Fatal("the researcher's ledger append was undone")
+	}
+}
