@@ -81,7 +81,7 @@ func check(ctx context.Context, env *hookrun.Env, ev *hook.Event, full bool, res
 	rep, err := g.Check(c)
 	if err != nil {
 		env.Logf("tamper: %v", err)
-		env.Note("vibe could not compare the protected files with their snapshot (%v)", err)
+		env.Note("vibe could not compare the protected files with their snapshot (%v); the next tool call checks again, and `vibe tamper accept` takes a new snapshot if this one is damaged", err)
 	}
 	if rep.FirstSight {
 		env.Logf("tamper: first snapshot of %s: %d protected files, %d not read yet", proj.Root, rep.Files, rep.Pending)
