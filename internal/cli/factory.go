@@ -146,6 +146,7 @@ func NewRootCmd(f *Factory) *cobra.Command {
 		NewCmdUI(f, nil),
 		NewCmdExport(f, nil),
 		NewCmdGenDocs(f),
+		NewCmdTamper(f),
 	)
 	root.AddCommand(
 		newTopicCmd("exit-codes", "What vibe's exit codes mean (0 ok, 1 check failed, 2 usage)", exitCodesHelp),

@@ -31,6 +31,7 @@ import (
 	"github.com/vibe-science/vibe/internal/seeds"
 	"github.com/vibe-science/vibe/internal/spine"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/tamper"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 
@@ -152,12 +153,16 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 	proj := project.ResolveEnv(ev.Cwd, env.Getenv)
 	now := env.Now()
 	call := Digest(ev, proj, now)
+	// Protected files changed without an allowed write are restored first,
+	// whatever the database's state, so what is gated and recorded below is
+	// the restored content.
+	restored := tamper.AfterTool(ctx, env, ev)
 	st, err := env.Store(ctx)
 	if err != nil {
 		env.Note("the memory database is unavailable (%v); this %s call was not recorded in the research spine", err, ev.ToolName)
 		// The gates judge the files on disk; they need no database.
 		g := gateArtifacts(ctx, env, nil, ev, call, now)
-		return hookrun.Outcome{Verdicts: g.verdicts(ev)}, nil
+		return hookrun.Outcome{Verdicts: append(restored, g.verdicts(ev)...)}, nil
 	}
 	g := gateArtifacts(ctx, env, st, ev, call, now)
 	call.Entry.GateResult = string(g.worst)
@@ -199,10 +204,11 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 	if err != nil {
 		// What the gates found on disk still reaches Claude.
 		env.Note("record %s call: %v; this call is missing from the research spine", ev.ToolName, err)
-		return hookrun.Outcome{Verdicts: g.verdicts(ev)}, nil
+		return hookrun.Outcome{Verdicts: append(restored, g.verdicts(ev)...)}, nil
 	}
 	recordDownloads(ctx, env, st, ev, call, now)
-	out := hookrun.Outcome{Verdicts: protectedChanges(env, ev, call)}
+	out := hookrun.Outcome{Verdicts: restored}
+	out.Verdicts = append(out.Verdicts, notRestored(protectedChanges(env, ev, call), restored)...)
 	out.Verdicts = append(out.Verdicts, g.verdicts(ev)...)
 	out.Verdicts = append(out.Verdicts, syncSeeds(ctx, env, st, ev, call, now)...)
 	out.Verdicts = append(out.Verdicts, recordReviews(ctx, env, st, ev, call, now)...)
@@ -433,4 +439,28 @@ func recordDownloads(ctx context.Context, env *hookrun.Env, st *store.Store, ev 
 			env.Logf("record download of %s: %v", d.URL, err)
 		}
 	}
+}
+
+// notRestored drops the "revert it" verdicts of files the tamper check has
+// already put back: Claude is told once, with what was restored.
+func notRestored(vs, restored []verdict.Verdict) []verdict.Verdict {
+	done := map[string]bool{}
+	for _, r := range restored {
+		for _, p := range r.Evidence.Paths {
+			done[p] = true
+		}
+	}
+	out := vs[:0]
+	for _, v := range vs {
+		keep := true
+		for _, p := range v.Evidence.Paths {
+			if done[p] {
+				keep = false
+			}
+		}
+		if keep {
+			out = append(out, v)
+		}
+	}
+	return out
 }

@@ -5,7 +5,6 @@ package stopturn
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/vibe-science/vibe/internal/hook"
@@ -14,6 +13,7 @@ import (
 	"github.com/vibe-science/vibe/internal/narrative"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/tamper"
 )
 
 // Spec declares the hook.
@@ -29,10 +29,12 @@ var Spec = hookrun.Spec{
 func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
 	proj := project.ResolveEnv(ev.Cwd, env.Getenv)
 	now := env.Now()
+	// The last look at the protected files needs no database.
+	restored := tamper.AtStop(ctx, env, ev)
 	st, err := env.Store(ctx)
 	if err != nil {
 		env.Note("the memory database is unavailable (%v); the session narrative was not saved", err)
-		return hookrun.Outcome{}, nil
+		return hookrun.Outcome{Verdicts: restored}, nil
 	}
 	var out hookrun.Outcome
 	err = st.Tx(ctx, func(tx *store.Tx) error {
@@ -50,8 +52,10 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 		return Checkpoint(ctx, tx, ev.SessionID, ev.PromptID, nil, "")
 	})
 	if err != nil {
-		return hookrun.Outcome{}, fmt.Errorf("checkpoint narrative: %w", err)
+		env.Note("checkpoint narrative: %v", err)
+		return hookrun.Outcome{Verdicts: restored}, nil
 	}
+	out.Verdicts = append(out.Verdicts, restored...)
 	return out, nil
 }
 
