@@ -150,8 +150,14 @@ func TestHelpEnvironmentDocumentsEveryVariable(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		for _, v := range re.FindAllString(string(raw), -1) {
-			used[v] = true
+		for _, m := range re.FindAllStringIndex(string(raw), -1) {
+			// "$VIBE_INSTALL" in a policy pattern is a placeholder the
+			// policy expands itself, not a variable read from the
+			// environment; "$VIBE_HOME" is both, and documented.
+			if m[0] > 0 && raw[m[0]-1] == '$' && string(raw[m[0]:m[1]]) != "VIBE_HOME" {
+				continue
+			}
+			used[string(raw[m[0]:m[1]])] = true
 		}
 		return nil
 	})
