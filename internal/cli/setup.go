@@ -32,6 +32,8 @@ type SetupOptions struct {
 	Factory    *Factory
 	NoRegister bool
 	JSON       bool
+	Clients    []string // --client: claude, codex, gemini (setup_clients.go)
+	Remove     bool     // --remove: take the named clients' hooks out again
 }
 
 // NewCmdSetup builds `vibe setup`.
@@ -53,6 +55,8 @@ through the claude CLI when it is installed (otherwise it prints the exact comma
 	}
 	cmd.Flags().BoolVar(&opts.NoRegister, "no-register", false, "do not touch Claude Code's plugin registry")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the result as JSON")
+	cmd.Flags().StringSliceVar(&opts.Clients, "client", nil, "set up these agent clients instead of registering the Claude Code plugin: claude, codex, gemini")
+	cmd.Flags().BoolVar(&opts.Remove, "remove", false, "with --client: remove vibe's hooks and methodology from those clients")
 	return cmd
 }
 
@@ -101,6 +105,10 @@ func runSetup(ctx context.Context, o *SetupOptions) error {
 
 	add(startWorker(f))
 
+	if len(o.Clients) > 0 {
+		steps = append(steps, setupClients(ctx, o)...)
+		return report(o, steps, start)
+	}
 	if o.NoRegister {
 		add(step("plugin", true, "registration skipped (--no-register)", ""))
 	} else {
