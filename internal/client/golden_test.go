@@ -2,6 +2,7 @@ package client_test
 
 import (
 	"bytes"
+	"database/sql"
 	"encoding/json"
 	"flag"
 	"os"
@@ -10,7 +11,10 @@ import (
 	"testing"
 	"time"
 
+	_ "github.com/mattn/go-sqlite3"
+
 	"github.com/vibe-science/vibe/internal/client"
+	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/hookrun"
 	"github.com/vibe-science/vibe/internal/hooks"
 	"github.com/vibe-science/vibe/internal/verdict"
@@ -31,6 +35,9 @@ type clientOut struct {
 	Exit   int             `json:"exit"`
 	Stdout json.RawMessage `json:"stdout,omitempty"`
 	Stderr string          `json:"stderr,omitempty"`
+	// Rows are what the event left in the database: sessions, spine
+	// entries (with their tool names) and advisories.
+	Rows map[string]any `json:"rows,omitempty"`
 }
 
 func TestClientGoldenReplies(t *testing.T) {
@@ -105,5 +112,40 @@ func runClientCase(t *testing.T, name, in string) clientOut {
 		out.Stdout = json.RawMessage(clean(s))
 	}
 	out.Stderr = clean(stderr.String())
+	out.Rows = rows(t, config.Resolve(env.Getenv).DB)
+	return out
+}
+
+func rows(t *testing.T, path string) map[string]any {
+	if _, err := os.Stat(path); err != nil {
+		return nil
+	}
+	db, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	out := map[string]any{}
+	for _, table := range []string{"sessions", "spine_entries", "advisories"} {
+		var n int
+		if err := db.QueryRow("SELECT count(*) FROM " + table).Scan(&n); err != nil {
+			t.Fatalf("%s: %v", table, err)
+		}
+		out[table] = n
+	}
+	r, err := db.Query("SELECT tool_name || ' ' || tool_use_id FROM spine_entries ORDER BY id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var tools []string
+	for r.Next() {
+		var s string
+		r.Scan(&s)
+		tools = append(tools, s)
+	}
+	if len(tools) > 0 {
+		out["spine_tools"] = tools
+	}
 	return out
 }
