@@ -18,7 +18,9 @@ type hookEntry struct {
 	Timeout int    // seconds
 }
 
-// entries are the hooks vibe installs per client (docs/clients.md).
+// entries are the hooks vibe installs per client (docs/clients.md). Gemini's
+// PreCompress is left out: Gemini 0.61 fires it (trigger "auto") before
+// every model request, and vibe-session-end is end-of-session work.
 var entries = map[string][]hookEntry{
 	Codex: {
 		{"SessionStart", "vibe-session-start", false, 10},
@@ -36,7 +38,6 @@ var entries = map[string][]hookEntry{
 		{"BeforeTool", "vibe-pre-tool-use", true, 30},
 		{"AfterTool", "vibe-post-tool-use", false, 30},
 		{"AfterAgent", "vibe-stop", false, 10},
-		{"PreCompress", "vibe-session-end", false, 10},
 		{"SessionEnd", "vibe-session-end", false, 2},
 	},
 }
