@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -21,11 +22,19 @@ func codexEvents(data []byte) (string, [][]byte, error) {
 	if err != nil {
 		return "", nil, err
 	}
+	data = withClient(data, Codex)
 	if ev.ToolName != "apply_patch" || (ev.HookEventName != hook.PreToolUse && ev.HookEventName != hook.PostToolUse) {
 		return ev.HookEventName, [][]byte{data}, nil
 	}
 	evs, err := patchEvents(data, ev)
 	return ev.HookEventName, evs, err
+}
+
+// withClient adds the client's name to a decoded event object (the first
+// byte after leading space is its '{'), for the session row.
+func withClient(data []byte, name string) []byte {
+	data = bytes.TrimSpace(data)
+	return append([]byte(`{"vibe_client":"`+name+`",`), data[1:]...)
 }
 
 // patchText finds the patch in apply_patch's input: {"command": …} in

@@ -205,7 +205,7 @@ func (r *clientRun) spine(t *testing.T) []string {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	rows, err := db.Query("SELECT tool_name FROM spine_entries ORDER BY id")
+	rows, err := db.Query("SELECT e.tool_name || ' ' || coalesce(s.client, 'claude') FROM spine_entries e JOIN sessions s ON s.id = e.session_id ORDER BY e.id")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -281,8 +281,8 @@ func TestRealClients(t *testing.T) {
 			if b, _ := os.ReadFile(filepath.Join(r.proj, "notes/plan.md")); string(b) != "plan\n" {
 				t.Errorf("the allowed write did not land: %q\n%s", b, r.out)
 			}
-			if got := strings.Join(r.spine(t), ","); got != "Write" {
-				t.Errorf("spine tools %q, want the allowed write only", got)
+			if got := strings.Join(r.spine(t), ","); got != "Write "+name {
+				t.Errorf("spine %q, want the allowed write, in a session of %s", got, name)
 			}
 		})
 	}

@@ -45,7 +45,7 @@ func geminiEvents(data []byte) (string, [][]byte, error) {
 	if g.SessionID == "" || g.HookEventName == "" {
 		return "", nil, errors.New("decode event: session_id or hook_event_name is missing")
 	}
-	ev := hook.Event{SessionID: g.SessionID, TranscriptPath: g.TranscriptPath, Cwd: g.Cwd}
+	ev := hook.Event{SessionID: g.SessionID, TranscriptPath: g.TranscriptPath, Cwd: g.Cwd, Client: Gemini}
 	switch g.HookEventName {
 	case "SessionStart":
 		ev.HookEventName, ev.Source = hook.SessionStart, g.Source

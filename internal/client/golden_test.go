@@ -133,6 +133,11 @@ func rows(t *testing.T, path string) map[string]any {
 		}
 		out[table] = n
 	}
+	var clients sql.NullString
+	if err := db.QueryRow("SELECT group_concat(coalesce(client, 'claude')) FROM sessions").Scan(&clients); err != nil {
+		t.Fatal(err)
+	}
+	out["session_clients"] = clients.String
 	r, err := db.Query("SELECT tool_name || ' ' || tool_use_id FROM spine_entries ORDER BY id")
 	if err != nil {
 		t.Fatal(err)
