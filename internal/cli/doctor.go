@@ -114,6 +114,7 @@ func runDoctor(ctx context.Context, o *DoctorOptions) error {
 			}
 		}
 	}
+	checks = append(checks, clientChecks(f)...) // doctor_clients.go
 	add(Check{"embedding model", true, modelState(p.Models), ""})
 
 	failed := 0

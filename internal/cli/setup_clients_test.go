@@ -39,3 +39,26 @@ func TestSetupClientsWritesAndRemoves(t *testing.T) {
 		t.Errorf("settings after remove: %s", raw)
 	}
 }
+
+func TestDoctorChecksInstalledClients(t *testing.T) {
+	f, out, home := setupFactory(t, nil)
+	os.MkdirAll(filepath.Join(f.Root, "skill", "vibe"), 0o755)
+	os.WriteFile(filepath.Join(f.Root, "skill", "vibe", "SKILL.md"), []byte("# vibe\n"), 0o644)
+	if got := clientChecks(f); len(got) != 0 {
+		t.Errorf("no client set up, yet: %+v", got)
+	}
+	if err := runSetup(context.Background(), &SetupOptions{IO: f.IO, Factory: f, Clients: []string{"gemini"}}); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	got := clientChecks(f)
+	if len(got) != 1 || got[0].Name != "gemini hooks" || !got[0].OK {
+		t.Errorf("after setup: %+v", got)
+	}
+	os.WriteFile(filepath.Join(f.Root, "skill", "vibe", "SKILL.md"), []byte("# vibe, revised\n"), 0o644)
+	os.Remove(filepath.Join(f.Root, "bin", "vibe-stop"))
+	got = clientChecks(f)
+	if len(got) != 1 || got[0].OK || !strings.Contains(got[0].Detail, "vibe-stop is missing") ||
+		!strings.Contains(got[0].Detail, filepath.Join(home, ".gemini", "GEMINI.md")+" does not hold the current methodology") {
+		t.Errorf("stale: %+v", got)
+	}
+}

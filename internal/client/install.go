@@ -280,3 +280,29 @@ func (in Install) Check(root, methodology string) []string {
 	}
 	return problems
 }
+
+// Installed reports whether the client's settings hold any of vibe's hooks.
+func (in Install) Installed() bool {
+	raw, err := os.ReadFile(in.Settings)
+	if err != nil {
+		return false
+	}
+	var cfg struct {
+		Hooks map[string][]struct {
+			Hooks []struct{ Command string }
+		}
+	}
+	if json.Unmarshal(raw, &cfg) != nil {
+		return false
+	}
+	for _, groups := range cfg.Hooks {
+		for _, g := range groups {
+			for _, h := range g.Hooks {
+				if ours(h.Command, in.Client) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
