@@ -126,6 +126,9 @@ func run(bin, empty, fixtures string, runs, rows int, out string, memory bool) e
 	if err := artifactBench(&rep, bin, empty, fixtures, runs); err != nil {
 		return err
 	}
+	if err := clientBench(&rep, bin, empty, fixtures, runs); err != nil { // bench/clients.go
+		return err
+	}
 	if memory {
 		if err := memoryBench(&rep, bin, fixtures, runs); err != nil {
 			return err

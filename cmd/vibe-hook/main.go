@@ -5,6 +5,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/vibe-science/vibe/internal/client"
 	"os"
 
 	"github.com/vibe-science/vibe/internal/hookrun"
@@ -21,5 +22,5 @@ func main() {
 		fmt.Fprintln(os.Stderr, "vibe-hook:", err)
 		os.Exit(2)
 	}
-	os.Exit(hookrun.Main(spec, nil))
+	os.Exit(client.Main(spec, hookrun.OSEnv()))
 }

@@ -126,6 +126,7 @@ func runDoctor(ctx context.Context, o *DoctorOptions) error {
 			}
 		}
 	}
+	checks = append(checks, clientChecks(f)...) // doctor_clients.go
 	add(Check{"embedding model", true, modelState(p.Models), ""})
 	if raw, err := os.ReadFile(p.Settings); err == nil {
 		if problems := settingsProblems(raw); len(problems) > 0 {

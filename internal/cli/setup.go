@@ -35,6 +35,8 @@ type SetupOptions struct {
 	// matches the binaries.
 	Recheck bool
 	JSON    bool
+	Clients []string // --client: claude, codex, gemini (setup_clients.go)
+	Remove  bool     // --remove: take the named clients' hooks out again
 }
 
 // NewCmdSetup builds `vibe setup`.
@@ -57,6 +59,8 @@ through the claude CLI when it is installed (otherwise it prints the exact comma
 	cmd.Flags().BoolVar(&opts.NoRegister, "no-register", false, "do not touch Claude Code's plugin registry")
 	cmd.Flags().BoolVar(&opts.Recheck, "recheck", false, "ask claude about the plugin even when nothing changed since the last setup")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the result as JSON")
+	cmd.Flags().StringSliceVar(&opts.Clients, "client", nil, "set up these agent clients instead of registering the Claude Code plugin: claude, codex, gemini")
+	cmd.Flags().BoolVar(&opts.Remove, "remove", false, "with --client: remove vibe's hooks and methodology from those clients")
 	return cmd
 }
 
@@ -111,6 +115,10 @@ func runSetup(ctx context.Context, o *SetupOptions) error {
 
 	add(startWorker(f))
 
+	if len(o.Clients) > 0 {
+		steps = append(steps, setupClients(ctx, o)...)
+		return report(o, steps, start)
+	}
 	if o.NoRegister {
 		add(step("plugin", true, "registration skipped (--no-register)", ""))
 	} else {

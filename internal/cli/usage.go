@@ -161,6 +161,10 @@ const environmentHelp = `Variables that change what vibe does:
   VIBE_WORKER
       "off": hooks and the CLI never start the resident worker; hooks then
       run their handlers in a vibe-hook process of their own.
+  VIBE_CLIENT
+      Set by a hook binary for its handler from its --client argument (codex,
+      gemini; unset for Claude Code): which client's event shapes and reply
+      vocabulary the handler speaks. Not meant to be set by hand.
   VIBE_RELAY
       "off": hook binaries do not hand the event to the resident worker and
       run vibe-hook directly (slower; for diagnosing the relay).

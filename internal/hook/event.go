@@ -65,6 +65,10 @@ type Event struct {
 
 	// SessionEnd
 	Reason string `json:"reason,omitempty"`
+
+	// Client names the agent client when it is not Claude Code: set by
+	// internal/client on the events it translates, never sent by a client.
+	Client string `json:"vibe_client,omitempty"`
 }
 
 // ErrEmpty is returned for empty stdin.

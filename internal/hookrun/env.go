@@ -123,5 +123,6 @@ func Seen(ev *hook.Event, projectRoot string, now time.Time) store.SessionSeen {
 		Start:          ev.HookEventName == hook.SessionStart,
 		Source:         ev.Source,
 		TranscriptPath: ev.TranscriptPath,
+		Client:         ev.Client,
 	}
 }

@@ -185,7 +185,7 @@ func record(env *Env, ev *hook.Event, o Outcome) {
 	err = st.Tx(ctx, func(tx *store.Tx) error {
 		if c.SessionID != "" {
 			// The session row must exist for the verdict to belong to it.
-			if err := tx.UpsertSession(ctx, store.SessionSeen{ID: c.SessionID, ProjectPath: c.ProjectPath, At: c.At}); err != nil {
+			if err := tx.UpsertSession(ctx, store.SessionSeen{ID: c.SessionID, ProjectPath: c.ProjectPath, At: c.At, Client: clientOf(ev)}); err != nil {
 				return err
 			}
 		}
@@ -197,4 +197,12 @@ func record(env *Env, ev *hook.Event, o Outcome) {
 			env.Note("verdicts were applied but not recorded: %s", describe(err))
 		}
 	}
+}
+
+// clientOf is the agent client an event came from (internal/client).
+func clientOf(ev *hook.Event) string {
+	if ev == nil {
+		return ""
+	}
+	return ev.Client
 }

@@ -168,7 +168,7 @@ func TestEachGateFiresWhereTheListSaysItRuns(t *testing.T) {
 			"DQ2": {files: map[string]string{rq + "/04-results/metrics.json": `{"auc": 0.51, "feature_importance": {"a": 1, "b": 1}, "folds": [0.5, 0.52]}`}, tool: "Bash", input: bash, says: "DQ2 FAIL"},
 			"DQ3": {files: map[string]string{rq + "/04-results/calibration.json": `{"nominal_coverage": 0.9, "empirical_coverage": 0.6, "n": 100}`}, tool: "Bash", input: bash, says: "DQ3 FAIL"},
 			"DQ4": {files: map[string]string{rq + "/04-results/FINDINGS.md": "# Findings\n\nAUC 0.93 (n = 40).\n", rq + "/04-results/FINDINGS.json": `{"auc": 0.81, "n": 40}`}, tool: "Bash", input: bash, says: "DQ4 FAIL"},
-			"DC0": {files: map[string]string{rq + "/02-data/raw/extra.csv": "a\n1\n"}, tool: "Bash", input: map[string]any{"command": "cp /tmp/x 02-data/raw/extra.csv"}, says: "DC0 FAIL"},
+			"DC0": {files: map[string]string{rq + "/02-data/processed/extra.csv": "a\n1\n"}, tool: "Bash", input: bash, says: "DC0 FAIL"},
 		},
 		hook.PreToolUse: {
 			"DQ4": {files: map[string]string{rq + "/04-results/FINDINGS.json": `{"auc": 0.81}`}, tool: "Bash",

@@ -50,6 +50,35 @@ type Env struct {
 	// Run runs the full handler binary on the event and returns its exit
 	// code; OSEnv's replaces this process with it (runHandler).
 	Run func(full, hookName string, data []byte) (int, error)
+	// Args are the hook command's arguments after the binary's name; nil
+	// means none. `--client codex` names the agent client (internal/client).
+	Args func() []string
+	// Setenv sets a variable for the handler, wherever it runs: Environ
+	// reports it after the call. nil when the hook names no client.
+	Setenv func(k, v string) error
+}
+
+// ClientVar carries the client named by `--client NAME` to the handler
+// (the worker's forwarded environment, or vibe-hook's own).
+const ClientVar = "VIBE_CLIENT"
+
+// nameClient turns `--client NAME` (or `--client=NAME`) into ClientVar, so
+// the worker and vibe-hook see it like any other VIBE_ variable.
+func nameClient(env Env) {
+	if env.Args == nil || env.Setenv == nil {
+		return
+	}
+	args := env.Args()
+	for i, a := range args {
+		name, ok := strings.CutPrefix(a, "--client=")
+		if !ok && a == "--client" && i+1 < len(args) {
+			name, ok = args[i+1], true
+		}
+		if ok {
+			env.Setenv(ClientVar, name)
+			return
+		}
+	}
 }
 
 // DeadlineMS is how long a hook waits for the worker's reply, in
@@ -64,6 +93,7 @@ func DeadlineMS(hookName string) int64 {
 
 // Main runs one hook event and returns the exit code.
 func Main(hookName string, env Env) int {
+	nameClient(env)
 	data, err := io.ReadAll(io.LimitReader(env.Stdin, maxEvent+1))
 	if err != nil {
 		data = nil // the local handler reports the unreadable event

@@ -1,6 +1,9 @@
 package relay
 
-import "syscall"
+import (
+	"strings"
+	"syscall"
+)
 
 // dupStdin makes f this process's standard input (Dup3: Linux on arm64 has
 // no dup2).
@@ -14,4 +17,28 @@ func executable() (string, error) {
 		return "", err
 	}
 	return string(buf[:n]), nil
+}
+
+// args are the process's arguments after its name, read from /proc
+// without package os.
+func args() []string {
+	fd, err := syscall.Open("/proc/self/cmdline", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil
+	}
+	defer syscall.Close(fd)
+	buf := make([]byte, 0, 512)
+	chunk := make([]byte, 512)
+	for {
+		n, err := syscall.Read(fd, chunk)
+		if n <= 0 || err != nil {
+			break
+		}
+		buf = append(buf, chunk[:n]...)
+	}
+	parts := strings.Split(strings.TrimSuffix(string(buf), "\x00"), "\x00")
+	if len(parts) <= 1 {
+		return nil
+	}
+	return parts[1:]
 }

@@ -15,7 +15,8 @@ import (
 // worker to relay to, so start-up cost matters less: package os it is.
 func OSEnv() Env {
 	return Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Environ: os.Environ,
-		Executable: os.Executable, Run: runHandler}
+		Executable: os.Executable, Run: runHandler,
+		Args: func() []string { return os.Args[1:] }, Setenv: os.Setenv}
 }
 
 func exists(path string) bool {

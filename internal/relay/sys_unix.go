@@ -15,7 +15,8 @@ import (
 // process environment, through system calls.
 func OSEnv() Env {
 	return Env{Stdin: fd(0), Stdout: fd(1), Stderr: fd(2), Getenv: getenv, Environ: syscall.Environ,
-		Executable: executable, Run: runHandler}
+		Executable: executable, Run: runHandler,
+		Args: args, Setenv: syscall.Setenv}
 }
 
 // exists reports whether a file is there.

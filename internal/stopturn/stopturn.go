@@ -5,6 +5,7 @@ package stopturn
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/vibe-science/vibe/internal/hook"
@@ -52,6 +53,9 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 		return Checkpoint(ctx, tx, ev.SessionID, ev.PromptID, nil, "")
 	})
 	if err != nil {
+		if len(restored) == 0 {
+			return hookrun.Outcome{}, fmt.Errorf("checkpoint narrative: %w", err)
+		}
 		env.Note("checkpoint narrative: %v", err)
 		return hookrun.Outcome{Verdicts: restored}, nil
 	}

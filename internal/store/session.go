@@ -41,6 +41,9 @@ type SessionSeen struct {
 	Start          bool
 	Source         string
 	TranscriptPath string
+	// Client is the agent client ("codex", "gemini"); empty for Claude Code
+	// and leaves a recorded client as it is.
+	Client string
 }
 
 // UpsertSession records that a hook saw the session: it creates the row on
@@ -53,17 +56,18 @@ func (t *Tx) UpsertSession(ctx context.Context, s SessionSeen) error {
 		start = 1
 	}
 	_, err := t.tx.ExecContext(ctx, `
-INSERT INTO sessions (id, project_path, started_at, last_seen_at, start_count, last_source, transcript_path)
-VALUES (?, ?, ?, ?, ?, NULLIF(?, ''), NULLIF(?, ''))
+INSERT INTO sessions (id, project_path, started_at, last_seen_at, start_count, last_source, transcript_path, client)
+VALUES (?, ?, ?, ?, ?, NULLIF(?, ''), NULLIF(?, ''), NULLIF(?, ''))
 ON CONFLICT(id) DO UPDATE SET
     last_seen_at    = excluded.last_seen_at,
     project_path    = CASE WHEN sessions.project_path = '' THEN excluded.project_path ELSE sessions.project_path END,
     start_count     = sessions.start_count + excluded.start_count,
     last_source     = COALESCE(excluded.last_source, sessions.last_source),
     transcript_path = COALESCE(excluded.transcript_path, sessions.transcript_path),
+    client          = COALESCE(excluded.client, sessions.client),
     ended_at        = CASE WHEN excluded.start_count > 0 THEN NULL ELSE sessions.ended_at END,
     end_reason      = CASE WHEN excluded.start_count > 0 THEN NULL ELSE sessions.end_reason END`,
-		s.ID, s.ProjectPath, ms, ms, start, s.Source, s.TranscriptPath)
+		s.ID, s.ProjectPath, ms, ms, start, s.Source, s.TranscriptPath, s.Client)
 	return classify("upsert session", err)
 }
 

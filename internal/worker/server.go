@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	hookclient "github.com/vibe-science/vibe/internal/client"
 	"io"
 	"net"
 	"strings"
@@ -198,7 +199,7 @@ func (w *Worker) runHook(req proto.HookRequest) proto.HookReply {
 	env := &hookrun.Env{Stdin: bytes.NewReader(req.Stdin), Stdout: &stdout, Stderr: &stderr, Now: w.now,
 		Getenv: func(k string) string { return vars[k] }}
 	env.UseStore(w.st)
-	code := hookrun.Main(spec, env)
+	code := hookclient.Main(spec, env) // hookrun.Main, in the dialect the hook command names (--client)
 	return proto.HookReply{Exit: code, Stdout: stdout.Bytes(), Stderr: stderr.Bytes()}
 }
 
