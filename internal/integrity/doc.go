@@ -27,10 +27,11 @@
 //
 //  1. the table passed to DiffThresholds (nil means DefaultDirections):
 //     dq1.leakage_corr_threshold, dq1.allowed_missing_fraction,
-//     dq1.mean_mismatch_range[1], dq2.max_dominance, dq2.max_fold_cv,
-//     dq3.max_coverage_gap and dq3.max_coverage loosen when raised;
-//     dq1.mean_mismatch_range[0], dq1.min_samples, dq2.min_auc and dq2.min_r2
-//     loosen when lowered;
+//     dq1.mean_mismatch_range[1], dq1.max_share_change, dq2.max_dominance,
+//     dq2.max_fold_cv, dq3.max_coverage_gap, dq3.max_coverage and
+//     dq4.surprising_effect loosen when raised; dq1.mean_mismatch_range[0],
+//     dq1.min_samples, dq2.min_auc, dq2.min_r2, dq2.min_groups_per_fold and
+//     dq2.min_group_share_kept loosen when lowered;
 //  2. the naming convention of the blueprints: a key whose last segment
 //     starts with "min_" loosens when lowered, "max_" when raised;
 //  3. otherwise the direction is Unknown. Such a change still counts in the

@@ -40,6 +40,10 @@ func DefaultDirections() map[string]Direction {
 		"dq2.min_r2":                   LowerLooser,
 		"dq2.max_dominance":            HigherLooser,
 		"dq2.max_fold_cv":              HigherLooser,
+		"dq1.max_share_change":         HigherLooser,
+		"dq2.min_groups_per_fold":      LowerLooser,
+		"dq2.min_group_share_kept":     LowerLooser,
+		"dq4.surprising_effect":        HigherLooser,
 		"dq3.max_coverage_gap":         HigherLooser,
 		"dq3.max_coverage":             HigherLooser,
 	}

@@ -292,6 +292,7 @@ func thresholdView(d gate.Domain, dirs map[string]integrity.Direction) []byte {
 		"allowed_missing_fraction": d.DQ1.AllowedMissingFraction,
 		"leakage_corr_threshold":   d.DQ1.LeakageCorrThreshold,
 		"min_samples":              d.DQ1.MinSamples,
+		"max_share_change":         d.DQ1.MaxShareChange,
 	}
 	for _, c := range d.DQ1.Checks {
 		if c.Name == "" || strings.ContainsAny(c.Name, ".[]") {
@@ -315,7 +316,9 @@ func thresholdView(d gate.Domain, dirs map[string]integrity.Direction) []byte {
 	view := map[string]any{
 		"dq1": dq1,
 		"dq2": map[string]any{"min_auc": d.DQ2.MinAUC, "min_r2": d.DQ2.MinR2, "max_dominance": d.DQ2.MaxDominance,
-			"max_fold_cv": d.DQ2.MaxFoldCV},
+			"max_fold_cv": d.DQ2.MaxFoldCV, "min_groups_per_fold": d.DQ2.MinGroupsPerFold,
+			"min_group_share_kept": d.DQ2.MinGroupShareKept},
+		"dq4": map[string]any{"surprising_effect": d.DQ4.SurprisingEffect},
 		"dq3": map[string]any{"max_coverage_gap": d.DQ3.MaxCoverageGap, "max_coverage": d.DQ3.MaxCoverage,
 			"min_n": d.DQ3.MinN},
 	}
