@@ -30,6 +30,10 @@ const (
 	FailClosed
 )
 
+// RelayNoteVar carries a sentence from the per-event client that ran this
+// handler locally (relay.NoteVar): it goes into the reply's systemMessage.
+const RelayNoteVar = "VIBE_RELAY_NOTE"
+
 // DefaultMaxInput caps stdin (hook.MaxEvent).
 const DefaultMaxInput = hook.MaxEvent
 
@@ -58,6 +62,10 @@ func Main(spec Spec, env *Env) int {
 		env = OSEnv()
 	}
 	defer env.close()
+	if n := env.Getenv(RelayNoteVar); n != "" {
+		env.Note("%s", n)
+		env.Logf("%s: %s", spec.Name, n)
+	}
 	event := ""
 	if len(spec.Events) > 0 {
 		event = spec.Events[0]
