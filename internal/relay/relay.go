@@ -123,7 +123,8 @@ func relay(hookName string, data []byte, env Env) (rep proto.HookReply, ok bool,
 	rep, err = roundTrip(socket, frame, DeadlineMS(hookName), daemon)
 	if u, bad := err.(errUntrusted); bad {
 		return proto.HookReply{}, false, "vibe: the process on " + socket + " is not this install's worker (" + u.reason +
-			"), so the " + hookName + " hook ran its handler locally and sent it nothing. Stop that process and run `vibe worker start`."
+			"), so the " + hookName + " hook ran its handler locally and sent it nothing. Stop that process, then run " +
+			daemon + " to start this install's worker."
 	}
 	if err != nil || rep.Code != "" {
 		return proto.HookReply{}, false, "" // a refusal (another build, unknown hook): run locally
