@@ -95,16 +95,17 @@ func (e *Env) Notes() []string { return e.notes }
 // never fails a hook.
 func (e *Env) Logf(format string, args ...any) {
 	dir := e.Paths().Logs
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, config.DirMode); err != nil {
 		return
 	}
 	now := e.Now()
 	f, err := os.OpenFile(filepath.Join(dir, "hooks-"+now.UTC().Format("2006-01-02")+".log"),
-		os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		os.O_CREATE|os.O_APPEND|os.O_WRONLY, config.FileMode)
 	if err != nil {
 		return
 	}
 	defer f.Close()
+	config.NarrowFile(f)
 	fmt.Fprintf(f, "%s %s\n", now.UTC().Format(time.RFC3339Nano), fmt.Sprintf(format, args...))
 }
 

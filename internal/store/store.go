@@ -52,7 +52,7 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 		return nil, fault.Errorf(fault.Invalid, "open store", "no database path")
 	}
 	if !opt.ReadOnly {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		if err := private(path); err != nil {
 			return nil, fault.E(fault.Unavailable, "open store", err)
 		}
 	}
@@ -213,4 +213,31 @@ func classify(op string, err error) error {
 		return fault.E(fault.Internal, op, fmt.Errorf("%w (vibe must be built with -tags sqlite_fts5)", err))
 	}
 	return fault.E(fault.Internal, op, err)
+}
+
+// private makes a missing database folder 0700 and the database with its
+// WAL and shared-memory files 0600: it creates an empty database file so
+// SQLite (which gives its -wal and -shm files the database's mode) never
+// creates them readable by others, and narrows an older install's 0644.
+// An existing folder is config.SecureHome's to narrow (VIBE_DB may name a
+// file in a folder that is not vibe's).
+func private(path string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
+		f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE, 0o600)
+		if err != nil {
+			return err
+		}
+		f.Close()
+	}
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		if st, err := os.Stat(p); err == nil && st.Mode().Perm()&0o077 != 0 {
+			if err := os.Chmod(p, st.Mode().Perm()&0o600); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -144,7 +144,8 @@ func (w *Worker) Open(ctx context.Context) (err error) {
 			}
 		}()
 	}
-	if err := os.MkdirAll(p.Home, 0o755); err != nil {
+	// The socket lives in VIBE_HOME: a folder only the user may enter.
+	if err := config.SecureHome(p); err != nil {
 		return fmt.Errorf("open worker: %w", err)
 	}
 	defer func() {
