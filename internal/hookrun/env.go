@@ -2,6 +2,7 @@ package hookrun
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/config"
+	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/store"
 )
@@ -29,7 +31,11 @@ type Env struct {
 	stErr    error
 	opened   bool
 	borrowed bool
-	notes    []string
+	// spooled: the database refused a record of this event, so the
+	// event's other records go straight to the spool (each attempt would
+	// wait the busy timeout again) and the spool is not replayed now.
+	spooled bool
+	notes   []string
 }
 
 // UseStore gives the Env an already open database (the worker's), which it
@@ -70,14 +76,49 @@ func (e *Env) Settings() config.Settings {
 func (e *Env) Store(ctx context.Context) (*store.Store, error) {
 	if !e.opened {
 		e.opened = true
-		opt := store.Options{}
-		// VIBE_BUSY_TIMEOUT_MS shortens the wait for a locked database.
+		opt := store.Options{BusyTimeoutMS: store.HookBusyTimeoutMS}
+		// VIBE_BUSY_TIMEOUT_MS changes the wait for a locked database.
 		if ms, err := strconv.Atoi(e.Getenv("VIBE_BUSY_TIMEOUT_MS")); err == nil && ms > 0 {
 			opt.BusyTimeoutMS = ms
 		}
 		e.st, e.stErr = store.Open(ctx, e.Paths().DB, opt)
 	}
 	return e.st, e.stErr
+}
+
+// Record writes r in one transaction when the database takes it, and
+// otherwise appends it to the spool (VIBE_HOME/spool.jsonl), from which
+// the next event that reaches the database replays it: a locked database,
+// a full disk or a database that cannot be opened delays a record, it
+// does not lose it. The error is only for a record that could be neither
+// written nor spooled.
+func (e *Env) Record(ctx context.Context, r store.Record) error {
+	if r.Empty() {
+		return nil
+	}
+	var err error
+	if e.spooled {
+		err = errors.New("the database refused an earlier record of this event")
+	} else if st, serr := e.Store(ctx); serr != nil {
+		err = serr
+	} else if err = st.Tx(ctx, func(tx *store.Tx) error { return tx.Apply(ctx, r) }); err == nil {
+		return nil
+	} else if !spoolable(err) {
+		return err
+	}
+	e.spooled = true
+	if serr := store.Spool(e.Paths().Spool, r); serr != nil {
+		return fmt.Errorf("%w; spooling it failed too: %v", err, serr)
+	}
+	e.Logf("spooled a record the database refused: %v", err)
+	return nil
+}
+
+// spoolable: the database is there but cannot take the record now (locked,
+// full, unwritable) or the hook's time ran out; a record the database
+// rejects as invalid would be rejected again.
+func spoolable(err error) bool {
+	return fault.KindOf(err) == fault.Unavailable || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
 }
 
 // StoreOpened reports whether Store was called and succeeded.

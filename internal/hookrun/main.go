@@ -2,7 +2,6 @@ package hookrun
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"runtime/debug"
@@ -71,14 +70,15 @@ func Main(spec Spec, env *Env) int {
 		event = spec.Events[0]
 	}
 	outcome, ev, err := run(spec, env)
-	if ev != nil {
-		event = ev.HookEventName
+	if ev != nil && (len(spec.Events) == 0 || slices.Contains(spec.Events, ev.HookEventName) || known(ev.HookEventName)) {
+		event = ev.HookEventName // an unknown name gets the reply of the event this route serves
 	}
 	if err != nil {
 		env.Logf("%s: %v", spec.Name, err)
 		outcome = failure(spec, env, ev, event, err)
 	}
 	record(env, ev, outcome)
+	replay(env)
 	reply := Reply(event, outcome, env.Notes())
 	if reply.Empty() {
 		return 0
@@ -144,10 +144,13 @@ func run(spec Spec, env *Env) (o Outcome, ev *hook.Event, err error) {
 	}
 }
 
-// failure applies the declared policy to an error.
+// failure applies the declared policy to an error. An event this route does
+// not serve (an unknown or wrong hook_event_name) is undecidable whatever
+// its tool, so a fail-closed hook refuses it.
 func failure(spec Spec, env *Env, ev *hook.Event, event string, err error) Outcome {
 	what := describe(err)
-	closed := spec.Policy == FailClosed && (spec.ClosedFor == nil || ev == nil || spec.ClosedFor(ev))
+	foreign := ev != nil && len(spec.Events) > 0 && !slices.Contains(spec.Events, ev.HookEventName)
+	closed := spec.Policy == FailClosed && (spec.ClosedFor == nil || ev == nil || foreign || spec.ClosedFor(ev))
 	if closed {
 		v := verdict.New("hook-failure", verdict.HardBlock, verdict.High,
 			fmt.Sprintf("vibe could not check this action (%s), so it was refused to keep protected files safe.", what),
@@ -168,20 +171,15 @@ func describe(err error) string {
 	return msg
 }
 
-// record appends the outcome's verdicts to the advisory log when the store
-// is reachable. A store that already failed is not retried, and a failure
-// here never changes the reply.
+// record appends the outcome's verdicts to the advisory log, after the
+// decision; what the database refuses goes to the spool (Env.Record). A
+// failure here never changes the reply.
 func record(env *Env, ev *hook.Event, o Outcome) {
-	if len(o.Verdicts) == 0 || (env.opened && env.stErr != nil) {
+	if len(o.Verdicts) == 0 {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	st, err := env.Store(ctx)
-	if err != nil {
-		env.Logf("record verdicts: %v", err)
-		return
-	}
 	c := store.AdvisoryContext{At: env.Now()}
 	if ev != nil {
 		c.SessionID, c.Event, c.ToolUseID = ev.SessionID, ev.HookEventName, ev.ToolUseID
@@ -190,19 +188,42 @@ func record(env *Env, ev *hook.Event, o Outcome) {
 	if c.ProjectPath == "" {
 		c.ProjectPath = "(unknown)"
 	}
-	err = st.Tx(ctx, func(tx *store.Tx) error {
-		if c.SessionID != "" {
-			// The session row must exist for the verdict to belong to it.
-			if err := tx.UpsertSession(ctx, store.SessionSeen{ID: c.SessionID, ProjectPath: c.ProjectPath, At: c.At}); err != nil {
-				return err
-			}
-		}
-		return tx.AppendAdvisories(ctx, c, o.Verdicts)
-	})
-	if err != nil {
-		env.Logf("record verdicts: %v", err)
-		if errors.Is(err, context.DeadlineExceeded) || fault.KindOf(err) == fault.Unavailable {
-			env.Note("verdicts were applied but not recorded: %s", describe(err))
-		}
+	r := store.Record{Verdicts: o.Verdicts, Advisory: &c}
+	if c.SessionID != "" {
+		// The session row must exist for the verdict to belong to it.
+		r.Session = &store.SessionSeen{ID: c.SessionID, ProjectPath: c.ProjectPath, At: c.At}
 	}
+	if err := env.Record(ctx, r); err != nil {
+		env.Logf("record verdicts: %v", err)
+		env.Note("verdicts were applied but not recorded: %s", describe(err))
+	}
+}
+
+// replay writes what earlier events spooled, once this event has reached
+// the database (a hook that never opened it does not open it for this).
+// It runs after the reply is decided and never changes it.
+func replay(env *Env) {
+	if !env.StoreOpened() || env.spooled || !store.Spooled(env.Paths().Spool) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	n, skipped, err := env.st.ReplaySpool(ctx, env.Paths().Spool)
+	switch {
+	case err != nil:
+		env.Logf("replay spool: %v", err)
+	case n > 0 || skipped > 0:
+		env.Logf("replayed %d spooled records (%d unreadable lines skipped)", n, skipped)
+	}
+}
+
+// known reports whether Claude Code has an event of this name, so that a
+// reply in its shape means something.
+func known(name string) bool {
+	switch name {
+	case hook.SessionStart, hook.UserPromptSubmit, hook.PreToolUse, hook.PostToolUse, hook.Stop,
+		hook.SubagentStop, hook.SessionEnd, hook.PreCompact:
+		return true
+	}
+	return false
 }

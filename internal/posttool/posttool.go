@@ -19,6 +19,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/calibrate"
 	"github.com/vibe-science/vibe/internal/claim"
+	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
 	"github.com/vibe-science/vibe/internal/integrityhook"
@@ -142,7 +143,11 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 	call := Digest(ev, proj, now)
 	st, err := env.Store(ctx)
 	if err != nil {
-		env.Note("the memory database is unavailable (%v); this %s call was not recorded in the research spine", err, ev.ToolName)
+		if spool(env, ev, proj, call, now) {
+			env.Note("the memory database is unavailable (%v); this %s call was spooled and is recorded once it is back", err, ev.ToolName)
+		} else {
+			env.Note("the memory database is unavailable (%v); this %s call was not recorded in the research spine", err, ev.ToolName)
+		}
 		return hookrun.Outcome{}, nil
 	}
 	var calls int
@@ -170,6 +175,11 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 		return recordClaims(ctx, tx, ev, call, now)
 	})
 	if err != nil {
+		if fault.KindOf(err) == fault.Unavailable && spool(env, ev, proj, call, now) {
+			// Recorded when the database takes it; the protected-file
+			// check needs no database.
+			return hookrun.Outcome{Verdicts: protectedChanges(env, ev, call)}, nil
+		}
 		return hookrun.Outcome{}, fmt.Errorf("record %s call: %w", ev.ToolName, err)
 	}
 	out := hookrun.Outcome{Verdicts: protectedChanges(env, ev, call)}
@@ -378,4 +388,17 @@ func integrityAfterWrite(ctx context.Context, env *hookrun.Env, st *store.Store,
 		}
 	}
 	return out
+}
+
+// spool keeps the call's spine entry, files and memory for later when the
+// database refuses them now (hookrun.Env.Record); literature and claim
+// events of this call are not spooled.
+func spool(env *hookrun.Env, ev *hook.Event, proj project.Project, call Call, now time.Time) bool {
+	seen := hookrun.Seen(ev, proj.Root, now)
+	entry := call.Entry
+	if err := store.Spool(env.Paths().Spool, store.Record{Session: &seen, Spine: &entry, Files: call.Files, Memory: call.Memory}); err != nil {
+		env.Logf("spool %s call: %v", ev.ToolName, err)
+		return false
+	}
+	return true
 }

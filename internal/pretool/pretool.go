@@ -1,6 +1,7 @@
 // Package pretool is the PreToolUse hook: the only point where vibe can stop
-// a write before it happens. It upserts the session and runs the checks that
-// can be judged from the proposed call. Its policy is fail-closed for tools
+// a write before it happens. It runs the checks that can be judged from the
+// proposed call, then upserts the session (spooled when the database cannot
+// take it: the decision never waits for a write). Its policy is fail-closed for tools
 // that can write (a crash, timeout or unreadable event denies the call) and
 // fail-open for the rest.
 package pretool
@@ -58,11 +59,16 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 	st, stErr := env.Store(ctx)
 	if stErr != nil {
 		env.Note("the memory database is unavailable (%v); checks that need recorded history refuse what they cannot confirm", stErr)
-	} else if err := st.Tx(ctx, func(tx *store.Tx) error {
-		return tx.UpsertSession(ctx, hookrun.Seen(ev, proj.Root, now))
-	}); err != nil {
-		return hookrun.Outcome{}, fmt.Errorf("record session: %w", err)
 	}
+	// Decide first, record after: a database that cannot take the session
+	// row now (locked, full disk) delays the record (spooled), never the
+	// decision.
+	defer func() {
+		seen := hookrun.Seen(ev, proj.Root, now)
+		if err := env.Record(ctx, store.Record{Session: &seen}); err != nil {
+			env.Logf("record session: %v", err)
+		}
+	}()
 	var out hookrun.Outcome
 	policy, err := permission.Load(proj.Root)
 	if err != nil {

@@ -23,6 +23,13 @@ import (
 // only matters under a storm of parallel hooks.
 const DefaultBusyTimeoutMS = 5000
 
+// HookBusyTimeoutMS is the busy timeout on the hook path (hookrun, the
+// worker): a hook must answer within its budget whoever holds the write
+// lock, and what it cannot write in this time goes to the spool (Spool)
+// instead of delaying the decision. A vibe writer holds the lock for well
+// under a millisecond.
+const HookBusyTimeoutMS = 250
+
 // registerVec loads sqlite-vec and tunes the C allocator, once per process.
 var registerVec sync.Once
 
@@ -30,6 +37,8 @@ var registerVec sync.Once
 type Store struct {
 	db   *sql.DB
 	path string
+	// file is the database file as opened, for Replaced.
+	file os.FileInfo
 }
 
 // Options tune Open.
@@ -82,13 +91,24 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 			sdb.Close()
 			return nil, err
 		}
-		return s, nil
-	}
-	if err := s.migrate(ctx); err != nil {
+	} else if err := s.migrate(ctx); err != nil {
 		sdb.Close()
 		return nil, err
 	}
+	s.file, _ = os.Stat(path)
 	return s, nil
+}
+
+// Replaced reports, with one stat, whether the file at Path is no longer
+// the one this Store opened: deleted, or replaced by another file. A
+// process that holds the database open (the worker) would otherwise write
+// to a deleted file, and every record would be lost.
+func (s *Store) Replaced() bool {
+	if s.file == nil {
+		return false
+	}
+	now, err := os.Stat(s.path)
+	return err != nil || !os.SameFile(now, s.file)
 }
 
 // Path is the database file.
