@@ -152,5 +152,36 @@ func TestUnknownEventOnThePreToolUseRouteDenies(t *testing.T) {
 			t.Errorf("%q: %s", name, out)
 		}
 	}
-	_ = os.Remove
+}
+
+// TestHugeEventsAnsweredInTime: a 50 MB event is answered well within
+// every hook's timeout: PreToolUse refuses what it cannot check, the other
+// hooks skip it and say so.
+func TestHugeEventsAnsweredInTime(t *testing.T) {
+	r := newFaultRig(t)
+	big := strings.Repeat("é", 25<<20) // 50 MB
+	events := map[string]map[string]any{
+		"pre-tool-use":  {"hook_event_name": "PreToolUse", "tool_name": "Write", "tool_input": map[string]any{"file_path": filepath.Join(r.project, "a.txt"), "content": big}},
+		"post-tool-use": {"hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_input": map[string]any{"command": "cat big"}, "tool_response": map[string]any{"stdout": big}},
+		"prompt-submit": {"hook_event_name": "UserPromptSubmit", "prompt": big},
+		"session-start": {"hook_event_name": "SessionStart", "source": "startup", "model": big},
+		"stop":          {"hook_event_name": "Stop", "last_assistant_message": big},
+		"session-end":   {"hook_event_name": "SessionEnd", "reason": big},
+	}
+	for folder, ev := range events {
+		out, took := r.run(folder, ev)
+		budget := specs[folder].Budget
+		if folder == "session-end" {
+			budget = 1500 * time.Millisecond
+		}
+		if took > budget {
+			t.Errorf("%s: %v, more than %v", folder, took, budget)
+		}
+		if !strings.Contains(out, "the event is 50.0 MB, more than the 8 MB vibe can check within the hook") {
+			t.Errorf("%s: %s", folder, out)
+		}
+		if folder == "pre-tool-use" && !strings.Contains(out, `"permissionDecision":"deny"`) {
+			t.Errorf("pre-tool-use did not refuse: %s", out)
+		}
+	}
 }

@@ -36,6 +36,12 @@ const RelayNoteVar = "VIBE_RELAY_NOTE"
 // DefaultMaxInput caps stdin (hook.MaxEvent).
 const DefaultMaxInput = hook.MaxEvent
 
+// DefaultMaxJudged is the largest event a hook decodes and judges: beyond
+// it, decoding and the checks could outlast the hook's timeout (a 50 MB
+// event took 10-15 s), so the event is not judged: PreToolUse refuses it
+// (fail-closed), the other hooks skip it and say so.
+const DefaultMaxJudged = 8 << 20
+
 // Handler judges one event.
 type Handler func(ctx context.Context, env *Env, ev *hook.Event) (Outcome, error)
 
@@ -47,7 +53,9 @@ type Spec struct {
 	Policy   Policy
 	Budget   time.Duration
 	MaxInput int64
-	Handle   Handler
+	// MaxJudged overrides DefaultMaxJudged.
+	MaxJudged int64
+	Handle    Handler
 	// ClosedFor narrows FailClosed to the events it matters for (a
 	// PreToolUse of a tool that can write). nil means every event.
 	ClosedFor func(ev *hook.Event) bool
@@ -106,6 +114,15 @@ func run(spec Spec, env *Env) (o Outcome, ev *hook.Event, err error) {
 	}
 	if int64(len(data)) > max {
 		return o, nil, fault.Errorf(fault.Invalid, "read stdin", "event larger than %d bytes", max)
+	}
+	judged := spec.MaxJudged
+	if judged <= 0 {
+		judged = DefaultMaxJudged
+	}
+	if int64(len(data)) > judged {
+		return o, nil, fault.Errorf(fault.Invalid, "read stdin",
+			"the event is %.1f MB, more than the %d MB vibe can check within the hook's time limit; write large content with a script in smaller parts",
+			float64(len(data))/(1<<20), judged>>20)
 	}
 	ev, err = hook.Decode(data)
 	if err != nil {
