@@ -13,6 +13,7 @@ import (
 	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/hook"
+	"github.com/vibe-science/vibe/internal/privacy"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -147,7 +148,7 @@ func (e *Env) Logf(format string, args ...any) {
 	}
 	defer f.Close()
 	config.NarrowFile(f)
-	fmt.Fprintf(f, "%s %s\n", now.UTC().Format(time.RFC3339Nano), fmt.Sprintf(format, args...))
+	fmt.Fprintf(f, "%s %s\n", now.UTC().Format(time.RFC3339Nano), privacy.Scrub(fmt.Sprintf(format, args...)))
 }
 
 func (e *Env) close() {

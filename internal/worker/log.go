@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/config"
+	"github.com/vibe-science/vibe/internal/privacy"
 )
 
 // LogPrefix and LogSuffix frame the daily log names: worker-2026-11-22.log.
@@ -102,7 +103,7 @@ func pruneLogs(dir string, now time.Time, retentionDays int) []string {
 }
 
 func (l *dailyLog) Printf(format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
+	msg := privacy.Scrub(fmt.Sprintf(format, args...))
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	t := l.now()
