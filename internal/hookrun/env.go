@@ -13,6 +13,7 @@ import (
 	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/hook"
+	"github.com/vibe-science/vibe/internal/integrity"
 	"github.com/vibe-science/vibe/internal/privacy"
 	"github.com/vibe-science/vibe/internal/store"
 )
@@ -128,6 +129,17 @@ func (e *Env) StoreOpened() bool { return e.opened && e.stErr == nil }
 // Note queues a sentence for the user (the reply's systemMessage).
 func (e *Env) Note(format string, args ...any) {
 	e.notes = append(e.notes, fmt.Sprintf(format, args...))
+}
+
+// NoteUnavailable is Note for a dependency that failed (integrity.DepDatabase,
+// DepBrief, ...): the sentence is shown unless the user set that
+// dependency's circuit breaker to skip.
+func (e *Env) NoteUnavailable(dep string, format string, args ...any) {
+	if e.Settings().Breakers.Mode(dep) == integrity.ModeSkip {
+		e.Logf(format, args...)
+		return
+	}
+	e.Note(format, args...)
 }
 
 // Notes returns the queued sentences.

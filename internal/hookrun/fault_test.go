@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/hookrun"
+	"github.com/vibe-science/vibe/internal/integrityhook"
+	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -183,5 +185,51 @@ func TestHugeEventsAnsweredInTime(t *testing.T) {
 		if folder == "pre-tool-use" && !strings.Contains(out, `"permissionDecision":"deny"`) {
 			t.Errorf("pre-tool-use did not refuse: %s", out)
 		}
+	}
+}
+
+// TestDatabaseBreakerFromConfig: config.json's "database" breaker decides
+// what PreToolUse does when the database cannot be opened: warn (the
+// default) allows and says so, skip allows silently, fail refuses.
+func TestDatabaseBreakerFromConfig(t *testing.T) {
+	for mode, want := range map[string]struct{ deny, note bool }{"warn": {false, true}, "skip": {false, false}, "fail": {true, true}} {
+		r := newFaultRig(t)
+		os.MkdirAll(r.dbPath(), 0o700) // a folder where the database should be
+		os.WriteFile(filepath.Join(r.home, "config.json"), []byte(`{"breakers": {"database": "`+mode+`"}}`), 0o600)
+		out, _ := r.run("pre-tool-use", writeEvent(r, "", "notes.txt"))
+		if deny := strings.Contains(out, `"permissionDecision":"deny"`); deny != want.deny {
+			t.Errorf("%s: deny %v: %s", mode, deny, out)
+		}
+		if want.deny && !strings.Contains(out, "circuit breaker database is set to fail") {
+			t.Errorf("%s: the denial does not name the breaker: %s", mode, out)
+		}
+		if note := strings.Contains(out, "the memory database is unavailable"); note != want.note {
+			t.Errorf("%s: note %v: %s", mode, note, out)
+		}
+	}
+}
+
+// TestBriefEnforcedWithTheDatabaseDown: a brief ingested while the
+// database worked keeps denying its Critical constraint after the
+// database file is destroyed (from the copy written at ingest).
+func TestBriefEnforcedWithTheDatabaseDown(t *testing.T) {
+	r := newFaultRig(t)
+	os.MkdirAll(filepath.Join(r.project, "src"), 0o755)
+	os.WriteFile(filepath.Join(r.project, "src", "split.go"), []byte("package src\n\nfunc MakeSplits(n int) []int { return nil }\n"), 0o644)
+	briefText := "# Brief: Off-target scoring\n\n## Constraints\n\n### BC-001: Never change how guides are split\n- severity: Critical\n- action: Block\n- applies-to: src/split.go#MakeSplits\n- rationale: held-out guides.\n"
+	st, err := store.Open(context.Background(), r.dbPath(), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := integrityhook.IngestBrief(context.Background(), st, project.Resolve(r.project), "brief.md", []byte(briefText), time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	os.WriteFile(r.dbPath(), bytes.Repeat([]byte("not a database "), 512), 0o600)
+	os.Remove(r.dbPath() + "-wal")
+	out, _ := r.run("pre-tool-use", map[string]any{"hook_event_name": "PreToolUse", "tool_name": "Edit", "tool_use_id": "toolu_split",
+		"tool_input": map[string]any{"file_path": filepath.Join(r.project, "src", "split.go"), "old_string": "nil", "new_string": "[]int{1}"}})
+	if !strings.Contains(out, `"permissionDecision":"deny"`) || !strings.Contains(out, "BC-001") || !strings.Contains(out, "database is unavailable") {
+		t.Fatalf("the brief was not enforced with the database down: %s", out)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/hook"
+	"github.com/vibe-science/vibe/internal/integrity"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/verdict"
@@ -85,6 +86,7 @@ func Main(spec Spec, env *Env) int {
 		env.Logf("%s: %v", spec.Name, err)
 		outcome = failure(spec, env, ev, event, err)
 	}
+	outcome.Verdicts = append(outcome.Verdicts, databaseBreaker(env, event)...)
 	record(env, ev, outcome)
 	replay(env)
 	reply := Reply(event, outcome, env.Notes())
@@ -243,4 +245,21 @@ func known(name string) bool {
 		return true
 	}
 	return false
+}
+
+// databaseBreaker applies the "database" circuit breaker of config.json
+// when this event could not open the database. fail refuses the call at
+// PreToolUse (a BLOCK: deny); skip and warn change nothing here (the
+// handlers' notes go through NoteUnavailable, which skip silences). Other
+// events are never stopped for it: a Stop refused for a missing database
+// would trap the session.
+func databaseBreaker(env *Env, event string) []verdict.Verdict {
+	if !env.opened || env.stErr == nil || event != hook.PreToolUse {
+		return nil
+	}
+	v, proceed := env.Settings().Breakers.On(integrity.DepDatabase, env.stErr)
+	if proceed {
+		return nil
+	}
+	return []verdict.Verdict{v}
 }

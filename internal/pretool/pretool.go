@@ -20,6 +20,7 @@ import (
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
+	"github.com/vibe-science/vibe/internal/integrity"
 	"github.com/vibe-science/vibe/internal/integrityhook"
 	"github.com/vibe-science/vibe/internal/ledger"
 	"github.com/vibe-science/vibe/internal/literature"
@@ -58,7 +59,7 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 	now := env.Now()
 	st, stErr := env.Store(ctx)
 	if stErr != nil {
-		env.Note("the memory database is unavailable (%v); checks that need recorded history refuse what they cannot confirm", stErr)
+		env.NoteUnavailable(integrity.DepDatabase, "the memory database is unavailable (%v); checks that need recorded history refuse what they cannot confirm", stErr)
 	}
 	// Decide first, record after: a database that cannot take the session
 	// row now (locked, full disk) delays the record (spooled), never the
@@ -87,7 +88,7 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 	}
 	out.Verdicts = append(out.Verdicts, ledgerBash(ev, proj, req)...)
 	out.Verdicts = append(out.Verdicts, haltCheck(ctx, env, st, proj, d.Paths)...)
-	briefVerdicts, ask := briefCheck(ctx, st, proj, d.Paths)
+	briefVerdicts, ask := briefCheck(ctx, env, st, proj, d.Paths)
 	out.Verdicts = append(out.Verdicts, briefVerdicts...)
 	out.Ask = append(out.Ask, ask...)
 	target := edit.Target(ev)
@@ -118,13 +119,15 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 
 // briefCheck applies the research brief's constraints to the files a call
 // writes: Critical+Block denies, WarnAndConfirm asks the user, the rest is
-// context.
-func briefCheck(ctx context.Context, st *store.Store, proj project.Project, paths []string) (vs []verdict.Verdict, ask []string) {
-	if st == nil {
+// context. With the database down, the brief's copy is read.
+func briefCheck(ctx context.Context, env *hookrun.Env, st *store.Store, proj project.Project, paths []string) (vs []verdict.Verdict, ask []string) {
+	if len(paths) == 0 {
 		return nil, nil
 	}
+	copyPath := integrityhook.BriefCopy(env.Paths().DB, proj.Root)
+	breakers := env.Settings().Breakers
 	for _, p := range paths {
-		for _, v := range integrityhook.BriefWrite(ctx, st, proj, p) {
+		for _, v := range integrityhook.BriefWriteWith(ctx, st, copyPath, proj, p, breakers) {
 			switch {
 			case v.Result == verdict.Pass:
 			case brief.NeedsConfirm(v):
