@@ -144,3 +144,39 @@ func TestFakeDaemonDoesNotAllow(t *testing.T) {
 	}
 	t.Logf("refused the fake and decided locally in %v", time.Since(start))
 }
+
+// BenchmarkCheckPeer: what the trust check adds to every relayed hook (a
+// getsockopt and two stats).
+func BenchmarkCheckPeer(b *testing.B) {
+	socket := filepath.Join(b.TempDir(), "s.sock")
+	ln, err := net.Listen("unix", socket)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close()
+		}
+	}()
+	c, err := net.Dial("unix", socket)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	f, err := c.(*net.UnixConn).File()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	self, _ := os.Executable()
+	for b.Loop() {
+		if err := checkPeer(int(f.Fd()), self); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
