@@ -144,6 +144,9 @@ func Spooled(path string) bool {
 	return err == nil
 }
 
+// errReplaying: another process holds the replay lock.
+var errReplaying = errors.New("another process is replaying the spool")
+
 // replaySuffix names the spool being replayed: a replayer renames the
 // spool first, so hooks appending meanwhile start a new one.
 const replaySuffix = ".replay"
@@ -155,6 +158,9 @@ const replaySuffix = ".replay"
 // line that is not a record (a torn write) is skipped and counted.
 func (s *Store) ReplaySpool(ctx context.Context, path string) (applied, skipped int, err error) {
 	unlock, err := lockSpool(path + ".lock")
+	if errors.Is(err, errReplaying) {
+		return 0, 0, nil // another process is replaying it
+	}
 	if err != nil {
 		return 0, 0, fault.E(fault.Unavailable, "replay spool", err)
 	}

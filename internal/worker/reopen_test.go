@@ -73,3 +73,22 @@ func TestDeletedDatabaseIsDetected(t *testing.T) {
 		t.Fatalf("the new database holds %d entries (%v), want the 2 after the deletion", len(es), err)
 	}
 }
+
+// TestWorkerReplaysTheSpool: records hooks spooled while the database
+// refused them are written by the worker's next poll, with no hook event.
+func TestWorkerReplaysTheSpool(t *testing.T) {
+	p := testHome(t)
+	seen := store.SessionSeen{ID: "spooled-1", ProjectPath: "/p", At: t0}
+	if err := store.Spool(p.Spool, store.Record{Session: &seen}); err != nil {
+		t.Fatal(err)
+	}
+	w := New(fastConfig(p, nil, "fake"))
+	if err := w.Open(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	eventually(t, 5*time.Second, "spool replayed", func() bool { return !store.Spooled(p.Spool) })
+	if s, err := w.store().Session(context.Background(), "spooled-1"); err != nil || s.ID != "spooled-1" {
+		t.Fatalf("session %+v %v", s, err)
+	}
+}
