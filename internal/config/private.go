@@ -38,6 +38,9 @@ func SecureHome(p Paths) error {
 		if err := os.MkdirAll(d, DirMode); err != nil {
 			return fmt.Errorf("make %s: %w", d, err)
 		}
+		if st, err := os.Stat(d); err == nil && st.Mode()&os.ModeSticky != 0 {
+			return fmt.Errorf("%s is a shared folder (sticky, like /tmp): set VIBE_HOME to a folder of your own, which vibe keeps private", d)
+		}
 		if err := narrow(d, DirMode); err != nil {
 			return err
 		}

@@ -3,6 +3,7 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -66,5 +67,20 @@ func TestSecureHomeLeavesAForeignDBFolder(t *testing.T) {
 	}
 	if st, _ := os.Stat(db); st.Mode().Perm() != 0o600 {
 		t.Errorf("database %v", st.Mode().Perm())
+	}
+}
+
+// TestSecureHomeRefusesASharedFolder: VIBE_HOME=/tmp would make vibe chmod
+// /tmp; a sticky folder is refused instead.
+func TestSecureHomeRefusesASharedFolder(t *testing.T) {
+	shared := t.TempDir()
+	os.Chmod(shared, 0o777|os.ModeSticky)
+	p := Resolve(func(k string) string { return map[string]string{"VIBE_HOME": shared}[k] })
+	err := SecureHome(p)
+	if err == nil || !strings.Contains(err.Error(), "is a shared folder") {
+		t.Fatalf("err %v", err)
+	}
+	if st, _ := os.Stat(shared); st.Mode().Perm() != 0o777 {
+		t.Errorf("the shared folder was changed: %v", st.Mode())
 	}
 }
