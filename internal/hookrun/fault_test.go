@@ -107,10 +107,12 @@ func TestLockedDatabaseDecidesFirst(t *testing.T) {
 	if strings.Contains(out, `"deny"`) || took > time.Second {
 		t.Fatalf("a legitimate write under a lock: %s in %v", out, took)
 	}
+	t.Logf("legitimate write under a lock: allowed in %v", took)
 	out, took = r.run("pre-tool-use", writeEvent(r, "vibe:reviewer2", "CLAIM-LEDGER.md"))
 	if !strings.Contains(out, `"permissionDecision":"deny"`) || !strings.Contains(out, "reviewer2 may not write CLAIM-LEDGER.md") || took > time.Second {
 		t.Fatalf("a protected write under a lock: %s in %v", out, took)
 	}
+	t.Logf("protected write under a lock: denied in %v", took)
 	out, took = r.run("post-tool-use", map[string]any{"hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_use_id": "toolu_train",
 		"tool_input": map[string]any{"command": "python train.py"}, "tool_response": map[string]any{"stdout": "auc 0.81"}})
 	if took > time.Second {
