@@ -1,9 +1,9 @@
 // Package pretool is the PreToolUse hook: the only point where vibe can stop
 // a write before it happens. It runs the checks that can be judged from the
 // proposed call, then upserts the session (spooled when the database cannot
-// take it: the decision never waits for a write). Its policy is fail-closed for tools
-// that can write (a crash, timeout or unreadable event denies the call) and
-// fail-open for the rest.
+// take it: the decision never waits for a write). Its policy is fail-closed
+// for tools that can write (a crash, timeout or unreadable event denies the
+// call) and fail-open for the rest.
 package pretool
 
 import (
