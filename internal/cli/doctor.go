@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vibe-science/vibe/db"
+	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/permission"
 	"github.com/vibe-science/vibe/internal/store"
@@ -60,7 +61,7 @@ func runDoctor(ctx context.Context, o *DoctorOptions) error {
 	var checks []Check
 	add := func(c Check) { checks = append(checks, c) }
 
-	if err := os.MkdirAll(p.Home, 0o755); err != nil {
+	if err := os.MkdirAll(p.Home, config.DirMode); err != nil {
 		add(Check{"vibe home", false, err.Error(), "set VIBE_HOME to a writable folder"})
 	} else if tmp, err := os.CreateTemp(p.Home, ".doctor-*"); err != nil {
 		add(Check{"vibe home", false, p.Home + " is not writable: " + err.Error(), "fix the folder's permissions or set VIBE_HOME"})

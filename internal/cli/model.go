@@ -388,7 +388,7 @@ func setSettingsModel(p config.Paths, name string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(p.Settings), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(p.Settings), config.DirMode); err != nil {
 		return fmt.Errorf("write settings: %w", err)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(p.Settings), ".config-*.json")

@@ -84,10 +84,14 @@ func runSetup(ctx context.Context, o *SetupOptions) error {
 
 	p := f.Paths()
 	for _, d := range []string{filepath.Dir(p.DB), p.Logs, p.Models} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
+		if err := os.MkdirAll(d, config.DirMode); err != nil {
 			add(step("folders", false, err.Error(), "make VIBE_HOME ("+p.Home+") writable or point VIBE_HOME elsewhere"))
 			return report(o, steps, start)
 		}
+	}
+	if err := config.SecureHome(p); err != nil {
+		add(step("folders", false, err.Error(), "make "+p.Home+" yours (chown) so vibe can keep it private (0700)"))
+		return report(o, steps, start)
 	}
 	add(step("folders", true, p.Home, ""))
 	if raw, err := os.ReadFile(p.Settings); err == nil {

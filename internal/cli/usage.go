@@ -165,6 +165,10 @@ const environmentHelp = `Variables that change what vibe does:
       Set by a hook binary for its handler from its --client argument (codex,
       gemini; unset for Claude Code): which client's event shapes and reply
       vocabulary the handler speaks. Not meant to be set by hand.
+  VIBE_RELAY_NOTE
+      Set by a hook binary for its handler when it could not use the resident
+      worker (not running, or a process vibe does not trust on its socket):
+      the reason, shown to the user. Not meant to be set by hand.
   VIBE_RELAY
       "off": hook binaries do not hand the event to the resident worker and
       run vibe-hook directly (slower; for diagnosing the relay).

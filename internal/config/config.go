@@ -5,13 +5,16 @@
 package config
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"reflect"
 	"strings"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/integrity"
 	"github.com/vibe-science/vibe/internal/vibehome"
 )
 
@@ -49,8 +52,10 @@ type Settings struct {
 	WorkerIdleUnloadSec int `json:"worker_idle_unload_sec,omitempty"`
 	// LogRetentionDays deletes older daily logs.
 	LogRetentionDays int `json:"log_retention_days,omitempty"`
-	// Breakers choose, per dependency, what a failure does: skip, warn, fail.
-	Breakers map[string]string `json:"breakers,omitempty"`
+	// Breakers choose, per dependency (database, worker, vec, brief), what
+	// its failure does: skip, warn or fail (integrity.Breakers). Names and
+	// modes are validated; unnamed dependencies keep their defaults.
+	Breakers integrity.Breakers `json:"breakers,omitempty"`
 }
 
 // Defaults are the values used where the file is silent.
@@ -63,12 +68,16 @@ var Defaults = Settings{
 	Model:               "all-MiniLM-L6-v2",
 	WorkerIdleUnloadSec: 600,
 	LogRetentionDays:    14,
+	Breakers:            integrity.DefaultBreakers(),
 }
 
 // LoadSettings reads config.json; a missing file gives Defaults, a broken
-// one an error that says which file and why (callers then use Defaults).
+// one an error that says which file and why (callers then use Defaults). A
+// key vibe does not know is an error naming the closest known key: a
+// misspelt setting would otherwise be silently ignored.
 func LoadSettings(p Paths) (Settings, error) {
 	s := Defaults
+	s.Breakers = integrity.DefaultBreakers()
 	raw, err := os.ReadFile(p.Settings)
 	if errors.Is(err, os.ErrNotExist) {
 		return s, nil
@@ -76,12 +85,74 @@ func LoadSettings(p Paths) (Settings, error) {
 	if err != nil {
 		return s, fmt.Errorf("read settings %s: %w", p.Settings, err)
 	}
-	var f Settings
-	if err := json.Unmarshal(raw, &f); err != nil {
-		return s, fmt.Errorf("settings %s is not valid JSON: %w", p.Settings, err)
+	f, err := ParseSettings(raw)
+	if err != nil {
+		return s, fmt.Errorf("settings %s: %w", p.Settings, err)
 	}
 	merge(&s, f)
 	return s, nil
+}
+
+// ParseSettings decodes a config.json, refusing unknown keys.
+func ParseSettings(raw []byte) (Settings, error) {
+	var f Settings
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		if key, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			key = strings.Trim(key, `"`)
+			return f, fmt.Errorf("unknown key %q%s; the keys are %s", key, suggest(key, settingKeys()), strings.Join(settingKeys(), ", "))
+		}
+		return f, fmt.Errorf("not valid: %w", err)
+	}
+	return f, nil
+}
+
+// settingKeys are the JSON names of Settings' fields.
+func settingKeys() []string {
+	t := reflect.TypeOf(Settings{})
+	keys := make([]string, 0, t.NumField())
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		keys = append(keys, name)
+	}
+	return keys
+}
+
+// suggest returns `; did you mean "k"?` for the known key closest to key
+// (edit distance at most a third of its length), else "".
+func suggest(key string, known []string) string {
+	best, bestD := "", len(key)/3+1
+	for _, k := range known {
+		if d := distance(strings.ToLower(key), k); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf("; did you mean %q?", best)
+}
+
+// distance is the Levenshtein distance between a and b.
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 func merge(dst *Settings, f Settings) {
@@ -110,7 +181,7 @@ func merge(dst *Settings, f Settings) {
 		dst.LogRetentionDays = f.LogRetentionDays
 	}
 	if len(f.Breakers) > 0 {
-		dst.Breakers = f.Breakers
+		dst.Breakers = f.Breakers // already over the defaults (Breakers.UnmarshalJSON)
 	}
 }
 

@@ -4,4 +4,14 @@
 // verdicts, and turns them into Claude Code's reply through the one
 // verdict → reply table (Reply). Main returns the exit code; only cmd/ calls
 // os.Exit. Nothing here knows what a particular hook checks.
+//
+// Decide first, record after: the database opens with a short busy timeout
+// (store.HookBusyTimeoutMS), a handler decides before it writes, and what
+// the database refuses (locked, full, unopenable) goes through Env.Record
+// to the spool in VIBE_HOME, which the next event that reaches the
+// database replays. Events larger than DefaultMaxJudged are not judged
+// (PreToolUse refuses them), and an event name the route does not serve is
+// refused by a fail-closed hook. The "database" circuit breaker of
+// config.json decides whether PreToolUse refuses while the database is
+// down (fail) and whether the user is told (skip silences NoteUnavailable).
 package hookrun

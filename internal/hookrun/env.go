@@ -2,6 +2,7 @@ package hookrun
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,7 +11,10 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/config"
+	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/hook"
+	"github.com/vibe-science/vibe/internal/integrity"
+	"github.com/vibe-science/vibe/internal/privacy"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -29,7 +33,11 @@ type Env struct {
 	stErr    error
 	opened   bool
 	borrowed bool
-	notes    []string
+	// spooled: the database refused a record of this event, so the
+	// event's other records go straight to the spool (each attempt would
+	// wait the busy timeout again) and the spool is not replayed now.
+	spooled bool
+	notes   []string
 }
 
 // UseStore gives the Env an already open database (the worker's), which it
@@ -70,14 +78,49 @@ func (e *Env) Settings() config.Settings {
 func (e *Env) Store(ctx context.Context) (*store.Store, error) {
 	if !e.opened {
 		e.opened = true
-		opt := store.Options{}
-		// VIBE_BUSY_TIMEOUT_MS shortens the wait for a locked database.
+		opt := store.Options{BusyTimeoutMS: store.HookBusyTimeoutMS}
+		// VIBE_BUSY_TIMEOUT_MS changes the wait for a locked database.
 		if ms, err := strconv.Atoi(e.Getenv("VIBE_BUSY_TIMEOUT_MS")); err == nil && ms > 0 {
 			opt.BusyTimeoutMS = ms
 		}
 		e.st, e.stErr = store.Open(ctx, e.Paths().DB, opt)
 	}
 	return e.st, e.stErr
+}
+
+// Record writes r in one transaction when the database takes it, and
+// otherwise appends it to the spool (VIBE_HOME/spool.jsonl), from which
+// the next event that reaches the database replays it: a locked database,
+// a full disk or a database that cannot be opened delays a record, it
+// does not lose it. The error is only for a record that could be neither
+// written nor spooled.
+func (e *Env) Record(ctx context.Context, r store.Record) error {
+	if r.Empty() {
+		return nil
+	}
+	var err error
+	if e.spooled {
+		err = errors.New("the database refused an earlier record of this event")
+	} else if st, serr := e.Store(ctx); serr != nil {
+		err = serr
+	} else if err = st.Tx(ctx, func(tx *store.Tx) error { return tx.Apply(ctx, r) }); err == nil {
+		return nil
+	} else if !spoolable(err) {
+		return err
+	}
+	e.spooled = true
+	if serr := store.Spool(e.Paths().Spool, r); serr != nil {
+		return fmt.Errorf("%w; spooling it failed too: %v", err, serr)
+	}
+	e.Logf("spooled a record the database refused: %v", err)
+	return nil
+}
+
+// spoolable: the database is there but cannot take the record now (locked,
+// full, unwritable) or the hook's time ran out; a record the database
+// rejects as invalid would be rejected again.
+func spoolable(err error) bool {
+	return fault.KindOf(err) == fault.Unavailable || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
 }
 
 // StoreOpened reports whether Store was called and succeeded.
@@ -88,6 +131,17 @@ func (e *Env) Note(format string, args ...any) {
 	e.notes = append(e.notes, fmt.Sprintf(format, args...))
 }
 
+// NoteUnavailable is Note for a dependency that failed (integrity.DepDatabase,
+// DepBrief, ...): the sentence is shown unless the user set that
+// dependency's circuit breaker to skip.
+func (e *Env) NoteUnavailable(dep string, format string, args ...any) {
+	if e.Settings().Breakers.Mode(dep) == integrity.ModeSkip {
+		e.Logf(format, args...)
+		return
+	}
+	e.Note(format, args...)
+}
+
 // Notes returns the queued sentences.
 func (e *Env) Notes() []string { return e.notes }
 
@@ -95,17 +149,18 @@ func (e *Env) Notes() []string { return e.notes }
 // never fails a hook.
 func (e *Env) Logf(format string, args ...any) {
 	dir := e.Paths().Logs
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, config.DirMode); err != nil {
 		return
 	}
 	now := e.Now()
 	f, err := os.OpenFile(filepath.Join(dir, "hooks-"+now.UTC().Format("2006-01-02")+".log"),
-		os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		os.O_CREATE|os.O_APPEND|os.O_WRONLY, config.FileMode)
 	if err != nil {
 		return
 	}
 	defer f.Close()
-	fmt.Fprintf(f, "%s %s\n", now.UTC().Format(time.RFC3339Nano), fmt.Sprintf(format, args...))
+	config.NarrowFile(f)
+	fmt.Fprintf(f, "%s %s\n", now.UTC().Format(time.RFC3339Nano), privacy.Scrub(fmt.Sprintf(format, args...)))
 }
 
 func (e *Env) close() {

@@ -74,10 +74,19 @@ func TestFullDisk(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "systemMessage") || !strings.Contains(out, "disk is full") {
 		t.Errorf("post-tool-use on a full disk: exit %d, reply %s", code, out)
 	}
+	start := time.Now()
 	code, out = run("pre-tool-use", with(map[string]any{"hook_event_name": "PreToolUse", "agent_id": "a1", "agent_type": "vibe:reviewer2",
 		"tool_name": "Write", "tool_use_id": "toolu_guarded", "tool_input": map[string]any{"file_path": filepath.Join(project, "CLAIM-LEDGER.md"), "content": "x"}}))
-	if code != 0 || !strings.Contains(out, `"permissionDecision":"deny"`) {
-		t.Errorf("a protected write on a full disk was not refused: exit %d, reply %s", code, out)
+	if code != 0 || !strings.Contains(out, `"permissionDecision":"deny"`) || time.Since(start) > time.Second {
+		t.Errorf("a protected write on a full disk was not refused in under 1 s: exit %d, reply %s, %v", code, out, time.Since(start))
+	}
+	// Decide first, record after: a legitimate write is allowed although
+	// nothing can be recorded.
+	start = time.Now()
+	code, out = run("pre-tool-use", with(map[string]any{"hook_event_name": "PreToolUse", "tool_name": "Write", "tool_use_id": "toolu_notes",
+		"tool_input": map[string]any{"file_path": filepath.Join(project, "notes.txt"), "content": "x"}}))
+	if code != 0 || strings.Contains(out, `"deny"`) || time.Since(start) > time.Second {
+		t.Errorf("a legitimate write on a full disk was refused or slow: exit %d, reply %s, %v", code, out, time.Since(start))
 	}
 	// Nothing partial: the failed call left no spine row, no provenance.
 	os.Remove(filepath.Join(mnt, "filler"))

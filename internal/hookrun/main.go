@@ -2,7 +2,6 @@ package hookrun
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"runtime/debug"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/hook"
+	"github.com/vibe-science/vibe/internal/integrity"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/verdict"
@@ -30,8 +30,18 @@ const (
 	FailClosed
 )
 
+// RelayNoteVar carries a sentence from the per-event client that ran this
+// handler locally (relay.NoteVar): it goes into the reply's systemMessage.
+const RelayNoteVar = "VIBE_RELAY_NOTE"
+
 // DefaultMaxInput caps stdin (hook.MaxEvent).
 const DefaultMaxInput = hook.MaxEvent
+
+// DefaultMaxJudged is the largest event a hook decodes and judges: beyond
+// it, decoding and the checks could outlast the hook's timeout (a 50 MB
+// event took 10-15 s), so the event is not judged: PreToolUse refuses it
+// (fail-closed), the other hooks skip it and say so.
+const DefaultMaxJudged = 8 << 20
 
 // Handler judges one event.
 type Handler func(ctx context.Context, env *Env, ev *hook.Event) (Outcome, error)
@@ -44,7 +54,9 @@ type Spec struct {
 	Policy   Policy
 	Budget   time.Duration
 	MaxInput int64
-	Handle   Handler
+	// MaxJudged overrides DefaultMaxJudged.
+	MaxJudged int64
+	Handle    Handler
 	// ClosedFor narrows FailClosed to the events it matters for (a
 	// PreToolUse of a tool that can write). nil means every event.
 	ClosedFor func(ev *hook.Event) bool
@@ -58,19 +70,25 @@ func Main(spec Spec, env *Env) int {
 		env = OSEnv()
 	}
 	defer env.close()
+	if n := env.Getenv(RelayNoteVar); n != "" {
+		env.Note("%s", n)
+		env.Logf("%s: %s", spec.Name, n)
+	}
 	event := ""
 	if len(spec.Events) > 0 {
 		event = spec.Events[0]
 	}
 	outcome, ev, err := run(spec, env)
-	if ev != nil {
-		event = ev.HookEventName
+	if ev != nil && (len(spec.Events) == 0 || slices.Contains(spec.Events, ev.HookEventName) || known(ev.HookEventName)) {
+		event = ev.HookEventName // an unknown name gets the reply of the event this route serves
 	}
 	if err != nil {
 		env.Logf("%s: %v", spec.Name, err)
 		outcome = failure(spec, env, ev, event, err)
 	}
+	outcome.Verdicts = append(outcome.Verdicts, databaseBreaker(env, event)...)
 	record(env, ev, outcome)
+	replay(env)
 	reply := Reply(event, outcome, env.Notes())
 	if reply.Empty() {
 		return 0
@@ -98,6 +116,15 @@ func run(spec Spec, env *Env) (o Outcome, ev *hook.Event, err error) {
 	}
 	if int64(len(data)) > max {
 		return o, nil, fault.Errorf(fault.Invalid, "read stdin", "event larger than %d bytes", max)
+	}
+	judged := spec.MaxJudged
+	if judged <= 0 {
+		judged = DefaultMaxJudged
+	}
+	if int64(len(data)) > judged {
+		return o, nil, fault.Errorf(fault.Invalid, "read stdin",
+			"the event is %.1f MB, more than the %d MB vibe can check within the hook's time limit; write large content with a script in smaller parts",
+			float64(len(data))/(1<<20), judged>>20)
 	}
 	ev, err = hook.Decode(data)
 	if err != nil {
@@ -136,10 +163,13 @@ func run(spec Spec, env *Env) (o Outcome, ev *hook.Event, err error) {
 	}
 }
 
-// failure applies the declared policy to an error.
+// failure applies the declared policy to an error. An event this route does
+// not serve (an unknown or wrong hook_event_name) is undecidable whatever
+// its tool, so a fail-closed hook refuses it.
 func failure(spec Spec, env *Env, ev *hook.Event, event string, err error) Outcome {
 	what := describe(err)
-	closed := spec.Policy == FailClosed && (spec.ClosedFor == nil || ev == nil || spec.ClosedFor(ev))
+	foreign := ev != nil && len(spec.Events) > 0 && !slices.Contains(spec.Events, ev.HookEventName)
+	closed := spec.Policy == FailClosed && (spec.ClosedFor == nil || ev == nil || foreign || spec.ClosedFor(ev))
 	if closed {
 		v := verdict.New("hook-failure", verdict.HardBlock, verdict.High,
 			fmt.Sprintf("vibe could not check this action (%s), so it was refused to keep protected files safe.", what),
@@ -160,20 +190,15 @@ func describe(err error) string {
 	return msg
 }
 
-// record appends the outcome's verdicts to the advisory log when the store
-// is reachable. A store that already failed is not retried, and a failure
-// here never changes the reply.
+// record appends the outcome's verdicts to the advisory log, after the
+// decision; what the database refuses goes to the spool (Env.Record). A
+// failure here never changes the reply.
 func record(env *Env, ev *hook.Event, o Outcome) {
-	if len(o.Verdicts) == 0 || (env.opened && env.stErr != nil) {
+	if len(o.Verdicts) == 0 {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	st, err := env.Store(ctx)
-	if err != nil {
-		env.Logf("record verdicts: %v", err)
-		return
-	}
 	c := store.AdvisoryContext{At: env.Now()}
 	if ev != nil {
 		c.SessionID, c.Event, c.ToolUseID = ev.SessionID, ev.HookEventName, ev.ToolUseID
@@ -182,20 +207,14 @@ func record(env *Env, ev *hook.Event, o Outcome) {
 	if c.ProjectPath == "" {
 		c.ProjectPath = "(unknown)"
 	}
-	err = st.Tx(ctx, func(tx *store.Tx) error {
-		if c.SessionID != "" {
-			// The session row must exist for the verdict to belong to it.
-			if err := tx.UpsertSession(ctx, store.SessionSeen{ID: c.SessionID, ProjectPath: c.ProjectPath, At: c.At, Client: clientOf(ev)}); err != nil {
-				return err
-			}
-		}
-		return tx.AppendAdvisories(ctx, c, o.Verdicts)
-	})
-	if err != nil {
+	r := store.Record{Verdicts: o.Verdicts, Advisory: &c}
+	if c.SessionID != "" {
+		// The session row must exist for the verdict to belong to it.
+		r.Session = &store.SessionSeen{ID: c.SessionID, ProjectPath: c.ProjectPath, At: c.At, Client: clientOf(ev)}
+	}
+	if err := env.Record(ctx, r); err != nil {
 		env.Logf("record verdicts: %v", err)
-		if errors.Is(err, context.DeadlineExceeded) || fault.KindOf(err) == fault.Unavailable {
-			env.Note("verdicts were applied but not recorded: %s", describe(err))
-		}
+		env.Note("verdicts were applied but not recorded: %s", describe(err))
 	}
 }
 
@@ -205,4 +224,50 @@ func clientOf(ev *hook.Event) string {
 		return ""
 	}
 	return ev.Client
+}
+
+// replay writes what earlier events spooled, once this event has reached
+// the database (a hook that never opened it does not open it for this).
+// It runs after the reply is decided and never changes it.
+func replay(env *Env) {
+	if !env.StoreOpened() || env.spooled || !store.Spooled(env.Paths().Spool) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	n, skipped, err := env.st.ReplaySpool(ctx, env.Paths().Spool)
+	switch {
+	case err != nil:
+		env.Logf("replay spool: %v", err)
+	case n > 0 || skipped > 0:
+		env.Logf("replayed %d spooled records (%d unreadable lines skipped)", n, skipped)
+	}
+}
+
+// known reports whether Claude Code has an event of this name, so that a
+// reply in its shape means something.
+func known(name string) bool {
+	switch name {
+	case hook.SessionStart, hook.UserPromptSubmit, hook.PreToolUse, hook.PostToolUse, hook.PostToolUseFailure, hook.Stop,
+		hook.SubagentStop, hook.SessionEnd, hook.PreCompact:
+		return true
+	}
+	return false
+}
+
+// databaseBreaker applies the "database" circuit breaker of config.json
+// when this event could not open the database. fail refuses the call at
+// PreToolUse (a BLOCK: deny); skip and warn change nothing here (the
+// handlers' notes go through NoteUnavailable, which skip silences). Other
+// events are never stopped for it: a Stop refused for a missing database
+// would trap the session.
+func databaseBreaker(env *Env, event string) []verdict.Verdict {
+	if !env.opened || env.stErr == nil || event != hook.PreToolUse {
+		return nil
+	}
+	v, proceed := env.Settings().Breakers.On(integrity.DepDatabase, env.stErr)
+	if proceed {
+		return nil
+	}
+	return []verdict.Verdict{v}
 }

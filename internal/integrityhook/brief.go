@@ -2,8 +2,13 @@ package integrityhook
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -91,7 +96,60 @@ func IngestBrief(ctx context.Context, st *store.Store, proj project.Project, nam
 		return Ingested{}, fmt.Errorf("ingest brief: %w", err)
 	}
 	v.IngestedAt = time.UnixMilli(now.UnixMilli()).UTC()
-	return Ingested{Version: v, Brief: p.Brief, PinErrors: p.PinErrors}, nil
+	in := Ingested{Version: v, Brief: p.Brief, PinErrors: p.PinErrors}
+	if err := writeBriefCopy(BriefCopy(st.Path(), proj.Root), raw); err != nil {
+		return in, fault.E(fault.Unavailable, "ingest brief", fmt.Errorf(
+			"stored as version %d, but the copy that enforces its constraints while the database is down could not be written (%w); ingest it again", v.ID, err))
+	}
+	return in, nil
+}
+
+// BriefCopy is where a project's current brief is copied at ingest: beside
+// the database (VIBE_HOME/db/briefs/, not in the project, where the agent
+// writes), named by a hash of the project root. PreToolUse reads it when
+// the database is unavailable, so Critical constraints still deny.
+func BriefCopy(dbPath, projectRoot string) string {
+	sum := sha256.Sum256([]byte(projectRoot))
+	return filepath.Join(filepath.Dir(dbPath), "briefs", hex.EncodeToString(sum[:12])+".json")
+}
+
+// writeBriefCopy replaces the copy at path with raw (the brief as stored),
+// atomically, private to the user.
+func writeBriefCopy(path string, raw []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".brief-*")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(raw)
+	cerr := tmp.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
+}
+
+// readBriefCopy reads the copy at path; ok is false when there is none.
+func readBriefCopy(path string) (brief.Brief, bool, error) {
+	raw, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return brief.Brief{}, false, nil
+	}
+	if err != nil {
+		return brief.Brief{}, false, fmt.Errorf("read the brief's copy %s: %w", path, err)
+	}
+	var b brief.Brief
+	if err := json.Unmarshal(raw, &b); err != nil {
+		return brief.Brief{}, false, fmt.Errorf("the brief's copy %s is damaged (%v): run `vibe brief ingest` again", path, err)
+	}
+	return b, true, nil
 }
 
 // CurrentBrief returns the project's current brief (the newest version),
@@ -137,9 +195,38 @@ func BriefContext(ctx context.Context, st *store.Store, proj project.Project, ma
 // the "brief" circuit breaker's verdict (by default a WARN that its
 // constraints went unchecked).
 func BriefWrite(ctx context.Context, st *store.Store, proj project.Project, rel string) []verdict.Verdict {
-	b, _, ok, err := CurrentBrief(ctx, st, proj)
+	return BriefWriteWith(ctx, st, "", proj, rel, integrity.DefaultBreakers())
+}
+
+// BriefWriteWith is BriefWrite that reads the brief's copy (copyPath, see
+// BriefCopy; "" for none) when the database is unavailable (st nil) or
+// cannot be read, and applies the user's circuit breakers. With the
+// database up it also writes a missing copy (a brief ingested before
+// copies existed).
+func BriefWriteWith(ctx context.Context, st *store.Store, copyPath string, proj project.Project, rel string, breakers integrity.Breakers) []verdict.Verdict {
+	var b brief.Brief
+	ok, err := false, error(errNoStore)
+	if st != nil {
+		var v store.BriefVersion
+		b, v, ok, err = CurrentBrief(ctx, st, proj)
+		if err == nil && ok && copyPath != "" {
+			if _, serr := os.Stat(copyPath); errors.Is(serr, os.ErrNotExist) {
+				writeBriefCopy(copyPath, v.Content)
+			}
+		}
+	}
+	if err != nil && copyPath != "" {
+		var cerr error
+		b, ok, cerr = readBriefCopy(copyPath)
+		switch {
+		case cerr != nil:
+			err = cerr
+		case ok || st == nil:
+			err = nil // the copy, or no brief: briefs are copied when ingested
+		}
+	}
 	if err != nil {
-		v, _ := integrity.DefaultBreakers().On(integrity.DepBrief, err)
+		v, _ := breakers.On(integrity.DepBrief, err)
 		return []verdict.Verdict{v}
 	}
 	if !ok {

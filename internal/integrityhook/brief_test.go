@@ -11,6 +11,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/brief"
 	"github.com/vibe-science/vibe/internal/fault"
+	"github.com/vibe-science/vibe/internal/integrity"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/verdict"
@@ -262,5 +263,48 @@ func TestBriefContext(t *testing.T) {
 	text, degraded, err = BriefContext(ctx, st, newProject(t), 0, 0)
 	if text != "" || degraded.Check != "" || err != nil {
 		t.Errorf("no brief: %q %+v %v", text, degraded, err)
+	}
+}
+
+// TestBriefCopyEnforcesWithTheDatabaseDown: ingest writes a private copy
+// beside the database; with the store closed or absent, a Critical
+// constraint still denies from it; a damaged copy trips the breaker, which
+// the user's settings can set to fail.
+func TestBriefCopyEnforcesWithTheDatabaseDown(t *testing.T) {
+	ctx := context.Background()
+	st, proj, _ := briefProject(t)
+	copyPath := BriefCopy(st.Path(), proj.Root)
+	if info, err := os.Stat(copyPath); err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("copy %s: %v %v", copyPath, info, err)
+	}
+	st.Close()
+	for name, s := range map[string]*store.Store{"closed store": st, "no store": nil} {
+		vs := BriefWriteWith(ctx, s, copyPath, proj, "src/split.go", integrity.DefaultBreakers())
+		if len(vs) != 1 || vs[0].Result != verdict.HardBlock || !strings.Contains(vs[0].Reason, "BC-001") {
+			t.Errorf("%s: %+v", name, vs)
+		}
+	}
+	// No copy and no database: no brief was ever ingested here.
+	if vs := BriefWriteWith(ctx, nil, BriefCopy(st.Path(), "/elsewhere"), proj, "src/split.go", integrity.DefaultBreakers()); vs != nil {
+		t.Errorf("no copy: %+v", vs)
+	}
+	os.WriteFile(copyPath, []byte("{not json"), 0o600)
+	strict := integrity.Breakers{integrity.DepBrief: integrity.ModeFail}
+	vs := BriefWriteWith(ctx, nil, copyPath, proj, "src/split.go", strict)
+	if len(vs) != 1 || vs[0].Check != "circuit-breaker" || vs[0].Result != verdict.Block || !strings.Contains(vs[0].Evidence.Notes[0], "is damaged") {
+		t.Errorf("damaged copy, breaker fail: %+v", vs)
+	}
+}
+
+// TestBriefCopyIsWrittenForAnOlderIngest: a brief stored before copies
+// existed gets its copy on the first check with the database up.
+func TestBriefCopyIsWrittenForAnOlderIngest(t *testing.T) {
+	ctx := context.Background()
+	st, proj, _ := briefProject(t)
+	copyPath := BriefCopy(st.Path(), proj.Root)
+	os.Remove(copyPath)
+	BriefWriteWith(ctx, st, copyPath, proj, "README.md", integrity.DefaultBreakers())
+	if vs := BriefWriteWith(ctx, nil, copyPath, proj, "src/split.go", integrity.DefaultBreakers()); len(vs) != 1 || vs[0].Result != verdict.HardBlock {
+		t.Errorf("after the rewrite: %+v", vs)
 	}
 }

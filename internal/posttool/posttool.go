@@ -19,6 +19,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/calibrate"
 	"github.com/vibe-science/vibe/internal/claim"
+	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
 	"github.com/vibe-science/vibe/internal/integrityhook"
@@ -159,7 +160,11 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 	restored := tamper.AfterTool(ctx, env, ev)
 	st, err := env.Store(ctx)
 	if err != nil {
-		env.Note("the memory database is unavailable (%v); this %s call was not recorded in the research spine", err, ev.ToolName)
+		if spool(env, ev, proj, call, now) {
+			env.Note("the memory database is unavailable (%v); this %s call was spooled and is recorded once it is back", err, ev.ToolName)
+		} else {
+			env.Note("the memory database is unavailable (%v); this %s call was not recorded in the research spine", err, ev.ToolName)
+		}
 		// The gates judge the files on disk; they need no database.
 		g := gateArtifacts(ctx, env, nil, ev, call, now)
 		return hookrun.Outcome{Verdicts: append(restored, g.verdicts(ev)...)}, nil
@@ -202,7 +207,12 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 		return g.record(ctx, tx, ev, proj, now)
 	})
 	if err != nil {
-		// What the gates found on disk still reaches Claude.
+		// What the protected-file check and the gates found on disk still
+		// reaches Claude; the call itself is recorded once the database
+		// takes it.
+		if fault.KindOf(err) == fault.Unavailable && spool(env, ev, proj, call, now) {
+			return hookrun.Outcome{Verdicts: append(append(restored, notRestored(protectedChanges(env, ev, call), restored)...), g.verdicts(ev)...)}, nil
+		}
 		env.Note("record %s call: %v; this call is missing from the research spine", ev.ToolName, err)
 		return hookrun.Outcome{Verdicts: append(restored, g.verdicts(ev)...)}, nil
 	}
@@ -463,4 +473,17 @@ func notRestored(vs, restored []verdict.Verdict) []verdict.Verdict {
 		}
 	}
 	return out
+}
+
+// spool keeps the call's spine entry, files and memory for later when the
+// database refuses them now (hookrun.Env.Record); literature and claim
+// events of this call are not spooled.
+func spool(env *hookrun.Env, ev *hook.Event, proj project.Project, call Call, now time.Time) bool {
+	seen := hookrun.Seen(ev, proj.Root, now)
+	entry := call.Entry
+	if err := store.Spool(env.Paths().Spool, store.Record{Session: &seen, Spine: &entry, Files: call.Files, Memory: call.Memory}); err != nil {
+		env.Logf("spool %s call: %v", ev.ToolName, err)
+		return false
+	}
+	return true
 }

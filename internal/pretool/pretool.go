@@ -1,8 +1,9 @@
 // Package pretool is the PreToolUse hook: the only point where vibe can stop
-// a write before it happens. It upserts the session and runs the checks that
-// can be judged from the proposed call. Its policy is fail-closed for tools
-// that can write (a crash, timeout or unreadable event denies the call) and
-// fail-open for the rest.
+// a write before it happens. It runs the checks that can be judged from the
+// proposed call, then upserts the session (spooled when the database cannot
+// take it: the decision never waits for a write). Its policy is fail-closed
+// for tools that can write (a crash, timeout or unreadable event denies the
+// call) and fail-open for the rest.
 package pretool
 
 import (
@@ -19,6 +20,7 @@ import (
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
+	"github.com/vibe-science/vibe/internal/integrity"
 	"github.com/vibe-science/vibe/internal/integrityhook"
 	"github.com/vibe-science/vibe/internal/ledger"
 	"github.com/vibe-science/vibe/internal/literature"
@@ -65,12 +67,17 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 	now := env.Now()
 	st, stErr := env.Store(ctx)
 	if stErr != nil {
-		env.Note("the memory database is unavailable (%v); checks that need recorded history refuse what they cannot confirm", stErr)
-	} else if err := st.Tx(ctx, func(tx *store.Tx) error {
-		return tx.UpsertSession(ctx, hookrun.Seen(ev, proj.Root, now))
-	}); err != nil {
-		return hookrun.Outcome{}, fmt.Errorf("record session: %w", err)
+		env.NoteUnavailable(integrity.DepDatabase, "the memory database is unavailable (%v); checks that need recorded history refuse what they cannot confirm", stErr)
 	}
+	// Decide first, record after: a database that cannot take the session
+	// row now (locked, full disk) delays the record (spooled), never the
+	// decision.
+	defer func() {
+		seen := hookrun.Seen(ev, proj.Root, now)
+		if err := env.Record(ctx, store.Record{Session: &seen}); err != nil {
+			env.Logf("record session: %v", err)
+		}
+	}()
 	var out hookrun.Outcome
 	policy, err := permission.Load(proj.Root)
 	if err != nil {
@@ -97,7 +104,7 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 	out.Verdicts = append(out.Verdicts, ledgerBash(ev, proj, req)...)
 	out.Verdicts = append(out.Verdicts, shellWrites(ctx, env, ev, st, proj, d.Paths)...)
 	out.Verdicts = append(out.Verdicts, haltCheck(ctx, env, st, proj, d.Paths)...)
-	briefVerdicts, ask := briefCheck(ctx, st, proj, d.Paths)
+	briefVerdicts, ask := briefCheck(ctx, env, st, proj, d.Paths)
 	out.Verdicts = append(out.Verdicts, briefVerdicts...)
 	out.Ask = append(out.Ask, ask...)
 	target := edit.Target(ev)
@@ -128,13 +135,15 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 
 // briefCheck applies the research brief's constraints to the files a call
 // writes: Critical+Block denies, WarnAndConfirm asks the user, the rest is
-// context.
-func briefCheck(ctx context.Context, st *store.Store, proj project.Project, paths []string) (vs []verdict.Verdict, ask []string) {
-	if st == nil {
+// context. With the database down, the brief's copy is read.
+func briefCheck(ctx context.Context, env *hookrun.Env, st *store.Store, proj project.Project, paths []string) (vs []verdict.Verdict, ask []string) {
+	if len(paths) == 0 {
 		return nil, nil
 	}
+	copyPath := integrityhook.BriefCopy(env.Paths().DB, proj.Root)
+	breakers := env.Settings().Breakers
 	for _, p := range paths {
-		for _, v := range integrityhook.BriefWrite(ctx, st, proj, p) {
+		for _, v := range integrityhook.BriefWriteWith(ctx, st, copyPath, proj, p, breakers) {
 			switch {
 			case v.Result == verdict.Pass:
 			case brief.NeedsConfirm(v):

@@ -1,6 +1,10 @@
 package privacy
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/vibe-science/vibe/internal/privacy/shapes"
+)
 
 func TestScrub(t *testing.T) {
 	cases := []struct{ name, in, want string }{
@@ -30,6 +34,9 @@ func TestScrub(t *testing.T) {
 
 func FuzzScrub(f *testing.F) {
 	f.Add("a <private>b</private> sk-ant-abcdefghijklmnopqrstuv")
+	for _, s := range shapes.All() {
+		f.Add(s.Text)
+	}
 	f.Fuzz(func(t *testing.T, s string) {
 		out := Scrub(s)
 		if Scrub(out) != out {

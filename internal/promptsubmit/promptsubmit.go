@@ -16,6 +16,7 @@ import (
 	"github.com/vibe-science/vibe/internal/disclosure"
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
+	"github.com/vibe-science/vibe/internal/integrity"
 	"github.com/vibe-science/vibe/internal/privacy"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/recall"
@@ -35,23 +36,19 @@ var Spec = hookrun.Spec{
 func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
 	proj := project.ResolveEnv(ev.Cwd, env.Getenv)
 	now := env.Now()
+	sum := sha256.Sum256([]byte(ev.Prompt))
+	seen := hookrun.Seen(ev, proj.Root, now)
+	// Spooled when the database refuses it now (hookrun.Env.Record).
+	if err := env.Record(ctx, store.Record{Session: &seen, Prompt: &store.PromptSeen{
+		SessionID: ev.SessionID, PromptID: ev.PromptID, AgentRole: ev.AgentType,
+		SHA256: hex.EncodeToString(sum[:]), Chars: utf8.RuneCountInString(ev.Prompt), At: now,
+	}}); err != nil {
+		return hookrun.Outcome{}, fmt.Errorf("log prompt: %w", err)
+	}
 	st, err := env.Store(ctx)
 	if err != nil {
-		env.Note("the memory database is unavailable (%v); this prompt was not logged", err)
+		env.NoteUnavailable(integrity.DepDatabase, "the memory database is unavailable (%v); this prompt's hash was spooled and nothing was recalled", err)
 		return hookrun.Outcome{}, nil
-	}
-	sum := sha256.Sum256([]byte(ev.Prompt))
-	err = st.Tx(ctx, func(tx *store.Tx) error {
-		if err := tx.UpsertSession(ctx, hookrun.Seen(ev, proj.Root, now)); err != nil {
-			return err
-		}
-		return tx.LogPrompt(ctx, store.PromptSeen{
-			SessionID: ev.SessionID, PromptID: ev.PromptID, AgentRole: ev.AgentType,
-			SHA256: hex.EncodeToString(sum[:]), Chars: utf8.RuneCountInString(ev.Prompt), At: now,
-		})
-	})
-	if err != nil {
-		return hookrun.Outcome{}, fmt.Errorf("log prompt: %w", err)
 	}
 	// Recall: the prompt is the query (used, never stored); the worker has
 	// RecallDeadline to answer, else the recall is lexical and says so.

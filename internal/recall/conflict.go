@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -362,6 +363,54 @@ func similarityList(text string) []string {
 		if !cueWord(w) {
 			out = append(out, w)
 		}
+	}
+	return out
+}
+
+// polarity lists the words of text that can flip an outcome (negations and
+// antonym-group members), sorted and unique: Opposite depends on nothing
+// else, so an import computes it once per text and compares these short
+// lists instead of building two word sets per pair.
+func polarity(text string) []string {
+	var out []string
+	for _, w := range Words(text) {
+		if negations[w] || len(antonyms[w]) > 0 {
+			out = append(out, w)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// oppositePolarity is Opposite(a, b) given polarity(a) and polarity(b).
+func oppositePolarity(a, b []string) bool {
+	onlyA, onlyB := sortedMinus(a, b), sortedMinus(b, a)
+	negated := false
+	for _, w := range onlyA {
+		if negations[w] {
+			negated = !negated
+		}
+	}
+	for _, w := range onlyB {
+		if negations[w] {
+			negated = !negated
+		}
+	}
+	return negated != crosses(onlyA, onlyB)
+}
+
+// sortedMinus lists the words of sorted a not in sorted b.
+func sortedMinus(a, b []string) []string {
+	var out []string
+	j := 0
+	for _, w := range a {
+		for j < len(b) && b[j] < w {
+			j++
+		}
+		if j < len(b) && b[j] == w {
+			continue
+		}
+		out = append(out, w)
 	}
 	return out
 }

@@ -84,9 +84,13 @@
 // and polarity cues are left out of the Jaccard, so "passed" vs "failed"
 // does not itself lower the similarity. AddMemory finds word neighbours
 // through FTS5 (the memories holding the text's three rarest words);
-// Import loads the project's words into memory once and finds every
-// neighbour exactly (wordIndex), which keeps a 5,000-line import near one
-// second.
+// Import loads the project's words into memory once and finds the
+// neighbours that state the opposite outcome there (wordIndex.opposing, on
+// each text's polarity words), walking at most maxNearScan of the newest
+// postings of each rare word: the work per line is bounded, so an import
+// is linear in its lines however many similar memories the store holds
+// (1,000 repetitive lines into 83,000 similar memories: 2.6 s, where 10,000
+// took 99 s before the bound).
 //
 // Of the neighbours, the nearest that states the opposite outcome is a
 // conflict, recorded on both memories (memories.conflicts_with) and shown

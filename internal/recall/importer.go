@@ -142,7 +142,7 @@ func Import(ctx context.Context, st *store.Store, r io.Reader, project string, n
 			rep.Skipped = append(rep.Skipped, LineError{Line: n, Err: perr.Error()})
 			continue
 		}
-		near := idx.near(m.Text)
+		near := idx.opposing(m.Text)
 		batch = append(batch, parsed{line: n, m: m, near: near, doc: idx.add(0, m.Text)})
 		if len(batch) == ImportBatch {
 			if err := flush(); err != nil {

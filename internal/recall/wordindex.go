@@ -23,6 +23,7 @@ type indexedDoc struct {
 	id    int64    // memory id; 0 until an imported line is stored
 	words []uint32 // sorted word ids
 	text  string
+	pol   []string // polarity words (see polarity)
 }
 
 func newWordIndex() *wordIndex { return &wordIndex{ids: map[string]uint32{}} }
@@ -30,7 +31,7 @@ func newWordIndex() *wordIndex { return &wordIndex{ids: map[string]uint32{}} }
 // add indexes a text and returns its doc number.
 func (x *wordIndex) add(id int64, text string) int {
 	ws := similarityList(text)
-	d := indexedDoc{id: id, text: text, words: make([]uint32, 0, len(ws))}
+	d := indexedDoc{id: id, text: text, words: make([]uint32, 0, len(ws)), pol: polarity(text)}
 	n := int32(len(x.docs))
 	for _, w := range ws {
 		wid, ok := x.ids[w]
@@ -54,7 +55,26 @@ func (x *wordIndex) add(id int64, text string) int {
 // least two of the n − need + 2 rarest (one when need is 1): only those
 // words' postings are walked, and only docs counted that often are
 // compared.
-func (x *wordIndex) near(text string) []int {
+//
+// The work is bounded per text, so an import is linear in its lines
+// whatever the store holds: each word's postings are walked newest first
+// and at most maxNearScan of them, and at most conflictCandidates docs are
+// returned. On repetitive text every word is in most docs; walking them
+// all, and checking each for an opposite outcome, made 1,000 lines into
+// 83,000 similar memories take minutes. A near text older than the newest
+// maxNearScan holding the same rarest words is missed.
+func (x *wordIndex) near(text string) []int { return x.nearWhere(text, nil) }
+
+// opposing is near restricted to the docs that state the opposite outcome
+// of text (Opposite, computed on their polarity words): the candidates an
+// import links a conflict with.
+func (x *wordIndex) opposing(text string) []int {
+	pol := polarity(text)
+	return x.nearWhere(text, func(d int) bool { return oppositePolarity(pol, x.docs[d].pol) })
+}
+
+// nearWhere is near keeping only the docs keep accepts (nil: all).
+func (x *wordIndex) nearWhere(text string, keep func(d int) bool) []int {
 	list := similarityList(text)
 	n := len(list)
 	var words []uint32
@@ -72,7 +92,12 @@ func (x *wordIndex) near(text string) []int {
 	sort.SliceStable(words, func(a, b int) bool { return len(x.post[words[a]]) < len(x.post[words[b]]) })
 	var touched []int32
 	for _, w := range words[:k] {
-		for _, d := range x.post[w] {
+		post := x.post[w]
+		if len(post) > maxNearScan {
+			post = post[len(post)-maxNearScan:]
+		}
+		nearWork += len(post)
+		for _, d := range post {
 			if x.hits[d] == 0 {
 				touched = append(touched, d)
 			}
@@ -91,7 +116,7 @@ func (x *wordIndex) near(text string) []int {
 	var cs []cand
 	for _, d := range touched {
 		if int(x.hits[d]) >= t {
-			if sim := sortedJaccard(q, n, x.docs[d].words); sim >= ConflictJaccard {
+			if sim := sortedJaccard(q, n, x.docs[d].words); sim >= ConflictJaccard && (keep == nil || keep(int(d))) {
 				cs = append(cs, cand{int(d), sim})
 			}
 		}
@@ -103,12 +128,23 @@ func (x *wordIndex) near(text string) []int {
 		}
 		return cs[a].doc > cs[b].doc
 	})
+	if len(cs) > conflictCandidates {
+		cs = cs[:conflictCandidates]
+	}
 	out := make([]int, len(cs))
 	for i, c := range cs {
 		out[i] = c.doc
 	}
 	return out
 }
+
+// maxNearScan bounds the postings near walks per word.
+const maxNearScan = 4096
+
+// nearWork counts the postings near walked, for the test that proves the
+// bound (one process imports at a time; a data race here would only skew
+// a test counter).
+var nearWork int
 
 // sortedJaccard is the Jaccard of a query of n words (q holds those known
 // to the index, sorted) and a doc's sorted words.

@@ -86,7 +86,9 @@ func TestHookBinaryEndToEnd(t *testing.T) {
 	}
 
 	// With a worker of the same build, the event is handled there: the
-	// denial comes back, and the local script (exit 3) never runs.
+	// denial comes back, and the local script (exit 3) never runs. The
+	// worker runs in this test binary, so that is the daemon next to bin.
+	trustTestBinary(t, dir)
 	paths := startWorker(t, home)
 	pre := `{"session_id":"proc-2","cwd":"` + t.TempDir() + `","hook_event_name":"PreToolUse","agent_id":"a","agent_type":"vibe:reviewer2",` +
 		`"tool_name":"Bash","tool_input":{"command":"echo x >> CLAIM-LEDGER.md"},"tool_use_id":"t"}`
@@ -101,5 +103,18 @@ func TestHookBinaryEndToEnd(t *testing.T) {
 	defer st.Close()
 	if s, err := st.Session(context.Background(), "proc-2"); err != nil || s.ID != "proc-2" {
 		t.Errorf("the worker did not record the session: %+v %v", s, err)
+	}
+}
+
+// trustTestBinary links this test binary as the daemon next to the hook
+// binaries in dir: the workers startWorker opens run in it.
+func trustTestBinary(t *testing.T, dir string) {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(self, filepath.Join(dir, DaemonBinary)); err != nil {
+		t.Fatal(err)
 	}
 }

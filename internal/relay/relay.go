@@ -12,6 +12,14 @@
 // Linux not even package os (each of those measurably delays start-up). It
 // speaks to the worker with raw system calls and the plain hook frame of
 // internal/worker/proto, and finds the socket through internal/vibehome.
+//
+// The worker decides permissions, so the client sends an event only to a
+// peer it trusts: on Linux the process behind the socket (SO_PEERCRED) must
+// run as this user and execute this install's daemon binary
+// (DaemonBinary next to the client, compared by device and inode through
+// /proc/<pid>/exe); on darwin and FreeBSD only the uid can be read without
+// cgo; on other systems nothing is checked. A peer that fails the check is
+// sent nothing: the handler runs locally and its reply says why (NoteVar).
 package relay
 
 import (
@@ -26,6 +34,14 @@ import (
 
 // FullBinary is the binary that runs any hook's handler locally.
 const FullBinary = "vibe-hook"
+
+// DaemonBinary is the resident process this install trusts with its hooks
+// (internal/worker/client.BinaryName), built next to the hook binaries.
+const DaemonBinary = "vibe-embed-worker"
+
+// NoteVar carries a sentence from the client to the local handler, which
+// adds it to its reply's systemMessage (the client cannot: it execs).
+const NoteVar = "VIBE_RELAY_NOTE"
 
 // MaxRelayed is the largest event sent over the socket (the worker reads
 // frames of up to 4 MB, environment included); larger events run locally.
@@ -47,9 +63,13 @@ type Env struct {
 	Getenv     func(string) string
 	Environ    func() []string
 	Executable func() (string, error)
+	// Daemon is the path of the only program the client relays to; nil
+	// means DaemonBinary next to Executable.
+	Daemon func() (string, error)
 	// Run runs the full handler binary on the event and returns its exit
-	// code; OSEnv's replaces this process with it (runHandler).
-	Run func(full, hookName string, data []byte) (int, error)
+	// code; OSEnv's replaces this process with it (runHandler). A non-empty
+	// note goes to the handler in NoteVar.
+	Run func(full, hookName string, data []byte, note string) (int, error)
 	// Args are the hook command's arguments after the binary's name; nil
 	// means none. `--client codex` names the agent client (internal/client).
 	Args func() []string
@@ -98,32 +118,60 @@ func Main(hookName string, env Env) int {
 	if err != nil {
 		data = nil // the local handler reports the unreadable event
 	}
-	if rep, ok := relay(hookName, data, env); ok {
+	rep, ok, note := relay(hookName, data, env)
+	if ok {
 		env.Stdout.Write(rep.Stdout)
 		env.Stderr.Write(rep.Stderr)
 		return rep.Exit
 	}
-	return local(hookName, data, env)
+	return local(hookName, data, env, note)
 }
 
+// errUntrusted marks a socket peer that is not this install's daemon.
+type errUntrusted struct{ reason string }
+
+func (e errUntrusted) Error() string { return e.reason }
+
 // relay sends the event to the worker; ok is false when the event must run
-// locally instead.
-func relay(hookName string, data []byte, env Env) (proto.HookReply, bool) {
+// locally instead, and note then says why when the user should know (a
+// process that is not this install's daemon holds the socket).
+func relay(hookName string, data []byte, env Env) (rep proto.HookReply, ok bool, note string) {
 	if strings.EqualFold(env.Getenv("VIBE_RELAY"), "off") || len(data) > MaxRelayed {
-		return proto.HookReply{}, false
+		return proto.HookReply{}, false, ""
 	}
 	socket := vibehome.Resolve(env.Getenv).Socket
 	if !exists(socket) {
-		return proto.HookReply{}, false // no worker: do not pay for a dial
+		return proto.HookReply{}, false, "" // no worker: do not pay for a dial
+	}
+	daemon, err := daemonPath(env)
+	if err != nil {
+		return proto.HookReply{}, false, ""
 	}
 	frame := proto.AppendHookRequest(nil, proto.HookRequest{
 		Hook: hookName, Version: buildinfo.Version, Env: forwarded(env.Environ()), Stdin: data,
 	})
-	rep, err := roundTrip(socket, frame, DeadlineMS(hookName))
-	if err != nil || rep.Code != "" {
-		return proto.HookReply{}, false // a refusal (another build, unknown hook): run locally
+	rep, err = roundTrip(socket, frame, DeadlineMS(hookName), daemon)
+	if u, bad := err.(errUntrusted); bad {
+		return proto.HookReply{}, false, "vibe: the process on " + socket + " is not this install's worker (" + u.reason +
+			"), so the " + hookName + " hook ran its handler locally and sent it nothing. Stop that process, then run " +
+			daemon + " to start this install's worker."
 	}
-	return rep, true
+	if err != nil || rep.Code != "" {
+		return proto.HookReply{}, false, "" // a refusal (another build, unknown hook): run locally
+	}
+	return rep, true, ""
+}
+
+// daemonPath is the program the client trusts on the socket.
+func daemonPath(env Env) (string, error) {
+	if env.Daemon != nil {
+		return env.Daemon()
+	}
+	exe, err := env.Executable()
+	if err != nil {
+		return "", err
+	}
+	return dir(exe) + DaemonBinary, nil
 }
 
 // forwarded is the environment a handler reads: vibe's and Claude Code's
@@ -140,13 +188,13 @@ func forwarded(environ []string) []string {
 }
 
 // local runs the full handler binary on the event.
-func local(hookName string, data []byte, env Env) int {
+func local(hookName string, data []byte, env Env, note string) int {
 	exe, err := env.Executable()
 	if err != nil {
 		return missing(hookName, env, err)
 	}
 	full := dir(exe) + FullBinary
-	code, err := env.Run(full, hookName, data)
+	code, err := env.Run(full, hookName, data, note)
 	if err != nil {
 		return missing(hookName, env, errors.New(full+": "+err.Error()))
 	}

@@ -32,6 +32,13 @@ type run struct {
 // reached, runs as a child (OSEnv's exec would replace the test binary).
 func runMain(t *testing.T, hookName, event string, env map[string]string, exe string) run {
 	t.Helper()
+	return runMainTrusting(t, hookName, event, env, exe, os.Executable)
+}
+
+// runMainTrusting is runMain with the daemon the client trusts: runMain
+// trusts the test binary, which hosts the workers startWorker opens.
+func runMainTrusting(t *testing.T, hookName, event string, env map[string]string, exe string, daemon func() (string, error)) run {
+	t.Helper()
 	var out, errOut bytes.Buffer
 	e := Env{
 		Stdin: strings.NewReader(event), Stdout: &out, Stderr: &errOut,
@@ -49,8 +56,10 @@ func runMain(t *testing.T, hookName, event string, env map[string]string, exe st
 			}
 			return exe, nil
 		},
-		Run: func(full, hookName string, data []byte) (int, error) {
+		Daemon: daemon,
+		Run: func(full, hookName string, data []byte, note string) (int, error) {
 			cmd := exec.Command(full, hookName)
+			cmd.Env = append(os.Environ(), NoteVar+"="+note)
 			cmd.Stdin = bytes.NewReader(data)
 			cmd.Stdout, cmd.Stderr = &out, &errOut
 			err := cmd.Run()
@@ -136,7 +145,8 @@ func TestRelayRefusesAnotherBuild(t *testing.T) {
 	home := t.TempDir()
 	paths := startWorker(t, home)
 	frame := proto.AppendHookRequest(nil, proto.HookRequest{Hook: "post-tool-use", Version: "other-build", Stdin: []byte(postEvent)})
-	rep, err := roundTrip(paths.Socket, frame, 5000)
+	self, _ := os.Executable()
+	rep, err := roundTrip(paths.Socket, frame, 5000, self)
 	if err != nil || rep.Code != proto.CodeVersion || !strings.Contains(rep.Error, "the hook other-build") {
 		t.Fatalf("want a version refusal, got %+v %v", rep, err)
 	}

@@ -1,6 +1,7 @@
 package relay
 
 import (
+	"strconv"
 	"strings"
 	"syscall"
 )
@@ -41,4 +42,37 @@ func args() []string {
 		return nil
 	}
 	return parts[1:]
+}
+
+// checkPeer trusts the process on the other end of socket s only when it
+// runs as this user and executes daemon: SO_PEERCRED names the process that
+// made the listening socket, and /proc/<pid>/exe is the file it runs, so a
+// listener started by anything else (a script, another install's copy, a
+// rebuilt binary's old process) is refused. Files are compared by device
+// and inode, so a symbolic link to the daemon is the daemon.
+func checkPeer(s int, daemon string) error {
+	cred, err := syscall.GetsockoptUcred(s, syscall.SOL_SOCKET, syscall.SO_PEERCRED)
+	if err != nil {
+		return errUntrusted{"its identity cannot be read: " + err.Error()}
+	}
+	if int(cred.Uid) != syscall.Getuid() {
+		return errUntrusted{"it runs as uid " + strconv.Itoa(int(cred.Uid)) + ", not as this user"}
+	}
+	var want, got syscall.Stat_t
+	if err := syscall.Stat(daemon, &want); err != nil {
+		return errUntrusted{daemon + " cannot be read: " + err.Error()}
+	}
+	proc := "/proc/" + strconv.Itoa(int(cred.Pid)) + "/exe"
+	if err := syscall.Stat(proc, &got); err != nil {
+		return errUntrusted{"its program (pid " + strconv.Itoa(int(cred.Pid)) + ") cannot be read: " + err.Error()}
+	}
+	if want.Dev != got.Dev || want.Ino != got.Ino {
+		buf := make([]byte, 4096)
+		name := "another program"
+		if n, err := syscall.Readlink(proc, buf); err == nil {
+			name = string(buf[:n])
+		}
+		return errUntrusted{"pid " + strconv.Itoa(int(cred.Pid)) + " runs " + name + ", not " + daemon}
+	}
+	return nil
 }

@@ -25,13 +25,16 @@ func exists(path string) bool {
 }
 
 // roundTrip is not available without Unix sockets: hooks run locally.
-func roundTrip(string, []byte, int64) (proto.HookReply, error) {
+func roundTrip(string, []byte, int64, string) (proto.HookReply, error) {
 	return proto.HookReply{}, errors.New("no Unix sockets on this system")
 }
 
 // runHandler runs the handler as a child process (no exec here).
-func runHandler(full, hookName string, data []byte) (int, error) {
+func runHandler(full, hookName string, data []byte, note string) (int, error) {
 	cmd := exec.Command(full, hookName)
+	if note != "" {
+		cmd.Env = append(os.Environ(), NoteVar+"="+note)
+	}
 	cmd.Stdin = bytes.NewReader(data)
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 	err := cmd.Run()

@@ -28,8 +28,9 @@ func exists(path string) bool {
 // roundTrip sends one hook frame to the Unix socket and reads the reply
 // with blocking system calls and socket timeouts: a hook sends a single
 // request, and Go's network poller (its threads and epoll set-up) would
-// cost more than the exchange itself.
-func roundTrip(socket string, frame []byte, timeoutMS int64) (proto.HookReply, error) {
+// cost more than the exchange itself. The peer must be daemon (checkPeer)
+// before it is sent anything: an errUntrusted says why it is not.
+func roundTrip(socket string, frame []byte, timeoutMS int64, daemon string) (proto.HookReply, error) {
 	s, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
 	if err != nil {
 		return proto.HookReply{}, err
@@ -46,6 +47,9 @@ func roundTrip(socket string, frame []byte, timeoutMS int64) (proto.HookReply, e
 	if err := syscall.Connect(s, &syscall.SockaddrUnix{Name: socket}); err != nil {
 		return proto.HookReply{}, err
 	}
+	if err := checkPeer(s, daemon); err != nil {
+		return proto.HookReply{}, err
+	}
 	if _, err := fd(s).Write(frame); err != nil {
 		return proto.HookReply{}, err // EAGAIN: the timeout passed
 	}
@@ -60,8 +64,11 @@ func roundTrip(socket string, frame []byte, timeoutMS int64) (proto.HookReply, e
 // its stdin through an unlinked temporary file: no second process to wait
 // for and no pipe to copy through. Only when no temporary file can be made
 // does it run the handler as a child fed through a pipe.
-func runHandler(full, hookName string, data []byte) (int, error) {
+func runHandler(full, hookName string, data []byte, note string) (int, error) {
 	argv, env := []string{full, hookName}, syscall.Environ()
+	if note != "" {
+		env = append(env, NoteVar+"="+note)
+	}
 	if f, err := eventFile(data); err == nil {
 		if err := dupStdin(f); err != nil {
 			syscall.Close(f)

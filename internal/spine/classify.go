@@ -1,9 +1,11 @@
 package spine
 
 import (
-	"github.com/vibe-science/vibe/internal/lazyre"
 	"path"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/vibe-science/vibe/internal/lazyre"
 )
 
 // Action types of the research spine (blueprint section 4.3, extended with
@@ -69,9 +71,16 @@ var dataExt = map[string]bool{".csv": true, ".tsv": true, ".parquet": true, ".h5
 var codeExt = map[string]bool{".py": true, ".r": true, ".go": true, ".js": true, ".ts": true, ".jl": true,
 	".sh": true, ".ipynb": true, ".rs": true, ".c": true, ".cpp": true, ".java": true, ".m": true, ".sql": true}
 
+// MaxClassified is how much of a command, text or query the classifier
+// reads: its keyword regexes cost seconds on a 10 MB command (more with
+// non-ASCII text), and what a call does is named at its start.
+const MaxClassified = 8 << 10
+
 // Classify assigns an action type. Rules run in a fixed order, first match
-// wins, so the same call always gets the same type.
+// wins, so the same call always gets the same type. Only the first
+// MaxClassified bytes of each text are read.
 func Classify(c Call) string {
+	c.Command, c.Text, c.Query = head(c.Command), head(c.Text), head(c.Query)
 	tool := c.Tool
 	switch {
 	case tool == "WebSearch":
@@ -176,4 +185,16 @@ func classifyCommand(cmd string) string {
 		return Literature
 	}
 	return Command
+}
+
+// head is s cut to MaxClassified bytes, at a character boundary.
+func head(s string) string {
+	if len(s) <= MaxClassified {
+		return s
+	}
+	n := MaxClassified
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }

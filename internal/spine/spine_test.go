@@ -3,6 +3,7 @@ package spine
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestClassify(t *testing.T) {
@@ -79,5 +80,26 @@ func TestSummaries(t *testing.T) {
 	}
 	if Digest(nil) != "" || len(Digest([]byte("x"))) != 64 {
 		t.Error("digest")
+	}
+}
+
+// TestClassifyIsBoundedOnHugeCommands: a 10 MB command (non-ASCII, the
+// regexes' slowest case) is classified from its start, in milliseconds
+// rather than the 10 s it took; a keyword past MaxClassified is not read.
+func TestClassifyIsBoundedOnHugeCommands(t *testing.T) {
+	huge := "python train.py " + strings.Repeat("é", 5<<20)
+	start := time.Now()
+	if got := Classify(Call{Tool: "Bash", Command: huge}); got != ModelTrain {
+		t.Errorf("got %s, want %s", got, ModelTrain)
+	}
+	if took := time.Since(start); took > 500*time.Millisecond {
+		t.Errorf("classifying 10 MB took %v", took)
+	}
+	late := strings.Repeat("x ", MaxClassified) + "pytest"
+	if got := Classify(Call{Tool: "Bash", Command: late}); got != Command {
+		t.Errorf("a keyword past the bound was read: %s", got)
+	}
+	if h := head(strings.Repeat("a", MaxClassified-1) + "é"); len(h) != MaxClassified-1 {
+		t.Errorf("head cut inside a character: %d bytes", len(h))
 	}
 }

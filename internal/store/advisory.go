@@ -23,7 +23,8 @@ type AdvisoryContext struct {
 func (t *Tx) AppendAdvisories(ctx context.Context, c AdvisoryContext, vs []verdict.Verdict) error {
 	for _, v := range vs {
 		v.Reason, v.Recommendation = privacy.Scrub(v.Reason), privacy.Scrub(v.Recommendation)
-		ev, _ := json.Marshal(v.Evidence)
+		raw, _ := json.Marshal(v.Evidence)
+		ev := privacy.Scrub(string(raw)) // evidence may quote a command
 		var in any
 		if len(v.Input) > 0 {
 			in = privacy.Scrub(string(v.Input))
@@ -33,7 +34,7 @@ INSERT INTO advisories (session_id, project_path, event, tool_use_id, check_name
     evidence, recommendation, input, decision_hash, ts)
 VALUES (NULLIF(?, ''), ?, ?, NULLIF(?, ''), ?, ?, ?, ?, ?, NULLIF(?, ''), ?, ?, ?)`,
 			c.SessionID, c.ProjectPath, c.Event, c.ToolUseID, v.Check, string(v.Result), string(v.Severity),
-			v.Reason, string(ev), v.Recommendation, in, v.DecisionHash, c.At.UnixMilli()); err != nil {
+			v.Reason, ev, v.Recommendation, in, v.DecisionHash, c.At.UnixMilli()); err != nil {
 			return classify("append advisory", err)
 		}
 	}

@@ -4,4 +4,10 @@
 // loads sqlite-vec, applies the embedded migrations once per schema version,
 // and offers one file of methods per entity. It must not import cobra, hugot
 // or any hook handler.
+//
+// Every text is scrubbed (internal/privacy) at this boundary, and the files
+// are private (database, WAL and shared memory 0600). A Record is what one
+// hook call writes; Spool keeps it in a JSON-lines file when the database
+// refuses it, and ReplaySpool writes it later. Replaced tells a process
+// holding the database open that its file was deleted or swapped.
 package store

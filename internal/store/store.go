@@ -23,6 +23,13 @@ import (
 // only matters under a storm of parallel hooks.
 const DefaultBusyTimeoutMS = 5000
 
+// HookBusyTimeoutMS is the busy timeout on the hook path (hookrun, the
+// worker): a hook must answer within its budget whoever holds the write
+// lock, and what it cannot write in this time goes to the spool (Spool)
+// instead of delaying the decision. A vibe writer holds the lock for well
+// under a millisecond.
+const HookBusyTimeoutMS = 250
+
 // registerVec loads sqlite-vec and tunes the C allocator, once per process.
 var registerVec sync.Once
 
@@ -30,6 +37,8 @@ var registerVec sync.Once
 type Store struct {
 	db   *sql.DB
 	path string
+	// file is the database file as opened, for Replaced.
+	file os.FileInfo
 }
 
 // Options tune Open.
@@ -52,7 +61,7 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 		return nil, fault.Errorf(fault.Invalid, "open store", "no database path")
 	}
 	if !opt.ReadOnly {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		if err := private(path); err != nil {
 			return nil, fault.E(fault.Unavailable, "open store", err)
 		}
 	}
@@ -82,13 +91,24 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 			sdb.Close()
 			return nil, err
 		}
-		return s, nil
-	}
-	if err := s.migrate(ctx); err != nil {
+	} else if err := s.migrate(ctx); err != nil {
 		sdb.Close()
 		return nil, err
 	}
+	s.file, _ = os.Stat(path)
 	return s, nil
+}
+
+// Replaced reports, with one stat, whether the file at Path is no longer
+// the one this Store opened: deleted, or replaced by another file. A
+// process that holds the database open (the worker) would otherwise write
+// to a deleted file, and every record would be lost.
+func (s *Store) Replaced() bool {
+	if s.file == nil {
+		return false
+	}
+	now, err := os.Stat(s.path)
+	return err != nil || !os.SameFile(now, s.file)
 }
 
 // Path is the database file.
@@ -213,4 +233,31 @@ func classify(op string, err error) error {
 		return fault.E(fault.Internal, op, fmt.Errorf("%w (vibe must be built with -tags sqlite_fts5)", err))
 	}
 	return fault.E(fault.Internal, op, err)
+}
+
+// private makes a missing database folder 0700 and the database with its
+// WAL and shared-memory files 0600: it creates an empty database file so
+// SQLite (which gives its -wal and -shm files the database's mode) never
+// creates them readable by others, and narrows an older install's 0644.
+// An existing folder is config.SecureHome's to narrow (VIBE_DB may name a
+// file in a folder that is not vibe's).
+func private(path string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
+		f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE, 0o600)
+		if err != nil {
+			return err
+		}
+		f.Close()
+	}
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		if st, err := os.Stat(p); err == nil && st.Mode().Perm()&0o077 != 0 {
+			if err := os.Chmod(p, st.Mode().Perm()&0o600); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

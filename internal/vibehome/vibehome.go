@@ -20,6 +20,9 @@ type Paths struct {
 	PIDFile  string
 	LockFile string
 	Settings string
+	// Spool holds records the database refused (store.Spool), replayed by
+	// the next event that reaches the database.
+	Spool string
 }
 
 // Resolve computes the paths from the environment: VIBE_HOME, else
@@ -47,6 +50,7 @@ func Resolve(getenv func(string) string) Paths {
 		PIDFile:  join(home, "worker.pid"),
 		LockFile: join(home, "worker.lock"),
 		Settings: join(home, "config.json"),
+		Spool:    join(home, "spool.jsonl"),
 	}
 }
 

@@ -8,6 +8,13 @@
 // import hugot (cmd/vibe-embed-worker passes hugotembed.Load), and hooks
 // must import package client, not this one.
 //
+// It hosts the hooks: a per-event client (internal/relay) sends the event
+// over the socket, which lives in VIBE_HOME (0700), and trusts only this
+// program as the socket's peer. Before each hook it checks, with one stat,
+// that the database file is still the one it opened, and reopens it (and
+// tells the next hook's user) when it was deleted or replaced; each poll
+// also replays what hooks spooled while the database refused them.
+//
 // Why it is safe to kill: items are never marked as taken. A batch is read,
 // embedded, and then stored in one transaction that replaces the vector and
 // marks the row done together, so a worker killed at any instant leaves each

@@ -9,6 +9,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/vibe-science/vibe/internal/config"
+	"github.com/vibe-science/vibe/internal/privacy"
 )
 
 // LogPrefix and LogSuffix frame the daily log names: worker-2026-11-22.log.
@@ -40,7 +43,7 @@ type dailyLog struct {
 }
 
 func openDailyLog(dir string, retentionDays int, now func() time.Time, mirror io.Writer) (*dailyLog, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, config.DirMode); err != nil {
 		return nil, fmt.Errorf("open log: %w", err)
 	}
 	l := &dailyLog{dir: dir, retention: retentionDays, now: now, mirror: mirror}
@@ -62,10 +65,11 @@ func (l *dailyLog) rotate(t time.Time) error {
 		l.f.Close()
 		l.f = nil
 	}
-	f, err := os.OpenFile(filepath.Join(l.dir, LogPrefix+day+LogSuffix), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err := os.OpenFile(filepath.Join(l.dir, LogPrefix+day+LogSuffix), os.O_CREATE|os.O_WRONLY|os.O_APPEND, config.FileMode)
 	if err != nil {
 		return fmt.Errorf("open log: %w", err)
 	}
+	config.NarrowFile(f)
 	l.f, l.day = f, day
 	pruneLogs(l.dir, t, l.retention)
 	return nil
@@ -99,7 +103,7 @@ func pruneLogs(dir string, now time.Time, retentionDays int) []string {
 }
 
 func (l *dailyLog) Printf(format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
+	msg := privacy.Scrub(fmt.Sprintf(format, args...))
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	t := l.now()

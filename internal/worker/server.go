@@ -150,7 +150,7 @@ func (w *Worker) answer(ctx context.Context, req client.Request) client.Response
 		if err != nil {
 			return refusal(err)
 		}
-		hits, err := w.st.KNN(ctx, req.Project, vecs[0], k, model, req.Kinds)
+		hits, err := w.store().KNN(ctx, req.Project, vecs[0], k, model, req.Kinds)
 		if err != nil {
 			return refusal(err)
 		}
@@ -195,10 +195,14 @@ func (w *Worker) runHook(req proto.HookRequest) proto.HookReply {
 			vars[k] = v
 		}
 	}
+	w.checkDatabase(context.Background())
 	var stdout, stderr bytes.Buffer
 	env := &hookrun.Env{Stdin: bytes.NewReader(req.Stdin), Stdout: &stdout, Stderr: &stderr, Now: w.now,
 		Getenv: func(k string) string { return vars[k] }}
-	env.UseStore(w.st)
+	env.UseStore(w.store())
+	if n := w.notice.Swap(nil); n != nil {
+		env.Note("%s", *n)
+	}
 	code := hookclient.Main(spec, env) // hookrun.Main, in the dialect the hook command names (--client)
 	return proto.HookReply{Exit: code, Stdout: stdout.Bytes(), Stderr: stderr.Bytes()}
 }

@@ -70,7 +70,9 @@ type Config struct {
 	IdleUnload time.Duration
 	// Retry is the per-item retry policy; zero means store.DefaultRetry.
 	Retry store.RetryPolicy
-	// BusyTimeoutMS is the database busy timeout; 0 means the store's.
+	// BusyTimeoutMS is the database busy timeout; 0 means the hook path's
+	// (store.HookBusyTimeoutMS): the worker answers hooks, and a record it
+	// cannot write in that time is spooled rather than waited for.
 	BusyTimeoutMS int
 }
 
@@ -80,9 +82,15 @@ type Worker struct {
 	settings config.Settings
 	now      func() time.Time
 
-	lock   *flock.Flock
-	log    *dailyLog
-	st     *store.Store
+	lock *flock.Flock
+	log  *dailyLog
+	// st is the open database; reopen swaps it when the file was deleted
+	// or replaced under the worker.
+	st       atomic.Pointer[store.Store]
+	reopenMu sync.Mutex
+	// notice is a sentence for the next hook's reply (the database was
+	// reopened), taken by the first hook that runs.
+	notice atomic.Pointer[string]
 	ln     net.Listener
 	models *models
 	meter  meter
@@ -144,7 +152,8 @@ func (w *Worker) Open(ctx context.Context) (err error) {
 			}
 		}()
 	}
-	if err := os.MkdirAll(p.Home, 0o755); err != nil {
+	// The socket lives in VIBE_HOME: a folder only the user may enter.
+	if err := config.SecureHome(p); err != nil {
 		return fmt.Errorf("open worker: %w", err)
 	}
 	defer func() {
@@ -175,10 +184,11 @@ func (w *Worker) Open(ctx context.Context) (err error) {
 	if err := writeFileAtomic(p.PIDFile, strconv.Itoa(os.Getpid())+"\n"); err != nil {
 		return fmt.Errorf("open worker: %w", err)
 	}
-	w.st, err = store.Open(ctx, p.DB, store.Options{BusyTimeoutMS: w.cfg.BusyTimeoutMS})
+	st, err := w.openStore(ctx)
 	if err != nil {
 		return fmt.Errorf("open worker: %w", err)
 	}
+	w.st.Store(st)
 	// We hold the lock, so a socket file left here is a dead worker's.
 	os.Remove(p.Socket)
 	w.ln, err = net.Listen("unix", p.Socket)
@@ -234,9 +244,8 @@ func (w *Worker) release() error {
 	if w.models != nil {
 		w.models.closeAll()
 	}
-	if w.st != nil {
-		errs = append(errs, w.st.Close())
-		w.st = nil
+	if st := w.st.Swap(nil); st != nil {
+		errs = append(errs, st.Close())
 	}
 	p := w.cfg.Paths
 	if w.lock != nil {
@@ -253,6 +262,48 @@ func (w *Worker) release() error {
 		errs = append(errs, w.log.Close())
 	}
 	return errors.Join(errs...)
+}
+
+// store is the open database.
+func (w *Worker) store() *store.Store { return w.st.Load() }
+
+func (w *Worker) openStore(ctx context.Context) (*store.Store, error) {
+	busy := w.cfg.BusyTimeoutMS
+	if busy <= 0 {
+		busy = store.HookBusyTimeoutMS
+	}
+	return store.Open(ctx, w.cfg.Paths.DB, store.Options{BusyTimeoutMS: busy})
+}
+
+// reopenGrace is how long a replaced database handle stays open for the
+// requests already using it.
+const reopenGrace = 30 * time.Second
+
+// checkDatabase reopens the database when its file was deleted or replaced
+// under the worker (one stat per call): otherwise every hook would write
+// into a file nobody can read again. The first hook after a reopen tells
+// the user (notice).
+func (w *Worker) checkDatabase(ctx context.Context) {
+	old := w.store()
+	if old == nil || !old.Replaced() {
+		return
+	}
+	w.reopenMu.Lock()
+	defer w.reopenMu.Unlock()
+	if w.store() != old { // another goroutine reopened it
+		return
+	}
+	st, err := w.openStore(ctx)
+	if err != nil {
+		w.fail("the database %s was deleted or replaced while the worker held it open, and reopening it failed: %v", w.cfg.Paths.DB, err)
+		return
+	}
+	w.st.Store(st)
+	time.AfterFunc(reopenGrace, func() { old.Close() })
+	msg := fmt.Sprintf("the database %s was deleted or replaced while vibe's worker held it open; vibe now writes to the file at that path. "+
+		"Records written to the old file since it was removed are not in the new one: restore the file from a backup if it was removed by mistake, and run `vibe doctor`.", w.cfg.Paths.DB)
+	w.notice.Store(&msg)
+	w.logf("%s", msg)
 }
 
 func (w *Worker) logf(format string, args ...any) {
@@ -272,7 +323,7 @@ func (w *Worker) fail(format string, args ...any) {
 
 // currentModel is the model `vibe model use` chose, else the settings'.
 func (w *Worker) currentModel(ctx context.Context) (string, error) {
-	name, err := w.st.EmbedModel(ctx)
+	name, err := w.store().EmbedModel(ctx)
 	if err != nil {
 		return "", err
 	}
@@ -309,6 +360,8 @@ func (w *Worker) tick(ctx context.Context) time.Duration {
 	// The batch in hand must be stored even when ctx is cancelled
 	// mid-batch (SIGTERM), so the work runs on an uncancelled context.
 	work := context.WithoutCancel(ctx)
+	w.checkDatabase(work)
+	w.replaySpool(work)
 	name, err := w.currentModel(work)
 	if err != nil {
 		w.fail("read current model: %v", err)
@@ -321,7 +374,7 @@ func (w *Worker) tick(ctx context.Context) time.Duration {
 	if !installed {
 		return w.cfg.PollInterval
 	}
-	items, err := w.st.ClaimEmbeds(work, name, w.cfg.BatchSize, now)
+	items, err := w.store().ClaimEmbeds(work, name, w.cfg.BatchSize, now)
 	if err != nil {
 		w.fail("claim embeddings: %v", err)
 		return w.cfg.DBRetry
@@ -399,13 +452,13 @@ func (w *Worker) embedChunk(ctx context.Context, emb embed.Embedder, chunk []sto
 	}
 	busy := w.now().Sub(t0)
 	now := w.now()
-	stored, err = w.st.CompleteEmbeds(ctx, emb.Model(), results, now)
+	stored, err = w.store().CompleteEmbeds(ctx, emb.Model(), results, now)
 	if err != nil {
 		return 0, 0, err
 	}
 	w.meter.add(now, stored, busy)
 	if len(failed) > 0 {
-		gaveUp, err := w.st.FailEmbeds(ctx, failed, lastErr.Error(), now, w.cfg.Retry)
+		gaveUp, err := w.store().FailEmbeds(ctx, failed, lastErr.Error(), now, w.cfg.Retry)
 		if err != nil {
 			return stored, len(failed), err
 		}
@@ -431,7 +484,7 @@ func (w *Worker) Health(ctx context.Context) client.Health {
 		h.RSSBytes = mem.RSS
 	}
 	if name != "" {
-		if c, err := w.st.EmbedCounts(ctx, name, now); err == nil {
+		if c, err := w.store().EmbedCounts(ctx, name, now); err == nil {
 			h.Backlog, h.Waiting, h.Failed, h.Done = c.Backlog, c.Waiting, c.Failed, c.Done
 		} else {
 			h.LastError = "count queue: " + err.Error()
@@ -463,4 +516,20 @@ func writeFileAtomic(path, content string) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// replaySpool writes what hooks spooled while the database refused them,
+// when no hook event came to do it.
+func (w *Worker) replaySpool(ctx context.Context) {
+	path := w.cfg.Paths.Spool
+	if path == "" || !store.Spooled(path) {
+		return
+	}
+	n, skipped, err := w.store().ReplaySpool(ctx, path)
+	switch {
+	case err != nil:
+		w.fail("replay spool: %v", err)
+	case n > 0 || skipped > 0:
+		w.logf("replayed %d spooled records (%d unreadable lines skipped)", n, skipped)
+	}
 }

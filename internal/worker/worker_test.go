@@ -457,3 +457,30 @@ func TestClientHonoursDeadline(t *testing.T) {
 }
 
 var _ = math.Abs
+
+// TestWorkerHomeIsPrivate: the socket's folder (VIBE_HOME) is 0700 after
+// Open, also when an older install left it 0755, and so are the logs.
+func TestWorkerHomeIsPrivate(t *testing.T) {
+	p := testHome(t)
+	os.MkdirAll(p.Home, 0o755)
+	os.Chmod(p.Home, 0o755)
+	w := New(fastConfig(p, nil, "fake"))
+	if err := w.Open(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	for path, mode := range map[string]os.FileMode{p.Home: 0o700, p.Logs: 0o700, p.DB: 0o600} {
+		if st, err := os.Stat(path); err != nil || st.Mode().Perm() != mode {
+			t.Errorf("%s: %v %v, want %v", path, st.Mode().Perm(), err, mode)
+		}
+	}
+	logs, _ := os.ReadDir(p.Logs)
+	for _, l := range logs {
+		if info, _ := l.Info(); info.Mode().Perm() != 0o600 {
+			t.Errorf("log %s is %v", l.Name(), info.Mode().Perm())
+		}
+	}
+	if len(logs) == 0 {
+		t.Error("no log written")
+	}
+}

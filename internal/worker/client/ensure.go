@@ -86,7 +86,7 @@ func Listening(socket string) bool {
 // pid file, decides whether a worker runs: the kernel drops it when the
 // process dies, however it dies, so a stale pid file misleads nobody.
 func LockHeld(paths config.Paths) (bool, error) {
-	if err := os.MkdirAll(filepath.Dir(paths.LockFile), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(paths.LockFile), config.DirMode); err != nil {
 		return false, fmt.Errorf("probe worker lock: %w", err)
 	}
 	l := flock.New(paths.LockFile)
@@ -121,13 +121,14 @@ func Spawn(paths config.Paths, bin string) error {
 	if st, err := os.Stat(bin); err != nil || st.IsDir() {
 		return fmt.Errorf("start worker: %s not found: build it with `make build`", bin)
 	}
-	if err := os.MkdirAll(paths.Logs, 0o755); err != nil {
+	if err := os.MkdirAll(paths.Logs, config.DirMode); err != nil {
 		return fmt.Errorf("start worker: %w", err)
 	}
-	out, err := os.OpenFile(filepath.Join(paths.Logs, StderrLog), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	out, err := os.OpenFile(filepath.Join(paths.Logs, StderrLog), os.O_CREATE|os.O_WRONLY|os.O_APPEND, config.FileMode)
 	if err != nil {
 		return fmt.Errorf("start worker: %w", err)
 	}
+	config.NarrowFile(out)
 	defer out.Close()
 	cmd := exec.Command(bin, "--foreground", "--home", paths.Home)
 	cmd.Stdout, cmd.Stderr = out, out

@@ -1,0 +1,64 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vibe-science/vibe/internal/integrity"
+)
+
+func settingsFile(t *testing.T, content string) Paths {
+	t.Helper()
+	home := t.TempDir()
+	p := Resolve(func(k string) string { return map[string]string{"VIBE_HOME": home}[k] })
+	if err := os.WriteFile(filepath.Join(home, "config.json"), []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestBreakersAreReadOverTheDefaults: a config naming one dependency keeps
+// the others' defaults; modes are case-insensitive.
+func TestBreakersAreReadOverTheDefaults(t *testing.T) {
+	s, err := LoadSettings(settingsFile(t, `{"breakers": {"database": "FAIL", "brief": "skip"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := integrity.Breakers{"database": "fail", "worker": "skip", "vec": "skip", "brief": "skip"}
+	if len(s.Breakers) != len(want) {
+		t.Fatalf("breakers %v, want %v", s.Breakers, want)
+	}
+	for k, v := range want {
+		if s.Breakers[k] != v {
+			t.Errorf("%s: %s, want %s", k, s.Breakers[k], v)
+		}
+	}
+	d, err := LoadSettings(Resolve(func(k string) string { return map[string]string{"VIBE_HOME": t.TempDir()}[k] }))
+	if err != nil || d.Breakers.Mode(integrity.DepDatabase) != integrity.ModeWarn {
+		t.Fatalf("defaults: %v %v", d.Breakers, err)
+	}
+}
+
+// TestSettingsErrors: unknown keys, dependencies and modes are errors that
+// name the file and what to write instead.
+func TestSettingsErrors(t *testing.T) {
+	for _, c := range []struct{ content, want string }{
+		{`{"breaker": {"database": "fail"}}`, `unknown key "breaker"; did you mean "breakers"?`},
+		{`{"observer_evry": 5}`, `unknown key "observer_evry"; did you mean "observer_every"?`},
+		{`{"colour": "red"}`, `unknown key "colour"; the keys are recall_deadline_ms, observer_every`},
+		{`{"breakers": {"databse": "fail"}}`, `unknown dependency "databse"; use database, worker, vec or brief`},
+		{`{"breakers": {"database": "explode"}}`, `circuit-breaker mode "explode" is not one of skip, warn, fail`},
+		{`{"observer_every": "ten"}`, `not valid: json: cannot unmarshal string`},
+	} {
+		p := settingsFile(t, c.content)
+		s, err := LoadSettings(p)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), p.Settings) {
+			t.Errorf("%s: %v, want an error naming %s and containing %q", c.content, err, p.Settings, c.want)
+		}
+		if s.ObserverEvery != Defaults.ObserverEvery || s.Breakers.Mode(integrity.DepDatabase) != integrity.ModeWarn {
+			t.Errorf("%s: a broken file must give the defaults, got %+v", c.content, s)
+		}
+	}
+}
