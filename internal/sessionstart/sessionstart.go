@@ -167,6 +167,18 @@ func ensureWorker(env *hookrun.Env) recall.Vectors {
 		return nil
 	}
 	if !started {
+		// A worker of another install or an older build serves no hook
+		// (the clients do not trust it): replace it with this install's.
+		if bin, err := client.Binary(); err == nil {
+			if replaced, err := client.ReplaceForeign(paths, bin, 2*time.Second); err != nil {
+				env.Logf("%v", err)
+			} else if replaced {
+				env.Logf("replaced a worker of another build or install with %s", bin)
+				started = true
+			}
+		}
+	}
+	if !started {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 		defer cancel()
 		_ = client.Warm(ctx, paths.Socket)

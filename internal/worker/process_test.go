@@ -204,3 +204,54 @@ func TestRealHugotEndToEnd(t *testing.T) {
 	}
 	t.Logf("tiny model: %.1f texts/s while embedding, rss %d MB", h.EmbedRate, h.RSSBytes>>20)
 }
+
+// TestForeignWorkerIsReplaced: a worker started from another copy of the
+// binary (another install, or the file an upgrade replaced) is foreign to
+// this install; ReplaceForeign stops it and starts this install's, whose
+// pid then answers on the socket.
+func TestForeignWorkerIsReplaced(t *testing.T) {
+	if _, err := os.Stat("/proc/self/exe"); err != nil {
+		t.Skip("needs /proc to tell one worker binary from another")
+	}
+	bin := workerBinary(t)
+	other := filepath.Join(t.TempDir(), client.BinaryName)
+	raw, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(other, raw, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := testHome(t)
+	if err := client.Spawn(p, other); err != nil {
+		t.Fatal(err)
+	}
+	oldPID := waitPID(t, p)
+	eventually(t, 10*time.Second, "socket up", func() bool { return client.Listening(p.Socket) })
+	if _, foreign := client.Foreign(p, other); foreign {
+		t.Fatal("the worker is foreign to the binary it runs")
+	}
+	if _, foreign := client.Foreign(p, bin); !foreign {
+		t.Fatal("a worker of another copy is not foreign")
+	}
+	replaced, err := client.ReplaceForeign(p, bin, 10*time.Second)
+	if err != nil || !replaced {
+		t.Fatalf("ReplaceForeign = %v, %v", replaced, err)
+	}
+	reap(oldPID)
+	eventually(t, 10*time.Second, "the new worker answers", func() bool {
+		h, err := client.GetHealth(context.Background(), p.Socket)
+		return err == nil && h.PID != oldPID && h.PID != 0
+	})
+	if _, foreign := client.Foreign(p, bin); foreign {
+		t.Fatal("the replacement is still foreign")
+	}
+	if replaced, err := client.ReplaceForeign(p, bin, time.Second); replaced || err != nil {
+		t.Fatalf("replacing our own worker: %v, %v", replaced, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if pid, err := Stop(ctx, p, 20*time.Millisecond); err == nil {
+		reap(pid)
+	}
+}
