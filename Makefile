@@ -66,7 +66,7 @@ unit: build
 ## e2e: drive the pinned Claude Code against a loopback mock (installs the client on first use)
 e2e: build
 	VIBE_E2E_REQUIRE=1 VIBE_CLAUDE_BIN="$$(bash .ci/install-claude.sh)" \
-		$(GO) test -count=1 -tags 'sqlite_fts5 e2e' ./internal/e2e/...
+		$(GO) test -count=1 -tags 'sqlite_fts5 e2e' ./internal/e2e/... ./internal/client/...
 
 ## bench: hook latency percentiles next to an empty Go binary and node -e 0; vibe ui page times
 bench: build

@@ -135,7 +135,7 @@ func installClient(t *testing.T, name string) string {
 	}
 	cmd := exec.Command("npm", "install", "--prefix", dir, pinned[name].pkg)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Skipf("cannot install %s from npm: %v\n%s", pinned[name].pkg, err, out)
+		skipOrFail(t, "cannot install %s from npm: %v\n%s", pinned[name].pkg, err, out)
 	}
 	return bin
 }
@@ -145,7 +145,7 @@ func runClient(t *testing.T, name string, files map[string]string, script []step
 	bin := installClient(t, name)
 	root, _ := filepath.Abs(filepath.Join("..", ".."))
 	if _, err := os.Stat(filepath.Join(root, "bin", "vibe-pre-tool-use")); err != nil {
-		t.Skip("run `make build` first: the hook binaries are not in bin/")
+		skipOrFail(t, "run `make build` first: the hook binaries are not in bin/")
 	}
 	r := &clientRun{home: t.TempDir(), proj: t.TempDir(), vibeHome: t.TempDir()}
 	for p, body := range files {
@@ -286,4 +286,14 @@ func TestRealClients(t *testing.T) {
 			}
 		})
 	}
+}
+
+// skipOrFail skips a real-client test that cannot run here, unless
+// VIBE_E2E_REQUIRE is set (CI sets it through `make e2e`): then it fails.
+func skipOrFail(t *testing.T, format string, args ...any) {
+	t.Helper()
+	if os.Getenv("VIBE_E2E_REQUIRE") != "" {
+		t.Fatalf(format, args...)
+	}
+	t.Skipf(format, args...)
 }

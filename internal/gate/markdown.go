@@ -2,6 +2,7 @@ package gate
 
 import (
 	"bytes"
+	"github.com/vibe-science/vibe/internal/markdown"
 	"strings"
 )
 
@@ -15,7 +16,7 @@ type mdLine struct {
 
 func markdownLines(text []byte) []mdLine {
 	var out []mdLine
-	fence := ""
+	var fences markdown.Fences
 	inComment := false
 	no := 0
 	for len(text) > 0 {
@@ -27,16 +28,12 @@ func markdownLines(text []byte) []mdLine {
 			l, text = text, nil
 		}
 		line := strings.TrimSuffix(string(l), "\r")
-		trimmed := strings.TrimSpace(line)
-		if fence != "" {
-			if strings.HasPrefix(trimmed, fence) {
-				fence = ""
+		// Fenced code, nested and longer fences included (CommonMark):
+		// never content.
+		if fences.In() || !inComment {
+			if fences.Step(line) {
+				continue
 			}
-			continue
-		}
-		if !inComment && (strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~")) {
-			fence = trimmed[:3]
-			continue
 		}
 		var b strings.Builder
 		rest := line

@@ -2,6 +2,7 @@ package gate
 
 import (
 	"bytes"
+	"github.com/vibe-science/vibe/internal/markdown"
 	"math"
 	"strconv"
 	"strings"
@@ -84,7 +85,7 @@ func extractNumbers(text []byte) extraction {
 }
 
 type scanState struct {
-	fence       string // the fence that opened the current code block
+	fences      markdown.Fences // fenced code blocks (CommonMark: nested and longer fences)
 	inComment   bool
 	comment     []byte
 	derived     bool
@@ -107,15 +108,10 @@ func (st *scanState) scanLine(x *extraction, lineNo int, raw []byte) {
 		}
 		return
 	}
-	if st.fence != "" {
-		if bytes.HasPrefix(trimmed, []byte(st.fence)) {
-			st.fence = ""
+	if st.fences.In() || !st.inComment {
+		if st.fences.Step(string(raw)) {
+			return
 		}
-		return
-	}
-	if !st.inComment && (bytes.HasPrefix(trimmed, []byte("```")) || bytes.HasPrefix(trimmed, []byte("~~~"))) {
-		st.fence = string(trimmed[:3])
-		return
 	}
 
 	st.buf = append(st.buf[:0], raw...)

@@ -176,3 +176,17 @@ func close(a, b float64) bool {
 	}
 	return d <= 1e-12*m+1e-300
 }
+
+// TestNumbersInNestedFencesAreCode: a four-backtick example block holding a
+// three-backtick fence is one block (CommonMark); nothing in it is reported.
+func TestNumbersInNestedFencesAreCode(t *testing.T) {
+	text := "# Findings\n\n````markdown\nAn example:\n```\nAUC 0.99\n```\nstill code: 0.97\n````\n\nAUC 0.81 (n = 40).\n   ~~~\n   0.55\n   ~~~~\n"
+	x := extractNumbers([]byte(text))
+	var got []string
+	for _, n := range x.numbers {
+		got = append(got, n.Text)
+	}
+	if strings.Join(got, ",") != "0.81,40" {
+		t.Fatalf("numbers = %v, want [0.81 40]", got)
+	}
+}
