@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 )
@@ -22,16 +21,11 @@ const (
 // worker runs DQ1, DD0 and DC0 on it before it answers. The empty Go
 // binary is timed in the same scenario for the ratio.
 func artifactBench(rep *report, bin, empty, fixtures string, runs int) error {
-	home, _ := os.MkdirTemp("", "vibe-artifacts-")
-	defer os.RemoveAll(home)
-	project := filepath.Join(home, "project")
-	os.MkdirAll(filepath.Join(project, ".git"), 0o755)
-	env := append(os.Environ(), "VIBE_HOME="+home, "VIBE_WORKER=off")
-	initCmd := exec.Command(filepath.Join(bin, "vibe"), "init", "--project", project)
-	initCmd.Env = env
-	if out, err := initCmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("vibe init: %v\n%s", err, out)
+	home, project, env, err := initProject(bin, "vibe-artifacts-")
+	if err != nil {
+		return err
 	}
+	defer os.RemoveAll(home)
 	data := filepath.Join(project, ".vibe-science", "RQ-001", "02-data")
 	table := filepath.Join(data, "processed", "features.csv")
 	cols := []string{"site_id"}

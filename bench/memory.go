@@ -184,16 +184,11 @@ const ProjectScenario = "worker running, vibe init project of 10k files, observe
 // PreToolUse is timed on the same project, every project file in place, and
 // the empty Go binary again next to them, for the ratios.
 func observerBench(rep *report, bin, empty, fixtures string, runs int) error {
-	home, _ := os.MkdirTemp("", "vibe-observer-")
-	defer os.RemoveAll(home)
-	project := filepath.Join(home, "project")
-	os.MkdirAll(filepath.Join(project, ".git"), 0o755)
-	env := append(os.Environ(), "VIBE_HOME="+home, "VIBE_WORKER=off")
-	initCmd := exec.Command(filepath.Join(bin, "vibe"), "init", "--project", project)
-	initCmd.Env = env
-	if out, err := initCmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("vibe init: %v\n%s", err, out)
+	home, project, env, err := initProject(bin, "vibe-observer-")
+	if err != nil {
+		return err
 	}
+	defer os.RemoveAll(home)
 	rq := filepath.Join(project, ".vibe-science", "RQ-001")
 	mk := func(dir string, n int, name string) error {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -277,4 +272,24 @@ func benchTexts(n int) []string {
 		out[i] = fmt.Sprintf("%s (run %d)", base[i%len(base)], i)
 	}
 	return out
+}
+
+// initProject makes a VIBE_HOME in a new temporary folder (named after
+// prefix) with a `vibe init` project in it, and the environment the hooks
+// run with there; the caller removes home.
+func initProject(bin, prefix string) (home, project string, env []string, err error) {
+	home, err = os.MkdirTemp("", prefix)
+	if err != nil {
+		return "", "", nil, err
+	}
+	project = filepath.Join(home, "project")
+	os.MkdirAll(filepath.Join(project, ".git"), 0o755)
+	env = append(os.Environ(), "VIBE_HOME="+home, "VIBE_WORKER=off")
+	initCmd := exec.Command(filepath.Join(bin, "vibe"), "init", "--project", project)
+	initCmd.Env = env
+	if out, err := initCmd.CombinedOutput(); err != nil {
+		os.RemoveAll(home)
+		return "", "", nil, fmt.Errorf("vibe init: %v\n%s", err, out)
+	}
+	return home, project, env, nil
 }

@@ -158,6 +158,13 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 	// whatever the database's state, so what is gated and recorded below is
 	// the restored content.
 	restored := tamper.AfterTool(ctx, env, ev)
+	// What is judged on disk needs no database: the restored files, a
+	// write the role may not make, the gates of the changed artifacts.
+	onDisk := func(g gated) []verdict.Verdict {
+		vs := append([]verdict.Verdict(nil), restored...)
+		vs = append(vs, notRestored(protectedChanges(env, ev, call), restored)...)
+		return append(vs, g.verdicts(ev)...)
+	}
 	st, err := env.Store(ctx)
 	if err != nil {
 		if spool(env, ev, proj, call, now) {
@@ -165,9 +172,7 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 		} else {
 			env.Note("the memory database is unavailable (%v); this %s call was not recorded in the research spine", err, ev.ToolName)
 		}
-		// The gates judge the files on disk; they need no database.
-		g := gateArtifacts(ctx, env, nil, ev, call, now)
-		return hookrun.Outcome{Verdicts: append(restored, g.verdicts(ev)...)}, nil
+		return hookrun.Outcome{Verdicts: onDisk(gateArtifacts(ctx, env, nil, ev, call, now))}, nil
 	}
 	g := gateArtifacts(ctx, env, st, ev, call, now)
 	call.Entry.GateResult = string(g.worst)
@@ -207,19 +212,15 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 		return g.record(ctx, tx, ev, proj, now)
 	})
 	if err != nil {
-		// What the protected-file check and the gates found on disk still
-		// reaches Claude; the call itself is recorded once the database
-		// takes it.
-		if fault.KindOf(err) == fault.Unavailable && spool(env, ev, proj, call, now) {
-			return hookrun.Outcome{Verdicts: append(append(restored, notRestored(protectedChanges(env, ev, call), restored)...), g.verdicts(ev)...)}, nil
+		// What was found on disk still reaches Claude; the call itself is
+		// recorded once the database takes it.
+		if !(fault.KindOf(err) == fault.Unavailable && spool(env, ev, proj, call, now)) {
+			env.Note("record %s call: %v; this call is missing from the research spine", ev.ToolName, err)
 		}
-		env.Note("record %s call: %v; this call is missing from the research spine", ev.ToolName, err)
-		return hookrun.Outcome{Verdicts: append(restored, g.verdicts(ev)...)}, nil
+		return hookrun.Outcome{Verdicts: onDisk(g)}, nil
 	}
 	recordDownloads(ctx, env, st, ev, call, now)
-	out := hookrun.Outcome{Verdicts: restored}
-	out.Verdicts = append(out.Verdicts, notRestored(protectedChanges(env, ev, call), restored)...)
-	out.Verdicts = append(out.Verdicts, g.verdicts(ev)...)
+	out := hookrun.Outcome{Verdicts: onDisk(g)}
 	out.Verdicts = append(out.Verdicts, syncSeeds(ctx, env, st, ev, call, now)...)
 	out.Verdicts = append(out.Verdicts, recordReviews(ctx, env, st, ev, call, now)...)
 	out.Verdicts = append(out.Verdicts, integrityAfterWrite(ctx, env, st, ev, call, now)...)

@@ -1,0 +1,57 @@
+package posttool
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/vibe-science/vibe/internal/hookrun"
+	"github.com/vibe-science/vibe/internal/initproj"
+	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/store"
+)
+
+// BenchmarkHandleNoChange is PostToolUse inside the resident process for a
+// call that changes no research artifact (a note written outside the
+// research folders), on a `vibe init` project: what every ordinary call
+// pays on top of the hook client's start and the socket round trip.
+func BenchmarkHandleNoChange(b *testing.B) {
+	home := b.TempDir()
+	root, _ := filepath.EvalSymlinks(b.TempDir())
+	os.MkdirAll(filepath.Join(root, ".git"), 0o755)
+	if _, err := initproj.Init(project.Project{Root: root, Git: true}, initproj.Options{Now: time.Now()}); err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(home, "db", "vibe-science.db"), store.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	note := filepath.Join(root, "notes.txt")
+	os.WriteFile(note, []byte("x\n"), 0o644)
+	envv := map[string]string{"VIBE_HOME": home, "HOME": home, "VIBE_WORKER": "off"}
+	run := func(i int) {
+		raw, _ := json.Marshal(map[string]any{"session_id": "bench", "cwd": root, "hook_event_name": "PostToolUse",
+			"tool_name": "Write", "tool_input": map[string]any{"file_path": note, "content": "x\n"},
+			"tool_response": map[string]any{"type": "update", "filePath": note}, "tool_use_id": fmt.Sprintf("toolu_%d", i), "duration_ms": 3})
+		e := &hookrun.Env{Stdin: bytes.NewReader(raw), Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}, Now: time.Now,
+			Getenv: func(k string) string { return envv[k] }}
+		e.UseStore(st)
+		if code := hookrun.Main(Spec, e); code != 0 {
+			b.Fatalf("exit %d", code)
+		}
+	}
+	for i := 0; i < 20; i++ {
+		run(-i - 1)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		run(i)
+	}
+}
