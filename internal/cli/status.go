@@ -59,6 +59,8 @@ type Status struct {
 	// Gates are the research files of the project in scope whose gates
 	// failed or warned at their last change (none for all projects).
 	Gates []ArtifactGate `json:"gates"`
+	// Gated counts the research files the hooks have gated in scope.
+	Gated int `json:"gated"`
 }
 
 func runStatus(ctx context.Context, o *StatusOptions) error {
@@ -95,7 +97,7 @@ func runStatus(ctx context.Context, o *StatusOptions) error {
 	s.Scope = scope
 	if scope == "" {
 		s.Scope = "all projects"
-	} else if s.Gates, err = failingArtifacts(ctx, st, scope); err != nil {
+	} else if s.Gates, s.Gated, err = failingArtifacts(ctx, st, scope); err != nil {
 		return err
 	}
 	s.Worker = workerState(ctx, p)
@@ -131,7 +133,7 @@ func runStatus(ctx context.Context, o *StatusOptions) error {
 		fmt.Fprintf(w, "note: %d memories failed to embed repeatedly; see `vibe worker logs`\n", c.QueueFailed)
 	}
 	if scope != "" {
-		writeFailingArtifacts(w, scope, s.Gates)
+		writeFailingArtifacts(w, scope, s.Gates, s.Gated)
 	}
 	return nil
 }

@@ -21,14 +21,17 @@ type ArtifactGate struct {
 }
 
 // failingArtifacts lists the current project's research files whose gates
-// last failed or warned, worst first, then by path.
-func failingArtifacts(ctx context.Context, st *store.Store, root string) ([]ArtifactGate, error) {
+// last failed or warned, worst first, then by path, and how many research
+// files the hooks have gated at all.
+func failingArtifacts(ctx context.Context, st *store.Store, root string) (out []ArtifactGate, gated int, err error) {
 	rows, err := st.ArtifactStates(ctx, root)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	var out []ArtifactGate
 	for _, r := range rows {
+		if r.Status != "" {
+			gated++
+		}
 		if r.Status == "FAIL" || r.Status == "WARN" {
 			out = append(out, ArtifactGate{Path: r.Path, Kind: r.Kind, Status: r.Status, CheckedAt: r.At.UTC()})
 		}
@@ -39,13 +42,17 @@ func failingArtifacts(ctx context.Context, st *store.Store, root string) ([]Arti
 		}
 		return out[i].Path < out[j].Path
 	})
-	return out, nil
+	return out, gated, nil
 }
 
 // writeFailingArtifacts prints the gates section of `vibe status`.
-func writeFailingArtifacts(w io.Writer, root string, gates []ArtifactGate) {
+func writeFailingArtifacts(w io.Writer, root string, gates []ArtifactGate, gated int) {
+	if gated == 0 {
+		fmt.Fprintf(w, "gates      no research file of %s has been gated by the hooks yet\n", project.Project{Root: root}.Name())
+		return
+	}
 	if len(gates) == 0 {
-		fmt.Fprintf(w, "gates      every research file of %s passed its gates at its last change\n", project.Project{Root: root}.Name())
+		fmt.Fprintf(w, "gates      all %d research files of %s the hooks gated passed at their last change\n", gated, project.Project{Root: root}.Name())
 		return
 	}
 	fmt.Fprintf(w, "gates      %d research files of %s did not pass at their last change (details: `vibe gate history`):\n", len(gates), project.Project{Root: root}.Name())

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vibe-science/vibe/internal/store"
 )
@@ -60,5 +61,52 @@ func TestStatusScopedToTheProject(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "project    none here: the counts cover every project (--project DIR for one)\nsessions 3 ·") {
 		t.Errorf("outside a project:\n%s", out)
+	}
+}
+
+// TestStatusShowsWhatTheGatesDecidedAtTheHooks: the research files whose
+// gates failed or warned at their last change, worst first, and a line
+// that says when nothing has been gated yet (issue 13).
+func TestStatusShowsWhatTheGatesDecidedAtTheHooks(t *testing.T) {
+	f, out, _ := gateTestFactory(t, nil)
+	ctx := context.Background()
+	root := mkVibeDir(t, t.TempDir())
+	run := func() string {
+		t.Helper()
+		out.Reset()
+		if err := runStatus(ctx, &StatusOptions{IO: f.IO, Factory: f, Project: root}); err != nil {
+			t.Fatal(err)
+		}
+		return out.String()
+	}
+	if got := run(); !strings.Contains(got, "has been gated by the hooks yet") {
+		t.Errorf("nothing gated yet:\n%s", got)
+	}
+	st, err := f.Store(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = st.Tx(ctx, func(tx *store.Tx) error {
+		for _, a := range []store.ArtifactState{
+			{Project: root, Path: "RQ-001/04-results/metrics.json", Kind: "metrics", Status: "WARN", At: gateT0},
+			{Project: root, Path: "RQ-001/02-data/processed/features.csv", Kind: "features", Status: "FAIL", At: gateT0},
+			{Project: root, Path: "RQ-001/04-results/FINDINGS.md", Kind: "findings", Status: "PASS", At: gateT0},
+			{Project: root, Path: "RQ-001/DESIGN.md", Kind: "design", At: gateT0}, // a baseline: never gated
+		} {
+			if err := tx.PutArtifactState(ctx, a); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := run()
+	want := "did not pass at their last change (details: `vibe gate history`):\n" +
+		"  FAIL  RQ-001/02-data/processed/features.csv  (features, " + gateT0.UTC().Format(time.RFC3339) + ")\n" +
+		"  WARN  RQ-001/04-results/metrics.json  (metrics, " + gateT0.UTC().Format(time.RFC3339) + ")\n"
+	if !strings.Contains(got, "gates      2 research files of") || !strings.Contains(got, want) {
+		t.Errorf("status:\n%s\nwant the lines\n%s", got, want)
 	}
 }
