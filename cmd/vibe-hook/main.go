@@ -1,6 +1,6 @@
 // Command vibe-hook runs one hook's handler locally: `vibe-hook NAME` with
 // the event on stdin. The per-event hook binaries run it when no embed
-// worker answers; all logic lives in internal/hooks and internal/hookrun.
+// worker answers; all logic lives in internal/handler and internal/hookrun.
 package main
 
 import (
@@ -8,16 +8,16 @@ import (
 	"github.com/vibe-science/vibe/internal/client"
 	"os"
 
+	"github.com/vibe-science/vibe/internal/handler"
 	"github.com/vibe-science/vibe/internal/hookrun"
-	"github.com/vibe-science/vibe/internal/hooks"
 )
 
 func main() {
 	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: vibe-hook NAME < event.json (names:", hooks.Names(), ")")
+		fmt.Fprintln(os.Stderr, "usage: vibe-hook NAME < event.json (names:", handler.Names(), ")")
 		os.Exit(2)
 	}
-	spec, err := hooks.Lookup(os.Args[1])
+	spec, err := handler.Lookup(os.Args[1])
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "vibe-hook:", err)
 		os.Exit(2)

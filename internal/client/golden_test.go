@@ -15,8 +15,8 @@ import (
 
 	"github.com/vibe-science/vibe/internal/client"
 	"github.com/vibe-science/vibe/internal/config"
+	"github.com/vibe-science/vibe/internal/handler"
 	"github.com/vibe-science/vibe/internal/hookrun"
-	"github.com/vibe-science/vibe/internal/hooks"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 
@@ -92,7 +92,7 @@ func runClientCase(t *testing.T, name, in string) clientOut {
 			t.Fatal(err)
 		}
 	}
-	spec, err := hooks.Lookup(c.Hook)
+	spec, err := handler.Lookup(c.Hook)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,9 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/handler"
 	"github.com/vibe-science/vibe/internal/hookrun"
-	"github.com/vibe-science/vibe/internal/posttool"
-	"github.com/vibe-science/vibe/internal/pretool"
 )
 
 // FuzzMain feeds arbitrary stdin to the two tool hooks: they must never
@@ -20,7 +19,7 @@ func FuzzMain(f *testing.F) {
 	f.Add([]byte("\x00\xff{"))
 	home := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, spec := range []hookrun.Spec{pretool.Spec, posttool.Spec} {
+		for _, spec := range []hookrun.Spec{handler.PreToolUse, handler.PostToolUse} {
 			var out bytes.Buffer
 			env := &hookrun.Env{Stdin: bytes.NewReader(data), Stdout: &out, Stderr: &bytes.Buffer{},
 				Now:    func() time.Time { return time.Unix(1_800_000_000, 0) },

@@ -15,13 +15,8 @@ import (
 
 	_ "github.com/mattn/go-sqlite3"
 
+	"github.com/vibe-science/vibe/internal/handler"
 	"github.com/vibe-science/vibe/internal/hookrun"
-	"github.com/vibe-science/vibe/internal/posttool"
-	"github.com/vibe-science/vibe/internal/pretool"
-	"github.com/vibe-science/vibe/internal/promptsubmit"
-	"github.com/vibe-science/vibe/internal/sessionend"
-	"github.com/vibe-science/vibe/internal/sessionstart"
-	"github.com/vibe-science/vibe/internal/stopturn"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
@@ -30,12 +25,12 @@ var update = flag.Bool("update", false, "rewrite golden files")
 
 // specs maps testdata/<folder> to the hook it drives.
 var specs = map[string]hookrun.Spec{
-	"session-start": sessionstart.Spec,
-	"prompt-submit": promptsubmit.Spec,
-	"pre-tool-use":  pretool.Spec,
-	"post-tool-use": posttool.Spec,
-	"stop":          stopturn.Spec,
-	"session-end":   sessionend.Spec,
+	"session-start": handler.SessionStart,
+	"prompt-submit": handler.PromptSubmit,
+	"pre-tool-use":  handler.PreToolUse,
+	"post-tool-use": handler.PostToolUse,
+	"stop":          handler.Stop,
+	"session-end":   handler.SessionEnd,
 }
 
 // goldenCase is testdata/<hook>/<case>.in.json: steps run in order against

@@ -10,10 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/handler"
 	"github.com/vibe-science/vibe/internal/hookrun"
 	"github.com/vibe-science/vibe/internal/mistake"
-	"github.com/vibe-science/vibe/internal/posttool"
-	"github.com/vibe-science/vibe/internal/pretool"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -64,19 +63,19 @@ func TestAFailedCallIsRememberedWithItsFix(t *testing.T) {
 	}
 	fail := call("s1", "PostToolUseFailure", "python3 03-analysis/train.py", "t1")
 	fail["error"] = "Exit code 1\nTraceback (most recent call last):\nKeyError: 'guide_id'"
-	run(posttool.Spec, fail)
+	run(handler.PostToolUse, fail)
 
 	// Before the same script runs again in the session, the error is recalled.
-	if out := run(pretool.Spec, call("s1", "PreToolUse", "python3 03-analysis/train.py --folds 5", "t2")); !strings.Contains(out, "KeyError: 'guide_id'") {
+	if out := run(handler.PreToolUse, call("s1", "PreToolUse", "python3 03-analysis/train.py --folds 5", "t2")); !strings.Contains(out, "KeyError: 'guide_id'") {
 		t.Fatalf("the retry was not told about the last failure: %s", out)
 	}
 	// Another script is not concerned.
-	if out := run(pretool.Spec, call("s1", "PreToolUse", "python3 03-analysis/plot.py", "t3")); strings.Contains(out, "mistake") {
+	if out := run(handler.PreToolUse, call("s1", "PreToolUse", "python3 03-analysis/plot.py", "t3")); strings.Contains(out, "mistake") {
 		t.Fatalf("an unrelated script was told about the mistake: %s", out)
 	}
 	ok := call("s1", "PostToolUse", "cd 03-analysis && python3 train.py --id-column guide", "t4")
 	ok["tool_response"] = map[string]any{"stdout": "auc 0.81"}
-	run(posttool.Spec, ok)
+	run(handler.PostToolUse, ok)
 
 	st, err := store.Open(context.Background(), filepath.Join(home, "db", "vibe-science.db"), store.Options{})
 	if err != nil {
@@ -97,10 +96,10 @@ func TestAFailedCallIsRememberedWithItsFix(t *testing.T) {
 
 	// Within the session that fixed it, nothing more is said; a new session
 	// hears the mistake and its fix.
-	if out := run(pretool.Spec, call("s1", "PreToolUse", "python3 03-analysis/train.py", "t5")); strings.Contains(out, "mistake") {
+	if out := run(handler.PreToolUse, call("s1", "PreToolUse", "python3 03-analysis/train.py", "t5")); strings.Contains(out, "mistake") {
 		t.Fatalf("the fixing session is still told about a fixed mistake: %s", out)
 	}
-	out := run(pretool.Spec, call("s2", "PreToolUse", "python3 03-analysis/train.py", "t6"))
+	out := run(handler.PreToolUse, call("s2", "PreToolUse", "python3 03-analysis/train.py", "t6"))
 	if !strings.Contains(out, "KeyError") || !strings.Contains(out, "--id-column guide") {
 		t.Fatalf("a new session was not told the mistake and its fix: %s", out)
 	}

@@ -13,10 +13,9 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/gate"
+	"github.com/vibe-science/vibe/internal/handler"
 	"github.com/vibe-science/vibe/internal/hookrun"
 	"github.com/vibe-science/vibe/internal/postmortem"
-	"github.com/vibe-science/vibe/internal/posttool"
-	"github.com/vibe-science/vibe/internal/pretool"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -192,7 +191,7 @@ func TestPostMortem(t *testing.T) {
 				in := st.StepInput(root)
 				id := fmt.Sprintf("toolu_%03d", i)
 				where := fmt.Sprintf("%s step %d (%s %v)", sc.ID, i, st.Tool, short(in))
-				pre, code := s.run(pretool.Spec, s.event("PreToolUse", st.Tool, in, id))
+				pre, code := s.run(handler.PreToolUse, s.event("PreToolUse", st.Tool, in, id))
 				wantPre := st.Expect.Pre
 				if wantPre == "" {
 					wantPre = "allow"
@@ -214,7 +213,7 @@ func TestPostMortem(t *testing.T) {
 					ev["error"] = failure
 				}
 				ev["duration_ms"] = 40
-				post, _ := s.run(posttool.Spec, ev)
+				post, _ := s.run(handler.PostToolUse, ev)
 				wantPost := st.Expect.Post
 				switch wantPost {
 				case "", "quiet":

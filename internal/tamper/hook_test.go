@@ -11,9 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/handler"
 	"github.com/vibe-science/vibe/internal/hookrun"
-	"github.com/vibe-science/vibe/internal/posttool"
-	"github.com/vibe-science/vibe/internal/stopturn"
 )
 
 // hookProject is a project on disk and a VIBE_HOME, driven through the real
@@ -101,13 +100,13 @@ func TestPostToolUseRestoresAndBlocks(t *testing.T) {
 	h := newHookProject(t)
 	ledger := ".vibe-science/RQ-001/CLAIM-LEDGER.md"
 	before := h.read(ledger)
-	if code, reply := h.run(posttool.Spec, h.bash("", "ls")); code != 0 || reply["decision"] != nil {
+	if code, reply := h.run(handler.PostToolUse, h.bash("", "ls")); code != 0 || reply["decision"] != nil {
 		t.Fatalf("first call: %d %v", code, reply)
 	}
-	if code, reply := h.run(posttool.Spec, h.bash("vibe:experimenter", "cat .vibe-science/RQ-001/03-analysis/readme.md")); code != 0 || reply["decision"] != nil {
+	if code, reply := h.run(handler.PostToolUse, h.bash("vibe:experimenter", "cat .vibe-science/RQ-001/03-analysis/readme.md")); code != 0 || reply["decision"] != nil {
 		t.Fatalf("clean call: %d %v", code, reply)
 	}
-	code, reply := h.run(posttool.Spec, h.bash("vibe:experimenter", "python3 .vibe-science/RQ-001/03-analysis/tidy.py"))
+	code, reply := h.run(handler.PostToolUse, h.bash("vibe:experimenter", "python3 .vibe-science/RQ-001/03-analysis/tidy.py"))
 	if code != 0 || reply["decision"] != "block" {
 		t.Fatalf("tampering call: %d %v", code, reply)
 	}
@@ -128,11 +127,11 @@ func TestPostToolUseRestoresAndBlocks(t *testing.T) {
 func TestStopRestoresRawData(t *testing.T) {
 	h := newHookProject(t)
 	rawFile := ".vibe-science/RQ-001/02-data/raw/a.csv"
-	h.run(posttool.Spec, h.bash("", "ls"))
+	h.run(handler.PostToolUse, h.bash("", "ls"))
 	before := h.read(rawFile)
 	os.WriteFile(filepath.Join(h.root, filepath.FromSlash(rawFile)), []byte("x\n999\n"), 0o644)
 	stop := map[string]any{"hook_event_name": "Stop", "stop_hook_active": false, "prompt_id": "p1"}
-	code, reply := h.run(stopturn.Spec, stop)
+	code, reply := h.run(handler.Stop, stop)
 	if code != 0 || reply["decision"] != "block" || !strings.Contains(fmt.Sprint(reply["reason"]), rawFile) {
 		t.Fatalf("stop: %d %v", code, reply)
 	}
@@ -141,7 +140,7 @@ func TestStopRestoresRawData(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(h.root, filepath.FromSlash(rawFile)), []byte("again\n"), 0o644)
 	stop["stop_hook_active"] = true
-	code, reply = h.run(stopturn.Spec, stop)
+	code, reply = h.run(handler.Stop, stop)
 	if code != 0 || reply["decision"] == "block" {
 		t.Fatalf("active stop must not block again: %d %v", code, reply)
 	}
@@ -157,8 +156,8 @@ func TestPostToolUseDriftBySed(t *testing.T) {
 	h := newHookProject(t)
 	cfg := ".vibe-science/domain-config.json"
 	before := h.read(cfg)
-	h.run(posttool.Spec, h.bash("", "ls"))
-	code, reply := h.run(posttool.Spec, h.bash("", "sed -i 's/0.6/0.36/' "+cfg))
+	h.run(handler.PostToolUse, h.bash("", "ls"))
+	code, reply := h.run(handler.PostToolUse, h.bash("", "sed -i 's/0.6/0.36/' "+cfg))
 	if code != 0 || reply["decision"] != "block" || !strings.Contains(fmt.Sprint(reply["reason"]), "dq2.min_auc") {
 		t.Fatalf("drift: %d %v", code, reply)
 	}
@@ -175,13 +174,13 @@ func TestPostToolUseAcceptsTheLeadsEdit(t *testing.T) {
 	os.WriteFile(filepath.Join(h.root, ".vibe-science", "permissions.json"), []byte(`{"mode":"team"}`), 0o644)
 	ledger := ".vibe-science/RQ-001/CLAIM-LEDGER.md"
 	abs := filepath.Join(h.root, filepath.FromSlash(ledger))
-	h.run(posttool.Spec, h.bash("", "ls"))
+	h.run(handler.PostToolUse, h.bash("", "ls"))
 	edited := "# Claim ledger\n\n## C-001\nstatus: REVIEWED\n"
 	os.WriteFile(abs, []byte(edited), 0o644)
 	edit := map[string]any{"hook_event_name": "PostToolUse", "tool_name": "Edit", "tool_use_id": "toolu_e",
 		"tool_input":    map[string]any{"file_path": abs, "old_string": "PROPOSED", "new_string": "REVIEWED"},
 		"tool_response": map[string]any{"filePath": abs}}
-	if code, reply := h.run(posttool.Spec, edit); code != 0 || reply["decision"] != nil {
+	if code, reply := h.run(handler.PostToolUse, edit); code != 0 || reply["decision"] != nil {
 		t.Fatalf("the lead's edit: %d %v", code, reply)
 	}
 	// permissions.json asks: the Edit that names it was approved by the
@@ -190,18 +189,18 @@ func TestPostToolUseAcceptsTheLeadsEdit(t *testing.T) {
 	before := h.read(".vibe-science/permissions.json")
 	os.WriteFile(settings, []byte(before+" "), 0o644)
 	edit["tool_input"] = map[string]any{"file_path": settings, "old_string": "}", "new_string": "} "}
-	if code, reply := h.run(posttool.Spec, edit); code != 0 || reply["decision"] != nil {
+	if code, reply := h.run(handler.PostToolUse, edit); code != 0 || reply["decision"] != nil {
 		t.Fatalf("approved edit of the policy: %d %v", code, reply)
 	}
 	os.WriteFile(settings, []byte(`{"mode": "solo"}`), 0o644)
-	if code, reply := h.run(posttool.Spec, h.bash("", "ls")); code != 0 || reply["decision"] != "block" {
+	if code, reply := h.run(handler.PostToolUse, h.bash("", "ls")); code != 0 || reply["decision"] != "block" {
 		t.Fatalf("unnamed change of the policy: %d %v", code, reply)
 	}
 	if h.read(".vibe-science/permissions.json") != before+" " {
 		t.Fatalf("policy: %q", h.read(".vibe-science/permissions.json"))
 	}
 	os.WriteFile(abs, []byte("forged\n"), 0o644)
-	code, reply := h.run(posttool.Spec, h.bash("vibe:serendipity", "ls"))
+	code, reply := h.run(handler.PostToolUse, h.bash("vibe:serendipity", "ls"))
 	if code != 0 || reply["decision"] != "block" {
 		t.Fatalf("forged: %d %v", code, reply)
 	}
@@ -216,11 +215,11 @@ func TestPostToolUseAcceptsTheLeadsEdit(t *testing.T) {
 func TestSmallLooseningsByScriptAddUp(t *testing.T) {
 	h := newHookProject(t)
 	cfg := ".vibe-science/domain-config.json"
-	h.run(posttool.Spec, h.bash("", "ls"))
+	h.run(handler.PostToolUse, h.bash("", "ls"))
 	step := func(from, to string) (int, map[string]any) {
 		script := fmt.Sprintf("import json,glob\np=glob.glob('.vibe-science/domain-*.json')[0]\ns=open(p).read()\nopen(p,'w').write(s.replace('%s','%s'))\n", from, to)
 		os.WriteFile(filepath.Join(h.root, "tune.py"), []byte(script), 0o644)
-		return h.run(posttool.Spec, h.bash("", "python3 tune.py"))
+		return h.run(handler.PostToolUse, h.bash("", "python3 tune.py"))
 	}
 	if code, reply := step("0.6", "0.57"); code != 0 || reply["decision"] == "block" {
 		t.Fatalf("first loosening: %d %v", code, reply)

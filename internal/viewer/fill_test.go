@@ -11,13 +11,8 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/gate"
+	"github.com/vibe-science/vibe/internal/handler"
 	"github.com/vibe-science/vibe/internal/hookrun"
-	"github.com/vibe-science/vibe/internal/posttool"
-	"github.com/vibe-science/vibe/internal/pretool"
-	"github.com/vibe-science/vibe/internal/promptsubmit"
-	"github.com/vibe-science/vibe/internal/sessionend"
-	"github.com/vibe-science/vibe/internal/sessionstart"
-	"github.com/vibe-science/vibe/internal/stopturn"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -47,14 +42,14 @@ type filled struct {
 }
 
 var specByEvent = map[string]hookrun.Spec{
-	"SessionStart":     sessionstart.Spec,
-	"UserPromptSubmit": promptsubmit.Spec,
-	"PreToolUse":       pretool.Spec,
-	"PostToolUse":      posttool.Spec,
-	"Stop":             stopturn.Spec,
-	"SubagentStop":     stopturn.Spec,
-	"SessionEnd":       sessionend.Spec,
-	"PreCompact":       sessionend.Spec,
+	"SessionStart":     handler.SessionStart,
+	"UserPromptSubmit": handler.PromptSubmit,
+	"PreToolUse":       handler.PreToolUse,
+	"PostToolUse":      handler.PostToolUse,
+	"Stop":             handler.Stop,
+	"SubagentStop":     handler.Stop,
+	"SessionEnd":       handler.SessionEnd,
+	"PreCompact":       handler.SessionEnd,
 }
 
 // runHook runs one hook in-process, as the worker would.

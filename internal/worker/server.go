@@ -15,8 +15,8 @@ import (
 
 	"github.com/vibe-science/vibe/internal/buildinfo"
 	"github.com/vibe-science/vibe/internal/fault"
+	"github.com/vibe-science/vibe/internal/handler"
 	"github.com/vibe-science/vibe/internal/hookrun"
-	"github.com/vibe-science/vibe/internal/hooks"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/worker/client"
 	"github.com/vibe-science/vibe/internal/worker/proto"
@@ -185,7 +185,7 @@ func (w *Worker) runHook(req proto.HookRequest) proto.HookReply {
 		return proto.HookReply{Code: client.CodeVersion, Error: fmt.Sprintf(
 			"the worker is build %s, the hook %s: the hook runs its handler itself", buildinfo.Version, req.Version)}
 	}
-	spec, err := hooks.Lookup(req.Hook)
+	spec, err := handler.Lookup(req.Hook)
 	if err != nil {
 		return proto.HookReply{Code: client.CodeInvalid, Error: err.Error()}
 	}

@@ -1,4 +1,4 @@
-package posttool
+package handler
 
 import (
 	"bytes"
@@ -43,7 +43,7 @@ func BenchmarkHandleNoChange(b *testing.B) {
 		e := &hookrun.Env{Stdin: bytes.NewReader(raw), Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}, Now: time.Now,
 			Getenv: func(k string) string { return envv[k] }}
 		e.UseStore(st)
-		if code := hookrun.Main(Spec, e); code != 0 {
+		if code := hookrun.Main(PostToolUse, e); code != 0 {
 			b.Fatalf("exit %d", code)
 		}
 	}

@@ -1,10 +1,4 @@
-// Package posttool is the PostToolUse hook: one research-spine entry and its
-// provenance rows per tool call (action type, short summaries, SHA-256 of
-// input and output, duration, files touched with checksums of files
-// written), and significant actions queued as memories for embedding. It
-// fails open: PostToolUse cannot undo a call, so an error here is reported,
-// never turned into a block.
-package posttool
+package handler
 
 import (
 	"context"
@@ -36,13 +30,13 @@ import (
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 
-// Spec declares the hook.
-var Spec = hookrun.Spec{
+// PostToolUse declares the hook.
+var PostToolUse = hookrun.Spec{
 	Name:   "vibe-post-tool-use",
 	Events: []string{hook.PostToolUse, hook.PostToolUseFailure},
 	Policy: hookrun.FailOpen,
 	Budget: 5 * time.Second,
-	Handle: Handle,
+	Handle: handlePostToolUse,
 }
 
 // MaxChecksumBytes bounds the file size vibe hashes after a write; larger
@@ -149,8 +143,8 @@ func Digest(ev *hook.Event, proj project.Project, now time.Time) Call {
 	return call
 }
 
-// Handle records the call.
-func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
+// handlePostToolUse records the call.
+func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
 	proj := project.ResolveEnv(ev.Cwd, env.Getenv)
 	now := env.Now()
 	call := Digest(ev, proj, now)

@@ -1,9 +1,4 @@
-// Package sessionend is the SessionEnd and PreCompact hook: the final
-// narrative and counters on the session row, queued as a memory. Claude Code
-// gives all SessionEnd hooks 1.5 s together, so the work is one transaction
-// and the budget is 1 s. It fails open and never blocks (blocking PreCompact
-// would stop compaction).
-package sessionend
+package handler
 
 import (
 	"context"
@@ -14,21 +9,20 @@ import (
 	"github.com/vibe-science/vibe/internal/hookrun"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/projectfiles"
-	"github.com/vibe-science/vibe/internal/stopturn"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
-// Spec declares the hook.
-var Spec = hookrun.Spec{
+// SessionEnd declares the hook.
+var SessionEnd = hookrun.Spec{
 	Name:   "vibe-session-end",
 	Events: []string{hook.SessionEnd, hook.PreCompact},
 	Policy: hookrun.FailOpen,
 	Budget: time.Second,
-	Handle: Handle,
+	Handle: handleSessionEnd,
 }
 
-// Handle writes the final narrative.
-func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
+// handleSessionEnd writes the final narrative.
+func handleSessionEnd(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
 	proj := project.ResolveEnv(ev.Cwd, env.Getenv)
 	now := env.Now()
 	st, err := env.Store(ctx)
@@ -41,9 +35,9 @@ func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outc
 			return err
 		}
 		if ev.HookEventName == hook.PreCompact {
-			return stopturn.Checkpoint(ctx, tx, ev.SessionID, "", nil, "")
+			return Checkpoint(ctx, tx, ev.SessionID, "", nil, "")
 		}
-		if err := stopturn.Checkpoint(ctx, tx, ev.SessionID, "", &now, ev.Reason); err != nil {
+		if err := Checkpoint(ctx, tx, ev.SessionID, "", &now, ev.Reason); err != nil {
 			return err
 		}
 		s, err := tx.Session(ctx, ev.SessionID)

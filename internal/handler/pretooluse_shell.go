@@ -1,4 +1,4 @@
-package pretool
+package handler
 
 import (
 	"context"

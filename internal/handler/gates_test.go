@@ -1,4 +1,4 @@
-package hooks_test
+package handler_test
 
 import (
 	"bytes"
@@ -12,12 +12,10 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/gate"
+	"github.com/vibe-science/vibe/internal/handler"
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
-	"github.com/vibe-science/vibe/internal/hooks"
 	"github.com/vibe-science/vibe/internal/initproj"
-	"github.com/vibe-science/vibe/internal/posttool"
-	"github.com/vibe-science/vibe/internal/pretool"
 	"github.com/vibe-science/vibe/internal/project"
 )
 
@@ -37,7 +35,7 @@ func events(text string) []string {
 // TestRegistrySaysWhereTheCodeRunsEachGate holds the registry's Enforced and
 // Trigger fields to the gates the handlers really run.
 func TestRegistrySaysWhereTheCodeRunsEachGate(t *testing.T) {
-	want := hooks.GateEvents()
+	want := handler.GateEvents()
 	for _, g := range gate.Registry() {
 		if got := events(g.Enforced); !reflect.DeepEqual(got, want[g.ID]) {
 			t.Errorf("registry: %s is enforced at %v, but the hooks run it at %v", g.ID, got, want[g.ID])
@@ -55,7 +53,7 @@ func TestGatesMarkdownTriggersMatchTheCode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := hooks.GateEvents()
+	want := handler.GateEvents()
 	heading := regexp.MustCompile(`^## (\S+) — `)
 	triggers := map[string]string{}
 	id, in := "", false
@@ -122,7 +120,7 @@ func TestSkillNamesOnlyGatesTheHooksRun(t *testing.T) {
 			ev = hook.PostToolUse
 		}
 		runs := map[string]bool{}
-		for _, g := range hooks.EventGates()[ev] {
+		for _, g := range handler.EventGates()[ev] {
 			runs[g] = true
 		}
 		named := map[string]bool{}
@@ -178,7 +176,7 @@ func TestEachGateFiresWhereTheListSaysItRuns(t *testing.T) {
 				tool: "Edit", input: map[string]any{"file_path": ".vibe-science/CLAIM-LEDGER.md", "old_string": "- status: PROVISIONAL", "new_string": "- status: PROMOTED"}, says: "cannot become PROMOTED"},
 		},
 	}
-	for ev, gates := range hooks.EventGates() {
+	for ev, gates := range handler.EventGates() {
 		for _, g := range gates {
 			c, ok := cases[ev][g]
 			if !ok {
@@ -213,7 +211,7 @@ func TestEachGateFiresWhereTheListSaysItRuns(t *testing.T) {
 					first[k] = v
 				}
 				first["tool_use_id"] = "toolu_first"
-				run(posttool.Spec, first)
+				run(handler.PostToolUse, first)
 				for rel, content := range c.files {
 					p := filepath.Join(root, rel)
 					os.MkdirAll(filepath.Dir(p), 0o755)
@@ -230,9 +228,9 @@ func TestEachGateFiresWhereTheListSaysItRuns(t *testing.T) {
 				for k, v := range base {
 					event[k] = v
 				}
-				spec := pretool.Spec
+				spec := handler.PreToolUse
 				if ev == hook.PostToolUse {
-					spec = posttool.Spec
+					spec = handler.PostToolUse
 					event["tool_response"] = map[string]any{"stdout": ""}
 				}
 				reply := run(spec, event)

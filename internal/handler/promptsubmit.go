@@ -1,9 +1,4 @@
-// Package promptsubmit is the UserPromptSubmit hook: it upserts the session,
-// records the prompt's SHA-256 and length (never its text), and injects the
-// memories recalled for the prompt (hybrid through the embed worker within
-// its deadline, else lexical) within the prompt token budget. It fails open
-// and never blocks a prompt (a block would erase what the user typed).
-package promptsubmit
+package handler
 
 import (
 	"context"
@@ -23,17 +18,17 @@ import (
 	"github.com/vibe-science/vibe/internal/store"
 )
 
-// Spec declares the hook.
-var Spec = hookrun.Spec{
+// PromptSubmit declares the hook.
+var PromptSubmit = hookrun.Spec{
 	Name:   "vibe-prompt-submit",
 	Events: []string{hook.UserPromptSubmit},
 	Policy: hookrun.FailOpen,
 	Budget: 5 * time.Second,
-	Handle: Handle,
+	Handle: handlePromptSubmit,
 }
 
-// Handle records the prompt's hash.
-func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
+// handlePromptSubmit records the prompt's hash.
+func handlePromptSubmit(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
 	proj := project.ResolveEnv(ev.Cwd, env.Getenv)
 	now := env.Now()
 	sum := sha256.Sum256([]byte(ev.Prompt))

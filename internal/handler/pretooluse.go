@@ -1,10 +1,4 @@
-// Package pretool is the PreToolUse hook: the only point where vibe can stop
-// a write before it happens. It runs the checks that can be judged from the
-// proposed call, then upserts the session (spooled when the database cannot
-// take it: the decision never waits for a write). Its policy is fail-closed
-// for tools that can write (a crash, timeout or unreadable event denies the
-// call) and fail-open for the rest.
-package pretool
+package handler
 
 import (
 	"context"
@@ -33,22 +27,22 @@ import (
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 
-// Spec declares the hook.
-var Spec = hookrun.Spec{
+// PreToolUse declares the hook.
+var PreToolUse = hookrun.Spec{
 	Name:      "vibe-pre-tool-use",
 	Events:    []string{hook.PreToolUse},
 	Policy:    hookrun.FailClosed,
 	Budget:    5 * time.Second,
-	Handle:    Handle,
+	Handle:    handlePreToolUse,
 	ClosedFor: func(ev *hook.Event) bool { return MayWrite(ev.ToolName) },
 }
 
-// Gates are the gates PreToolUse judges on a proposed write, before it
+// PreToolUseGates are the gates PreToolUse judges on a proposed write, before it
 // happens: D1 (ledgerCheck, claim promotion), DQ4 (findingsCheck, on a Write
 // or a shell command's spelled-out text) and L-1 (directionCheck). The
 // docs' trigger columns are tested against this list, and the list against
 // what the hook does.
-var Gates = []string{"D1", "DQ4", "L-1"}
+var PreToolUseGates = []string{"D1", "DQ4", "L-1"}
 
 // MayWrite reports whether a tool can change files, so that an undecidable
 // call to it is refused rather than let through.
@@ -60,9 +54,9 @@ func MayWrite(tool string) bool {
 	return strings.HasPrefix(tool, "mcp__")
 }
 
-// Handle judges one proposed tool call. Checks that need no history run
+// handlePreToolUse judges one proposed tool call. Checks that need no history run
 // even when the database is unavailable; checks that need it fail closed.
-func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
+func handlePreToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
 	proj := project.ResolveEnv(ev.Cwd, env.Getenv)
 	now := env.Now()
 	st, stErr := env.Store(ctx)

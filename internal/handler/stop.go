@@ -1,7 +1,4 @@
-// Package stopturn is the Stop and SubagentStop hook. At the end of each
-// main-thread turn it checkpoints the session narrative (once per turn,
-// keyed by prompt_id); subagent stops are recorded only. It fails open.
-package stopturn
+package handler
 
 import (
 	"context"
@@ -17,17 +14,17 @@ import (
 	"github.com/vibe-science/vibe/internal/tamper"
 )
 
-// Spec declares the hook.
-var Spec = hookrun.Spec{
+// Stop declares the hook.
+var Stop = hookrun.Spec{
 	Name:   "vibe-stop",
 	Events: []string{hook.Stop, hook.SubagentStop},
 	Policy: hookrun.FailOpen,
 	Budget: 5 * time.Second,
-	Handle: Handle,
+	Handle: handleStop,
 }
 
-// Handle checkpoints the narrative.
-func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
+// handleStop checkpoints the narrative.
+func handleStop(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
 	proj := project.ResolveEnv(ev.Cwd, env.Getenv)
 	now := env.Now()
 	// The last look at the protected files needs no database.

@@ -1,4 +1,4 @@
-package posttool
+package handler
 
 import (
 	"context"
@@ -15,9 +15,9 @@ import (
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 
-// Tracker remembers what the gates last saw of each project's artifacts;
+// ArtifactTracker remembers what the gates last saw of each project's artifacts;
 // the resident worker keeps it across events. Tests replace it.
-var Tracker = artifact.Default
+var ArtifactTracker = artifact.Default
 
 // gated is what the artifact gates found after one call.
 type gated struct {
@@ -66,7 +66,7 @@ func gateArtifacts(ctx context.Context, env *hookrun.Env, st *store.Store, ev *h
 		}
 	}
 	g := gated{statusFor: map[string]gate.Status{}, profiles: map[string][]byte{}}
-	g.scan = Tracker.Scan(proj.Root, d, written, since, load)
+	g.scan = ArtifactTracker.Scan(proj.Root, d, written, since, load)
 	if len(g.scan.Changes) == 0 {
 		return g
 	}

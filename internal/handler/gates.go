@@ -1,11 +1,10 @@
-package hooks
+package handler
 
 import (
 	"sort"
 
 	"github.com/vibe-science/vibe/internal/artifact"
 	"github.com/vibe-science/vibe/internal/hook"
-	"github.com/vibe-science/vibe/internal/pretool"
 )
 
 // EventGates says, per hook event, which gates its handler runs: the one
@@ -14,7 +13,7 @@ import (
 // the code that runs the gates.
 func EventGates() map[string][]string {
 	return map[string][]string{
-		hook.PreToolUse:  sortedCopy(pretool.Gates),
+		hook.PreToolUse:  sortedCopy(PreToolUseGates),
 		hook.PostToolUse: artifact.Gates(),
 	}
 }

@@ -1,4 +1,4 @@
-package posttool
+package handler
 
 import (
 	"encoding/json"

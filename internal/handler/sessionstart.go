@@ -1,13 +1,4 @@
-// Package sessionstart is the SessionStart hook: it upserts the session under
-// Claude's session_id (the event fires again on resume, clear, compact and
-// fork), makes sure the embed worker runs, and injects the progressive
-// context: layer 1 (state, last session, the domain's literature line) and
-// layer 2 (memories, unresolved alerts, R2 calibration, researcher patterns,
-// pending seeds, protected files changed earlier) within the token budget of
-// internal/disclosure, plus the research brief's binding constraints within
-// their own cap. It fails open: without a database it resumes from the
-// project's .vibe-science files and says so.
-package sessionstart
+package handler
 
 import (
 	"context"
@@ -24,7 +15,6 @@ import (
 	"github.com/vibe-science/vibe/internal/integrityhook"
 	"github.com/vibe-science/vibe/internal/ledger"
 	"github.com/vibe-science/vibe/internal/literature"
-	"github.com/vibe-science/vibe/internal/posttool"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/projectfiles"
 	"github.com/vibe-science/vibe/internal/recall"
@@ -34,13 +24,13 @@ import (
 	"github.com/vibe-science/vibe/internal/worker/client"
 )
 
-// Spec declares the hook.
-var Spec = hookrun.Spec{
+// SessionStart declares the hook.
+var SessionStart = hookrun.Spec{
 	Name:   "vibe-session-start",
 	Events: []string{hook.SessionStart},
 	Policy: hookrun.FailOpen,
 	Budget: 5 * time.Second,
-	Handle: Handle,
+	Handle: handleSessionStart,
 }
 
 // The brief's share of the SessionStart context (seed 004's defaults).
@@ -49,8 +39,8 @@ const (
 	BriefConstraints = 20
 )
 
-// Handle builds the SessionStart context.
-func Handle(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
+// handleSessionStart builds the SessionStart context.
+func handleSessionStart(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
 	proj := project.ResolveEnv(ev.Cwd, env.Getenv)
 	now := env.Now()
 	st, err := env.Store(ctx)
@@ -116,7 +106,7 @@ func parts(ctx context.Context, env *hookrun.Env, st *store.Store, proj project.
 		}
 		ps = append(ps, disclosure.AlertsPart(as))
 	}
-	if changed, err := st.AdvisoriesByCheck(ctx, proj.Root, posttool.CheckProtectedChange, now.Add(-7*24*time.Hour), 5); err == nil && len(changed) > 0 {
+	if changed, err := st.AdvisoriesByCheck(ctx, proj.Root, CheckProtectedChange, now.Add(-7*24*time.Hour), 5); err == nil && len(changed) > 0 {
 		lines := make([]string, len(changed))
 		for i, a := range changed {
 			lines[i] = a.Verdict.Reason + " " + a.Verdict.Recommendation
