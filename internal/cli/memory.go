@@ -35,6 +35,10 @@ type MemoryAddOptions struct {
 	Ref     string
 	Project string
 	JSON    bool
+	// SourceType is where the knowledge comes from (code, paper, person,
+	// blog, model); Trust, when set, overrides its default trust.
+	SourceType string
+	Trust      *float64
 	// Vectors lets conflict detection compare meanings; nil compares words
 	// (LexicalWhy says why, when set).
 	Vectors    recall.Vectors
@@ -44,6 +48,7 @@ type MemoryAddOptions struct {
 // NewCmdMemoryAdd builds `vibe memory add TEXT`.
 func NewCmdMemoryAdd(f *Factory, runF func(*MemoryAddOptions) error) *cobra.Command {
 	opts := &MemoryAddOptions{IO: f.IO, Factory: f}
+	var trust float64
 	cmd := &cobra.Command{
 		Use:   "add TEXT",
 		Short: "Remember a note, decision or outcome for this project (flags a contradiction with an earlier memory)",
@@ -52,6 +57,15 @@ func NewCmdMemoryAdd(f *Factory, runF func(*MemoryAddOptions) error) *cobra.Comm
 			opts.Text = strings.Join(args, " ")
 			if !recall.KnownKind(opts.Kind) {
 				return &usageError{fmt.Errorf("--kind must be one of %s, not %q", strings.Join(recall.Kinds, ", "), opts.Kind)}
+			}
+			if _, ok := store.SourceTrust[opts.SourceType]; opts.SourceType != "" && !ok {
+				return &usageError{fmt.Errorf("--source must be one of code, paper, person, blog, model, not %q", opts.SourceType)}
+			}
+			if cmd.Flags().Changed("trust") {
+				if trust < 0 || trust > 1 {
+					return &usageError{fmt.Errorf("--trust must be between 0 and 1, not %v", trust)}
+				}
+				opts.Trust = store.Trust(trust)
 			}
 			if runF != nil {
 				return runF(opts)
@@ -65,6 +79,8 @@ func NewCmdMemoryAdd(f *Factory, runF func(*MemoryAddOptions) error) *cobra.Comm
 	cmd.Flags().StringVar(&opts.Kind, "kind", store.KindNote, "kind: "+strings.Join(recall.Kinds, ", "))
 	cmd.Flags().StringVar(&opts.Ref, "ref", "", "where it comes from: a file, claim id, DOI or URL")
 	cmd.Flags().StringVar(&opts.Project, "project", "", "project folder (default: the current one)")
+	cmd.Flags().StringVar(&opts.SourceType, "source", "", "where it comes from, which sets its default trust: code 1, person 1 (the default), paper 0.85, blog 0.5, model 0.35")
+	cmd.Flags().Float64Var(&trust, "trust", 0, "trust from 0 to 1 (overrides --source's default; 0 is kept as 0)")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON: {id, conflict?}")
 	return cmd
 }
@@ -87,8 +103,9 @@ func runMemoryAdd(ctx context.Context, o *MemoryAddOptions) error {
 		watched = &watchedVectors{inner: o.Vectors}
 		vec = watched
 	}
-	id, conflict, err := recall.AddMemory(ctx, st, vec, store.NewMemory{ProjectPath: pr,
-		Kind: o.Kind, Text: o.Text, Ref: o.Ref, Source: "cli", At: o.Factory.Now()})
+	m := store.NewMemory{ProjectPath: pr, Kind: o.Kind, Text: o.Text, Ref: o.Ref, Source: "cli",
+		SourceType: o.SourceType, Trust: o.Trust, At: o.Factory.Now()}
+	id, conflict, err := recall.AddMemory(ctx, st, vec, m)
 	if err != nil {
 		return err
 	}

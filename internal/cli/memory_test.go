@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+	"github.com/vibe-science/vibe/internal/store"
 )
 
 // memArgv runs a memory subcommand's argv through its constructor and
@@ -38,6 +40,10 @@ func TestNewCmdMemoryFlags(t *testing.T) {
 		{[]string{"--kind", "rumour", "x"}, MemoryAddOptions{},
 			`--kind must be one of action, claim_event, decision, gate_failure, narrative, note, seed, not "rumour"`},
 		{[]string{}, MemoryAddOptions{}, "requires at least 1 arg(s), only received 0"},
+		{[]string{"--source", "paper", "--trust", "0", "a paper's number"},
+			MemoryAddOptions{Text: "a paper's number", Kind: "note", SourceType: "paper", Trust: store.Trust(0)}, ""},
+		{[]string{"--source", "tabloid", "x"}, MemoryAddOptions{}, `--source must be one of code, paper, person, blog, model, not "tabloid"`},
+		{[]string{"--trust", "1.5", "x"}, MemoryAddOptions{}, "--trust must be between 0 and 1, not 1.5"},
 	}
 	for _, tt := range add {
 		got, err := memArgv(t, NewCmdMemoryAdd, tt.argv)
@@ -261,5 +267,42 @@ func TestRunMemoryImportExport(t *testing.T) {
 	}
 	if out.String() != "" || errOut.String() != "no memories to export\n" {
 		t.Errorf("empty export: %q %q", out, errOut)
+	}
+}
+
+// TestMemoryTrustRoundTrips: an explicit trust of 0 is stored as 0, and a
+// source type without a trust takes its default (issue 18).
+func TestMemoryTrustRoundTrips(t *testing.T) {
+	ctx := context.Background()
+	f, out, _, root := memTestFactory(t)
+	add := func(o *MemoryAddOptions) float64 {
+		t.Helper()
+		out.Reset()
+		o.IO, o.Factory, o.Project, o.Kind, o.JSON = f.IO, f, root, "note", true
+		if err := runMemoryAdd(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+		var got struct{ ID int64 }
+		if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+		st, err := f.Store(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := st.Memory(ctx, got.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m.Trust
+	}
+	if got := add(&MemoryAddOptions{Text: "a rumour overheard at the bench", Trust: store.Trust(0)}); got != 0 {
+		t.Errorf("--trust 0 stored as %v", got)
+	}
+	if got := add(&MemoryAddOptions{Text: "a blog says GC content matters", SourceType: store.SourceBlog}); got != 0.5 {
+		t.Errorf("--source blog stored trust %v, want 0.5", got)
+	}
+	if got := add(&MemoryAddOptions{Text: "the PI says split by guide"}); got != 1 {
+		t.Errorf("a note without source stored trust %v, want 1", got)
 	}
 }
