@@ -64,7 +64,8 @@ type Scan struct {
 	// Removed are project-relative paths of artifacts that are gone.
 	Removed []string
 	// known are every tracked artifact after the scan (for the gates that
-	// judge a file because another one changed).
+	// judge a file because another one changed); listed only when
+	// something changed.
 	known []known
 }
 
@@ -200,16 +201,15 @@ func (t *Tracker) Scan(root string, d gate.Domain, written []string, since time.
 			s.Changes = append(s.Changes, c)
 			seen[c.Abs] = true
 		})
-		for rel := range prior {
+		for rel, st := range prior {
 			abs := filepath.Join(root, filepath.FromSlash(rel))
 			if _, err := os.Stat(abs); err != nil {
 				s.Removed = append(s.Removed, rel)
-			} else if st := prior[rel]; true {
-				// Recorded, and still there, but outside the watched
-				// folders (it was written by path): keep watching it.
-				st := st
-				tr.files[abs] = &st
+				continue
 			}
+			// Recorded, and still there, but outside the watched folders
+			// (it was written by path): keep watching it.
+			tr.files[abs] = &st
 		}
 		sort.Strings(s.Removed)
 		tr.loaded = true
@@ -235,6 +235,9 @@ func (t *Tracker) Scan(root string, d gate.Domain, written []string, since time.
 		tr.track(c)
 		s.Changes = append(s.Changes, c)
 		seen[w] = true
+	}
+	if len(s.Changes) == 0 {
+		return s // nothing to judge: the usual call stops here
 	}
 	for abs, st := range tr.files {
 		s.known = append(s.known, known{abs: abs, kind: st.Kind, rq: tr.rqOf(abs)})
