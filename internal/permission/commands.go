@@ -5,23 +5,6 @@ import (
 	"strings"
 )
 
-// readOnlyPrograms never write files on their own (their redirections are
-// handled separately).
-var readOnlyPrograms = setOf(
-	"ls", "dir", "cat", "head", "tail", "less", "more", "wc", "grep", "egrep", "fgrep", "rg", "ag", "ack",
-	"file", "stat", "du", "df", "diff", "cmp", "comm", "cut", "tr", "paste", "column", "jq", "echo",
-	"printf", "pwd", "true", "false", "test", "[", "[[", "basename", "dirname", "realpath", "readlink",
-	"date", "which", "type", "whereis", "hash", "id", "whoami", "uname", "hostname", "printenv", "tree",
-	"md5sum", "sha1sum", "sha256sum", "sha512sum", "shasum", "b2sum", "cksum", "nl", "fold", "fmt",
-	"expand", "unexpand", "rev", "tac", "seq", "sleep", "yes", "zcat", "bzcat", "xzcat", "zgrep", "od",
-	"hexdump", "strings", "ps", "free", "uptime", "nproc", "getconf", "locale", "tput", "clear", "set",
-	"unset", "exit", "return", "shift", "wait", ":", "read", "trap", "ulimit", "umask", "shopt",
-	"getopts", "kill", "jobs", "fg", "bg", "disown", "dirs", "break", "continue", "man", "help", "expr",
-	"bc", "numfmt", "cal", "tty", "groups", "pgrep", "alias", "unalias", "history", "mapfile",
-	"readarray", "local", "export", "declare", "typeset", "readonly", "let", "join", "look",
-	"sum", "lsof",
-)
-
 func setOf(names ...string) map[string]bool {
 	m := make(map[string]bool, len(names))
 	for _, n := range names {
@@ -29,8 +12,6 @@ func setOf(names ...string) map[string]bool {
 	}
 	return m
 }
-
-var shells = setOf("bash", "sh", "zsh", "dash", "ksh", "ash", "mksh", "fish", "busybox")
 
 // args is a command's arguments split into options and operands.
 type args struct {
@@ -166,221 +147,15 @@ func (a *shellAnalyzer) run(argv []word, st *shellState, in stdinSrc, raw string
 	if a.builtin(prog, rest, st, in, raw) {
 		return
 	}
-	switch {
-	case readOnlyPrograms[prog]:
-		return
-	case shells[prog]:
-		a.shellCmd(prog, rest, st, in, raw)
+	if w := programs[prog]; w != nil {
+		a.writes(w, &invocation{prog: prog, args: rest, st: st, in: in, raw: raw})
 		return
 	}
 	if lang := interpreterOf(prog); lang != "" {
 		a.interpreter(lang, prog, rest, st, in, raw)
 		return
 	}
-
-	switch prog {
-	case "cd", "pushd":
-		ops := parseArgs(rest, "").ops
-		if len(ops) == 0 {
-			st.cwd = a.home
-			return
-		}
-		vals := a.expand(ops[0], st)
-		if len(vals) != 1 || vals[0] == "-" {
-			st.cwd = "" // unknown, or a glob that matched several folders
-			return
-		}
-		v := vals[0]
-		if _, set := st.vars["CDPATH"]; set && !isAbs(toSlash(v)) && !strings.HasPrefix(v, "./") && !strings.HasPrefix(v, "../") && v != "." && v != ".." {
-			st.cwd = "" // CDPATH decides which folder a relative name means
-			return
-		}
-		if p, ok := a.abs(v, st); ok {
-			st.cwd = cleanAbs(p)
-		} else {
-			st.cwd = ""
-		}
-	case "popd":
-		st.cwd = ""
-	case "eval":
-		if !allKnown(rest) {
-			a.unknownEffect(raw, "eval of unknown text")
-			return
-		}
-		a.nested(wordsText(rest), st)
-	case "source", ".":
-		a.opaque(prog, raw)
-	case "exec", "command", "builtin", "nohup", "nice", "time", "timeout", "stdbuf", "ionice",
-		"sudo", "doas", "env", "xargs", "chronic", "unbuffer", "caffeinate", "nocorrect", "noglob",
-		"watch", "flock", "setsid", "taskset", "strace", "ltrace", "valgrind", "parallel":
-		a.wrapper(prog, rest, st, in, raw)
-	case "tee":
-		for _, op := range parseArgs(rest, "").ops {
-			a.target(op, st, kindFile, "tee")
-		}
-	case "cp", "mv", "install", "ln", "rsync", "scp":
-		a.copyLike(prog, rest, st)
-	case "rm", "unlink", "shred", "srm", "trash", "trash-put", "rmdir":
-		p := parseArgs(rest, "")
-		k := kindFile
-		if prog == "rmdir" {
-			k = kindDir
-		} else if p.has('r', "recursive") || p.has('R') {
-			k = kindTree
-		}
-		for _, op := range p.ops {
-			a.target(op, st, k, prog)
-		}
-	case "touch":
-		for _, op := range parseArgs(rest, "rdt", "reference", "date").ops {
-			a.target(op, st, kindFile, prog)
-		}
-	case "truncate":
-		for _, op := range parseArgs(rest, "sr", "size", "reference").ops {
-			a.target(op, st, kindFile, prog)
-		}
-	case "fallocate":
-		for _, op := range parseArgs(rest, "lo", "length", "offset").ops {
-			a.target(op, st, kindFile, prog)
-		}
-	case "chmod", "chown", "chgrp", "chattr", "setfacl", "chcon", "xattr", "setfattr", "utime":
-		// Only these programs have short options that take a value.
-		shortVal := map[string]string{"setfacl": "mMxX", "setfattr": "nvx", "xattr": "wd", "chcon": "urtl"}[prog]
-		p := parseArgs(rest, shortVal, "reference", "modify", "remove", "set", "name", "value", "from")
-		ops := p.ops
-		if p.vals["reference"] == nil && prog != "setfacl" && prog != "setfattr" && prog != "xattr" && len(ops) > 0 {
-			ops = ops[1:] // the mode or owner
-		}
-		k := kindFile
-		if p.has('R', "recursive") {
-			k = kindTree
-		}
-		for _, op := range ops {
-			a.target(op, st, k, prog)
-		}
-	case "mkdir":
-		for _, op := range parseArgs(rest, "m", "mode").ops {
-			a.target(op, st, kindDir, prog)
-		}
-	case "mkfifo", "mknod":
-		if ops := parseArgs(rest, "m", "mode").ops; len(ops) > 0 {
-			a.target(ops[0], st, kindFile, prog)
-		}
-	case "dd":
-		for _, w := range rest {
-			if v, ok := w.single(); ok && strings.HasPrefix(v, "of=") {
-				a.target(lit(v[3:]), st, kindFile, "dd of=")
-			} else if !ok && strings.HasPrefix(w.raw, "of=") {
-				a.unknownEffect(w.raw, "dd of=")
-			}
-		}
-	case "sed", "gsed":
-		a.sed(rest, st)
-	case "awk", "gawk", "mawk", "nawk":
-		a.awk(rest, st)
-	case "sort":
-		for _, w := range parseArgs(rest, "oSTtk", "output", "buffer-size", "temporary-directory", "field-separator", "key").value('o', "output") {
-			a.target(w, st, kindFile, "sort -o")
-		}
-	case "uniq":
-		if ops := parseArgs(rest, "fsw", "skip-fields", "skip-chars", "check-chars").ops; len(ops) > 1 {
-			a.target(ops[1], st, kindFile, "uniq")
-		}
-	case "split", "csplit":
-		p := parseArgs(rest, "abClnt", "suffix-length", "bytes", "line-bytes", "lines", "number", "prefix")
-		if len(p.ops) > 1 {
-			last := p.ops[len(p.ops)-1]
-			a.target(word{vals: mapVals(last.vals, func(s string) string { return s + "aa" }), raw: last.raw}, st, kindFile, prog)
-		} else {
-			a.targetValue("xaa", st, kindFile, prog)
-		}
-	case "sqlite3", "duckdb":
-		if ops := parseArgs(rest, "", "cmd", "init", "separator", "newline", "nullvalue").ops; len(ops) > 0 {
-			a.target(ops[0], st, kindFile, prog)
-		}
-	case "vi", "vim", "nvim", "nano", "ed", "ex", "emacs", "pico", "micro", "joe", "mcedit", "red":
-		for _, op := range parseArgs(rest, "cSuUiTwWs").ops {
-			if v, ok := op.single(); ok && strings.HasPrefix(v, "+") {
-				continue
-			}
-			a.target(op, st, kindFile, prog)
-		}
-	case "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4", "compress", "uncompress", "pigz":
-		p := parseArgs(rest, "SbTo", "suffix", "threads", "output")
-		if p.has('c', "stdout", "to-stdout") || p.has('l', "list") || p.has('t', "test") {
-			return
-		}
-		for _, w := range p.value('o', "output") {
-			a.target(w, st, kindFile, prog)
-		}
-		decompress := p.has('d', "decompress", "uncompress") || strings.HasPrefix(prog, "un") || prog == "gunzip"
-		if decompress && p.has('N', "name") {
-			a.unknownEffect(raw, prog+" -N restores the name stored in the archive")
-		}
-		for _, op := range p.ops {
-			a.target(op, st, kindFile, prog)
-			if decompress {
-				// x.gz decompresses to x (and a custom -S suffix is cut).
-				var sfx []string
-				for _, w := range p.value('S', "suffix") {
-					if v, ok := w.single(); ok {
-						sfx = append(sfx, v)
-					}
-				}
-				sfx = append(sfx, ".gz", ".z", "-gz", "-z", "_z", ".bz2", ".bz", ".xz", ".lzma", ".zst", ".lz4", ".tgz", ".taz", ".tbz2", ".txz")
-				a.target(word{vals: mapVals(op.vals, func(v string) string { return cutSuffix(v, sfx) }), raw: op.raw}, st, kindFile, prog)
-			}
-		}
-	case "tar", "bsdtar", "gtar":
-		a.tar(rest, st)
-	case "unzip", "7z", "7za", "7zr", "unrar":
-		a.unzip(prog, rest, st)
-	case "zip":
-		if ops := parseArgs(rest, "btnxiO", "temp-path", "suffixes", "exclude", "include", "output-file").ops; len(ops) > 0 {
-			a.target(ops[0], st, kindFile, "zip")
-		}
-	case "curl":
-		a.curl(rest, st)
-	case "wget":
-		a.wget(rest, st)
-	case "git":
-		a.gitIn(rest, st, in, raw, 0)
-	case "find":
-		a.find(rest, st, raw)
-	case "yq":
-		p := parseArgs(rest, "", "from-file")
-		if p.has('i', "inplace") {
-			if len(p.ops) > 1 {
-				for _, op := range p.ops[1:] {
-					a.target(op, st, kindFile, "yq -i")
-				}
-			}
-		}
-	case "jupyter":
-		if len(rest) > 0 {
-			if sub, _ := rest[0].single(); sub == "nbconvert" {
-				p := parseArgs(rest[1:], "", "to", "output", "output-dir", "template", "execute-timeout")
-				if p.has(0, "inplace") {
-					for _, op := range p.ops {
-						a.target(op, st, kindFile, "jupyter nbconvert --inplace")
-					}
-					return
-				}
-			}
-		}
-		a.opaque(prog, raw)
-	case "uv", "poetry", "pipenv", "pixi", "hatch", "pdm", "rye", "conda", "mamba", "micromamba":
-		a.envRunner(prog, rest, st, in, raw)
-	case "mktemp":
-		// A new file with a random name: nothing existing changes.
-	case "vibe":
-		// vibe's own CLI writes through its own rules; stopping or
-		// replacing its worker is refused as a forbidden command.
-	case "patch":
-		a.patch(rest, st, in, raw)
-	default:
-		a.opaque(prog, raw)
-	}
+	a.opaque(prog, raw)
 }
 
 // cutSuffix removes the first compression suffix v ends with; .tgz and
