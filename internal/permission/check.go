@@ -329,7 +329,62 @@ func (d *decision) trace(format string, a ...any) {
 	}
 }
 
+// decide runs the stages of a decision in order: normalise (what the call
+// runs and writes), role (what the role may do at all), path (which
+// protected class each target is in, then the writes whose target is
+// unknown) and commands (approvals and forbidden operations). Each stage
+// adds outcomes to d; the first deny wins, then the first ask.
 func (p *Policy) decide(req Request, tr *[]string) Decision {
+	d := &decision{tr: tr}
+	r, who := p.roleOf(req, d)
+	out := Decision{Role: r.name}
+	if !p.judgeTool(r, who, req.ToolName, d) {
+		return p.finish(d, out, r.name, req.ToolName)
+	}
+	c := p.normalise(req)
+	out.Paths = c.paths
+	p.judgeRole(r, who, c, d)
+	p.judgePaths(r, who, c, d)
+	p.judgeUnknown(r, who, c, d)
+	if c.bash {
+		p.judgeCommands(who, c, d)
+	}
+	return p.finish(d, out, r.name, req.ToolName)
+}
+
+// normalised is a tool call after the normalise stage.
+type normalised struct {
+	eff     *effects // what the call runs and writes, as analysed
+	targets []target // every write, resolved and made project-relative
+	paths   []string // the distinct files written (Decision.Paths)
+	bash    bool
+}
+
+// normalise parses the tool input (the shell command, the file path) into
+// the writes it makes and resolves each target against the project root.
+func (p *Policy) normalise(req Request) *normalised {
+	root := p.root(req.ProjectRoot)
+	cwd := requestCwd(req, root)
+	c := &normalised{eff: collect(req, root, cwd, p.home), bash: req.ToolName == "Bash"}
+	seen := map[string]bool{}
+	literal := literalRoot(req.ProjectRoot)
+	for _, rt := range c.eff.targets {
+		t, ok := normalize(root, literal, rt, c.eff.links)
+		if !ok {
+			continue
+		}
+		c.targets = append(c.targets, t)
+		if t.kind != kindLink && t.kind != kindRepo && !seen[t.rel] {
+			seen[t.rel] = true
+			c.paths = append(c.paths, t.rel)
+		}
+	}
+	return c
+}
+
+// roleOf resolves the role the call runs as (Request.Role overrides the
+// agent type) and how messages name the caller.
+func (p *Policy) roleOf(req Request, d *decision) (*role, string) {
 	roleName := p.RoleFor(req.AgentType, p.TeamMode())
 	if req.Role != "" {
 		roleName = strings.ToLower(req.Role)
@@ -337,7 +392,6 @@ func (p *Policy) decide(req Request, tr *[]string) Decision {
 			roleName = p.defaultRole
 		}
 	}
-	r := p.roles[roleName]
 	who := roleName
 	if req.AgentType != "" {
 		bare := strings.ToLower(req.AgentType)
@@ -348,33 +402,39 @@ func (p *Policy) decide(req Request, tr *[]string) Decision {
 			who = fmt.Sprintf("%s (agent %s)", roleName, req.AgentType)
 		}
 	}
-	d := &decision{tr: tr}
 	agent := req.AgentType
 	if agent == "" {
 		agent = "main thread"
 	}
 	d.trace("role: %s -> %s (mode %s)", agent, roleName, p.cfg.Mode)
-	out := Decision{Role: roleName}
+	return p.roles[roleName], who
+}
 
-	if !r.allowsTool(req.ToolName) {
-		o := outcome{
-			action:  Deny,
-			rule:    roleName + ".tools",
-			reason:  fmt.Sprintf("%s may not use the %s tool (rule %s.tools)", who, req.ToolName, roleName),
-			instead: fmt.Sprintf("%s may use %s; %s.", roleName, strings.Join(r.cfg.Tools, ", "), r.cfg.Summary),
-		}
-		d.trace("%s.tools: %s not allowed -> deny", roleName, req.ToolName)
-		d.add(o)
-		return p.finish(d, out, roleName, req.ToolName)
+// judgeTool is the role stage's first rule: the tools the role may use. It
+// reports false when the tool is refused, which ends the decision.
+func (p *Policy) judgeTool(r *role, who, tool string, d *decision) bool {
+	if r.allowsTool(tool) {
+		d.trace("%s.tools: %s allowed", r.name, tool)
+		return true
 	}
-	d.trace("%s.tools: %s allowed", roleName, req.ToolName)
+	d.trace("%s.tools: %s not allowed -> deny", r.name, tool)
+	d.add(outcome{
+		action:  Deny,
+		rule:    r.name + ".tools",
+		reason:  fmt.Sprintf("%s may not use the %s tool (rule %s.tools)", who, tool, r.name),
+		instead: fmt.Sprintf("%s may use %s; %s.", r.name, strings.Join(r.cfg.Tools, ", "), r.cfg.Summary),
+	})
+	return false
+}
 
-	root := p.root(req.ProjectRoot)
-	cwd := requestCwd(req, root)
-	eff := collect(req, root, cwd, p.home)
-	bash := req.ToolName == "Bash"
-
-	if bash && r.programs != nil {
+// judgeRole is the role stage for a Bash command: the programs the role may
+// run and whether it may write through the shell at all.
+func (p *Policy) judgeRole(r *role, who string, c *normalised, d *decision) {
+	if !c.bash {
+		return
+	}
+	eff := c.eff
+	if r.programs != nil {
 		for _, prog := range eff.programs {
 			if prog != "" && r.programs[prog] {
 				continue
@@ -383,64 +443,53 @@ func (p *Policy) decide(req Request, tr *[]string) Decision {
 			if name == "" {
 				name = "a command whose name is computed"
 			}
-			d.trace("%s.bash.programs: %s not allowed -> deny", roleName, name)
+			d.trace("%s.bash.programs: %s not allowed -> deny", r.name, name)
 			d.add(outcome{
 				action:  Deny,
-				rule:    roleName + ".bash.programs",
-				reason:  fmt.Sprintf("%s may not run %s (rule %s.bash.programs)", who, name, roleName),
-				instead: fmt.Sprintf("%s may run only %s through Bash; %s.", roleName, strings.Join(r.cfg.Bash.Programs, ", "), r.cfg.Summary),
+				rule:    r.name + ".bash.programs",
+				reason:  fmt.Sprintf("%s may not run %s (rule %s.bash.programs)", who, name, r.name),
+				instead: fmt.Sprintf("%s may run only %s through Bash; %s.", r.name, strings.Join(r.cfg.Bash.Programs, ", "), r.cfg.Summary),
 			})
 			break
 		}
 		if d.deny == nil {
-			d.trace("%s.bash.programs: %s allowed", roleName, strings.Join(uniq(eff.programs), ", "))
+			d.trace("%s.bash.programs: %s allowed", r.name, strings.Join(uniq(eff.programs), ", "))
 		}
 	}
-
-	var targets []target
-	seen := map[string]bool{}
-	for _, rt := range eff.targets {
-		t, ok := normalize(root, literalRoot(req.ProjectRoot), rt, eff.links)
-		if !ok {
-			continue
+	if r.bashWrite {
+		return
+	}
+	writes := len(c.paths) > 0 || len(eff.unknown) > 0
+	what := "files"
+	for _, t := range c.targets {
+		if t.kind == kindLink || t.kind == kindRepo {
+			writes = true
 		}
-		targets = append(targets, t)
-		if t.kind != kindLink && t.kind != kindRepo && !seen[t.rel] {
-			seen[t.rel] = true
-			out.Paths = append(out.Paths, t.rel)
+		if t.kind == kindRepo {
+			what = "the repository (" + t.via + ")"
 		}
 	}
-
-	if bash && !r.bashWrite {
-		writes := len(out.Paths) > 0 || len(eff.unknown) > 0
-		for _, t := range targets {
-			if t.kind == kindLink || t.kind == kindRepo {
-				writes = true
-			}
-		}
-		if writes {
-			what := "files"
-			for _, t := range targets {
-				if t.kind == kindRepo {
-					what = "the repository (" + t.via + ")"
-				}
-			}
-			if len(out.Paths) > 0 {
-				what = strings.Join(out.Paths, ", ")
-			}
-			d.trace("%s.bash.write: writes %s -> deny", roleName, what)
-			d.add(outcome{
-				action:  Deny,
-				rule:    roleName + ".bash.write",
-				reason:  fmt.Sprintf("%s may not write files through Bash (rule %s.bash.write): the command writes %s", who, roleName, what),
-				instead: p.writeInstead(r),
-			})
-		} else {
-			d.trace("%s.bash.write: the command writes nothing", roleName)
-		}
+	if !writes {
+		d.trace("%s.bash.write: the command writes nothing", r.name)
+		return
 	}
+	if len(c.paths) > 0 {
+		what = strings.Join(c.paths, ", ")
+	}
+	d.trace("%s.bash.write: writes %s -> deny", r.name, what)
+	d.add(outcome{
+		action:  Deny,
+		rule:    r.name + ".bash.write",
+		reason:  fmt.Sprintf("%s may not write files through Bash (rule %s.bash.write): the command writes %s", who, r.name, what),
+		instead: p.writeInstead(r),
+	})
+}
 
-	for _, t := range targets {
+// judgePaths is the path stage for the targets the call names: each is
+// judged by judgePath, and also under its spelling with ".." applied by
+// text when that leads elsewhere.
+func (p *Policy) judgePaths(r *role, who string, c *normalised, d *decision) {
+	for _, t := range c.targets {
 		o := p.judgePath(r, who, t, d)
 		if o.action == Deny && t.kind == kindTree && strings.HasPrefix(t.via, "git ") {
 			o.instead = "it would rewrite protected files along with yours; name the files you mean instead (git checkout -- <file>, git stash push -- <paths>, git clean -f <path>)."
@@ -452,11 +501,16 @@ func (p *Policy) decide(req Request, tr *[]string) Decision {
 			d.add(p.judgePath(r, who, lt, d))
 		}
 	}
+}
 
+// judgeUnknown is the path stage for writes that cannot be told: targets
+// known only at run time, programs whose writes cannot be told, and
+// commands that cannot be analysed.
+func (p *Policy) judgeUnknown(r *role, who string, c *normalised, d *decision) {
+	eff := c.eff
 	for _, u := range eff.unknown {
-		d.add(p.judgeUnknown(r, who, u, eff, d))
+		d.add(p.judgeUnknownTarget(r, who, u, eff, d))
 	}
-
 	if r.writeOnly == nil && len(eff.opaque) > 0 {
 		// A program whose writes cannot be told may write anything under
 		// its folder: refused when the command names or globs into a path
@@ -466,67 +520,64 @@ func (p *Policy) decide(req Request, tr *[]string) Decision {
 		u := unknownTarget{via: eff.opaque[0] + ", a program whose writes cannot be told"}
 		d.add(p.judgeNamed(r, who, u, eff, d, false))
 	}
-
 	if eff.unparsed && p.restricted(r) {
-		d.trace("%s.unparsed: the command could not be analysed -> deny", roleName)
+		d.trace("%s.unparsed: the command could not be analysed -> deny", r.name)
 		d.add(outcome{
 			action:  Deny,
-			rule:    roleName + ".unparsed",
-			reason:  fmt.Sprintf("%s may not run a command that cannot be analysed (rule %s.unparsed): it does not parse or is longer than %d KB", who, roleName, maxScript>>10),
+			rule:    r.name + ".unparsed",
+			reason:  fmt.Sprintf("%s may not run a command that cannot be analysed (rule %s.unparsed): it does not parse or is longer than %d KB", who, r.name, maxScript>>10),
 			instead: "split it into shorter, plain commands (write long content with the Write tool); " + p.writeInstead(r),
 		})
 	}
-
 	if r.writeOnly != nil && len(eff.opaque) > 0 {
 		prog := eff.opaque[0]
-		d.trace("%s.write-only: %s may write anywhere -> deny", roleName, prog)
+		d.trace("%s.write-only: %s may write anywhere -> deny", r.name, prog)
 		d.add(outcome{
 			action:  Deny,
-			rule:    roleName + ".write-only",
-			reason:  fmt.Sprintf("%s may not run %s (rule %s.write-only): what it writes cannot be told, and %s writes only %s", who, prog, roleName, roleName, strings.Join(r.writeOnly.src, ", ")),
+			rule:    r.name + ".write-only",
+			reason:  fmt.Sprintf("%s may not run %s (rule %s.write-only): what it writes cannot be told, and %s writes only %s", who, prog, r.name, r.name, strings.Join(r.writeOnly.src, ", ")),
 			instead: p.writeInstead(r),
 		})
 	}
+}
 
-	if bash {
-		for _, h := range eff.hits {
-			rules := p.approvals
-			if h.forbid {
-				rules = p.forbidden
-			}
-			for _, ap := range rules {
-				if ap.group == h.group {
-					d.add(p.commandOutcome(ap, who, h.text, h.forbid, d))
-				}
-			}
+// judgeCommands is the last stage: the operations of a Bash command that
+// are forbidden or need the user's approval, whatever they write.
+func (p *Policy) judgeCommands(who string, c *normalised, d *decision) {
+	add := func(ap approvalRule, text, traced string, forbid bool) {
+		o := p.commandOutcome(ap, who, text, forbid)
+		d.trace("%s: %q -> %s", ap.id, traced, o.action)
+		d.add(o)
+	}
+	for _, h := range c.eff.hits {
+		rules := p.approvals
+		if h.forbid {
+			rules = p.forbidden
 		}
-		for _, call := range eff.calls {
-			for _, fb := range p.forbidden {
-				if _, ok := fb.match(call); ok {
-					d.add(p.commandOutcome(fb, who, commandText(call), true, d))
-				}
-			}
-			for _, ap := range p.approvals {
-				if cmd, ok := ap.match(call); ok {
-					d.trace("%s: %q -> ask", ap.id, cmd)
-					d.add(outcome{
-						action:  Ask,
-						rule:    ap.id,
-						reason:  fmt.Sprintf("%s wants to run %q, which needs the user's approval (rule %s)", who, commandText(call), ap.id),
-						instead: ap.reason + "; approve it if the project needs it.",
-					})
-				}
+		for _, ap := range rules {
+			if ap.group == h.group {
+				add(ap, h.text, h.text, h.forbid)
 			}
 		}
 	}
-	return p.finish(d, out, roleName, req.ToolName)
+	for _, call := range c.eff.calls {
+		for _, fb := range p.forbidden {
+			if _, ok := fb.match(call); ok {
+				add(fb, commandText(call), commandText(call), true)
+			}
+		}
+		for _, ap := range p.approvals {
+			if cmd, ok := ap.match(call); ok {
+				add(ap, commandText(call), cmd, false)
+			}
+		}
+	}
 }
 
 // commandOutcome is the answer to a command of an approval (ask) or
 // forbidden (deny) group.
-func (p *Policy) commandOutcome(ap approvalRule, who, text string, forbid bool, d *decision) outcome {
+func (p *Policy) commandOutcome(ap approvalRule, who, text string, forbid bool) outcome {
 	if forbid {
-		d.trace("%s: %q -> deny", ap.id, text)
 		return outcome{
 			action:  Deny,
 			rule:    ap.id,
@@ -534,7 +585,6 @@ func (p *Policy) commandOutcome(ap approvalRule, who, text string, forbid bool, 
 			instead: "if it must be done, ask the user to run it themselves outside the session.",
 		}
 	}
-	d.trace("%s: %q -> ask", ap.id, text)
 	return outcome{
 		action:  Ask,
 		rule:    ap.id,
@@ -863,11 +913,11 @@ func matchAny(s *patternSet, subjects []string) (string, bool) {
 	return "", false
 }
 
-// judgeUnknown decides a write whose target could not be resolved. A role
+// judgeUnknownTarget decides a write whose target could not be resolved. A role
 // confined to an area cannot be shown to stay in it; any other role is
 // stopped when the command names (or globs into) a path its deny rules,
 // the locked paths or the read-only data cover.
-func (p *Policy) judgeUnknown(r *role, who string, u unknownTarget, eff *effects, d *decision) outcome {
+func (p *Policy) judgeUnknownTarget(r *role, who string, u unknownTarget, eff *effects, d *decision) outcome {
 	text := shorten(u.text)
 	if r.writeOnly != nil {
 		d.trace("%s.write-only: %s writes %q, known only at run time -> deny", r.name, u.via, text)
