@@ -644,120 +644,174 @@ func (p *Policy) writeInstead(r *role) string {
 	return r.cfg.Summary + "."
 }
 
-// judgePath applies the path rules to one target.
+// judgePath applies the path rules to one target, in order: a repository
+// operation, the locked paths, outside the project, read-only data, the
+// role's deny rules and its write-only area. The first rule that decides
+// ends the walk; a new download into read-only data is asked only when no
+// later rule refuses it.
 func (p *Policy) judgePath(r *role, who string, t target, d *decision) outcome {
-	allow := outcome{action: Allow}
 	tracef := func(format string, a ...any) {
 		if d != nil {
 			d.trace("path %s (%s): "+format, append([]any{t.rel, t.via}, a...)...)
 		}
 	}
 	if t.kind == kindRepo {
-		if r.writeOnly != nil {
-			tracef("%s.write-only: %s rewrites files across the work tree -> deny", r.name, t.via)
-			return outcome{
-				action:  Deny,
-				rule:    r.name + ".write-only",
-				reason:  fmt.Sprintf("%s may not run %s (rule %s.write-only): it rewrites files across the repository", who, t.via, r.name),
-				instead: p.writeInstead(r),
-			}
-		}
-		tracef("repository operation allowed for %s", r.name)
-		return allow
+		return p.judgeRepo(r, who, t, tracef)
 	}
 	if o, ok := p.judgeLocked(who, t, tracef); ok {
 		return o
 	}
 	if t.outside {
-		if t.kind == kindLink {
-			return allow
-		}
-		if r.cfg.OutsideRoot {
-			tracef("%s.outside-root: allowed", r.name)
-			return allow
-		}
-		if p.outside.match(t.folded) {
-			tracef("outside_root.allow: matches")
-			return allow
-		}
-		tracef("%s.outside-root: outside the project -> deny", r.name)
-		instead := p.cfg.OutsideRoot.Instead
-		if instead == "" {
-			instead = r.cfg.Summary + "."
-		}
+		return p.judgeOutside(r, who, t, tracef)
+	}
+	subjects, o, ok := p.subjects(r, who, t, tracef)
+	if !ok {
+		return o
+	}
+	downloadAsk, o, ok := p.judgeReadOnly(r, who, t, subjects, tracef)
+	if ok {
+		return o
+	}
+	if o, ok := p.judgeDenyRules(r, who, t, subjects, tracef); ok {
+		return o
+	}
+	if t.kind == kindLink {
+		return outcome{action: Allow}
+	}
+	if o, ok := p.judgeWriteOnly(r, who, t, tracef); ok {
+		return o
+	}
+	if downloadAsk != nil {
+		return *downloadAsk
+	}
+	return outcome{action: Allow}
+}
+
+// judgeRepo: a git operation across the work tree is refused to a role
+// confined to one area.
+func (p *Policy) judgeRepo(r *role, who string, t target, tracef func(string, ...any)) outcome {
+	if r.writeOnly != nil {
+		tracef("%s.write-only: %s rewrites files across the work tree -> deny", r.name, t.via)
 		return outcome{
 			action:  Deny,
-			rule:    r.name + ".outside-root",
-			reason:  fmt.Sprintf("%s may not write %s, which is outside the project root (rule %s.outside-root)", who, t.rel, r.name),
-			instead: instead,
+			rule:    r.name + ".write-only",
+			reason:  fmt.Sprintf("%s may not run %s (rule %s.write-only): it rewrites files across the repository", who, t.via, r.name),
+			instead: p.writeInstead(r),
 		}
 	}
+	tracef("repository operation allowed for %s", r.name)
+	return outcome{action: Allow}
+}
 
-	// subjects are the folded paths the deny rules see: the path itself,
-	// "anything inside" for folders, and what already lies under a tree.
+// judgeOutside: a target outside the project is written only by a role
+// allowed outside it, or where outside_root.allow says so; a link to it
+// is harmless.
+func (p *Policy) judgeOutside(r *role, who string, t target, tracef func(string, ...any)) outcome {
+	if t.kind == kindLink {
+		return outcome{action: Allow}
+	}
+	if r.cfg.OutsideRoot {
+		tracef("%s.outside-root: allowed", r.name)
+		return outcome{action: Allow}
+	}
+	if p.outside.match(t.folded) {
+		tracef("outside_root.allow: matches")
+		return outcome{action: Allow}
+	}
+	tracef("%s.outside-root: outside the project -> deny", r.name)
+	instead := p.cfg.OutsideRoot.Instead
+	if instead == "" {
+		instead = r.cfg.Summary + "."
+	}
+	return outcome{
+		action:  Deny,
+		rule:    r.name + ".outside-root",
+		reason:  fmt.Sprintf("%s may not write %s, which is outside the project root (rule %s.outside-root)", who, t.rel, r.name),
+		instead: instead,
+	}
+}
+
+// subjects are the folded paths the read-only and deny rules see: the
+// path itself, and for a tree "anything inside" and what already lies
+// under it. A tree too large to walk is refused (ok false).
+func (p *Policy) subjects(r *role, who string, t target, tracef func(string, ...any)) ([]string, outcome, bool) {
 	subjects := []string{t.folded}
-	inside := join2(t.folded, probe)
-	switch t.kind {
-	case kindTree:
-		subjects = append(subjects, inside)
-		if fi, err := os.Stat(filepath.FromSlash(t.abs)); err == nil && fi.IsDir() {
-			complete := walk(t.abs, func(rel string, _ fs.DirEntry) {
-				subjects = append(subjects, foldPath(join2(t.rel, rel)))
-			})
-			if !complete {
-				tracef("more than %d entries under it -> deny", maxWalk)
-				return outcome{
-					action:  Deny,
-					rule:    r.name + ".tree",
-					reason:  fmt.Sprintf("%s may not run %s on %s (rule %s.tree): it holds too many files to check for protected ones", who, t.via, t.rel, r.name),
-					instead: "work on narrower folders.",
-				}
-			}
+	if t.kind != kindTree {
+		return subjects, outcome{}, true
+	}
+	subjects = append(subjects, join2(t.folded, probe))
+	if fi, err := os.Stat(filepath.FromSlash(t.abs)); err == nil && fi.IsDir() {
+		complete := walk(t.abs, func(rel string, _ fs.DirEntry) {
+			subjects = append(subjects, foldPath(join2(t.rel, rel)))
+		})
+		if !complete {
+			tracef("more than %d entries under it -> deny", maxWalk)
+			return nil, outcome{
+				action:  Deny,
+				rule:    r.name + ".tree",
+				reason:  fmt.Sprintf("%s may not run %s on %s (rule %s.tree): it holds too many files to check for protected ones", who, t.via, t.rel, r.name),
+				instead: "work on narrower folders.",
+			}, false
 		}
 	}
-	display := func(subject string) string {
-		name := t.rel
-		if t.given != "" && t.given != t.rel {
-			name = t.given + " (which leads to " + t.rel + ")"
-		}
-		if subject == t.folded || subject == inside {
-			return name
-		}
-		return name + " (it holds " + p.unfold(t, subject) + ")"
-	}
+	return subjects, outcome{}, true
+}
 
-	var downloadAsk *outcome
-	if t.kind != kindLink && !r.cfg.ReadOnlyExempt {
-		for _, ro := range p.readOnly {
-			if s, ok := matchAny(&ro.set, subjects); ok {
-				if ap, ok := p.approval("download"); ok && t.download && t.kind == kindFile && !exists(t.abs) {
-					// A new file fetched into raw data is how raw data
-					// arrives: the user approves it. Writing over an
-					// existing raw file stays refused.
-					tracef("read-only.%s: a new download -> ask (%s)", ro.id, ap.id)
-					downloadAsk = &outcome{
-						action:  Ask,
-						rule:    ap.id,
-						reason:  fmt.Sprintf("%s wants to download %s into %s (rule %s)", who, orUnknown(t.url), t.rel, ap.id),
-						instead: ap.reason + "; approve it if this is the data the project needs (vibe records its URL and checksum).",
-					}
-					continue
-				}
-				tracef("read-only.%s: matches -> deny", ro.id)
-				instead := ro.instead
-				if instead == "" {
-					instead = ro.desc + " is read-only."
-				}
-				return outcome{
-					action:  Deny,
-					rule:    "read-only." + ro.id,
-					reason:  fmt.Sprintf("%s may not write %s (rule read-only.%s)", who, display(s), ro.id),
-					instead: instead,
-				}
-			}
-			tracef("read-only.%s: no match", ro.id)
-		}
+// display names a matched subject for messages: the path as given, where
+// it leads, and the protected file a folder holds.
+func (p *Policy) display(t target, subject string) string {
+	name := t.rel
+	if t.given != "" && t.given != t.rel {
+		name = t.given + " (which leads to " + t.rel + ")"
 	}
+	if subject == t.folded || subject == join2(t.folded, probe) {
+		return name
+	}
+	return name + " (it holds " + p.unfold(t, subject) + ")"
+}
+
+// judgeReadOnly: read-only data binds every role not exempt from it. A new
+// file downloaded into it is how raw data arrives: that is returned as
+// downloadAsk for the user to approve, unless a later rule refuses it.
+func (p *Policy) judgeReadOnly(r *role, who string, t target, subjects []string, tracef func(string, ...any)) (downloadAsk *outcome, o outcome, ok bool) {
+	if t.kind == kindLink || r.cfg.ReadOnlyExempt {
+		return nil, outcome{}, false
+	}
+	for _, ro := range p.readOnly {
+		s, hit := matchAny(&ro.set, subjects)
+		if !hit {
+			tracef("read-only.%s: no match", ro.id)
+			continue
+		}
+		if ap, ok := p.approval("download"); ok && t.download && t.kind == kindFile && !exists(t.abs) {
+			// Writing over an existing raw file stays refused.
+			tracef("read-only.%s: a new download -> ask (%s)", ro.id, ap.id)
+			downloadAsk = &outcome{
+				action:  Ask,
+				rule:    ap.id,
+				reason:  fmt.Sprintf("%s wants to download %s into %s (rule %s)", who, orUnknown(t.url), t.rel, ap.id),
+				instead: ap.reason + "; approve it if this is the data the project needs (vibe records its URL and checksum).",
+			}
+			continue
+		}
+		tracef("read-only.%s: matches -> deny", ro.id)
+		instead := ro.instead
+		if instead == "" {
+			instead = ro.desc + " is read-only."
+		}
+		return nil, outcome{
+			action:  Deny,
+			rule:    "read-only." + ro.id,
+			reason:  fmt.Sprintf("%s may not write %s (rule read-only.%s)", who, p.display(t, s), ro.id),
+			instead: instead,
+		}, true
+	}
+	return downloadAsk, outcome{}, false
+}
+
+// judgeDenyRules: the role's own deny (or ask) rules; the first that
+// matches decides.
+func (p *Policy) judgeDenyRules(r *role, who string, t target, subjects []string, tracef func(string, ...any)) (outcome, bool) {
 	for _, dr := range r.deny {
 		s, ok := matchAny(&dr.set, subjects)
 		if ok && !dr.except.empty() && dr.except.match(s) {
@@ -768,48 +822,35 @@ func (p *Policy) judgePath(r *role, who string, t target, d *decision) outcome {
 			continue
 		}
 		tracef("%s: matches -> %s", dr.id, dr.action)
-		instead := dr.instead
-		if instead == "" {
-			instead = r.cfg.Summary + "."
-		}
-		verb := "may not write"
-		if dr.action == Ask {
-			verb = "needs the user's approval to write"
-		}
-		what := display(s)
+		what := p.display(t, s)
 		if t.kind == kindLink {
 			what = "a link to " + t.rel
 		}
-		return outcome{
-			action:  dr.action,
-			rule:    dr.id,
-			reason:  fmt.Sprintf("%s %s %s (rule %s)", who, verb, what, dr.id),
-			instead: instead,
-		}
+		return p.denyRuleOutcome(r, dr, who, what, ""), true
 	}
-	if t.kind == kindLink {
-		return allow
+	return outcome{}, false
+}
+
+// judgeWriteOnly: a role confined to an area writes only inside it.
+func (p *Policy) judgeWriteOnly(r *role, who string, t target, tracef func(string, ...any)) (outcome, bool) {
+	if r.writeOnly == nil {
+		return outcome{}, false
 	}
-	if r.writeOnly != nil {
-		ok := r.writeOnly.matchConfined(t.folded)
-		if !ok && (t.kind == kindDir || t.kind == kindTree) {
-			ok = r.writeOnly.matchConfined(inside)
-		}
-		if !ok {
-			tracef("%s.write-only: outside %s -> deny", r.name, strings.Join(r.writeOnly.src, ", "))
-			return outcome{
-				action:  Deny,
-				rule:    r.name + ".write-only",
-				reason:  fmt.Sprintf("%s may not write %s (rule %s.write-only)", who, t.rel, r.name),
-				instead: p.writeInstead(r),
-			}
-		}
+	ok := r.writeOnly.matchConfined(t.folded)
+	if !ok && (t.kind == kindDir || t.kind == kindTree) {
+		ok = r.writeOnly.matchConfined(join2(t.folded, probe))
+	}
+	if ok {
 		tracef("%s.write-only: inside", r.name)
+		return outcome{}, false
 	}
-	if downloadAsk != nil {
-		return *downloadAsk
-	}
-	return allow
+	tracef("%s.write-only: outside %s -> deny", r.name, strings.Join(r.writeOnly.src, ", "))
+	return outcome{
+		action:  Deny,
+		rule:    r.name + ".write-only",
+		reason:  fmt.Sprintf("%s may not write %s (rule %s.write-only)", who, t.rel, r.name),
+		instead: p.writeInstead(r),
+	}, true
 }
 
 // approval returns the configured approval group id ("download").
@@ -964,7 +1005,7 @@ func (p *Policy) judgeNamed(r *role, who string, u unknownTarget, eff *effects, 
 				continue
 			}
 			d.trace("%s: %s writes %q, known only at run time, and the command names %s -> %s", dr.id, u.via, text, n.display, dr.action)
-			return p.denyRuleOutcome(r, dr, who, what, "names "+n.display)
+			return p.denyRuleOutcome(r, dr, who, what, " in a command that names "+n.display)
 		}
 	}
 	// Globs the command expanded show which files it reaches.
@@ -976,7 +1017,7 @@ func (p *Policy) judgeNamed(r *role, who string, u unknownTarget, eff *effects, 
 		for _, dr := range r.deny {
 			if dr.set.match(folded) && (dr.except.empty() || !dr.except.match(folded)) {
 				d.trace("%s: %s may write anything and the command globs %s -> %s", dr.id, u.via, rel, dr.action)
-				return p.denyRuleOutcome(r, dr, who, what, "globs "+rel)
+				return p.denyRuleOutcome(r, dr, who, what, " in a command that globs "+rel)
 			}
 		}
 	}
@@ -1004,7 +1045,10 @@ func (p *Policy) judgeNamed(r *role, who string, u unknownTarget, eff *effects, 
 	return outcome{action: Allow}
 }
 
-func (p *Policy) denyRuleOutcome(r *role, dr denyRule, who, what, names string) outcome {
+// denyRuleOutcome is the answer of one of the role's deny (or ask) rules
+// to writing what; context says why a command with unknown targets is
+// caught (" in a command that names X"), "" for a named target.
+func (p *Policy) denyRuleOutcome(r *role, dr denyRule, who, what, context string) outcome {
 	instead := dr.instead
 	if instead == "" {
 		instead = r.cfg.Summary + "."
@@ -1016,7 +1060,7 @@ func (p *Policy) denyRuleOutcome(r *role, dr denyRule, who, what, names string) 
 	return outcome{
 		action:  dr.action,
 		rule:    dr.id,
-		reason:  fmt.Sprintf("%s %s %s in a command that %s (rule %s)", who, verb, what, names, dr.id),
+		reason:  fmt.Sprintf("%s %s %s%s (rule %s)", who, verb, what, context, dr.id),
 		instead: instead,
 	}
 }
