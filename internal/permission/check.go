@@ -324,8 +324,20 @@ func (d *decision) add(o outcome) {
 }
 
 func (d *decision) trace(format string, a ...any) {
-	if d.tr != nil {
+	if d.on() {
 		*d.tr = append(*d.tr, fmt.Sprintf(format, a...))
+	}
+}
+
+// on reports whether the decision is traced (Explain). A trace on a path
+// every call takes is guarded by it: boxing its arguments costs
+// allocations even when nothing is recorded.
+func (d *decision) on() bool { return d != nil && d.tr != nil }
+
+// pathf traces a rule applied to target t.
+func (d *decision) pathf(t target, format string, a ...any) {
+	if d.on() {
+		d.trace("path %s (%s): "+format, append([]any{t.rel, t.via}, a...)...)
 	}
 }
 
@@ -406,7 +418,9 @@ func (p *Policy) roleOf(req Request, d *decision) (*role, string) {
 	if agent == "" {
 		agent = "main thread"
 	}
-	d.trace("role: %s -> %s (mode %s)", agent, roleName, p.cfg.Mode)
+	if d.on() {
+		d.trace("role: %s -> %s (mode %s)", agent, roleName, p.cfg.Mode)
+	}
 	return p.roles[roleName], who
 }
 
@@ -414,7 +428,9 @@ func (p *Policy) roleOf(req Request, d *decision) (*role, string) {
 // reports false when the tool is refused, which ends the decision.
 func (p *Policy) judgeTool(r *role, who, tool string, d *decision) bool {
 	if r.allowsTool(tool) {
-		d.trace("%s.tools: %s allowed", r.name, tool)
+		if d.on() {
+			d.trace("%s.tools: %s allowed", r.name, tool)
+		}
 		return true
 	}
 	d.trace("%s.tools: %s not allowed -> deny", r.name, tool)
@@ -453,7 +469,9 @@ func (p *Policy) judgeRole(r *role, who string, c *normalised, d *decision) {
 			break
 		}
 		if d.deny == nil {
-			d.trace("%s.bash.programs: %s allowed", r.name, strings.Join(uniq(eff.programs), ", "))
+			if d.on() {
+				d.trace("%s.bash.programs: %s allowed", r.name, strings.Join(uniq(eff.programs), ", "))
+			}
 		}
 	}
 	if r.bashWrite {
@@ -470,7 +488,9 @@ func (p *Policy) judgeRole(r *role, who string, c *normalised, d *decision) {
 		}
 	}
 	if !writes {
-		d.trace("%s.bash.write: the command writes nothing", r.name)
+		if d.on() {
+			d.trace("%s.bash.write: the command writes nothing", r.name)
+		}
 		return
 	}
 	if len(c.paths) > 0 {
@@ -613,7 +633,9 @@ func (p *Policy) finish(d *decision, out Decision, roleName, toolName string) De
 			what = "write " + strings.Join(out.Paths, ", ")
 		}
 		out.Reason = fmt.Sprintf("%s may %s (rule %s).", roleName, what, out.Rule)
-		d.trace("decision: allow by %s", out.Rule)
+		if d.on() {
+			d.trace("decision: allow by %s", out.Rule)
+		}
 		return out
 	}
 	out.Action, out.Rule, out.Instead = o.action, o.rule, o.instead
@@ -650,35 +672,30 @@ func (p *Policy) writeInstead(r *role) string {
 // ends the walk; a new download into read-only data is asked only when no
 // later rule refuses it.
 func (p *Policy) judgePath(r *role, who string, t target, d *decision) outcome {
-	tracef := func(format string, a ...any) {
-		if d != nil {
-			d.trace("path %s (%s): "+format, append([]any{t.rel, t.via}, a...)...)
-		}
-	}
 	if t.kind == kindRepo {
-		return p.judgeRepo(r, who, t, tracef)
+		return p.judgeRepo(r, who, t, d)
 	}
-	if o, ok := p.judgeLocked(who, t, tracef); ok {
+	if o, ok := p.judgeLocked(who, t, d); ok {
 		return o
 	}
 	if t.outside {
-		return p.judgeOutside(r, who, t, tracef)
+		return p.judgeOutside(r, who, t, d)
 	}
-	subjects, o, ok := p.subjects(r, who, t, tracef)
+	subjects, o, ok := p.subjects(r, who, t, d)
 	if !ok {
 		return o
 	}
-	downloadAsk, o, ok := p.judgeReadOnly(r, who, t, subjects, tracef)
+	downloadAsk, o, ok := p.judgeReadOnly(r, who, t, subjects, d)
 	if ok {
 		return o
 	}
-	if o, ok := p.judgeDenyRules(r, who, t, subjects, tracef); ok {
+	if o, ok := p.judgeDenyRules(r, who, t, subjects, d); ok {
 		return o
 	}
 	if t.kind == kindLink {
 		return outcome{action: Allow}
 	}
-	if o, ok := p.judgeWriteOnly(r, who, t, tracef); ok {
+	if o, ok := p.judgeWriteOnly(r, who, t, d); ok {
 		return o
 	}
 	if downloadAsk != nil {
@@ -689,9 +706,9 @@ func (p *Policy) judgePath(r *role, who string, t target, d *decision) outcome {
 
 // judgeRepo: a git operation across the work tree is refused to a role
 // confined to one area.
-func (p *Policy) judgeRepo(r *role, who string, t target, tracef func(string, ...any)) outcome {
+func (p *Policy) judgeRepo(r *role, who string, t target, d *decision) outcome {
 	if r.writeOnly != nil {
-		tracef("%s.write-only: %s rewrites files across the work tree -> deny", r.name, t.via)
+		d.pathf(t, "%s.write-only: %s rewrites files across the work tree -> deny", r.name, t.via)
 		return outcome{
 			action:  Deny,
 			rule:    r.name + ".write-only",
@@ -699,26 +716,32 @@ func (p *Policy) judgeRepo(r *role, who string, t target, tracef func(string, ..
 			instead: p.writeInstead(r),
 		}
 	}
-	tracef("repository operation allowed for %s", r.name)
+	if d.on() {
+		d.pathf(t, "repository operation allowed for %s", r.name)
+	}
 	return outcome{action: Allow}
 }
 
 // judgeOutside: a target outside the project is written only by a role
 // allowed outside it, or where outside_root.allow says so; a link to it
 // is harmless.
-func (p *Policy) judgeOutside(r *role, who string, t target, tracef func(string, ...any)) outcome {
+func (p *Policy) judgeOutside(r *role, who string, t target, d *decision) outcome {
 	if t.kind == kindLink {
 		return outcome{action: Allow}
 	}
 	if r.cfg.OutsideRoot {
-		tracef("%s.outside-root: allowed", r.name)
+		if d.on() {
+			d.pathf(t, "%s.outside-root: allowed", r.name)
+		}
 		return outcome{action: Allow}
 	}
 	if p.outside.match(t.folded) {
-		tracef("outside_root.allow: matches")
+		if d.on() {
+			d.pathf(t, "outside_root.allow: matches")
+		}
 		return outcome{action: Allow}
 	}
-	tracef("%s.outside-root: outside the project -> deny", r.name)
+	d.pathf(t, "%s.outside-root: outside the project -> deny", r.name)
 	instead := p.cfg.OutsideRoot.Instead
 	if instead == "" {
 		instead = r.cfg.Summary + "."
@@ -734,7 +757,7 @@ func (p *Policy) judgeOutside(r *role, who string, t target, tracef func(string,
 // subjects are the folded paths the read-only and deny rules see: the
 // path itself, and for a tree "anything inside" and what already lies
 // under it. A tree too large to walk is refused (ok false).
-func (p *Policy) subjects(r *role, who string, t target, tracef func(string, ...any)) ([]string, outcome, bool) {
+func (p *Policy) subjects(r *role, who string, t target, d *decision) ([]string, outcome, bool) {
 	subjects := []string{t.folded}
 	if t.kind != kindTree {
 		return subjects, outcome{}, true
@@ -745,7 +768,7 @@ func (p *Policy) subjects(r *role, who string, t target, tracef func(string, ...
 			subjects = append(subjects, foldPath(join2(t.rel, rel)))
 		})
 		if !complete {
-			tracef("more than %d entries under it -> deny", maxWalk)
+			d.pathf(t, "more than %d entries under it -> deny", maxWalk)
 			return nil, outcome{
 				action:  Deny,
 				rule:    r.name + ".tree",
@@ -773,19 +796,21 @@ func (p *Policy) display(t target, subject string) string {
 // judgeReadOnly: read-only data binds every role not exempt from it. A new
 // file downloaded into it is how raw data arrives: that is returned as
 // downloadAsk for the user to approve, unless a later rule refuses it.
-func (p *Policy) judgeReadOnly(r *role, who string, t target, subjects []string, tracef func(string, ...any)) (downloadAsk *outcome, o outcome, ok bool) {
+func (p *Policy) judgeReadOnly(r *role, who string, t target, subjects []string, d *decision) (downloadAsk *outcome, o outcome, ok bool) {
 	if t.kind == kindLink || r.cfg.ReadOnlyExempt {
 		return nil, outcome{}, false
 	}
 	for _, ro := range p.readOnly {
 		s, hit := matchAny(&ro.set, subjects)
 		if !hit {
-			tracef("read-only.%s: no match", ro.id)
+			if d.on() {
+				d.pathf(t, "read-only.%s: no match", ro.id)
+			}
 			continue
 		}
 		if ap, ok := p.approval("download"); ok && t.download && t.kind == kindFile && !exists(t.abs) {
 			// Writing over an existing raw file stays refused.
-			tracef("read-only.%s: a new download -> ask (%s)", ro.id, ap.id)
+			d.pathf(t, "read-only.%s: a new download -> ask (%s)", ro.id, ap.id)
 			downloadAsk = &outcome{
 				action:  Ask,
 				rule:    ap.id,
@@ -794,7 +819,7 @@ func (p *Policy) judgeReadOnly(r *role, who string, t target, subjects []string,
 			}
 			continue
 		}
-		tracef("read-only.%s: matches -> deny", ro.id)
+		d.pathf(t, "read-only.%s: matches -> deny", ro.id)
 		instead := ro.instead
 		if instead == "" {
 			instead = ro.desc + " is read-only."
@@ -811,17 +836,19 @@ func (p *Policy) judgeReadOnly(r *role, who string, t target, subjects []string,
 
 // judgeDenyRules: the role's own deny (or ask) rules; the first that
 // matches decides.
-func (p *Policy) judgeDenyRules(r *role, who string, t target, subjects []string, tracef func(string, ...any)) (outcome, bool) {
+func (p *Policy) judgeDenyRules(r *role, who string, t target, subjects []string, d *decision) (outcome, bool) {
 	for _, dr := range r.deny {
 		s, ok := matchAny(&dr.set, subjects)
 		if ok && !dr.except.empty() && dr.except.match(s) {
 			ok = false
 		}
 		if !ok {
-			tracef("%s: no match", dr.id)
+			if d.on() {
+				d.pathf(t, "%s: no match", dr.id)
+			}
 			continue
 		}
-		tracef("%s: matches -> %s", dr.id, dr.action)
+		d.pathf(t, "%s: matches -> %s", dr.id, dr.action)
 		what := p.display(t, s)
 		if t.kind == kindLink {
 			what = "a link to " + t.rel
@@ -832,7 +859,7 @@ func (p *Policy) judgeDenyRules(r *role, who string, t target, subjects []string
 }
 
 // judgeWriteOnly: a role confined to an area writes only inside it.
-func (p *Policy) judgeWriteOnly(r *role, who string, t target, tracef func(string, ...any)) (outcome, bool) {
+func (p *Policy) judgeWriteOnly(r *role, who string, t target, d *decision) (outcome, bool) {
 	if r.writeOnly == nil {
 		return outcome{}, false
 	}
@@ -841,10 +868,12 @@ func (p *Policy) judgeWriteOnly(r *role, who string, t target, tracef func(strin
 		ok = r.writeOnly.matchConfined(join2(t.folded, probe))
 	}
 	if ok {
-		tracef("%s.write-only: inside", r.name)
+		if d.on() {
+			d.pathf(t, "%s.write-only: inside", r.name)
+		}
 		return outcome{}, false
 	}
-	tracef("%s.write-only: outside %s -> deny", r.name, strings.Join(r.writeOnly.src, ", "))
+	d.pathf(t, "%s.write-only: outside %s -> deny", r.name, strings.Join(r.writeOnly.src, ", "))
 	return outcome{
 		action:  Deny,
 		rule:    r.name + ".write-only",
@@ -877,7 +906,7 @@ func orUnknown(url string) string {
 
 // judgeLocked applies the locked paths, which bind every role: the file
 // itself, a folder that holds one (rm -r ~/.claude), or a link made to one.
-func (p *Policy) judgeLocked(who string, t target, tracef func(string, ...any)) (outcome, bool) {
+func (p *Policy) judgeLocked(who string, t target, d *decision) (outcome, bool) {
 	if len(p.locked) == 0 {
 		return outcome{}, false
 	}
@@ -900,7 +929,7 @@ func (p *Policy) judgeLocked(who string, t target, tracef func(string, ...any)) 
 		if !hit {
 			continue
 		}
-		tracef("locked.%s: matches -> deny", ls.id)
+		d.pathf(t, "locked.%s: matches -> deny", ls.id)
 		what := t.rel
 		if t.given != "" && t.given != t.rel {
 			what = t.given + " (which leads to " + t.rel + ")"
@@ -1041,7 +1070,9 @@ func (p *Policy) judgeNamed(r *role, who string, u unknownTarget, eff *effects, 
 			}
 		}
 	}
-	d.trace("%s writes %q, known only at run time; the command names no protected path", u.via, text)
+	if d.on() {
+		d.trace("%s writes %q, known only at run time; the command names no protected path", u.via, text)
+	}
 	return outcome{action: Allow}
 }
 

@@ -148,7 +148,7 @@ func (a *shellAnalyzer) run(argv []word, st *shellState, in stdinSrc, raw string
 		return
 	}
 	if w := programs[prog]; w != nil {
-		a.writes(w, &invocation{prog: prog, args: rest, st: st, in: in, raw: raw})
+		a.writes(w, invocation{prog: prog, args: rest, st: st, in: in, raw: raw})
 		return
 	}
 	if lang := interpreterOf(prog); lang != "" {

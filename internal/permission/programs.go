@@ -41,7 +41,7 @@ type program struct {
 	via string
 
 	// run replaces the fields above for programs with special behaviour.
-	run func(a *shellAnalyzer, c *invocation)
+	run func(a *shellAnalyzer, c invocation)
 	// opaque: what the program writes cannot be told (source, a script).
 	opaque bool
 }
@@ -137,29 +137,29 @@ func writerTable() []program {
 		{names: []string{"split", "csplit"}, run: (*shellAnalyzer).splitOutput},
 		{names: []string{"gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4", "compress", "uncompress", "pigz"},
 			run: (*shellAnalyzer).compress},
-		{names: []string{"cp", "mv", "install", "ln", "rsync", "scp"}, run: func(a *shellAnalyzer, c *invocation) { a.copyLike(c.prog, c.args, c.st) }},
-		{names: []string{"sed", "gsed"}, run: func(a *shellAnalyzer, c *invocation) { a.sed(c.args, c.st) }},
-		{names: []string{"awk", "gawk", "mawk", "nawk"}, run: func(a *shellAnalyzer, c *invocation) { a.awk(c.args, c.st) }},
-		{names: []string{"tar", "bsdtar", "gtar"}, run: func(a *shellAnalyzer, c *invocation) { a.tar(c.args, c.st) }},
-		{names: []string{"unzip", "7z", "7za", "7zr", "unrar"}, run: func(a *shellAnalyzer, c *invocation) { a.unzip(c.prog, c.args, c.st) }},
-		{names: []string{"curl"}, run: func(a *shellAnalyzer, c *invocation) { a.curl(c.args, c.st) }},
-		{names: []string{"wget"}, run: func(a *shellAnalyzer, c *invocation) { a.wget(c.args, c.st) }},
-		{names: []string{"git"}, run: func(a *shellAnalyzer, c *invocation) { a.gitIn(c.args, c.st, c.in, c.raw, 0) }},
-		{names: []string{"find"}, run: func(a *shellAnalyzer, c *invocation) { a.find(c.args, c.st, c.raw) }},
-		{names: []string{"patch"}, run: func(a *shellAnalyzer, c *invocation) { a.patch(c.args, c.st, c.in, c.raw) }},
+		{names: []string{"cp", "mv", "install", "ln", "rsync", "scp"}, run: func(a *shellAnalyzer, c invocation) { a.copyLike(c.prog, c.args, c.st) }},
+		{names: []string{"sed", "gsed"}, run: func(a *shellAnalyzer, c invocation) { a.sed(c.args, c.st) }},
+		{names: []string{"awk", "gawk", "mawk", "nawk"}, run: func(a *shellAnalyzer, c invocation) { a.awk(c.args, c.st) }},
+		{names: []string{"tar", "bsdtar", "gtar"}, run: func(a *shellAnalyzer, c invocation) { a.tar(c.args, c.st) }},
+		{names: []string{"unzip", "7z", "7za", "7zr", "unrar"}, run: func(a *shellAnalyzer, c invocation) { a.unzip(c.prog, c.args, c.st) }},
+		{names: []string{"curl"}, run: func(a *shellAnalyzer, c invocation) { a.curl(c.args, c.st) }},
+		{names: []string{"wget"}, run: func(a *shellAnalyzer, c invocation) { a.wget(c.args, c.st) }},
+		{names: []string{"git"}, run: func(a *shellAnalyzer, c invocation) { a.gitIn(c.args, c.st, c.in, c.raw, 0) }},
+		{names: []string{"find"}, run: func(a *shellAnalyzer, c invocation) { a.find(c.args, c.st, c.raw) }},
+		{names: []string{"patch"}, run: func(a *shellAnalyzer, c invocation) { a.patch(c.args, c.st, c.in, c.raw) }},
 		{names: []string{"jupyter"}, run: (*shellAnalyzer).jupyter},
 
 		// Programs that run other code.
-		{names: shellNames, run: func(a *shellAnalyzer, c *invocation) { a.shellCmd(c.prog, c.args, c.st, c.in, c.raw) }},
-		{names: wrapperNames, run: func(a *shellAnalyzer, c *invocation) { a.wrapper(c.prog, c.args, c.st, c.in, c.raw) }},
+		{names: shellNames, run: func(a *shellAnalyzer, c invocation) { a.shellCmd(c.prog, c.args, c.st, c.in, c.raw) }},
+		{names: wrapperNames, run: func(a *shellAnalyzer, c invocation) { a.wrapper(c.prog, c.args, c.st, c.in, c.raw) }},
 		{names: []string{"uv", "poetry", "pipenv", "pixi", "hatch", "pdm", "rye", "conda", "mamba", "micromamba"},
-			run: func(a *shellAnalyzer, c *invocation) { a.envRunner(c.prog, c.args, c.st, c.in, c.raw) }},
+			run: func(a *shellAnalyzer, c invocation) { a.envRunner(c.prog, c.args, c.st, c.in, c.raw) }},
 		{names: []string{"eval"}, run: (*shellAnalyzer).evalCmd},
 		{names: []string{"source", "."}, opaque: true},
 
 		// Programs that move the shell.
 		{names: []string{"cd", "pushd"}, run: (*shellAnalyzer).cd},
-		{names: []string{"popd"}, run: func(_ *shellAnalyzer, c *invocation) { c.st.cwd = "" }},
+		{names: []string{"popd"}, run: func(_ *shellAnalyzer, c invocation) { c.st.cwd = "" }},
 	}
 }
 
@@ -186,7 +186,7 @@ func init() {
 }
 
 // writes records what one call of a table program writes.
-func (a *shellAnalyzer) writes(w *program, c *invocation) {
+func (a *shellAnalyzer) writes(w *program, c invocation) {
 	if w.run != nil {
 		w.run(a, c)
 		return
@@ -262,7 +262,7 @@ func (p *args) any(flags []string) bool {
 }
 
 // ddOutput: dd writes its of= operand.
-func (a *shellAnalyzer) ddOutput(c *invocation) {
+func (a *shellAnalyzer) ddOutput(c invocation) {
 	for _, w := range c.args {
 		if v, ok := w.single(); ok && strings.HasPrefix(v, "of=") {
 			a.target(lit(v[3:]), c.st, kindFile, "dd of=")
@@ -273,7 +273,7 @@ func (a *shellAnalyzer) ddOutput(c *invocation) {
 }
 
 // splitOutput: split and csplit write PREFIXaa, ... (xaa by default).
-func (a *shellAnalyzer) splitOutput(c *invocation) {
+func (a *shellAnalyzer) splitOutput(c invocation) {
 	p := parseArgs(c.args, "abClnt", "suffix-length", "bytes", "line-bytes", "lines", "number", "prefix")
 	if len(p.ops) > 1 {
 		last := p.ops[len(p.ops)-1]
@@ -289,7 +289,7 @@ var compressSuffixes = []string{".gz", ".z", "-gz", "-z", "_z", ".bz2", ".bz", "
 // compress: gzip and friends replace each operand by its (de)compressed
 // form, unless they write to stdout, list or test; -N restores a name
 // stored in the archive, which cannot be told.
-func (a *shellAnalyzer) compress(c *invocation) {
+func (a *shellAnalyzer) compress(c invocation) {
 	prog := c.prog
 	p := parseArgs(c.args, "SbTo", "suffix", "threads", "output")
 	if p.has('c', "stdout", "to-stdout") || p.has('l', "list") || p.has('t', "test") {
@@ -322,7 +322,7 @@ func (a *shellAnalyzer) compress(c *invocation) {
 
 // jupyter nbconvert --inplace rewrites its notebooks; anything else jupyter
 // runs is opaque.
-func (a *shellAnalyzer) jupyter(c *invocation) {
+func (a *shellAnalyzer) jupyter(c invocation) {
 	if len(c.args) > 0 {
 		if sub, _ := c.args[0].single(); sub == "nbconvert" {
 			p := parseArgs(c.args[1:], "", "to", "output", "output-dir", "template", "execute-timeout")
@@ -338,7 +338,7 @@ func (a *shellAnalyzer) jupyter(c *invocation) {
 }
 
 // evalCmd: eval runs its arguments as a script: analysed when the text is known.
-func (a *shellAnalyzer) evalCmd(c *invocation) {
+func (a *shellAnalyzer) evalCmd(c invocation) {
 	if !allKnown(c.args) {
 		a.unknownEffect(c.raw, "eval of unknown text")
 		return
@@ -349,7 +349,7 @@ func (a *shellAnalyzer) evalCmd(c *invocation) {
 // cd and pushd move the shell: later relative paths start there. A folder
 // that cannot be told (a glob with several matches, "-", CDPATH) makes the
 // folder unknown.
-func (a *shellAnalyzer) cd(c *invocation) {
+func (a *shellAnalyzer) cd(c invocation) {
 	st := c.st
 	ops := parseArgs(c.args, "").ops
 	if len(ops) == 0 {
