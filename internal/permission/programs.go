@@ -177,7 +177,10 @@ func init() {
 	programs = make(map[string]*program, 300)
 	for i := range table {
 		for _, n := range table[i].names {
-			if programs[n] != nil {
+			// run looks a program up by programName, which drops a
+			// version: bzip2 is "bzip", sqlite3 "sqlite".
+			n = programName(n)
+			if programs[n] != nil && programs[n] != &table[i] {
 				panic("permission: " + n + " is listed twice in writerTable")
 			}
 			programs[n] = &table[i]

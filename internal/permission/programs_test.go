@@ -1,0 +1,135 @@
+package permission
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// writesOf analyses cmd in an empty folder and lists its writes as
+// "kind path (via)", paths relative to the folder, then "? via" for each
+// unknown target and "opaque prog" for each program whose writes cannot be
+// told.
+func writesOf(t *testing.T, cmd string) []string {
+	t.Helper()
+	dir := toSlash(t.TempDir())
+	eff := &effects{root: dir}
+	analyzeShell(eff, cmd, dir, dir, "/home/u")
+	var out []string
+	kinds := map[kind]string{kindFile: "file", kindDir: "dir", kindTree: "tree", kindLink: "link", kindRepo: "repo"}
+	for _, rt := range eff.targets {
+		out = append(out, fmt.Sprintf("%s %s (%s)", kinds[rt.kind], strings.TrimPrefix(strings.TrimPrefix(rt.path, dir), "/"), rt.via))
+	}
+	for _, u := range eff.unknown {
+		out = append(out, "? "+u.via)
+	}
+	for _, o := range eff.opaque {
+		out = append(out, "opaque "+o)
+	}
+	return out
+}
+
+// TestWriterTable pins what the table's fields mean, one case per field,
+// and what the named functions it points to record.
+func TestWriterTable(t *testing.T) {
+	tests := []struct {
+		cmd  string
+		want []string
+	}{
+		// operands: allOperands; a short option without a value is not one.
+		{"tee -a a b", []string{"file a (tee)", "file b (tee)"}},
+		// treeWith.
+		{"rm -f a", []string{"file a (rm)"}},
+		{"rm -rf d e", []string{"tree d (rm)", "tree e (rm)"}},
+		{"unlink --recursive d", []string{"tree d (unlink)"}},
+		// kind.
+		{"rmdir d", []string{"dir d (rmdir)"}},
+		{"mkdir -p -m 755 d", []string{"dir d (mkdir)"}},
+		// shortVal / longVal: an option's value is not an operand.
+		{"touch -d 2020-01-01 f", []string{"file f (touch)"}},
+		{"touch --reference=r f", []string{"file f (touch)"}},
+		{"truncate -s 0 f", []string{"file f (truncate)"}},
+		// firstOperand, secondOperand.
+		{"mkfifo -m 600 p q", []string{"file p (mkfifo)"}},
+		{"uniq -f 1 in out", []string{"file out (uniq)"}},
+		{"uniq in", nil},
+		{"duckdb db.duckdb 'select 1'", []string{"file db.duckdb (duckdb)"}},
+		{"zip -r out.zip a b", []string{"file out.zip (zip)"}},
+		// operandsAfterFirst and allOperandsWith.
+		{"chmod 644 f g", []string{"file f (chmod)", "file g (chmod)"}},
+		{"chmod --reference=r f", []string{"file f (chmod)"}},
+		{"chown -R me d", []string{"tree d (chown)"}},
+		{"setfacl -m u:x:r f", []string{"file f (setfacl)"}},
+		// skipPrefix.
+		{"vim +42 f", []string{"file f (vim)"}},
+		// onlyWith and via.
+		{"yq '.a = 1' f.yaml", nil},
+		{"yq -i '.a = 1' f.yaml", []string{"file f.yaml (yq -i)"}},
+		// options.
+		{"sort -o out in", []string{"file out (sort -o)"}},
+		{"sort --output=out in", []string{"file out (sort -o)"}},
+		{"sort -k 2 in", nil},
+		// Programs that write nothing.
+		{"cat a b; mktemp; vibe status", nil},
+		// Named functions.
+		{"dd if=a of=b bs=1M", []string{"file b (dd of=)"}},
+		{"split -l 10 in part", []string{"file partaa (split)"}},
+		{"split in", []string{"file xaa (split)"}},
+		{"gzip -d x.gz", []string{"file x.gz (gzip)", "file x (gzip)"}},
+		{"gzip -c x", nil},
+		// A name is looked up as programName spells it: bzip2 is "bzip".
+		{"bzip2 x", []string{"file x (bzip)"}},
+		{"/usr/bin/sqlite3 db.sqlite", []string{"file db.sqlite (sqlite)"}},
+		{"jupyter nbconvert --inplace --execute n.ipynb", []string{"file n.ipynb (jupyter nbconvert --inplace)"}},
+		{"jupyter lab", []string{"opaque jupyter"}},
+		{"eval 'rm a'", []string{"file a (rm)"}},
+		{"eval \"$X\"", []string{"? eval of unknown text"}},
+		{"cd sub && rm a; popd; rm b", []string{"file sub/a (rm)", "? rm in an unknown directory"}},
+		{"source env.sh", []string{"opaque source"}},
+		{"make all", []string{"opaque make"}},
+	}
+	for _, tc := range tests {
+		got := writesOf(t, tc.cmd)
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s\n got  %q\n want %q", tc.cmd, got, tc.want)
+		}
+	}
+}
+
+// TestWriterTableEntries checks the table is well formed: each entry names
+// programs and either a function, opaque, or fields; the fields an
+// entry sets are ones the interpreter reads.
+func TestWriterTableEntries(t *testing.T) {
+	for i, w := range writerTable() {
+		if len(w.names) == 0 {
+			t.Errorf("entry %d names no program", i)
+		}
+		fields := w.operands != noOperands || w.options != nil || w.shortVal != "" || w.longVal != nil ||
+			w.treeWith != nil || w.onlyWith != nil || w.via != "" || w.skipPrefix != "" || w.allOperandsWith != "" || w.kind != kindFile
+		if (w.run != nil || w.opaque) && fields {
+			t.Errorf("entry %d (%s): a function or opaque entry sets fields the interpreter ignores", i, w.names[0])
+		}
+		if w.operands == noOperands && w.options == nil && fields {
+			t.Errorf("entry %d (%s): sets parsing fields but writes neither operands nor options", i, w.names[0])
+		}
+		if w.allOperandsWith != "" && w.operands != operandsAfterFirst {
+			t.Errorf("entry %d (%s): allOperandsWith is read only with operandsAfterFirst", i, w.names[0])
+		}
+	}
+	for _, w := range writerTable() {
+		for _, n := range w.names {
+			if programs[programName(n)] == nil {
+				t.Errorf("%s is listed but its name (%s) does not reach an entry", n, programName(n))
+			}
+		}
+	}
+	for _, name := range []string{"tee", "cp", "git", "bash", "sudo", "ls", "cd"} {
+		if programs[name] == nil {
+			t.Errorf("%s is missing from the index", name)
+		}
+	}
+	if programs["python3"] != nil || programs["make"] != nil {
+		t.Error("interpreters and unknown programs must not be in the table")
+	}
+}
