@@ -153,7 +153,7 @@ func TestJudgePaths(t *testing.T) {
 		// bzip2 is looked up as "bzip": it replaces the raw file (it was opaque).
 		{"vibe:experimenter", "Bash", bash("bzip2 RQ-001/02-data/raw/counts.csv"), Deny, "read-only.raw-data"},
 		{"vibe:reviewer2", "Bash", bash("git commit -m x"), Deny, "reviewer2.write-only"}, // across the repository
-		{"vibe:experimenter", "Bash", bash("git stash"), Deny, "locked.agent-settings"}, // the tree holds .claude/
+		{"vibe:experimenter", "Bash", bash("git stash"), Deny, "locked.agent-settings"},   // the tree holds .claude/
 		// Unknown targets are the next stage's.
 		{"vibe:reviewer2", "Bash", bash("echo x > $DEST"), Allow, ""},
 	}, stage)
