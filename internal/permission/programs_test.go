@@ -133,3 +133,46 @@ func TestWriterTableEntries(t *testing.T) {
 		t.Error("interpreters and unknown programs must not be in the table")
 	}
 }
+
+// TestGitTable pins what git's subcommands write, through its options.
+func TestGitTable(t *testing.T) {
+	tests := []struct {
+		cmd  string
+		want []string
+	}{
+		{"git status && git log -p", nil},
+		{"git diff --output=d.patch", []string{"file d.patch (git diff --output)"}},
+		{"git commit -m x", []string{"repo  (git commit)"}},
+		{"git branch; git config --get user.name; git remote -v", nil},
+		{"git branch -D x", []string{"repo  (git branch)"}},
+		{"git reset --hard HEAD~1", []string{"tree  (git reset --hard)"}},
+		{"git reset HEAD~1", []string{"repo  (git reset)"}},
+		{"git clean -n; git clean -d", nil},
+		{"git clean -fd", []string{"tree  (git clean)"}},
+		{"git clean -f a", []string{"tree a (git clean)"}},
+		{"git stash list", nil},
+		{"git stash", []string{"tree  (git stash)"}},
+		{"git stash push -- a", []string{"file a (git stash)"}},
+		{"git rm --cached a", []string{"repo  (git rm)"}},
+		{"git rm -r d", []string{"tree d (git rm)", "repo  (git rm)"}},
+		{"git mv a b", []string{"file a (mv (source))", "file b (mv)", "repo  (git mv)"}},
+		{"git checkout -- a b", []string{"file a (git checkout)", "file b (git checkout)", "repo  (git checkout)"}},
+		{"git restore --staged a", []string{"repo  (git restore)"}},
+		{"git -C sub rm a", []string{"file sub/a (git rm)", "repo sub (git rm)"}},
+		{"git --work-tree=w checkout -- a", []string{"file w/a (git checkout)", "repo w (git checkout)"}},
+		{"git clone https://example.org/x/repo.git", []string{"tree repo (git clone)"}},
+		{"git clone https://example.org/x/repo.git dest", []string{"tree dest (git clone)"}},
+		{"git init", []string{"tree ./.git (git init)"}},
+		{"git archive -o a.tar HEAD", []string{"file a.tar (git archive)"}},
+		{"git -c alias.x='!rm a' x", []string{"file a (rm)"}},
+		{"git -c alias.co=checkout co -- a", []string{"file a (git checkout)", "repo  (git checkout)"}},
+		{"git -c core.pager='tee p' log", []string{"file p (tee)"}},
+		{"git $OPT status", []string{"? git with unknown options"}},
+	}
+	for _, tc := range tests {
+		got := writesOf(t, tc.cmd)
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s\n got  %q\n want %q", tc.cmd, got, tc.want)
+		}
+	}
+}
