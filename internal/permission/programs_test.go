@@ -30,13 +30,24 @@ func writesOf(t *testing.T, cmd string) []string {
 	return out
 }
 
+type writesCase struct {
+	cmd  string
+	want []string
+}
+
+func checkWrites(t *testing.T, tests []writesCase) {
+	t.Helper()
+	for _, tc := range tests {
+		if got := writesOf(t, tc.cmd); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s\n got  %q\n want %q", tc.cmd, got, tc.want)
+		}
+	}
+}
+
 // TestWriterTable pins what the table's fields mean, one case per field,
 // and what the named functions it points to record.
 func TestWriterTable(t *testing.T) {
-	tests := []struct {
-		cmd  string
-		want []string
-	}{
+	tests := []writesCase{
 		// operands: allOperands; a short option without a value is not one.
 		{"tee -a a b", []string{"file a (tee)", "file b (tee)"}},
 		// treeWith.
@@ -89,12 +100,7 @@ func TestWriterTable(t *testing.T) {
 		{"source env.sh", []string{"opaque source"}},
 		{"make all", []string{"opaque make"}},
 	}
-	for _, tc := range tests {
-		got := writesOf(t, tc.cmd)
-		if !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("%s\n got  %q\n want %q", tc.cmd, got, tc.want)
-		}
-	}
+	checkWrites(t, tests)
 }
 
 // TestWriterTableEntries checks the table is well formed: each entry names
@@ -136,10 +142,7 @@ func TestWriterTableEntries(t *testing.T) {
 
 // TestGitTable pins what git's subcommands write, through its options.
 func TestGitTable(t *testing.T) {
-	tests := []struct {
-		cmd  string
-		want []string
-	}{
+	tests := []writesCase{
 		{"git status && git log -p", nil},
 		{"git diff --output=d.patch", []string{"file d.patch (git diff --output)"}},
 		{"git commit -m x", []string{"repo  (git commit)"}},
@@ -169,10 +172,5 @@ func TestGitTable(t *testing.T) {
 		{"git -c core.pager='tee p' log", []string{"file p (tee)"}},
 		{"git $OPT status", []string{"? git with unknown options"}},
 	}
-	for _, tc := range tests {
-		got := writesOf(t, tc.cmd)
-		if !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("%s\n got  %q\n want %q", tc.cmd, got, tc.want)
-		}
-	}
+	checkWrites(t, tests)
 }
