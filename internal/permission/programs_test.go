@@ -174,3 +174,32 @@ func TestGitTable(t *testing.T) {
 	}
 	checkWrites(t, tests)
 }
+
+// TestWrappers pins how the programs that run another command read their
+// own options: the folder, environment, script, output file and
+// replacement string they set for the command they run.
+func TestWrappers(t *testing.T) {
+	checkWrites(t, []writesCase{
+		{"sudo rm a; sudo -u root -- rm b", []string{"file a (rm)", "file b (rm)"}},
+		{"sudo -D d rm a", []string{"file d/a (rm)"}},
+		{"env -C d rm a; env --chdir=d rm b; env --chdir d rm c", []string{"file d/a (rm)", "file d/b (rm)", "file d/c (rm)"}},
+		{"env X=1 Y=2 sh -c 'rm $X$Y'", []string{"file 12 (rm)"}},
+		{"env -S 'rm a'; env --split-string='rm b'", []string{"file a (rm)", "file b (rm)"}},
+		{"nice -n 5 rm a; timeout 5 rm b; timeout -s KILL 5 rm c; stdbuf -oL rm d", []string{"file a (rm)", "file b (rm)", "file c (rm)", "file d (rm)"}},
+		{"/usr/bin/time -o t.log rm a", []string{"file t.log (time -o)", "file a (rm)"}},
+		{"strace --output=s.log rm a; ltrace -o l.log rm b", []string{"file s.log (strace -o)", "file a (rm)", "file l.log (ltrace -o)", "file b (rm)"}},
+		{"xargs rm", []string{"? rm"}},
+		{"echo a | xargs -I{} cp {} d/; echo b | xargs -i cp {} d/; echo c | xargs --replace=R cp R d/", []string{"file d/a (cp)", "file d/b (cp)", "file d/c (cp)"}},
+		{"echo a | xargs rm", []string{"file a (rm)"}},
+		{"flock l rm a", []string{"file l (flock)", "file a (rm)"}},
+		{"flock l -c 'rm a'; flock -c 'rm b' l", []string{"file l (flock)", "file a (rm)", "file b (rm)"}},
+		{"command -v rm; command -V tee", nil},
+		{"command cd d; rm a", []string{"file d/a (rm)"}},
+		{"nohup cd d; rm a", []string{"file a (rm)"}},
+		{"watch rm a", []string{"file a (rm)"}},
+		{"parallel rm ::: a", []string{"opaque parallel"}},
+		{"sudo -s", nil},
+		{"echo 'rm a' | sudo -s", []string{"? sh reads its commands from a pipe or file"}},
+		{"sudo -i rm a", []string{"file a (rm)"}},
+	})
+}
