@@ -87,7 +87,7 @@ var readOnlyPrograms = setOf(readOnlyNames...)
 
 var shellNames = []string{"bash", "sh", "zsh", "dash", "ksh", "ash", "mksh", "fish", "busybox"}
 
-// wrapperNames run another command given as their arguments (wrapper).
+// wrapperNames run another command given as their arguments (wrappers).
 var wrapperNames = []string{"exec", "command", "builtin", "nohup", "nice", "time", "timeout", "stdbuf",
 	"ionice", "sudo", "doas", "env", "xargs", "chronic", "unbuffer", "caffeinate", "nocorrect", "noglob",
 	"watch", "flock", "setsid", "taskset", "strace", "ltrace", "valgrind", "parallel"}
@@ -151,7 +151,7 @@ func writerTable() []program {
 
 		// Programs that run other code.
 		{names: shellNames, run: func(a *shellAnalyzer, c invocation) { a.shellCmd(c.prog, c.args, c.st, c.in, c.raw) }},
-		{names: wrapperNames, run: func(a *shellAnalyzer, c invocation) { a.wrapper(c.prog, c.args, c.st, c.in, c.raw) }},
+		{names: wrapperNames, run: (*shellAnalyzer).wrapper}, // wrappers.go says how each reads its options
 		{names: []string{"uv", "poetry", "pipenv", "pixi", "hatch", "pdm", "rye", "conda", "mamba", "micromamba"},
 			run: func(a *shellAnalyzer, c invocation) { a.envRunner(c.prog, c.args, c.st, c.in, c.raw) }},
 		{names: []string{"eval"}, run: (*shellAnalyzer).evalCmd},

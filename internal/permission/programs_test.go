@@ -203,3 +203,19 @@ func TestWrappers(t *testing.T) {
 		{"sudo -i rm a", []string{"file a (rm)"}},
 	})
 }
+
+// TestWrapperNames: every wrapper the table lists says how it reads its
+// options, and every such spec is reachable from the table.
+func TestWrapperNames(t *testing.T) {
+	listed := setOf(wrapperNames...)
+	for _, n := range wrapperNames {
+		if _, ok := wrappers[n]; !ok {
+			t.Errorf("%s is a wrapper in writerTable but has no wrapperSpec", n)
+		}
+	}
+	for n := range wrappers {
+		if !listed[n] {
+			t.Errorf("wrapperSpec %s is not listed in wrapperNames", n)
+		}
+	}
+}
