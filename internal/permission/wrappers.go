@@ -56,8 +56,11 @@ func init() {
 		"watch":      {shortVal: "nd", then: watchText},
 		"flock":      {shortVal: "wEc", longVal: "command", roles: map[string]wrapperRole{"c": roleScript, "command": roleScript}, then: flockFile},
 		"caffeinate": {shortVal: "tw"},
-		"parallel":   {shortVal: "jS", then: func(a *shellAnalyzer, c invocation, _ []word, _ *shellState) ([]word, bool) { a.opaque(c.prog, c.raw); return nil, false }},
-		"nohup":      {}, "chronic": {}, "unbuffer": {}, "nocorrect": {}, "noglob": {},
+		"parallel": {shortVal: "jS", then: func(a *shellAnalyzer, c invocation, _ []word, _ *shellState) ([]word, bool) {
+			a.opaque(c.prog, c.raw)
+			return nil, false
+		}},
+		"nohup": {}, "chronic": {}, "unbuffer": {}, "nocorrect": {}, "noglob": {},
 		"setsid": {}, "taskset": {}, "valgrind": {},
 	}
 }
