@@ -56,11 +56,8 @@ func init() {
 		"watch":      {shortVal: "nd", then: watchText},
 		"flock":      {shortVal: "wEc", longVal: "command", roles: map[string]wrapperRole{"c": roleScript, "command": roleScript}, then: flockFile},
 		"caffeinate": {shortVal: "tw"},
-		"parallel": {shortVal: "jS", then: func(a *shellAnalyzer, c invocation, _ []word, _ *shellState) ([]word, bool) {
-			a.opaque(c.prog, c.raw)
-			return nil, false
-		}},
-		"nohup": {}, "chronic": {}, "unbuffer": {}, "nocorrect": {}, "noglob": {},
+		"parallel":   {shortVal: "jS", then: opaqueRun}, // runs commands it builds from its input
+		"nohup":      {}, "chronic": {}, "unbuffer": {}, "nocorrect": {}, "noglob": {},
 		"setsid": {}, "taskset": {}, "valgrind": {},
 	}
 }
@@ -73,7 +70,7 @@ type wrapperOpt struct {
 	has  bool // a value was given
 }
 
-// wrapperOptions reads a wrapper's options up to the command it runs:
+// options reads a wrapper's options up to the command it runs:
 // the ones with a role, the NAME=value words, and where the command
 // starts.
 func (w wrapperSpec) options(argv []word) (opts []wrapperOpt, assigns []string, i int) {
@@ -261,5 +258,12 @@ func watchText(a *shellAnalyzer, c invocation, rest []word, cst *shellState) ([]
 	} else if len(rest) > 0 {
 		a.unknownEffect(c.raw, "watch with unknown text")
 	}
+	return nil, false
+}
+
+// opaqueRun: what the wrapper runs cannot be told (parallel builds its
+// commands from its input).
+func opaqueRun(a *shellAnalyzer, c invocation, _ []word, _ *shellState) ([]word, bool) {
+	a.opaque(c.prog, c.raw)
 	return nil, false
 }
