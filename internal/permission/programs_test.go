@@ -2,6 +2,8 @@ package permission
 
 import (
 	"fmt"
+	"os"
+	"path"
 	"reflect"
 	"strings"
 	"testing"
@@ -13,7 +15,11 @@ import (
 // told.
 func writesOf(t *testing.T, cmd string) []string {
 	t.Helper()
-	dir := toSlash(t.TempDir())
+	return writesIn(toSlash(t.TempDir()), cmd)
+}
+
+// writesIn is writesOf in the folder dir.
+func writesIn(dir, cmd string) []string {
 	eff := &effects{root: dir}
 	analyzeShell(eff, cmd, dir, dir, "/home/u")
 	var out []string
@@ -216,6 +222,37 @@ func TestWrapperNames(t *testing.T) {
 	for n := range wrappers {
 		if !listed[n] {
 			t.Errorf("wrapperSpec %s is not listed in wrapperNames", n)
+		}
+	}
+}
+
+// TestFind pins what find writes: -delete and -exec on what its filters
+// match under the start folders, and the files -fprint names.
+func TestFind(t *testing.T) {
+	dir := toSlash(t.TempDir())
+	for _, f := range []string{"a.md", "b.txt", "sub/c.md", "sub/deep/d.md"} {
+		p := dir + "/" + f
+		if err := os.MkdirAll(path.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []writesCase{
+		{"find . -name '*.md'", nil},
+		{"find . -name '*.md' -delete", []string{"file ./a.md (find -delete)", "file ./sub/c.md (find -delete)", "file ./sub/deep/d.md (find -delete)"}},
+		{"find sub -maxdepth 1 -name '*.md' -delete", []string{"file sub/c.md (find -delete)"}},
+		{"find . -path '*/deep/*' -exec rm {} +", []string{"file ./sub/deep/d.md (rm)"}},
+		{"find . -iname 'B.TXT' -type f -exec sed -i s/a/b/ {} ';'", []string{"file ./b.txt (sed -i)"}},
+		// -o drops the filters: everything under the start folder.
+		{"find sub -name x -o -name y -delete", []string{"file sub (find -delete)", "file sub/c.md (find -delete)", "file sub/deep (find -delete)", "file sub/deep/d.md (find -delete)"}},
+		{"find . -name '*.md' -fprint list.txt", []string{"file list.txt (find -fprint)"}},
+		{"find $D -delete", []string{"? find over too many or unknown files"}},
+	}
+	for _, tc := range tests {
+		if got := writesIn(dir, tc.cmd); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s\n got  %q\n want %q", tc.cmd, got, tc.want)
 		}
 	}
 }
