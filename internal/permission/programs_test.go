@@ -256,3 +256,35 @@ func TestFind(t *testing.T) {
 		}
 	}
 }
+
+// TestInterpreterArgs pins how an interpreter call is read: inline code
+// (-c, -e, --eval), a module (-m), a script file (opaque), code from stdin,
+// and perl -i.
+func TestInterpreterArgs(t *testing.T) {
+	checkWrites(t, []writesCase{
+		{"python3 -c \"open('a','w')\"", []string{"file a (python code)"}},
+		{"python3 -Wignore -c \"open('a','w')\" x", []string{"file a (python code)"}},
+		{"python3 -m http.server", nil},
+		{"python3 -m json.tool in.json out.json", []string{"file out.json (python -m json.tool)"}},
+		{"python3 script.py", []string{"opaque python"}},
+		{"python3 - <<'E'\nopen('h','w')\nE", []string{"file h (python code from stdin)"}},
+		{"cat x | python3", []string{"? python reads its code from a pipe or file"}},
+		{"perl -pi -e 's/a/b/' f g", []string{"file f (perl -i)", "file g (perl -i)"}},
+		{"perl -i.bak -ne 'print' f", []string{"file f (perl -i)"}},
+		{"perl -Mstrict -e 'open(F, \">\", \"p\")'", []string{"file p (perl code)"}},
+		{"ruby -e 'File.write(\"r\", \"\")'", []string{"file r (ruby code)"}},
+		{"ruby -I lib -e 'File.write(\"r2\", \"\")'", []string{"file r2 (ruby code)"}},
+		{"node -e \"require('fs').writeFileSync('n','')\"", []string{"file n (node code)"}},
+		{"node --eval=\"require('fs').writeFileSync('n2','')\"", []string{"file n2 (node code)"}},
+		{"node -r mod app.js", []string{"opaque node"}},
+		{"deno eval \"Deno.writeTextFileSync('d','')\"", nil},
+		{"deno run x.ts", []string{"opaque deno"}},
+		{"bun x.ts", []string{"opaque bun"}},
+		{"Rscript -e 'writeLines(\"x\", \"rr\")'", []string{"file rr (rscript code)"}},
+		{"Rscript -f s.R", []string{"opaque rscript"}},
+		{"R CMD build .", []string{"opaque r"}},
+		{"julia -e 'write(\"j\", \"\")'", nil},
+		{"php -r 'file_put_contents(\"ph\", \"\");'", []string{"file ph (php code)"}},
+		{"python3 -c \"$CODE\"", []string{"? python code with unknown text"}},
+	})
+}
