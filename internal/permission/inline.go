@@ -473,40 +473,7 @@ func inlineWritesDepth(lang, code string, depth int) inlineResult {
 	var covered [][2]int
 	inStr := stringMask(code)
 	if lang == "python" {
-		for _, m := range pyPathMethod.FindAllStringSubmatchIndex(code, -1) {
-			covered = append(covered, [2]int{m[0], m[1]})
-			p := submatch(code, m, 1)
-			if p == "" {
-				p = submatch(code, m, 2)
-			}
-			method := submatch(code, m, 3)
-			args, _ := splitArgs(code, m[1], true)
-			switch method {
-			case "open":
-				mode, ok := argValue(args, 0, "mode")
-				if !ok {
-					continue // read
-				}
-				if s, lit := literal(mode, lang); lit && !writeMode(s) {
-					continue
-				}
-			case "rename", "replace", "symlink_to", "hardlink_to":
-				if method == "rename" || method == "replace" {
-					addArg(&res, args, 0, "target", lang)
-				}
-			}
-			if strings.Contains(p, "{") && strings.Contains(code[m[0]:m[1]], "f'") {
-				res.unknown = true
-				continue
-			}
-			res.targets = append(res.targets, p)
-		}
-		for _, m := range pyAnyMethod.FindAllStringSubmatchIndex(code, -1) {
-			recv := code[m[2]:m[3]]
-			if !inside(covered, m[0]) && !inStr[m[1]-1] && recv != "os" && recv != "shutil" {
-				res.unknown = true
-			}
-		}
+		covered = res.pathlibWrites(code, inStr)
 	}
 	for _, r := range inlineRules[lang] {
 		if !containsOne(code, r.needs) {
@@ -516,104 +483,13 @@ func inlineWritesDepth(lang, code string, depth int) inlineResult {
 			if inside(covered, m[0]) || inStr[m[1]-1] {
 				continue
 			}
-			start := m[1]
 			paren := strings.HasSuffix(strings.TrimSpace(code[m[0]:m[1]]), "(")
-			args, ok := splitArgs(code, start, paren)
+			args, ok := splitArgs(code, m[1], paren)
 			if !ok {
 				res.unknown = true
 				continue
 			}
-			switch r.kind {
-			case callExec:
-				if cmd, ok := execLiteral(args, lang); ok {
-					res.shell = append(res.shell, cmd)
-				} else {
-					res.unknownShell = true
-				}
-			case callInplace:
-				if _, on := argValue(args, -1, "inplace"); !on {
-					continue
-				}
-				v, ok := argValue(args, 0, "files")
-				if !ok {
-					res.unknown = true // the files come from sys.argv
-					continue
-				}
-				if items, ok := listLiteral(v, lang); ok {
-					for _, it := range items {
-						res.targets = append(res.targets, strings.Trim(it, "'"))
-					}
-				} else if lit, ok := literal(v, lang); ok {
-					res.targets = append(res.targets, lit)
-				} else {
-					res.unknown = true
-				}
-			case callEval:
-				v, ok := argValue(args, 0, "")
-				if ok {
-					if lit, isLit := literal(v, lang); isLit && depth < 3 {
-						inner := inlineWritesDepth(lang, lit, depth+1)
-						res.targets = append(res.targets, inner.targets...)
-						res.shell = append(res.shell, inner.shell...)
-						res.unknown = res.unknown || inner.unknown
-						res.unknownShell = res.unknownShell || inner.unknownShell
-						continue
-					}
-				}
-				res.unknown, res.unknownShell = true, true
-			case callShell:
-				if len(args) == 0 {
-					continue
-				}
-				if cmd, ok := shellLiteral(args, lang); ok {
-					res.shell = append(res.shell, cmd)
-				} else {
-					res.unknownShell = true
-				}
-			case callOpen:
-				if lang == "perl" {
-					perlOpen(&res, args)
-					continue
-				}
-				mode, has := argValue(args, r.mode, r.modeKw)
-				if !has {
-					continue // default mode reads
-				}
-				if s, lit := literal(mode, lang); lit && !writeMode(s) {
-					continue
-				}
-				addArg(&res, args, r.idx[0], firstOr(r.kws), lang)
-			case callPath:
-				found := false
-				for _, i := range r.idx {
-					if i == -1 {
-						for k := range args {
-							if args[k].kw == "" {
-								found = true
-								addArg(&res, args, k, "", lang)
-							}
-						}
-						continue
-					}
-					if v, ok := argValue(args, i, ""); ok {
-						found = true
-						if _, isLit := literal(v, lang); isLit || !r.literalOnly {
-							addArg(&res, args, i, "", lang)
-						}
-					}
-				}
-				for _, kw := range r.kws {
-					if v, ok := argValue(args, -1, kw); ok {
-						found = true
-						if _, isLit := literal(v, lang); isLit || !r.literalOnly {
-							addArg(&res, args, -1, kw, lang)
-						}
-					}
-				}
-				if !found && !r.optional && len(r.idx) > 0 {
-					res.unknown = true
-				}
-			}
+			res.call(r, args, lang, depth)
 		}
 	}
 	if lang == "perl" || lang == "ruby" {
@@ -629,6 +505,158 @@ func inlineWritesDepth(lang, code string, depth int) inlineResult {
 		}
 	}
 	return res
+}
+
+// pathlibWrites records Python's Path(...).write_text() and friends, and
+// returns the spans it read so the rules do not read them again. A method
+// call on anything else that could be a path makes the writes unknown.
+func (res *inlineResult) pathlibWrites(code string, inStr []bool) (covered [][2]int) {
+	for _, m := range pyPathMethod.FindAllStringSubmatchIndex(code, -1) {
+		covered = append(covered, [2]int{m[0], m[1]})
+		p := submatch(code, m, 1)
+		if p == "" {
+			p = submatch(code, m, 2)
+		}
+		method := submatch(code, m, 3)
+		args, _ := splitArgs(code, m[1], true)
+		switch method {
+		case "open":
+			mode, ok := argValue(args, 0, "mode")
+			if !ok {
+				continue // read
+			}
+			if s, lit := literal(mode, "python"); lit && !writeMode(s) {
+				continue
+			}
+		case "rename", "replace", "symlink_to", "hardlink_to":
+			if method == "rename" || method == "replace" {
+				addArg(res, args, 0, "target", "python")
+			}
+		}
+		if strings.Contains(p, "{") && strings.Contains(code[m[0]:m[1]], "f'") {
+			res.unknown = true
+			continue
+		}
+		res.targets = append(res.targets, p)
+	}
+	for _, m := range pyAnyMethod.FindAllStringSubmatchIndex(code, -1) {
+		recv := code[m[2]:m[3]]
+		if !inside(covered, m[0]) && !inStr[m[1]-1] && recv != "os" && recv != "shutil" {
+			res.unknown = true
+		}
+	}
+	return covered
+}
+
+// call records what one call matched by rule r writes or runs.
+func (res *inlineResult) call(r callRule, args []callArg, lang string, depth int) {
+	switch r.kind {
+	case callExec:
+		if cmd, ok := execLiteral(args, lang); ok {
+			res.shell = append(res.shell, cmd)
+		} else {
+			res.unknownShell = true
+		}
+	case callInplace:
+		res.inplaceCall(args, lang)
+	case callEval:
+		res.evalCall(args, lang, depth)
+	case callShell:
+		if len(args) == 0 {
+			return
+		}
+		if cmd, ok := shellLiteral(args, lang); ok {
+			res.shell = append(res.shell, cmd)
+		} else {
+			res.unknownShell = true
+		}
+	case callOpen:
+		if lang == "perl" {
+			perlOpen(res, args)
+			return
+		}
+		mode, has := argValue(args, r.mode, r.modeKw)
+		if !has {
+			return // default mode reads
+		}
+		if s, lit := literal(mode, lang); lit && !writeMode(s) {
+			return
+		}
+		addArg(res, args, r.idx[0], firstOr(r.kws), lang)
+	case callPath:
+		res.pathCall(r, args, lang)
+	}
+}
+
+// inplaceCall: fileinput.input(files, inplace=True) rewrites its files.
+func (res *inlineResult) inplaceCall(args []callArg, lang string) {
+	if _, on := argValue(args, -1, "inplace"); !on {
+		return
+	}
+	v, ok := argValue(args, 0, "files")
+	if !ok {
+		res.unknown = true // the files come from sys.argv
+		return
+	}
+	if items, ok := listLiteral(v, lang); ok {
+		for _, it := range items {
+			res.targets = append(res.targets, strings.Trim(it, "'"))
+		}
+	} else if lit, ok := literal(v, lang); ok {
+		res.targets = append(res.targets, lit)
+	} else {
+		res.unknown = true
+	}
+}
+
+// evalCall: exec/eval of a literal is analysed as code, three levels deep;
+// of anything else, unknown.
+func (res *inlineResult) evalCall(args []callArg, lang string, depth int) {
+	if v, ok := argValue(args, 0, ""); ok {
+		if lit, isLit := literal(v, lang); isLit && depth < 3 {
+			inner := inlineWritesDepth(lang, lit, depth+1)
+			res.targets = append(res.targets, inner.targets...)
+			res.shell = append(res.shell, inner.shell...)
+			res.unknown = res.unknown || inner.unknown
+			res.unknownShell = res.unknownShell || inner.unknownShell
+			return
+		}
+	}
+	res.unknown, res.unknownShell = true, true
+}
+
+// pathCall: the arguments at r.idx (-1: every positional one) and the
+// keywords r.kws are written.
+func (res *inlineResult) pathCall(r callRule, args []callArg, lang string) {
+	found := false
+	for _, i := range r.idx {
+		if i == -1 {
+			for k := range args {
+				if args[k].kw == "" {
+					found = true
+					addArg(res, args, k, "", lang)
+				}
+			}
+			continue
+		}
+		if v, ok := argValue(args, i, ""); ok {
+			found = true
+			if _, isLit := literal(v, lang); isLit || !r.literalOnly {
+				addArg(res, args, i, "", lang)
+			}
+		}
+	}
+	for _, kw := range r.kws {
+		if v, ok := argValue(args, -1, kw); ok {
+			found = true
+			if _, isLit := literal(v, lang); isLit || !r.literalOnly {
+				addArg(res, args, -1, kw, lang)
+			}
+		}
+	}
+	if !found && !r.optional && len(r.idx) > 0 {
+		res.unknown = true
+	}
 }
 
 // Inline code that downloads or installs: asked like curl and pip.
