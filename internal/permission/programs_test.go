@@ -288,3 +288,20 @@ func TestInterpreterArgs(t *testing.T) {
 		{"python3 -c \"$CODE\"", []string{"? python code with unknown text"}},
 	})
 }
+
+// TestCopyLike pins what the copy programs write.
+func TestCopyLike(t *testing.T) {
+	checkWrites(t, []writesCase{
+		{"cp a b", []string{"file b (cp)"}},
+		{"cp -t d a b", []string{"file d/a (cp)", "file d/b (cp)"}},
+		{"cp --suffix=.old -b a b", []string{"file b (cp)", "file b.old (cp backup)"}},
+		{"cp --log-file=x a b", []string{"file b (cp)"}},
+		{"mv a b", []string{"file a (mv (source))", "file b (mv)"}},
+		{"install -m 644 a b", []string{"file b (install)"}},
+		{"install -d x y", []string{"dir x (install -d)", "dir y (install -d)"}},
+		{"rsync -a --log-file=l src/ dst", []string{"file l (rsync --log-file)", "file dst (rsync)"}},
+		{"rsync --delete a/ host:b", nil},
+		{"scp -P 22 host:f d", []string{"file d (scp)"}},
+		{"ln -s ../a l", []string{"file l (ln)", "link ../a (ln -s)"}},
+	})
+}
