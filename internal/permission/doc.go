@@ -42,8 +42,11 @@
 //     kind, which flags make it recursive), read by a small interpreter
 //     (shellAnalyzer.writes); programs with special behaviour are named
 //     functions the table points to (copyLike, sed, awk, tar, curl, find,
-//     git's subcommands in gitTable, wrapper, shellCmd, ...). A program in
-//     no entry and not an interpreter is opaque.
+//     git's subcommands in gitTable, shellCmd, ...). The programs that run
+//     another command (sudo, env, xargs, timeout, ...) say in wrappers.go
+//     how they read their options; interpreters (inline.go) say which
+//     options carry inline code, and inlineRules which calls in that code
+//     write. A program in no entry and not an interpreter is opaque.
 //   - check.go: decide runs the decision in stages, each a small function:
 //     roleOf and judgeTool (which role, which tools), normalise (the
 //     command or tool input parsed into targets, resolved and made
