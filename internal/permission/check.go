@@ -324,12 +324,79 @@ func (d *decision) add(o outcome) {
 }
 
 func (d *decision) trace(format string, a ...any) {
-	if d.tr != nil {
+	if d.on() {
 		*d.tr = append(*d.tr, fmt.Sprintf(format, a...))
 	}
 }
 
+// on reports whether the decision is traced (Explain). A trace on a path
+// every call takes is guarded by it: boxing its arguments costs
+// allocations even when nothing is recorded.
+func (d *decision) on() bool { return d != nil && d.tr != nil }
+
+// pathf traces a rule applied to target t.
+func (d *decision) pathf(t target, format string, a ...any) {
+	if d.on() {
+		d.trace("path %s (%s): "+format, append([]any{t.rel, t.via}, a...)...)
+	}
+}
+
+// decide runs the stages of a decision in order: normalise (what the call
+// runs and writes), role (what the role may do at all), path (which
+// protected class each target is in, then the writes whose target is
+// unknown) and commands (approvals and forbidden operations). Each stage
+// adds outcomes to d; the first deny wins, then the first ask.
 func (p *Policy) decide(req Request, tr *[]string) Decision {
+	d := &decision{tr: tr}
+	r, who := p.roleOf(req, d)
+	out := Decision{Role: r.name}
+	if !p.judgeTool(r, who, req.ToolName, d) {
+		return p.finish(d, out, r.name, req.ToolName)
+	}
+	c := p.normalise(req)
+	out.Paths = c.paths
+	p.judgeRole(r, who, c, d)
+	p.judgePaths(r, who, c, d)
+	p.judgeUnknown(r, who, c, d)
+	if c.bash {
+		p.judgeCommands(who, c, d)
+	}
+	return p.finish(d, out, r.name, req.ToolName)
+}
+
+// normalised is a tool call after the normalise stage.
+type normalised struct {
+	eff     *effects // what the call runs and writes, as analysed
+	targets []target // every write, resolved and made project-relative
+	paths   []string // the distinct files written (Decision.Paths)
+	bash    bool
+}
+
+// normalise parses the tool input (the shell command, the file path) into
+// the writes it makes and resolves each target against the project root.
+func (p *Policy) normalise(req Request) *normalised {
+	root := p.root(req.ProjectRoot)
+	cwd := requestCwd(req, root)
+	c := &normalised{eff: collect(req, root, cwd, p.home), bash: req.ToolName == "Bash"}
+	seen := map[string]bool{}
+	literal := literalRoot(req.ProjectRoot)
+	for _, rt := range c.eff.targets {
+		t, ok := normalize(root, literal, rt, c.eff.links)
+		if !ok {
+			continue
+		}
+		c.targets = append(c.targets, t)
+		if t.kind != kindLink && t.kind != kindRepo && !seen[t.rel] {
+			seen[t.rel] = true
+			c.paths = append(c.paths, t.rel)
+		}
+	}
+	return c
+}
+
+// roleOf resolves the role the call runs as (Request.Role overrides the
+// agent type) and how messages name the caller.
+func (p *Policy) roleOf(req Request, d *decision) (*role, string) {
 	roleName := p.RoleFor(req.AgentType, p.TeamMode())
 	if req.Role != "" {
 		roleName = strings.ToLower(req.Role)
@@ -337,7 +404,6 @@ func (p *Policy) decide(req Request, tr *[]string) Decision {
 			roleName = p.defaultRole
 		}
 	}
-	r := p.roles[roleName]
 	who := roleName
 	if req.AgentType != "" {
 		bare := strings.ToLower(req.AgentType)
@@ -348,33 +414,43 @@ func (p *Policy) decide(req Request, tr *[]string) Decision {
 			who = fmt.Sprintf("%s (agent %s)", roleName, req.AgentType)
 		}
 	}
-	d := &decision{tr: tr}
 	agent := req.AgentType
 	if agent == "" {
 		agent = "main thread"
 	}
-	d.trace("role: %s -> %s (mode %s)", agent, roleName, p.cfg.Mode)
-	out := Decision{Role: roleName}
-
-	if !r.allowsTool(req.ToolName) {
-		o := outcome{
-			action:  Deny,
-			rule:    roleName + ".tools",
-			reason:  fmt.Sprintf("%s may not use the %s tool (rule %s.tools)", who, req.ToolName, roleName),
-			instead: fmt.Sprintf("%s may use %s; %s.", roleName, strings.Join(r.cfg.Tools, ", "), r.cfg.Summary),
-		}
-		d.trace("%s.tools: %s not allowed -> deny", roleName, req.ToolName)
-		d.add(o)
-		return p.finish(d, out, roleName, req.ToolName)
+	if d.on() {
+		d.trace("role: %s -> %s (mode %s)", agent, roleName, p.cfg.Mode)
 	}
-	d.trace("%s.tools: %s allowed", roleName, req.ToolName)
+	return p.roles[roleName], who
+}
 
-	root := p.root(req.ProjectRoot)
-	cwd := requestCwd(req, root)
-	eff := collect(req, root, cwd, p.home)
-	bash := req.ToolName == "Bash"
+// judgeTool is the role stage's first rule: the tools the role may use. It
+// reports false when the tool is refused, which ends the decision.
+func (p *Policy) judgeTool(r *role, who, tool string, d *decision) bool {
+	if r.allowsTool(tool) {
+		if d.on() {
+			d.trace("%s.tools: %s allowed", r.name, tool)
+		}
+		return true
+	}
+	d.trace("%s.tools: %s not allowed -> deny", r.name, tool)
+	d.add(outcome{
+		action:  Deny,
+		rule:    r.name + ".tools",
+		reason:  fmt.Sprintf("%s may not use the %s tool (rule %s.tools)", who, tool, r.name),
+		instead: fmt.Sprintf("%s may use %s; %s.", r.name, strings.Join(r.cfg.Tools, ", "), r.cfg.Summary),
+	})
+	return false
+}
 
-	if bash && r.programs != nil {
+// judgeRole is the role stage for a Bash command: the programs the role may
+// run and whether it may write through the shell at all.
+func (p *Policy) judgeRole(r *role, who string, c *normalised, d *decision) {
+	if !c.bash {
+		return
+	}
+	eff := c.eff
+	if r.programs != nil {
 		for _, prog := range eff.programs {
 			if prog != "" && r.programs[prog] {
 				continue
@@ -383,64 +459,57 @@ func (p *Policy) decide(req Request, tr *[]string) Decision {
 			if name == "" {
 				name = "a command whose name is computed"
 			}
-			d.trace("%s.bash.programs: %s not allowed -> deny", roleName, name)
+			d.trace("%s.bash.programs: %s not allowed -> deny", r.name, name)
 			d.add(outcome{
 				action:  Deny,
-				rule:    roleName + ".bash.programs",
-				reason:  fmt.Sprintf("%s may not run %s (rule %s.bash.programs)", who, name, roleName),
-				instead: fmt.Sprintf("%s may run only %s through Bash; %s.", roleName, strings.Join(r.cfg.Bash.Programs, ", "), r.cfg.Summary),
+				rule:    r.name + ".bash.programs",
+				reason:  fmt.Sprintf("%s may not run %s (rule %s.bash.programs)", who, name, r.name),
+				instead: fmt.Sprintf("%s may run only %s through Bash; %s.", r.name, strings.Join(r.cfg.Bash.Programs, ", "), r.cfg.Summary),
 			})
 			break
 		}
 		if d.deny == nil {
-			d.trace("%s.bash.programs: %s allowed", roleName, strings.Join(uniq(eff.programs), ", "))
-		}
-	}
-
-	var targets []target
-	seen := map[string]bool{}
-	for _, rt := range eff.targets {
-		t, ok := normalize(root, literalRoot(req.ProjectRoot), rt, eff.links)
-		if !ok {
-			continue
-		}
-		targets = append(targets, t)
-		if t.kind != kindLink && t.kind != kindRepo && !seen[t.rel] {
-			seen[t.rel] = true
-			out.Paths = append(out.Paths, t.rel)
-		}
-	}
-
-	if bash && !r.bashWrite {
-		writes := len(out.Paths) > 0 || len(eff.unknown) > 0
-		for _, t := range targets {
-			if t.kind == kindLink || t.kind == kindRepo {
-				writes = true
+			if d.on() {
+				d.trace("%s.bash.programs: %s allowed", r.name, strings.Join(uniq(eff.programs), ", "))
 			}
 		}
-		if writes {
-			what := "files"
-			for _, t := range targets {
-				if t.kind == kindRepo {
-					what = "the repository (" + t.via + ")"
-				}
-			}
-			if len(out.Paths) > 0 {
-				what = strings.Join(out.Paths, ", ")
-			}
-			d.trace("%s.bash.write: writes %s -> deny", roleName, what)
-			d.add(outcome{
-				action:  Deny,
-				rule:    roleName + ".bash.write",
-				reason:  fmt.Sprintf("%s may not write files through Bash (rule %s.bash.write): the command writes %s", who, roleName, what),
-				instead: p.writeInstead(r),
-			})
-		} else {
-			d.trace("%s.bash.write: the command writes nothing", roleName)
+	}
+	if r.bashWrite {
+		return
+	}
+	writes := len(c.paths) > 0 || len(eff.unknown) > 0
+	what := "files"
+	for _, t := range c.targets {
+		if t.kind == kindLink || t.kind == kindRepo {
+			writes = true
+		}
+		if t.kind == kindRepo {
+			what = "the repository (" + t.via + ")"
 		}
 	}
+	if !writes {
+		if d.on() {
+			d.trace("%s.bash.write: the command writes nothing", r.name)
+		}
+		return
+	}
+	if len(c.paths) > 0 {
+		what = strings.Join(c.paths, ", ")
+	}
+	d.trace("%s.bash.write: writes %s -> deny", r.name, what)
+	d.add(outcome{
+		action:  Deny,
+		rule:    r.name + ".bash.write",
+		reason:  fmt.Sprintf("%s may not write files through Bash (rule %s.bash.write): the command writes %s", who, r.name, what),
+		instead: p.writeInstead(r),
+	})
+}
 
-	for _, t := range targets {
+// judgePaths is the path stage for the targets the call names: each is
+// judged by judgePath, and also under its spelling with ".." applied by
+// text when that leads elsewhere.
+func (p *Policy) judgePaths(r *role, who string, c *normalised, d *decision) {
+	for _, t := range c.targets {
 		o := p.judgePath(r, who, t, d)
 		if o.action == Deny && t.kind == kindTree && strings.HasPrefix(t.via, "git ") {
 			o.instead = "it would rewrite protected files along with yours; name the files you mean instead (git checkout -- <file>, git stash push -- <paths>, git clean -f <path>)."
@@ -452,11 +521,16 @@ func (p *Policy) decide(req Request, tr *[]string) Decision {
 			d.add(p.judgePath(r, who, lt, d))
 		}
 	}
+}
 
+// judgeUnknown is the path stage for writes that cannot be told: targets
+// known only at run time, programs whose writes cannot be told, and
+// commands that cannot be analysed.
+func (p *Policy) judgeUnknown(r *role, who string, c *normalised, d *decision) {
+	eff := c.eff
 	for _, u := range eff.unknown {
-		d.add(p.judgeUnknown(r, who, u, eff, d))
+		d.add(p.judgeUnknownTarget(r, who, u, eff, d))
 	}
-
 	if r.writeOnly == nil && len(eff.opaque) > 0 {
 		// A program whose writes cannot be told may write anything under
 		// its folder: refused when the command names or globs into a path
@@ -466,67 +540,64 @@ func (p *Policy) decide(req Request, tr *[]string) Decision {
 		u := unknownTarget{via: eff.opaque[0] + ", a program whose writes cannot be told"}
 		d.add(p.judgeNamed(r, who, u, eff, d, false))
 	}
-
 	if eff.unparsed && p.restricted(r) {
-		d.trace("%s.unparsed: the command could not be analysed -> deny", roleName)
+		d.trace("%s.unparsed: the command could not be analysed -> deny", r.name)
 		d.add(outcome{
 			action:  Deny,
-			rule:    roleName + ".unparsed",
-			reason:  fmt.Sprintf("%s may not run a command that cannot be analysed (rule %s.unparsed): it does not parse or is longer than %d KB", who, roleName, maxScript>>10),
+			rule:    r.name + ".unparsed",
+			reason:  fmt.Sprintf("%s may not run a command that cannot be analysed (rule %s.unparsed): it does not parse or is longer than %d KB", who, r.name, maxScript>>10),
 			instead: "split it into shorter, plain commands (write long content with the Write tool); " + p.writeInstead(r),
 		})
 	}
-
 	if r.writeOnly != nil && len(eff.opaque) > 0 {
 		prog := eff.opaque[0]
-		d.trace("%s.write-only: %s may write anywhere -> deny", roleName, prog)
+		d.trace("%s.write-only: %s may write anywhere -> deny", r.name, prog)
 		d.add(outcome{
 			action:  Deny,
-			rule:    roleName + ".write-only",
-			reason:  fmt.Sprintf("%s may not run %s (rule %s.write-only): what it writes cannot be told, and %s writes only %s", who, prog, roleName, roleName, strings.Join(r.writeOnly.src, ", ")),
+			rule:    r.name + ".write-only",
+			reason:  fmt.Sprintf("%s may not run %s (rule %s.write-only): what it writes cannot be told, and %s writes only %s", who, prog, r.name, r.name, strings.Join(r.writeOnly.src, ", ")),
 			instead: p.writeInstead(r),
 		})
 	}
+}
 
-	if bash {
-		for _, h := range eff.hits {
-			rules := p.approvals
-			if h.forbid {
-				rules = p.forbidden
-			}
-			for _, ap := range rules {
-				if ap.group == h.group {
-					d.add(p.commandOutcome(ap, who, h.text, h.forbid, d))
-				}
-			}
+// judgeCommands is the last stage: the operations of a Bash command that
+// are forbidden or need the user's approval, whatever they write.
+func (p *Policy) judgeCommands(who string, c *normalised, d *decision) {
+	add := func(ap approvalRule, text, traced string, forbid bool) {
+		o := p.commandOutcome(ap, who, text, forbid)
+		d.trace("%s: %q -> %s", ap.id, traced, o.action)
+		d.add(o)
+	}
+	for _, h := range c.eff.hits {
+		rules := p.approvals
+		if h.forbid {
+			rules = p.forbidden
 		}
-		for _, call := range eff.calls {
-			for _, fb := range p.forbidden {
-				if _, ok := fb.match(call); ok {
-					d.add(p.commandOutcome(fb, who, commandText(call), true, d))
-				}
-			}
-			for _, ap := range p.approvals {
-				if cmd, ok := ap.match(call); ok {
-					d.trace("%s: %q -> ask", ap.id, cmd)
-					d.add(outcome{
-						action:  Ask,
-						rule:    ap.id,
-						reason:  fmt.Sprintf("%s wants to run %q, which needs the user's approval (rule %s)", who, commandText(call), ap.id),
-						instead: ap.reason + "; approve it if the project needs it.",
-					})
-				}
+		for _, ap := range rules {
+			if ap.group == h.group {
+				add(ap, h.text, h.text, h.forbid)
 			}
 		}
 	}
-	return p.finish(d, out, roleName, req.ToolName)
+	for _, call := range c.eff.calls {
+		for _, fb := range p.forbidden {
+			if _, ok := fb.match(call); ok {
+				add(fb, commandText(call), commandText(call), true)
+			}
+		}
+		for _, ap := range p.approvals {
+			if cmd, ok := ap.match(call); ok {
+				add(ap, commandText(call), cmd, false)
+			}
+		}
+	}
 }
 
 // commandOutcome is the answer to a command of an approval (ask) or
 // forbidden (deny) group.
-func (p *Policy) commandOutcome(ap approvalRule, who, text string, forbid bool, d *decision) outcome {
+func (p *Policy) commandOutcome(ap approvalRule, who, text string, forbid bool) outcome {
 	if forbid {
-		d.trace("%s: %q -> deny", ap.id, text)
 		return outcome{
 			action:  Deny,
 			rule:    ap.id,
@@ -534,7 +605,6 @@ func (p *Policy) commandOutcome(ap approvalRule, who, text string, forbid bool, 
 			instead: "if it must be done, ask the user to run it themselves outside the session.",
 		}
 	}
-	d.trace("%s: %q -> ask", ap.id, text)
 	return outcome{
 		action:  Ask,
 		rule:    ap.id,
@@ -563,7 +633,9 @@ func (p *Policy) finish(d *decision, out Decision, roleName, toolName string) De
 			what = "write " + strings.Join(out.Paths, ", ")
 		}
 		out.Reason = fmt.Sprintf("%s may %s (rule %s).", roleName, what, out.Rule)
-		d.trace("decision: allow by %s", out.Rule)
+		if d.on() {
+			d.trace("decision: allow by %s", out.Rule)
+		}
 		return out
 	}
 	out.Action, out.Rule, out.Instead = o.action, o.rule, o.instead
@@ -594,172 +666,220 @@ func (p *Policy) writeInstead(r *role) string {
 	return r.cfg.Summary + "."
 }
 
-// judgePath applies the path rules to one target.
+// judgePath applies the path rules to one target, in order: a repository
+// operation, the locked paths, outside the project, read-only data, the
+// role's deny rules and its write-only area. The first rule that decides
+// ends the walk; a new download into read-only data is asked only when no
+// later rule refuses it.
 func (p *Policy) judgePath(r *role, who string, t target, d *decision) outcome {
-	allow := outcome{action: Allow}
-	tracef := func(format string, a ...any) {
-		if d != nil {
-			d.trace("path %s (%s): "+format, append([]any{t.rel, t.via}, a...)...)
-		}
-	}
 	if t.kind == kindRepo {
-		if r.writeOnly != nil {
-			tracef("%s.write-only: %s rewrites files across the work tree -> deny", r.name, t.via)
-			return outcome{
-				action:  Deny,
-				rule:    r.name + ".write-only",
-				reason:  fmt.Sprintf("%s may not run %s (rule %s.write-only): it rewrites files across the repository", who, t.via, r.name),
-				instead: p.writeInstead(r),
-			}
-		}
-		tracef("repository operation allowed for %s", r.name)
-		return allow
+		return p.judgeRepo(r, who, t, d)
 	}
-	if o, ok := p.judgeLocked(who, t, tracef); ok {
+	if o, ok := p.judgeLocked(who, t, d); ok {
 		return o
 	}
 	if t.outside {
-		if t.kind == kindLink {
-			return allow
-		}
-		if r.cfg.OutsideRoot {
-			tracef("%s.outside-root: allowed", r.name)
-			return allow
-		}
-		if p.outside.match(t.folded) {
-			tracef("outside_root.allow: matches")
-			return allow
-		}
-		tracef("%s.outside-root: outside the project -> deny", r.name)
-		instead := p.cfg.OutsideRoot.Instead
-		if instead == "" {
-			instead = r.cfg.Summary + "."
-		}
+		return p.judgeOutside(r, who, t, d)
+	}
+	subjects, o, ok := p.subjects(r, who, t, d)
+	if !ok {
+		return o
+	}
+	downloadAsk, o, ok := p.judgeReadOnly(r, who, t, subjects, d)
+	if ok {
+		return o
+	}
+	if o, ok := p.judgeDenyRules(r, who, t, subjects, d); ok {
+		return o
+	}
+	if t.kind == kindLink {
+		return outcome{action: Allow}
+	}
+	if o, ok := p.judgeWriteOnly(r, who, t, d); ok {
+		return o
+	}
+	if downloadAsk != nil {
+		return *downloadAsk
+	}
+	return outcome{action: Allow}
+}
+
+// judgeRepo: a git operation across the work tree is refused to a role
+// confined to one area.
+func (p *Policy) judgeRepo(r *role, who string, t target, d *decision) outcome {
+	if r.writeOnly != nil {
+		d.pathf(t, "%s.write-only: %s rewrites files across the work tree -> deny", r.name, t.via)
 		return outcome{
 			action:  Deny,
-			rule:    r.name + ".outside-root",
-			reason:  fmt.Sprintf("%s may not write %s, which is outside the project root (rule %s.outside-root)", who, t.rel, r.name),
-			instead: instead,
+			rule:    r.name + ".write-only",
+			reason:  fmt.Sprintf("%s may not run %s (rule %s.write-only): it rewrites files across the repository", who, t.via, r.name),
+			instead: p.writeInstead(r),
 		}
 	}
+	if d.on() {
+		d.pathf(t, "repository operation allowed for %s", r.name)
+	}
+	return outcome{action: Allow}
+}
 
-	// subjects are the folded paths the deny rules see: the path itself,
-	// "anything inside" for folders, and what already lies under a tree.
+// judgeOutside: a target outside the project is written only by a role
+// allowed outside it, or where outside_root.allow says so; a link to it
+// is harmless.
+func (p *Policy) judgeOutside(r *role, who string, t target, d *decision) outcome {
+	if t.kind == kindLink {
+		return outcome{action: Allow}
+	}
+	if r.cfg.OutsideRoot {
+		if d.on() {
+			d.pathf(t, "%s.outside-root: allowed", r.name)
+		}
+		return outcome{action: Allow}
+	}
+	if p.outside.match(t.folded) {
+		if d.on() {
+			d.pathf(t, "outside_root.allow: matches")
+		}
+		return outcome{action: Allow}
+	}
+	d.pathf(t, "%s.outside-root: outside the project -> deny", r.name)
+	instead := p.cfg.OutsideRoot.Instead
+	if instead == "" {
+		instead = r.cfg.Summary + "."
+	}
+	return outcome{
+		action:  Deny,
+		rule:    r.name + ".outside-root",
+		reason:  fmt.Sprintf("%s may not write %s, which is outside the project root (rule %s.outside-root)", who, t.rel, r.name),
+		instead: instead,
+	}
+}
+
+// subjects are the folded paths the read-only and deny rules see: the
+// path itself, and for a tree "anything inside" and what already lies
+// under it. A tree too large to walk is refused (ok false).
+func (p *Policy) subjects(r *role, who string, t target, d *decision) ([]string, outcome, bool) {
 	subjects := []string{t.folded}
-	inside := join2(t.folded, probe)
-	switch t.kind {
-	case kindTree:
-		subjects = append(subjects, inside)
-		if fi, err := os.Stat(filepath.FromSlash(t.abs)); err == nil && fi.IsDir() {
-			complete := walk(t.abs, func(rel string, _ fs.DirEntry) {
-				subjects = append(subjects, foldPath(join2(t.rel, rel)))
-			})
-			if !complete {
-				tracef("more than %d entries under it -> deny", maxWalk)
-				return outcome{
-					action:  Deny,
-					rule:    r.name + ".tree",
-					reason:  fmt.Sprintf("%s may not run %s on %s (rule %s.tree): it holds too many files to check for protected ones", who, t.via, t.rel, r.name),
-					instead: "work on narrower folders.",
-				}
-			}
+	if t.kind != kindTree {
+		return subjects, outcome{}, true
+	}
+	subjects = append(subjects, join2(t.folded, probe))
+	if fi, err := os.Stat(filepath.FromSlash(t.abs)); err == nil && fi.IsDir() {
+		complete := walk(t.abs, func(rel string, _ fs.DirEntry) {
+			subjects = append(subjects, foldPath(join2(t.rel, rel)))
+		})
+		if !complete {
+			d.pathf(t, "more than %d entries under it -> deny", maxWalk)
+			return nil, outcome{
+				action:  Deny,
+				rule:    r.name + ".tree",
+				reason:  fmt.Sprintf("%s may not run %s on %s (rule %s.tree): it holds too many files to check for protected ones", who, t.via, t.rel, r.name),
+				instead: "work on narrower folders.",
+			}, false
 		}
 	}
-	display := func(subject string) string {
-		name := t.rel
-		if t.given != "" && t.given != t.rel {
-			name = t.given + " (which leads to " + t.rel + ")"
-		}
-		if subject == t.folded || subject == inside {
-			return name
-		}
-		return name + " (it holds " + p.unfold(t, subject) + ")"
-	}
+	return subjects, outcome{}, true
+}
 
-	var downloadAsk *outcome
-	if t.kind != kindLink && !r.cfg.ReadOnlyExempt {
-		for _, ro := range p.readOnly {
-			if s, ok := matchAny(&ro.set, subjects); ok {
-				if ap, ok := p.approval("download"); ok && t.download && t.kind == kindFile && !exists(t.abs) {
-					// A new file fetched into raw data is how raw data
-					// arrives: the user approves it. Writing over an
-					// existing raw file stays refused.
-					tracef("read-only.%s: a new download -> ask (%s)", ro.id, ap.id)
-					downloadAsk = &outcome{
-						action:  Ask,
-						rule:    ap.id,
-						reason:  fmt.Sprintf("%s wants to download %s into %s (rule %s)", who, orUnknown(t.url), t.rel, ap.id),
-						instead: ap.reason + "; approve it if this is the data the project needs (vibe records its URL and checksum).",
-					}
-					continue
-				}
-				tracef("read-only.%s: matches -> deny", ro.id)
-				instead := ro.instead
-				if instead == "" {
-					instead = ro.desc + " is read-only."
-				}
-				return outcome{
-					action:  Deny,
-					rule:    "read-only." + ro.id,
-					reason:  fmt.Sprintf("%s may not write %s (rule read-only.%s)", who, display(s), ro.id),
-					instead: instead,
-				}
-			}
-			tracef("read-only.%s: no match", ro.id)
-		}
+// display names a matched subject for messages: the path as given, where
+// it leads, and the protected file a folder holds.
+func (p *Policy) display(t target, subject string) string {
+	name := t.rel
+	if t.given != "" && t.given != t.rel {
+		name = t.given + " (which leads to " + t.rel + ")"
 	}
+	if subject == t.folded || subject == join2(t.folded, probe) {
+		return name
+	}
+	return name + " (it holds " + p.unfold(t, subject) + ")"
+}
+
+// judgeReadOnly: read-only data binds every role not exempt from it. A new
+// file downloaded into it is how raw data arrives: that is returned as
+// downloadAsk for the user to approve, unless a later rule refuses it.
+func (p *Policy) judgeReadOnly(r *role, who string, t target, subjects []string, d *decision) (downloadAsk *outcome, o outcome, ok bool) {
+	if t.kind == kindLink || r.cfg.ReadOnlyExempt {
+		return nil, outcome{}, false
+	}
+	for _, ro := range p.readOnly {
+		s, hit := matchAny(&ro.set, subjects)
+		if !hit {
+			if d.on() {
+				d.pathf(t, "read-only.%s: no match", ro.id)
+			}
+			continue
+		}
+		if ap, ok := p.approval("download"); ok && t.download && t.kind == kindFile && !exists(t.abs) {
+			// Writing over an existing raw file stays refused.
+			d.pathf(t, "read-only.%s: a new download -> ask (%s)", ro.id, ap.id)
+			downloadAsk = &outcome{
+				action:  Ask,
+				rule:    ap.id,
+				reason:  fmt.Sprintf("%s wants to download %s into %s (rule %s)", who, orUnknown(t.url), t.rel, ap.id),
+				instead: ap.reason + "; approve it if this is the data the project needs (vibe records its URL and checksum).",
+			}
+			continue
+		}
+		d.pathf(t, "read-only.%s: matches -> deny", ro.id)
+		instead := ro.instead
+		if instead == "" {
+			instead = ro.desc + " is read-only."
+		}
+		return nil, outcome{
+			action:  Deny,
+			rule:    "read-only." + ro.id,
+			reason:  fmt.Sprintf("%s may not write %s (rule read-only.%s)", who, p.display(t, s), ro.id),
+			instead: instead,
+		}, true
+	}
+	return downloadAsk, outcome{}, false
+}
+
+// judgeDenyRules: the role's own deny (or ask) rules; the first that
+// matches decides.
+func (p *Policy) judgeDenyRules(r *role, who string, t target, subjects []string, d *decision) (outcome, bool) {
 	for _, dr := range r.deny {
 		s, ok := matchAny(&dr.set, subjects)
 		if ok && !dr.except.empty() && dr.except.match(s) {
 			ok = false
 		}
 		if !ok {
-			tracef("%s: no match", dr.id)
+			if d.on() {
+				d.pathf(t, "%s: no match", dr.id)
+			}
 			continue
 		}
-		tracef("%s: matches -> %s", dr.id, dr.action)
-		instead := dr.instead
-		if instead == "" {
-			instead = r.cfg.Summary + "."
-		}
-		verb := "may not write"
-		if dr.action == Ask {
-			verb = "needs the user's approval to write"
-		}
-		what := display(s)
+		d.pathf(t, "%s: matches -> %s", dr.id, dr.action)
+		what := p.display(t, s)
 		if t.kind == kindLink {
 			what = "a link to " + t.rel
 		}
-		return outcome{
-			action:  dr.action,
-			rule:    dr.id,
-			reason:  fmt.Sprintf("%s %s %s (rule %s)", who, verb, what, dr.id),
-			instead: instead,
+		return p.denyRuleOutcome(r, dr, who, what, ""), true
+	}
+	return outcome{}, false
+}
+
+// judgeWriteOnly: a role confined to an area writes only inside it.
+func (p *Policy) judgeWriteOnly(r *role, who string, t target, d *decision) (outcome, bool) {
+	if r.writeOnly == nil {
+		return outcome{}, false
+	}
+	ok := r.writeOnly.matchConfined(t.folded)
+	if !ok && (t.kind == kindDir || t.kind == kindTree) {
+		ok = r.writeOnly.matchConfined(join2(t.folded, probe))
+	}
+	if ok {
+		if d.on() {
+			d.pathf(t, "%s.write-only: inside", r.name)
 		}
+		return outcome{}, false
 	}
-	if t.kind == kindLink {
-		return allow
-	}
-	if r.writeOnly != nil {
-		ok := r.writeOnly.matchConfined(t.folded)
-		if !ok && (t.kind == kindDir || t.kind == kindTree) {
-			ok = r.writeOnly.matchConfined(inside)
-		}
-		if !ok {
-			tracef("%s.write-only: outside %s -> deny", r.name, strings.Join(r.writeOnly.src, ", "))
-			return outcome{
-				action:  Deny,
-				rule:    r.name + ".write-only",
-				reason:  fmt.Sprintf("%s may not write %s (rule %s.write-only)", who, t.rel, r.name),
-				instead: p.writeInstead(r),
-			}
-		}
-		tracef("%s.write-only: inside", r.name)
-	}
-	if downloadAsk != nil {
-		return *downloadAsk
-	}
-	return allow
+	d.pathf(t, "%s.write-only: outside %s -> deny", r.name, strings.Join(r.writeOnly.src, ", "))
+	return outcome{
+		action:  Deny,
+		rule:    r.name + ".write-only",
+		reason:  fmt.Sprintf("%s may not write %s (rule %s.write-only)", who, t.rel, r.name),
+		instead: p.writeInstead(r),
+	}, true
 }
 
 // approval returns the configured approval group id ("download").
@@ -786,7 +906,7 @@ func orUnknown(url string) string {
 
 // judgeLocked applies the locked paths, which bind every role: the file
 // itself, a folder that holds one (rm -r ~/.claude), or a link made to one.
-func (p *Policy) judgeLocked(who string, t target, tracef func(string, ...any)) (outcome, bool) {
+func (p *Policy) judgeLocked(who string, t target, d *decision) (outcome, bool) {
 	if len(p.locked) == 0 {
 		return outcome{}, false
 	}
@@ -809,7 +929,7 @@ func (p *Policy) judgeLocked(who string, t target, tracef func(string, ...any)) 
 		if !hit {
 			continue
 		}
-		tracef("locked.%s: matches -> deny", ls.id)
+		d.pathf(t, "locked.%s: matches -> deny", ls.id)
 		what := t.rel
 		if t.given != "" && t.given != t.rel {
 			what = t.given + " (which leads to " + t.rel + ")"
@@ -863,11 +983,11 @@ func matchAny(s *patternSet, subjects []string) (string, bool) {
 	return "", false
 }
 
-// judgeUnknown decides a write whose target could not be resolved. A role
+// judgeUnknownTarget decides a write whose target could not be resolved. A role
 // confined to an area cannot be shown to stay in it; any other role is
 // stopped when the command names (or globs into) a path its deny rules,
 // the locked paths or the read-only data cover.
-func (p *Policy) judgeUnknown(r *role, who string, u unknownTarget, eff *effects, d *decision) outcome {
+func (p *Policy) judgeUnknownTarget(r *role, who string, u unknownTarget, eff *effects, d *decision) outcome {
 	text := shorten(u.text)
 	if r.writeOnly != nil {
 		d.trace("%s.write-only: %s writes %q, known only at run time -> deny", r.name, u.via, text)
@@ -914,7 +1034,7 @@ func (p *Policy) judgeNamed(r *role, who string, u unknownTarget, eff *effects, 
 				continue
 			}
 			d.trace("%s: %s writes %q, known only at run time, and the command names %s -> %s", dr.id, u.via, text, n.display, dr.action)
-			return p.denyRuleOutcome(r, dr, who, what, "names "+n.display)
+			return p.denyRuleOutcome(r, dr, who, what, " in a command that names "+n.display)
 		}
 	}
 	// Globs the command expanded show which files it reaches.
@@ -926,7 +1046,7 @@ func (p *Policy) judgeNamed(r *role, who string, u unknownTarget, eff *effects, 
 		for _, dr := range r.deny {
 			if dr.set.match(folded) && (dr.except.empty() || !dr.except.match(folded)) {
 				d.trace("%s: %s may write anything and the command globs %s -> %s", dr.id, u.via, rel, dr.action)
-				return p.denyRuleOutcome(r, dr, who, what, "globs "+rel)
+				return p.denyRuleOutcome(r, dr, who, what, " in a command that globs "+rel)
 			}
 		}
 	}
@@ -950,11 +1070,16 @@ func (p *Policy) judgeNamed(r *role, who string, u unknownTarget, eff *effects, 
 			}
 		}
 	}
-	d.trace("%s writes %q, known only at run time; the command names no protected path", u.via, text)
+	if d.on() {
+		d.trace("%s writes %q, known only at run time; the command names no protected path", u.via, text)
+	}
 	return outcome{action: Allow}
 }
 
-func (p *Policy) denyRuleOutcome(r *role, dr denyRule, who, what, names string) outcome {
+// denyRuleOutcome is the answer of one of the role's deny (or ask) rules
+// to writing what; context says why a command with unknown targets is
+// caught (" in a command that names X"), "" for a named target.
+func (p *Policy) denyRuleOutcome(r *role, dr denyRule, who, what, context string) outcome {
 	instead := dr.instead
 	if instead == "" {
 		instead = r.cfg.Summary + "."
@@ -966,7 +1091,7 @@ func (p *Policy) denyRuleOutcome(r *role, dr denyRule, who, what, names string) 
 	return outcome{
 		action:  dr.action,
 		rule:    dr.id,
-		reason:  fmt.Sprintf("%s %s %s in a command that %s (rule %s)", who, verb, what, names, dr.id),
+		reason:  fmt.Sprintf("%s %s %s%s (rule %s)", who, verb, what, context, dr.id),
 		instead: instead,
 	}
 }

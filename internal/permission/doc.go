@@ -35,6 +35,29 @@
 // downloaded into raw data is asked, not refused; writing raw data any other
 // way, or over an existing raw file, is refused.
 //
+// For a reviewer, two places say what the policy does:
+//
+//   - programs.go: writerTable is the one list of what a program run
+//     through Bash writes (which operands, which option values, of which
+//     kind, which flags make it recursive), read by a small interpreter
+//     (shellAnalyzer.writes); programs with special behaviour are named
+//     functions the table points to (copyLike, sed, awk, tar, curl, find,
+//     git's subcommands in gitTable, shellCmd, ...). The programs that run
+//     another command (sudo, env, xargs, timeout, ...) say in wrappers.go
+//     how they read their options; interpreters (inline.go) say which
+//     options carry inline code, and inlineRules which calls in that code
+//     write. A program in no entry and not an interpreter is opaque.
+//   - check.go: decide runs the decision in stages, each a small function:
+//     roleOf and judgeTool (which role, which tools), normalise (the
+//     command or tool input parsed into targets, resolved and made
+//     project-relative), judgeRole (the role's Bash programs, writing
+//     through Bash at all), judgePaths and judgePath (which protected class
+//     each target is in: locked, outside the project, read-only data, the
+//     role's deny rules, its write-only area), judgeUnknown (targets known
+//     only at run time, opaque programs, commands that do not parse) and
+//     judgeCommands (forbidden operations and approvals). The tool rule
+//     runs before normalise so a refused tool costs no parsing.
+//
 // Bash commands are parsed with mvdan.cc/sh and walked: redirections,
 // writer programs (cp with -l/-s/-b, mv, tee, sed scripts command by command
 // including w and e, awk's print, getline and system, dd of=, shuf/sort/iconv

@@ -16,41 +16,91 @@ import (
 // folders with the -name/-path filters (all filters are dropped when the
 // expression has -o, ! or parentheses, which only widens the set).
 func (a *shellAnalyzer) find(argv []word, st *shellState, raw string) {
+	q := a.findQuery(argv, st)
+	if !q.del && len(q.execs) == 0 {
+		return
+	}
+	matches, complete := a.findMatches(q, st)
+	if !complete {
+		a.unknownEffect(raw, "find over too many or unknown files")
+		return
+	}
+	if q.del {
+		for _, m := range matches {
+			a.targetValue(m, st, kindFile, "find -delete")
+		}
+	}
+	if len(matches) == 0 {
+		return
+	}
+	for _, cmd := range q.execs {
+		if len(cmd) == 0 {
+			continue
+		}
+		bound := make([]word, len(cmd))
+		for k, w := range cmd {
+			v, ok := w.single()
+			if ok && strings.Contains(v, "{}") {
+				vals := make([]string, 0, len(matches))
+				for _, m := range matches {
+					vals = append(vals, strings.ReplaceAll(v, "{}", m))
+				}
+				bound[k] = word{vals: vals, raw: v}
+				continue
+			}
+			bound[k] = w
+		}
+		a.run(bound, st.clone(), stdinSrc{}, "")
+	}
+}
+
+// findQuery is a find command line read: where it starts, what it keeps,
+// and what it does to what it keeps.
+type findQuery struct {
+	starts   []word
+	follow   bool // -L, -follow: symlinked folders are entered
+	filters  []findFilter
+	maxDepth int // -1: none
+	del      bool
+	execs    [][]word // -exec/-execdir/-ok/-okdir commands, without ; or +
+}
+
+type findFilter struct {
+	base bool // -name/-iname match the base name, -path the whole path
+	g    glob.Glob
+}
+
+// findValued are the tests whose value is the next word.
+var findValued = setOf("-type", "-xtype", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-size",
+	"-newer", "-user", "-group", "-perm", "-links", "-inum", "-samefile", "-uid", "-gid", "-printf",
+	"-context", "-fstype", "-used", "-mindepth", "-lname", "-ilname", "-newermt", "-anewer", "-cnewer")
+
+// findQuery reads find's arguments; the files -fprint and friends write
+// are recorded on the way.
+func (a *shellAnalyzer) findQuery(argv []word, st *shellState) findQuery {
+	q := findQuery{maxDepth: -1}
 	i := 0
-	follow := false
 	for ; i < len(argv); i++ {
 		s, ok := argv[i].single()
 		if !ok || !(s == "-H" || s == "-L" || s == "-P" || strings.HasPrefix(s, "-O") || s == "-D") {
 			break
 		}
-		follow = follow || s == "-L"
+		q.follow = q.follow || s == "-L"
 		if s == "-D" {
 			i++
 		}
 	}
-	var starts []word
 	for ; i < len(argv); i++ {
 		s, ok := argv[i].single()
 		if ok && (strings.HasPrefix(s, "-") || s == "(" || s == "!" || s == ",") {
 			break
 		}
-		starts = append(starts, argv[i])
+		q.starts = append(q.starts, argv[i])
 	}
-	if len(starts) == 0 {
-		starts = []word{lit(".")}
+	if len(q.starts) == 0 {
+		q.starts = []word{lit(".")}
 	}
-	type filter struct {
-		base bool
-		g    glob.Glob
-	}
-	var filters []filter
 	complex := false
-	del := false
-	maxDepth := -1
-	var execs [][]word
-	valued := setOf("-type", "-xtype", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-size",
-		"-newer", "-user", "-group", "-perm", "-links", "-inum", "-samefile", "-uid", "-gid", "-printf",
-		"-context", "-fstype", "-used", "-mindepth", "-lname", "-ilname", "-newermt", "-anewer", "-cnewer")
 	for ; i < len(argv); i++ {
 		s, ok := argv[i].single()
 		if !ok {
@@ -80,12 +130,12 @@ func (a *shellAnalyzer) find(argv []word, st *shellState, raw string) {
 				complex = true
 				continue
 			}
-			filters = append(filters, filter{base: strings.HasSuffix(s, "name") && !strings.HasSuffix(s, "wholename"), g: g})
+			q.filters = append(q.filters, findFilter{base: strings.HasSuffix(s, "name") && !strings.HasSuffix(s, "wholename"), g: g})
 		case "-maxdepth":
 			w, _ := next()
 			if v, ok := w.single(); ok {
 				if n, err := parseSmallInt(v); err == nil {
-					maxDepth = n
+					q.maxDepth = n
 				}
 			}
 		case "-o", "-or", "!", "-not", "(", ")", ",", "-a", "-and", "-regex", "-iregex":
@@ -96,9 +146,9 @@ func (a *shellAnalyzer) find(argv []word, st *shellState, raw string) {
 				complex = true
 			}
 		case "-follow":
-			follow = true
+			q.follow = true
 		case "-delete":
-			del = true
+			q.del = true
 		case "-exec", "-execdir", "-ok", "-okdir":
 			var cmd []word
 			for i++; i < len(argv); i++ {
@@ -108,7 +158,7 @@ func (a *shellAnalyzer) find(argv []word, st *shellState, raw string) {
 				}
 				cmd = append(cmd, argv[i])
 			}
-			execs = append(execs, cmd)
+			q.execs = append(q.execs, cmd)
 		case "-fprint", "-fprint0", "-fls", "-fprintf":
 			w, _ := next()
 			a.target(w, st, kindFile, "find "+s)
@@ -116,107 +166,74 @@ func (a *shellAnalyzer) find(argv []word, st *shellState, raw string) {
 				i++
 			}
 		default:
-			if valued[s] {
+			if findValued[s] {
 				i++
 			}
 		}
 	}
-	if !del && len(execs) == 0 {
-		return
-	}
 	if complex {
-		filters = nil
+		q.filters = nil
 	}
-	var matches []string
-	complete := true
-	for _, sw := range starts {
+	return q
+}
+
+// keep applies -maxdepth and the name filters to one entry under start;
+// rel is "" for the start folder itself.
+func (q *findQuery) keep(rel, start string) bool {
+	depth := 0
+	if rel != "" {
+		depth = strings.Count(rel, "/") + 1
+	}
+	if q.maxDepth >= 0 && depth > q.maxDepth {
+		return false
+	}
+	subject := strings.TrimSuffix(start, "/")
+	base := path.Base(subject)
+	if rel != "" {
+		subject += "/" + rel
+		base = path.Base(rel)
+	}
+	for _, f := range q.filters {
+		s := subject
+		if f.base {
+			s = base
+		}
+		if !f.g.Match(s) && !f.g.Match(strings.ToLower(s)) {
+			return false
+		}
+	}
+	return true
+}
+
+// findMatches walks the start folders for what q keeps (absolute paths).
+// complete is false when a start folder is unknown or there are too many
+// entries to tell.
+func (a *shellAnalyzer) findMatches(q findQuery, st *shellState) (matches []string, complete bool) {
+	walker := walk
+	if q.follow {
+		walker = walkFollow // -L: symlinked folders are entered
+	}
+	for _, sw := range q.starts {
 		sv, ok := sw.single()
 		if !ok {
-			complete = false
-			break
+			return nil, false
 		}
 		startAbs, ok := a.abs(sv, st)
 		if !ok {
-			complete = false
-			break
+			return nil, false
 		}
-		phys := resolve(startAbs, a.eff.links)
-		// keep applies -maxdepth and the name filters to one entry; rel is
-		// "" for the start folder itself.
-		keep := func(rel, start string) bool {
-			depth := 0
-			if rel != "" {
-				depth = strings.Count(rel, "/") + 1
-			}
-			if maxDepth >= 0 && depth > maxDepth {
-				return false
-			}
-			subject := strings.TrimSuffix(start, "/")
-			base := path.Base(subject)
-			if rel != "" {
-				subject += "/" + rel
-				base = path.Base(rel)
-			}
-			for _, f := range filters {
-				s := subject
-				if f.base {
-					s = base
-				}
-				if !f.g.Match(s) && !f.g.Match(strings.ToLower(s)) {
-					return false
-				}
-			}
-			return true
-		}
-		if keep("", sv) {
+		if q.keep("", sv) {
 			matches = append(matches, startAbs)
 		}
-		walker := walk
-		if follow {
-			walker = walkFollow // -L: symlinked folders are entered
-		}
-		if !walker(phys, func(rel string, d fs.DirEntry) {
-			if keep(rel, sv) {
+		if !walker(resolve(startAbs, a.eff.links), func(rel string, d fs.DirEntry) {
+			if q.keep(rel, sv) {
 				matches = append(matches, strings.TrimSuffix(startAbs, "/")+"/"+rel)
 			}
-		}) {
-			complete = false
-		}
-		if len(matches) > maxGlobMatches {
-			complete = false
+		}) || len(matches) > maxGlobMatches {
+			return nil, false
 		}
 	}
-	if !complete {
-		a.unknownEffect(raw, "find over too many or unknown files")
-		return
-	}
-	if del {
-		for _, m := range matches {
-			a.targetValue(m, st, kindFile, "find -delete")
-		}
-	}
-	for _, cmd := range execs {
-		if len(cmd) == 0 {
-			continue
-		}
-		if len(matches) == 0 {
-			continue
-		}
-		bound := make([]word, len(cmd))
-		for k, w := range cmd {
-			v, ok := w.single()
-			if ok && strings.Contains(v, "{}") {
-				vals := make([]string, 0, len(matches))
-				for _, m := range matches {
-					vals = append(vals, strings.ReplaceAll(v, "{}", m))
-				}
-				bound[k] = word{vals: vals, raw: v}
-				continue
-			}
-			bound[k] = w
-		}
-		a.run(bound, st.clone(), stdinSrc{}, "")
-	}
+	return matches, true
 }
 
 func parseSmallInt(s string) (int, error) {

@@ -33,146 +33,49 @@ func interpreterOf(prog string) string {
 	return ""
 }
 
+// interpSpec says how one language's interpreter takes its program on the
+// command line.
+type interpSpec struct {
+	code     string // short options whose value is inline code
+	vals     string // short options that take some other value
+	clusters bool   // switches cluster and -i takes an attached suffix (perl, ruby)
+}
+
+// interpreters lists, per language, the options that carry inline code.
+// --eval and --print carry code in every language.
+var interpreters = map[string]interpSpec{
+	"python": {code: "c", vals: "WXm"},
+	"node":   {code: "ep", vals: "r"},
+	"perl":   {code: "eE", clusters: true},
+	"ruby":   {code: "e", vals: "rIC", clusters: true},
+	"r":      {code: "e", vals: "f"},
+	"julia":  {code: "eE", vals: "LJ"},
+	"php":    {code: "r", vals: "cdfzt"},
+}
+
+// interpArgs is an interpreter's command line read.
+type interpArgs struct {
+	code       []word // inline programs
+	script     bool   // runs a script file
+	module     bool   // python -m
+	moduleName string
+	inplace    bool   // perl/ruby -i: the operands are rewritten
+	rest       []word // the operands after the program
+}
+
 // interpreter finds the inline code of an interpreter call and analyses it.
 // A script file is opaque; no code and no script means the program comes
 // from stdin.
 func (a *shellAnalyzer) interpreter(lang, prog string, argv []word, st *shellState, in stdinSrc, raw string) {
-	var code []word
-	script := false
-	module := false
-	moduleName := ""
-	inplace := false
-	i := 0
-	// Subcommands that run a file or a package: opaque.
-	if len(argv) > 0 {
-		if s, ok := argv[0].single(); ok {
-			switch {
-			case prog == "deno" && s == "eval", prog == "bun" && s == "eval":
-				if len(argv) > 1 {
-					code = append(code, argv[1])
-				}
-				i = len(argv)
-			case prog == "deno" || prog == "bun" && !strings.HasPrefix(s, "-"):
-				a.opaque(prog, raw)
-				return
-			case prog == "r" && s == "CMD":
-				a.opaque(prog, raw)
-				return
-			}
-		}
-	}
-	// codeFlags: the options whose value is inline code; valFlags: options
-	// that take some other value.
-	codeFlags, valFlags := map[string]string{
-		"python": "c", "node": "ep", "perl": "eE", "ruby": "e", "r": "e", "julia": "eE", "php": "r",
-	}[lang], map[string]string{
-		"python": "WXm", "node": "r", "perl": "", "ruby": "rIC", "r": "f", "julia": "LJ", "php": "cdfzt",
-	}[lang]
-	longCode := map[string]bool{"eval": true, "print": true}
-outer:
-	for ; i < len(argv); i++ {
-		s, ok := argv[i].single()
-		if !ok {
-			break
-		}
-		if s == "--" {
-			i++
-			break
-		}
-		if s == "-" {
-			break
-		}
-		if len(s) < 2 || s[0] != '-' {
-			break
-		}
-		if strings.HasPrefix(s, "--") {
-			name, v, eq := strings.Cut(s[2:], "=")
-			switch {
-			case longCode[name]:
-				if eq {
-					code = append(code, lit(v))
-				} else if i+1 < len(argv) {
-					code = append(code, argv[i+1])
-					i++
-				}
-			case lang == "r" && name == "file":
-				script = true
-			}
-			continue
-		}
-		if lang == "perl" || lang == "ruby" {
-			// Perl and Ruby switches cluster, -i takes an attached suffix.
-			for j := 1; j < len(s); j++ {
-				c := s[j]
-				switch {
-				case c == 'i':
-					inplace = true
-					continue outer
-				case strings.IndexByte(codeFlags, c) >= 0:
-					if j+1 < len(s) {
-						code = append(code, lit(s[j+1:]))
-					} else if i+1 < len(argv) {
-						code = append(code, argv[i+1])
-						i++
-					}
-					continue outer
-				case strings.IndexByte("IMmlx0CdD"+valFlags, c) >= 0:
-					if j+1 >= len(s) && strings.IndexByte(valFlags, c) >= 0 {
-						i++
-					}
-					continue outer
-				}
-			}
-			continue
-		}
-		for j := 1; j < len(s); j++ {
-			c := s[j]
-			isCode := strings.IndexByte(codeFlags, c) >= 0
-			if !isCode && strings.IndexByte(valFlags, c) < 0 {
-				continue
-			}
-			v := lit(s[j+1:])
-			if j+1 >= len(s) {
-				if i+1 >= len(argv) {
-					break outer
-				}
-				v = argv[i+1]
-				i++
-			}
-			switch {
-			case isCode:
-				code = append(code, v)
-				if lang == "python" {
-					i = len(argv) // the rest is sys.argv
-					break outer
-				}
-			case lang == "python" && c == 'm':
-				module = true
-				moduleName, _ = v.single()
-				i++
-				break outer
-			case lang == "r" && c == 'f':
-				script = true
-			}
-			continue outer
-		}
-	}
-	rest := argv
-	if i < len(argv) {
-		rest = argv[i:]
-	} else {
-		rest = nil
-	}
-	if len(code) == 0 && !module && !script && len(rest) > 0 {
-		if s, ok := rest[0].single(); !ok || s != "-" {
-			script = true
-		}
-		rest = rest[1:]
+	ia, ok := interpreterArgs(lang, prog, argv)
+	if !ok {
+		a.opaque(prog, raw)
+		return
 	}
 	via := prog + " code"
 	switch {
-	case len(code) > 0:
-		for _, c := range code {
+	case len(ia.code) > 0:
+		for _, c := range ia.code {
 			v, ok := c.single()
 			if !ok {
 				a.unknownEffect(c.raw, via+" with unknown text")
@@ -180,9 +83,9 @@ outer:
 			}
 			a.inlineCode(lang, v, st, via)
 		}
-	case module:
-		a.pythonModule(moduleName, prog, rest, st, raw)
-	case script:
+	case ia.module:
+		a.pythonModule(ia.moduleName, prog, ia.rest, st, raw)
+	case ia.script:
 		a.opaque(prog, raw)
 	case in.known:
 		a.inlineCode(lang, in.text, st, prog+" code from stdin")
@@ -192,11 +95,139 @@ outer:
 		}
 		a.unknownEffect(in.text+"\n"+raw, prog+" reads its code from a pipe or file")
 	}
-	if inplace {
-		for _, f := range rest {
+	if ia.inplace {
+		for _, f := range ia.rest {
 			a.target(f, st, kindFile, prog+" -i")
 		}
 	}
+}
+
+// interpreterArgs reads an interpreter's command line. ok is false for a
+// subcommand that runs a file or a package (deno run, bun x.ts, R CMD).
+func interpreterArgs(lang, prog string, argv []word) (ia interpArgs, ok bool) {
+	i := 0
+	if len(argv) > 0 {
+		if s, ok := argv[0].single(); ok {
+			switch {
+			case prog == "deno" && s == "eval", prog == "bun" && s == "eval":
+				if len(argv) > 1 {
+					ia.code = append(ia.code, argv[1])
+				}
+				i = len(argv)
+			case prog == "deno" || prog == "bun" && !strings.HasPrefix(s, "-"):
+				return ia, false
+			case prog == "r" && s == "CMD":
+				return ia, false
+			}
+		}
+	}
+	spec := interpreters[lang]
+	for ; i < len(argv); i++ {
+		s, ok := argv[i].single()
+		if !ok || s == "-" || len(s) < 2 || s[0] != '-' {
+			break
+		}
+		if s == "--" {
+			i++
+			break
+		}
+		if strings.HasPrefix(s, "--") {
+			name, v, eq := strings.Cut(s[2:], "=")
+			switch {
+			case name == "eval" || name == "print":
+				if eq {
+					ia.code = append(ia.code, lit(v))
+				} else if i+1 < len(argv) {
+					ia.code = append(ia.code, argv[i+1])
+					i++
+				}
+			case lang == "r" && name == "file":
+				ia.script = true
+			}
+			continue
+		}
+		if spec.clusters {
+			ia.clusterSwitch(spec, s, argv, &i)
+			continue
+		}
+		if ia.shortSwitch(lang, spec, s, argv, &i) {
+			break
+		}
+	}
+	if i < len(argv) {
+		ia.rest = argv[i:]
+	}
+	if len(ia.code) == 0 && !ia.module && !ia.script && len(ia.rest) > 0 {
+		if s, ok := ia.rest[0].single(); !ok || s != "-" {
+			ia.script = true
+		}
+		ia.rest = ia.rest[1:]
+	}
+	return ia, true
+}
+
+// clusterSwitch reads one perl or ruby switch word (-pi -e, -Mstrict):
+// -i takes an attached suffix, code may be attached or the next word.
+func (ia *interpArgs) clusterSwitch(spec interpSpec, s string, argv []word, i *int) {
+	for j := 1; j < len(s); j++ {
+		c := s[j]
+		switch {
+		case c == 'i':
+			ia.inplace = true
+			return
+		case strings.IndexByte(spec.code, c) >= 0:
+			if j+1 < len(s) {
+				ia.code = append(ia.code, lit(s[j+1:]))
+			} else if *i+1 < len(argv) {
+				ia.code = append(ia.code, argv[*i+1])
+				*i++
+			}
+			return
+		case strings.IndexByte("IMmlx0CdD"+spec.vals, c) >= 0:
+			if j+1 >= len(s) && strings.IndexByte(spec.vals, c) >= 0 {
+				*i++
+			}
+			return
+		}
+	}
+}
+
+// shortSwitch reads one short-option word of the other interpreters. It
+// reports true when the options end there: python's -c and -m take the
+// rest of the line as the program's arguments.
+func (ia *interpArgs) shortSwitch(lang string, spec interpSpec, s string, argv []word, i *int) bool {
+	for j := 1; j < len(s); j++ {
+		c := s[j]
+		isCode := strings.IndexByte(spec.code, c) >= 0
+		if !isCode && strings.IndexByte(spec.vals, c) < 0 {
+			continue
+		}
+		v := lit(s[j+1:])
+		if j+1 >= len(s) {
+			if *i+1 >= len(argv) {
+				return true
+			}
+			v = argv[*i+1]
+			*i++
+		}
+		switch {
+		case isCode:
+			ia.code = append(ia.code, v)
+			if lang == "python" {
+				*i = len(argv) // the rest is sys.argv
+				return true
+			}
+		case lang == "python" && c == 'm':
+			ia.module = true
+			ia.moduleName, _ = v.single()
+			*i++
+			return true
+		case lang == "r" && c == 'f':
+			ia.script = true
+		}
+		return false
+	}
+	return false
 }
 
 // pythonModule handles python -m for the standard modules that write
@@ -442,40 +473,7 @@ func inlineWritesDepth(lang, code string, depth int) inlineResult {
 	var covered [][2]int
 	inStr := stringMask(code)
 	if lang == "python" {
-		for _, m := range pyPathMethod.FindAllStringSubmatchIndex(code, -1) {
-			covered = append(covered, [2]int{m[0], m[1]})
-			p := submatch(code, m, 1)
-			if p == "" {
-				p = submatch(code, m, 2)
-			}
-			method := submatch(code, m, 3)
-			args, _ := splitArgs(code, m[1], true)
-			switch method {
-			case "open":
-				mode, ok := argValue(args, 0, "mode")
-				if !ok {
-					continue // read
-				}
-				if s, lit := literal(mode, lang); lit && !writeMode(s) {
-					continue
-				}
-			case "rename", "replace", "symlink_to", "hardlink_to":
-				if method == "rename" || method == "replace" {
-					addArg(&res, args, 0, "target", lang)
-				}
-			}
-			if strings.Contains(p, "{") && strings.Contains(code[m[0]:m[1]], "f'") {
-				res.unknown = true
-				continue
-			}
-			res.targets = append(res.targets, p)
-		}
-		for _, m := range pyAnyMethod.FindAllStringSubmatchIndex(code, -1) {
-			recv := code[m[2]:m[3]]
-			if !inside(covered, m[0]) && !inStr[m[1]-1] && recv != "os" && recv != "shutil" {
-				res.unknown = true
-			}
-		}
+		covered = res.pathlibWrites(code, inStr)
 	}
 	for _, r := range inlineRules[lang] {
 		if !containsOne(code, r.needs) {
@@ -485,104 +483,13 @@ func inlineWritesDepth(lang, code string, depth int) inlineResult {
 			if inside(covered, m[0]) || inStr[m[1]-1] {
 				continue
 			}
-			start := m[1]
 			paren := strings.HasSuffix(strings.TrimSpace(code[m[0]:m[1]]), "(")
-			args, ok := splitArgs(code, start, paren)
+			args, ok := splitArgs(code, m[1], paren)
 			if !ok {
 				res.unknown = true
 				continue
 			}
-			switch r.kind {
-			case callExec:
-				if cmd, ok := execLiteral(args, lang); ok {
-					res.shell = append(res.shell, cmd)
-				} else {
-					res.unknownShell = true
-				}
-			case callInplace:
-				if _, on := argValue(args, -1, "inplace"); !on {
-					continue
-				}
-				v, ok := argValue(args, 0, "files")
-				if !ok {
-					res.unknown = true // the files come from sys.argv
-					continue
-				}
-				if items, ok := listLiteral(v, lang); ok {
-					for _, it := range items {
-						res.targets = append(res.targets, strings.Trim(it, "'"))
-					}
-				} else if lit, ok := literal(v, lang); ok {
-					res.targets = append(res.targets, lit)
-				} else {
-					res.unknown = true
-				}
-			case callEval:
-				v, ok := argValue(args, 0, "")
-				if ok {
-					if lit, isLit := literal(v, lang); isLit && depth < 3 {
-						inner := inlineWritesDepth(lang, lit, depth+1)
-						res.targets = append(res.targets, inner.targets...)
-						res.shell = append(res.shell, inner.shell...)
-						res.unknown = res.unknown || inner.unknown
-						res.unknownShell = res.unknownShell || inner.unknownShell
-						continue
-					}
-				}
-				res.unknown, res.unknownShell = true, true
-			case callShell:
-				if len(args) == 0 {
-					continue
-				}
-				if cmd, ok := shellLiteral(args, lang); ok {
-					res.shell = append(res.shell, cmd)
-				} else {
-					res.unknownShell = true
-				}
-			case callOpen:
-				if lang == "perl" {
-					perlOpen(&res, args)
-					continue
-				}
-				mode, has := argValue(args, r.mode, r.modeKw)
-				if !has {
-					continue // default mode reads
-				}
-				if s, lit := literal(mode, lang); lit && !writeMode(s) {
-					continue
-				}
-				addArg(&res, args, r.idx[0], firstOr(r.kws), lang)
-			case callPath:
-				found := false
-				for _, i := range r.idx {
-					if i == -1 {
-						for k := range args {
-							if args[k].kw == "" {
-								found = true
-								addArg(&res, args, k, "", lang)
-							}
-						}
-						continue
-					}
-					if v, ok := argValue(args, i, ""); ok {
-						found = true
-						if _, isLit := literal(v, lang); isLit || !r.literalOnly {
-							addArg(&res, args, i, "", lang)
-						}
-					}
-				}
-				for _, kw := range r.kws {
-					if v, ok := argValue(args, -1, kw); ok {
-						found = true
-						if _, isLit := literal(v, lang); isLit || !r.literalOnly {
-							addArg(&res, args, -1, kw, lang)
-						}
-					}
-				}
-				if !found && !r.optional && len(r.idx) > 0 {
-					res.unknown = true
-				}
-			}
+			res.call(r, args, lang, depth)
 		}
 	}
 	if lang == "perl" || lang == "ruby" {
@@ -598,6 +505,158 @@ func inlineWritesDepth(lang, code string, depth int) inlineResult {
 		}
 	}
 	return res
+}
+
+// pathlibWrites records Python's Path(...).write_text() and friends, and
+// returns the spans it read so the rules do not read them again. A method
+// call on anything else that could be a path makes the writes unknown.
+func (res *inlineResult) pathlibWrites(code string, inStr []bool) (covered [][2]int) {
+	for _, m := range pyPathMethod.FindAllStringSubmatchIndex(code, -1) {
+		covered = append(covered, [2]int{m[0], m[1]})
+		p := submatch(code, m, 1)
+		if p == "" {
+			p = submatch(code, m, 2)
+		}
+		method := submatch(code, m, 3)
+		args, _ := splitArgs(code, m[1], true)
+		switch method {
+		case "open":
+			mode, ok := argValue(args, 0, "mode")
+			if !ok {
+				continue // read
+			}
+			if s, lit := literal(mode, "python"); lit && !writeMode(s) {
+				continue
+			}
+		case "rename", "replace", "symlink_to", "hardlink_to":
+			if method == "rename" || method == "replace" {
+				addArg(res, args, 0, "target", "python")
+			}
+		}
+		if strings.Contains(p, "{") && strings.Contains(code[m[0]:m[1]], "f'") {
+			res.unknown = true
+			continue
+		}
+		res.targets = append(res.targets, p)
+	}
+	for _, m := range pyAnyMethod.FindAllStringSubmatchIndex(code, -1) {
+		recv := code[m[2]:m[3]]
+		if !inside(covered, m[0]) && !inStr[m[1]-1] && recv != "os" && recv != "shutil" {
+			res.unknown = true
+		}
+	}
+	return covered
+}
+
+// call records what one call matched by rule r writes or runs.
+func (res *inlineResult) call(r callRule, args []callArg, lang string, depth int) {
+	switch r.kind {
+	case callExec:
+		if cmd, ok := execLiteral(args, lang); ok {
+			res.shell = append(res.shell, cmd)
+		} else {
+			res.unknownShell = true
+		}
+	case callInplace:
+		res.inplaceCall(args, lang)
+	case callEval:
+		res.evalCall(args, lang, depth)
+	case callShell:
+		if len(args) == 0 {
+			return
+		}
+		if cmd, ok := shellLiteral(args, lang); ok {
+			res.shell = append(res.shell, cmd)
+		} else {
+			res.unknownShell = true
+		}
+	case callOpen:
+		if lang == "perl" {
+			perlOpen(res, args)
+			return
+		}
+		mode, has := argValue(args, r.mode, r.modeKw)
+		if !has {
+			return // default mode reads
+		}
+		if s, lit := literal(mode, lang); lit && !writeMode(s) {
+			return
+		}
+		addArg(res, args, r.idx[0], firstOr(r.kws), lang)
+	case callPath:
+		res.pathCall(r, args, lang)
+	}
+}
+
+// inplaceCall: fileinput.input(files, inplace=True) rewrites its files.
+func (res *inlineResult) inplaceCall(args []callArg, lang string) {
+	if _, on := argValue(args, -1, "inplace"); !on {
+		return
+	}
+	v, ok := argValue(args, 0, "files")
+	if !ok {
+		res.unknown = true // the files come from sys.argv
+		return
+	}
+	if items, ok := listLiteral(v, lang); ok {
+		for _, it := range items {
+			res.targets = append(res.targets, strings.Trim(it, "'"))
+		}
+	} else if lit, ok := literal(v, lang); ok {
+		res.targets = append(res.targets, lit)
+	} else {
+		res.unknown = true
+	}
+}
+
+// evalCall: exec/eval of a literal is analysed as code, three levels deep;
+// of anything else, unknown.
+func (res *inlineResult) evalCall(args []callArg, lang string, depth int) {
+	if v, ok := argValue(args, 0, ""); ok {
+		if lit, isLit := literal(v, lang); isLit && depth < 3 {
+			inner := inlineWritesDepth(lang, lit, depth+1)
+			res.targets = append(res.targets, inner.targets...)
+			res.shell = append(res.shell, inner.shell...)
+			res.unknown = res.unknown || inner.unknown
+			res.unknownShell = res.unknownShell || inner.unknownShell
+			return
+		}
+	}
+	res.unknown, res.unknownShell = true, true
+}
+
+// pathCall: the arguments at r.idx (-1: every positional one) and the
+// keywords r.kws are written.
+func (res *inlineResult) pathCall(r callRule, args []callArg, lang string) {
+	found := false
+	for _, i := range r.idx {
+		if i == -1 {
+			for k := range args {
+				if args[k].kw == "" {
+					found = true
+					addArg(res, args, k, "", lang)
+				}
+			}
+			continue
+		}
+		if v, ok := argValue(args, i, ""); ok {
+			found = true
+			if _, isLit := literal(v, lang); isLit || !r.literalOnly {
+				addArg(res, args, i, "", lang)
+			}
+		}
+	}
+	for _, kw := range r.kws {
+		if v, ok := argValue(args, -1, kw); ok {
+			found = true
+			if _, isLit := literal(v, lang); isLit || !r.literalOnly {
+				addArg(res, args, -1, kw, lang)
+			}
+		}
+	}
+	if !found && !r.optional && len(r.idx) > 0 {
+		res.unknown = true
+	}
 }
 
 // Inline code that downloads or installs: asked like curl and pip.

@@ -11,162 +11,197 @@ type sedEffects struct {
 	computed bool
 }
 
+// sedScanner reads a sed script; i is the position in s.
+type sedScanner struct {
+	s   string
+	i   int
+	out sedEffects
+}
+
 // parseSed walks a sed script command by command (GNU syntax: addresses,
 // s and y with any delimiter, a/i/c text, labels, braces), so a w or e
 // after any address form is found, not only after a line start.
 func parseSed(script string) sedEffects {
-	var out sedEffects
-	s := script
-	i := 0
-	n := len(s)
-	skipBlank := func() {
-		for i < n && (s[i] == ' ' || s[i] == '\t') {
-			i++
-		}
-	}
-	restOfLine := func() string {
-		j := strings.IndexByte(s[i:], '\n')
-		if j < 0 {
-			j = n - i
-		}
-		v := s[i : i+j]
-		i += j
-		return v
-	}
-	// delimited reads up to the unescaped delimiter d.
-	delimited := func(d byte) {
-		for i < n && s[i] != d {
-			if s[i] == '\\' {
-				i++
-			}
-			i++
-		}
-		i++ // the delimiter
-	}
-	address := func() {
-		switch {
-		case i < n && s[i] >= '0' && s[i] <= '9':
-			for i < n && (s[i] >= '0' && s[i] <= '9' || s[i] == '~') {
-				i++
-			}
-		case i < n && s[i] == '$':
-			i++
-		case i < n && s[i] == '/':
-			i++
-			delimited('/')
-			for i < n && (s[i] == 'I' || s[i] == 'M') {
-				i++
-			}
-		case i+1 < n && s[i] == '\\':
-			d := s[i+1]
-			i += 2
-			delimited(d)
-			for i < n && (s[i] == 'I' || s[i] == 'M') {
-				i++
-			}
-		}
-	}
-	for steps := 0; i < n && steps < 10000; steps++ {
-		skipBlank()
-		if i >= n {
+	sc := &sedScanner{s: script}
+	n := len(script)
+	for steps := 0; sc.i < n && steps < 10000; steps++ {
+		sc.skipBlank()
+		if sc.i >= n {
 			break
 		}
-		switch s[i] {
+		switch script[sc.i] {
 		case '\n', ';', '{', '}':
-			i++
+			sc.i++
 			continue
 		case '#':
-			restOfLine()
+			sc.restOfLine()
 			continue
 		}
-		address()
-		skipBlank()
-		if i < n && s[i] == ',' {
-			i++
-			skipBlank()
-			if i < n && (s[i] == '+' || s[i] == '~') {
-				i++
-			}
-			address()
-		}
-		skipBlank()
-		for i < n && s[i] == '!' {
-			i++
-			skipBlank()
-		}
-		if i >= n {
+		sc.addresses()
+		if sc.i >= n {
 			break
 		}
-		c := s[i]
-		i++
-		switch c {
-		case 's':
-			if i >= n {
-				return out
-			}
-			d := s[i]
-			i++
-			delimited(d) // regex
-			delimited(d) // replacement
-			for i < n {
-				f := s[i]
-				switch {
-				case f == 'w' || f == 'W':
-					i++
-					skipBlank()
-					out.writes = append(out.writes, strings.TrimSpace(restOfLine()))
-					f = 0
-				case f == 'e':
-					out.computed = true
-					i++
-					continue
-				case strings.IndexByte("gpiImM0123456789", f) >= 0:
-					i++
-					continue
-				}
-				break
-			}
-		case 'y':
-			if i >= n {
-				return out
-			}
-			d := s[i]
-			i++
-			delimited(d)
-			delimited(d)
-		case 'w', 'W':
-			skipBlank()
-			out.writes = append(out.writes, strings.TrimSpace(restOfLine()))
-		case 'r', 'R':
-			skipBlank()
-			restOfLine()
-		case 'e':
-			skipBlank()
-			cmd := strings.TrimSpace(restOfLine())
-			if cmd == "" {
-				out.computed = true // runs the pattern space
-			} else {
-				out.commands = append(out.commands, cmd)
-			}
-		case 'a', 'i', 'c':
-			// Text to the end of the line; a trailing backslash continues it.
-			for {
-				line := restOfLine()
-				if !strings.HasSuffix(line, "\\") || i >= n {
-					break
-				}
-				i++
-			}
-		case ':', 'b', 't', 'T':
-			for i < n && s[i] != ';' && s[i] != '\n' && s[i] != '}' {
-				i++
-			}
-		default:
-			// q Q l L v: an optional argument up to the end of the command.
-			for i < n && strings.IndexByte(";\n}", s[i]) < 0 && strings.IndexByte("qQlLv", c) >= 0 {
-				i++
-			}
+		c := script[sc.i]
+		sc.i++
+		if !sc.command(c) {
+			break
 		}
 	}
-	return out
+	return sc.out
+}
+
+func (sc *sedScanner) skipBlank() {
+	for sc.i < len(sc.s) && (sc.s[sc.i] == ' ' || sc.s[sc.i] == '\t') {
+		sc.i++
+	}
+}
+
+func (sc *sedScanner) restOfLine() string {
+	j := strings.IndexByte(sc.s[sc.i:], '\n')
+	if j < 0 {
+		j = len(sc.s) - sc.i
+	}
+	v := sc.s[sc.i : sc.i+j]
+	sc.i += j
+	return v
+}
+
+// delimited reads up to the unescaped delimiter d, and past it.
+func (sc *sedScanner) delimited(d byte) {
+	for sc.i < len(sc.s) && sc.s[sc.i] != d {
+		if sc.s[sc.i] == '\\' {
+			sc.i++
+		}
+		sc.i++
+	}
+	sc.i++
+}
+
+// address reads one address: a line number (first~step), $, /regex/ or
+// \cregexc with its I and M flags.
+func (sc *sedScanner) address() {
+	s, n := sc.s, len(sc.s)
+	switch {
+	case sc.i < n && s[sc.i] >= '0' && s[sc.i] <= '9':
+		for sc.i < n && (s[sc.i] >= '0' && s[sc.i] <= '9' || s[sc.i] == '~') {
+			sc.i++
+		}
+		return
+	case sc.i < n && s[sc.i] == '$':
+		sc.i++
+		return
+	case sc.i < n && s[sc.i] == '/':
+		sc.i++
+		sc.delimited('/')
+	case sc.i+1 < n && s[sc.i] == '\\':
+		d := s[sc.i+1]
+		sc.i += 2
+		sc.delimited(d)
+	default:
+		return
+	}
+	for sc.i < n && (s[sc.i] == 'I' || s[sc.i] == 'M') {
+		sc.i++
+	}
+}
+
+// addresses reads a command's address range (a,b a,+n a,~n) and its
+// negations.
+func (sc *sedScanner) addresses() {
+	s, n := sc.s, len(sc.s)
+	sc.address()
+	sc.skipBlank()
+	if sc.i < n && s[sc.i] == ',' {
+		sc.i++
+		sc.skipBlank()
+		if sc.i < n && (s[sc.i] == '+' || s[sc.i] == '~') {
+			sc.i++
+		}
+		sc.address()
+	}
+	sc.skipBlank()
+	for sc.i < n && s[sc.i] == '!' {
+		sc.i++
+		sc.skipBlank()
+	}
+}
+
+// command reads the command c and its arguments, recording what it
+// writes or runs. It reports false when the script ends inside it.
+func (sc *sedScanner) command(c byte) bool {
+	s, n := sc.s, len(sc.s)
+	switch c {
+	case 's':
+		if sc.i >= n {
+			return false
+		}
+		d := s[sc.i]
+		sc.i++
+		sc.delimited(d) // regex
+		sc.delimited(d) // replacement
+		sc.substituteFlags()
+	case 'y':
+		if sc.i >= n {
+			return false
+		}
+		d := s[sc.i]
+		sc.i++
+		sc.delimited(d)
+		sc.delimited(d)
+	case 'w', 'W':
+		sc.skipBlank()
+		sc.out.writes = append(sc.out.writes, strings.TrimSpace(sc.restOfLine()))
+	case 'r', 'R':
+		sc.skipBlank()
+		sc.restOfLine()
+	case 'e':
+		sc.skipBlank()
+		cmd := strings.TrimSpace(sc.restOfLine())
+		if cmd == "" {
+			sc.out.computed = true // runs the pattern space
+		} else {
+			sc.out.commands = append(sc.out.commands, cmd)
+		}
+	case 'a', 'i', 'c':
+		// Text to the end of the line; a trailing backslash continues it.
+		for {
+			line := sc.restOfLine()
+			if !strings.HasSuffix(line, "\\") || sc.i >= n {
+				break
+			}
+			sc.i++
+		}
+	case ':', 'b', 't', 'T':
+		for sc.i < n && s[sc.i] != ';' && s[sc.i] != '\n' && s[sc.i] != '}' {
+			sc.i++
+		}
+	default:
+		// q Q l L v: an optional argument up to the end of the command.
+		for sc.i < n && strings.IndexByte(";\n}", s[sc.i]) < 0 && strings.IndexByte("qQlLv", c) >= 0 {
+			sc.i++
+		}
+	}
+	return true
+}
+
+// substituteFlags reads the flags of s///: w FILE writes, e runs the
+// result as a command.
+func (sc *sedScanner) substituteFlags() {
+	for sc.i < len(sc.s) {
+		f := sc.s[sc.i]
+		switch {
+		case f == 'w' || f == 'W':
+			sc.i++
+			sc.skipBlank()
+			sc.out.writes = append(sc.out.writes, strings.TrimSpace(sc.restOfLine()))
+			return
+		case f == 'e':
+			sc.out.computed = true
+			sc.i++
+		case strings.IndexByte("gpiImM0123456789", f) >= 0:
+			sc.i++
+		default:
+			return
+		}
+	}
 }

@@ -8,27 +8,31 @@ import (
 	"github.com/vibe-science/vibe/internal/lazyre"
 )
 
+// copyOptions are the options of the copy programs that take a value.
+var copyOptions = map[string]struct {
+	short string
+	long  []string
+}{
+	"cp":      {"tS", []string{"target-directory", "suffix"}},
+	"mv":      {"tS", []string{"target-directory", "suffix"}},
+	"ln":      {"tS", []string{"target-directory", "suffix"}},
+	"install": {"tSmogZ", []string{"target-directory", "suffix", "mode", "owner", "group"}},
+	"rsync": {"eBfTM", []string{"rsh", "exclude", "include", "filter", "temp-dir", "partial-dir",
+		"exclude-from", "include-from", "files-from", "block-size", "rsync-path", "log-file", "chmod",
+		"chown", "compare-dest", "copy-dest", "link-dest", "backup-dir", "out-format", "password-file"}},
+	"scp": {"cFiJloPSDX", nil},
+}
+
 // copyLike handles cp, mv, install, ln, rsync and scp: the destination (or
 // the files that land in a destination folder) is written; mv also removes
 // its sources; a hard link makes its source writable under the new name.
 func (a *shellAnalyzer) copyLike(prog string, argv []word, st *shellState) {
-	var p *args
-	switch prog {
-	case "cp", "mv":
-		p = parseArgs(argv, "tS", "target-directory", "suffix")
-	case "install":
-		p = parseArgs(argv, "tSmogZ", "target-directory", "suffix", "mode", "owner", "group")
-	case "ln":
-		p = parseArgs(argv, "tS", "target-directory", "suffix")
-	case "rsync":
-		p = parseArgs(argv, "eBfTM", "rsh", "exclude", "include", "filter", "temp-dir", "partial-dir",
-			"exclude-from", "include-from", "files-from", "block-size", "rsync-path", "log-file", "chmod",
-			"chown", "compare-dest", "copy-dest", "link-dest", "backup-dir", "out-format", "password-file")
+	o := copyOptions[prog]
+	p := parseArgs(argv, o.short, o.long...)
+	if prog == "rsync" {
 		for _, w := range p.value(0, "log-file") {
 			a.target(w, st, kindFile, "rsync --log-file")
 		}
-	default: // scp
-		p = parseArgs(argv, "cFiJloPSDX")
 	}
 	ops := p.ops
 	if prog == "install" && p.has('d', "directory") {
