@@ -2,13 +2,6 @@ package permission
 
 import "strings"
 
-// git: paths named by rm, mv, checkout and restore are written; whole-tree
-// operations (reset, stash, pull, clean, ...) are kindRepo; read-only
-// subcommands write nothing.
-func (a *shellAnalyzer) git(argv []word, st *shellState, raw string) {
-	a.gitIn(argv, st, stdinSrc{}, raw, 0)
-}
-
 // gitCommandKeys are the configuration keys whose value git runs as a
 // command (a pager, an editor, a filter, a hook folder...).
 var gitCommandKeys = []string{"pager", "editor", "fsmonitor", "sshcommand", "askpass", "textconv",
