@@ -78,10 +78,30 @@ forensic: build
 	VIBE_E2E_REQUIRE=1 VIBE_CLAUDE_BIN="$$(bash .ci/install-claude.sh)" VIBE_REQUIRE_TEST_MODEL=1 \
 		$(GO) run ./internal/forensic/run
 
-## lint: formatting, vet, and the hook-binary dependency rule
-lint: deps-check
+# The lint tools, pinned; one folder per version, so a bump reinstalls.
+LINT_TAGS         := sqlite_fts5,e2e
+STATICCHECK_V     := v0.8.2
+DEADCODE_V        := v0.52.0
+LINT_CACHE        ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/vibe-lint
+STATICCHECK       := $(LINT_CACHE)/staticcheck-$(STATICCHECK_V)/staticcheck
+DEADCODE          := $(LINT_CACHE)/deadcode-$(DEADCODE_V)/deadcode
+
+## lint: formatting, vet, the hook-binary dependency rule, staticcheck, and
+## deadcode (no function unreachable from the binaries and the tests, e2e
+## tests included); both tools are pinned and installed once into a cache
+lint: deps-check $(STATICCHECK) $(DEADCODE)
 	@out="$$(gofmt -l cmd internal db bench blueprints skill)"; if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
-	$(GO) vet ./...
+	$(GO) vet -tags $(LINT_TAGS) ./...
+	$(STATICCHECK) -tags $(LINT_TAGS) ./...
+	@out="$$($(DEADCODE) -tags $(LINT_TAGS) -test ./...)"; if [ -n "$$out" ]; then \
+		echo "deadcode: these functions are reached neither from a binary nor from a test; delete them (or call them):"; \
+		echo "$$out"; exit 1; fi
+
+$(STATICCHECK):
+	GOBIN=$(@D) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_V)
+
+$(DEADCODE):
+	GOBIN=$(@D) $(GO) install golang.org/x/tools/cmd/deadcode@$(DEADCODE_V)
 
 ## deps-check: no hook binary may link hugot (the embedder), cobra (the CLI) or
 ## the JSON Schema library; the per-event clients may not link cgo SQLite, nor

@@ -21,11 +21,11 @@ const (
 // worker runs DQ1, DD0 and DC0 on it before it answers. The empty Go
 // binary is timed in the same scenario for the ratio.
 func artifactBench(rep *report, bin, empty, fixtures string, runs int) error {
-	home, project, env, err := initProject(bin, "vibe-artifacts-")
+	home, project, env, cleanup, err := initProject(bin, "vibe-artifacts-")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(home)
+	defer cleanup()
 	data := filepath.Join(project, ".vibe-science", "RQ-001", "02-data")
 	table := filepath.Join(data, "processed", "features.csv")
 	cols := []string{"site_id"}

@@ -25,9 +25,11 @@ var clientCases = []struct{ client, hook, file string }{
 // NAME`, the event translated in the worker) next to the same hooks on
 // Claude Code's recorded events and the empty binary, in one run.
 func clientBench(rep *report, bin, empty, fixtures string, runs int) error {
-	home, _ := os.MkdirTemp("", "vibe-clients-")
-	defer os.RemoveAll(home)
-	project := filepath.Join(home, "project")
+	home, project, cleanup, err := homeAndProject("vibe-clients-")
+	if err != nil {
+		return err
+	}
+	defer cleanup()
 	os.MkdirAll(filepath.Join(project, ".git"), 0o755)
 	os.MkdirAll(filepath.Join(project, "notes"), 0o755)
 	os.WriteFile(filepath.Join(project, "notes", "a.md"), []byte("hello\n"), 0o644)

@@ -1,8 +1,11 @@
 // Command bench measures hook latency the way Claude Code pays it: a fresh
 // process per event, stdin JSON in, reply out. It pre-fills a database with
-// spine entries, runs each hook binary many times and reports p50/p95/p99
-// next to two baselines timed in the same run (an empty Go binary and
-// `node -e 0`), as a table on stdout and as JSON (bench/hooks.json).
+// spine entries, runs every event exactly as hooks.json invokes it (its
+// commands and arguments, all matching hooks of an event started at once,
+// as Claude Code does) on recorded inputs, many times, in turns with an
+// empty Go binary, and reports p50/p95/p99 and the ratio to that binary,
+// with `node -e 0` as a second baseline, as a table on stdout and as JSON
+// (bench/hooks.json).
 // Run it through `make bench`, which builds the binaries first.
 package main
 
@@ -46,6 +49,7 @@ type report struct {
 }
 
 func main() {
+	root := flag.String("root", ".", "the plugin root: hooks.json, plugin/guard.sh and bin/")
 	bin := flag.String("bin", "bin", "folder with the hook binaries")
 	empty := flag.String("empty", "bench/out/empty-go", "the empty Go binary (make build makes it)")
 	fixtures := flag.String("fixtures", "../shared/fixtures/claude-code-2.1.330", "recorded hook inputs")
@@ -53,21 +57,21 @@ func main() {
 	rows := flag.Int("rows", 100000, "spine entries to pre-fill")
 	out := flag.String("out", "bench/hooks.json", "JSON report")
 	memory := flag.Bool("memory", true, "also measure recall, KNN and the embed worker (needs python3-onnx for the test model)")
+	only := flag.Bool("hooks-only", false, "measure only the hooks as hooks.json runs them (a quick check between full runs)")
 	flag.Parse()
-	if err := run(*bin, *empty, *fixtures, *runs, *rows, *out, *memory); err != nil {
+	if err := run(*root, *bin, *empty, *fixtures, *runs, *rows, *out, *memory, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(bin, empty, fixtures string, runs, rows int, out string, memory bool) error {
+func run(root, bin, empty, fixtures string, runs, rows int, out string, memory, only bool) error {
 	ctx := context.Background()
-	home, err := os.MkdirTemp("", "vibe-bench-")
+	home, project, cleanup, err := homeAndProject("vibe-bench-")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(home)
-	project := filepath.Join(home, "project")
+	defer cleanup()
 	os.MkdirAll(filepath.Join(project, ".git"), 0o755)
 	dbPath := filepath.Join(home, "db", "vibe-science.db")
 	fmt.Fprintf(os.Stderr, "pre-filling %d spine entries… ", rows)
@@ -84,14 +88,11 @@ func run(bin, empty, fixtures string, runs, rows int, out string, memory bool) e
 	env := append(os.Environ(), "VIBE_HOME="+home, "VIBE_WORKER=off")
 	rep := report{When: time.Now().UTC(), Rows: rows, Runs: runs, CPUs: numCPU(), Ratios: map[string]any{}}
 
-	baselines := []struct {
-		name string
-		argv []string
-	}{
-		{"empty Go binary", []string{empty}},
-		{"node -e 0", []string{"node", "-e", "0"}},
+	events, err := loadHooksJSON(root, fixtures, project)
+	if err != nil {
+		return err
 	}
-	hooks := []string{"vibe-session-start", "vibe-prompt-submit", "vibe-pre-tool-use", "vibe-post-tool-use", "vibe-stop", "vibe-session-end"}
+	env = append(env, "CLAUDE_PLUGIN_ROOT="+absRoot(root))
 
 	// Scenario 1: the embed worker runs, as it does once vibe is set up: the
 	// hook binaries hand their events to it (internal/relay) and it runs the
@@ -105,20 +106,31 @@ func run(bin, empty, fixtures string, runs, rows int, out string, memory bool) e
 				return err
 			}
 		}
-		for _, b := range baselines {
-			if _, err := exec.LookPath(b.argv[0]); err != nil {
-				fmt.Fprintf(os.Stderr, "skip %s: %v\n", b.name, err)
-				continue
+		if _, err := exec.LookPath("node"); err != nil {
+			fmt.Fprintf(os.Stderr, "skip node -e 0: %v\n", err)
+		} else {
+			rep.Samples = append(rep.Samples, measure("node -e 0", scenario, []string{"node", "-e", "0"}, env, func(int) []byte { return nil }, runs))
+		}
+		// Every event as hooks.json runs it, in turns with the empty
+		// binary; with the worker, also the pre-tool-use binary alone and
+		// through the guard that ran it until 2026-11-24 (guard.sh NAME).
+		var extra []job
+		if scenario == "worker running" {
+			pre := filepath.Join(bin, "vibe-pre-tool-use")
+			extra = []job{
+				{"vibe-pre-tool-use alone", [][]string{{pre}}, inputs["vibe-pre-tool-use"]},
+				{"plugin/guard.sh vibe-pre-tool-use (the guard running the binary)", [][]string{{filepath.Join(root, "plugin", "guard.sh"), "vibe-pre-tool-use"}}, inputs["vibe-pre-tool-use"]},
 			}
-			s := measure(b.name, scenario, b.argv, env, func(int) []byte { return nil }, runs)
-			rep.Samples = append(rep.Samples, s)
 		}
-		for _, h := range hooks {
-			h := h
-			s := measure(h, scenario, []string{filepath.Join(bin, h)}, env, func(i int) []byte { return inputs[h](i) }, runs)
-			rep.Samples = append(rep.Samples, s)
-		}
+		samples := measureInterleaved(scenario, empty, events, extra, root, env, runs)
+		hooksJSONRatios(&rep, scenario, samples)
+		rep.Samples = append(rep.Samples, samples...)
 		stop()
+	}
+	if only {
+		ratios(&rep)
+		printTable(rep)
+		return nil
 	}
 	if err := observerBench(&rep, bin, empty, fixtures, runs); err != nil {
 		return err
@@ -196,6 +208,14 @@ func measure(name, scenario string, argv, env []string, input func(int) []byte, 
 			ds = append(ds, float64(d.Microseconds())/1000)
 		}
 	}
+	s = percentiles(name, scenario, runs, s.Errors, ds)
+	fmt.Fprintf(os.Stderr, "%-22s %-16s p50 %6.2f ms\n", name, scenario, s.P50)
+	return s
+}
+
+// percentiles summarises the timed runs ds (milliseconds).
+func percentiles(name, scenario string, runs, errors int, ds []float64) sample {
+	s := sample{Name: name, Scenario: scenario, Runs: runs, Errors: errors}
 	sort.Float64s(ds)
 	pct := func(p float64) float64 { return ds[int(p*float64(len(ds)-1)+0.5)] }
 	s.P50, s.P95, s.P99 = pct(0.50), pct(0.95), pct(0.99)
@@ -204,7 +224,6 @@ func measure(name, scenario string, argv, env []string, input func(int) []byte, 
 		sum += d
 	}
 	s.Mean = sum / float64(len(ds))
-	fmt.Fprintf(os.Stderr, "%-22s %-16s p50 %6.2f ms\n", name, scenario, s.P50)
 	return s
 }
 
@@ -233,6 +252,14 @@ func ratios(rep *report) {
 			}
 		}
 	}
+}
+
+func absRoot(root string) string {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return root
+	}
+	return abs
 }
 
 func round2(x float64) float64 { return float64(int(x*100+0.5)) / 100 }

@@ -184,11 +184,11 @@ const ProjectScenario = "worker running, vibe init project of 10k files, observe
 // PreToolUse is timed on the same project, every project file in place, and
 // the empty Go binary again next to them, for the ratios.
 func observerBench(rep *report, bin, empty, fixtures string, runs int) error {
-	home, project, env, err := initProject(bin, "vibe-observer-")
+	home, project, env, cleanup, err := initProject(bin, "vibe-observer-")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(home)
+	defer cleanup()
 	rq := filepath.Join(project, ".vibe-science", "RQ-001")
 	mk := func(dir string, n int, name string) error {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -274,22 +274,35 @@ func benchTexts(n int) []string {
 	return out
 }
 
-// initProject makes a VIBE_HOME in a new temporary folder (named after
-// prefix) with a `vibe init` project in it, and the environment the hooks
-// run with there; the caller removes home.
-func initProject(bin, prefix string) (home, project string, env []string, err error) {
-	home, err = os.MkdirTemp("", prefix)
+// homeAndProject makes a new temporary folder (named after prefix) holding
+// a VIBE_HOME and, beside it, a git project: a project inside VIBE_HOME
+// would have every write refused (rule locked.vibe-home), which is not the
+// work a hook does on a real call. cleanup removes both.
+func homeAndProject(prefix string) (home, project string, cleanup func(), err error) {
+	dir, err := os.MkdirTemp("", prefix)
 	if err != nil {
 		return "", "", nil, err
 	}
-	project = filepath.Join(home, "project")
+	home, project = filepath.Join(dir, "vibe-home"), filepath.Join(dir, "project")
+	os.MkdirAll(home, 0o755)
 	os.MkdirAll(filepath.Join(project, ".git"), 0o755)
+	return home, project, func() { os.RemoveAll(dir) }, nil
+}
+
+// initProject makes a VIBE_HOME in a new temporary folder (named after
+// prefix) with a `vibe init` project beside it, and the environment the
+// hooks run with there; the caller calls cleanup.
+func initProject(bin, prefix string) (home, project string, env []string, cleanup func(), err error) {
+	home, project, cleanup, err = homeAndProject(prefix)
+	if err != nil {
+		return "", "", nil, nil, err
+	}
 	env = append(os.Environ(), "VIBE_HOME="+home, "VIBE_WORKER=off")
 	initCmd := exec.Command(filepath.Join(bin, "vibe"), "init", "--project", project)
 	initCmd.Env = env
 	if out, err := initCmd.CombinedOutput(); err != nil {
-		os.RemoveAll(home)
-		return "", "", nil, fmt.Errorf("vibe init: %v\n%s", err, out)
+		cleanup()
+		return "", "", nil, nil, fmt.Errorf("vibe init: %v\n%s", err, out)
 	}
-	return home, project, env, nil
+	return home, project, env, cleanup, nil
 }

@@ -87,23 +87,6 @@ func NewTracker() *Tracker { return &Tracker{projects: map[string]*tree{}} }
 // Default is the process's tracker.
 var Default = NewTracker()
 
-// Forget drops what the tracker holds of a project, so the next Scan
-// starts again from the Loader.
-func (t *Tracker) Forget(root string) {
-	t.mu.Lock()
-	tr := t.projects[root]
-	delete(t.projects, root)
-	t.mu.Unlock()
-	if tr != nil {
-		tr.mu.Lock()
-		if tr.w != nil {
-			tr.w.close()
-			tr.w = nil
-		}
-		tr.mu.Unlock()
-	}
-}
-
 type dirState struct {
 	mtime int64
 	names map[string]bool // regular files and folders in it

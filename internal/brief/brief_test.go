@@ -201,7 +201,7 @@ func TestValidate(t *testing.T) {
 		`constraint BC-1 applies to "a/[b": segment "[b" is not a valid glob: syntax error in pattern`,
 		`constraint BC-1 applies to "x.txt#S": symbols can be anchored only in .go, .py and .R files: anchor the whole file (drop #S) instead`,
 		`constraint BC-1 applies to "": empty entry: remove the stray comma`,
-		`constraint BC-1 applies to "f.go#(*).M": Go symbol "(*).M" is not Name, T.Method, (T).Method or (*T).Method`,
+		`constraint BC-1 applies to "f.go#(*).M": the Go symbol "(*).M" is not Name, T.Method, (T).Method or (*T).Method`,
 		`constraint id "1bad" is not a letter followed by letters, digits, '.', '_' or '-': rename it (e.g. BC-001)`,
 		`decision AD-1 has status "Maybe": use Proposed, Accepted, Deprecated or Superseded`,
 		`decision AD-1 has date "2026-02-30": write it as YYYY-MM-DD`,

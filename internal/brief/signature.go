@@ -42,7 +42,7 @@ const (
 // splitGoSymbol reads "F", "T.M", "(T).M" or "(*T).M".
 func splitGoSymbol(sym string) (recv, name string, kind int, err error) {
 	bad := func() (string, string, int, error) {
-		return "", "", 0, fmt.Errorf("Go symbol %q is not Name, T.Method, (T).Method or (*T).Method", sym)
+		return "", "", 0, fmt.Errorf("the Go symbol %q is not Name, T.Method, (T).Method or (*T).Method", sym)
 	}
 	rest := sym
 	kind = anyRecv
@@ -374,7 +374,7 @@ func validScriptSymbol(lang, sym string) bool {
 
 func pySignature(src []byte, symbol string) (string, error) {
 	if !pyIdent.MatchString(symbol) {
-		return "", fmt.Errorf("Python symbol %q is not name or Class.method", symbol)
+		return "", fmt.Errorf("the Python symbol %q is not name or Class.method", symbol)
 	}
 	s := strings.ReplaceAll(string(src), "\r\n", "\n")
 	lo, hi, indent := 0, len(s), ""
@@ -466,7 +466,7 @@ func pyClassBody(s, cls string) (lo, hi int, indent string, err error) {
 
 func rSignature(src []byte, symbol string) (string, error) {
 	if !rIdent.MatchString(symbol) {
-		return "", fmt.Errorf("R symbol %q is not a function name", symbol)
+		return "", fmt.Errorf("the R symbol %q is not a function name", symbol)
 	}
 	s := strings.ReplaceAll(string(src), "\r\n", "\n")
 	q := regexp.QuoteMeta(symbol)

@@ -119,6 +119,7 @@ func NewRootCmd(f *Factory) *cobra.Command {
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		//lint:ignore ST1005 printed as is: the flag error, then a sentence that says where the usage is
 		return &usageError{fmt.Errorf("%w\nRun '%s --help' for usage.", flagError(err), c.CommandPath())}
 	})
 	root.AddCommand(

@@ -75,12 +75,12 @@ func TestPermissionsCheckSaysHowToChange(t *testing.T) {
 // plugin's agent is a guest, as in a hook.
 func TestPermissionsCheckUnknownAgentType(t *testing.T) {
 	proj := mkVibeDir(t, t.TempDir())
-	f, out, errOut := gateTestFactory(t, nil)
+	f, _, errOut := gateTestFactory(t, nil)
 	code := Main([]string{"permissions", "check", "--project", proj, "--agent-type", "vibe:reviwer2", "--path", "x.md"}, f)
 	if code != 2 || !strings.HasPrefix(errOut.String(), "vibe: --agent-type \"vibe:reviwer2\": no such role; did you mean reviewer2?\n") {
 		t.Fatalf("exit %d; stderr %q", code, errOut)
 	}
-	f, out, errOut = gateTestFactory(t, nil)
+	f, out, errOut := gateTestFactory(t, nil)
 	if code := Main([]string{"permissions", "check", "--project", proj, "--agent-type", "other:helper", "--path", proj + "/notes.md"}, f); code != 0 ||
 		!strings.HasPrefix(out.String(), "ALLOW: guest") {
 		t.Fatalf("another plugin's agent: exit %d; stdout %q stderr %q", code, out, errOut)

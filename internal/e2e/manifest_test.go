@@ -51,7 +51,7 @@ func TestForensicB1(t *testing.T) {
 
 // TestForensicB2: hooks.json wires every lifecycle event to its binary;
 // the blueprint's "Setup hook" is `vibe setup` (Setup is not an event a
-// plugin can rely on), and PreToolUse goes through the fail-closed guard.
+// plugin can rely on), and PreToolUse runs beside the fail-closed guard's check.
 func TestForensicB2(t *testing.T) {
 	var h struct {
 		Hooks map[string][]struct {
@@ -72,7 +72,7 @@ func TestForensicB2(t *testing.T) {
 	}
 	for ev, bin := range want {
 		groups := h.Hooks[ev]
-		if len(groups) != 1 || len(groups[0].Hooks) != 1 {
+		if n := map[bool]int{true: 2, false: 1}[ev == "PreToolUse"]; len(groups) != 1 || len(groups[0].Hooks) != n {
 			t.Errorf("%s: %d groups", ev, len(groups))
 			continue
 		}
@@ -82,8 +82,9 @@ func TestForensicB2(t *testing.T) {
 			t.Errorf("%s runs %q, want %s under ${CLAUDE_PLUGIN_ROOT}", ev, line, bin)
 		}
 	}
-	if c := h.Hooks["PreToolUse"][0].Hooks[0]; c.Command != "${CLAUDE_PLUGIN_ROOT}/plugin/guard.sh" {
-		t.Errorf("PreToolUse must run through the guard, runs %s", c.Command)
+	if hs := h.Hooks["PreToolUse"][0].Hooks; len(hs) != 2 || hs[1].Command != "${CLAUDE_PLUGIN_ROOT}/plugin/guard.sh" ||
+		strings.Join(hs[1].Args, " ") != "--check vibe-pre-tool-use" {
+		t.Errorf("PreToolUse must run beside the guard's check (plugin/guard.sh --check vibe-pre-tool-use), runs %+v", hs)
 	}
 }
 

@@ -158,13 +158,6 @@ func (r Result) status() Status {
 	return st
 }
 
-func (r Result) inputsNote() string {
-	if len(r.Inputs) == 0 {
-		return ""
-	}
-	return " (" + strings.Join(r.Inputs, ", ") + ")"
-}
-
 // recommendation is the step after the fixes. The fixes themselves are in
 // the reason, each beside its finding; the reply Claude reads is the
 // reason, then "Fix:" and this, so repeating a fix here made the message
@@ -191,14 +184,4 @@ func (r Result) recommendation() string {
 		return "Make that change, then " + rerun + "."
 	}
 	return fmt.Sprintf("Fix the %d issues listed, then %s.", count, rerun)
-}
-
-func upperFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	if c := s[0]; c >= 'a' && c <= 'z' {
-		return string(c-'a'+'A') + s[1:]
-	}
-	return s
 }

@@ -19,8 +19,6 @@ import (
 	"github.com/vibe-science/vibe/internal/project"
 )
 
-var hookEvents = regexp.MustCompile(`PreToolUse|PostToolUse|\bStop\b`)
-
 // events lists the hook events a text names, in the order of EventGates.
 func events(text string) []string {
 	var out []string

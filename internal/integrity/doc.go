@@ -1,6 +1,5 @@
 // Package integrity holds the integrity monitor's pure judgements: drift in a
-// domain's gate thresholds (D3), the escalation table that turns a verdict
-// into a reply for each Claude Code event, deduplication by decision hash, and
+// domain's gate thresholds (D3), deduplication by decision hash, and
 // the circuit-breaker modes for the dependencies a hook uses. It does no I/O,
 // never reads the clock (every window is computed from the `now` it is given)
 // and imports only the standard library and internal/verdict; storing changes
@@ -36,14 +35,14 @@
 //     starts with "min_" loosens when lowered, "max_" when raised;
 //  3. otherwise the direction is Unknown. Such a change still counts in the
 //     drift total (any change counts), and because the monitor cannot show
-//     that it tightens, DriftVerdict judges it as a possible loosening and
+//     that it tightens, DriftVerdictFor judges it as a possible loosening and
 //     says so. dq1.cfd_nonzero_threshold is deliberately left unknown: the
 //     blueprint does not say whether it is a floor or a ceiling.
 //
 // Drift sums the basis points of one domain's changes inside the window
 // (now-window, now] (default 180 days): a change exactly one window old has
 // left it, a change dated after now has not happened yet, and changes of
-// other domains never add up. DriftVerdict judges a proposed change against
+// other domains never add up. DriftVerdictFor judges proposed changes against
 // that total including the proposal itself, so one large loosening cannot
 // jump over the cap: below 800 bps PASS, 800 to 999 WARN, 1000 and above
 // BLOCK. A proposal that only tightens is never blocked. Loosening a key
@@ -64,24 +63,10 @@
 // vibe fixes both by moving the context into the check and out of the table:
 // the check that knows where it runs returns the result that context deserves
 // (a cycle in the support of a claim being promoted is BLOCK at PreToolUse, a
-// WARN elsewhere), the envelope carries all four results, and Escalate maps
-// (event, result) to a reply with no check-specific exceptions:
-//
-//	event                          PASS    WARN     BLOCK    HARD_BLOCK
-//	PreToolUse                     record  context  deny     deny
-//	PostToolUse, PostToolUseFailure,
-//	PostToolBatch                  record  context  block    block
-//	Stop, SubagentStop             record  context  block    block
-//	UserPromptSubmit               record  context  context  block
-//	SessionStart and all others    record  context  context  context
-//
-// PostToolUse cannot undo a write, so "block" there tells Claude what to
-// revert. BLOCK never erases the user's own prompt (UserPromptSubmit): the
-// person is the authority there, so a methodology BLOCK becomes context and
-// only a HARD_BLOCK stops the prompt. SessionStart, SessionEnd and PreCompact
-// are never stopped by a verdict; hookrun drops context where an event has no
-// channel to Claude and logs it instead. An invalid result is treated as WARN:
-// a broken check is reported, it does not silently pass or stop work.
+// WARN elsewhere), the envelope carries all four results, and one table maps
+// (event, result) to a reply with no check-specific exceptions: hookrun.Reply
+// (DESIGN.md), the only one. An invalid result is treated as WARN: a broken
+// check is reported, it does not silently pass or stop work.
 //
 // Verdicts are idempotent by decision hash: Dedup drops a verdict whose hash
 // was already seen (in the store or earlier in the same batch), so the same

@@ -82,17 +82,6 @@ func addBps(a, b int) int {
 	return a + b
 }
 
-// DriftVerdict judges one proposed change against the report r; proposed nil
-// judges the state of the window alone (800 bps WARN, 1000 bps BLOCK: the
-// domain has spent its drift budget; a loosening after a gate failure inside
-// the window is at least a WARN).
-func DriftVerdict(r DriftReport, proposed *ThresholdChange) verdict.Verdict {
-	if proposed == nil {
-		return DriftVerdictFor(r, nil)
-	}
-	return DriftVerdictFor(r, []ThresholdChange{*proposed})
-}
-
 // driftInput is what a drift decision depends on; it feeds the decision hash.
 type driftInput struct {
 	Domain     string          `json:"domain"`

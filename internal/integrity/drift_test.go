@@ -72,7 +72,7 @@ func runDriftFixture(t *testing.T, raw []byte) []byte {
 		g.Proposed = MarkAfterFailure(diff(*fx.Proposed), fx.Failures, 0)
 		g.Verdict = DriftVerdictFor(r, g.Proposed)
 	} else {
-		g.Verdict = DriftVerdict(r, nil)
+		g.Verdict = DriftVerdictFor(r, nil)
 	}
 	out, err := verdict.Canonical(g)
 	if err != nil {
@@ -217,7 +217,7 @@ func TestDriftReasons(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			v := DriftVerdict(empty, tt.proposed)
+			v := DriftVerdictFor(empty, proposal(tt.proposed))
 			if v.Result != tt.result || v.Severity != tt.severity {
 				t.Fatalf("got %s/%s, want %s/%s: %s", v.Result, v.Severity, tt.result, tt.severity, v.Reason)
 			}
@@ -233,6 +233,14 @@ func TestDriftReasons(t *testing.T) {
 	}
 }
 
+// proposal is one proposed change as DriftVerdictFor takes it; nil none.
+func proposal(c *ThresholdChange) []ThresholdChange {
+	if c == nil {
+		return nil
+	}
+	return []ThresholdChange{*c}
+}
+
 func TestDriftVerdictDoesNotCountAProposalTwice(t *testing.T) {
 	at := time.Date(2026, 5, 31, 0, 0, 0, 0, time.UTC)
 	c := ThresholdChange{Domain: "crispr", Key: "dq2.max_fold_cv", Old: 0.5, New: 0.53, At: at, Direction: HigherLooser, Loosens: true}
@@ -240,7 +248,7 @@ func TestDriftVerdictDoesNotCountAProposalTwice(t *testing.T) {
 	if r.TotalBps != 600 {
 		t.Fatalf("total = %d, want 600", r.TotalBps)
 	}
-	v := DriftVerdict(r, &c)
+	v := DriftVerdictFor(r, []ThresholdChange{c})
 	if v.Evidence.Numbers[0] != "total_bps=600" || v.Result != verdict.Pass {
 		t.Fatalf("got %v %s, want total 600 PASS", v.Evidence.Numbers, v.Result)
 	}

@@ -161,8 +161,8 @@ func (r *Registry) MatchURL(u string) (string, bool) {
 	rest := u
 	if i := strings.Index(rest, "://"); i >= 0 {
 		rest = rest[i+3:]
-	} else if strings.HasPrefix(rest, "//") {
-		rest = rest[2:]
+	} else {
+		rest = strings.TrimPrefix(rest, "//")
 	}
 	end := strings.IndexAny(rest, "/?#")
 	host, path := rest, ""

@@ -355,10 +355,9 @@ func optional(r callRule) callRule { r.optional = true; return r }
 func literalOnly(r callRule) callRule { r.optional, r.literalOnly = true, true; return r }
 
 var (
-	first   = []int{0}
-	second  = []int{1}
-	both    = []int{0, 1}
-	allArgs = []int{-1}
+	first  = []int{0}
+	second = []int{1}
+	both   = []int{0, 1}
 )
 
 var inlineRules = map[string][]callRule{

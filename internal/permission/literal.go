@@ -47,7 +47,7 @@ func LiteralWrites(command, cwd string) []LiteralWrite {
 			moved = true
 		}
 		for _, r := range st.Redirs {
-			if r.Op != syntax.RdrOut && r.Op != syntax.AppOut && r.Op != syntax.ClbOut && r.Op != syntax.RdrAll && r.Op != syntax.AppAll {
+			if r.Op != syntax.RdrOut && r.Op != syntax.AppOut && r.Op != syntax.RdrClob && r.Op != syntax.RdrAll && r.Op != syntax.AppAll {
 				continue
 			}
 			if r.N != nil && r.N.Value != "1" {

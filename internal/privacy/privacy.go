@@ -136,12 +136,3 @@ func hasPrefixFold(s, kw string) bool {
 	}
 	return true
 }
-
-// Rules lists the rule ids, for documentation and tests.
-func Rules() []string {
-	out := make([]string, len(rules))
-	for i, r := range rules {
-		out[i] = r.id
-	}
-	return out
-}

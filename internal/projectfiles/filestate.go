@@ -134,6 +134,3 @@ func indent(b *strings.Builder, ls []string) {
 		b.WriteByte('\n')
 	}
 }
-
-// StatePath is the project's .vibe-science/STATE.md.
-func StatePath(proj project.Project) string { return proj.Path(StateFile) }

@@ -51,9 +51,10 @@ func runProc(t *testing.T, bin, stdin string, env ...string) proc {
 }
 
 // TestHookBinaryEndToEnd runs the compiled pre-tool-use binary: relayed to
-// a worker; replaced by the local handler (exec, the event in an unlinked
-// temporary file); run as a child through a pipe when no temporary file can
-// be made; and refusing when no handler exists.
+// a worker; its local handler run as a child, a failure refused; refusing
+// when no handler exists; and the post-tool-use binary replaced by the
+// local handler (exec, the event in an unlinked temporary file) or running
+// it as a child through a pipe when no temporary file can be made.
 func TestHookBinaryEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a hook binary")
@@ -74,11 +75,20 @@ func TestHookBinaryEndToEnd(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, FullBinary), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// PreToolUse runs its handler as a child and refuses the handler's
+	// exit 3 (hooks.json runs the binary without a shell around it).
 	want := "local pre-tool-use " + strconv.Itoa(len(event)) + " m\n"
+	r = runProc(t, bin, event, "VIBE_HOME="+home, "TMPDIR="+tmp, "VIBE_MARK=m")
+	if r.code != 2 || r.stdout != want || !strings.HasPrefix(r.stderr, "oops\nvibe: the pre-tool-use hook failed (exit 3), so this call was refused") {
+		t.Errorf("pre-tool-use: %+v, want exit 2 and %q", r, want)
+	}
+	// Other hooks are replaced by their handler, the code stands.
+	post := buildClient(t, dir, "vibe-post-tool-use")
+	want = "local post-tool-use " + strconv.Itoa(len(event)) + " m\n"
 	for name, tmpdir := range map[string]string{"exec": tmp, "child": filepath.Join(tmp, "missing")} {
-		r := runProc(t, bin, event, "VIBE_HOME="+home, "TMPDIR="+tmpdir, "VIBE_MARK=m")
+		r := runProc(t, post, event, "VIBE_HOME="+home, "TMPDIR="+tmpdir, "VIBE_MARK=m")
 		if r.code != 3 || r.stdout != want || r.stderr != "oops\n" {
-			t.Errorf("%s: %+v, want exit 3 and %q", name, r, want)
+			t.Errorf("post-tool-use, %s: %+v, want exit 3 and %q", name, r, want)
 		}
 	}
 	if left, _ := os.ReadDir(tmp); len(left) != 0 {

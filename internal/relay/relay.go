@@ -25,6 +25,7 @@ package relay
 import (
 	"errors"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/vibe-science/vibe/internal/buildinfo"
@@ -122,9 +123,24 @@ func Main(hookName string, env Env) int {
 	if ok {
 		env.Stdout.Write(rep.Stdout)
 		env.Stderr.Write(rep.Stderr)
-		return rep.Exit
+		return failClosed(hookName, rep.Exit, env)
 	}
-	return local(hookName, data, env, note)
+	return failClosed(hookName, local(hookName, data, env, note), env)
+}
+
+// failClosed turns any PreToolUse exit code but 0 (decided) and 2 (refused)
+// into 2 with the reason on stderr: hooks.json runs this binary directly
+// (plugin/guard.sh only checks beside it that it exists), and Claude Code
+// treats any other code as "no opinion", which would let a protected write
+// through. A Go panic already exits 2; runHandler runs PreToolUse's local
+// handler as a child so that its crash lands here too.
+func failClosed(hookName string, code int, env Env) int {
+	if hookName != "pre-tool-use" || code == 0 || code == 2 {
+		return code
+	}
+	io.WriteString(env.Stderr, "vibe: the "+hookName+" hook failed (exit "+strconv.Itoa(code)+
+		"), so this call was refused to keep protected files safe. See ~/.vibe-science/logs and run `vibe doctor`.\n")
+	return 2
 }
 
 // errUntrusted marks a socket peer that is not this install's daemon.

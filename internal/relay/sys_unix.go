@@ -63,11 +63,17 @@ func roundTrip(socket string, frame []byte, timeoutMS int64, daemon string) (pro
 // runHandler replaces this process with the handler binary, the event on
 // its stdin through an unlinked temporary file: no second process to wait
 // for and no pipe to copy through. Only when no temporary file can be made
-// does it run the handler as a child fed through a pipe.
+// does it run the handler as a child fed through a pipe. PreToolUse's
+// handler always runs as a child: a handler killed by a signal (the OOM
+// killer, a crash in SQLite) must still refuse the call (failClosed), and
+// nothing would be left to say so after an exec.
 func runHandler(full, hookName string, data []byte, note string) (int, error) {
 	argv, env := []string{full, hookName}, syscall.Environ()
 	if note != "" {
 		env = append(env, NoteVar+"="+note)
+	}
+	if hookName == "pre-tool-use" {
+		return runChild(full, argv, env, data)
 	}
 	if f, err := eventFile(data); err == nil {
 		if err := dupStdin(f); err != nil {

@@ -103,9 +103,6 @@ func NewToken() (string, error) {
 	return hex.EncodeToString(b), nil
 }
 
-// Token is the secret the URLs carry.
-func (s *Server) Token() string { return s.cfg.Token }
-
 // Handler is the whole viewer behind its guards (tests call it directly).
 func (s *Server) Handler() http.Handler { return s.handler }
 

@@ -21,9 +21,6 @@ const (
 	dayLayout = "2006-01-02"
 )
 
-// LogName is the log file of the day t falls on.
-func LogName(t time.Time) string { return LogPrefix + t.Format(dayLayout) + LogSuffix }
-
 // dailyLog writes timestamped lines to one file per day, deletes files older
 // than the retention on each new day, and folds a message repeated within a
 // minute into one "repeated N times" line, so a long database lock cannot

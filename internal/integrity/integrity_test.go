@@ -10,34 +10,6 @@ import (
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 
-func TestEscalate(t *testing.T) {
-	// Each row: PASS, WARN, BLOCK, HARD_BLOCK.
-	table := map[string][4]Reply{
-		"PreToolUse":         {ReplyRecord, ReplyContext, ReplyDeny, ReplyDeny},
-		"PostToolUse":        {ReplyRecord, ReplyContext, ReplyBlock, ReplyBlock},
-		"PostToolUseFailure": {ReplyRecord, ReplyContext, ReplyBlock, ReplyBlock},
-		"PostToolBatch":      {ReplyRecord, ReplyContext, ReplyBlock, ReplyBlock},
-		"Stop":               {ReplyRecord, ReplyContext, ReplyBlock, ReplyBlock},
-		"SubagentStop":       {ReplyRecord, ReplyContext, ReplyBlock, ReplyBlock},
-		"UserPromptSubmit":   {ReplyRecord, ReplyContext, ReplyContext, ReplyBlock},
-		"SessionStart":       {ReplyRecord, ReplyContext, ReplyContext, ReplyContext},
-		"SessionEnd":         {ReplyRecord, ReplyContext, ReplyContext, ReplyContext},
-		"PreCompact":         {ReplyRecord, ReplyContext, ReplyContext, ReplyContext},
-		"NoSuchEvent":        {ReplyRecord, ReplyContext, ReplyContext, ReplyContext},
-	}
-	results := [4]verdict.Result{verdict.Pass, verdict.Warn, verdict.Block, verdict.HardBlock}
-	for event, row := range table {
-		for i, r := range results {
-			if got := Escalate(event, r); got != row[i] {
-				t.Errorf("Escalate(%s, %s) = %s, want %s", event, r, got, row[i])
-			}
-		}
-	}
-	if got := Escalate("PreToolUse", verdict.Result("MAYBE")); got != ReplyContext {
-		t.Errorf("an invalid result must be reported as context, got %s", got)
-	}
-}
-
 func TestDedup(t *testing.T) {
 	a := verdict.New("c", verdict.Warn, verdict.Med, "a", map[string]int{"x": 1})
 	a2 := verdict.New("c", verdict.Warn, verdict.Med, "same decision, other words", map[string]int{"x": 1})

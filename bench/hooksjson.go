@@ -1,0 +1,213 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+)
+
+// hookCommand is one command hooks.json runs for an event.
+type hookCommand struct {
+	Command string   `json:"command"`
+	Args    []string `json:"args"`
+}
+
+// hookEvent is an event as hooks.json runs it: every command of every
+// group whose matcher takes the event's tool, all started at once (Claude
+// Code runs the matching hooks of an event in parallel and waits for all).
+type hookEvent struct {
+	Name     string
+	Commands [][]string // argv, ${CLAUDE_PLUGIN_ROOT} expanded
+	Input    func(int) []byte
+}
+
+// eventFixtures are the recorded inputs per event; the events 2.1.330 did
+// not record are derived from a recorded neighbour (the fields of
+// reference/claude-code-hooks.md).
+var eventFixtures = map[string]struct {
+	file     string
+	old, new string
+}{
+	"SessionStart":       {file: "01-SessionStart.json"},
+	"UserPromptSubmit":   {file: "02-UserPromptSubmit.json"},
+	"PreToolUse":         {file: "03-PreToolUse.json"},
+	"PostToolUse":        {file: "04-PostToolUse.json"},
+	"PostToolUseFailure": {"04-PostToolUse.json", `"hook_event_name":"PostToolUse"`, `"hook_event_name":"PostToolUseFailure","error":"Command failed with exit code 1","is_interrupt":false`},
+	"Stop":               {file: "13-Stop.json"},
+	"SubagentStop":       {file: "10-SubagentStop.json"},
+	"PreCompact":         {"15-SessionEnd.json", `"hook_event_name":"SessionEnd","reason":"other"`, `"hook_event_name":"PreCompact","trigger":"auto","custom_instructions":""`},
+	"SessionEnd":         {file: "15-SessionEnd.json"},
+}
+
+// loadHooksJSON reads root/hooks.json and returns its events in a stable
+// order, each with the commands it starts for its recorded input.
+func loadHooksJSON(root, fixtures, project string) ([]hookEvent, error) {
+	raw, err := os.ReadFile(filepath.Join(root, "hooks.json"))
+	if err != nil {
+		return nil, err
+	}
+	var doc struct {
+		Hooks map[string][]struct {
+			Matcher string        `json:"matcher"`
+			Hooks   []hookCommand `json:"hooks"`
+		} `json:"hooks"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return nil, fmt.Errorf("hooks.json: %w", err)
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	var out []hookEvent
+	for name, groups := range doc.Hooks {
+		fx, ok := eventFixtures[name]
+		if !ok {
+			return nil, fmt.Errorf("hooks.json runs %s, which the bench has no recorded input for: add it to eventFixtures", name)
+		}
+		b, err := os.ReadFile(filepath.Join(fixtures, fx.file))
+		if err != nil {
+			return nil, fmt.Errorf("fixture: %w", err)
+		}
+		text := strings.ReplaceAll(string(b), "/home/researcher/project", project)
+		if fx.old != "" {
+			if !strings.Contains(text, fx.old) {
+				return nil, fmt.Errorf("%s: %s no longer holds %s", name, fx.file, fx.old)
+			}
+			text = strings.Replace(text, fx.old, fx.new, 1)
+		}
+		var in struct {
+			ToolName string `json:"tool_name"`
+		}
+		json.Unmarshal([]byte(text), &in)
+		ev := hookEvent{Name: name, Input: func(i int) []byte {
+			s := strings.ReplaceAll(text, `"toolu_020_0"`, fmt.Sprintf(`"toolu_bench_%d"`, i))
+			s = strings.ReplaceAll(s, `"2bea9e60-8f25-4353-b0ec-60d1b34a9fba"`, fmt.Sprintf(`"prompt-%d"`, i))
+			return []byte(s)
+		}}
+		for _, g := range groups {
+			if g.Matcher != "" && in.ToolName != "" && !regexp.MustCompile("^(?:"+g.Matcher+")$").MatchString(in.ToolName) {
+				continue
+			}
+			for _, h := range g.Hooks {
+				argv := []string{strings.ReplaceAll(h.Command, "${CLAUDE_PLUGIN_ROOT}", abs)}
+				for _, a := range h.Args {
+					argv = append(argv, strings.ReplaceAll(a, "${CLAUDE_PLUGIN_ROOT}", abs))
+				}
+				ev.Commands = append(ev.Commands, argv)
+			}
+		}
+		if len(ev.Commands) == 0 {
+			return nil, fmt.Errorf("%s: no hook of hooks.json matches its recorded tool %s", name, in.ToolName)
+		}
+		out = append(out, ev)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+// label names an event's sample by what hooks.json starts for it.
+func (ev hookEvent) label(root string) string {
+	abs, _ := filepath.Abs(root)
+	var cmds []string
+	for _, argv := range ev.Commands {
+		rel, err := filepath.Rel(abs, argv[0])
+		if err != nil {
+			rel = argv[0]
+		}
+		cmds = append(cmds, strings.Join(append([]string{rel}, argv[1:]...), " "))
+	}
+	return ev.Name + ": " + strings.Join(cmds, " ‖ ")
+}
+
+// runEvent starts every command of the event at once, each with the input
+// on stdin, and waits for all: the time Claude Code waits. An error is a
+// command that failed to start or exited non-zero, or a systemMessage
+// (vibe's way of saying something went wrong).
+func runEvent(cmds [][]string, env []string, input []byte) (time.Duration, error) {
+	procs := make([]*exec.Cmd, len(cmds))
+	outs := make([]bytes.Buffer, len(cmds))
+	start := time.Now()
+	for i, argv := range cmds {
+		c := exec.Command(argv[0], argv[1:]...)
+		c.Env, c.Stdin, c.Stdout = env, bytes.NewReader(input), &outs[i]
+		if err := c.Start(); err != nil {
+			return 0, fmt.Errorf("%s: %w", argv[0], err)
+		}
+		procs[i] = c
+	}
+	var first error
+	for i, c := range procs {
+		err := c.Wait()
+		if err == nil && strings.Contains(outs[i].String(), `"systemMessage"`) {
+			err = fmt.Errorf("systemMessage: %s", outs[i].String())
+		}
+		if err != nil && first == nil {
+			first = fmt.Errorf("%s: %w", cmds[i][0], err)
+		}
+	}
+	return time.Since(start), first
+}
+
+// job is a set of commands started together on one input.
+type job struct {
+	name  string
+	cmds  [][]string
+	input func(int) []byte
+}
+
+// measureInterleaved times the events and the empty Go binary in turns
+// (one run of each per round), so load from other processes falls on all
+// of them alike and their ratio stays fair.
+// Extra jobs (other ways to run a hook, for comparison) come last.
+func measureInterleaved(scenario, empty string, events []hookEvent, extra []job, root string, env []string, runs int) []sample {
+	jobs := []job{{"empty Go binary", [][]string{{empty}}, func(int) []byte { return nil }}}
+	for _, ev := range events {
+		jobs = append(jobs, job{ev.label(root), ev.Commands, ev.Input})
+	}
+	jobs = append(jobs, extra...)
+	warm := max(runs/10, 5)
+	ds := make([][]float64, len(jobs))
+	out := make([]sample, len(jobs))
+	for i := 0; i < warm+runs; i++ {
+		for j, jb := range jobs {
+			d, err := runEvent(jb.cmds, env, jb.input(i))
+			if i < warm {
+				continue
+			}
+			if err != nil {
+				out[j].Errors++
+				if out[j].Errors == 1 {
+					fmt.Fprintf(os.Stderr, "%s: %v\n", jb.name, err)
+				}
+			}
+			ds[j] = append(ds[j], float64(d.Microseconds())/1000)
+		}
+	}
+	for j, jb := range jobs {
+		out[j] = percentiles(jb.name, scenario, runs, out[j].Errors, ds[j])
+		fmt.Fprintf(os.Stderr, "%-60s %-16s p50 %6.2f ms\n", jb.name, scenario, out[j].P50)
+	}
+	return out
+}
+
+// hooksJSONRatios adds each event's p50 and p95 over the empty binary's
+// of the same scenario and rounds.
+func hooksJSONRatios(rep *report, scenario string, samples []sample) {
+	empty := samples[0]
+	for _, s := range samples[1:] {
+		event, _, ok := strings.Cut(s.Name, ":")
+		if !ok {
+			event = s.Name // an extra job
+		}
+		rep.Ratios[fmt.Sprintf("%s / empty Go p50 (%s)", event, scenario)] = round2(s.P50 / empty.P50)
+		rep.Ratios[fmt.Sprintf("%s / empty Go p95 (%s)", event, scenario)] = round2(s.P95 / empty.P95)
+	}
+}
