@@ -15,7 +15,6 @@ import (
 
 	"github.com/vibe-science/vibe/internal/buildinfo"
 	"github.com/vibe-science/vibe/internal/fault"
-	"github.com/vibe-science/vibe/internal/handler"
 	"github.com/vibe-science/vibe/internal/hookrun"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/worker/client"
@@ -185,7 +184,7 @@ func (w *Worker) runHook(req proto.HookRequest) proto.HookReply {
 		return proto.HookReply{Code: client.CodeVersion, Error: fmt.Sprintf(
 			"the worker is build %s, the hook %s: the hook runs its handler itself", buildinfo.Version, req.Version)}
 	}
-	spec, err := handler.Lookup(req.Hook)
+	spec, err := w.cfg.Lookup(req.Hook)
 	if err != nil {
 		return proto.HookReply{Code: client.CodeInvalid, Error: err.Error()}
 	}
@@ -198,7 +197,7 @@ func (w *Worker) runHook(req proto.HookRequest) proto.HookReply {
 	w.checkDatabase(context.Background())
 	var stdout, stderr bytes.Buffer
 	env := &hookrun.Env{Stdin: bytes.NewReader(req.Stdin), Stdout: &stdout, Stderr: &stderr, Now: w.now,
-		Getenv: func(k string) string { return vars[k] }}
+		Getenv: func(k string) string { return vars[k] }, Context: w.hookCtx, Go: w.goHandler}
 	env.UseStore(w.store())
 	if n := w.notice.Swap(nil); n != nil {
 		env.Note("%s", *n)

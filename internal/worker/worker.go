@@ -17,6 +17,8 @@ import (
 
 	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/embed"
+	"github.com/vibe-science/vibe/internal/handler"
+	"github.com/vibe-science/vibe/internal/hookrun"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/worker/client"
 )
@@ -74,6 +76,9 @@ type Config struct {
 	// (store.HookBusyTimeoutMS): the worker answers hooks, and a record it
 	// cannot write in that time is spooled rather than waited for.
 	BusyTimeoutMS int
+	// Lookup finds a hook's Spec by name; nil means handler.Lookup. Tests
+	// pass fake handlers.
+	Lookup func(name string) (hookrun.Spec, error)
 }
 
 // Worker is the embed daemon for one VIBE_HOME.
@@ -102,6 +107,12 @@ type Worker struct {
 	loopDone chan struct{}
 	conns    sync.WaitGroup
 	closing  atomic.Bool
+	// hookCtx is the parent of every hook handler's context; Close cancels
+	// it, then waits for handlers (counted in handlers, even those that
+	// overran their budget and were answered for) before closing the store.
+	hookCtx    context.Context
+	hookCancel context.CancelFunc
+	handlers   sync.WaitGroup
 
 	errMu   sync.Mutex
 	lastErr string
@@ -133,7 +144,12 @@ func New(cfg Config) *Worker {
 	if cfg.Retry.MaxAttempts <= 0 {
 		cfg.Retry = store.DefaultRetry
 	}
-	return &Worker{cfg: cfg, now: cfg.Now}
+	if cfg.Lookup == nil {
+		cfg.Lookup = handler.Lookup
+	}
+	w := &Worker{cfg: cfg, now: cfg.Now}
+	w.hookCtx, w.hookCancel = context.WithCancel(context.Background())
+	return w
 }
 
 // Open takes the lock (or returns ErrAlreadyRunning), writes the pid file,
@@ -221,8 +237,10 @@ func (w *Worker) Open(ctx context.Context) (err error) {
 }
 
 // Close stops accepting connections, lets the current batch finish and
-// store its vectors, unloads the model, closes the database and removes the
-// socket and pid file before releasing the lock.
+// store its vectors, lets the hooks in flight answer, cancels and waits for
+// the handlers still running (one that overran its budget was answered for
+// but may still be using the store), unloads the model, closes the
+// database and removes the socket and pid file before releasing the lock.
 func (w *Worker) Close() error {
 	if !w.closing.CompareAndSwap(false, true) {
 		return nil
@@ -235,8 +253,36 @@ func (w *Worker) Close() error {
 		<-w.loopDone
 	}
 	w.conns.Wait()
+	w.hookCancel()
+	w.waitHandlers()
 	w.logf("worker stopped")
 	return w.release()
+}
+
+// handlerWarn is how long Close waits for handlers before it logs that it
+// still waits (a handler that ignores its context; a second SIGTERM ends
+// the process at once).
+const handlerWarn = 5 * time.Second
+
+func (w *Worker) waitHandlers() {
+	done := make(chan struct{})
+	go func() { w.handlers.Wait(); close(done) }()
+	select {
+	case <-done:
+		return
+	case <-time.After(handlerWarn):
+		w.logf("waiting for hook handlers that ignore cancellation; the database closes when they return")
+	}
+	<-done
+}
+
+// goHandler runs a hook handler counted in w.handlers.
+func (w *Worker) goHandler(f func()) {
+	w.handlers.Add(1)
+	go func() {
+		defer w.handlers.Done()
+		f()
+	}()
 }
 
 func (w *Worker) release() error {
