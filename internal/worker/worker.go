@@ -15,6 +15,7 @@ import (
 
 	"github.com/gofrs/flock"
 
+	"github.com/vibe-science/vibe/internal/buildinfo"
 	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/embed"
 	"github.com/vibe-science/vibe/internal/handler"
@@ -22,10 +23,6 @@ import (
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/worker/client"
 )
-
-// Version is the worker's build version, reported by health; the Makefile
-// sets it with -ldflags "-X …/internal/worker.Version=…".
-var Version = "0.1.0-dev"
 
 // Defaults for Config's intervals and sizes; tests shrink them.
 const (
@@ -232,7 +229,7 @@ func (w *Worker) Open(ctx context.Context) (err error) {
 	w.loopDone = make(chan struct{})
 	go w.loop(lctx2)
 	go w.serve()
-	w.logf("worker %s started (pid %d, home %s, batch %d, idle unload %s)", Version, os.Getpid(), p.Home, w.cfg.BatchSize, idle)
+	w.logf("worker %s started (pid %d, home %s, batch %d, idle unload %s)", buildinfo.Version, os.Getpid(), p.Home, w.cfg.BatchSize, idle)
 	return nil
 }
 
@@ -521,7 +518,7 @@ func (w *Worker) Health(ctx context.Context) client.Health {
 		state = StateStarting
 	}
 	h := client.Health{
-		PID: os.Getpid(), Version: Version, Model: name, Loaded: loaded, State: state,
+		PID: os.Getpid(), Version: buildinfo.Version, Model: name, Loaded: loaded, State: state,
 		StartedAt: w.started.UnixMilli(),
 	}
 	now := w.now()
