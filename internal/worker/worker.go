@@ -73,6 +73,9 @@ type Config struct {
 	// (store.HookBusyTimeoutMS): the worker answers hooks, and a record it
 	// cannot write in that time is spooled rather than waited for.
 	BusyTimeoutMS int
+	// Executable is the worker's own program file; when another file
+	// takes its place (a rebuild), Replaced is closed. Empty: not watched.
+	Executable string
 	// Lookup finds a hook's Spec by name; nil means handler.Lookup. Tests
 	// pass fake handlers.
 	Lookup func(name string) (hookrun.Spec, error)
@@ -110,6 +113,7 @@ type Worker struct {
 	hookCtx    context.Context
 	hookCancel context.CancelFunc
 	handlers   sync.WaitGroup
+	exe        *exeWatch
 
 	errMu   sync.Mutex
 	lastErr string
@@ -144,7 +148,7 @@ func New(cfg Config) *Worker {
 	if cfg.Lookup == nil {
 		cfg.Lookup = handler.Lookup
 	}
-	w := &Worker{cfg: cfg, now: cfg.Now}
+	w := &Worker{cfg: cfg, now: cfg.Now, exe: newExeWatch(cfg.Executable, cfg.PollInterval)}
 	w.hookCtx, w.hookCancel = context.WithCancel(context.Background())
 	return w
 }
@@ -224,6 +228,7 @@ func (w *Worker) Open(ctx context.Context) (err error) {
 		logf:  w.logf,
 	}
 	w.started = w.now()
+	w.exe.start()
 	lctx2, cancel2 := context.WithCancel(context.Background())
 	w.cancel = cancel2
 	w.loopDone = make(chan struct{})
@@ -232,6 +237,12 @@ func (w *Worker) Open(ctx context.Context) (err error) {
 	w.logf("worker %s started (pid %d, home %s, batch %d, idle unload %s)", buildinfo.Version, os.Getpid(), p.Home, w.cfg.BatchSize, idle)
 	return nil
 }
+
+// Replaced is closed when the worker's executable (Config.Executable) was
+// replaced on disk by another build: its owner should Close it and start
+// the new file (cmd/vibe-embed-worker does). Until then the hook clients
+// of the new build bypass this process, so hooks only run slower.
+func (w *Worker) Replaced() <-chan struct{} { return w.exe.done }
 
 // Close stops accepting connections, lets the current batch finish and
 // store its vectors, lets the hooks in flight answer, cancels and waits for
@@ -384,6 +395,9 @@ func (w *Worker) currentModel(ctx context.Context) (string, error) {
 func (w *Worker) loop(ctx context.Context) {
 	defer close(w.loopDone)
 	for ctx.Err() == nil {
+		if w.exe.check(w.now()) {
+			w.logf("%s was replaced by another build; this worker stops so that the new one serves the hooks", w.cfg.Executable)
+		}
 		wait := w.tick(ctx)
 		if wait == 0 {
 			continue
