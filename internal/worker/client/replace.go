@@ -45,6 +45,12 @@ func ReplaceForeign(paths config.Paths, bin string, wait time.Duration) (bool, e
 	if !foreign {
 		return false, nil
 	}
+	return Replace(paths, pid, bin, wait)
+}
+
+// Replace stops the worker pid of paths as ReplaceForeign does and starts
+// bin in its place, whatever its file (Stale found another reason).
+func Replace(paths config.Paths, pid int, bin string, wait time.Duration) (bool, error) {
 	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
 	if err != nil || !strings.Contains(string(raw), BinaryName) {
 		return false, nil
