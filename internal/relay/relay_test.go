@@ -16,8 +16,8 @@ import (
 	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/wire"
 	"github.com/vibe-science/vibe/internal/worker"
-	"github.com/vibe-science/vibe/internal/worker/proto"
 )
 
 const postEvent = `{"session_id":"relay-1","cwd":"/tmp","hook_event_name":"PostToolUse","tool_name":"Bash",` +
@@ -144,10 +144,10 @@ func TestRelayFallsBackToTheLocalHandler(t *testing.T) {
 func TestRelayRefusesAnotherBuild(t *testing.T) {
 	home := t.TempDir()
 	paths := startWorker(t, home)
-	frame := proto.AppendHookRequest(nil, proto.HookRequest{Hook: "post-tool-use", Version: "other-build", Stdin: []byte(postEvent)})
+	frame := wire.AppendHookRequest(nil, wire.HookRequest{Hook: "post-tool-use", Version: "other-build", Stdin: []byte(postEvent)})
 	self, _ := os.Executable()
 	rep, err := roundTrip(paths.Socket, frame, 5000, self)
-	if err != nil || rep.Code != proto.CodeVersion || !strings.Contains(rep.Error, "the hook other-build") {
+	if err != nil || rep.Code != wire.CodeVersion || !strings.Contains(rep.Error, "the hook other-build") {
 		t.Fatalf("want a version refusal, got %+v %v", rep, err)
 	}
 }
