@@ -28,6 +28,26 @@
 // the new build's hook clients do not trust this process, so it steps aside
 // and cmd/vibe-embed-worker starts the new file.
 //
+// # Connections
+//
+// One writer and a read pool. The writer is one connection (store.Open:
+// WAL, _txlock=immediate, the hook path's busy timeout): every hook's
+// handler reads and writes through it (one Env store), as do the embed
+// loop's writes and the spool replay, so SQLite's single writer is never
+// contended inside the process. Beside it, a read-only handle of
+// DefaultReadConns connections (WAL readers block neither each other nor
+// the writer) serves the query service (knn scans, health counts) and the
+// embed loop's reads (the current model, the next batch). Before, all of it
+// shared the one connection, and a KNN scan held up every hook behind it.
+// Measured on 2 shared cores (BenchmarkHookReadsBesideKNN, 5000 vectors, a
+// KNN every 2 ms and an 8-vector write every 2 ms): a hook-shaped read (FTS5
+// search + session lookup) waited p50 5.5-6.1 ms with KNN on the writer,
+// 178-183 µs with KNN on the pool. Hook reads themselves would gain from the
+// pool too (BenchmarkHookReadsUnderEmbedWrites: p99 8-10 ms on one
+// connection, 0.9-1.4 ms on a pool, p50 120 → 100 µs, writes/s unchanged),
+// but a handler reads and writes through one store, so that needs the store
+// to route its reads (left for the store's owners).
+//
 // It runs whatever embed.Loader its caller passes: this package must not
 // import hugot (cmd/vibe-embed-worker passes hugotembed.Load), and hooks
 // must import package client, not this one.

@@ -13,7 +13,7 @@ import (
 
 // currentModel is the model `vibe model use` chose, else the settings'.
 func (w *Worker) currentModel(ctx context.Context) (string, error) {
-	name, err := w.store().EmbedModel(ctx)
+	name, err := w.reader().EmbedModel(ctx)
 	if err != nil {
 		return "", err
 	}
@@ -67,7 +67,7 @@ func (w *Worker) tick(ctx context.Context) time.Duration {
 	if !installed {
 		return w.cfg.PollInterval
 	}
-	items, err := w.store().ClaimEmbeds(work, name, w.cfg.BatchSize, now)
+	items, err := w.reader().ClaimEmbeds(work, name, w.cfg.BatchSize, now)
 	if err != nil {
 		w.fail("claim embeddings: %v", err)
 		return w.cfg.DBRetry

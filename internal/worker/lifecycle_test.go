@@ -9,6 +9,8 @@ import (
 
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
+	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/worker/client"
 )
 
 // TestOverrunningHandlerCannotOutliveTheStore: a hook handler that overruns
@@ -64,5 +66,34 @@ func TestOverrunningHandlerCannotOutliveTheStore(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("Close did not return after the handler finished")
+	}
+}
+
+// TestQueriesDoNotWaitForTheWriter: while a hook holds the writer's one
+// connection in a transaction, the query service still answers from the
+// read pool (health counts the queue there).
+func TestQueriesDoNotWaitForTheWriter(t *testing.T) {
+	p := testHome(t)
+	seedMemories(t, p, "one", "two", "three")
+	w := openWorker(t, fastConfig(p, &fakeLoader{}, "fake")) // no model installed: the queue stays
+	inside, release := make(chan struct{}), make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		done <- w.store().Tx(context.Background(), func(tx *store.Tx) error {
+			close(inside)
+			<-release
+			return nil
+		})
+	}()
+	<-inside
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	h, err := client.GetHealth(ctx, p.Socket)
+	close(release)
+	if err != nil || h.Backlog != 3 {
+		t.Fatalf("health while the writer is busy: %+v %v", h, err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }

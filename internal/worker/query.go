@@ -55,7 +55,7 @@ func (w *Worker) answer(ctx context.Context, req client.Request) client.Response
 		if err != nil {
 			return refusal(err)
 		}
-		hits, err := w.store().KNN(ctx, req.Project, vecs[0], k, model, req.Kinds)
+		hits, err := w.reader().KNN(ctx, req.Project, vecs[0], k, model, req.Kinds)
 		if err != nil {
 			return refusal(err)
 		}
@@ -121,7 +121,7 @@ func (w *Worker) Health(ctx context.Context) client.Health {
 		h.RSSBytes = mem.RSS
 	}
 	if name != "" {
-		if c, err := w.store().EmbedCounts(ctx, name, now); err == nil {
+		if c, err := w.reader().EmbedCounts(ctx, name, now); err == nil {
 			h.Backlog, h.Waiting, h.Failed, h.Done = c.Backlog, c.Waiting, c.Failed, c.Done
 		} else {
 			h.LastError = "count queue: " + err.Error()

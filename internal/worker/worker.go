@@ -39,6 +39,9 @@ const (
 	// DefaultModelRetry is how long a model that failed to load is left
 	// alone before the next attempt.
 	DefaultModelRetry = time.Minute
+	// DefaultReadConns is the read pool's size (see the package doc for
+	// the measurement behind it).
+	DefaultReadConns = 4
 	// DefaultLockWait is how long Open waits for the worker lock: a second
 	// worker started by a racing hook gives up after it.
 	DefaultLockWait = 2 * time.Second
@@ -76,6 +79,9 @@ type Config struct {
 	// Executable is the worker's own program file; when another file
 	// takes its place (a rebuild), Replaced is closed. Empty: not watched.
 	Executable string
+	// ReadConns is the size of the read pool; 0 means DefaultReadConns,
+	// 1 one reading connection beside the writer.
+	ReadConns int
 	// Lookup finds a hook's Spec by name; nil means handler.Lookup. Tests
 	// pass fake handlers.
 	Lookup func(name string) (hookrun.Spec, error)
@@ -89,9 +95,12 @@ type Worker struct {
 
 	lock *flock.Flock
 	log  *dailyLog
-	// st is the open database; reopen swaps it when the file was deleted
-	// or replaced under the worker.
+	// st is the open database, the single writer (hooks and the embed
+	// loop's writes); rd is the read pool beside it (queries and the embed
+	// loop's reads). checkDatabase swaps both when the file was deleted or
+	// replaced under the worker.
 	st       atomic.Pointer[store.Store]
+	rd       atomic.Pointer[store.Store]
 	reopenMu sync.Mutex
 	// notice is a sentence for the next hook's reply (the database was
 	// reopened), taken by the first hook that runs.
@@ -144,6 +153,9 @@ func New(cfg Config) *Worker {
 	}
 	if cfg.Retry.MaxAttempts <= 0 {
 		cfg.Retry = store.DefaultRetry
+	}
+	if cfg.ReadConns <= 0 {
+		cfg.ReadConns = DefaultReadConns
 	}
 	if cfg.Lookup == nil {
 		cfg.Lookup = handler.Lookup
@@ -201,11 +213,12 @@ func (w *Worker) Open(ctx context.Context) (err error) {
 	if err := writeFileAtomic(p.PIDFile, strconv.Itoa(os.Getpid())+"\n"); err != nil {
 		return fmt.Errorf("open worker: %w", err)
 	}
-	st, err := w.openStore(ctx)
+	st, rd, err := w.openStore(ctx)
 	if err != nil {
 		return fmt.Errorf("open worker: %w", err)
 	}
 	w.st.Store(st)
+	w.rd.Store(rd)
 	// We hold the lock, so a socket file left here is a dead worker's.
 	os.Remove(p.Socket)
 	w.ln, err = net.Listen("unix", p.Socket)
@@ -272,6 +285,9 @@ func (w *Worker) release() error {
 	if w.models != nil {
 		w.models.closeAll()
 	}
+	if rd := w.rd.Swap(nil); rd != nil {
+		errs = append(errs, rd.Close())
+	}
 	if st := w.st.Swap(nil); st != nil {
 		errs = append(errs, st.Close())
 	}
@@ -292,15 +308,31 @@ func (w *Worker) release() error {
 	return errors.Join(errs...)
 }
 
-// store is the open database.
+// store is the open database's writer (its one connection also reads for
+// the hooks).
 func (w *Worker) store() *store.Store { return w.st.Load() }
 
-func (w *Worker) openStore(ctx context.Context) (*store.Store, error) {
+// reader is the read pool, for reads that need not see the writer's
+// uncommitted work.
+func (w *Worker) reader() *store.Store { return w.rd.Load() }
+
+// openStore opens the writer (migrating the file) and then the read pool
+// beside it.
+func (w *Worker) openStore(ctx context.Context) (st, rd *store.Store, err error) {
 	busy := w.cfg.BusyTimeoutMS
 	if busy <= 0 {
 		busy = store.HookBusyTimeoutMS
 	}
-	return store.Open(ctx, w.cfg.Paths.DB, store.Options{BusyTimeoutMS: busy})
+	st, err = store.Open(ctx, w.cfg.Paths.DB, store.Options{BusyTimeoutMS: busy})
+	if err != nil {
+		return nil, nil, err
+	}
+	rd, err = store.Open(ctx, w.cfg.Paths.DB, store.Options{ReadOnly: true, BusyTimeoutMS: busy, ReadConns: w.cfg.ReadConns})
+	if err != nil {
+		st.Close()
+		return nil, nil, fmt.Errorf("open the read pool: %w", err)
+	}
+	return st, rd, nil
 }
 
 // reopenGrace is how long a replaced database handle stays open for the
@@ -321,13 +353,14 @@ func (w *Worker) checkDatabase(ctx context.Context) {
 	if w.store() != old { // another goroutine reopened it
 		return
 	}
-	st, err := w.openStore(ctx)
+	st, rd, err := w.openStore(ctx)
 	if err != nil {
 		w.fail("the database %s was deleted or replaced while the worker held it open, and reopening it failed: %v", w.cfg.Paths.DB, err)
 		return
 	}
+	oldRd := w.rd.Swap(rd)
 	w.st.Store(st)
-	time.AfterFunc(reopenGrace, func() { old.Close() })
+	time.AfterFunc(reopenGrace, func() { old.Close(); oldRd.Close() })
 	msg := fmt.Sprintf("the database %s was deleted or replaced while vibe's worker held it open; vibe now writes to the file at that path. "+
 		"Records written to the old file since it was removed are not in the new one: restore the file from a backup if it was removed by mistake, and run `vibe doctor`.", w.cfg.Paths.DB)
 	w.notice.Store(&msg)
