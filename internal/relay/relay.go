@@ -1,7 +1,8 @@
 // Package relay is what a hook binary does: it reads the event and hands it
-// to the embed worker, which holds the database open and runs the hook's
-// handler in-process (internal/handler through hookrun), then prints the
-// worker's reply and exits with its code. When no worker answers, the event
+// to the resident process (internal/worker, binary vibe-embed-worker), which
+// holds the database open and runs the hook's handler in-process
+// (internal/handler through hookrun), then prints the worker's reply and
+// exits with its code. When no worker answers, the event
 // is too large for the socket, or the worker is another build, it runs the
 // full handler binary (vibe-hook) next to itself on the same bytes: the
 // outcome is the same, only slower.
