@@ -19,10 +19,10 @@ import (
 	"github.com/vibe-science/vibe/internal/wire"
 	"github.com/vibe-science/vibe/internal/worker"
 )
+
 // postEvent's project folder does not exist: with "/tmp" the post-tool-use
 // handler scanned every file under it, which under -race on a busy machine
 // outlasted its budget.
-
 const postEvent = `{"session_id":"relay-1","cwd":"/nonexistent/relay-project","hook_event_name":"PostToolUse","tool_name":"Bash",` +
 	`"tool_input":{"command":"python train.py"},"tool_response":{"stdout":"auc 0.81"},"tool_use_id":"toolu_relay"}`
 
