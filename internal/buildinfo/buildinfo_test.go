@@ -42,3 +42,11 @@ func TestModinfoIsWhatRuntimeDebugReads(t *testing.T) {
 		t.Error("Version is empty")
 	}
 }
+
+// BenchmarkFallback is what a hook client built without ldflags pays at
+// start-up for its version.
+func BenchmarkFallback(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		fromModinfo(modinfo())
+	}
+}

@@ -60,8 +60,14 @@ func Replace(paths config.Paths, pid int, bin string, wait time.Duration) (bool,
 	}
 	deadline := time.Now().Add(wait)
 	for {
-		if held, err := LockHeld(paths); err == nil && !held {
+		held, err := LockHeld(paths)
+		if err == nil && !held {
 			break
+		}
+		if err == nil && syscall.Kill(pid, 0) != nil && ReadPID(paths) != pid {
+			// It is gone and another worker holds the lock: it started the
+			// new build itself (it watches its executable).
+			return true, nil
 		}
 		if time.Now().After(deadline) {
 			return false, fmt.Errorf("replace worker pid %d: it is still finishing its batch; the next session start replaces it", pid)
