@@ -63,6 +63,20 @@ func (e *Env) UseStore(st *store.Store) {
 	e.st, e.stErr, e.opened, e.borrowed = st, nil, true, true
 }
 
+// WithStreams is a copy of e that reads and writes other streams, for one
+// of several events an agent client sends at once (internal/client). It
+// starts with e's notes and resolved state; a database e already holds is
+// shared, not owned: the copy leaves it open.
+func (e *Env) WithStreams(stdin io.Reader, stdout, stderr io.Writer) *Env {
+	e.mu.Lock()
+	sub := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Now: e.Now, Getenv: e.Getenv, Context: e.Context, Go: e.Go,
+		paths: e.paths, settings: e.settings, st: e.st, stErr: e.stErr, opened: e.opened,
+		borrowed: e.borrowed || e.st != nil, spooled: e.spooled}
+	e.mu.Unlock()
+	sub.notes = e.Notes()
+	return sub
+}
+
 // OSEnv is the Env of a real process.
 func OSEnv() *Env {
 	return &Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Now: time.Now, Getenv: os.Getenv}

@@ -87,3 +87,39 @@ func TestCancelledProcessSaysStopped(t *testing.T) {
 		t.Errorf("reply %s", out.String())
 	}
 }
+
+// TestWithStreamsSharesTheStore: an Env made for one of several events
+// writes to its own streams and leaves the database it inherited open for
+// the next one.
+func TestWithStreamsSharesTheStore(t *testing.T) {
+	home := t.TempDir()
+	env := &hookrun.Env{Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{},
+		Now: time.Now, Getenv: func(k string) string { return map[string]string{"VIBE_HOME": home}[k] }}
+	st, err := env.Store(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	env.Note("from the parent")
+	spec := hookrun.Spec{Name: "stop", Events: []string{hook.Stop},
+		Handle: func(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
+			env.Note("from the handler")
+			return hookrun.Outcome{}, nil
+		}}
+	for i := 0; i < 2; i++ {
+		var out bytes.Buffer
+		sub := env.WithStreams(strings.NewReader(`{"session_id":"s","hook_event_name":"Stop"}`), &out, &bytes.Buffer{})
+		if code := hookrun.Main(spec, sub); code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+		if !strings.Contains(out.String(), "from the parent") || !strings.Contains(out.String(), "from the handler") {
+			t.Errorf("event %d: reply %s", i, out.String())
+		}
+		if _, err := st.Stats(context.Background()); err != nil {
+			t.Fatalf("after event %d the inherited store is closed: %v", i, err)
+		}
+	}
+	if n := len(env.Notes()); n != 1 {
+		t.Errorf("the parent has %d notes, want its own 1", n)
+	}
+}
