@@ -7,10 +7,13 @@
 export GOFLAGS := -tags=sqlite_fts5
 GO      ?= go
 BIN     := bin
-VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -s -w -X github.com/vibe-science/vibe/internal/cli.Version=$(VERSION) \
-	-X github.com/vibe-science/vibe/internal/worker.Version=$(VERSION) \
-	-X github.com/vibe-science/vibe/internal/buildinfo.Version=$(VERSION)
+# VERSION changes with any change to the sources (`git describe`, plus a hash
+# of the uncommitted and untracked files when there are any), so the hooks
+# tell a resident worker of an earlier build apart (internal/buildinfo).
+VERSION ?= $(shell v=$$(git describe --tags --always 2>/dev/null) || v=dev; \
+	if [ -n "$$(git status --porcelain 2>/dev/null)" ]; then \
+	v=$$v-dirty.$$( { git diff HEAD; git ls-files -o --exclude-standard -z | xargs -0 -r cat; } 2>/dev/null | sha256sum | cut -c1-8); fi; echo $$v)
+LDFLAGS := -s -w -X github.com/vibe-science/vibe/internal/buildinfo.Version=$(VERSION)
 # The per-event hook binaries are small pure-Go clients (internal/relay),
 # built without cgo; vibe-hook, the CLI and the worker carry SQLite.
 CLIENTS := vibe-session-start vibe-prompt-submit vibe-pre-tool-use vibe-post-tool-use vibe-stop vibe-session-end

@@ -1,8 +1,13 @@
-// Command vibe-embed-worker is the embed daemon: it turns queued memories
-// into vectors with hugot's pure-Go backend and answers recall queries on a
-// Unix socket. Without --foreground it starts a detached copy of itself and
-// returns; hooks and `vibe worker start` start it that way. All logic lives
-// in internal/worker; this file wires flags, signals and the embedder.
+// Command vibe-embed-worker is vibe's resident process (the name stays for
+// the installed plugins that start it). For one VIBE_HOME it holds the
+// database open and runs the hook handlers for the per-event hook binaries
+// (they relay each event over its Unix socket), drains the embedding queue
+// with hugot's pure-Go backend, and answers recall queries (embed, k nearest
+// memories, health). Without --foreground it starts a detached copy of
+// itself and returns; hooks and `vibe worker start` start it that way. When
+// its executable is replaced by a new build it stops and starts the new
+// file. All logic lives in internal/worker; this file wires flags, signals
+// and the embedder.
 package main
 
 import (
@@ -18,6 +23,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/vibe-science/vibe/internal/buildinfo"
 	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/embed/hugotembed"
 	"github.com/vibe-science/vibe/internal/worker"
@@ -25,6 +31,18 @@ import (
 )
 
 func main() {
+	flag.Usage = func() {
+		fmt.Fprintf(flag.CommandLine.Output(), `vibe-embed-worker %s: vibe's resident process. For one VIBE_HOME it holds
+the database open and runs the hook handlers the per-event hook binaries relay
+to it, drains the embedding queue, and answers recall queries, on the socket
+VIBE_HOME/worker.sock. Hooks and `+"`vibe worker start`"+` start it; `+"`vibe worker status`"+`
+shows it, `+"`vibe worker stop`"+` stops it.
+
+Usage: vibe-embed-worker [--home DIR] [--foreground]
+
+`, buildinfo.Version)
+		flag.PrintDefaults()
+	}
 	home := flag.String("home", "", "VIBE_HOME to serve (default: $VIBE_HOME, else ~/.vibe-science)")
 	fg := flag.Bool("foreground", false, "run in this process until SIGTERM or Ctrl-C (default: start detached and return)")
 	flag.Parse()
@@ -32,8 +50,9 @@ func main() {
 		os.Setenv("VIBE_HOME", *home)
 	}
 	paths := config.Resolve(os.Getenv)
+	exe, exeErr := os.Executable()
 	if !*fg {
-		exe, err := os.Executable()
+		err := exeErr
 		if err == nil {
 			var started bool
 			started, err = client.EnsureRunningBinary(paths, exe)
@@ -54,7 +73,10 @@ func main() {
 	if term.IsTerminal(int(os.Stderr.Fd())) {
 		mirror = os.Stderr
 	}
-	w := worker.New(worker.Config{Paths: paths, Load: hugotembed.Load, Now: time.Now, LogMirror: mirror})
+	if exeErr != nil {
+		exe = "" // not watched: a rebuild is then noticed by the next session start
+	}
+	w := worker.New(worker.Config{Paths: paths, Load: hugotembed.Load, Now: time.Now, LogMirror: mirror, Executable: exe})
 	if err := w.Open(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "vibe-embed-worker:", err)
 		if errors.Is(err, worker.ErrAlreadyRunning) {
@@ -62,10 +84,23 @@ func main() {
 		}
 		os.Exit(1)
 	}
-	<-ctx.Done()
+	replaced := false
+	select {
+	case <-ctx.Done():
+	case <-w.Replaced():
+		replaced = true
+	}
 	stop() // a second signal kills at once
 	if err := w.Close(); err != nil {
 		fmt.Fprintln(os.Stderr, "vibe-embed-worker: close:", err)
 		os.Exit(1)
+	}
+	if replaced {
+		// The lock is released: the new build takes over (a hook's session
+		// start would otherwise do it).
+		if err := client.Spawn(paths, exe); err != nil {
+			fmt.Fprintln(os.Stderr, "vibe-embed-worker: start the new build:", err)
+			os.Exit(1)
+		}
 	}
 }

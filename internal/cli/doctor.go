@@ -128,6 +128,7 @@ func runDoctor(ctx context.Context, o *DoctorOptions) error {
 		}
 	}
 	checks = append(checks, clientChecks(f)...) // doctor_clients.go
+	add(workerCheck(ctx, f))                    // workerstale.go
 	add(Check{"embedding model", true, modelState(p.Models), ""})
 	if raw, err := os.ReadFile(p.Settings); err == nil {
 		if problems := settingsProblems(raw); len(problems) > 0 {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/vibe-science/vibe/internal/buildinfo"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/projectfiles"
 	"github.com/vibe-science/vibe/internal/store"
@@ -172,7 +173,7 @@ func (r record) markdown(proj project.Project, now time.Time, db string) string 
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Research record: %s\n\n", proj.Name())
 	fmt.Fprintf(&b, "_Written by `vibe export` (vibe %s) on %s from %s, for the project at %s. "+
-		"It is replaced on each export; write notes elsewhere._\n", Version, now.UTC().Format("2006-01-02 15:04 UTC"), db, proj.Root)
+		"It is replaced on each export; write notes elsewhere._\n", buildinfo.Version, now.UTC().Format("2006-01-02 15:04 UTC"), db, proj.Root)
 
 	b.WriteString("\n## Sessions\n\n")
 	if len(r.sessions) == 0 {

@@ -11,13 +11,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/vibe-science/vibe/internal/buildinfo"
 	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/store"
 )
-
-// Version is set at build time (-ldflags "-X ...cli.Version=...").
-var Version = "0.1.0-dev"
 
 // IO are the streams a command writes to.
 type IO struct {
@@ -153,7 +151,7 @@ func NewRootCmd(f *Factory) *cobra.Command {
 		newTopicCmd("exit-codes", "What vibe's exit codes mean (0 ok, 1 check failed, 2 usage)", exitCodesHelp),
 		newTopicCmd("environment", "The VIBE_* environment variables", environmentHelp),
 	)
-	root.Version = Version
+	root.Version = buildinfo.Version
 	root.SetVersionTemplate(versionLine() + "\n")
 	// cobra would add the completion command at Execute, after finishTree.
 	root.InitDefaultCompletionCmd()

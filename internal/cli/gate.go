@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/vibe-science/vibe/internal/buildinfo"
 	"github.com/vibe-science/vibe/internal/schemacheck"
 	"io"
 	"os"
@@ -449,7 +450,7 @@ func runGateCheck(o *GateCheckOptions) error {
 	if err != nil {
 		return &usageError{fmt.Errorf("%w; pass --root with the repository's folder", err)}
 	}
-	if err := gatecheck.Write(o.IO.Out, rep, o.Format, Version); err != nil {
+	if err := gatecheck.Write(o.IO.Out, rep, o.Format, buildinfo.Version); err != nil {
 		return err
 	}
 	if rep.Failed() {

@@ -149,6 +149,10 @@ func startWorker(f *Factory) SetupStep {
 	case started:
 		return step("worker", true, "embed worker started", "")
 	}
+	// A worker of an earlier build or another install serves no hook.
+	if detail, ok := replaceStale(context.Background(), f.Paths(), bin); detail != "" {
+		return step("worker", ok, detail, "`vibe worker stop`, then `vibe worker start`")
+	}
 	return step("worker", true, "embed worker running", "")
 }
 

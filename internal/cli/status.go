@@ -151,8 +151,8 @@ func workerState(ctx context.Context, p config.Paths) string {
 		return "not running (start it with `vibe worker start`)"
 	}
 	if bin, err := client.Binary(); err == nil {
-		if _, foreign := client.Foreign(p, bin); foreign {
-			return fmt.Sprintf("running (pid %d) from another build or install than %s: hooks do not use it and run slower until it is replaced (the next session start does it, or `vibe worker stop` then `vibe worker start`)", h.PID, bin)
+		if why := client.Stale(p, bin, h); why != "" {
+			return why + ": hooks do not use it and run slower until it is replaced (`vibe setup` does it, as does the next session start, or `vibe worker stop` then `vibe worker start`)"
 		}
 	}
 	return fmt.Sprintf("running (pid %d, %s; backlog %d, failed %d)", h.PID, h.State, h.Backlog, h.Failed)

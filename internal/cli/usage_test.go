@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vibe-science/vibe/internal/buildinfo"
 )
 
 // TestUnknownSubcommandExitsTwo: a typo at any level is a usage error with
@@ -104,7 +106,7 @@ func TestVersionFlag(t *testing.T) {
 	if code := Main([]string{"--version"}, f); code != 0 {
 		t.Fatalf("exit %d; stderr %q", code, errOut)
 	}
-	if !strings.HasPrefix(out.String(), "vibe "+Version+" (schema ") {
+	if !strings.HasPrefix(out.String(), "vibe "+buildinfo.Version+" (schema ") {
 		t.Fatalf("stdout %q, want the version line of `vibe version`", out)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vibe-science/vibe/db"
+	"github.com/vibe-science/vibe/internal/buildinfo"
 )
 
 // VersionOptions are the flags of `vibe version`.
@@ -35,7 +36,7 @@ func NewCmdVersion(f *Factory, runF func(*VersionOptions) error) *cobra.Command 
 
 func runVersion(o *VersionOptions) error {
 	if o.JSON {
-		return writeJSON(o.IO.Out, map[string]any{"version": Version, "schema": db.Latest(), "go": runtime.Version()})
+		return writeJSON(o.IO.Out, map[string]any{"version": buildinfo.Version, "schema": db.Latest(), "go": runtime.Version()})
 	}
 	fmt.Fprintln(o.IO.Out, versionLine())
 	return nil
@@ -43,5 +44,5 @@ func runVersion(o *VersionOptions) error {
 
 // versionLine is what `vibe version` and `vibe --version` print.
 func versionLine() string {
-	return fmt.Sprintf("vibe %s (schema %d, %s)", Version, db.Latest(), runtime.Version())
+	return fmt.Sprintf("vibe %s (schema %d, %s)", buildinfo.Version, db.Latest(), runtime.Version())
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/buildinfo"
 	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/embed"
 	"github.com/vibe-science/vibe/internal/store"
@@ -190,7 +191,7 @@ func TestRunWorkerStatus(t *testing.T) {
 	}
 	lines := strings.Split(out.String(), "\n")
 	wantLines := []string{
-		fmt.Sprintf("worker   running (pid %d, version %s, up 0s)", os.Getpid(), worker.Version),
+		fmt.Sprintf("worker   running (pid %d, version %s, up 0s)", os.Getpid(), buildinfo.Version),
 		"model    mini: loaded",
 		"queue    backlog 0 (0 in retry backoff) · failed 0 · done 3",
 		"speed    0.1 texts/s over the last minute (0.0 texts/s while embedding)",

@@ -80,9 +80,7 @@ func Main(spec hookrun.Spec, env *hookrun.Env) int {
 	var replies []*hook.Reply
 	for _, ev := range evs {
 		var out, errOut bytes.Buffer
-		sub := *env
-		sub.Stdin, sub.Stdout, sub.Stderr = bytes.NewReader(ev), &out, &errOut
-		code := hookrun.Main(spec, &sub)
+		code := hookrun.Main(spec, env.WithStreams(bytes.NewReader(ev), &out, &errOut))
 		if code != 0 {
 			// hookrun's own last resort (exit 2, reason on stderr) blocks
 			// in both clients as it does in Claude Code.

@@ -14,4 +14,11 @@
 // refused by a fail-closed hook. The "database" circuit breaker of
 // config.json decides whether PreToolUse refuses while the database is
 // down (fail) and whether the user is told (skip silences NoteUnavailable).
+//
+// A handler that overruns its budget is answered for by its failure policy,
+// but its goroutine cannot be killed: it runs under Env.Context and is
+// started through Env.Go, so the resident process (internal/worker) can
+// cancel it and wait for it before closing the database it uses. Env is
+// safe for concurrent use for that reason: such a handler may still add
+// notes or open the store while Main records the outcome and replies.
 package hookrun

@@ -7,7 +7,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/vibe-science/vibe/internal/config"
@@ -26,7 +28,19 @@ type Env struct {
 	Stderr io.Writer
 	Now    func() time.Time
 	Getenv func(string) string
+	// Context is the parent of each handler's deadline; nil means
+	// context.Background(). The resident process passes its own, so that
+	// its Close cancels a handler that outlived its hook.
+	Context context.Context
+	// Go starts the handler's goroutine; nil means a go statement. The
+	// resident process counts them, so that it closes the database only
+	// after the last one returned, even one that overran its time budget.
+	Go func(func())
 
+	// mu guards the lazily resolved state below, and notesMu the notes: a
+	// handler that overran its budget goes on using the Env while Main
+	// records the outcome and builds the reply.
+	mu       sync.Mutex
 	paths    *config.Paths
 	settings *config.Settings
 	st       *store.Store
@@ -37,13 +51,30 @@ type Env struct {
 	// event's other records go straight to the spool (each attempt would
 	// wait the busy timeout again) and the spool is not replayed now.
 	spooled bool
+	notesMu sync.Mutex
 	notes   []string
 }
 
 // UseStore gives the Env an already open database (the worker's), which it
 // uses instead of opening one and leaves open when the hook ends.
 func (e *Env) UseStore(st *store.Store) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	e.st, e.stErr, e.opened, e.borrowed = st, nil, true, true
+}
+
+// WithStreams is a copy of e that reads and writes other streams, for one
+// of several events an agent client sends at once (internal/client). It
+// starts with e's notes and resolved state; a database e already holds is
+// shared, not owned: the copy leaves it open.
+func (e *Env) WithStreams(stdin io.Reader, stdout, stderr io.Writer) *Env {
+	e.mu.Lock()
+	sub := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Now: e.Now, Getenv: e.Getenv, Context: e.Context, Go: e.Go,
+		paths: e.paths, settings: e.settings, st: e.st, stErr: e.stErr, opened: e.opened,
+		borrowed: e.borrowed || e.st != nil, spooled: e.spooled}
+	e.mu.Unlock()
+	sub.notes = e.Notes()
+	return sub
 }
 
 // OSEnv is the Env of a real process.
@@ -53,6 +84,8 @@ func OSEnv() *Env {
 
 // Paths are vibe's files for this environment.
 func (e *Env) Paths() config.Paths {
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	if e.paths == nil {
 		p := config.Resolve(e.Getenv)
 		e.paths = &p
@@ -63,19 +96,27 @@ func (e *Env) Paths() config.Paths {
 // Settings are the user's settings; a broken settings file is reported to
 // the user once and the defaults are used.
 func (e *Env) Settings() config.Settings {
-	if e.settings == nil {
-		s, err := config.LoadSettings(e.Paths())
-		if err != nil {
-			e.Note("%s; using default settings", err)
-		}
-		e.settings = &s
+	p := e.Paths()
+	e.mu.Lock()
+	if e.settings != nil {
+		defer e.mu.Unlock()
+		return *e.settings
 	}
-	return *e.settings
+	s, err := config.LoadSettings(p)
+	e.settings = &s
+	e.mu.Unlock()
+	if err != nil {
+		e.Note("%s; using default settings", err)
+	}
+	return s
 }
 
 // Store opens the database on first use and returns the same handle after.
 // An error is sticky: a hook does not retry a locked or corrupt database.
 func (e *Env) Store(ctx context.Context) (*store.Store, error) {
+	p := e.Paths()
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	if !e.opened {
 		e.opened = true
 		opt := store.Options{BusyTimeoutMS: store.HookBusyTimeoutMS}
@@ -83,7 +124,7 @@ func (e *Env) Store(ctx context.Context) (*store.Store, error) {
 		if ms, err := strconv.Atoi(e.Getenv("VIBE_BUSY_TIMEOUT_MS")); err == nil && ms > 0 {
 			opt.BusyTimeoutMS = ms
 		}
-		e.st, e.stErr = store.Open(ctx, e.Paths().DB, opt)
+		e.st, e.stErr = store.Open(ctx, p.DB, opt)
 	}
 	return e.st, e.stErr
 }
@@ -99,7 +140,7 @@ func (e *Env) Record(ctx context.Context, r store.Record) error {
 		return nil
 	}
 	var err error
-	if e.spooled {
+	if e.isSpooled() {
 		err = errors.New("the database refused an earlier record of this event")
 	} else if st, serr := e.Store(ctx); serr != nil {
 		err = serr
@@ -108,7 +149,9 @@ func (e *Env) Record(ctx context.Context, r store.Record) error {
 	} else if !spoolable(err) {
 		return err
 	}
+	e.mu.Lock()
 	e.spooled = true
+	e.mu.Unlock()
 	if serr := store.Spool(e.Paths().Spool, r); serr != nil {
 		return fmt.Errorf("%w; spooling it failed too: %v", err, serr)
 	}
@@ -124,11 +167,33 @@ func spoolable(err error) bool {
 }
 
 // StoreOpened reports whether Store was called and succeeded.
-func (e *Env) StoreOpened() bool { return e.opened && e.stErr == nil }
+func (e *Env) StoreOpened() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.opened && e.stErr == nil
+}
 
-// Note queues a sentence for the user (the reply's systemMessage).
+// storeState is what Store left: whether it was called, the handle and
+// its error.
+func (e *Env) storeState() (opened bool, st *store.Store, err error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.opened, e.st, e.stErr
+}
+
+func (e *Env) isSpooled() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.spooled
+}
+
+// Note queues a sentence for the user (the reply's systemMessage). It is
+// safe for concurrent use.
 func (e *Env) Note(format string, args ...any) {
-	e.notes = append(e.notes, fmt.Sprintf(format, args...))
+	msg := fmt.Sprintf(format, args...)
+	e.notesMu.Lock()
+	e.notes = append(e.notes, msg)
+	e.notesMu.Unlock()
 }
 
 // NoteUnavailable is Note for a dependency that failed (integrity.DepDatabase,
@@ -142,8 +207,12 @@ func (e *Env) NoteUnavailable(dep string, format string, args ...any) {
 	e.Note(format, args...)
 }
 
-// Notes returns the queued sentences.
-func (e *Env) Notes() []string { return e.notes }
+// Notes returns a copy of the queued sentences.
+func (e *Env) Notes() []string {
+	e.notesMu.Lock()
+	defer e.notesMu.Unlock()
+	return slices.Clone(e.notes)
+}
 
 // Logf appends one line to today's hook log under VIBE_HOME/logs. Logging
 // never fails a hook.
@@ -164,6 +233,8 @@ func (e *Env) Logf(format string, args ...any) {
 }
 
 func (e *Env) close() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	if e.st != nil && !e.borrowed {
 		e.st.Close()
 	}

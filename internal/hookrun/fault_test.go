@@ -178,7 +178,7 @@ func TestHugeEventsAnsweredInTime(t *testing.T) {
 		if folder == "session-end" {
 			budget = 1500 * time.Millisecond
 		}
-		if took > budget {
+		if took > budget && !raceEnabled {
 			t.Errorf("%s: %v, more than %v", folder, took, budget)
 		}
 		if !strings.Contains(out, "the event is 50.0 MB, more than the 8 MB vibe can check within the hook") {

@@ -138,7 +138,11 @@ func run(spec Spec, env *Env) (o Outcome, ev *hook.Event, err error) {
 	if budget <= 0 {
 		budget = 5 * time.Second
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), budget)
+	parent := env.Context
+	if parent == nil {
+		parent = context.Background()
+	}
+	ctx, cancel := context.WithTimeout(parent, budget)
 	defer cancel()
 
 	type result struct {
@@ -146,7 +150,7 @@ func run(spec Spec, env *Env) (o Outcome, ev *hook.Event, err error) {
 		err error
 	}
 	done := make(chan result, 1)
-	go func() {
+	handle := func() {
 		defer func() {
 			if p := recover(); p != nil {
 				done <- result{err: fault.Errorf(fault.Internal, spec.Name, "panic: %v\n%s", p, debug.Stack())}
@@ -154,11 +158,21 @@ func run(spec Spec, env *Env) (o Outcome, ev *hook.Event, err error) {
 		}()
 		o, err := spec.Handle(ctx, env, ev)
 		done <- result{o, err}
-	}()
+	}
+	// The handler may outlive this call (it overran its budget and ignores
+	// ctx); env.Go lets the resident process count it until it returns.
+	if env.Go != nil {
+		env.Go(handle)
+	} else {
+		go handle()
+	}
 	select {
 	case r := <-done:
 		return r.o, ev, r.err
 	case <-ctx.Done():
+		if parent.Err() != nil {
+			return o, ev, fault.Errorf(fault.Unavailable, spec.Name, "stopped before it decided: the process running it is shutting down (%v)", context.Cause(parent))
+		}
 		return o, ev, fault.Errorf(fault.Unavailable, spec.Name, "gave up after its %v time budget", budget)
 	}
 }
@@ -230,12 +244,13 @@ func clientOf(ev *hook.Event) string {
 // the database (a hook that never opened it does not open it for this).
 // It runs after the reply is decided and never changes it.
 func replay(env *Env) {
-	if !env.StoreOpened() || env.spooled || !store.Spooled(env.Paths().Spool) {
+	opened, st, stErr := env.storeState()
+	if !opened || stErr != nil || env.isSpooled() || !store.Spooled(env.Paths().Spool) {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	n, skipped, err := env.st.ReplaySpool(ctx, env.Paths().Spool)
+	n, skipped, err := st.ReplaySpool(ctx, env.Paths().Spool)
 	switch {
 	case err != nil:
 		env.Logf("replay spool: %v", err)
@@ -262,10 +277,11 @@ func known(name string) bool {
 // events are never stopped for it: a Stop refused for a missing database
 // would trap the session.
 func databaseBreaker(env *Env, event string) []verdict.Verdict {
-	if !env.opened || env.stErr == nil || event != hook.PreToolUse {
+	opened, _, stErr := env.storeState()
+	if !opened || stErr == nil || event != hook.PreToolUse {
 		return nil
 	}
-	v, proceed := env.Settings().Breakers.On(integrity.DepDatabase, env.stErr)
+	v, proceed := env.Settings().Breakers.On(integrity.DepDatabase, stErr)
 	if proceed {
 		return nil
 	}

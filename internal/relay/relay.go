@@ -1,7 +1,8 @@
 // Package relay is what a hook binary does: it reads the event and hands it
-// to the embed worker, which holds the database open and runs the hook's
-// handler in-process (internal/handler through hookrun), then prints the
-// worker's reply and exits with its code. When no worker answers, the event
+// to the resident process (internal/worker, binary vibe-embed-worker), which
+// holds the database open and runs the hook's handler in-process
+// (internal/handler through hookrun), then prints the worker's reply and
+// exits with its code. When no worker answers, the event
 // is too large for the socket, or the worker is another build, it runs the
 // full handler binary (vibe-hook) next to itself on the same bytes: the
 // outcome is the same, only slower.
@@ -11,7 +12,7 @@
 // SQLite, no network stack, no encoding/json, fmt or reflection, and on
 // Linux not even package os (each of those measurably delays start-up). It
 // speaks to the worker with raw system calls and the plain hook frame of
-// internal/worker/proto, and finds the socket through internal/vibehome.
+// internal/wire, and finds the socket through internal/vibehome.
 //
 // The worker decides permissions, so the client sends an event only to a
 // peer it trusts: on Linux the process behind the socket (SO_PEERCRED) must
@@ -30,7 +31,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/buildinfo"
 	"github.com/vibe-science/vibe/internal/vibehome"
-	"github.com/vibe-science/vibe/internal/worker/proto"
+	"github.com/vibe-science/vibe/internal/wire"
 )
 
 // FullBinary is the binary that runs any hook's handler locally.
@@ -151,29 +152,29 @@ func (e errUntrusted) Error() string { return e.reason }
 // relay sends the event to the worker; ok is false when the event must run
 // locally instead, and note then says why when the user should know (a
 // process that is not this install's daemon holds the socket).
-func relay(hookName string, data []byte, env Env) (rep proto.HookReply, ok bool, note string) {
+func relay(hookName string, data []byte, env Env) (rep wire.HookReply, ok bool, note string) {
 	if strings.EqualFold(env.Getenv("VIBE_RELAY"), "off") || len(data) > MaxRelayed {
-		return proto.HookReply{}, false, ""
+		return wire.HookReply{}, false, ""
 	}
 	socket := vibehome.Resolve(env.Getenv).Socket
 	if !exists(socket) {
-		return proto.HookReply{}, false, "" // no worker: do not pay for a dial
+		return wire.HookReply{}, false, "" // no worker: do not pay for a dial
 	}
 	daemon, err := daemonPath(env)
 	if err != nil {
-		return proto.HookReply{}, false, ""
+		return wire.HookReply{}, false, ""
 	}
-	frame := proto.AppendHookRequest(nil, proto.HookRequest{
+	frame := wire.AppendHookRequest(nil, wire.HookRequest{
 		Hook: hookName, Version: buildinfo.Version, Env: forwarded(env.Environ()), Stdin: data,
 	})
 	rep, err = roundTrip(socket, frame, DeadlineMS(hookName), daemon)
 	if u, bad := err.(errUntrusted); bad {
-		return proto.HookReply{}, false, "vibe: the process on " + socket + " is not this install's worker (" + u.reason +
+		return wire.HookReply{}, false, "vibe: the process on " + socket + " is not this install's worker (" + u.reason +
 			"), so the " + hookName + " hook ran its handler locally and sent it nothing. Stop that process, then run " +
 			daemon + " to start this install's worker."
 	}
 	if err != nil || rep.Code != "" {
-		return proto.HookReply{}, false, "" // a refusal (another build, unknown hook): run locally
+		return wire.HookReply{}, false, "" // a refusal (another build, unknown hook): run locally
 	}
 	return rep, true, ""
 }

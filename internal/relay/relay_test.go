@@ -16,11 +16,14 @@ import (
 	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/wire"
 	"github.com/vibe-science/vibe/internal/worker"
-	"github.com/vibe-science/vibe/internal/worker/proto"
 )
 
-const postEvent = `{"session_id":"relay-1","cwd":"/tmp","hook_event_name":"PostToolUse","tool_name":"Bash",` +
+// postEvent's project folder does not exist: with "/tmp" the post-tool-use
+// handler scanned every file under it, which under -race on a busy machine
+// outlasted its budget.
+const postEvent = `{"session_id":"relay-1","cwd":"/nonexistent/relay-project","hook_event_name":"PostToolUse","tool_name":"Bash",` +
 	`"tool_input":{"command":"python train.py"},"tool_response":{"stdout":"auc 0.81"},"tool_use_id":"toolu_relay"}`
 
 type run struct {
@@ -144,10 +147,10 @@ func TestRelayFallsBackToTheLocalHandler(t *testing.T) {
 func TestRelayRefusesAnotherBuild(t *testing.T) {
 	home := t.TempDir()
 	paths := startWorker(t, home)
-	frame := proto.AppendHookRequest(nil, proto.HookRequest{Hook: "post-tool-use", Version: "other-build", Stdin: []byte(postEvent)})
+	frame := wire.AppendHookRequest(nil, wire.HookRequest{Hook: "post-tool-use", Version: "other-build", Stdin: []byte(postEvent)})
 	self, _ := os.Executable()
 	rep, err := roundTrip(paths.Socket, frame, 5000, self)
-	if err != nil || rep.Code != proto.CodeVersion || !strings.Contains(rep.Error, "the hook other-build") {
+	if err != nil || rep.Code != wire.CodeVersion || !strings.Contains(rep.Error, "the hook other-build") {
 		t.Fatalf("want a version refusal, got %+v %v", rep, err)
 	}
 }

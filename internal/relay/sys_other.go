@@ -8,7 +8,7 @@ import (
 	"os"
 	"os/exec"
 
-	"github.com/vibe-science/vibe/internal/worker/proto"
+	"github.com/vibe-science/vibe/internal/wire"
 )
 
 // OSEnv is the Env of a real process. Without Unix sockets there is no
@@ -25,8 +25,8 @@ func exists(path string) bool {
 }
 
 // roundTrip is not available without Unix sockets: hooks run locally.
-func roundTrip(string, []byte, int64, string) (proto.HookReply, error) {
-	return proto.HookReply{}, errors.New("no Unix sockets on this system")
+func roundTrip(string, []byte, int64, string) (wire.HookReply, error) {
+	return wire.HookReply{}, errors.New("no Unix sockets on this system")
 }
 
 // runHandler runs the handler as a child process (no exec here).

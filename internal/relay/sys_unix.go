@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"syscall"
 
-	"github.com/vibe-science/vibe/internal/worker/proto"
+	"github.com/vibe-science/vibe/internal/wire"
 )
 
 // OSEnv is the Env of a real process: file descriptors 0, 1 and 2 and the
@@ -30,32 +30,32 @@ func exists(path string) bool {
 // request, and Go's network poller (its threads and epoll set-up) would
 // cost more than the exchange itself. The peer must be daemon (checkPeer)
 // before it is sent anything: an errUntrusted says why it is not.
-func roundTrip(socket string, frame []byte, timeoutMS int64, daemon string) (proto.HookReply, error) {
+func roundTrip(socket string, frame []byte, timeoutMS int64, daemon string) (wire.HookReply, error) {
 	s, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
 	if err != nil {
-		return proto.HookReply{}, err
+		return wire.HookReply{}, err
 	}
 	defer syscall.Close(s)
 	syscall.CloseOnExec(s)
 	tv := syscall.NsecToTimeval(timeoutMS * 1e6)
 	if err := syscall.SetsockoptTimeval(s, syscall.SOL_SOCKET, syscall.SO_SNDTIMEO, &tv); err != nil {
-		return proto.HookReply{}, err
+		return wire.HookReply{}, err
 	}
 	if err := syscall.SetsockoptTimeval(s, syscall.SOL_SOCKET, syscall.SO_RCVTIMEO, &tv); err != nil {
-		return proto.HookReply{}, err
+		return wire.HookReply{}, err
 	}
 	if err := syscall.Connect(s, &syscall.SockaddrUnix{Name: socket}); err != nil {
-		return proto.HookReply{}, err
+		return wire.HookReply{}, err
 	}
 	if err := checkPeer(s, daemon); err != nil {
-		return proto.HookReply{}, err
+		return wire.HookReply{}, err
 	}
 	if _, err := fd(s).Write(frame); err != nil {
-		return proto.HookReply{}, err // EAGAIN: the timeout passed
+		return wire.HookReply{}, err // EAGAIN: the timeout passed
 	}
-	rep, err := proto.ReadHookReply(fd(s), maxReply)
+	rep, err := wire.ReadHookReply(fd(s), maxReply)
 	if err != nil {
-		return proto.HookReply{}, errors.New("receive: " + err.Error())
+		return wire.HookReply{}, errors.New("receive: " + err.Error())
 	}
 	return rep, nil
 }

@@ -47,6 +47,10 @@ type Options struct {
 	ReadOnly bool
 	// BusyTimeoutMS overrides DefaultBusyTimeoutMS.
 	BusyTimeoutMS int
+	// ReadConns lets a ReadOnly handle run that many queries at once (a
+	// read pool beside a writer: WAL readers block neither each other nor
+	// the writer); 0 or 1 means one connection, as every handle has.
+	ReadConns int
 }
 
 // Open opens (creating if needed) the database at path and brings its
@@ -85,6 +89,10 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	// One connection: hooks are single-threaded, and every extra
 	// connection re-reads the schema.
 	sdb.SetMaxOpenConns(1)
+	if opt.ReadOnly && opt.ReadConns > 1 {
+		sdb.SetMaxOpenConns(opt.ReadConns)
+		sdb.SetMaxIdleConns(opt.ReadConns)
+	}
 	s := &Store{db: sdb, path: path}
 	if opt.ReadOnly {
 		if _, err := s.Version(ctx); err != nil {

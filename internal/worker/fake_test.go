@@ -110,7 +110,7 @@ func (l *fakeLoader) last() *fakeEmbedder {
 
 // testHome makes a short VIBE_HOME (Unix socket paths are limited to about
 // 100 bytes, and t.TempDir embeds the test name).
-func testHome(t *testing.T) config.Paths {
+func testHome(t testing.TB) config.Paths {
 	t.Helper()
 	dir, err := os.MkdirTemp("", "vw")
 	if err != nil {

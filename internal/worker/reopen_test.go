@@ -10,11 +10,11 @@ import (
 
 	"github.com/vibe-science/vibe/internal/buildinfo"
 	"github.com/vibe-science/vibe/internal/store"
-	"github.com/vibe-science/vibe/internal/worker/proto"
+	"github.com/vibe-science/vibe/internal/wire"
 )
 
 // hookFrame runs one hook event in the worker through its socket.
-func hookFrame(t *testing.T, socket, hookName, event string, env ...string) proto.HookReply {
+func hookFrame(t *testing.T, socket, hookName, event string, env ...string) wire.HookReply {
 	t.Helper()
 	conn, err := net.Dial("unix", socket)
 	if err != nil {
@@ -22,10 +22,10 @@ func hookFrame(t *testing.T, socket, hookName, event string, env ...string) prot
 	}
 	defer conn.Close()
 	conn.SetDeadline(time.Now().Add(10 * time.Second))
-	if _, err := conn.Write(proto.AppendHookRequest(nil, proto.HookRequest{Hook: hookName, Version: buildinfo.Version, Env: env, Stdin: []byte(event)})); err != nil {
+	if _, err := conn.Write(wire.AppendHookRequest(nil, wire.HookRequest{Hook: hookName, Version: buildinfo.Version, Env: env, Stdin: []byte(event)})); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := proto.ReadHookReply(conn, 1<<20)
+	rep, err := wire.ReadHookReply(conn, 1<<20)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,15 +15,14 @@ import (
 
 	"github.com/gofrs/flock"
 
+	"github.com/vibe-science/vibe/internal/buildinfo"
 	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/embed"
+	"github.com/vibe-science/vibe/internal/handler"
+	"github.com/vibe-science/vibe/internal/hookrun"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/worker/client"
 )
-
-// Version is the worker's build version, reported by health; the Makefile
-// sets it with -ldflags "-X …/internal/worker.Version=…".
-var Version = "0.1.0-dev"
 
 // Defaults for Config's intervals and sizes; tests shrink them.
 const (
@@ -40,6 +39,9 @@ const (
 	// DefaultModelRetry is how long a model that failed to load is left
 	// alone before the next attempt.
 	DefaultModelRetry = time.Minute
+	// DefaultReadConns is the read pool's size (see the package doc for
+	// the measurement behind it).
+	DefaultReadConns = 4
 	// DefaultLockWait is how long Open waits for the worker lock: a second
 	// worker started by a racing hook gives up after it.
 	DefaultLockWait = 2 * time.Second
@@ -74,6 +76,15 @@ type Config struct {
 	// (store.HookBusyTimeoutMS): the worker answers hooks, and a record it
 	// cannot write in that time is spooled rather than waited for.
 	BusyTimeoutMS int
+	// Executable is the worker's own program file; when another file
+	// takes its place (a rebuild), Replaced is closed. Empty: not watched.
+	Executable string
+	// ReadConns is the size of the read pool; 0 means DefaultReadConns,
+	// 1 one reading connection beside the writer.
+	ReadConns int
+	// Lookup finds a hook's Spec by name; nil means handler.Lookup. Tests
+	// pass fake handlers.
+	Lookup func(name string) (hookrun.Spec, error)
 }
 
 // Worker is the embed daemon for one VIBE_HOME.
@@ -84,9 +95,12 @@ type Worker struct {
 
 	lock *flock.Flock
 	log  *dailyLog
-	// st is the open database; reopen swaps it when the file was deleted
-	// or replaced under the worker.
+	// st is the open database, the single writer (hooks and the embed
+	// loop's writes); rd is the read pool beside it (queries and the embed
+	// loop's reads). checkDatabase swaps both when the file was deleted or
+	// replaced under the worker.
 	st       atomic.Pointer[store.Store]
+	rd       atomic.Pointer[store.Store]
 	reopenMu sync.Mutex
 	// notice is a sentence for the next hook's reply (the database was
 	// reopened), taken by the first hook that runs.
@@ -102,6 +116,13 @@ type Worker struct {
 	loopDone chan struct{}
 	conns    sync.WaitGroup
 	closing  atomic.Bool
+	// hookCtx is the parent of every hook handler's context; Close cancels
+	// it, then waits for handlers (counted in handlers, even those that
+	// overran their budget and were answered for) before closing the store.
+	hookCtx    context.Context
+	hookCancel context.CancelFunc
+	handlers   sync.WaitGroup
+	exe        *exeWatch
 
 	errMu   sync.Mutex
 	lastErr string
@@ -133,7 +154,15 @@ func New(cfg Config) *Worker {
 	if cfg.Retry.MaxAttempts <= 0 {
 		cfg.Retry = store.DefaultRetry
 	}
-	return &Worker{cfg: cfg, now: cfg.Now}
+	if cfg.ReadConns <= 0 {
+		cfg.ReadConns = DefaultReadConns
+	}
+	if cfg.Lookup == nil {
+		cfg.Lookup = handler.Lookup
+	}
+	w := &Worker{cfg: cfg, now: cfg.Now, exe: newExeWatch(cfg.Executable, cfg.PollInterval)}
+	w.hookCtx, w.hookCancel = context.WithCancel(context.Background())
+	return w
 }
 
 // Open takes the lock (or returns ErrAlreadyRunning), writes the pid file,
@@ -184,11 +213,12 @@ func (w *Worker) Open(ctx context.Context) (err error) {
 	if err := writeFileAtomic(p.PIDFile, strconv.Itoa(os.Getpid())+"\n"); err != nil {
 		return fmt.Errorf("open worker: %w", err)
 	}
-	st, err := w.openStore(ctx)
+	st, rd, err := w.openStore(ctx)
 	if err != nil {
 		return fmt.Errorf("open worker: %w", err)
 	}
 	w.st.Store(st)
+	w.rd.Store(rd)
 	// We hold the lock, so a socket file left here is a dead worker's.
 	os.Remove(p.Socket)
 	w.ln, err = net.Listen("unix", p.Socket)
@@ -211,18 +241,27 @@ func (w *Worker) Open(ctx context.Context) (err error) {
 		logf:  w.logf,
 	}
 	w.started = w.now()
+	w.exe.start()
 	lctx2, cancel2 := context.WithCancel(context.Background())
 	w.cancel = cancel2
 	w.loopDone = make(chan struct{})
 	go w.loop(lctx2)
 	go w.serve()
-	w.logf("worker %s started (pid %d, home %s, batch %d, idle unload %s)", Version, os.Getpid(), p.Home, w.cfg.BatchSize, idle)
+	w.logf("worker %s started (pid %d, home %s, batch %d, idle unload %s)", buildinfo.Version, os.Getpid(), p.Home, w.cfg.BatchSize, idle)
 	return nil
 }
 
+// Replaced is closed when the worker's executable (Config.Executable) was
+// replaced on disk by another build: its owner should Close it and start
+// the new file (cmd/vibe-embed-worker does). Until then the hook clients
+// of the new build bypass this process, so hooks only run slower.
+func (w *Worker) Replaced() <-chan struct{} { return w.exe.done }
+
 // Close stops accepting connections, lets the current batch finish and
-// store its vectors, unloads the model, closes the database and removes the
-// socket and pid file before releasing the lock.
+// store its vectors, lets the hooks in flight answer, cancels and waits for
+// the handlers still running (one that overran its budget was answered for
+// but may still be using the store), unloads the model, closes the
+// database and removes the socket and pid file before releasing the lock.
 func (w *Worker) Close() error {
 	if !w.closing.CompareAndSwap(false, true) {
 		return nil
@@ -235,6 +274,8 @@ func (w *Worker) Close() error {
 		<-w.loopDone
 	}
 	w.conns.Wait()
+	w.hookCancel()
+	w.waitHandlers()
 	w.logf("worker stopped")
 	return w.release()
 }
@@ -243,6 +284,9 @@ func (w *Worker) release() error {
 	var errs []error
 	if w.models != nil {
 		w.models.closeAll()
+	}
+	if rd := w.rd.Swap(nil); rd != nil {
+		errs = append(errs, rd.Close())
 	}
 	if st := w.st.Swap(nil); st != nil {
 		errs = append(errs, st.Close())
@@ -264,15 +308,31 @@ func (w *Worker) release() error {
 	return errors.Join(errs...)
 }
 
-// store is the open database.
+// store is the open database's writer (its one connection also reads for
+// the hooks).
 func (w *Worker) store() *store.Store { return w.st.Load() }
 
-func (w *Worker) openStore(ctx context.Context) (*store.Store, error) {
+// reader is the read pool, for reads that need not see the writer's
+// uncommitted work.
+func (w *Worker) reader() *store.Store { return w.rd.Load() }
+
+// openStore opens the writer (migrating the file) and then the read pool
+// beside it.
+func (w *Worker) openStore(ctx context.Context) (st, rd *store.Store, err error) {
 	busy := w.cfg.BusyTimeoutMS
 	if busy <= 0 {
 		busy = store.HookBusyTimeoutMS
 	}
-	return store.Open(ctx, w.cfg.Paths.DB, store.Options{BusyTimeoutMS: busy})
+	st, err = store.Open(ctx, w.cfg.Paths.DB, store.Options{BusyTimeoutMS: busy})
+	if err != nil {
+		return nil, nil, err
+	}
+	rd, err = store.Open(ctx, w.cfg.Paths.DB, store.Options{ReadOnly: true, BusyTimeoutMS: busy, ReadConns: w.cfg.ReadConns})
+	if err != nil {
+		st.Close()
+		return nil, nil, fmt.Errorf("open the read pool: %w", err)
+	}
+	return st, rd, nil
 }
 
 // reopenGrace is how long a replaced database handle stays open for the
@@ -293,13 +353,14 @@ func (w *Worker) checkDatabase(ctx context.Context) {
 	if w.store() != old { // another goroutine reopened it
 		return
 	}
-	st, err := w.openStore(ctx)
+	st, rd, err := w.openStore(ctx)
 	if err != nil {
 		w.fail("the database %s was deleted or replaced while the worker held it open, and reopening it failed: %v", w.cfg.Paths.DB, err)
 		return
 	}
+	oldRd := w.rd.Swap(rd)
 	w.st.Store(st)
-	time.AfterFunc(reopenGrace, func() { old.Close() })
+	time.AfterFunc(reopenGrace, func() { old.Close(); oldRd.Close() })
 	msg := fmt.Sprintf("the database %s was deleted or replaced while vibe's worker held it open; vibe now writes to the file at that path. "+
 		"Records written to the old file since it was removed are not in the new one: restore the file from a backup if it was removed by mistake, and run `vibe doctor`.", w.cfg.Paths.DB)
 	w.notice.Store(&msg)
@@ -321,186 +382,6 @@ func (w *Worker) fail(format string, args ...any) {
 	w.logf("%s", msg)
 }
 
-// currentModel is the model `vibe model use` chose, else the settings'.
-func (w *Worker) currentModel(ctx context.Context) (string, error) {
-	name, err := w.store().EmbedModel(ctx)
-	if err != nil {
-		return "", err
-	}
-	if name == "" {
-		name = w.settings.Model
-	}
-	if name == "" {
-		name = embed.DefaultModel
-	}
-	return name, nil
-}
-
-// loop drains the queue until ctx is cancelled; the batch in hand when
-// that happens is finished and stored first.
-func (w *Worker) loop(ctx context.Context) {
-	defer close(w.loopDone)
-	for ctx.Err() == nil {
-		wait := w.tick(ctx)
-		if wait == 0 {
-			continue
-		}
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-		case <-t.C:
-		}
-	}
-}
-
-// tick does one round of work and says how long to wait before the next
-// (0: go on at once).
-func (w *Worker) tick(ctx context.Context) time.Duration {
-	// The batch in hand must be stored even when ctx is cancelled
-	// mid-batch (SIGTERM), so the work runs on an uncancelled context.
-	work := context.WithoutCancel(ctx)
-	w.checkDatabase(work)
-	w.replaySpool(work)
-	name, err := w.currentModel(work)
-	if err != nil {
-		w.fail("read current model: %v", err)
-		return w.cfg.DBRetry
-	}
-	installed := embed.Ready(embed.Dir(w.cfg.Paths.Models, name)) == nil && w.cfg.Load != nil
-	w.models.note(name, installed)
-	now := w.now()
-	w.models.unloadIdle(now, w.cfg.IdleUnload)
-	if !installed {
-		return w.cfg.PollInterval
-	}
-	items, err := w.store().ClaimEmbeds(work, name, w.cfg.BatchSize, now)
-	if err != nil {
-		w.fail("claim embeddings: %v", err)
-		return w.cfg.DBRetry
-	}
-	if len(items) == 0 {
-		return w.cfg.PollInterval
-	}
-	emb, release, err := w.models.acquire(name, now)
-	if err != nil {
-		if !errors.Is(err, errNoModel) {
-			w.fail("load model %s: %v", name, err)
-		}
-		return w.cfg.PollInterval
-	}
-	defer release()
-	start := w.now()
-	stored, failed := 0, 0
-	for i := 0; i < len(items); i += w.cfg.ChunkSize {
-		chunk := items[i:min(i+w.cfg.ChunkSize, len(items))]
-		w.yieldToQueries(ctx)
-		n, f, err := w.embedChunk(work, emb, chunk)
-		stored, failed = stored+n, failed+f
-		if err != nil {
-			w.fail("store %d vectors: %v", len(chunk), err)
-			return w.cfg.DBRetry
-		}
-	}
-	elapsed := w.now().Sub(start)
-	w.logf("embedded %d of %d texts with %s in %s", stored, len(items), name, elapsed.Round(time.Millisecond))
-	if failed == 0 {
-		w.errMu.Lock()
-		w.lastErr = ""
-		w.errMu.Unlock()
-	}
-	return 0
-}
-
-// yieldToQueries waits while a recall query is using the model: a hook is
-// waiting for it, the backlog is not. The wait is bounded so a stream of
-// queries cannot starve the queue.
-func (w *Worker) yieldToQueries(ctx context.Context) {
-	for i := 0; i < 500 && w.queries.Load() > 0 && ctx.Err() == nil; i++ {
-		time.Sleep(2 * time.Millisecond)
-	}
-}
-
-// embedChunk embeds and stores one chunk. When the model fails on the
-// chunk, each text is tried alone so one bad text fails alone. It returns
-// how many vectors were stored and how many texts failed; an error means
-// the database refused them (they stay pending).
-func (w *Worker) embedChunk(ctx context.Context, emb embed.Embedder, chunk []store.EmbedItem) (stored, failedN int, err error) {
-	texts := make([]string, len(chunk))
-	for i, it := range chunk {
-		texts[i] = it.Text
-	}
-	t0 := w.now()
-	vecs, eerr := emb.Embed(ctx, texts)
-	var results []store.EmbedResult
-	var failed []int64
-	var lastErr error
-	if eerr == nil {
-		for i, it := range chunk {
-			results = append(results, store.EmbedResult{Item: it, Vector: vecs[i]})
-		}
-	} else {
-		for _, it := range chunk {
-			v, err := emb.Embed(ctx, []string{it.Text})
-			if err != nil {
-				failed = append(failed, it.QueueID)
-				lastErr = err
-				continue
-			}
-			results = append(results, store.EmbedResult{Item: it, Vector: v[0]})
-		}
-	}
-	busy := w.now().Sub(t0)
-	now := w.now()
-	stored, err = w.store().CompleteEmbeds(ctx, emb.Model(), results, now)
-	if err != nil {
-		return 0, 0, err
-	}
-	w.meter.add(now, stored, busy)
-	if len(failed) > 0 {
-		gaveUp, err := w.store().FailEmbeds(ctx, failed, lastErr.Error(), now, w.cfg.Retry)
-		if err != nil {
-			return stored, len(failed), err
-		}
-		w.fail("embedding failed for %d texts (%d gave up after %d attempts): %v", len(failed), gaveUp, w.cfg.Retry.MaxAttempts, lastErr)
-	}
-	return stored, len(failed), nil
-}
-
-// Health is the worker's state now.
-func (w *Worker) Health(ctx context.Context) client.Health {
-	name, state, modelErr, loaded := w.models.status()
-	if name == "" { // before the loop's first look at the database
-		name, _ = w.currentModel(ctx)
-		state = StateStarting
-	}
-	h := client.Health{
-		PID: os.Getpid(), Version: Version, Model: name, Loaded: loaded, State: state,
-		StartedAt: w.started.UnixMilli(),
-	}
-	now := w.now()
-	h.Throughput, h.EmbedRate = w.meter.rates(now)
-	if mem, err := embed.ReadMemory(); err == nil {
-		h.RSSBytes = mem.RSS
-	}
-	if name != "" {
-		if c, err := w.store().EmbedCounts(ctx, name, now); err == nil {
-			h.Backlog, h.Waiting, h.Failed, h.Done = c.Backlog, c.Waiting, c.Failed, c.Done
-		} else {
-			h.LastError = "count queue: " + err.Error()
-		}
-	}
-	w.errMu.Lock()
-	if h.LastError == "" {
-		h.LastError = w.lastErr
-	}
-	w.errMu.Unlock()
-	if modelErr != "" {
-		h.LastError = modelErr
-	}
-	return h
-}
-
 func writeFileAtomic(path, content string) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
@@ -516,20 +397,4 @@ func writeFileAtomic(path, content string) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
-}
-
-// replaySpool writes what hooks spooled while the database refused them,
-// when no hook event came to do it.
-func (w *Worker) replaySpool(ctx context.Context) {
-	path := w.cfg.Paths.Spool
-	if path == "" || !store.Spooled(path) {
-		return
-	}
-	n, skipped, err := w.store().ReplaySpool(ctx, path)
-	switch {
-	case err != nil:
-		w.fail("replay spool: %v", err)
-	case n > 0 || skipped > 0:
-		w.logf("replayed %d spooled records (%d unreadable lines skipped)", n, skipped)
-	}
 }

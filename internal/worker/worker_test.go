@@ -72,7 +72,7 @@ func TestWorkerDrainsQueueAndCleansUp(t *testing.T) {
 		return h.Backlog == 0 && h.Throughput == 50.0/60
 	})
 	h := health(t, p)
-	want := client.Health{PID: os.Getpid(), Version: Version, Model: "fake", Loaded: true, State: StateLoaded, Done: 50}
+	want := client.Health{PID: os.Getpid(), Version: buildinfo.Version, Model: "fake", Loaded: true, State: StateLoaded, Done: 50}
 	got := h
 	got.Throughput, got.EmbedRate, got.RSSBytes, got.StartedAt = 0, 0, 0, 0
 	if !reflect.DeepEqual(got, want) {
@@ -109,7 +109,7 @@ func TestWorkerDrainsQueueAndCleansUp(t *testing.T) {
 		t.Error("model not closed by Close")
 	}
 	log, _ := os.ReadFile(LatestLog(p.Logs))
-	for _, want := range []string{"worker " + Version + " started", "loaded model fake", "embedded 16 of 16 texts with fake", "worker stopped"} {
+	for _, want := range []string{"worker " + buildinfo.Version + " started", "loaded model fake", "embedded 16 of 16 texts with fake", "worker stopped"} {
 		if !strings.Contains(string(log), want) {
 			t.Errorf("log lacks %q:\n%s", want, log)
 		}

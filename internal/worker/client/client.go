@@ -9,30 +9,30 @@ import (
 	"net"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/worker/proto"
+	"github.com/vibe-science/vibe/internal/wire"
 )
 
-// The wire types live in package proto (stdlib only), so the hook binaries
+// The wire types live in package wire (stdlib only), so the hook binaries
 // can speak the protocol without this package's dependencies.
 type (
-	Request  = proto.Request
-	Response = proto.Response
-	Hit      = proto.Hit
-	Health   = proto.Health
+	Request  = wire.Request
+	Response = wire.Response
+	Hit      = wire.Hit
+	Health   = wire.Health
 )
 
 // Ops and error codes of the protocol.
 const (
-	OpHealth = proto.OpHealth
-	OpEmbed  = proto.OpEmbed
-	OpKNN    = proto.OpKNN
-	OpWarm   = proto.OpWarm
+	OpHealth = wire.OpHealth
+	OpEmbed  = wire.OpEmbed
+	OpKNN    = wire.OpKNN
+	OpWarm   = wire.OpWarm
 
-	CodeNoModel     = proto.CodeNoModel
-	CodeVersion     = proto.CodeVersion
-	CodeInvalid     = proto.CodeInvalid
-	CodeUnavailable = proto.CodeUnavailable
-	CodeInternal    = proto.CodeInternal
+	CodeNoModel     = wire.CodeNoModel
+	CodeVersion     = wire.CodeVersion
+	CodeInvalid     = wire.CodeInvalid
+	CodeUnavailable = wire.CodeUnavailable
+	CodeInternal    = wire.CodeInternal
 )
 
 // KNNRequest asks for the k memories of Project nearest to Text.

@@ -45,6 +45,12 @@ func ReplaceForeign(paths config.Paths, bin string, wait time.Duration) (bool, e
 	if !foreign {
 		return false, nil
 	}
+	return Replace(paths, pid, bin, wait)
+}
+
+// Replace stops the worker pid of paths as ReplaceForeign does and starts
+// bin in its place, whatever its file (Stale found another reason).
+func Replace(paths config.Paths, pid int, bin string, wait time.Duration) (bool, error) {
 	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
 	if err != nil || !strings.Contains(string(raw), BinaryName) {
 		return false, nil
@@ -54,8 +60,14 @@ func ReplaceForeign(paths config.Paths, bin string, wait time.Duration) (bool, e
 	}
 	deadline := time.Now().Add(wait)
 	for {
-		if held, err := LockHeld(paths); err == nil && !held {
+		held, err := LockHeld(paths)
+		if err == nil && !held {
 			break
+		}
+		if err == nil && syscall.Kill(pid, 0) != nil && ReadPID(paths) != pid {
+			// It is gone and another worker holds the lock: it started the
+			// new build itself (it watches its executable).
+			return true, nil
 		}
 		if time.Now().After(deadline) {
 			return false, fmt.Errorf("replace worker pid %d: it is still finishing its batch; the next session start replaces it", pid)

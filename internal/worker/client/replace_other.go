@@ -15,3 +15,8 @@ func Foreign(paths config.Paths, bin string) (int, bool) { return ReadPID(paths)
 func ReplaceForeign(paths config.Paths, bin string, wait time.Duration) (bool, error) {
 	return false, nil
 }
+
+// Replace does nothing where /proc cannot confirm what pid runs.
+func Replace(paths config.Paths, pid int, bin string, wait time.Duration) (bool, error) {
+	return false, nil
+}

@@ -1,4 +1,4 @@
-package proto
+package wire
 
 import (
 	"bytes"
@@ -74,5 +74,18 @@ func TestFieldsStayOneWord(t *testing.T) {
 	got, err := ReadHookRequest(bytes.NewReader(frame), 100)
 	if err != nil || got.Hook != "post_tool" || got.Version != "-" || string(got.Stdin) != "x" {
 		t.Fatalf("%+v %v", got, err)
+	}
+}
+
+// TestFramingOf: a hook frame and every JSON request a client sends are
+// told apart by their first byte.
+func TestFramingOf(t *testing.T) {
+	if f := FramingOf(AppendHookRequest(nil, HookRequest{Hook: "stop"})[0]); f != Hook {
+		t.Errorf("a hook frame reads as framing %d", f)
+	}
+	for _, line := range []string{`{"op":"health"}`, ` {"op":"knn"}`, "\n", "[1]"} {
+		if f := FramingOf(line[0]); f != Query {
+			t.Errorf("%q reads as framing %d", line, f)
+		}
 	}
 }

@@ -1,4 +1,4 @@
-package proto
+package wire
 
 import (
 	"bytes"
@@ -8,17 +8,7 @@ import (
 	"strings"
 )
 
-// A hook event travels as a frame rather than a JSON line, so the hook
-// binary needs neither encoding/json nor reflection (each costs it start-up
-// time on every tool call) and the event's bytes go over unchanged:
-//
-//	request: "HOOK <hook> <version> <env bytes> <stdin bytes>\n" env stdin
-//	reply:   "OK <exit> <stdout bytes> <stderr bytes>\n" stdout stderr
-//	         "NO <code> <message>\n" when the worker will not run it
-//
-// env is the forwarded environment, each KEY=VALUE ended by a NUL byte. A
-// connection carries one frame each way. The worker tells a frame from a
-// JSON request by its first byte.
+// The hook relay framing (doc.go describes it).
 const (
 	HookMagic  = "HOOK"
 	replyOK    = "OK"
@@ -26,6 +16,27 @@ const (
 	maxHeader  = 4 << 10
 	maxVersion = 200
 )
+
+// Framing is which of the socket's two framings a connection speaks.
+type Framing int
+
+// The framings.
+const (
+	// Query: JSON lines (Request, Response); the first byte is '{' (or
+	// blank space before it).
+	Query Framing = iota
+	// Hook: one hook frame each way (HookRequest, HookReply).
+	Hook
+)
+
+// FramingOf tells the framing of a connection from its first byte: a hook
+// frame starts with HookMagic, which no JSON text starts with.
+func FramingOf(first byte) Framing {
+	if first == HookMagic[0] {
+		return Hook
+	}
+	return Query
+}
 
 // HookRequest is one hook event for the worker to run.
 type HookRequest struct {

@@ -1,10 +1,8 @@
-// Package proto holds the embed worker's socket protocol: one JSON object
-// per line each way (Request, Response) for health, embedding and search,
-// and a plain frame for hook events (hookframe.go). It imports neither the
-// network stack nor encoding/json, so the hook binaries (internal/relay)
-// speak it without linking either. internal/worker/client aliases these
-// types.
-package proto
+package wire
+
+// The query protocol: one JSON object per line each way. The types carry
+// their JSON tags here; internal/worker/client encodes them (this package
+// must not import encoding/json, see doc.go).
 
 // Request is one line a client sends.
 type Request struct {

@@ -1,0 +1,5 @@
+//go:build !race
+
+package hookrun_test
+
+const raceEnabled = false

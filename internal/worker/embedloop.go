@@ -1,0 +1,177 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/vibe-science/vibe/internal/embed"
+	"github.com/vibe-science/vibe/internal/store"
+)
+
+// The embed loop: drain embed_queue in batches until Close.
+
+// currentModel is the model `vibe model use` chose, else the settings'.
+func (w *Worker) currentModel(ctx context.Context) (string, error) {
+	name, err := w.reader().EmbedModel(ctx)
+	if err != nil {
+		return "", err
+	}
+	if name == "" {
+		name = w.settings.Model
+	}
+	if name == "" {
+		name = embed.DefaultModel
+	}
+	return name, nil
+}
+
+// loop drains the queue until ctx is cancelled; the batch in hand when
+// that happens is finished and stored first.
+func (w *Worker) loop(ctx context.Context) {
+	defer close(w.loopDone)
+	for ctx.Err() == nil {
+		if w.exe.check(w.now()) {
+			w.logf("%s was replaced by another build; this worker stops so that the new one serves the hooks", w.cfg.Executable)
+		}
+		wait := w.tick(ctx)
+		if wait == 0 {
+			continue
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+		case <-t.C:
+		}
+	}
+}
+
+// tick does one round of work and says how long to wait before the next
+// (0: go on at once).
+func (w *Worker) tick(ctx context.Context) time.Duration {
+	// The batch in hand must be stored even when ctx is cancelled
+	// mid-batch (SIGTERM), so the work runs on an uncancelled context.
+	work := context.WithoutCancel(ctx)
+	w.checkDatabase(work)
+	w.replaySpool(work)
+	name, err := w.currentModel(work)
+	if err != nil {
+		w.fail("read current model: %v", err)
+		return w.cfg.DBRetry
+	}
+	installed := embed.Ready(embed.Dir(w.cfg.Paths.Models, name)) == nil && w.cfg.Load != nil
+	w.models.note(name, installed)
+	now := w.now()
+	w.models.unloadIdle(now, w.cfg.IdleUnload)
+	if !installed {
+		return w.cfg.PollInterval
+	}
+	items, err := w.reader().ClaimEmbeds(work, name, w.cfg.BatchSize, now)
+	if err != nil {
+		w.fail("claim embeddings: %v", err)
+		return w.cfg.DBRetry
+	}
+	if len(items) == 0 {
+		return w.cfg.PollInterval
+	}
+	emb, release, err := w.models.acquire(name, now)
+	if err != nil {
+		if !errors.Is(err, errNoModel) {
+			w.fail("load model %s: %v", name, err)
+		}
+		return w.cfg.PollInterval
+	}
+	defer release()
+	start := w.now()
+	stored, failed := 0, 0
+	for i := 0; i < len(items); i += w.cfg.ChunkSize {
+		chunk := items[i:min(i+w.cfg.ChunkSize, len(items))]
+		w.yieldToQueries(ctx)
+		n, f, err := w.embedChunk(work, emb, chunk)
+		stored, failed = stored+n, failed+f
+		if err != nil {
+			w.fail("store %d vectors: %v", len(chunk), err)
+			return w.cfg.DBRetry
+		}
+	}
+	elapsed := w.now().Sub(start)
+	w.logf("embedded %d of %d texts with %s in %s", stored, len(items), name, elapsed.Round(time.Millisecond))
+	if failed == 0 {
+		w.errMu.Lock()
+		w.lastErr = ""
+		w.errMu.Unlock()
+	}
+	return 0
+}
+
+// yieldToQueries waits while a recall query is using the model: a hook is
+// waiting for it, the backlog is not. The wait is bounded so a stream of
+// queries cannot starve the queue.
+func (w *Worker) yieldToQueries(ctx context.Context) {
+	for i := 0; i < 500 && w.queries.Load() > 0 && ctx.Err() == nil; i++ {
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// embedChunk embeds and stores one chunk. When the model fails on the
+// chunk, each text is tried alone so one bad text fails alone. It returns
+// how many vectors were stored and how many texts failed; an error means
+// the database refused them (they stay pending).
+func (w *Worker) embedChunk(ctx context.Context, emb embed.Embedder, chunk []store.EmbedItem) (stored, failedN int, err error) {
+	texts := make([]string, len(chunk))
+	for i, it := range chunk {
+		texts[i] = it.Text
+	}
+	t0 := w.now()
+	vecs, eerr := emb.Embed(ctx, texts)
+	var results []store.EmbedResult
+	var failed []int64
+	var lastErr error
+	if eerr == nil {
+		for i, it := range chunk {
+			results = append(results, store.EmbedResult{Item: it, Vector: vecs[i]})
+		}
+	} else {
+		for _, it := range chunk {
+			v, err := emb.Embed(ctx, []string{it.Text})
+			if err != nil {
+				failed = append(failed, it.QueueID)
+				lastErr = err
+				continue
+			}
+			results = append(results, store.EmbedResult{Item: it, Vector: v[0]})
+		}
+	}
+	busy := w.now().Sub(t0)
+	now := w.now()
+	stored, err = w.store().CompleteEmbeds(ctx, emb.Model(), results, now)
+	if err != nil {
+		return 0, 0, err
+	}
+	w.meter.add(now, stored, busy)
+	if len(failed) > 0 {
+		gaveUp, err := w.store().FailEmbeds(ctx, failed, lastErr.Error(), now, w.cfg.Retry)
+		if err != nil {
+			return stored, len(failed), err
+		}
+		w.fail("embedding failed for %d texts (%d gave up after %d attempts): %v", len(failed), gaveUp, w.cfg.Retry.MaxAttempts, lastErr)
+	}
+	return stored, len(failed), nil
+}
+
+// replaySpool writes what hooks spooled while the database refused them,
+// when no hook event came to do it.
+func (w *Worker) replaySpool(ctx context.Context) {
+	path := w.cfg.Paths.Spool
+	if path == "" || !store.Spooled(path) {
+		return
+	}
+	n, skipped, err := w.store().ReplaySpool(ctx, path)
+	switch {
+	case err != nil:
+		w.fail("replay spool: %v", err)
+	case n > 0 || skipped > 0:
+		w.logf("replayed %d spooled records (%d unreadable lines skipped)", n, skipped)
+	}
+}

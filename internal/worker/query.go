@@ -1,0 +1,139 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/vibe-science/vibe/internal/buildinfo"
+	"github.com/vibe-science/vibe/internal/embed"
+	"github.com/vibe-science/vibe/internal/fault"
+	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/worker/client"
+)
+
+// The query service: health, warm, embed and knn on JSON lines.
+
+func (w *Worker) answer(ctx context.Context, req client.Request) client.Response {
+	switch req.Op {
+	case client.OpHealth:
+		h := w.Health(ctx)
+		return client.Response{OK: true, Model: h.Model, Health: &h}
+	case client.OpWarm:
+		name, err := w.currentModel(ctx)
+		if err != nil {
+			return refusal(err)
+		}
+		go func() {
+			if _, release, err := w.models.acquire(name, w.now()); err == nil {
+				release()
+			}
+		}()
+		return client.Response{OK: true, Model: name}
+	case client.OpEmbed:
+		if len(req.Texts) == 0 || len(req.Texts) > maxEmbedTexts {
+			return refuse(client.CodeInvalid, "embed takes 1 to %d texts, got %d", maxEmbedTexts, len(req.Texts))
+		}
+		vecs, model, err := w.embedNow(ctx, req.Texts)
+		if err != nil {
+			return refusal(err)
+		}
+		return client.Response{OK: true, Model: model, Vectors: vecs}
+	case client.OpKNN:
+		if req.Project == "" || req.Text == "" {
+			return refuse(client.CodeInvalid, "knn needs a project and a text")
+		}
+		k := req.K
+		if k <= 0 {
+			k = 10
+		}
+		if k > store.MaxKNN {
+			return refuse(client.CodeInvalid, "knn k = %d; at most %d", k, store.MaxKNN)
+		}
+		vecs, model, err := w.embedNow(ctx, []string{req.Text})
+		if err != nil {
+			return refusal(err)
+		}
+		hits, err := w.reader().KNN(ctx, req.Project, vecs[0], k, model, req.Kinds)
+		if err != nil {
+			return refusal(err)
+		}
+		out := make([]client.Hit, len(hits))
+		for i, h := range hits {
+			out[i] = client.Hit{MemoryID: h.MemoryID, Distance: h.Distance}
+		}
+		return client.Response{OK: true, Model: model, Hits: out}
+	}
+	return refuse(client.CodeInvalid, "unknown op %q: use health, warm, embed, knn (hook events come as frames)", req.Op)
+}
+
+// embedNow embeds texts for a caller who is waiting, ahead of the backlog.
+func (w *Worker) embedNow(ctx context.Context, texts []string) ([][]float32, string, error) {
+	w.queries.Add(1)
+	defer w.queries.Add(-1)
+	name, err := w.currentModel(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	emb, release, err := w.models.acquire(name, w.now())
+	if err != nil {
+		return nil, "", err
+	}
+	defer release()
+	vecs, err := emb.Embed(ctx, texts)
+	if err != nil {
+		return nil, "", err
+	}
+	return vecs, emb.Model(), nil
+}
+
+func refuse(code, format string, args ...any) client.Response {
+	return client.Response{Code: code, Error: fmt.Sprintf(format, args...)}
+}
+
+func refusal(err error) client.Response {
+	switch {
+	case errors.Is(err, errNoModel):
+		return refuse(client.CodeNoModel, "%v", err)
+	case fault.KindOf(err) == fault.Invalid:
+		return refuse(client.CodeInvalid, "%v", err)
+	case fault.KindOf(err) == fault.Unavailable:
+		return refuse(client.CodeUnavailable, "%v", err)
+	}
+	return refuse(client.CodeInternal, "%v", err)
+}
+
+// Health is the worker's state now.
+func (w *Worker) Health(ctx context.Context) client.Health {
+	name, state, modelErr, loaded := w.models.status()
+	if name == "" { // before the loop's first look at the database
+		name, _ = w.currentModel(ctx)
+		state = StateStarting
+	}
+	h := client.Health{
+		PID: os.Getpid(), Version: buildinfo.Version, Model: name, Loaded: loaded, State: state,
+		StartedAt: w.started.UnixMilli(),
+	}
+	now := w.now()
+	h.Throughput, h.EmbedRate = w.meter.rates(now)
+	if mem, err := embed.ReadMemory(); err == nil {
+		h.RSSBytes = mem.RSS
+	}
+	if name != "" {
+		if c, err := w.reader().EmbedCounts(ctx, name, now); err == nil {
+			h.Backlog, h.Waiting, h.Failed, h.Done = c.Backlog, c.Waiting, c.Failed, c.Done
+		} else {
+			h.LastError = "count queue: " + err.Error()
+		}
+	}
+	w.errMu.Lock()
+	if h.LastError == "" {
+		h.LastError = w.lastErr
+	}
+	w.errMu.Unlock()
+	if modelErr != "" {
+		h.LastError = modelErr
+	}
+	return h
+}
