@@ -201,13 +201,6 @@ func policyKey(rule string) string {
 	return ""
 }
 
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
 // knownRole is the policy's name for --role (any letter case, or one of
 // the policy's aliases such as r2), and refuses a role the policy does not
 // define: the policy would treat it as the default (guest) role, so a typo

@@ -6,11 +6,9 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/recall"
 )
@@ -130,19 +128,6 @@ func parseMemoryID(s string) (int64, error) {
 		return 0, fault.Errorf(fault.Invalid, "memory id", "%q is not a memory id; give it as 12 or M-12 (see `vibe recall QUERY`)", s)
 	}
 	return id, nil
-}
-
-// cliVectorDeadline bounds the CLI's wait for the worker's vectors: longer
-// than a hook's, since a person waits for the answer, not a tool call.
-const cliVectorDeadline = 5 * time.Second
-
-// Vectors is the CLI's vector search: the resident worker's, unless
-// VIBE_WORKER=off (then nil, and why).
-func (f *Factory) Vectors() (recall.Vectors, string) {
-	if config.WorkerOff(f.Getenv) {
-		return nil, "VIBE_WORKER=off keeps the embed worker, and so vector search, off"
-	}
-	return recall.WorkerVectors(f.Paths().Socket, cliVectorDeadline), ""
 }
 
 // lexicalNote is what recall tells the user about its mode: the search's

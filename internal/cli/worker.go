@@ -279,18 +279,6 @@ func StateOf(p config.Paths, model string) string {
 	return "installed, not loaded"
 }
 
-func humanBytes(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
-}
-
 // WorkerLogsOptions are the flags of `vibe worker logs`.
 type WorkerLogsOptions struct {
 	IO      IO
