@@ -88,7 +88,7 @@ func ExitCode(err error) int {
 	if err == nil {
 		return 0
 	}
-	var ue *usageError
+	var ue *UsageError
 	if errors.As(err, &ue) {
 		return 2
 	}
@@ -99,7 +99,9 @@ func ExitCode(err error) int {
 	return 1
 }
 
-type usageError struct{ err error }
+// UsageError is a mistake in how a command was called (a flag, an
+// argument): exit code 2, with the usage to fix it in the message.
+type UsageError struct{ Err error }
 
-func (u *usageError) Error() string { return u.err.Error() }
-func (u *usageError) Unwrap() error { return u.err }
+func (u *UsageError) Error() string { return u.Err.Error() }
+func (u *UsageError) Unwrap() error { return u.Err }

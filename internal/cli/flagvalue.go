@@ -14,7 +14,7 @@ import (
 // asks for the last week, not the last 168h.
 type durationValue struct{ d *time.Duration }
 
-func newDurationValue(p *time.Duration, def time.Duration) *durationValue {
+func NewDurationValue(p *time.Duration, def time.Duration) *durationValue {
 	*p = def
 	return &durationValue{p}
 }
@@ -82,7 +82,7 @@ var flagInvalid = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-\w, )?(-
 
 // flagError turns a flag-parsing error into a sentence that says what the
 // flag wants.
-func flagError(err error) error {
+func FlagError(err error) error {
 	m := flagInvalid.FindStringSubmatch(err.Error())
 	if m == nil {
 		return err

@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 )
 
-func writeJSON(w io.Writer, v any) error {
+func WriteJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
@@ -20,7 +20,7 @@ func writeJSON(w io.Writer, v any) error {
 // widest cells are cut (with "…") until each row fits the terminal's width;
 // in a pipe every row is tab-separated and nothing is cut, so `cut -f`,
 // `awk -F'\t'` and spreadsheets get whole values. header is tab-separated.
-func table(o IO, header string, rows [][]string) {
+func Table(o IO, header string, rows [][]string) {
 	head := strings.Split(header, "\t")
 	all := make([][]string, 0, len(rows)+1)
 	all = append(all, head)
@@ -110,28 +110,28 @@ func cut(s string, w int) string {
 	return string(r[:w-1]) + "…"
 }
 
-func ts(t time.Time) string {
+func TS(t time.Time) string {
 	if t.IsZero() {
 		return "-"
 	}
 	return t.UTC().Format("2006-01-02 15:04")
 }
 
-func shortID(id string) string {
+func ShortID(id string) string {
 	if len(id) > 8 {
 		return id[:8]
 	}
 	return id
 }
 
-func orDash(s string) string {
+func OrDash(s string) string {
 	if s == "" {
 		return "-"
 	}
 	return s
 }
 
-func humanBytes(n int64) string {
+func HumanBytes(n int64) string {
 	switch {
 	case n >= 1<<30:
 		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))

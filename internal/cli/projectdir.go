@@ -14,7 +14,7 @@ import (
 // default) is not a project, although it has the same name: from $HOME,
 // `vibe gate check` used to check nothing and pass. Outside any project the
 // error is a usage error (exit 2), so a CI job in the wrong folder fails.
-func (f *Factory) findProject(dir string) (project.Project, error) {
+func (f *Factory) FindProject(dir string) (project.Project, error) {
 	p := project.Resolve(dir)
 	home := f.Paths().Home
 	isProject := func(root string) bool {
@@ -49,7 +49,7 @@ func (f *Factory) findProject(dir string) (project.Project, error) {
 	if dir != "" {
 		where = "in " + start
 	}
-	return project.Project{}, &usageError{fmt.Errorf("not a vibe project (no %s/ %s or above); run `vibe init`, or pass --project DIR", project.Dir, where)}
+	return project.Project{}, &UsageError{fmt.Errorf("not a vibe project (no %s/ %s or above); run `vibe init`, or pass --project DIR", project.Dir, where)}
 }
 
 func sameDir(a, b string) bool {
@@ -67,11 +67,11 @@ func sameDir(a, b string) bool {
 // projectRoot is the root of the project --project names (default: the
 // current folder's); all (--all, or a filter that spans projects such as
 // --session) means every project and returns "".
-func (f *Factory) projectRoot(dir string, all bool) (string, error) {
+func (f *Factory) ProjectRoot(dir string, all bool) (string, error) {
 	if all {
 		return "", nil
 	}
-	p, err := f.findProject(dir)
+	p, err := f.FindProject(dir)
 	if err != nil {
 		return "", err
 	}
