@@ -23,17 +23,18 @@ func NewCmdAlerts(f *cli.Factory) *cobra.Command {
 
 // AlertsListOptions are the flags of `vibe alerts list`.
 type AlertsListOptions struct {
-	IO      cli.IO
-	Factory *cli.Factory
-	Project string
-	All     bool
-	Limit   int
-	JSON    bool
+	IO          cli.IO
+	Store       func(context.Context) (*store.Store, error)
+	ProjectRoot func(dir string, all bool) (string, error)
+	Project     string
+	All         bool
+	Limit       int
+	JSON        bool
 }
 
 // NewCmdAlertsList builds `vibe alerts list`.
 func NewCmdAlertsList(f *cli.Factory, runF func(*AlertsListOptions) error) *cobra.Command {
-	opts := &AlertsListOptions{IO: f.IO, Factory: f}
+	opts := &AlertsListOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot}
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List the project's open alerts, most severe first (HALT, WARN, INFO), then newest",
@@ -82,11 +83,11 @@ func runAlertsList(ctx context.Context, o *AlertsListOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	st, err := o.Factory.Store(ctx)
+	st, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
-	pr, err := o.Factory.ProjectRoot(o.Project, false)
+	pr, err := o.ProjectRoot(o.Project, false)
 	if err != nil {
 		return err
 	}
@@ -128,17 +129,19 @@ func runAlertsList(ctx context.Context, o *AlertsListOptions) error {
 
 // AlertsResolveOptions are the arguments of `vibe alerts resolve`.
 type AlertsResolveOptions struct {
-	IO      cli.IO
-	Factory *cli.Factory
-	Project string
-	ID      int64
-	Note    string
-	JSON    bool
+	IO          cli.IO
+	Store       func(context.Context) (*store.Store, error)
+	ProjectRoot func(dir string, all bool) (string, error)
+	Now         func() time.Time
+	Project     string
+	ID          int64
+	Note        string
+	JSON        bool
 }
 
 // NewCmdAlertsResolve builds `vibe alerts resolve ID`.
 func NewCmdAlertsResolve(f *cli.Factory, runF func(*AlertsResolveOptions) error) *cobra.Command {
-	opts := &AlertsResolveOptions{IO: f.IO, Factory: f}
+	opts := &AlertsResolveOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Now: f.Now}
 	cmd := &cobra.Command{
 		Use:   "resolve ID",
 		Short: "Mark an alert resolved (once its cause is fixed); a resolved situation is not raised again",
@@ -165,14 +168,14 @@ func runAlertsResolve(ctx context.Context, o *AlertsResolveOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	st, err := o.Factory.Store(ctx)
+	st, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
 	var a store.Alert
 	err = st.Tx(ctx, func(tx *store.Tx) error {
 		var err error
-		a, err = tx.ResolveAlert(ctx, o.ID, store.ResolvedByUser, o.Note, o.Factory.Now())
+		a, err = tx.ResolveAlert(ctx, o.ID, store.ResolvedByUser, o.Note, o.Now())
 		return err
 	})
 	if err != nil {
@@ -188,7 +191,7 @@ func runAlertsResolve(ctx context.Context, o *AlertsResolveOptions) error {
 	where := ""
 	// Resolving by id works from anywhere; outside a project every alert
 	// is "of project …".
-	if root, _ := o.Factory.ProjectRoot(o.Project, false); a.ProjectPath != root {
+	if root, _ := o.ProjectRoot(o.Project, false); a.ProjectPath != root {
 		where = " of project " + a.ProjectPath
 	}
 	fmt.Fprintf(o.IO.Out, "resolved alert #%d (%s %s)%s: %s\n", a.ID, a.Level, a.Check, where, a.Resolution)

@@ -33,7 +33,7 @@ func TestNewCmdAlertsFlags(t *testing.T) {
 		if err := cmd.Execute(); err != nil {
 			t.Fatalf("%q: %v", c.argv, err)
 		}
-		got.IO, got.Factory = cli.IO{}, nil
+		got.IO, got.Store, got.ProjectRoot = cli.IO{}, nil, nil
 		if !reflect.DeepEqual(*got, c.want) {
 			t.Errorf("list %q: got %+v, want %+v", c.argv, *got, c.want)
 		}
@@ -70,7 +70,7 @@ func TestNewCmdAlertsFlags(t *testing.T) {
 		if err != nil {
 			t.Fatalf("resolve %q: %v", c.argv, err)
 		}
-		got.IO, got.Factory = cli.IO{}, nil
+		got.IO, got.Store, got.ProjectRoot, got.Now = cli.IO{}, nil, nil, nil
 		if !reflect.DeepEqual(*got, c.want) {
 			t.Errorf("resolve %q: got %+v, want %+v", c.argv, *got, c.want)
 		}
@@ -110,7 +110,7 @@ func TestRunAlerts(t *testing.T) {
 	clitest.MkVibeDir(t, root)
 	ctx := context.Background()
 
-	list := &AlertsListOptions{IO: f.IO, Factory: f, Project: root, Limit: 50}
+	list := &AlertsListOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Project: root, Limit: 50}
 	if err := runAlertsList(ctx, list); err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestRunAlerts(t *testing.T) {
 	}
 
 	out.Reset()
-	res := &AlertsResolveOptions{IO: f.IO, Factory: f, Project: root, ID: 3, Note: "updated STATE.md"}
+	res := &AlertsResolveOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Now: f.Now, Project: root, ID: 3, Note: "updated STATE.md"}
 	if err := runAlertsResolve(ctx, res); err != nil {
 		t.Fatal(err)
 	}
@@ -147,11 +147,11 @@ func TestRunAlerts(t *testing.T) {
 	if err == nil || cli.ExitCode(err) != 1 || !strings.Contains(err.Error(), "alert 3 is already resolved (user: updated STATE.md): nothing to do") {
 		t.Fatalf("again: %v (exit %d)", err, cli.ExitCode(err))
 	}
-	err = runAlertsResolve(ctx, &AlertsResolveOptions{IO: f.IO, Factory: f, Project: root, ID: 99})
+	err = runAlertsResolve(ctx, &AlertsResolveOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Now: f.Now, Project: root, ID: 99})
 	if fault.KindOf(err) != fault.NotFound || cli.ExitCode(err) != 1 || !strings.Contains(err.Error(), "no alert 99 (see `vibe alerts list --all`)") {
 		t.Fatalf("unknown: %v", err)
 	}
-	if err := runAlertsResolve(ctx, &AlertsResolveOptions{IO: f.IO, Factory: f, Project: root, ID: 4}); err != nil {
+	if err := runAlertsResolve(ctx, &AlertsResolveOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Now: f.Now, Project: root, ID: 4}); err != nil {
 		t.Fatal(err)
 	}
 	if out.String() != "resolved alert #4 (HALT state-stale) of project /elsewhere: user: resolved\n" {

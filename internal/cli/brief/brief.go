@@ -29,15 +29,17 @@ func NewCmdBrief(f *cli.Factory) *cobra.Command {
 
 // BriefIngestOptions are the flags of `vibe brief ingest`.
 type BriefIngestOptions struct {
-	IO      cli.IO
-	Factory *cli.Factory
-	Project string
-	File    string
+	IO          cli.IO
+	Store       func(context.Context) (*store.Store, error)
+	FindProject func(dir string) (project.Project, error)
+	Now         func() time.Time
+	Project     string
+	File        string
 }
 
 // NewCmdBriefIngest builds `vibe brief ingest FILE`.
 func NewCmdBriefIngest(f *cli.Factory, runF func(*BriefIngestOptions) error) *cobra.Command {
-	opts := &BriefIngestOptions{IO: f.IO, Factory: f}
+	opts := &BriefIngestOptions{IO: f.IO, Store: f.Store, FindProject: f.FindProject, Now: f.Now}
 	cmd := &cobra.Command{
 		Use:   "ingest FILE",
 		Short: "Read a research brief (markdown or JSON), pin its code anchors and make it the current brief",
@@ -56,8 +58,8 @@ func NewCmdBriefIngest(f *cli.Factory, runF func(*BriefIngestOptions) error) *co
 
 // readBriefFile reads FILE and names it relative to the project root (or
 // absolute when it lies outside the project).
-func readBriefFile(f *cli.Factory, projectFlag, file string) (project.Project, string, []byte, error) {
-	proj, err := f.FindProject(projectFlag)
+func readBriefFile(findProject func(string) (project.Project, error), projectFlag, file string) (project.Project, string, []byte, error) {
+	proj, err := findProject(projectFlag)
 	if err != nil {
 		return proj, "", nil, err
 	}
@@ -79,15 +81,15 @@ func runBriefIngest(ctx context.Context, o *BriefIngestOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	proj, name, content, err := readBriefFile(o.Factory, o.Project, o.File)
+	proj, name, content, err := readBriefFile(o.FindProject, o.Project, o.File)
 	if err != nil {
 		return err
 	}
-	st, err := o.Factory.Store(ctx)
+	st, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
-	in, err := integrityhook.IngestBrief(ctx, st, proj, name, content, o.Factory.Now())
+	in, err := integrityhook.IngestBrief(ctx, st, proj, name, content, o.Now())
 	if err != nil {
 		return err
 	}
@@ -116,15 +118,15 @@ func writePinWarnings(w io.Writer, errs []error) {
 
 // BriefValidateOptions are the flags of `vibe brief validate`.
 type BriefValidateOptions struct {
-	IO      cli.IO
-	Factory *cli.Factory
-	Project string
-	File    string
+	IO          cli.IO
+	FindProject func(dir string) (project.Project, error)
+	Project     string
+	File        string
 }
 
 // NewCmdBriefValidate builds `vibe brief validate FILE`.
 func NewCmdBriefValidate(f *cli.Factory, runF func(*BriefValidateOptions) error) *cobra.Command {
-	opts := &BriefValidateOptions{IO: f.IO, Factory: f}
+	opts := &BriefValidateOptions{IO: f.IO, FindProject: f.FindProject}
 	cmd := &cobra.Command{
 		Use:   "validate FILE",
 		Short: "Check a research brief without storing it: syntax (with line numbers), meaning, and whether its anchors are in the code",
@@ -142,7 +144,7 @@ func NewCmdBriefValidate(f *cli.Factory, runF func(*BriefValidateOptions) error)
 }
 
 func runBriefValidate(o *BriefValidateOptions) error {
-	proj, name, content, err := readBriefFile(o.Factory, o.Project, o.File)
+	proj, name, content, err := readBriefFile(o.FindProject, o.Project, o.File)
 	if err != nil {
 		return err
 	}
@@ -159,15 +161,16 @@ func runBriefValidate(o *BriefValidateOptions) error {
 
 // BriefShowOptions are the flags of `vibe brief show`.
 type BriefShowOptions struct {
-	IO      cli.IO
-	Factory *cli.Factory
-	Project string
-	JSON    bool
+	IO          cli.IO
+	Store       func(context.Context) (*store.Store, error)
+	ProjectRoot func(dir string, all bool) (string, error)
+	Project     string
+	JSON        bool
 }
 
 // NewCmdBriefShow builds `vibe brief show`.
 func NewCmdBriefShow(f *cli.Factory, runF func(*BriefShowOptions) error) *cobra.Command {
-	opts := &BriefShowOptions{IO: f.IO, Factory: f}
+	opts := &BriefShowOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot}
 	cmd := &cobra.Command{
 		Use:   "show",
 		Short: "Show the current research brief with its anchors re-checked against the code now",
@@ -210,12 +213,12 @@ func runBriefShow(ctx context.Context, o *BriefShowOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	pr, err := o.Factory.ProjectRoot(o.Project, false)
+	pr, err := o.ProjectRoot(o.Project, false)
 	if err != nil {
 		return err
 	}
 	proj := project.Project{Root: pr}
-	st, err := o.Factory.Store(ctx)
+	st, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
@@ -265,16 +268,17 @@ func writeBrief(w io.Writer, b brief.Brief, v store.BriefVersion, results []brie
 
 // BriefHistoryOptions are the flags of `vibe brief history`.
 type BriefHistoryOptions struct {
-	IO      cli.IO
-	Factory *cli.Factory
-	Project string
-	Limit   int
-	JSON    bool
+	IO          cli.IO
+	Store       func(context.Context) (*store.Store, error)
+	ProjectRoot func(dir string, all bool) (string, error)
+	Project     string
+	Limit       int
+	JSON        bool
 }
 
 // NewCmdBriefHistory builds `vibe brief history`.
 func NewCmdBriefHistory(f *cli.Factory, runF func(*BriefHistoryOptions) error) *cobra.Command {
-	opts := &BriefHistoryOptions{IO: f.IO, Factory: f}
+	opts := &BriefHistoryOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot}
 	cmd := &cobra.Command{
 		Use:   "history",
 		Short: "List every ingested version of the research brief, newest (current) first",
@@ -296,11 +300,11 @@ func runBriefHistory(ctx context.Context, o *BriefHistoryOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	st, err := o.Factory.Store(ctx)
+	st, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
-	pr, err := o.Factory.ProjectRoot(o.Project, false)
+	pr, err := o.ProjectRoot(o.Project, false)
 	if err != nil {
 		return err
 	}

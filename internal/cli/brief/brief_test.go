@@ -130,7 +130,7 @@ func TestRunBrief(t *testing.T) {
 	reset := func() { out.Reset(); errOut.Reset() }
 
 	// show and history before any ingest.
-	err := runBriefShow(ctx, &BriefShowOptions{IO: f.IO, Factory: f, Project: root})
+	err := runBriefShow(ctx, &BriefShowOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Project: root})
 	if fault.KindOf(err) != fault.NotFound || cli.ExitCode(err) != 1 ||
 		err.Error() != "show brief: project "+root+" has no research brief: ingest one with `vibe brief ingest FILE`" {
 		t.Errorf("show without brief: %v", err)
@@ -138,7 +138,7 @@ func TestRunBrief(t *testing.T) {
 	reset()
 
 	// validate stores nothing and warns about the anchor not in the code yet.
-	if err := runBriefValidate(&BriefValidateOptions{IO: f.IO, Factory: f, Project: root, File: filepath.Join(root, "docs/brief.md")}); err != nil {
+	if err := runBriefValidate(&BriefValidateOptions{IO: f.IO, FindProject: f.FindProject, Project: root, File: filepath.Join(root, "docs/brief.md")}); err != nil {
 		t.Fatal(err)
 	}
 	if want := "docs/brief.md is a valid brief \"Off-target scoring\": 2 constraints, 1 decisions, 2 anchors (1 found in the code).\n"; out.String() != want {
@@ -152,10 +152,10 @@ func TestRunBrief(t *testing.T) {
 	// An invalid brief: every problem, with line numbers for syntax, exit 2.
 	for _, fn := range []func() error{
 		func() error {
-			return runBriefValidate(&BriefValidateOptions{IO: f.IO, Factory: f, Project: root, File: filepath.Join(root, "docs/bad.md")})
+			return runBriefValidate(&BriefValidateOptions{IO: f.IO, FindProject: f.FindProject, Project: root, File: filepath.Join(root, "docs/bad.md")})
 		},
 		func() error {
-			return runBriefIngest(ctx, &BriefIngestOptions{IO: f.IO, Factory: f, Project: root, File: filepath.Join(root, "docs/bad.md")})
+			return runBriefIngest(ctx, &BriefIngestOptions{IO: f.IO, Store: f.Store, FindProject: f.FindProject, Now: f.Now, Project: root, File: filepath.Join(root, "docs/bad.md")})
 		},
 	} {
 		err := fn()
@@ -178,7 +178,7 @@ func TestRunBrief(t *testing.T) {
 	reset()
 
 	// ingest stores version 1.
-	if err := runBriefIngest(ctx, &BriefIngestOptions{IO: f.IO, Factory: f, Project: root, File: filepath.Join(root, "docs/brief.md")}); err != nil {
+	if err := runBriefIngest(ctx, &BriefIngestOptions{IO: f.IO, Store: f.Store, FindProject: f.FindProject, Now: f.Now, Project: root, File: filepath.Join(root, "docs/brief.md")}); err != nil {
 		t.Fatal(err)
 	}
 	if want := "Ingested brief \"Off-target scoring\" as version 1 from docs/brief.md: 2 constraints, 1 decisions, 2 anchors (1 pinned).\n"; out.String() != want {
@@ -191,7 +191,7 @@ func TestRunBrief(t *testing.T) {
 
 	// show re-checks anchors now: the split signature changed since ingest.
 	integProjectWrite(t, root, "src/split.go", "package src\n\nfunc MakeSplits(n, k int) []int { return nil }\n")
-	if err := runBriefShow(ctx, &BriefShowOptions{IO: f.IO, Factory: f, Project: root}); err != nil {
+	if err := runBriefShow(ctx, &BriefShowOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Project: root}); err != nil {
 		t.Fatal(err)
 	}
 	wantShow := "Brief \"Off-target scoring\", version 1 from docs/brief.md, ingested 2026-03-01 12:00 (sha256 " + hash[:8] + ")\n" +
@@ -212,7 +212,7 @@ func TestRunBrief(t *testing.T) {
 	}
 	reset()
 
-	if err := runBriefShow(ctx, &BriefShowOptions{IO: f.IO, Factory: f, Project: root, JSON: true}); err != nil {
+	if err := runBriefShow(ctx, &BriefShowOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Project: root, JSON: true}); err != nil {
 		t.Fatal(err)
 	}
 	var shown struct {
@@ -241,11 +241,11 @@ func TestRunBrief(t *testing.T) {
 	reset()
 
 	// A second ingest re-pins; history lists both, newest first.
-	if err := runBriefIngest(ctx, &BriefIngestOptions{IO: f.IO, Factory: f, Project: root, File: filepath.Join(root, "docs/brief.md")}); err != nil {
+	if err := runBriefIngest(ctx, &BriefIngestOptions{IO: f.IO, Store: f.Store, FindProject: f.FindProject, Now: f.Now, Project: root, File: filepath.Join(root, "docs/brief.md")}); err != nil {
 		t.Fatal(err)
 	}
 	reset()
-	if err := runBriefHistory(ctx, &BriefHistoryOptions{IO: f.IO, Factory: f, Project: root, Limit: 20}); err != nil {
+	if err := runBriefHistory(ctx, &BriefHistoryOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Project: root, Limit: 20}); err != nil {
 		t.Fatal(err)
 	}
 	wantHistory := "VERSION  INGESTED          SHA256    CONSTRAINTS  DECISIONS  ANCHORS  SOURCE         TITLE\n" +
@@ -255,7 +255,7 @@ func TestRunBrief(t *testing.T) {
 		t.Errorf("history:\n%s\nwant:\n%s", out, wantHistory)
 	}
 	reset()
-	if err := runBriefHistory(ctx, &BriefHistoryOptions{IO: f.IO, Factory: f, Project: root, Limit: 1, JSON: true}); err != nil {
+	if err := runBriefHistory(ctx, &BriefHistoryOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Project: root, Limit: 1, JSON: true}); err != nil {
 		t.Fatal(err)
 	}
 	var hist []briefVersionJSON

@@ -8,20 +8,22 @@ import (
 
 	"github.com/vibe-science/vibe/internal/calibrate"
 	"github.com/vibe-science/vibe/internal/cli"
+	"github.com/vibe-science/vibe/internal/store"
 )
 
 // CalibrationOptions are the flags of `vibe calibration`.
 type CalibrationOptions struct {
-	IO      cli.IO
-	Factory *cli.Factory
-	Project string
-	Bins    int
-	JSON    bool
+	IO          cli.IO
+	Store       func(context.Context) (*store.Store, error)
+	ProjectRoot func(dir string, all bool) (string, error)
+	Project     string
+	Bins        int
+	JSON        bool
 }
 
 // NewCmdCalibration builds `vibe calibration`.
 func NewCmdCalibration(f *cli.Factory, runF func(*CalibrationOptions) error) *cobra.Command {
-	opts := &CalibrationOptions{IO: f.IO, Factory: f}
+	opts := &CalibrationOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot}
 	cmd := &cobra.Command{
 		Use:   "calibration",
 		Short: "Score the project's claim confidences against their outcomes (Brier score, ECE)",
@@ -60,11 +62,11 @@ func runCalibration(ctx context.Context, o *CalibrationOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	st, err := o.Factory.Store(ctx)
+	st, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
-	pr, err := o.Factory.ProjectRoot(o.Project, false)
+	pr, err := o.ProjectRoot(o.Project, false)
 	if err != nil {
 		return err
 	}

@@ -43,7 +43,7 @@ func TestNewCmdCalibrationFlags(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", tt.argv, err)
 		}
-		got.IO, got.Factory = cli.IO{}, nil
+		got.IO, got.Store, got.ProjectRoot = cli.IO{}, nil, nil
 		if !reflect.DeepEqual(*got, tt.want) {
 			t.Errorf("%q: got %+v, want %+v", tt.argv, *got, tt.want)
 		}
@@ -83,7 +83,7 @@ func TestRunCalibration(t *testing.T) {
 	st := calSession(t, f, "s1", root)
 
 	calAddOutcomes(t, st, root, "C-001 0.9 VERIFIED", "C-002 0.8 VERIFIED", "C-003 0.8 CONFOUNDED")
-	if err := runCalibration(ctx, &CalibrationOptions{IO: f.IO, Factory: f, Project: root, Bins: 10}); err != nil {
+	if err := runCalibration(ctx, &CalibrationOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Project: root, Bins: 10}); err != nil {
 		t.Fatal(err)
 	}
 	want := root + ": 3 claim outcomes recorded; the Brier score and ECE need at least 10 (7 more). " +
@@ -95,7 +95,7 @@ func TestRunCalibration(t *testing.T) {
 	calAddOutcomes(t, st, root, "C-004 0.7 VERIFIED", "C-005 0.6 ARTIFACT", "C-006 0.3 REJECTED", "C-007 0.2 REJECTED",
 		"C-008 0.2 ROBUST", "C-009 0.1 REJECTED", "C-010 0.95 VERIFIED")
 	out.Reset()
-	if err := runCalibration(ctx, &CalibrationOptions{IO: f.IO, Factory: f, Project: root, Bins: 10}); err != nil {
+	if err := runCalibration(ctx, &CalibrationOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Project: root, Bins: 10}); err != nil {
 		t.Fatal(err)
 	}
 	want = root + `: 10 claim outcomes
@@ -116,7 +116,7 @@ BIN        N  CONFIDENCE  HELD   GAP
 	}
 
 	out.Reset()
-	if err := runCalibration(ctx, &CalibrationOptions{IO: f.IO, Factory: f, Project: root, Bins: 2, JSON: true}); err != nil {
+	if err := runCalibration(ctx, &CalibrationOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Project: root, Bins: 2, JSON: true}); err != nil {
 		t.Fatal(err)
 	}
 	var j calibrationJSON
@@ -131,7 +131,7 @@ BIN        N  CONFIDENCE  HELD   GAP
 	// Another project has no outcomes: JSON says not ready, with null scores.
 	out.Reset()
 	other := clitest.MkVibeDir(t, t.TempDir())
-	if err := runCalibration(ctx, &CalibrationOptions{IO: f.IO, Factory: f, Project: other, Bins: 10, JSON: true}); err != nil {
+	if err := runCalibration(ctx, &CalibrationOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Project: other, Bins: 10, JSON: true}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), `"ready": false`) || !strings.Contains(out.String(), `"brier": null`) ||

@@ -28,8 +28,8 @@ func NewCmdDomain(f *cli.Factory) *cobra.Command {
 
 // DomainShowOptions are the flags of `vibe domain show`.
 type DomainShowOptions struct {
-	IO      cli.IO
-	Factory *cli.Factory
+	IO          cli.IO
+	ProjectRoot func(dir string, all bool) (string, error)
 	// Name is a shipped domain; empty shows the project's effective config.
 	Name    string
 	Project string
@@ -38,7 +38,7 @@ type DomainShowOptions struct {
 
 // NewCmdDomainShow builds `vibe domain show`.
 func NewCmdDomainShow(f *cli.Factory, runF func(*DomainShowOptions) error) *cobra.Command {
-	opts := &DomainShowOptions{IO: f.IO, Factory: f}
+	opts := &DomainShowOptions{IO: f.IO, ProjectRoot: f.ProjectRoot}
 	cmd := &cobra.Command{
 		Use:   "show [NAME]",
 		Short: "Show the project's effective domain config, or a shipped domain, with thresholds and literature sources",
@@ -76,7 +76,7 @@ func runDomainShow(o *DomainShowOptions) error {
 		}
 		source = "shipped, blueprints/domains/" + d.Name + ".json"
 	} else {
-		root, err := o.Factory.ProjectRoot(o.Project, false)
+		root, err := o.ProjectRoot(o.Project, false)
 		if err != nil {
 			return err
 		}
@@ -205,8 +205,8 @@ func domainCheckRule(c gate.ColumnCheck) string {
 
 // DomainValidateOptions are the flags of `vibe domain validate`.
 type DomainValidateOptions struct {
-	IO      cli.IO
-	Factory *cli.Factory
+	IO          cli.IO
+	ProjectRoot func(dir string, all bool) (string, error)
 	// File is the config to validate; empty means the project's
 	// .vibe-science/domain-config.json.
 	File    string
@@ -215,7 +215,7 @@ type DomainValidateOptions struct {
 
 // NewCmdDomainValidate builds `vibe domain validate`.
 func NewCmdDomainValidate(f *cli.Factory, runF func(*DomainValidateOptions) error) *cobra.Command {
-	opts := &DomainValidateOptions{IO: f.IO, Factory: f}
+	opts := &DomainValidateOptions{IO: f.IO, ProjectRoot: f.ProjectRoot}
 	cmd := &cobra.Command{
 		Use:   "validate [FILE]",
 		Short: "Validate a domain config (default: the project's .vibe-science/domain-config.json); exit 1 when invalid",
@@ -245,7 +245,7 @@ func NewCmdDomainValidate(f *cli.Factory, runF func(*DomainValidateOptions) erro
 func runDomainValidate(o *DomainValidateOptions) error {
 	file, shown := o.File, o.File
 	if file == "" {
-		pr, err := o.Factory.ProjectRoot(o.Project, false)
+		pr, err := o.ProjectRoot(o.Project, false)
 		if err != nil {
 			return err
 		}

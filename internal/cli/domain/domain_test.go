@@ -42,7 +42,7 @@ func TestNewCmdDomainFlags(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got.IO, got.Factory = cli.IO{}, nil
+		got.IO, got.ProjectRoot = cli.IO{}, nil
 		if !reflect.DeepEqual(*got, tt.want) {
 			t.Errorf("show %q: got %+v, want %+v", tt.argv, *got, tt.want)
 		}
@@ -72,7 +72,7 @@ func TestNewCmdDomainFlags(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got.IO, got.Factory = cli.IO{}, nil
+		got.IO, got.ProjectRoot = cli.IO{}, nil
 		if !reflect.DeepEqual(*got, tt.want) {
 			t.Errorf("validate %q: got %+v, want %+v", tt.argv, *got, tt.want)
 		}
@@ -185,7 +185,7 @@ func TestRunDomainShow(t *testing.T) {
 			}
 			for _, asJSON := range []bool{false, true} {
 				f, out, _ := gateTestFactory(t, nil)
-				err := runDomainShow(&DomainShowOptions{IO: f.IO, Factory: f, Name: tc.shipped, Project: root, JSON: asJSON})
+				err := runDomainShow(&DomainShowOptions{IO: f.IO, ProjectRoot: f.ProjectRoot, Name: tc.shipped, Project: root, JSON: asJSON})
 				if cli.ExitCode(err) != tc.exit {
 					t.Fatalf("exit %d (%v), want %d", cli.ExitCode(err), err, tc.exit)
 				}
@@ -269,7 +269,7 @@ func TestRunDomainValidate(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			f, out, errOut := gateTestFactory(t, nil)
-			err := runDomainValidate(&DomainValidateOptions{IO: f.IO, Factory: f, File: tc.file, Project: tc.project})
+			err := runDomainValidate(&DomainValidateOptions{IO: f.IO, ProjectRoot: f.ProjectRoot, File: tc.file, Project: tc.project})
 			if cli.ExitCode(err) != tc.exit {
 				t.Fatalf("exit %d (%v), want %d", cli.ExitCode(err), err, tc.exit)
 			}

@@ -18,9 +18,11 @@ import (
 
 // ExportOptions are the flags of `vibe export`.
 type ExportOptions struct {
-	IO      cli.IO
-	Factory *cli.Factory
-	Project string
+	IO          cli.IO
+	Store       func(context.Context) (*store.Store, error)
+	FindProject func(dir string) (project.Project, error)
+	Now         func() time.Time
+	Project     string
 	// Output is the file to write ("" = .vibe-science/RECORD.md, "-" =
 	// stdout).
 	Output string
@@ -30,7 +32,7 @@ type ExportOptions struct {
 
 // NewCmdExport builds `vibe export`.
 func NewCmdExport(f *cli.Factory, runF func(*ExportOptions) error) *cobra.Command {
-	opts := &ExportOptions{IO: f.IO, Factory: f}
+	opts := &ExportOptions{IO: f.IO, Store: f.Store, FindProject: f.FindProject, Now: f.Now}
 	cmd := &cobra.Command{
 		Use:   "export",
 		Short: "Write the project's research record as Markdown (.vibe-science/RECORD.md, linked from STATE.md)",
@@ -61,12 +63,11 @@ func runExport(ctx context.Context, o *ExportOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	f := o.Factory
-	proj, err := f.FindProject(o.Project)
+	proj, err := o.FindProject(o.Project)
 	if err != nil {
 		return err
 	}
-	st, err := f.Store(ctx)
+	st, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
@@ -74,7 +75,7 @@ func runExport(ctx context.Context, o *ExportOptions) error {
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
-	md := rec.markdown(proj, f.Now(), st.Path())
+	md := rec.markdown(proj, o.Now(), st.Path())
 	if o.Output == "-" {
 		_, err := fmt.Fprint(o.IO.Out, md)
 		return err
@@ -93,7 +94,7 @@ func runExport(ctx context.Context, o *ExportOptions) error {
 	}
 	if o.Output == "" {
 		// vibe's STATE.md section now links the record.
-		if _, err := projectfiles.Checkpoint(ctx, st, proj, "", f.Now()); err != nil {
+		if _, err := projectfiles.Checkpoint(ctx, st, proj, "", o.Now()); err != nil {
 			fmt.Fprintf(o.IO.ErrOut, "vibe: the record is written, but STATE.md was not updated: %v\n", err)
 		}
 	}

@@ -72,7 +72,7 @@ func TestExportResearchRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	if err := runExport(ctx, &ExportOptions{IO: f.IO, Factory: f, Project: root}); err != nil {
+	if err := runExport(ctx, &ExportOptions{IO: f.IO, Store: f.Store, FindProject: f.FindProject, Now: f.Now, Project: root}); err != nil {
 		t.Fatalf("export: %v\n%s", err, errOut)
 	}
 	record := filepath.Join(root, ".vibe-science", "RECORD.md")
@@ -121,7 +121,7 @@ func TestExportResearchRecord(t *testing.T) {
 
 	// To stdout, nothing written.
 	out.Reset()
-	if err := runExport(ctx, &ExportOptions{IO: f.IO, Factory: f, Project: other, Output: "-"}); err != nil {
+	if err := runExport(ctx, &ExportOptions{IO: f.IO, Store: f.Store, FindProject: f.FindProject, Now: f.Now, Project: other, Output: "-"}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "| FILE_WRITE | Write | elsewhere.md |") {

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -48,10 +49,13 @@ var gatePromptProtocols = map[string]string{
 
 // GateRunOptions are the flags of `vibe gate run`.
 type GateRunOptions struct {
-	IO      cli.IO
-	Factory *cli.Factory
-	Gate    string
-	Claim   string
+	IO          cli.IO
+	Store       func(context.Context) (*store.Store, error)
+	ProjectRoot func(dir string, all bool) (string, error)
+	Now         func() time.Time
+	Getenv      func(string) string
+	Gate        string
+	Claim       string
 	// Project is the project folder (default: the current one).
 	Project     string
 	Features    string
@@ -70,7 +74,7 @@ type GateRunOptions struct {
 
 // NewCmdGateRun builds `vibe gate run`.
 func NewCmdGateRun(f *cli.Factory, runF func(*GateRunOptions) error) *cobra.Command {
-	opts := &GateRunOptions{IO: f.IO, Factory: f}
+	opts := &GateRunOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Now: f.Now, Getenv: f.Getenv}
 	cmd := &cobra.Command{
 		Use:   "run ID",
 		Short: "Compute a code or schema gate on files and record the result (exit 1 on FAIL)",
@@ -144,7 +148,7 @@ func runGateRun(ctx context.Context, o *GateRunOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	pr, err := o.Factory.ProjectRoot(o.Project, false)
+	pr, err := o.ProjectRoot(o.Project, false)
 	if err != nil {
 		return err
 	}
@@ -204,13 +208,13 @@ func runGateRun(ctx context.Context, o *GateRunOptions) error {
 	}
 	session := ""
 	for _, k := range gateSessionEnv {
-		if session = o.Factory.Getenv(k); session != "" {
+		if session = o.Getenv(k); session != "" {
 			break
 		}
 	}
-	now := o.Factory.Now()
+	now := o.Now()
 	var rec store.GateRecord
-	st, err := o.Factory.Store(ctx)
+	st, err := o.Store(ctx)
 	if err == nil {
 		err = st.Tx(ctx, func(tx *store.Tx) error {
 			if session != "" {
@@ -386,8 +390,8 @@ func writeGateResult(w io.Writer, g gate.Gate, res gate.Result, inputs []store.G
 
 // GateCheckOptions are the flags of `vibe gate check`.
 type GateCheckOptions struct {
-	IO      cli.IO
-	Factory *cli.Factory
+	IO          cli.IO
+	FindProject func(dir string) (project.Project, error)
 	// Root is the repository to check (default: the project of the
 	// current folder).
 	Root   string
@@ -397,7 +401,7 @@ type GateCheckOptions struct {
 
 // NewCmdGateCheck builds `vibe gate check`.
 func NewCmdGateCheck(f *cli.Factory, runF func(*GateCheckOptions) error) *cobra.Command {
-	opts := &GateCheckOptions{IO: f.IO, Factory: f}
+	opts := &GateCheckOptions{IO: f.IO, FindProject: f.FindProject}
 	cmd := &cobra.Command{
 		Use:   "check",
 		Short: "Check every gate judgeable from the repository's files (for CI): exit 0 pass, 1 fail, 2 usage",
@@ -433,7 +437,7 @@ func NewCmdGateCheck(f *cli.Factory, runF func(*GateCheckOptions) error) *cobra.
 }
 
 func runGateCheck(o *GateCheckOptions) error {
-	proj, err := o.Factory.FindProject(o.Root)
+	proj, err := o.FindProject(o.Root)
 	if err != nil {
 		return err
 	}
@@ -466,16 +470,16 @@ func runGateCheck(o *GateCheckOptions) error {
 
 // GateListOptions are the flags of `vibe gate list`.
 type GateListOptions struct {
-	IO      cli.IO
-	Factory *cli.Factory
-	Project string
-	Domain  string
-	JSON    bool
+	IO          cli.IO
+	ProjectRoot func(dir string, all bool) (string, error)
+	Project     string
+	Domain      string
+	JSON        bool
 }
 
 // NewCmdGateList builds `vibe gate list`.
 func NewCmdGateList(f *cli.Factory, runF func(*GateListOptions) error) *cobra.Command {
-	opts := &GateListOptions{IO: f.IO, Factory: f}
+	opts := &GateListOptions{IO: f.IO, ProjectRoot: f.ProjectRoot}
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List the gates: kind, where enforced, trigger, thresholds (the project's domain values) and command",
@@ -501,7 +505,7 @@ func runGateList(o *GateListOptions) error {
 	if o.Domain == "" {
 		// The list is a reference too: outside a project it shows the
 		// generic thresholds and says so; only a named --project must be one.
-		if root, err = o.Factory.ProjectRoot(o.Project, false); err != nil {
+		if root, err = o.ProjectRoot(o.Project, false); err != nil {
 			if o.Project != "" {
 				return err
 			}
@@ -591,18 +595,19 @@ func gateThresholdText(t map[string]any) string {
 
 // GateHistoryOptions are the flags of `vibe gate history`.
 type GateHistoryOptions struct {
-	IO      cli.IO
-	Factory *cli.Factory
-	Project string
-	Gate    string
-	Claim   string
-	Limit   int
-	JSON    bool
+	IO          cli.IO
+	Store       func(context.Context) (*store.Store, error)
+	ProjectRoot func(dir string, all bool) (string, error)
+	Project     string
+	Gate        string
+	Claim       string
+	Limit       int
+	JSON        bool
 }
 
 // NewCmdGateHistory builds `vibe gate history`.
 func NewCmdGateHistory(f *cli.Factory, runF func(*GateHistoryOptions) error) *cobra.Command {
-	opts := &GateHistoryOptions{IO: f.IO, Factory: f}
+	opts := &GateHistoryOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot}
 	cmd := &cobra.Command{
 		Use:   "history",
 		Short: "List the gate results recorded for this project, newest first",
@@ -659,12 +664,12 @@ func runGateHistory(ctx context.Context, o *GateHistoryOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	pr, err := o.Factory.ProjectRoot(o.Project, false)
+	pr, err := o.ProjectRoot(o.Project, false)
 	if err != nil {
 		return err
 	}
 	root := pr
-	st, err := o.Factory.Store(ctx)
+	st, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}

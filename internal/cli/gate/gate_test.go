@@ -57,7 +57,7 @@ func TestNewCmdGateRunFlags(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", tt.argv, err)
 		}
-		got.IO, got.Factory = cli.IO{}, nil
+		got.IO, got.Store, got.ProjectRoot, got.Now, got.Getenv = cli.IO{}, nil, nil, nil, nil
 		if !reflect.DeepEqual(*got, tt.want) {
 			t.Errorf("%q:\n got %+v\nwant %+v", tt.argv, *got, tt.want)
 		}
@@ -100,7 +100,7 @@ func TestNewCmdGateCheckFlags(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", tt.argv, err)
 		}
-		got.IO, got.Factory = cli.IO{}, nil
+		got.IO, got.FindProject = cli.IO{}, nil
 		if !reflect.DeepEqual(*got, tt.want) {
 			t.Errorf("%q: got %+v, want %+v", tt.argv, *got, tt.want)
 		}
@@ -147,7 +147,7 @@ func TestNewCmdGateListAndHistoryFlags(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", tt.argv, err)
 		}
-		got.IO, got.Factory = cli.IO{}, nil
+		got.IO, got.Store, got.ProjectRoot = cli.IO{}, nil, nil
 		if !reflect.DeepEqual(*got, tt.want) {
 			t.Errorf("%q: got %+v, want %+v", tt.argv, *got, tt.want)
 		}
@@ -280,7 +280,7 @@ func TestRunGateRun(t *testing.T) {
 			root := clitest.GateProject(t, tc.faults...)
 			f, out, errOut := gateTestFactory(t, tc.env)
 			o := tc.opts(root)
-			o.IO, o.Factory, o.Project = f.IO, f, root
+			o.IO, o.Store, o.ProjectRoot, o.Now, o.Getenv, o.Project = f.IO, f.Store, f.ProjectRoot, f.Now, f.Getenv, root
 			err := runGateRun(ctx, &o)
 			if cli.ExitCode(err) != tc.exit {
 				t.Fatalf("exit %d (%v), want %d", cli.ExitCode(err), err, tc.exit)
@@ -340,7 +340,7 @@ func TestRunGateRunUnknownClaimIsRecorded(t *testing.T) {
 	ctx := context.Background()
 	root := clitest.GateProject(t)
 	f, _, errOut := gateTestFactory(t, nil)
-	o := GateRunOptions{IO: f.IO, Factory: f, Project: root, Gate: "DQ3", Claim: "C-042",
+	o := GateRunOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Now: f.Now, Getenv: f.Getenv, Project: root, Gate: "DQ3", Claim: "C-042",
 		Calibration: filepath.Join(root, gateRQ, "04-results", "calibration.json")}
 	if err := runGateRun(ctx, &o); err != nil {
 		t.Fatal(err)
@@ -376,7 +376,7 @@ func TestRunGateCheck(t *testing.T) {
 			root := clitest.GateProject(t, tc.faults...)
 			f, out, _ := gateTestFactory(t, nil)
 			o := tc.opts
-			o.IO, o.Factory, o.Root = f.IO, f, root
+			o.IO, o.FindProject, o.Root = f.IO, f.FindProject, root
 			err := runGateCheck(&o)
 			if cli.ExitCode(err) != tc.exit {
 				t.Fatalf("exit %d (%v), want %d", cli.ExitCode(err), err, tc.exit)
@@ -402,11 +402,11 @@ func TestRunGateCheck(t *testing.T) {
 		})
 	}
 	f, out, _ := gateTestFactory(t, nil)
-	err := runGateCheck(&GateCheckOptions{IO: f.IO, Factory: f, Root: filepath.Join(t.TempDir(), "nope"), Format: "text"})
+	err := runGateCheck(&GateCheckOptions{IO: f.IO, FindProject: f.FindProject, Root: filepath.Join(t.TempDir(), "nope"), Format: "text"})
 	if cli.ExitCode(err) != 2 || out.Len() != 0 {
 		t.Errorf("missing root: exit %d (%v), stdout %q", cli.ExitCode(err), err, out.String())
 	}
-	err = runGateCheck(&GateCheckOptions{IO: f.IO, Factory: f, Root: t.TempDir(), Format: "text", Domain: "nope"})
+	err = runGateCheck(&GateCheckOptions{IO: f.IO, FindProject: f.FindProject, Root: t.TempDir(), Format: "text", Domain: "nope"})
 	if cli.ExitCode(err) != 2 {
 		t.Errorf("unknown domain: exit %d (%v)", cli.ExitCode(err), err)
 	}
@@ -419,7 +419,7 @@ func TestRunGateList(t *testing.T) {
 		t.Fatal(err)
 	}
 	f, out, errOut := gateTestFactory(t, nil)
-	if err := runGateList(&GateListOptions{IO: f.IO, Factory: f, Project: root}); err != nil {
+	if err := runGateList(&GateListOptions{IO: f.IO, ProjectRoot: f.ProjectRoot, Project: root}); err != nil {
 		t.Fatal(err)
 	}
 	text := out.String()
@@ -440,7 +440,7 @@ func TestRunGateList(t *testing.T) {
 	}
 
 	out.Reset()
-	if err := runGateList(&GateListOptions{IO: f.IO, Factory: f, Project: root, Domain: "generic", JSON: true}); err != nil {
+	if err := runGateList(&GateListOptions{IO: f.IO, ProjectRoot: f.ProjectRoot, Project: root, Domain: "generic", JSON: true}); err != nil {
 		t.Fatal(err)
 	}
 	var gates []gate.Gate
@@ -462,7 +462,7 @@ func TestRunGateList(t *testing.T) {
 	// A broken project config falls back to the generic thresholds, and says so.
 	broken := clitest.GateProject(t, "domain-config-unknown-key")
 	out.Reset()
-	if err := runGateList(&GateListOptions{IO: f.IO, Factory: f, Project: broken}); err != nil {
+	if err := runGateList(&GateListOptions{IO: f.IO, ProjectRoot: f.ProjectRoot, Project: broken}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(errOut.String(), "domain config is invalid") || !strings.HasPrefix(out.String(), "32 gates") {
@@ -475,7 +475,7 @@ func TestRunGateHistory(t *testing.T) {
 	root := clitest.GateProject(t)
 	f, out, errOut := gateTestFactory(t, map[string]string{"CLAUDE_SESSION_ID": "abcdef1234567890"})
 
-	if err := runGateHistory(ctx, &GateHistoryOptions{IO: f.IO, Factory: f, Project: root, Limit: 20}); err != nil {
+	if err := runGateHistory(ctx, &GateHistoryOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Project: root, Limit: 20}); err != nil {
 		t.Fatal(err)
 	}
 	if out.Len() != 0 || errOut.String() != "no gate results recorded for "+root+" yet; `vibe gate run ID` computes and records one\n" {
@@ -488,13 +488,13 @@ func TestRunGateHistory(t *testing.T) {
 	}
 	for i := range runs {
 		o := runs[i]
-		o.IO, o.Factory, o.Project = f.IO, f, root
+		o.IO, o.Store, o.ProjectRoot, o.Now, o.Getenv, o.Project = f.IO, f.Store, f.ProjectRoot, f.Now, f.Getenv, root
 		if err := runGateRun(ctx, &o); err != nil {
 			t.Fatal(err)
 		}
 	}
 	out.Reset()
-	if err := runGateHistory(ctx, &GateHistoryOptions{IO: f.IO, Factory: f, Project: root, Limit: 20}); err != nil {
+	if err := runGateHistory(ctx, &GateHistoryOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Project: root, Limit: 20}); err != nil {
 		t.Fatal(err)
 	}
 	want := "ID  TIME              GATE  CLAIM  STATUS  CHECKS ok/warn/fail  SESSION\n" +
@@ -505,7 +505,7 @@ func TestRunGateHistory(t *testing.T) {
 	}
 
 	out.Reset()
-	if err := runGateHistory(ctx, &GateHistoryOptions{IO: f.IO, Factory: f, Project: root, Claim: "C-001", Limit: 20, JSON: true}); err != nil {
+	if err := runGateHistory(ctx, &GateHistoryOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Project: root, Claim: "C-001", Limit: 20, JSON: true}); err != nil {
 		t.Fatal(err)
 	}
 	var got []gateHistoryJSON
@@ -521,7 +521,7 @@ func TestRunGateHistory(t *testing.T) {
 	other := clitest.GateProject(t)
 	out.Reset()
 	errOut.Reset()
-	if err := runGateHistory(ctx, &GateHistoryOptions{IO: f.IO, Factory: f, Project: other, Limit: 20, JSON: true}); err != nil {
+	if err := runGateHistory(ctx, &GateHistoryOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Project: other, Limit: 20, JSON: true}); err != nil {
 		t.Fatal(err)
 	}
 	if out.String() != "[]\n" {

@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/vibe-science/vibe/internal/cli"
 	"github.com/vibe-science/vibe/internal/integrityhook"
+	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 
@@ -21,9 +23,11 @@ func NewCmdIntegrity(f *cli.Factory) *cobra.Command {
 
 // IntegrityCheckOptions are the flags of `vibe integrity check`.
 type IntegrityCheckOptions struct {
-	IO      cli.IO
-	Factory *cli.Factory
-	Project string
+	IO          cli.IO
+	Store       func(context.Context) (*store.Store, error)
+	ProjectRoot func(dir string, all bool) (string, error)
+	Now         func() time.Time
+	Project     string
 	// Format is text or json; --json is the same as --format json.
 	Format string
 	JSON   bool
@@ -31,7 +35,7 @@ type IntegrityCheckOptions struct {
 
 // NewCmdIntegrityCheck builds `vibe integrity check`.
 func NewCmdIntegrityCheck(f *cli.Factory, runF func(*IntegrityCheckOptions) error) *cobra.Command {
-	opts := &IntegrityCheckOptions{IO: f.IO, Factory: f}
+	opts := &IntegrityCheckOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Now: f.Now}
 	cmd := &cobra.Command{
 		Use:   "check",
 		Short: "Find circular support among claims and threshold drift per domain; exit 1 on any BLOCK",
@@ -63,19 +67,19 @@ func runIntegrityCheck(ctx context.Context, o *IntegrityCheckOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	pr, err := o.Factory.ProjectRoot(o.Project, false)
+	pr, err := o.ProjectRoot(o.Project, false)
 	if err != nil {
 		return err
 	}
 	root := pr
-	st, err := o.Factory.Store(ctx)
+	st, err := o.Store(ctx)
 	if err != nil {
 		// The evidence graph lives in files: check it even without the
 		// database, and say what was skipped.
 		fmt.Fprintf(o.IO.ErrOut, "vibe: threshold drift not checked: %v (run `vibe doctor`)\n", err)
 		st = nil
 	}
-	vs, err := integrityhook.Check(ctx, st, root, o.Factory.Now())
+	vs, err := integrityhook.Check(ctx, st, root, o.Now())
 	if err != nil {
 		return err
 	}

@@ -46,7 +46,7 @@ func TestNewCmdIntegrityCheckFlags(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", c.argv, err)
 		}
-		got.IO, got.Factory = cli.IO{}, nil
+		got.IO, got.Store, got.ProjectRoot, got.Now = cli.IO{}, nil, nil, nil
 		if !reflect.DeepEqual(*got, c.want) {
 			t.Errorf("%q: got %+v, want %+v", c.argv, *got, c.want)
 		}
@@ -103,7 +103,7 @@ func TestRunIntegrityCheck(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			err := runIntegrityCheck(ctx, &IntegrityCheckOptions{IO: f.IO, Factory: f, Project: root, Format: c.format})
+			err := runIntegrityCheck(ctx, &IntegrityCheckOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Now: f.Now, Project: root, Format: c.format})
 			if (err == nil) != (c.err == "") || err != nil && err.Error() != c.err {
 				t.Fatalf("err %v, want %q", err, c.err)
 			}
@@ -122,7 +122,7 @@ func TestRunIntegrityCheck(t *testing.T) {
 	t.Run("json", func(t *testing.T) {
 		root := integProject(t, map[string]string{".vibe-science/CLAIM-LEDGER.md": cycleLedger})
 		f, out, _ := integTestFactory(t, "")
-		if err := runIntegrityCheck(ctx, &IntegrityCheckOptions{IO: f.IO, Factory: f, Project: root, Format: "json"}); err != nil {
+		if err := runIntegrityCheck(ctx, &IntegrityCheckOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Now: f.Now, Project: root, Format: "json"}); err != nil {
 			t.Fatal(err)
 		}
 		var got struct {

@@ -24,16 +24,16 @@ func NewCmdLiterature(f *cli.Factory) *cobra.Command {
 
 // LiteratureSourcesOptions are the flags of `vibe literature sources`.
 type LiteratureSourcesOptions struct {
-	IO      cli.IO
-	Factory *cli.Factory
-	Project string
-	Domain  string
-	JSON    bool
+	IO          cli.IO
+	ProjectRoot func(dir string, all bool) (string, error)
+	Project     string
+	Domain      string
+	JSON        bool
 }
 
 // NewCmdLiteratureSources builds `vibe literature sources`.
 func NewCmdLiteratureSources(f *cli.Factory, runF func(*LiteratureSourcesOptions) error) *cobra.Command {
-	opts := &LiteratureSourcesOptions{IO: f.IO, Factory: f}
+	opts := &LiteratureSourcesOptions{IO: f.IO, ProjectRoot: f.ProjectRoot}
 	cmd := &cobra.Command{
 		Use:   "sources",
 		Short: "List the literature sources a domain recommends, with access and API",
@@ -91,7 +91,7 @@ func runLiteratureSources(_ context.Context, o *LiteratureSourcesOptions) error 
 			return &cli.UsageError{Err: err}
 		}
 	} else {
-		pr, err := o.Factory.ProjectRoot(o.Project, false)
+		pr, err := o.ProjectRoot(o.Project, false)
 		if err != nil {
 			return err
 		}
@@ -161,18 +161,19 @@ func runLiteratureSources(_ context.Context, o *LiteratureSourcesOptions) error 
 
 // LiteratureSearchesOptions are the flags of `vibe literature searches`.
 type LiteratureSearchesOptions struct {
-	IO      cli.IO
-	Factory *cli.Factory
-	Project string
-	All     bool
-	Session string
-	Limit   int
-	JSON    bool
+	IO          cli.IO
+	Store       func(context.Context) (*store.Store, error)
+	ProjectRoot func(dir string, all bool) (string, error)
+	Project     string
+	All         bool
+	Session     string
+	Limit       int
+	JSON        bool
 }
 
 // NewCmdLiteratureSearches builds `vibe literature searches`.
 func NewCmdLiteratureSearches(f *cli.Factory, runF func(*LiteratureSearchesOptions) error) *cobra.Command {
-	opts := &LiteratureSearchesOptions{IO: f.IO, Factory: f}
+	opts := &LiteratureSearchesOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot}
 	cmd := &cobra.Command{
 		Use:   "searches",
 		Short: "List the literature searches vibe detected, newest first",
@@ -211,11 +212,11 @@ func runLiteratureSearches(ctx context.Context, o *LiteratureSearchesOptions) er
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	st, err := o.Factory.Store(ctx)
+	st, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
-	pr, err := o.Factory.ProjectRoot(o.Project, o.All || o.Session != "")
+	pr, err := o.ProjectRoot(o.Project, o.All || o.Session != "")
 	if err != nil {
 		return err
 	}

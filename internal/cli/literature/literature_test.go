@@ -37,7 +37,7 @@ func TestNewCmdLiteratureFlags(t *testing.T) {
 		if err := cmd.Execute(); err != nil {
 			t.Fatalf("%q: %v", tt.argv, err)
 		}
-		got.IO, got.Factory = cli.IO{}, nil
+		got.IO, got.ProjectRoot = cli.IO{}, nil
 		if !reflect.DeepEqual(*got, tt.want) {
 			t.Errorf("sources %q: got %+v, want %+v", tt.argv, *got, tt.want)
 		}
@@ -60,7 +60,7 @@ func TestNewCmdLiteratureFlags(t *testing.T) {
 		if err := cmd.Execute(); err != nil {
 			t.Fatalf("%q: %v", tt.argv, err)
 		}
-		got.IO, got.Factory = cli.IO{}, nil
+		got.IO, got.Store, got.ProjectRoot = cli.IO{}, nil, nil
 		if !reflect.DeepEqual(*got, tt.want) {
 			t.Errorf("searches %q: got %+v, want %+v", tt.argv, *got, tt.want)
 		}
@@ -88,7 +88,7 @@ func TestRunLiteratureSourcesProjectConfig(t *testing.T) {
 	if err := os.WriteFile(cfgPath, []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := runLiteratureSources(ctx, &LiteratureSourcesOptions{IO: f.IO, Factory: f, Project: root}); err != nil {
+	if err := runLiteratureSources(ctx, &LiteratureSourcesOptions{IO: f.IO, ProjectRoot: f.ProjectRoot, Project: root}); err != nil {
 		t.Fatal(err)
 	}
 	generic, err := gate.ShippedDomain("generic")
@@ -112,7 +112,7 @@ Curated library (layer 3): zotero
 func TestRunLiteratureSourcesShippedDomain(t *testing.T) {
 	ctx := context.Background()
 	f, out, _, _ := calTestFactory(t)
-	if err := runLiteratureSources(ctx, &LiteratureSourcesOptions{IO: f.IO, Factory: f, Domain: "particle-physics", JSON: true}); err != nil {
+	if err := runLiteratureSources(ctx, &LiteratureSourcesOptions{IO: f.IO, ProjectRoot: f.ProjectRoot, Domain: "particle-physics", JSON: true}); err != nil {
 		t.Fatal(err)
 	}
 	var j literatureSourcesJSON
@@ -133,7 +133,7 @@ func TestRunLiteratureSourcesShippedDomain(t *testing.T) {
 	if !reflect.DeepEqual(got, want) || j.Config != "shipped" || j.Line != literature.RecommendedLine("particle-physics") {
 		t.Errorf("got %v config %q line %q", got, j.Config, j.Line)
 	}
-	err := runLiteratureSources(ctx, &LiteratureSourcesOptions{IO: f.IO, Factory: f, Domain: "astro"})
+	err := runLiteratureSources(ctx, &LiteratureSourcesOptions{IO: f.IO, ProjectRoot: f.ProjectRoot, Domain: "astro"})
 	if err == nil || cli.ExitCode(err) != 2 || !strings.Contains(err.Error(), `unknown domain "astro"`) {
 		t.Errorf("unknown domain: %v (exit %d)", err, cli.ExitCode(err))
 	}
@@ -159,7 +159,7 @@ func TestRunLiteratureSearches(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if err := runLiteratureSearches(ctx, &LiteratureSearchesOptions{IO: f.IO, Factory: f, Project: root, Limit: 30}); err != nil {
+	if err := runLiteratureSearches(ctx, &LiteratureSearchesOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Project: root, Limit: 30}); err != nil {
 		t.Fatal(err)
 	}
 	want := `TIME              SESSION   LAYER      COUNTS  QUERY                        SOURCES             PAPERS
@@ -170,7 +170,7 @@ func TestRunLiteratureSearches(t *testing.T) {
 		t.Errorf("got:\n%q\nwant:\n%q", out.String(), want)
 	}
 	out.Reset()
-	if err := runLiteratureSearches(ctx, &LiteratureSearchesOptions{IO: f.IO, Factory: f, Session: "session-o", Limit: 1, JSON: true}); err != nil {
+	if err := runLiteratureSearches(ctx, &LiteratureSearchesOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Session: "session-o", Limit: 1, JSON: true}); err != nil {
 		t.Fatal(err)
 	}
 	var j []literatureSearchJSON

@@ -29,13 +29,15 @@ func NewCmdMemory(f *cli.Factory) *cobra.Command {
 
 // MemoryAddOptions are the flags of `vibe memory add`.
 type MemoryAddOptions struct {
-	IO      cli.IO
-	Factory *cli.Factory
-	Text    string
-	Kind    string
-	Ref     string
-	Project string
-	JSON    bool
+	IO          cli.IO
+	Store       func(context.Context) (*store.Store, error)
+	ProjectRoot func(dir string, all bool) (string, error)
+	Now         func() time.Time
+	Text        string
+	Kind        string
+	Ref         string
+	Project     string
+	JSON        bool
 	// SourceType is where the knowledge comes from (code, paper, person,
 	// blog, model); Trust, when set, overrides its default trust.
 	SourceType string
@@ -48,7 +50,7 @@ type MemoryAddOptions struct {
 
 // NewCmdMemoryAdd builds `vibe memory add TEXT`.
 func NewCmdMemoryAdd(f *cli.Factory, runF func(*MemoryAddOptions) error) *cobra.Command {
-	opts := &MemoryAddOptions{IO: f.IO, Factory: f}
+	opts := &MemoryAddOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Now: f.Now}
 	var trust float64
 	cmd := &cobra.Command{
 		Use:   "add TEXT",
@@ -90,11 +92,11 @@ func runMemoryAdd(ctx context.Context, o *MemoryAddOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	st, err := o.Factory.Store(ctx)
+	st, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
-	pr, err := o.Factory.ProjectRoot(o.Project, false)
+	pr, err := o.ProjectRoot(o.Project, false)
 	if err != nil {
 		return err
 	}
@@ -105,7 +107,7 @@ func runMemoryAdd(ctx context.Context, o *MemoryAddOptions) error {
 		vec = watched
 	}
 	m := store.NewMemory{ProjectPath: pr, Kind: o.Kind, Text: o.Text, Ref: o.Ref, Source: "cli",
-		SourceType: o.SourceType, Trust: o.Trust, At: o.Factory.Now()}
+		SourceType: o.SourceType, Trust: o.Trust, At: o.Now()}
 	id, conflict, err := recall.AddMemory(ctx, st, vec, m)
 	if err != nil {
 		return err
@@ -136,16 +138,18 @@ func runMemoryAdd(ctx context.Context, o *MemoryAddOptions) error {
 
 // MemoryImportOptions are the flags of `vibe memory import`.
 type MemoryImportOptions struct {
-	IO      cli.IO
-	Factory *cli.Factory
-	File    string
-	Project string
-	JSON    bool
+	IO          cli.IO
+	Store       func(context.Context) (*store.Store, error)
+	ProjectRoot func(dir string, all bool) (string, error)
+	Now         func() time.Time
+	File        string
+	Project     string
+	JSON        bool
 }
 
 // NewCmdMemoryImport builds `vibe memory import FILE.jsonl`.
 func NewCmdMemoryImport(f *cli.Factory, runF func(*MemoryImportOptions) error) *cobra.Command {
-	opts := &MemoryImportOptions{IO: f.IO, Factory: f}
+	opts := &MemoryImportOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Now: f.Now}
 	cmd := &cobra.Command{
 		Use:   "import FILE.jsonl",
 		Short: "Import memories, one JSON object a line: {\"text\", \"kind\", \"ref\", \"created_at\"} (- reads stdin)",
@@ -182,16 +186,16 @@ func runMemoryImport(ctx context.Context, o *MemoryImportOptions) error {
 		defer fh.Close()
 		r = fh
 	}
-	st, err := o.Factory.Store(ctx)
+	st, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
 	next := importProgressEvery
-	pr, err := o.Factory.ProjectRoot(o.Project, false)
+	pr, err := o.ProjectRoot(o.Project, false)
 	if err != nil {
 		return err
 	}
-	rep, err := recall.Import(ctx, st, r, pr, o.Factory.Now(), func(lines int) {
+	rep, err := recall.Import(ctx, st, r, pr, o.Now(), func(lines int) {
 		if lines >= next {
 			fmt.Fprintf(o.IO.ErrOut, "… %d lines read\n", lines)
 			next = lines + importProgressEvery
@@ -250,16 +254,17 @@ func importSkipped(file string, skipped []recall.LineError) error {
 
 // MemoryExportOptions are the flags of `vibe memory export`.
 type MemoryExportOptions struct {
-	IO      cli.IO
-	Factory *cli.Factory
-	Project string
-	All     bool
-	JSON    bool // one array instead of JSON lines
+	IO          cli.IO
+	Store       func(context.Context) (*store.Store, error)
+	ProjectRoot func(dir string, all bool) (string, error)
+	Project     string
+	All         bool
+	JSON        bool // one array instead of JSON lines
 }
 
 // NewCmdMemoryExport builds `vibe memory export`.
 func NewCmdMemoryExport(f *cli.Factory, runF func(*MemoryExportOptions) error) *cobra.Command {
-	opts := &MemoryExportOptions{IO: f.IO, Factory: f}
+	opts := &MemoryExportOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot}
 	var jsonl bool
 	cmd := &cobra.Command{
 		Use:   "export",
@@ -308,7 +313,7 @@ func runMemoryExport(ctx context.Context, o *MemoryExportOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	st, err := o.Factory.Store(ctx)
+	st, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
@@ -316,7 +321,7 @@ func runMemoryExport(ctx context.Context, o *MemoryExportOptions) error {
 	enc.SetEscapeHTML(false)
 	var all []memoryJSON
 	n := 0
-	pr, err := o.Factory.ProjectRoot(o.Project, o.All)
+	pr, err := o.ProjectRoot(o.Project, o.All)
 	if err != nil {
 		return err
 	}
@@ -345,14 +350,14 @@ func runMemoryExport(ctx context.Context, o *MemoryExportOptions) error {
 
 // MemoryForgetOptions are the flags of `vibe memory forget`.
 type MemoryForgetOptions struct {
-	IO      cli.IO
-	Factory *cli.Factory
-	ID      int64
+	IO    cli.IO
+	Store func(context.Context) (*store.Store, error)
+	ID    int64
 }
 
 // NewCmdMemoryForget builds `vibe memory forget ID`.
 func NewCmdMemoryForget(f *cli.Factory, runF func(*MemoryForgetOptions) error) *cobra.Command {
-	opts := &MemoryForgetOptions{IO: f.IO, Factory: f}
+	opts := &MemoryForgetOptions{IO: f.IO, Store: f.Store}
 	cmd := &cobra.Command{
 		Use:   "forget ID",
 		Short: "Stop recalling a memory (it stays on record; adding the same text again brings it back)",
@@ -376,7 +381,7 @@ func runMemoryForget(ctx context.Context, o *MemoryForgetOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	st, err := o.Factory.Store(ctx)
+	st, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
@@ -389,15 +394,15 @@ func runMemoryForget(ctx context.Context, o *MemoryForgetOptions) error {
 
 // MemoryShowOptions are the flags of `vibe memory show`.
 type MemoryShowOptions struct {
-	IO      cli.IO
-	Factory *cli.Factory
-	ID      int64
-	JSON    bool
+	IO    cli.IO
+	Store func(context.Context) (*store.Store, error)
+	ID    int64
+	JSON  bool
 }
 
 // NewCmdMemoryShow builds `vibe memory show ID`.
 func NewCmdMemoryShow(f *cli.Factory, runF func(*MemoryShowOptions) error) *cobra.Command {
-	opts := &MemoryShowOptions{IO: f.IO, Factory: f}
+	opts := &MemoryShowOptions{IO: f.IO, Store: f.Store}
 	cmd := &cobra.Command{
 		Use:   "show ID",
 		Short: "Show one memory in full (ID as in context: 12 or M-12)",
@@ -422,7 +427,7 @@ func runMemoryShow(ctx context.Context, o *MemoryShowOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	st, err := o.Factory.Store(ctx)
+	st, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}

@@ -56,7 +56,7 @@ func TestNewCmdMemoryFlags(t *testing.T) {
 			}
 			continue
 		}
-		got.IO, got.Factory = cli.IO{}, nil
+		got.IO, got.Store, got.ProjectRoot, got.Now = cli.IO{}, nil, nil, nil
 		if !reflect.DeepEqual(*got, tt.want) {
 			t.Errorf("add %q: %+v, want %+v", tt.argv, *got, tt.want)
 		}
@@ -85,7 +85,7 @@ func TestNewCmdMemoryFlags(t *testing.T) {
 			}
 			continue
 		}
-		got.IO, got.Factory = cli.IO{}, nil
+		got.IO, got.Store, got.ProjectRoot = cli.IO{}, nil, nil
 		if !reflect.DeepEqual(*got, tt.want) {
 			t.Errorf("export %q: %+v, want %+v", tt.argv, *got, tt.want)
 		}
@@ -122,7 +122,7 @@ func TestRunMemoryAddForgetShow(t *testing.T) {
 		t.Helper()
 		out.Reset()
 		errOut.Reset()
-		o.IO, o.Factory, o.Project = f.IO, f, root
+		o.IO, o.Store, o.ProjectRoot, o.Now, o.Project = f.IO, f.Store, f.ProjectRoot, f.Now, root
 		if err := runMemoryAdd(ctx, o); err != nil {
 			t.Fatal(err)
 		}
@@ -143,7 +143,7 @@ func TestRunMemoryAddForgetShow(t *testing.T) {
 	}
 
 	out.Reset()
-	if err := runMemoryShow(ctx, &MemoryShowOptions{IO: f.IO, Factory: f, ID: 1}); err != nil {
+	if err := runMemoryShow(ctx, &MemoryShowOptions{IO: f.IO, Store: f.Store, ID: 1}); err != nil {
 		t.Fatal(err)
 	}
 	want := "M-1  claim_event\nproject  " + root + "\ncreated  2026-11-01 09:00 UTC\nsource   cli\ntrust    1\nref      ledger#C-4\n" +
@@ -154,14 +154,14 @@ func TestRunMemoryAddForgetShow(t *testing.T) {
 	}
 
 	out.Reset()
-	if err := runMemoryForget(ctx, &MemoryForgetOptions{IO: f.IO, Factory: f, ID: 1}); err != nil {
+	if err := runMemoryForget(ctx, &MemoryForgetOptions{IO: f.IO, Store: f.Store, ID: 1}); err != nil {
 		t.Fatal(err)
 	}
 	if out.String() != "M-1 forgotten: recall and session context no longer show it\n" {
 		t.Errorf("forget: %q", out)
 	}
 	out.Reset()
-	if err := runMemoryShow(ctx, &MemoryShowOptions{IO: f.IO, Factory: f, ID: 1, JSON: true}); err != nil {
+	if err := runMemoryShow(ctx, &MemoryShowOptions{IO: f.IO, Store: f.Store, ID: 1, JSON: true}); err != nil {
 		t.Fatal(err)
 	}
 	wantJSON := fmt.Sprintf(`{
@@ -182,13 +182,13 @@ func TestRunMemoryAddForgetShow(t *testing.T) {
 	}
 	out.Reset()
 	errOut.Reset()
-	if err := runRecall(ctx, &RecallOptions{IO: f.IO, Factory: f, Query: "GC content", Project: root, Limit: 5, JSON: true}); err != nil {
+	if err := runRecall(ctx, &RecallOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Now: f.Now, Query: "GC content", Project: root, Limit: 5, JSON: true}); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(out.String(), `"id": 1,`) {
 		t.Errorf("forgotten memory recalled:\n%s", out)
 	}
-	err := runMemoryShow(ctx, &MemoryShowOptions{IO: f.IO, Factory: f, ID: 99})
+	err := runMemoryShow(ctx, &MemoryShowOptions{IO: f.IO, Store: f.Store, ID: 99})
 	if err == nil || err.Error() != "read memory: no memory M-99 (see `vibe recall QUERY`)" || cli.ExitCode(err) != 1 {
 		t.Errorf("show missing: %v", err)
 	}
@@ -209,7 +209,7 @@ func TestRunMemoryImportExport(t *testing.T) {
 	}
 	// A bad line fails the import (exit 1, naming the lines) after the
 	// good lines are stored: a script must not take it for success.
-	err := runMemoryImport(ctx, &MemoryImportOptions{IO: f.IO, Factory: f, File: file, Project: root})
+	err := runMemoryImport(ctx, &MemoryImportOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Now: f.Now, File: file, Project: root})
 	if err == nil || cli.ExitCode(err) != 1 ||
 		err.Error() != file+": 1 line skipped (line 2); the other lines are stored: fix that line and import the file again (stored lines count as duplicates)" {
 		t.Fatalf("err %v (exit %d)", err, cli.ExitCode(err))
@@ -224,20 +224,20 @@ func TestRunMemoryImportExport(t *testing.T) {
 	out.Reset()
 	errOut.Reset()
 	f.IO.In = strings.NewReader(`{"text": "third note"}` + "\n" + `{"kind": "note"}` + "\n")
-	if err := runMemoryImport(ctx, &MemoryImportOptions{IO: f.IO, Factory: f, File: "-", Project: root, JSON: true}); cli.ExitCode(err) != 1 {
+	if err := runMemoryImport(ctx, &MemoryImportOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Now: f.Now, File: "-", Project: root, JSON: true}); cli.ExitCode(err) != 1 {
 		t.Fatalf("err %v, want exit 1 for the skipped line", err)
 	}
 	wantReport := "{\n  \"added\": 1,\n  \"conflicts\": 0,\n  \"duplicates\": 0,\n  \"lines\": 2,\n  \"skipped\": [\n    {\n      \"line\": 2,\n      \"error\": \"the memory text is empty; give the fact to remember\"\n    }\n  ]\n}\n"
 	if out.String() != wantReport {
 		t.Errorf("import json %q", out)
 	}
-	if err := runMemoryImport(ctx, &MemoryImportOptions{IO: f.IO, Factory: f, File: filepath.Join(t.TempDir(), "none.jsonl"), Project: root}); err == nil {
+	if err := runMemoryImport(ctx, &MemoryImportOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Now: f.Now, File: filepath.Join(t.TempDir(), "none.jsonl"), Project: root}); err == nil {
 		t.Error("importing a missing file succeeded")
 	}
 
 	// Export is oldest first, in the import format, and round-trips.
 	out.Reset()
-	if err := runMemoryExport(ctx, &MemoryExportOptions{IO: f.IO, Factory: f, Project: root}); err != nil {
+	if err := runMemoryExport(ctx, &MemoryExportOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Project: root}); err != nil {
 		t.Fatal(err)
 	}
 	want := fmt.Sprintf(`{"id":2,"project":%[1]q,"kind":"note","text":"SoupX on every sample","created_at":"2026-05-01T01:46:40Z","trust":1,"source":"import"}
@@ -250,14 +250,14 @@ func TestRunMemoryImportExport(t *testing.T) {
 	exported := out.String()
 	g, gout, _, groot := memTestFactory(t)
 	g.IO.In = strings.NewReader(exported)
-	if err := runMemoryImport(ctx, &MemoryImportOptions{IO: g.IO, Factory: g, File: "-", Project: groot}); err != nil {
+	if err := runMemoryImport(ctx, &MemoryImportOptions{IO: g.IO, Store: g.Store, ProjectRoot: g.ProjectRoot, Now: g.Now, File: "-", Project: groot}); err != nil {
 		t.Fatal(err)
 	}
 	if gout.String() != "imported 3 of 3 lines: 3 added, 0 already stored, 0 contradicting an earlier memory, 0 skipped\n" {
 		t.Errorf("round trip: %q", gout)
 	}
 	out.Reset()
-	if err := runMemoryExport(ctx, &MemoryExportOptions{IO: f.IO, Factory: f, Project: root, JSON: true}); err != nil {
+	if err := runMemoryExport(ctx, &MemoryExportOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Project: root, JSON: true}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(out.String(), "[\n  {\n    \"id\": 2,") {
@@ -265,7 +265,7 @@ func TestRunMemoryImportExport(t *testing.T) {
 	}
 	out.Reset()
 	errOut.Reset()
-	if err := runMemoryExport(ctx, &MemoryExportOptions{IO: f.IO, Factory: f, Project: clitest.MkVibeDir(t, t.TempDir())}); err != nil {
+	if err := runMemoryExport(ctx, &MemoryExportOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Project: clitest.MkVibeDir(t, t.TempDir())}); err != nil {
 		t.Fatal(err)
 	}
 	if out.String() != "" || errOut.String() != "no memories to export\n" {
@@ -281,7 +281,7 @@ func TestMemoryTrustRoundTrips(t *testing.T) {
 	add := func(o *MemoryAddOptions) float64 {
 		t.Helper()
 		out.Reset()
-		o.IO, o.Factory, o.Project, o.Kind, o.JSON = f.IO, f, root, "note", true
+		o.IO, o.Store, o.ProjectRoot, o.Now, o.Project, o.Kind, o.JSON = f.IO, f.Store, f.ProjectRoot, f.Now, root, "note", true
 		if err := runMemoryAdd(ctx, o); err != nil {
 			t.Fatal(err)
 		}

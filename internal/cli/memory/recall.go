@@ -6,22 +6,26 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/vibe-science/vibe/internal/cli"
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/recall"
+	"github.com/vibe-science/vibe/internal/store"
 )
 
 // RecallOptions are the flags of `vibe recall`.
 type RecallOptions struct {
-	IO      cli.IO
-	Factory *cli.Factory
-	Query   string
-	Project string
-	Limit   int
-	JSON    bool
+	IO          cli.IO
+	Store       func(context.Context) (*store.Store, error)
+	ProjectRoot func(dir string, all bool) (string, error)
+	Now         func() time.Time
+	Query       string
+	Project     string
+	Limit       int
+	JSON        bool
 	// Vectors is the embed worker's KNN client; nil searches lexically and
 	// says so on stderr, with LexicalWhy when it is set.
 	Vectors    recall.Vectors
@@ -31,7 +35,7 @@ type RecallOptions struct {
 // NewCmdRecall builds `vibe recall QUERY`: layer 3 of progressive
 // disclosure, the memories of a project for a question, in full.
 func NewCmdRecall(f *cli.Factory, runF func(*RecallOptions) error) *cobra.Command {
-	opts := &RecallOptions{IO: f.IO, Factory: f}
+	opts := &RecallOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Now: f.Now}
 	cmd := &cobra.Command{
 		Use:   "recall QUERY",
 		Short: "Search the project's memories (BM25 and vectors) and print them in full",
@@ -75,16 +79,16 @@ func runRecall(ctx context.Context, o *RecallOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	st, err := o.Factory.Store(ctx)
+	st, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
-	root, err := o.Factory.ProjectRoot(o.Project, false)
+	root, err := o.ProjectRoot(o.Project, false)
 	if err != nil {
 		return err
 	}
 	res, err := recall.Search(ctx, st, o.Vectors, recall.Query{
-		Project: root, Text: o.Query, Limit: o.Limit, Now: o.Factory.Now()})
+		Project: root, Text: o.Query, Limit: o.Limit, Now: o.Now()})
 	if err != nil {
 		return err
 	}

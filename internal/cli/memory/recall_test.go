@@ -63,7 +63,7 @@ func TestNewCmdRecallFlags(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", tt.argv, err)
 		}
-		got.IO, got.Factory = cli.IO{}, nil
+		got.IO, got.Store, got.ProjectRoot, got.Now = cli.IO{}, nil, nil, nil
 		if !reflect.DeepEqual(*got, tt.want) {
 			t.Errorf("%q: got %+v, want %+v", tt.argv, *got, tt.want)
 		}
@@ -79,7 +79,7 @@ func TestRunRecall(t *testing.T) {
 		store.NewMemory{Kind: store.KindNote, Text: "Mycoplasma test passed on 2 May", At: memT0.Add(-72 * time.Hour)},
 	)
 	// JSON: exactly the documented keys, conflict when set.
-	if err := runRecall(ctx, &RecallOptions{IO: f.IO, Factory: f, Query: "DQ2 guide split", Project: root, Limit: 5, JSON: true}); err != nil {
+	if err := runRecall(ctx, &RecallOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Now: f.Now, Query: "DQ2 guide split", Project: root, Limit: 5, JSON: true}); err != nil {
 		t.Fatal(err)
 	}
 	var rows []map[string]any
@@ -120,7 +120,7 @@ func TestRunRecall(t *testing.T) {
 	// Text: every hit in full.
 	out.Reset()
 	errOut.Reset()
-	if err := runRecall(ctx, &RecallOptions{IO: f.IO, Factory: f, Query: "mycoplasma", Project: root, Limit: 5}); err != nil {
+	if err := runRecall(ctx, &RecallOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Now: f.Now, Query: "mycoplasma", Project: root, Limit: 5}); err != nil {
 		t.Fatal(err)
 	}
 	want := "[M-3] note 2026-10-29  score 0.0164  fts\nMycoplasma test passed on 2 May\n"
@@ -129,14 +129,14 @@ func TestRunRecall(t *testing.T) {
 	}
 	out.Reset()
 	errOut.Reset()
-	if err := runRecall(ctx, &RecallOptions{IO: f.IO, Factory: f, Query: "sourdough", Project: root, Limit: 5}); err != nil {
+	if err := runRecall(ctx, &RecallOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Now: f.Now, Query: "sourdough", Project: root, Limit: 5}); err != nil {
 		t.Fatal(err)
 	}
 	if out.String() != "" || errOut.String() != "recall: no vector search configured: lexical only\nno memory of this project matches \"sourdough\"\n" {
 		t.Errorf("no hits: stdout %q stderr %q", out, errOut)
 	}
 	out.Reset()
-	if err := runRecall(ctx, &RecallOptions{IO: f.IO, Factory: f, Query: "sourdough", Project: root, Limit: 5, JSON: true}); err != nil || out.String() != "[]\n" {
+	if err := runRecall(ctx, &RecallOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Now: f.Now, Query: "sourdough", Project: root, Limit: 5, JSON: true}); err != nil || out.String() != "[]\n" {
 		t.Errorf("no hits JSON: %q %v", out, err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/embed"
 	"github.com/vibe-science/vibe/internal/fault"
+	"github.com/vibe-science/vibe/internal/store"
 )
 
 // NewCmdModel builds `vibe model pull|list|use`.
@@ -34,11 +36,11 @@ func NewCmdModel(f *cli.Factory) *cobra.Command {
 
 // ModelPullOptions are the flags of `vibe model pull`.
 type ModelPullOptions struct {
-	IO      cli.IO
-	Factory *cli.Factory
-	Name    string
-	URL     string
-	JSON    bool
+	IO    cli.IO
+	Paths func() config.Paths
+	Name  string
+	URL   string
+	JSON  bool
 	// Catalog and Client default to embed.Catalog and http.DefaultClient;
 	// tests point them at an httptest server.
 	Catalog map[string]embed.Spec
@@ -47,7 +49,7 @@ type ModelPullOptions struct {
 
 // NewCmdModelPull builds `vibe model pull [name]`.
 func NewCmdModelPull(f *cli.Factory, runF func(*ModelPullOptions) error) *cobra.Command {
-	opts := &ModelPullOptions{IO: f.IO, Factory: f}
+	opts := &ModelPullOptions{IO: f.IO, Paths: f.Paths}
 	cmd := &cobra.Command{
 		Use:   "pull [name]",
 		Short: "Download a model (default " + embed.DefaultModel + ") and check its SHA-256",
@@ -80,7 +82,7 @@ func runModelPull(ctx context.Context, o *ModelPullOptions) error {
 		return fault.E(fault.Invalid, "model pull", err)
 	}
 	spec, ok := catalog[o.Name]
-	p := o.Factory.Paths()
+	p := o.Paths()
 	dir := embed.Dir(p.Models, o.Name)
 	if !ok {
 		return fault.Errorf(fault.NotFound, "model pull",
@@ -179,7 +181,8 @@ func (b *progressBar) finish() {
 // ModelListOptions are the flags of `vibe model list`.
 type ModelListOptions struct {
 	IO      cli.IO
-	Factory *cli.Factory
+	Paths   func() config.Paths
+	Store   func(context.Context) (*store.Store, error)
 	Verify  bool
 	JSON    bool
 	Catalog map[string]embed.Spec
@@ -187,7 +190,7 @@ type ModelListOptions struct {
 
 // NewCmdModelList builds `vibe model list`.
 func NewCmdModelList(f *cli.Factory, runF func(*ModelListOptions) error) *cobra.Command {
-	opts := &ModelListOptions{IO: f.IO, Factory: f}
+	opts := &ModelListOptions{IO: f.IO, Paths: f.Paths, Store: f.Store}
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List installed and downloadable models, marking the current one",
@@ -227,8 +230,8 @@ func runModelList(ctx context.Context, o *ModelListOptions) error {
 	if catalog == nil {
 		catalog = embed.Catalog
 	}
-	p := o.Factory.Paths()
-	current, err := currentModel(ctx, o.Factory)
+	p := o.Paths()
+	current, err := currentModel(ctx, o.Store, o.Paths)
 	if err != nil {
 		return err
 	}
@@ -294,8 +297,8 @@ func runModelList(ctx context.Context, o *ModelListOptions) error {
 }
 
 // currentModel is the model `vibe model use` chose, else the settings'.
-func currentModel(ctx context.Context, f *cli.Factory) (string, error) {
-	st, err := f.Store(ctx)
+func currentModel(ctx context.Context, openStore func(context.Context) (*store.Store, error), paths func() config.Paths) (string, error) {
+	st, err := openStore(ctx)
 	if err != nil {
 		return "", err
 	}
@@ -303,21 +306,23 @@ func currentModel(ctx context.Context, f *cli.Factory) (string, error) {
 	if err != nil || name != "" {
 		return name, err
 	}
-	s, _ := config.LoadSettings(f.Paths())
+	s, _ := config.LoadSettings(paths())
 	return s.Model, nil
 }
 
 // ModelUseOptions are the flags of `vibe model use`.
 type ModelUseOptions struct {
-	IO      cli.IO
-	Factory *cli.Factory
-	Name    string
-	JSON    bool
+	IO    cli.IO
+	Paths func() config.Paths
+	Store func(context.Context) (*store.Store, error)
+	Now   func() time.Time
+	Name  string
+	JSON  bool
 }
 
 // NewCmdModelUse builds `vibe model use NAME`.
 func NewCmdModelUse(f *cli.Factory, runF func(*ModelUseOptions) error) *cobra.Command {
-	opts := &ModelUseOptions{IO: f.IO, Factory: f}
+	opts := &ModelUseOptions{IO: f.IO, Paths: f.Paths, Store: f.Store, Now: f.Now}
 	cmd := &cobra.Command{
 		Use:   "use NAME",
 		Short: "Make an installed model current and re-embed every memory with it in the background",
@@ -338,8 +343,7 @@ func runModelUse(ctx context.Context, o *ModelUseOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	f := o.Factory
-	p := f.Paths()
+	p := o.Paths()
 	if err := embed.CheckName(o.Name); err != nil {
 		return fault.E(fault.Invalid, "model use", err)
 	}
@@ -347,7 +351,7 @@ func runModelUse(ctx context.Context, o *ModelUseOptions) error {
 	if err := embed.Ready(dir); err != nil {
 		return fault.Errorf(fault.NotFound, "model use", "model %s is not installed in %s: run `vibe model pull %s` first", o.Name, dir, o.Name)
 	}
-	st, err := f.Store(ctx)
+	st, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
@@ -355,7 +359,7 @@ func runModelUse(ctx context.Context, o *ModelUseOptions) error {
 	if err := setSettingsModel(p, o.Name); err != nil {
 		return err
 	}
-	n, err := st.UseEmbedModel(ctx, o.Name, f.Now())
+	n, err := st.UseEmbedModel(ctx, o.Name, o.Now())
 	if err != nil {
 		return err
 	}

@@ -41,7 +41,7 @@ func TestNewCmdModelFlags(t *testing.T) {
 		if err := cmd.Execute(); err != nil {
 			t.Fatalf("%q: %v", c.argv, err)
 		}
-		got.IO, got.Factory = cli.IO{}, nil
+		got.IO, got.Paths = cli.IO{}, nil
 		if !reflect.DeepEqual(*got, c.want) {
 			t.Errorf("pull %q: got %+v, want %+v", c.argv, *got, c.want)
 		}
@@ -61,7 +61,7 @@ func TestNewCmdModelFlags(t *testing.T) {
 		if err := cmd.Execute(); err != nil {
 			t.Fatalf("%q: %v", c.argv, err)
 		}
-		got.IO, got.Factory = cli.IO{}, nil
+		got.IO, got.Paths, got.Store = cli.IO{}, nil, nil
 		if !reflect.DeepEqual(*got, c.want) {
 			t.Errorf("list %q: got %+v, want %+v", c.argv, *got, c.want)
 		}
@@ -92,7 +92,7 @@ func TestNewCmdModelFlags(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got.IO, got.Factory = cli.IO{}, nil
+		got.IO, got.Paths, got.Store, got.Now = cli.IO{}, nil, nil, nil
 		if !reflect.DeepEqual(*got, c.want) {
 			t.Errorf("use %q: got %+v, want %+v", c.argv, *got, c.want)
 		}
@@ -141,7 +141,7 @@ func TestRunModelPull(t *testing.T) {
 
 	t.Run("published digests, plain progress", func(t *testing.T) {
 		f, out, errOut := modelTestFactory(t)
-		o := &ModelPullOptions{IO: f.IO, Factory: f, Name: "mini", Catalog: map[string]embed.Spec{"mini": testSpec(true)}, URL: srv.URL + "/repo"}
+		o := &ModelPullOptions{IO: f.IO, Paths: f.Paths, Name: "mini", Catalog: map[string]embed.Spec{"mini": testSpec(true)}, URL: srv.URL + "/repo"}
 		if err := runModelPull(ctx, o); err != nil {
 			t.Fatal(err)
 		}
@@ -183,7 +183,7 @@ func TestRunModelPull(t *testing.T) {
 	t.Run("terminal progress bar", func(t *testing.T) {
 		f, _, errOut := modelTestFactory(t)
 		f.IO.TTY = true
-		o := &ModelPullOptions{IO: f.IO, Factory: f, Name: "mini", Catalog: map[string]embed.Spec{"mini": testSpec(true)}, URL: srv.URL + "/repo"}
+		o := &ModelPullOptions{IO: f.IO, Paths: f.Paths, Name: "mini", Catalog: map[string]embed.Spec{"mini": testSpec(true)}, URL: srv.URL + "/repo"}
 		if err := runModelPull(ctx, o); err != nil {
 			t.Fatal(err)
 		}
@@ -197,7 +197,7 @@ func TestRunModelPull(t *testing.T) {
 
 	t.Run("no published digest: recorded on first download", func(t *testing.T) {
 		f, out, _ := modelTestFactory(t)
-		o := &ModelPullOptions{IO: f.IO, Factory: f, Name: "mini", Catalog: map[string]embed.Spec{"mini": testSpec(false)}, URL: srv.URL + "/repo"}
+		o := &ModelPullOptions{IO: f.IO, Paths: f.Paths, Name: "mini", Catalog: map[string]embed.Spec{"mini": testSpec(false)}, URL: srv.URL + "/repo"}
 		if err := runModelPull(ctx, o); err != nil {
 			t.Fatal(err)
 		}
@@ -248,7 +248,7 @@ func TestRunModelPull(t *testing.T) {
 	for _, tc := range failures {
 		t.Run(tc.name, func(t *testing.T) {
 			f, out, _ := modelTestFactory(t)
-			o := &ModelPullOptions{IO: f.IO, Factory: f, Name: "mini", Catalog: map[string]embed.Spec{"mini": tc.spec}, URL: tc.url}
+			o := &ModelPullOptions{IO: f.IO, Paths: f.Paths, Name: "mini", Catalog: map[string]embed.Spec{"mini": tc.spec}, URL: tc.url}
 			err := runModelPull(ctx, o)
 			if err == nil || err.Error() != tc.want {
 				t.Fatalf("err = %v\nwant  %s", err, tc.want)
@@ -266,13 +266,13 @@ func TestRunModelPull(t *testing.T) {
 
 	t.Run("unknown name", func(t *testing.T) {
 		f, _, _ := modelTestFactory(t)
-		err := runModelPull(ctx, &ModelPullOptions{IO: f.IO, Factory: f, Name: "gpt-9"})
+		err := runModelPull(ctx, &ModelPullOptions{IO: f.IO, Paths: f.Paths, Name: "gpt-9"})
 		want := "model pull: vibe does not know how to download \"gpt-9\" (it can pull: all-MiniLM-L6-v2); to use another model, place model.onnx and tokenizer.json in " +
 			filepath.Join(f.Paths().Models, "gpt-9") + " yourself"
 		if err == nil || err.Error() != want {
 			t.Errorf("err = %v", err)
 		}
-		err = runModelPull(ctx, &ModelPullOptions{IO: f.IO, Factory: f, Name: "../etc"})
+		err = runModelPull(ctx, &ModelPullOptions{IO: f.IO, Paths: f.Paths, Name: "../etc"})
 		if err == nil || cli.ExitCode(err) != 2 || !strings.Contains(err.Error(), `model name "../etc" is not allowed`) {
 			t.Errorf("path name: err = %v", err)
 		}
@@ -292,7 +292,7 @@ func installModel(t *testing.T, f *cli.Factory, name string, files ...string) st
 func TestRunModelList(t *testing.T) {
 	ctx := context.Background()
 	f, out, _ := modelTestFactory(t)
-	o := &ModelListOptions{IO: f.IO, Factory: f}
+	o := &ModelListOptions{IO: f.IO, Paths: f.Paths, Store: f.Store}
 	if err := runModelList(ctx, o); err != nil {
 		t.Fatal(err)
 	}
@@ -342,7 +342,7 @@ func TestRunModelUse(t *testing.T) {
 	ctx := context.Background()
 	f, out, _ := modelTestFactory(t)
 	p := f.Paths()
-	err := runModelUse(ctx, &ModelUseOptions{IO: f.IO, Factory: f, Name: "mini"})
+	err := runModelUse(ctx, &ModelUseOptions{IO: f.IO, Paths: f.Paths, Store: f.Store, Now: f.Now, Name: "mini"})
 	want := "model use: model mini is not installed in " + filepath.Join(p.Models, "mini") + ": run `vibe model pull mini` first"
 	if err == nil || err.Error() != want || cli.ExitCode(err) != 1 {
 		t.Fatalf("err = %v (exit %d)", err, cli.ExitCode(err))
@@ -365,7 +365,7 @@ func TestRunModelUse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := runModelUse(ctx, &ModelUseOptions{IO: f.IO, Factory: f, Name: "mini"}); err != nil {
+	if err := runModelUse(ctx, &ModelUseOptions{IO: f.IO, Paths: f.Paths, Store: f.Store, Now: f.Now, Name: "mini"}); err != nil {
 		t.Fatal(err)
 	}
 	wantOut := "current model: mini; 2 memories queued for embedding with it\n" +
@@ -384,7 +384,7 @@ func TestRunModelUse(t *testing.T) {
 		t.Errorf("backlog = %d", c.Backlog)
 	}
 	os.WriteFile(p.Settings, []byte(`[1, 2]`), 0o644)
-	err = runModelUse(ctx, &ModelUseOptions{IO: f.IO, Factory: f, Name: "mini"})
+	err = runModelUse(ctx, &ModelUseOptions{IO: f.IO, Paths: f.Paths, Store: f.Store, Now: f.Now, Name: "mini"})
 	if err == nil || !strings.HasPrefix(err.Error(), "model use: settings "+p.Settings+" is not a JSON object (") || cli.ExitCode(err) != 2 {
 		t.Errorf("broken settings: %v", err)
 	}

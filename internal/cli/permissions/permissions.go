@@ -10,6 +10,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/cli"
 	"github.com/vibe-science/vibe/internal/permission"
+	"github.com/vibe-science/vibe/internal/project"
 )
 
 // NewCmdPermissions builds `vibe permissions show|check`.
@@ -21,14 +22,14 @@ func NewCmdPermissions(f *cli.Factory) *cobra.Command {
 
 // PermissionsShowOptions are the flags of `vibe permissions show`.
 type PermissionsShowOptions struct {
-	IO      cli.IO
-	Factory *cli.Factory
-	Project string
+	IO          cli.IO
+	FindProject func(dir string) (project.Project, error)
+	Project     string
 }
 
 // NewCmdPermissionsShow builds `vibe permissions show`.
 func NewCmdPermissionsShow(f *cli.Factory, runF func(*PermissionsShowOptions) error) *cobra.Command {
-	opts := &PermissionsShowOptions{IO: f.IO, Factory: f}
+	opts := &PermissionsShowOptions{IO: f.IO, FindProject: f.FindProject}
 	cmd := &cobra.Command{
 		Use:   "show",
 		Short: "Print the effective policy (the shipped default merged with .vibe-science/permissions.json) as JSON",
@@ -45,7 +46,7 @@ func NewCmdPermissionsShow(f *cli.Factory, runF func(*PermissionsShowOptions) er
 }
 
 func runPermissionsShow(o *PermissionsShowOptions) error {
-	proj, err := o.Factory.FindProject(o.Project)
+	proj, err := o.FindProject(o.Project)
 	if err != nil {
 		return err
 	}
@@ -63,20 +64,20 @@ func runPermissionsShow(o *PermissionsShowOptions) error {
 
 // PermissionsCheckOptions are the flags of `vibe permissions check`.
 type PermissionsCheckOptions struct {
-	IO      cli.IO
-	Factory *cli.Factory
-	Project string
-	Role    string
-	Agent   string
-	Tool    string
-	Path    string
-	Command string
-	JSON    bool
+	IO          cli.IO
+	FindProject func(dir string) (project.Project, error)
+	Project     string
+	Role        string
+	Agent       string
+	Tool        string
+	Path        string
+	Command     string
+	JSON        bool
 }
 
 // NewCmdPermissionsCheck builds `vibe permissions check`.
 func NewCmdPermissionsCheck(f *cli.Factory, runF func(*PermissionsCheckOptions) error) *cobra.Command {
-	opts := &PermissionsCheckOptions{IO: f.IO, Factory: f}
+	opts := &PermissionsCheckOptions{IO: f.IO, FindProject: f.FindProject}
 	cmd := &cobra.Command{
 		Use:   "check --role R --tool T (--path P | --command \"…\")",
 		Short: "Explain whether a role may make a tool call, and which rule decides",
@@ -108,7 +109,7 @@ func NewCmdPermissionsCheck(f *cli.Factory, runF func(*PermissionsCheckOptions) 
 }
 
 func runPermissionsCheck(o *PermissionsCheckOptions) error {
-	proj, err := o.Factory.FindProject(o.Project)
+	proj, err := o.FindProject(o.Project)
 	if err != nil {
 		return err
 	}

@@ -19,17 +19,18 @@ var seedStatuses = []string{seeds.StatusPendingTriage, seeds.StatusQueued, seeds
 
 // SeedsOptions are the flags of `vibe seeds`.
 type SeedsOptions struct {
-	IO      cli.IO
-	Factory *cli.Factory
-	Project string
-	Status  string
-	Limit   int
-	JSON    bool
+	IO          cli.IO
+	Store       func(context.Context) (*store.Store, error)
+	ProjectRoot func(dir string, all bool) (string, error)
+	Project     string
+	Status      string
+	Limit       int
+	JSON        bool
 }
 
 // NewCmdSeeds builds `vibe seeds`.
 func NewCmdSeeds(f *cli.Factory, runF func(*SeedsOptions) error) *cobra.Command {
-	opts := &SeedsOptions{IO: f.IO, Factory: f}
+	opts := &SeedsOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot}
 	cmd := &cobra.Command{
 		Use:   "seeds",
 		Short: "List the project's serendipity seeds as recorded from SERENDIPITY.md",
@@ -86,11 +87,11 @@ func runSeeds(ctx context.Context, o *SeedsOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	st, err := o.Factory.Store(ctx)
+	st, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
-	pr, err := o.Factory.ProjectRoot(o.Project, false)
+	pr, err := o.ProjectRoot(o.Project, false)
 	if err != nil {
 		return err
 	}

@@ -44,7 +44,7 @@ func TestNewCmdSeedsFlags(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", tt.argv, err)
 		}
-		got.IO, got.Factory = cli.IO{}, nil
+		got.IO, got.Store, got.ProjectRoot = cli.IO{}, nil, nil
 		if !reflect.DeepEqual(*got, tt.want) {
 			t.Errorf("%q: got %+v, want %+v", tt.argv, *got, tt.want)
 		}
@@ -78,7 +78,7 @@ func TestRunSeeds(t *testing.T) {
 	f, out, errOut, root := calTestFactory(t)
 	st := calSession(t, f, "s1", root)
 
-	if err := runSeeds(ctx, &SeedsOptions{IO: f.IO, Factory: f, Project: root, Limit: 100}); err != nil {
+	if err := runSeeds(ctx, &SeedsOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Project: root, Limit: 100}); err != nil {
 		t.Fatal(err)
 	}
 	if out.String() != "" || errOut.String() != "No seeds recorded for "+root+". Seeds are read from .vibe-science/SERENDIPITY.md each time it is written.\n" {
@@ -89,7 +89,7 @@ func TestRunSeeds(t *testing.T) {
 		t.Fatal(err)
 	}
 	out.Reset()
-	if err := runSeeds(ctx, &SeedsOptions{IO: f.IO, Factory: f, Project: root, Limit: 100}); err != nil {
+	if err := runSeeds(ctx, &SeedsOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Project: root, Limit: 100}); err != nil {
 		t.Fatal(err)
 	}
 	want := `ID                 STATUS          SCORE  SESSIONS PENDING  ESCALATED  QUESTION
@@ -101,7 +101,7 @@ SEED-20260114-002  QUEUED          11     -                            Does high
 	}
 
 	out.Reset()
-	if err := runSeeds(ctx, &SeedsOptions{IO: f.IO, Factory: f, Project: root, Status: "QUEUED", Limit: 100, JSON: true}); err != nil {
+	if err := runSeeds(ctx, &SeedsOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Project: root, Status: "QUEUED", Limit: 100, JSON: true}); err != nil {
 		t.Fatal(err)
 	}
 	wantJSON := `[

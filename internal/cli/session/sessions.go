@@ -20,17 +20,18 @@ func NewCmdSessions(f *cli.Factory) *cobra.Command {
 
 // SessionsListOptions are the flags of `vibe sessions list`.
 type SessionsListOptions struct {
-	IO      cli.IO
-	Factory *cli.Factory
-	Project string
-	All     bool
-	Limit   int
-	JSON    bool
+	IO          cli.IO
+	Store       func(context.Context) (*store.Store, error)
+	ProjectRoot func(dir string, all bool) (string, error)
+	Project     string
+	All         bool
+	Limit       int
+	JSON        bool
 }
 
 // NewCmdSessionsList builds `vibe sessions list`.
 func NewCmdSessionsList(f *cli.Factory, runF func(*SessionsListOptions) error) *cobra.Command {
-	opts := &SessionsListOptions{IO: f.IO, Factory: f}
+	opts := &SessionsListOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot}
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List sessions of the current project (or --all), newest first",
@@ -81,11 +82,11 @@ func runSessionsList(ctx context.Context, o *SessionsListOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	st, err := o.Factory.Store(ctx)
+	st, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
-	pr, err := o.Factory.ProjectRoot(o.Project, o.All)
+	pr, err := o.ProjectRoot(o.Project, o.All)
 	if err != nil {
 		return err
 	}
@@ -119,15 +120,15 @@ func runSessionsList(ctx context.Context, o *SessionsListOptions) error {
 
 // SessionsShowOptions are the flags of `vibe sessions show`.
 type SessionsShowOptions struct {
-	IO      cli.IO
-	Factory *cli.Factory
-	ID      string
-	JSON    bool
+	IO    cli.IO
+	Store func(context.Context) (*store.Store, error)
+	ID    string
+	JSON  bool
 }
 
 // NewCmdSessionsShow builds `vibe sessions show ID`.
 func NewCmdSessionsShow(f *cli.Factory, runF func(*SessionsShowOptions) error) *cobra.Command {
-	opts := &SessionsShowOptions{IO: f.IO, Factory: f}
+	opts := &SessionsShowOptions{IO: f.IO, Store: f.Store}
 	cmd := &cobra.Command{
 		Use:   "show ID",
 		Short: "Show one session: counters, narrative and recent actions (an id prefix is enough)",
@@ -148,7 +149,7 @@ func runSessionsShow(ctx context.Context, o *SessionsShowOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	st, err := o.Factory.Store(ctx)
+	st, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}

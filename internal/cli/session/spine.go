@@ -13,21 +13,23 @@ import (
 
 // SpineOptions are the flags of `vibe spine`.
 type SpineOptions struct {
-	IO      cli.IO
-	Factory *cli.Factory
-	Project string
-	All     bool
-	Session string
-	Action  string
-	Tool    string
-	Since   time.Duration
-	Limit   int
-	JSON    bool
+	IO          cli.IO
+	Store       func(context.Context) (*store.Store, error)
+	ProjectRoot func(dir string, all bool) (string, error)
+	Now         func() time.Time
+	Project     string
+	All         bool
+	Session     string
+	Action      string
+	Tool        string
+	Since       time.Duration
+	Limit       int
+	JSON        bool
 }
 
 // NewCmdSpine builds `vibe spine`.
 func NewCmdSpine(f *cli.Factory, runF func(*SpineOptions) error) *cobra.Command {
-	opts := &SpineOptions{IO: f.IO, Factory: f}
+	opts := &SpineOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Now: f.Now}
 	cmd := &cobra.Command{
 		Use:   "spine",
 		Short: "Show recent research-spine entries (every tool call vibe recorded)",
@@ -55,11 +57,11 @@ func runSpine(ctx context.Context, o *SpineOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	st, err := o.Factory.Store(ctx)
+	st, err := o.Store(ctx)
 	if err != nil {
 		return err
 	}
-	pr, err := o.Factory.ProjectRoot(o.Project, o.All || o.Session != "")
+	pr, err := o.ProjectRoot(o.Project, o.All || o.Session != "")
 	if err != nil {
 		return err
 	}
@@ -71,7 +73,7 @@ func runSpine(ctx context.Context, o *SpineOptions) error {
 		}
 	}
 	if o.Since > 0 {
-		filter.Since = o.Factory.Now().Add(-o.Since)
+		filter.Since = o.Now().Add(-o.Since)
 	}
 	entries, err := st.Spine(ctx, filter)
 	if err != nil {

@@ -17,8 +17,11 @@ import (
 
 // StatusOptions are the flags of `vibe status`.
 type StatusOptions struct {
-	IO      cli.IO
-	Factory *cli.Factory
+	IO          cli.IO
+	Paths       func() config.Paths
+	Store       func(context.Context) (*store.Store, error)
+	ProjectRoot func(dir string, all bool) (string, error)
+	Root        string
 	// Project scopes the counts (default: the current folder's project);
 	// All counts every project.
 	Project string
@@ -28,7 +31,7 @@ type StatusOptions struct {
 
 // NewCmdStatus builds `vibe status`.
 func NewCmdStatus(f *cli.Factory, runF func(*StatusOptions) error) *cobra.Command {
-	opts := &StatusOptions{IO: f.IO, Factory: f}
+	opts := &StatusOptions{IO: f.IO, Paths: f.Paths, Store: f.Store, ProjectRoot: f.ProjectRoot, Root: f.Root}
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "Show paths, schema version, row counts, embedding queue, worker, model and plugin registration",
@@ -69,10 +72,9 @@ func runStatus(ctx context.Context, o *StatusOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	f := o.Factory
-	p := f.Paths()
-	s := Status{Home: p.Home, Database: p.DB, PluginRoot: f.Root}
-	st, err := f.Store(ctx)
+	p := o.Paths()
+	s := Status{Home: p.Home, Database: p.DB, PluginRoot: o.Root}
+	st, err := o.Store(ctx)
 	if err != nil {
 		return fmt.Errorf("open %s: %w (run `vibe doctor`)", p.DB, err)
 	}
@@ -83,7 +85,7 @@ func runStatus(ctx context.Context, o *StatusOptions) error {
 	// project's unless --all (or no project here, which is said).
 	scope, noProject := "", false
 	if !o.All {
-		root, err := f.ProjectRoot(o.Project, false)
+		root, err := o.ProjectRoot(o.Project, false)
 		switch {
 		case err == nil:
 			scope = root
@@ -104,7 +106,7 @@ func runStatus(ctx context.Context, o *StatusOptions) error {
 	}
 	s.Worker = workerState(ctx, p)
 	s.Model = ModelState(p.Models)
-	if m := setup.MissingBinaries(f.Root); len(m) > 0 {
+	if m := setup.MissingBinaries(o.Root); len(m) > 0 {
 		s.Binaries = fmt.Sprintf("%d missing (run `make build`)", len(m))
 	} else {
 		s.Binaries = "all built"

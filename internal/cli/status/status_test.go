@@ -38,7 +38,7 @@ func TestStatusScopedToTheProject(t *testing.T) {
 	status := func(o *StatusOptions) Status {
 		t.Helper()
 		out.Reset()
-		o.IO, o.Factory, o.JSON = f.IO, f, true
+		o.IO, o.Paths, o.Store, o.ProjectRoot, o.Root, o.JSON = f.IO, f.Paths, f.Store, f.ProjectRoot, f.Root, true
 		if err := runStatus(ctx, o); err != nil {
 			t.Fatal(err)
 		}
@@ -59,7 +59,7 @@ func TestStatusScopedToTheProject(t *testing.T) {
 	}
 	t.Chdir(t.TempDir())
 	out.Reset()
-	if err := runStatus(ctx, &StatusOptions{IO: f.IO, Factory: f}); err != nil {
+	if err := runStatus(ctx, &StatusOptions{IO: f.IO, Paths: f.Paths, Store: f.Store, ProjectRoot: f.ProjectRoot, Root: f.Root}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "project    none here: the counts cover every project (--project DIR for one)\nsessions 3 ·") {
@@ -77,7 +77,7 @@ func TestStatusShowsWhatTheGatesDecidedAtTheHooks(t *testing.T) {
 	run := func() string {
 		t.Helper()
 		out.Reset()
-		if err := runStatus(ctx, &StatusOptions{IO: f.IO, Factory: f, Project: root}); err != nil {
+		if err := runStatus(ctx, &StatusOptions{IO: f.IO, Paths: f.Paths, Store: f.Store, ProjectRoot: f.ProjectRoot, Root: f.Root, Project: root}); err != nil {
 			t.Fatal(err)
 		}
 		return out.String()

@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/vibe-science/vibe/internal/cli"
+	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/tamper"
 )
@@ -21,15 +23,16 @@ func NewCmdTamper(f *cli.Factory) *cobra.Command {
 
 // TamperAcceptOptions are the flags of `vibe tamper accept`.
 type TamperAcceptOptions struct {
-	IO      cli.IO
-	Factory *cli.Factory
-	Project string
-	Paths   []string
+	IO        cli.IO
+	VibePaths func() config.Paths
+	Now       func() time.Time
+	Project   string
+	Paths     []string
 }
 
 // NewCmdTamperAccept builds `vibe tamper accept [PATH...]`.
 func NewCmdTamperAccept(f *cli.Factory, runF func(*TamperAcceptOptions) error) *cobra.Command {
-	opts := &TamperAcceptOptions{IO: f.IO, Factory: f}
+	opts := &TamperAcceptOptions{IO: f.IO, VibePaths: f.Paths, Now: f.Now}
 	cmd := &cobra.Command{
 		Use:   "accept [PATH...]",
 		Short: "Take protected files as they are now into the snapshot (after you changed them yourself)",
@@ -70,7 +73,7 @@ func runTamperAccept(o *TamperAcceptOptions) error {
 		}
 		rels = append(rels, rel)
 	}
-	done, err := tamper.New(tamper.Options{Home: o.Factory.Paths().Home}).Accept(proj.Root, rels, o.Factory.Now())
+	done, err := tamper.New(tamper.Options{Home: o.VibePaths().Home}).Accept(proj.Root, rels, o.Now())
 	if err != nil {
 		return err
 	}

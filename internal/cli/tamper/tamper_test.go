@@ -30,7 +30,7 @@ func TestNewCmdTamperAcceptFlags(t *testing.T) {
 		if err := cmd.Execute(); err != nil {
 			t.Fatalf("%q: %v", c.argv, err)
 		}
-		got.IO, got.Factory = cli.IO{}, nil
+		got.IO, got.VibePaths, got.Now = cli.IO{}, nil, nil
 		if len(got.Paths) == 0 {
 			got.Paths = nil
 		}
@@ -53,7 +53,7 @@ func TestRunTamperAccept(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(ledger, []byte("# ledger, pulled from a colleague\n"), 0o644)
-	o := &TamperAcceptOptions{IO: f.IO, Factory: f, Project: root, Paths: []string{ledger}}
+	o := &TamperAcceptOptions{IO: f.IO, VibePaths: f.Paths, Now: f.Now, Project: root, Paths: []string{ledger}}
 	if err := runTamperAccept(o); err != nil {
 		t.Fatal(err)
 	}

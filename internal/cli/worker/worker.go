@@ -37,8 +37,8 @@ func NewCmdWorker(f *cli.Factory) *cobra.Command {
 
 // WorkerStartOptions are the flags of `vibe worker start`.
 type WorkerStartOptions struct {
-	IO      cli.IO
-	Factory *cli.Factory
+	IO    cli.IO
+	Paths func() config.Paths
 	// Binary is the worker executable; empty means the one beside vibe.
 	Binary string
 	// Wait bounds how long start waits for the worker to answer.
@@ -48,7 +48,7 @@ type WorkerStartOptions struct {
 
 // NewCmdWorkerStart builds `vibe worker start`.
 func NewCmdWorkerStart(f *cli.Factory, runF func(*WorkerStartOptions) error) *cobra.Command {
-	opts := &WorkerStartOptions{IO: f.IO, Factory: f}
+	opts := &WorkerStartOptions{IO: f.IO, Paths: f.Paths}
 	cmd := &cobra.Command{
 		Use:   "start",
 		Short: "Start the embed worker in the background (does nothing if it runs)",
@@ -70,7 +70,7 @@ func runWorkerStart(ctx context.Context, o *WorkerStartOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	p := o.Factory.Paths()
+	p := o.Paths()
 	bin := o.Binary
 	if bin == "" {
 		var err error
@@ -123,13 +123,13 @@ func waitHealth(ctx context.Context, p config.Paths, wait time.Duration) (client
 // WorkerStopOptions are the flags of `vibe worker stop`.
 type WorkerStopOptions struct {
 	IO      cli.IO
-	Factory *cli.Factory
+	Paths   func() config.Paths
 	Timeout time.Duration
 }
 
 // NewCmdWorkerStop builds `vibe worker stop`.
 func NewCmdWorkerStop(f *cli.Factory, runF func(*WorkerStopOptions) error) *cobra.Command {
-	opts := &WorkerStopOptions{IO: f.IO, Factory: f}
+	opts := &WorkerStopOptions{IO: f.IO, Paths: f.Paths}
 	cmd := &cobra.Command{
 		Use:   "stop",
 		Short: "Stop the embed worker (it stores the batch in hand first)",
@@ -151,7 +151,7 @@ func runWorkerStop(ctx context.Context, o *WorkerStopOptions) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
-	pid, err := worker.Stop(ctx, o.Factory.Paths(), 50*time.Millisecond)
+	pid, err := worker.Stop(ctx, o.Paths(), 50*time.Millisecond)
 	if errors.Is(err, client.ErrNotRunning) {
 		fmt.Fprintln(o.IO.ErrOut, "the embed worker is not running")
 		return nil
@@ -165,14 +165,16 @@ func runWorkerStop(ctx context.Context, o *WorkerStopOptions) error {
 
 // WorkerStatusOptions are the flags of `vibe worker status`.
 type WorkerStatusOptions struct {
-	IO      cli.IO
-	Factory *cli.Factory
-	JSON    bool
+	IO    cli.IO
+	Paths func() config.Paths
+	Store func(context.Context) (*store.Store, error)
+	Now   func() time.Time
+	JSON  bool
 }
 
 // NewCmdWorkerStatus builds `vibe worker status`.
 func NewCmdWorkerStatus(f *cli.Factory, runF func(*WorkerStatusOptions) error) *cobra.Command {
-	opts := &WorkerStatusOptions{IO: f.IO, Factory: f}
+	opts := &WorkerStatusOptions{IO: f.IO, Paths: f.Paths, Store: f.Store, Now: f.Now}
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "Show the worker's pid, model, throughput, backlog, failures and memory",
@@ -202,8 +204,7 @@ func runWorkerStatus(ctx context.Context, o *WorkerStatusOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	f := o.Factory
-	p := f.Paths()
+	p := o.Paths()
 	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	h, herr := client.GetHealth(cctx, p.Socket)
 	cancel()
@@ -222,7 +223,7 @@ func runWorkerStatus(ctx context.Context, o *WorkerStatusOptions) error {
 		default:
 			s.Note = "not running: start it with `vibe worker start`"
 		}
-		st, err := f.Store(ctx)
+		st, err := o.Store(ctx)
 		if err != nil {
 			return fmt.Errorf("worker status: %w", err)
 		}
@@ -234,7 +235,7 @@ func runWorkerStatus(ctx context.Context, o *WorkerStatusOptions) error {
 			settings, _ := config.LoadSettings(p)
 			model = settings.Model
 		}
-		c, err := st.EmbedCounts(ctx, model, f.Now())
+		c, err := st.EmbedCounts(ctx, model, o.Now())
 		if err != nil {
 			return err
 		}
@@ -250,7 +251,7 @@ func runWorkerStatus(ctx context.Context, o *WorkerStatusOptions) error {
 	}
 	w := o.IO.Out
 	if s.Running {
-		up := f.Now().Sub(time.UnixMilli(s.Health.StartedAt)).Round(time.Second)
+		up := o.Now().Sub(time.UnixMilli(s.Health.StartedAt)).Round(time.Second)
 		fmt.Fprintf(w, "worker   running (pid %d, version %s, up %s)\n", s.PID, s.Version, up)
 	} else {
 		fmt.Fprintf(w, "worker   %s\n", s.Note)
@@ -282,18 +283,18 @@ func StateOf(p config.Paths, model string) string {
 
 // WorkerLogsOptions are the flags of `vibe worker logs`.
 type WorkerLogsOptions struct {
-	IO      cli.IO
-	Factory *cli.Factory
-	Follow  bool
-	Lines   int
-	JSON    bool
+	IO     cli.IO
+	Paths  func() config.Paths
+	Follow bool
+	Lines  int
+	JSON   bool
 	// Poll is how often -f looks for new lines.
 	Poll time.Duration
 }
 
 // NewCmdWorkerLogs builds `vibe worker logs`.
 func NewCmdWorkerLogs(f *cli.Factory, runF func(*WorkerLogsOptions) error) *cobra.Command {
-	opts := &WorkerLogsOptions{IO: f.IO, Factory: f, Poll: 500 * time.Millisecond}
+	opts := &WorkerLogsOptions{IO: f.IO, Paths: f.Paths, Poll: 500 * time.Millisecond}
 	cmd := &cobra.Command{
 		Use:   "logs",
 		Short: "Print the worker's latest daily log (-f to follow it)",
@@ -315,7 +316,7 @@ func runWorkerLogs(ctx context.Context, o *WorkerLogsOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	p := o.Factory.Paths()
+	p := o.Paths()
 	path := worker.LatestLog(p.Logs)
 	if path == "" && !o.Follow {
 		fmt.Fprintf(o.IO.ErrOut, "no worker logs in %s yet: start the worker with `vibe worker start`\n", p.Logs)

@@ -37,7 +37,7 @@ func TestNewCmdWorkerFlags(t *testing.T) {
 		if err := cmd.Execute(); err != nil {
 			t.Fatal(err)
 		}
-		got.IO, got.Factory = cli.IO{}, nil
+		got.IO, got.Paths = cli.IO{}, nil
 		if !reflect.DeepEqual(*got, c.want) {
 			t.Errorf("start %q: %+v, want %+v", c.argv, *got, c.want)
 		}
@@ -56,7 +56,7 @@ func TestNewCmdWorkerFlags(t *testing.T) {
 		if err := cmd.Execute(); err != nil {
 			t.Fatal(err)
 		}
-		got.IO, got.Factory = cli.IO{}, nil
+		got.IO, got.Paths = cli.IO{}, nil
 		if !reflect.DeepEqual(*got, c.want) {
 			t.Errorf("stop %q: %+v, want %+v", c.argv, *got, c.want)
 		}
@@ -72,7 +72,7 @@ func TestNewCmdWorkerFlags(t *testing.T) {
 		if err := cmd.Execute(); err != nil {
 			t.Fatal(err)
 		}
-		got.IO, got.Factory = cli.IO{}, nil
+		got.IO, got.Paths, got.Store, got.Now = cli.IO{}, nil, nil, nil
 		if !reflect.DeepEqual(*got, c.want) {
 			t.Errorf("status %q: %+v, want %+v", c.argv, *got, c.want)
 		}
@@ -91,7 +91,7 @@ func TestNewCmdWorkerFlags(t *testing.T) {
 		if err := cmd.Execute(); err != nil {
 			t.Fatal(err)
 		}
-		got.IO, got.Factory = cli.IO{}, nil
+		got.IO, got.Paths = cli.IO{}, nil
 		if !reflect.DeepEqual(*got, c.want) {
 			t.Errorf("logs %q: %+v, want %+v", c.argv, *got, c.want)
 		}
@@ -139,7 +139,7 @@ func TestRunWorkerStatus(t *testing.T) {
 	f, out, _ := modelTestFactory(t)
 	p := f.Paths()
 	seedNotes(t, f, 3)
-	if err := runWorkerStatus(ctx, &WorkerStatusOptions{IO: f.IO, Factory: f}); err != nil {
+	if err := runWorkerStatus(ctx, &WorkerStatusOptions{IO: f.IO, Paths: f.Paths, Store: f.Store, Now: f.Now}); err != nil {
 		t.Fatal(err)
 	}
 	want := "worker   not running: start it with `vibe worker start`\n" +
@@ -151,7 +151,7 @@ func TestRunWorkerStatus(t *testing.T) {
 
 	os.WriteFile(p.PIDFile, []byte("4242\n"), 0o644)
 	out.Reset()
-	if err := runWorkerStatus(ctx, &WorkerStatusOptions{IO: f.IO, Factory: f, JSON: true}); err != nil {
+	if err := runWorkerStatus(ctx, &WorkerStatusOptions{IO: f.IO, Paths: f.Paths, Store: f.Store, Now: f.Now, JSON: true}); err != nil {
 		t.Fatal(err)
 	}
 	var js map[string]any
@@ -187,7 +187,7 @@ func TestRunWorkerStatus(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	out.Reset()
-	if err := runWorkerStatus(ctx, &WorkerStatusOptions{IO: f.IO, Factory: f}); err != nil {
+	if err := runWorkerStatus(ctx, &WorkerStatusOptions{IO: f.IO, Paths: f.Paths, Store: f.Store, Now: f.Now}); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(out.String(), "\n")
@@ -206,11 +206,11 @@ func TestRunWorkerStartStopWithoutWorker(t *testing.T) {
 	ctx := context.Background()
 	f, out, errOut := modelTestFactory(t)
 	missing := filepath.Join(t.TempDir(), "vibe-embed-worker")
-	err := runWorkerStart(ctx, &WorkerStartOptions{IO: f.IO, Factory: f, Binary: missing, Wait: time.Second})
+	err := runWorkerStart(ctx, &WorkerStartOptions{IO: f.IO, Paths: f.Paths, Binary: missing, Wait: time.Second})
 	if err == nil || err.Error() != "worker start: start worker: "+missing+" not found: build it with `make build`" || cli.ExitCode(err) != 1 {
 		t.Errorf("start: %v", err)
 	}
-	if err := runWorkerStop(ctx, &WorkerStopOptions{IO: f.IO, Factory: f, Timeout: time.Second}); err != nil {
+	if err := runWorkerStop(ctx, &WorkerStopOptions{IO: f.IO, Paths: f.Paths, Timeout: time.Second}); err != nil {
 		t.Fatal(err)
 	}
 	if out.Len() != 0 || errOut.String() != "the embed worker is not running\n" {
@@ -227,7 +227,7 @@ func TestRunWorkerLogs(t *testing.T) {
 	os.WriteFile(today, []byte("2026-11-22T09:00:00.000Z worker started\n2026-11-22T09:00:01.000Z loaded model <mini>\n2026-11-22T09:00:02.000Z embedded 3 of 3 texts\n"), 0o644)
 	os.WriteFile(filepath.Join(p.Logs, client.StderrLog), []byte("panic: boom\n"), 0o644)
 	ctx := context.Background()
-	if err := runWorkerLogs(ctx, &WorkerLogsOptions{IO: f.IO, Factory: f, Lines: 2}); err != nil {
+	if err := runWorkerLogs(ctx, &WorkerLogsOptions{IO: f.IO, Paths: f.Paths, Lines: 2}); err != nil {
 		t.Fatal(err)
 	}
 	if out.String() != "2026-11-22T09:00:01.000Z loaded model <mini>\n2026-11-22T09:00:02.000Z embedded 3 of 3 texts\n" {
@@ -237,7 +237,7 @@ func TestRunWorkerLogs(t *testing.T) {
 		t.Errorf("stderr: %q", errOut)
 	}
 	out.Reset()
-	if err := runWorkerLogs(ctx, &WorkerLogsOptions{IO: f.IO, Factory: f, Lines: 1, JSON: true}); err != nil {
+	if err := runWorkerLogs(ctx, &WorkerLogsOptions{IO: f.IO, Paths: f.Paths, Lines: 1, JSON: true}); err != nil {
 		t.Fatal(err)
 	}
 	if out.String() != `{"logged_at":"2026-11-22T09:00:02.000Z","message":"embedded 3 of 3 texts"}`+"\n" {
@@ -246,7 +246,7 @@ func TestRunWorkerLogs(t *testing.T) {
 
 	// -f prints what is appended, including the next day's file.
 	var follow bytes.Buffer
-	fo := &WorkerLogsOptions{IO: cli.IO{Out: &follow, ErrOut: &bytes.Buffer{}}, Factory: f, Lines: 1, Follow: true, Poll: 5 * time.Millisecond}
+	fo := &WorkerLogsOptions{IO: cli.IO{Out: &follow, ErrOut: &bytes.Buffer{}}, Paths: f.Paths, Lines: 1, Follow: true, Poll: 5 * time.Millisecond}
 	fctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- runWorkerLogs(fctx, fo) }()
