@@ -210,3 +210,9 @@ var initT0 = time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
 func initTestFactory(t *testing.T) (*cli.Factory, *bytes.Buffer, *bytes.Buffer) {
 	return clitest.New(t, clitest.Options{Now: initT0})
 }
+
+// TestAlertJSONTimeFields: every time in --json output is an RFC 3339
+// string in a field named <something>_at.
+func TestAlertJSONTimeFields(t *testing.T) {
+	clitest.JSONTimeFields(t, alertJSON{})
+}

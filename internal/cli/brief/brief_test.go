@@ -286,3 +286,9 @@ func integTestFactory(t *testing.T, db string) (*cli.Factory, *bytes.Buffer, *by
 func integProject(t *testing.T, files map[string]string) string {
 	return clitest.ProjectFiles(t, files)
 }
+
+// TestBriefJSONTimeFields: every time in --json output is an RFC 3339
+// string in a field named <something>_at.
+func TestBriefJSONTimeFields(t *testing.T) {
+	clitest.JSONTimeFields(t, briefVersionJSON{})
+}

@@ -117,3 +117,47 @@ func JSONTimeFields(t testing.TB, types ...any) {
 		}
 	}
 }
+
+// Parse runs cmd (a command built with a runF that records its Options)
+// on argv, its own output discarded, and returns its error: the first
+// half of a command's tests, argv → Options.
+func Parse(cmd *cobra.Command, argv ...string) error {
+	cmd.SetArgs(argv)
+	cmd.SetOut(io.Discard)
+	cmd.SetErr(io.Discard)
+	return cmd.Execute()
+}
+
+// FlagCase is one argv → Options case: Want is the Options runF receives
+// (with the dependencies cleared), or Err a part of the error expected
+// instead.
+type FlagCase[O any] struct {
+	Argv []string
+	Want O
+	Err  string
+}
+
+// Flags checks each case against the command newCmd builds around its
+// runF; clear zeroes what is not a flag (IO, the dependencies) before the
+// comparison.
+func Flags[O any](t *testing.T, newCmd func(runF func(*O) error) *cobra.Command, clear func(*O), cases []FlagCase[O]) {
+	t.Helper()
+	for _, c := range cases {
+		var got *O
+		err := Parse(newCmd(func(o *O) error { got = o; return nil }), c.Argv...)
+		if c.Err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.Err) {
+				t.Errorf("%q: err %v, want %q", c.Argv, err, c.Err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: %v", c.Argv, err)
+			continue
+		}
+		clear(got)
+		if !reflect.DeepEqual(*got, c.Want) {
+			t.Errorf("%q:\ngot  %+v\nwant %+v", c.Argv, *got, c.Want)
+		}
+	}
+}

@@ -602,3 +602,9 @@ var gateT0 = time.Date(2026, 3, 2, 10, 30, 0, 0, time.UTC)
 func gateTestFactory(t *testing.T, env map[string]string) (*cli.Factory, *bytes.Buffer, *bytes.Buffer) {
 	return clitest.New(t, clitest.Options{Now: gateT0, Env: env, TTY: true, Width: 200})
 }
+
+// TestGateJSONTimeFields: every time in --json output is an RFC 3339
+// string in a field named <something>_at.
+func TestGateJSONTimeFields(t *testing.T) {
+	clitest.JSONTimeFields(t, gateHistoryJSON{})
+}

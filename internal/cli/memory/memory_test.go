@@ -314,3 +314,9 @@ func memTestFactory(t *testing.T) (*cli.Factory, *bytes.Buffer, *bytes.Buffer, s
 	f, out, errOut := clitest.New(t, clitest.Options{Now: memT0})
 	return f, out, errOut, clitest.Project(t)
 }
+
+// TestMemoryJSONTimeFields: every time in --json output is an RFC 3339
+// string in a field named <something>_at.
+func TestMemoryJSONTimeFields(t *testing.T) {
+	clitest.JSONTimeFields(t, memoryJSON{})
+}

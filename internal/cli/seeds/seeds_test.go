@@ -140,3 +140,9 @@ func calTestFactory(t *testing.T) (*cli.Factory, *bytes.Buffer, *bytes.Buffer, s
 func calSession(t *testing.T, f *cli.Factory, id, root string) *store.Store {
 	return clitest.Session(t, f, id, root, calT0)
 }
+
+// TestSeedJSONTimeFields: every time in --json output is an RFC 3339
+// string in a field named <something>_at.
+func TestSeedJSONTimeFields(t *testing.T) {
+	clitest.JSONTimeFields(t, seedJSON{})
+}

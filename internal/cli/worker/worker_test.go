@@ -278,3 +278,9 @@ var modelT0 = time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
 func modelTestFactory(t *testing.T) (*cli.Factory, *bytes.Buffer, *bytes.Buffer) {
 	return clitest.New(t, clitest.Options{Now: modelT0})
 }
+
+// TestWorkerJSONTimeFields: every time in --json output is an RFC 3339
+// string in a field named <something>_at.
+func TestWorkerJSONTimeFields(t *testing.T) {
+	clitest.JSONTimeFields(t, WorkerStatus{}, logLineJSON{})
+}
