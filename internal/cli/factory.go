@@ -103,5 +103,8 @@ func ExitCode(err error) int {
 // argument): exit code 2, with the usage to fix it in the message.
 type UsageError struct{ Err error }
 
+// Error is the message, which says how to call the command.
 func (u *UsageError) Error() string { return u.Err.Error() }
+
+// Unwrap is the error the usage error wraps.
 func (u *UsageError) Unwrap() error { return u.Err }

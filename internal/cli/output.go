@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 )
 
+// WriteJSON writes v as indented JSON with HTML characters left as they
+// are: the --json form of every listing.
 func WriteJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -16,7 +18,7 @@ func WriteJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// table writes a listing. On a terminal the columns are aligned and the
+// Table writes a listing. On a terminal the columns are aligned and the
 // widest cells are cut (with "…") until each row fits the terminal's width;
 // in a pipe every row is tab-separated and nothing is cut, so `cut -f`,
 // `awk -F'\t'` and spreadsheets get whole values. header is tab-separated.
@@ -110,6 +112,7 @@ func cut(s string, w int) string {
 	return string(r[:w-1]) + "…"
 }
 
+// TS is t as a listing shows it (UTC, to the minute), "-" for no time.
 func TS(t time.Time) string {
 	if t.IsZero() {
 		return "-"
@@ -117,6 +120,7 @@ func TS(t time.Time) string {
 	return t.UTC().Format("2006-01-02 15:04")
 }
 
+// ShortID is the first 8 characters of a session id, as listings show it.
 func ShortID(id string) string {
 	if len(id) > 8 {
 		return id[:8]
@@ -124,6 +128,7 @@ func ShortID(id string) string {
 	return id
 }
 
+// OrDash is s, or "-" for an empty cell.
 func OrDash(s string) string {
 	if s == "" {
 		return "-"
@@ -131,6 +136,7 @@ func OrDash(s string) string {
 	return s
 }
 
+// HumanBytes is n in B, KiB, MiB or GiB, one decimal.
 func HumanBytes(n int64) string {
 	switch {
 	case n >= 1<<30:

@@ -8,7 +8,7 @@ import (
 	"github.com/vibe-science/vibe/internal/project"
 )
 
-// findProject is the vibe project a project command works on: the project
+// FindProject is the vibe project a project command works on: the project
 // of dir (default the current folder) when it holds .vibe-science/, else
 // the nearest folder above dir that does. vibe's own home (~/.vibe-science by
 // default) is not a project, although it has the same name: from $HOME,
@@ -64,7 +64,7 @@ func sameDir(a, b string) bool {
 	return os.SameFile(ia, ib)
 }
 
-// projectRoot is the root of the project --project names (default: the
+// ProjectRoot is the root of the project --project names (default: the
 // current folder's); all (--all, or a filter that spans projects such as
 // --session) means every project and returns "".
 func (f *Factory) ProjectRoot(dir string, all bool) (string, error) {

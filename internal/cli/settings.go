@@ -14,7 +14,7 @@ import (
 // breakerDeps are the dependencies config.json's "breakers" may name.
 var breakerDeps = []string{integrity.DepBrief, integrity.DepDatabase, integrity.DepVec, integrity.DepWorker}
 
-// settingsProblems lists what is wrong in a VIBE_HOME/config.json: keys
+// SettingsProblems lists what is wrong in a VIBE_HOME/config.json: keys
 // vibe does not know (with the nearest known one: a misspelt key silently
 // keeps its default otherwise), values of the wrong type, unknown
 // circuit-breaker dependencies and modes. Nil means the file is fine.
@@ -90,7 +90,7 @@ func suggestion(word string, known []string) string {
 	return " (known: " + strings.Join(known, ", ") + ")"
 }
 
-// nearest are the known words closest to word, compared without regard to
+// Nearest are the known words closest to word, compared without regard to
 // case: those at the smallest edit distance when it is at most 2, else
 // those word is a prefix of (3 letters at least).
 func Nearest(word string, known []string) []string {
@@ -137,6 +137,7 @@ func editDistance(a, b string) int {
 	return prev[len(rb)]
 }
 
+// SortedKeysOf is m's keys in order, for messages that list the known ones.
 func SortedKeysOf[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {

@@ -157,6 +157,7 @@ func step(name string, ok bool, detail, fix string) SetupStep {
 	return SetupStep{Step: name, OK: ok, Detail: detail, Fix: fix}
 }
 
+// MissingBinaries are the hook binaries not built under root/bin.
 func MissingBinaries(root string) []string {
 	var missing []string
 	for _, b := range HookBinaries {
@@ -276,6 +277,7 @@ func report(o *SetupOptions, steps []SetupStep, start time.Time) error {
 	return nil
 }
 
+// FirstLine is s up to its first newline.
 func FirstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		return s[:i]

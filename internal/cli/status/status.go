@@ -162,6 +162,7 @@ func workerState(ctx context.Context, p config.Paths) string {
 	return fmt.Sprintf("running (pid %d, %s; backlog %d, failed %d)", h.PID, h.State, h.Backlog, h.Failed)
 }
 
+// ModelState says whether an embedding model is installed under dir.
 func ModelState(dir string) string {
 	matches, _ := filepath.Glob(filepath.Join(dir, "*", "*.onnx"))
 	if len(matches) == 0 {

@@ -42,7 +42,7 @@ func runVersion(o *VersionOptions) error {
 	return nil
 }
 
-// versionLine is what `vibe version` and `vibe --version` print.
+// VersionLine is what `vibe version` and `vibe --version` print.
 func VersionLine() string {
 	return fmt.Sprintf("vibe %s (schema %d, %s)", cli.Version, db.Latest(), runtime.Version())
 }
