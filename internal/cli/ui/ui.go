@@ -8,11 +8,13 @@ import (
 	"net"
 	"os"
 	"strconv"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/vibe-science/vibe/db"
 	"github.com/vibe-science/vibe/internal/cli"
+	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/viewer"
@@ -20,18 +22,23 @@ import (
 
 // UIOptions are the flags of `vibe ui`.
 type UIOptions struct {
-	IO      cli.IO
-	Factory *cli.Factory
-	Project string
-	Port    int
-	Open    bool
+	IO          cli.IO
+	Paths       func() config.Paths
+	ProjectRoot func(dir string, all bool) (string, error)
+	Now         func() time.Time
+	// Exec and LookPath start the browser (--open).
+	Exec     func(ctx context.Context, name string, args ...string) (string, error)
+	LookPath func(string) (string, error)
+	Project  string
+	Port     int
+	Open     bool
 	// Listening, when set, is told the URL once the server listens (tests).
 	Listening func(url string)
 }
 
 // NewCmdUI builds `vibe ui`.
 func NewCmdUI(f *cli.Factory, runF func(*UIOptions) error) *cobra.Command {
-	opts := &UIOptions{IO: f.IO, Factory: f}
+	opts := &UIOptions{IO: f.IO, Paths: f.Paths, ProjectRoot: f.ProjectRoot, Now: f.Now, Exec: f.Exec, LookPath: f.LookPath}
 	cmd := &cobra.Command{
 		Use:   "ui",
 		Short: "Open a local, read-only web viewer of the project's research record",
@@ -60,8 +67,7 @@ func runUI(ctx context.Context, o *UIOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	f := o.Factory
-	dbPath := f.Paths().DB
+	dbPath := o.Paths().DB
 	if _, err := os.Stat(dbPath); errors.Is(err, fs.ErrNotExist) {
 		return fault.Errorf(fault.NotFound, "open viewer", "no database at %s: run `vibe setup` (or set VIBE_HOME) first", dbPath)
 	}
@@ -80,11 +86,11 @@ func runUI(ctx context.Context, o *UIOptions) error {
 		return fault.Errorf(fault.Unavailable, "open viewer",
 			"database schema version %d is older than this vibe's (%d): run `vibe setup` to migrate it, then `vibe ui` again", v, db.Latest())
 	}
-	root, err := f.ProjectRoot(o.Project, false)
+	root, err := o.ProjectRoot(o.Project, false)
 	if err != nil {
 		return err
 	}
-	srv, err := viewer.New(viewer.Config{Store: st, Project: root, Now: f.Now})
+	srv, err := viewer.New(viewer.Config{Store: st, Project: root, Now: o.Now})
 	if err != nil {
 		return err
 	}
@@ -96,7 +102,7 @@ func runUI(ctx context.Context, o *UIOptions) error {
 	fmt.Fprintf(o.IO.ErrOut, "vibe ui: serving %s read-only; stop with Ctrl-C\n", root)
 	fmt.Fprintln(o.IO.Out, url)
 	if o.Open {
-		if err := openBrowser(ctx, f, url); err != nil {
+		if err := openBrowser(ctx, o, url); err != nil {
 			fmt.Fprintf(o.IO.ErrOut, "vibe ui: could not open a browser (%v); open the URL above yourself\n", err)
 		}
 	}
@@ -111,13 +117,13 @@ func runUI(ctx context.Context, o *UIOptions) error {
 }
 
 // openBrowser hands the URL to the desktop's opener.
-func openBrowser(ctx context.Context, f *cli.Factory, url string) error {
-	if f.Exec == nil || f.LookPath == nil {
+func openBrowser(ctx context.Context, o *UIOptions, url string) error {
+	if o.Exec == nil || o.LookPath == nil {
 		return errors.New("no way to start programs")
 	}
 	for _, opener := range []string{"xdg-open", "open"} {
-		if _, err := f.LookPath(opener); err == nil {
-			_, err := f.Exec(ctx, opener, url)
+		if _, err := o.LookPath(opener); err == nil {
+			_, err := o.Exec(ctx, opener, url)
 			return err
 		}
 	}

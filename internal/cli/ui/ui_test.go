@@ -53,7 +53,7 @@ func TestNewCmdUIFlags(t *testing.T) {
 
 func TestRunUINoDatabase(t *testing.T) {
 	f, out, _, root := calTestFactory(t)
-	err := runUI(context.Background(), &UIOptions{IO: f.IO, Factory: f, Project: root})
+	err := runUI(context.Background(), &UIOptions{IO: f.IO, Paths: f.Paths, ProjectRoot: f.ProjectRoot, Now: f.Now, Exec: f.Exec, LookPath: f.LookPath, Project: root})
 	if err == nil || !strings.Contains(err.Error(), "no database at ") || !strings.Contains(err.Error(), "run `vibe setup`") {
 		t.Fatalf("err %v, want a pointer to vibe setup", err)
 	}
@@ -72,7 +72,7 @@ func TestRunUIServesReadOnly(t *testing.T) {
 	urls := make(chan string, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- runUI(ctx, &UIOptions{IO: f.IO, Factory: f, Project: root, Listening: func(u string) { urls <- u }})
+		done <- runUI(ctx, &UIOptions{IO: f.IO, Paths: f.Paths, ProjectRoot: f.ProjectRoot, Now: f.Now, Exec: f.Exec, LookPath: f.LookPath, Project: root, Listening: func(u string) { urls <- u }})
 	}()
 	var u string
 	select {
@@ -124,7 +124,7 @@ func TestRunUIOldSchema(t *testing.T) {
 	if _, err := st.DB().Exec("PRAGMA user_version = 1"); err != nil {
 		t.Fatal(err)
 	}
-	err := runUI(context.Background(), &UIOptions{IO: f.IO, Factory: f, Project: root})
+	err := runUI(context.Background(), &UIOptions{IO: f.IO, Paths: f.Paths, ProjectRoot: f.ProjectRoot, Now: f.Now, Exec: f.Exec, LookPath: f.LookPath, Project: root})
 	if err == nil || !strings.Contains(err.Error(), "database schema version 1 is older than this vibe's") ||
 		!strings.Contains(err.Error(), "run `vibe setup` to migrate it") {
 		t.Fatalf("err %v, want a pointer to vibe setup", err)
