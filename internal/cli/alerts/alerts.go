@@ -26,10 +26,11 @@ type AlertsListOptions struct {
 	IO          cli.IO
 	Store       func(context.Context) (*store.Store, error)
 	ProjectRoot func(dir string, all bool) (string, error)
-	Project     string
-	All         bool
-	Limit       int
-	JSON        bool
+
+	Project string
+	All     bool
+	Limit   int
+	JSON    bool
 }
 
 // NewCmdAlertsList builds `vibe alerts list`.
@@ -133,10 +134,11 @@ type AlertsResolveOptions struct {
 	Store       func(context.Context) (*store.Store, error)
 	ProjectRoot func(dir string, all bool) (string, error)
 	Now         func() time.Time
-	Project     string
-	ID          int64
-	Note        string
-	JSON        bool
+
+	Project string
+	ID      int64
+	Note    string
+	JSON    bool
 }
 
 // NewCmdAlertsResolve builds `vibe alerts resolve ID`.

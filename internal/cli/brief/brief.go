@@ -33,8 +33,9 @@ type BriefIngestOptions struct {
 	Store       func(context.Context) (*store.Store, error)
 	FindProject func(dir string) (project.Project, error)
 	Now         func() time.Time
-	Project     string
-	File        string
+
+	Project string
+	File    string
 }
 
 // NewCmdBriefIngest builds `vibe brief ingest FILE`.
@@ -120,8 +121,9 @@ func writePinWarnings(w io.Writer, errs []error) {
 type BriefValidateOptions struct {
 	IO          cli.IO
 	FindProject func(dir string) (project.Project, error)
-	Project     string
-	File        string
+
+	Project string
+	File    string
 }
 
 // NewCmdBriefValidate builds `vibe brief validate FILE`.
@@ -164,8 +166,9 @@ type BriefShowOptions struct {
 	IO          cli.IO
 	Store       func(context.Context) (*store.Store, error)
 	ProjectRoot func(dir string, all bool) (string, error)
-	Project     string
-	JSON        bool
+
+	Project string
+	JSON    bool
 }
 
 // NewCmdBriefShow builds `vibe brief show`.
@@ -271,9 +274,10 @@ type BriefHistoryOptions struct {
 	IO          cli.IO
 	Store       func(context.Context) (*store.Store, error)
 	ProjectRoot func(dir string, all bool) (string, error)
-	Project     string
-	Limit       int
-	JSON        bool
+
+	Project string
+	Limit   int
+	JSON    bool
 }
 
 // NewCmdBriefHistory builds `vibe brief history`.

@@ -16,9 +16,10 @@ type CalibrationOptions struct {
 	IO          cli.IO
 	Store       func(context.Context) (*store.Store, error)
 	ProjectRoot func(dir string, all bool) (string, error)
-	Project     string
-	Bins        int
-	JSON        bool
+
+	Project string
+	Bins    int
+	JSON    bool
 }
 
 // NewCmdCalibration builds `vibe calibration`.

@@ -30,6 +30,7 @@ func NewCmdDomain(f *cli.Factory) *cobra.Command {
 type DomainShowOptions struct {
 	IO          cli.IO
 	ProjectRoot func(dir string, all bool) (string, error)
+
 	// Name is a shipped domain; empty shows the project's effective config.
 	Name    string
 	Project string
@@ -207,6 +208,7 @@ func domainCheckRule(c gate.ColumnCheck) string {
 type DomainValidateOptions struct {
 	IO          cli.IO
 	ProjectRoot func(dir string, all bool) (string, error)
+
 	// File is the config to validate; empty means the project's
 	// .vibe-science/domain-config.json.
 	File    string

@@ -22,7 +22,8 @@ type ExportOptions struct {
 	Store       func(context.Context) (*store.Store, error)
 	FindProject func(dir string) (project.Project, error)
 	Now         func() time.Time
-	Project     string
+
+	Project string
 	// Output is the file to write ("" = .vibe-science/RECORD.md, "-" =
 	// stdout).
 	Output string

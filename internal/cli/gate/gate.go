@@ -54,8 +54,9 @@ type GateRunOptions struct {
 	ProjectRoot func(dir string, all bool) (string, error)
 	Now         func() time.Time
 	Getenv      func(string) string
-	Gate        string
-	Claim       string
+
+	Gate  string
+	Claim string
 	// Project is the project folder (default: the current one).
 	Project     string
 	Features    string
@@ -392,6 +393,7 @@ func writeGateResult(w io.Writer, g gate.Gate, res gate.Result, inputs []store.G
 type GateCheckOptions struct {
 	IO          cli.IO
 	FindProject func(dir string) (project.Project, error)
+
 	// Root is the repository to check (default: the project of the
 	// current folder).
 	Root   string
@@ -472,9 +474,10 @@ func runGateCheck(o *GateCheckOptions) error {
 type GateListOptions struct {
 	IO          cli.IO
 	ProjectRoot func(dir string, all bool) (string, error)
-	Project     string
-	Domain      string
-	JSON        bool
+
+	Project string
+	Domain  string
+	JSON    bool
 }
 
 // NewCmdGateList builds `vibe gate list`.
@@ -598,11 +601,12 @@ type GateHistoryOptions struct {
 	IO          cli.IO
 	Store       func(context.Context) (*store.Store, error)
 	ProjectRoot func(dir string, all bool) (string, error)
-	Project     string
-	Gate        string
-	Claim       string
-	Limit       int
-	JSON        bool
+
+	Project string
+	Gate    string
+	Claim   string
+	Limit   int
+	JSON    bool
 }
 
 // NewCmdGateHistory builds `vibe gate history`.

@@ -13,8 +13,9 @@ import (
 
 // InitOptions are the flags of `vibe init`.
 type InitOptions struct {
-	IO      cli.IO
-	Now     func() time.Time
+	IO  cli.IO
+	Now func() time.Time
+
 	Project string
 	Team    bool
 	RQ      string

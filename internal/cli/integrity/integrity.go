@@ -27,7 +27,8 @@ type IntegrityCheckOptions struct {
 	Store       func(context.Context) (*store.Store, error)
 	ProjectRoot func(dir string, all bool) (string, error)
 	Now         func() time.Time
-	Project     string
+
+	Project string
 	// Format is text or json; --json is the same as --format json.
 	Format string
 	JSON   bool

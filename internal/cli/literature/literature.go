@@ -26,9 +26,10 @@ func NewCmdLiterature(f *cli.Factory) *cobra.Command {
 type LiteratureSourcesOptions struct {
 	IO          cli.IO
 	ProjectRoot func(dir string, all bool) (string, error)
-	Project     string
-	Domain      string
-	JSON        bool
+
+	Project string
+	Domain  string
+	JSON    bool
 }
 
 // NewCmdLiteratureSources builds `vibe literature sources`.
@@ -164,11 +165,12 @@ type LiteratureSearchesOptions struct {
 	IO          cli.IO
 	Store       func(context.Context) (*store.Store, error)
 	ProjectRoot func(dir string, all bool) (string, error)
-	Project     string
-	All         bool
-	Session     string
-	Limit       int
-	JSON        bool
+
+	Project string
+	All     bool
+	Session string
+	Limit   int
+	JSON    bool
 }
 
 // NewCmdLiteratureSearches builds `vibe literature searches`.

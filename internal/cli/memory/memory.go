@@ -33,11 +33,12 @@ type MemoryAddOptions struct {
 	Store       func(context.Context) (*store.Store, error)
 	ProjectRoot func(dir string, all bool) (string, error)
 	Now         func() time.Time
-	Text        string
-	Kind        string
-	Ref         string
-	Project     string
-	JSON        bool
+
+	Text    string
+	Kind    string
+	Ref     string
+	Project string
+	JSON    bool
 	// SourceType is where the knowledge comes from (code, paper, person,
 	// blog, model); Trust, when set, overrides its default trust.
 	SourceType string
@@ -142,9 +143,10 @@ type MemoryImportOptions struct {
 	Store       func(context.Context) (*store.Store, error)
 	ProjectRoot func(dir string, all bool) (string, error)
 	Now         func() time.Time
-	File        string
-	Project     string
-	JSON        bool
+
+	File    string
+	Project string
+	JSON    bool
 }
 
 // NewCmdMemoryImport builds `vibe memory import FILE.jsonl`.
@@ -257,9 +259,10 @@ type MemoryExportOptions struct {
 	IO          cli.IO
 	Store       func(context.Context) (*store.Store, error)
 	ProjectRoot func(dir string, all bool) (string, error)
-	Project     string
-	All         bool
-	JSON        bool // one array instead of JSON lines
+
+	Project string
+	All     bool
+	JSON    bool // one array instead of JSON lines
 }
 
 // NewCmdMemoryExport builds `vibe memory export`.
@@ -352,7 +355,8 @@ func runMemoryExport(ctx context.Context, o *MemoryExportOptions) error {
 type MemoryForgetOptions struct {
 	IO    cli.IO
 	Store func(context.Context) (*store.Store, error)
-	ID    int64
+
+	ID int64
 }
 
 // NewCmdMemoryForget builds `vibe memory forget ID`.
@@ -396,8 +400,9 @@ func runMemoryForget(ctx context.Context, o *MemoryForgetOptions) error {
 type MemoryShowOptions struct {
 	IO    cli.IO
 	Store func(context.Context) (*store.Store, error)
-	ID    int64
-	JSON  bool
+
+	ID   int64
+	JSON bool
 }
 
 // NewCmdMemoryShow builds `vibe memory show ID`.

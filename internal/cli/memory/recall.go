@@ -22,10 +22,11 @@ type RecallOptions struct {
 	Store       func(context.Context) (*store.Store, error)
 	ProjectRoot func(dir string, all bool) (string, error)
 	Now         func() time.Time
-	Query       string
-	Project     string
-	Limit       int
-	JSON        bool
+
+	Query   string
+	Project string
+	Limit   int
+	JSON    bool
 	// Vectors is the embed worker's KNN client; nil searches lexically and
 	// says so on stderr, with LexicalWhy when it is set.
 	Vectors    recall.Vectors

@@ -38,9 +38,10 @@ func NewCmdModel(f *cli.Factory) *cobra.Command {
 type ModelPullOptions struct {
 	IO    cli.IO
 	Paths func() config.Paths
-	Name  string
-	URL   string
-	JSON  bool
+
+	Name string
+	URL  string
+	JSON bool
 	// Catalog and Client default to embed.Catalog and http.DefaultClient;
 	// tests point them at an httptest server.
 	Catalog map[string]embed.Spec
@@ -180,9 +181,10 @@ func (b *progressBar) finish() {
 
 // ModelListOptions are the flags of `vibe model list`.
 type ModelListOptions struct {
-	IO      cli.IO
-	Paths   func() config.Paths
-	Store   func(context.Context) (*store.Store, error)
+	IO    cli.IO
+	Paths func() config.Paths
+	Store func(context.Context) (*store.Store, error)
+
 	Verify  bool
 	JSON    bool
 	Catalog map[string]embed.Spec
@@ -316,8 +318,9 @@ type ModelUseOptions struct {
 	Paths func() config.Paths
 	Store func(context.Context) (*store.Store, error)
 	Now   func() time.Time
-	Name  string
-	JSON  bool
+
+	Name string
+	JSON bool
 }
 
 // NewCmdModelUse builds `vibe model use NAME`.

@@ -24,7 +24,8 @@ func NewCmdPermissions(f *cli.Factory) *cobra.Command {
 type PermissionsShowOptions struct {
 	IO          cli.IO
 	FindProject func(dir string) (project.Project, error)
-	Project     string
+
+	Project string
 }
 
 // NewCmdPermissionsShow builds `vibe permissions show`.
@@ -66,13 +67,14 @@ func runPermissionsShow(o *PermissionsShowOptions) error {
 type PermissionsCheckOptions struct {
 	IO          cli.IO
 	FindProject func(dir string) (project.Project, error)
-	Project     string
-	Role        string
-	Agent       string
-	Tool        string
-	Path        string
-	Command     string
-	JSON        bool
+
+	Project string
+	Role    string
+	Agent   string
+	Tool    string
+	Path    string
+	Command string
+	JSON    bool
 }
 
 // NewCmdPermissionsCheck builds `vibe permissions check`.

@@ -22,10 +22,11 @@ type SeedsOptions struct {
 	IO          cli.IO
 	Store       func(context.Context) (*store.Store, error)
 	ProjectRoot func(dir string, all bool) (string, error)
-	Project     string
-	Status      string
-	Limit       int
-	JSON        bool
+
+	Project string
+	Status  string
+	Limit   int
+	JSON    bool
 }
 
 // NewCmdSeeds builds `vibe seeds`.

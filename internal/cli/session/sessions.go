@@ -23,10 +23,11 @@ type SessionsListOptions struct {
 	IO          cli.IO
 	Store       func(context.Context) (*store.Store, error)
 	ProjectRoot func(dir string, all bool) (string, error)
-	Project     string
-	All         bool
-	Limit       int
-	JSON        bool
+
+	Project string
+	All     bool
+	Limit   int
+	JSON    bool
 }
 
 // NewCmdSessionsList builds `vibe sessions list`.
@@ -122,8 +123,9 @@ func runSessionsList(ctx context.Context, o *SessionsListOptions) error {
 type SessionsShowOptions struct {
 	IO    cli.IO
 	Store func(context.Context) (*store.Store, error)
-	ID    string
-	JSON  bool
+
+	ID   string
+	JSON bool
 }
 
 // NewCmdSessionsShow builds `vibe sessions show ID`.

@@ -17,14 +17,15 @@ type SpineOptions struct {
 	Store       func(context.Context) (*store.Store, error)
 	ProjectRoot func(dir string, all bool) (string, error)
 	Now         func() time.Time
-	Project     string
-	All         bool
-	Session     string
-	Action      string
-	Tool        string
-	Since       time.Duration
-	Limit       int
-	JSON        bool
+
+	Project string
+	All     bool
+	Session string
+	Action  string
+	Tool    string
+	Since   time.Duration
+	Limit   int
+	JSON    bool
 }
 
 // NewCmdSpine builds `vibe spine`.

@@ -22,6 +22,7 @@ type StatusOptions struct {
 	Store       func(context.Context) (*store.Store, error)
 	ProjectRoot func(dir string, all bool) (string, error)
 	Root        string
+
 	// Project scopes the counts (default: the current folder's project);
 	// All counts every project.
 	Project string

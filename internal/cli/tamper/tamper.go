@@ -26,8 +26,9 @@ type TamperAcceptOptions struct {
 	IO        cli.IO
 	VibePaths func() config.Paths
 	Now       func() time.Time
-	Project   string
-	Paths     []string
+
+	Project string
+	Paths   []string
 }
 
 // NewCmdTamperAccept builds `vibe tamper accept [PATH...]`.

@@ -29,9 +29,10 @@ type UIOptions struct {
 	// Exec and LookPath start the browser (--open).
 	Exec     func(ctx context.Context, name string, args ...string) (string, error)
 	LookPath func(string) (string, error)
-	Project  string
-	Port     int
-	Open     bool
+
+	Project string
+	Port    int
+	Open    bool
 	// Listening, when set, is told the URL once the server listens (tests).
 	Listening func(url string)
 }

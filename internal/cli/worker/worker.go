@@ -39,6 +39,7 @@ func NewCmdWorker(f *cli.Factory) *cobra.Command {
 type WorkerStartOptions struct {
 	IO    cli.IO
 	Paths func() config.Paths
+
 	// Binary is the worker executable; empty means the one beside vibe.
 	Binary string
 	// Wait bounds how long start waits for the worker to answer.
@@ -122,8 +123,9 @@ func waitHealth(ctx context.Context, p config.Paths, wait time.Duration) (client
 
 // WorkerStopOptions are the flags of `vibe worker stop`.
 type WorkerStopOptions struct {
-	IO      cli.IO
-	Paths   func() config.Paths
+	IO    cli.IO
+	Paths func() config.Paths
+
 	Timeout time.Duration
 }
 
@@ -169,7 +171,8 @@ type WorkerStatusOptions struct {
 	Paths func() config.Paths
 	Store func(context.Context) (*store.Store, error)
 	Now   func() time.Time
-	JSON  bool
+
+	JSON bool
 }
 
 // NewCmdWorkerStatus builds `vibe worker status`.
@@ -283,8 +286,9 @@ func StateOf(p config.Paths, model string) string {
 
 // WorkerLogsOptions are the flags of `vibe worker logs`.
 type WorkerLogsOptions struct {
-	IO     cli.IO
-	Paths  func() config.Paths
+	IO    cli.IO
+	Paths func() config.Paths
+
 	Follow bool
 	Lines  int
 	JSON   bool
