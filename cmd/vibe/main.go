@@ -1,6 +1,6 @@
 // Command vibe is the command line: setup, status, doctor, gates, recall and
 // inspection of everything the hooks recorded. All logic lives in
-// internal/cli.
+// internal/cli (the root command in internal/cli/root).
 package main
 
 import (
@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/vibe-science/vibe/internal/cli"
+	"github.com/vibe-science/vibe/internal/cli/root"
 )
 
 func main() {
@@ -34,7 +35,7 @@ func main() {
 		},
 		Root: cli.PluginRoot(os.Getenv),
 	}
-	os.Exit(cli.Main(os.Args[1:], f))
+	os.Exit(root.Main(os.Args[1:], f))
 }
 
 type execError struct {

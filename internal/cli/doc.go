@@ -1,6 +1,11 @@
-// Package cli holds the `vibe` command line: one file per noun, each command
+// Package cli holds what every `vibe` command shares: the Factory that
+// hands commands their dependencies lazily, the output helpers (--json,
+// tables, timestamps), flag values, the project lookup, settings checks,
+// usage errors and the one table from errors to exit codes. The commands
+// live one noun per sub-package (cli/gate, cli/memory, ...), each command
 // an Options struct, a NewCmdX(f, runF) constructor and a private runX, so
-// tests can check argv → Options and Options → output separately. Data goes
-// to stdout, status and progress to stderr; listings take --json. This is
-// the only package that imports cobra.
+// tests check argv → Options and Options → output separately; the tree is
+// assembled in cli/root, and cli/clitest builds factories for tests. Data
+// goes to stdout, status and progress to stderr; listings take --json.
+// Only cli and its sub-packages import cobra; cli imports none of them.
 package cli

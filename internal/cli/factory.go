@@ -3,15 +3,11 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"time"
 
-	"github.com/spf13/cobra"
-
-	"github.com/vibe-science/vibe/internal/buildinfo"
 	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/store"
@@ -89,7 +85,7 @@ func ExitCode(err error) int {
 	if err == nil {
 		return 0
 	}
-	var ue *usageError
+	var ue *UsageError
 	if errors.As(err, &ue) {
 		return 2
 	}
@@ -100,73 +96,12 @@ func ExitCode(err error) int {
 	return 1
 }
 
-type usageError struct{ err error }
+// UsageError is a mistake in how a command was called (a flag, an
+// argument): exit code 2, with the usage to fix it in the message.
+type UsageError struct{ Err error }
 
-func (u *usageError) Error() string { return u.err.Error() }
-func (u *usageError) Unwrap() error { return u.err }
+// Error is the message, which says how to call the command.
+func (u *UsageError) Error() string { return u.Err.Error() }
 
-// NewRootCmd builds the whole command tree.
-func NewRootCmd(f *Factory) *cobra.Command {
-	root := &cobra.Command{
-		Use:           "vibe",
-		Short:         "Research discipline for Claude Code: gates, roles, memory",
-		Long:          "vibe enforces a research methodology on Claude Code through hooks, and lets you inspect and search what it recorded.",
-		SilenceUsage:  true,
-		SilenceErrors: true,
-	}
-	root.SetOut(f.IO.Out)
-	root.SetErr(f.IO.ErrOut)
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		//lint:ignore ST1005 printed as is: the flag error, then a sentence that says where the usage is
-		return &usageError{fmt.Errorf("%w\nRun '%s --help' for usage.", flagError(err), c.CommandPath())}
-	})
-	root.AddCommand(
-		NewCmdVersion(f, nil),
-		NewCmdSetup(f, nil),
-		NewCmdUninstall(f, nil),
-		NewCmdStatus(f, nil),
-		NewCmdDoctor(f, nil),
-		NewCmdSessions(f),
-		NewCmdSpine(f, nil),
-		NewCmdPermissions(f),
-		NewCmdInit(f, nil),
-		NewCmdAlerts(f),
-		NewCmdCalibration(f, nil),
-		NewCmdSeeds(f, nil),
-		NewCmdLiterature(f),
-		NewCmdIntegrity(f),
-		NewCmdBrief(f),
-		NewCmdWorker(f),
-		NewCmdModel(f),
-		NewCmdGate(f),
-		NewCmdDomain(f),
-		NewCmdRecall(f, nil),
-		NewCmdMemory(f),
-		NewCmdUI(f, nil),
-		NewCmdExport(f, nil),
-		NewCmdGenDocs(f),
-		NewCmdTamper(f),
-	)
-	root.AddCommand(
-		newTopicCmd("exit-codes", "What vibe's exit codes mean (0 ok, 1 check failed, 2 usage)", exitCodesHelp),
-		newTopicCmd("environment", "The VIBE_* environment variables", environmentHelp),
-	)
-	root.Version = buildinfo.Version
-	root.SetVersionTemplate(versionLine() + "\n")
-	// cobra would add the completion command at Execute, after finishTree.
-	root.InitDefaultCompletionCmd()
-	finishTree(root)
-	return root
-}
-
-// Main runs the CLI and returns the exit code.
-func Main(args []string, f *Factory) int {
-	defer f.Close()
-	root := NewRootCmd(f)
-	root.SetArgs(args)
-	err := root.Execute()
-	if err != nil {
-		fmt.Fprintln(f.IO.ErrOut, "vibe:", err)
-	}
-	return ExitCode(err)
-}
+// Unwrap is the error the usage error wraps.
+func (u *UsageError) Unwrap() error { return u.Err }

@@ -14,13 +14,16 @@ import (
 // asks for the last week, not the last 168h.
 type durationValue struct{ d *time.Duration }
 
-func newDurationValue(p *time.Duration, def time.Duration) *durationValue {
+// NewDurationValue is a --since style flag value stored in p (default
+// def) that takes Go durations and days or weeks (7d, 2w).
+func NewDurationValue(p *time.Duration, def time.Duration) *durationValue {
 	*p = def
 	return &durationValue{p}
 }
 
 var dayUnit = regexp.MustCompile(`^([0-9]*\.?[0-9]+)([dw])`)
 
+// Set parses s as a duration, days or weeks.
 func (v *durationValue) Set(s string) error {
 	d, err := parseDays(strings.TrimSpace(s))
 	if err != nil {
@@ -63,8 +66,10 @@ func parseDays(s string) (time.Duration, error) {
 
 var errDuration = errors.New("want a duration such as 90s, 30m, 24h, 7d or 2w")
 
+// Type is the word help shows for the value.
 func (v *durationValue) Type() string { return "duration" }
 
+// String is the value as help shows its default.
 func (v *durationValue) String() string {
 	if v.d == nil || *v.d == 0 {
 		return "0s"
@@ -80,9 +85,9 @@ func (v *durationValue) String() string {
 // Go's words (strconv.ParseInt: parsing "abc": invalid syntax).
 var flagInvalid = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-\w, )?(--[\w-]+)" flag: (.*)$`)
 
-// flagError turns a flag-parsing error into a sentence that says what the
+// FlagError turns a flag-parsing error into a sentence that says what the
 // flag wants.
-func flagError(err error) error {
+func FlagError(err error) error {
 	m := flagInvalid.FindStringSubmatch(err.Error())
 	if m == nil {
 		return err

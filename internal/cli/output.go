@@ -9,18 +9,20 @@ import (
 	"unicode/utf8"
 )
 
-func writeJSON(w io.Writer, v any) error {
+// WriteJSON writes v as indented JSON with HTML characters left as they
+// are: the --json form of every listing.
+func WriteJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
 }
 
-// table writes a listing. On a terminal the columns are aligned and the
+// Table writes a listing. On a terminal the columns are aligned and the
 // widest cells are cut (with "…") until each row fits the terminal's width;
 // in a pipe every row is tab-separated and nothing is cut, so `cut -f`,
 // `awk -F'\t'` and spreadsheets get whole values. header is tab-separated.
-func table(o IO, header string, rows [][]string) {
+func Table(o IO, header string, rows [][]string) {
 	head := strings.Split(header, "\t")
 	all := make([][]string, 0, len(rows)+1)
 	all = append(all, head)
@@ -110,16 +112,39 @@ func cut(s string, w int) string {
 	return string(r[:w-1]) + "…"
 }
 
-func ts(t time.Time) string {
+// TS is t as a listing shows it (UTC, to the minute), "-" for no time.
+func TS(t time.Time) string {
 	if t.IsZero() {
 		return "-"
 	}
 	return t.UTC().Format("2006-01-02 15:04")
 }
 
-func shortID(id string) string {
+// ShortID is the first 8 characters of a session id, as listings show it.
+func ShortID(id string) string {
 	if len(id) > 8 {
 		return id[:8]
 	}
 	return id
+}
+
+// OrDash is s, or "-" for an empty cell.
+func OrDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// HumanBytes is n in B, KiB, MiB or GiB, one decimal.
+func HumanBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
 }

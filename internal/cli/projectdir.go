@@ -8,13 +8,13 @@ import (
 	"github.com/vibe-science/vibe/internal/project"
 )
 
-// findProject is the vibe project a project command works on: the project
+// FindProject is the vibe project a project command works on: the project
 // of dir (default the current folder) when it holds .vibe-science/, else
 // the nearest folder above dir that does. vibe's own home (~/.vibe-science by
 // default) is not a project, although it has the same name: from $HOME,
 // `vibe gate check` used to check nothing and pass. Outside any project the
 // error is a usage error (exit 2), so a CI job in the wrong folder fails.
-func (f *Factory) findProject(dir string) (project.Project, error) {
+func (f *Factory) FindProject(dir string) (project.Project, error) {
 	p := project.Resolve(dir)
 	home := f.Paths().Home
 	isProject := func(root string) bool {
@@ -49,7 +49,7 @@ func (f *Factory) findProject(dir string) (project.Project, error) {
 	if dir != "" {
 		where = "in " + start
 	}
-	return project.Project{}, &usageError{fmt.Errorf("not a vibe project (no %s/ %s or above); run `vibe init`, or pass --project DIR", project.Dir, where)}
+	return project.Project{}, &UsageError{fmt.Errorf("not a vibe project (no %s/ %s or above); run `vibe init`, or pass --project DIR", project.Dir, where)}
 }
 
 func sameDir(a, b string) bool {
@@ -64,14 +64,14 @@ func sameDir(a, b string) bool {
 	return os.SameFile(ia, ib)
 }
 
-// projectRoot is the root of the project --project names (default: the
+// ProjectRoot is the root of the project --project names (default: the
 // current folder's); all (--all, or a filter that spans projects such as
 // --session) means every project and returns "".
-func (f *Factory) projectRoot(dir string, all bool) (string, error) {
+func (f *Factory) ProjectRoot(dir string, all bool) (string, error) {
 	if all {
 		return "", nil
 	}
-	p, err := f.findProject(dir)
+	p, err := f.FindProject(dir)
 	if err != nil {
 		return "", err
 	}

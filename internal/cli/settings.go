@@ -14,11 +14,11 @@ import (
 // breakerDeps are the dependencies config.json's "breakers" may name.
 var breakerDeps = []string{integrity.DepBrief, integrity.DepDatabase, integrity.DepVec, integrity.DepWorker}
 
-// settingsProblems lists what is wrong in a VIBE_HOME/config.json: keys
+// SettingsProblems lists what is wrong in a VIBE_HOME/config.json: keys
 // vibe does not know (with the nearest known one: a misspelt key silently
 // keeps its default otherwise), values of the wrong type, unknown
 // circuit-breaker dependencies and modes. Nil means the file is fine.
-func settingsProblems(raw []byte) []string {
+func SettingsProblems(raw []byte) []string {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &top); err != nil {
 		return []string{"not valid JSON: " + err.Error()}
@@ -32,10 +32,10 @@ func settingsProblems(raw []byte) []string {
 		}
 	}
 	var problems []string
-	for _, key := range sortedKeysOf(top) {
+	for _, key := range SortedKeysOf(top) {
 		typ, ok := fields[key]
 		if !ok {
-			problems = append(problems, key+": unknown key"+suggestion(key, sortedKeysOf(fields)))
+			problems = append(problems, key+": unknown key"+suggestion(key, SortedKeysOf(fields)))
 			continue
 		}
 		if key == "breakers" {
@@ -59,7 +59,7 @@ func breakerProblems(raw json.RawMessage) []string {
 		return []string{`breakers: want an object such as {"database": "warn"}, got ` + string(raw)}
 	}
 	var problems []string
-	for _, dep := range sortedKeysOf(in) {
+	for _, dep := range SortedKeysOf(in) {
 		known := false
 		for _, d := range breakerDeps {
 			known = known || d == dep
@@ -84,16 +84,16 @@ func breakerProblems(raw json.RawMessage) []string {
 // suggestion is "; did you mean X?" for the known words nearest to word,
 // else the list of known words.
 func suggestion(word string, known []string) string {
-	if s := nearest(word, known); len(s) > 0 {
+	if s := Nearest(word, known); len(s) > 0 {
 		return "; did you mean " + strings.Join(s, " or ") + "?"
 	}
 	return " (known: " + strings.Join(known, ", ") + ")"
 }
 
-// nearest are the known words closest to word, compared without regard to
+// Nearest are the known words closest to word, compared without regard to
 // case: those at the smallest edit distance when it is at most 2, else
 // those word is a prefix of (3 letters at least).
-func nearest(word string, known []string) []string {
+func Nearest(word string, known []string) []string {
 	w := strings.ToLower(word)
 	best, out := 3, []string(nil)
 	for _, k := range known {
@@ -137,7 +137,8 @@ func editDistance(a, b string) int {
 	return prev[len(rb)]
 }
 
-func sortedKeysOf[V any](m map[string]V) []string {
+// SortedKeysOf is m's keys in order, for messages that list the known ones.
+func SortedKeysOf[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

@@ -45,7 +45,7 @@ var Checklist = []Item{
 
 	{ID: "B1", Text: "plugin.json present and valid", Probes: []Probe{p("./internal/e2e", "TestForensicB1"), e2e("TestSkillReachesTheModel")}},
 	{ID: "B2", Text: "hooks.json wires the lifecycle hooks (setup is `vibe setup`)", Probes: []Probe{p("./internal/e2e", "TestForensicB2"), e2e("TestVibeSessionLeavesRows")}},
-	{ID: "B3", Text: "Setup creates the folders and the database", Probes: []Probe{p("./internal/cli", "TestForensicB3")}},
+	{ID: "B3", Text: "Setup creates the folders and the database", Probes: []Probe{p("./internal/cli/setup", "TestForensicB3")}},
 	{ID: "B4", Text: "Every table of the schema defined", Probes: []Probe{p("./internal/store", "TestOpenMigratesOnceAndHasEveryTable")}},
 	{ID: "B5", Text: "sqlite-vec loads and works", Probes: []Probe{p("./internal/store", "TestKNNPartitionModelKindsAndForgotten")}},
 	{ID: "B6", Text: "The embed worker starts and stops", Probes: []Probe{p("./internal/worker", "TestRealWorkerStartIsIdempotentAndStops")}},

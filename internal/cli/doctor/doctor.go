@@ -1,0 +1,336 @@
+package doctor
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vibe-science/vibe/db"
+	"github.com/vibe-science/vibe/internal/cli"
+	"github.com/vibe-science/vibe/internal/cli/setup"
+	"github.com/vibe-science/vibe/internal/cli/status"
+	"github.com/vibe-science/vibe/internal/config"
+	"github.com/vibe-science/vibe/internal/gate"
+	"github.com/vibe-science/vibe/internal/permission"
+	"github.com/vibe-science/vibe/internal/store"
+)
+
+// DoctorOptions are the flags of `vibe doctor`.
+type DoctorOptions struct {
+	IO      cli.IO
+	Factory *cli.Factory
+	JSON    bool
+}
+
+// NewCmdDoctor builds `vibe doctor`.
+func NewCmdDoctor(f *cli.Factory, runF func(*DoctorOptions) error) *cobra.Command {
+	opts := &DoctorOptions{IO: f.IO, Factory: f}
+	cmd := &cobra.Command{
+		Use:   "doctor",
+		Short: "Check every prerequisite and say how to fix each failure",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return runDoctor(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
+	return cmd
+}
+
+// Check is one doctor finding.
+type Check struct {
+	Name   string `json:"name"`
+	OK     bool   `json:"ok"`
+	Detail string `json:"detail"`
+	Fix    string `json:"fix,omitempty"`
+}
+
+func runDoctor(ctx context.Context, o *DoctorOptions) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	f := o.Factory
+	p := f.Paths()
+	var checks []Check
+	add := func(c Check) { checks = append(checks, c) }
+
+	if err := os.MkdirAll(p.Home, config.DirMode); err != nil {
+		add(Check{"vibe home", false, err.Error(), "set VIBE_HOME to a writable folder"})
+	} else if tmp, err := os.CreateTemp(p.Home, ".doctor-*"); err != nil {
+		add(Check{"vibe home", false, p.Home + " is not writable: " + err.Error(), "fix the folder's permissions or set VIBE_HOME"})
+	} else {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		add(Check{"vibe home", true, p.Home, ""})
+	}
+
+	st, err := store.Open(ctx, p.DB, store.Options{})
+	if err != nil {
+		add(Check{"database", false, err.Error(), "if the file is corrupt, move it aside (" + p.DB + ") and run `vibe setup`; if it is locked, find the process holding it"})
+	} else {
+		v, _ := st.Version(ctx)
+		if vec, err := st.Check(ctx); err != nil {
+			add(Check{"database", false, err.Error(), "rebuild with `make build` (needs -tags sqlite_fts5 and libsqlite3-dev); move a corrupt file aside"})
+		} else {
+			add(Check{"database", true, fmt.Sprintf("%s, schema %d of %d, sqlite-vec %s, FTS5 ok", p.DB, v, db.Latest(), vec), ""})
+		}
+		st.Close()
+	}
+
+	if m := setup.MissingBinaries(f.Root); len(m) > 0 {
+		add(Check{"hook binaries", false, "missing: " + strings.Join(m, ", "), "run `make build` in " + f.Root})
+	} else {
+		add(Check{"hook binaries", true, filepath.Join(f.Root, "bin"), ""})
+	}
+	guard := filepath.Join(f.Root, "plugin", "guard.sh")
+	if info, err := os.Stat(guard); err != nil || info.Mode()&0o111 == 0 {
+		add(Check{"pre-tool-use guard", false, guard + " is missing or not executable", "restore it from git and `chmod +x` it"})
+	} else {
+		add(Check{"pre-tool-use guard", true, guard, ""})
+	}
+	if _, err := os.Stat(filepath.Join(f.Root, "hooks.json")); err != nil {
+		add(Check{"hooks.json", false, err.Error(), "run vibe from its checkout, or set VIBE_PLUGIN_ROOT"})
+	} else {
+		add(Check{"hooks.json", true, filepath.Join(f.Root, "hooks.json"), ""})
+	}
+
+	for _, c := range buildChecks(ctx, f) {
+		add(c)
+	}
+	for _, c := range projectChecks(f) {
+		add(c)
+	}
+
+	if path, err := f.LookPath("claude"); err != nil {
+		add(Check{"claude CLI", false, "not on PATH", "install Claude Code (npm install -g @anthropic-ai/claude-code)"})
+	} else {
+		out, err := f.Exec(ctx, "claude", "--version")
+		if err != nil {
+			add(Check{"claude CLI", false, path + ": " + setup.FirstLine(err.Error()), "reinstall Claude Code"})
+		} else {
+			add(Check{"claude CLI", true, path + " " + strings.TrimSpace(out), ""})
+			list, err := f.Exec(ctx, "claude", "plugin", "list")
+			switch {
+			case err != nil:
+				add(Check{"plugin registered", false, setup.FirstLine(err.Error()), "run `vibe setup`"})
+			case strings.Contains(list, setup.PluginRef):
+				add(Check{"plugin registered", true, setup.PluginRef, ""})
+			default:
+				add(Check{"plugin registered", false, setup.PluginRef + " is not installed", "run `vibe setup`, or start Claude Code with --plugin-dir " + f.Root})
+			}
+		}
+	}
+	checks = append(checks, clientChecks(f)...) // doctor_clients.go
+	add(workerCheck(ctx, f))                    // worker.go
+	add(Check{"embedding model", true, status.ModelState(p.Models), ""})
+	if raw, err := os.ReadFile(p.Settings); err == nil {
+		if problems := cli.SettingsProblems(raw); len(problems) > 0 {
+			fix := "edit " + p.Settings + " (`vibe help environment` says where VIBE_HOME is)"
+			for _, pr := range problems {
+				add(Check{"settings", false, p.Settings + ": " + pr, fix})
+			}
+		} else {
+			add(Check{"settings", true, p.Settings, ""})
+		}
+	} else if !os.IsNotExist(err) {
+		add(Check{"settings", false, err.Error(), "make " + p.Settings + " readable, or remove it to use the defaults"})
+	} else {
+		add(Check{"settings", true, "no " + p.Settings + ": the defaults apply", ""})
+	}
+
+	failed := 0
+	for _, c := range checks {
+		if !c.OK {
+			failed++
+		}
+	}
+	if o.JSON {
+		if err := cli.WriteJSON(o.IO.Out, map[string]any{"ok": failed == 0, "checks": checks}); err != nil {
+			return err
+		}
+	} else {
+		for _, c := range checks {
+			mark := "ok  "
+			if !c.OK {
+				mark = "FAIL"
+			}
+			fmt.Fprintf(o.IO.Out, "%s %-18s %s\n", mark, c.Name, c.Detail)
+			if c.Fix != "" {
+				fmt.Fprintf(o.IO.Out, "     fix: %s\n", c.Fix)
+			}
+		}
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d check(s) failed", failed)
+	}
+	return nil
+}
+
+// sqliteHeaderDirs are where doctor looks for sqlite3.h (tests replace it).
+var sqliteHeaderDirs = []string{"/usr/include", "/usr/local/include", "/opt/homebrew/include", "/opt/local/include"}
+
+// buildChecks are the prerequisites of building vibe from source (the
+// README's list). They matter only in a source checkout (f.Root holds
+// go.mod); an installed copy runs without them.
+func buildChecks(ctx context.Context, f *cli.Factory) []Check {
+	raw, err := os.ReadFile(filepath.Join(f.Root, "go.mod"))
+	if err != nil {
+		return []Check{{"build tools", true, "not needed for running (Go, a C compiler and sqlite3.h only build vibe from source)", ""}}
+	}
+	want := goDirective(string(raw))
+	var checks []Check
+	if path, err := f.LookPath("go"); err != nil {
+		checks = append(checks, Check{"Go toolchain", false, "go not on PATH", "install Go " + want + " or newer (https://go.dev/dl/), needed to build vibe from " + f.Root})
+	} else if out, err := f.Exec(ctx, "go", "env", "GOVERSION"); err != nil {
+		checks = append(checks, Check{"Go toolchain", false, path + ": " + setup.FirstLine(err.Error()), "reinstall Go " + want + " or newer"})
+	} else if have := goVersionOf(out); versionLess(strings.TrimPrefix(have, "go"), want) {
+		checks = append(checks, Check{"Go toolchain", false, path + " is " + have + "; go.mod needs go " + want, "install Go " + want + " or newer (https://go.dev/dl/)"})
+	} else {
+		checks = append(checks, Check{"Go toolchain", true, path + " " + have, ""})
+	}
+
+	cc := ""
+	if env := f.Getenv("CC"); env != "" {
+		if p, err := f.LookPath(strings.Fields(env)[0]); err == nil {
+			cc = p
+		}
+	}
+	for _, name := range []string{"cc", "gcc", "clang"} {
+		if cc != "" {
+			break
+		}
+		if p, err := f.LookPath(name); err == nil {
+			cc = p
+		}
+	}
+	if cc == "" {
+		checks = append(checks, Check{"C compiler", false, "none of cc, gcc, clang on PATH", "install one (Debian: apt-get install gcc); cgo builds SQLite into vibe"})
+	} else {
+		checks = append(checks, Check{"C compiler", true, cc, ""})
+	}
+
+	header := ""
+	for _, d := range sqliteHeaderDirs {
+		if _, err := os.Stat(filepath.Join(d, "sqlite3.h")); err == nil {
+			header = filepath.Join(d, "sqlite3.h")
+			break
+		}
+	}
+	if header == "" {
+		checks = append(checks, Check{"sqlite3.h", false, "not found in " + strings.Join(sqliteHeaderDirs, ", "), "Debian: apt-get install libsqlite3-dev (macOS: brew install sqlite)"})
+	} else {
+		checks = append(checks, Check{"sqlite3.h", true, header, ""})
+	}
+	return checks
+}
+
+// goDirective is the version of go.mod's go line ("1.26.0").
+func goDirective(gomod string) string {
+	for _, line := range strings.Split(gomod, "\n") {
+		if f := strings.Fields(line); len(f) == 2 && f[0] == "go" {
+			return f[1]
+		}
+	}
+	return "1"
+}
+
+// goVersionOf finds "go1.x.y" in `go env GOVERSION` or `go version` output.
+func goVersionOf(out string) string {
+	for _, w := range strings.Fields(out) {
+		if strings.HasPrefix(w, "go1") {
+			return w
+		}
+	}
+	return strings.TrimSpace(out)
+}
+
+// versionLess compares dotted versions numerically ("1.25.3" < "1.26").
+func versionLess(a, b string) bool {
+	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < max(len(pa), len(pb)); i++ {
+		var x, y int
+		if i < len(pa) {
+			x, _ = strconv.Atoi(strings.TrimLeftFunc(pa[i], func(r rune) bool { return r < '0' || r > '9' }))
+		}
+		if i < len(pb) {
+			y, _ = strconv.Atoi(pb[i])
+		}
+		if x != y {
+			return x < y
+		}
+	}
+	return false
+}
+
+// projectChecks read the current project's config files, when doctor runs
+// in a project: a key vibe does not know would otherwise keep its default
+// silently.
+func projectChecks(f *cli.Factory) []Check {
+	proj, err := f.FindProject("")
+	if err != nil {
+		return nil
+	}
+	dir := proj.VibeDir()
+	var checks []Check
+	if _, err := os.Stat(proj.Path("permissions.json")); err != nil {
+		checks = append(checks, Check{"permissions", true, dir + ": no permissions.json, the shipped policy applies", ""})
+	} else if _, err := permission.Load(proj.Root); err != nil {
+		checks = append(checks, Check{"permissions", false, setup.FirstLine(err.Error()) + unknownFieldHint(err, permission.Config{}),
+			"fix " + permission.ProjectFile + " (`vibe permissions show` prints the policy in force)"})
+	} else {
+		checks = append(checks, Check{"permissions", true, proj.Path("permissions.json"), ""})
+	}
+	if _, err := os.Stat(filepath.Join(proj.Root, filepath.FromSlash(gate.DomainConfigPath))); err != nil {
+		checks = append(checks, Check{"domain config", true, dir + ": no domain-config.json, the generic domain applies", ""})
+	} else if _, err := gate.LoadDomain(proj.Root); err != nil {
+		checks = append(checks, Check{"domain config", false, setup.FirstLine(err.Error()), "`vibe domain validate` lists each problem with its field"})
+	} else {
+		checks = append(checks, Check{"domain config", true, filepath.Join(proj.Root, filepath.FromSlash(gate.DomainConfigPath)), ""})
+	}
+	return checks
+}
+
+var unknownField = regexp.MustCompile(`unknown field "([^"]+)"`)
+
+// unknownFieldHint is "; did you mean …?" for encoding/json's unknown-field
+// error, from the JSON keys of the type the file decodes into.
+func unknownFieldHint(err error, v any) string {
+	m := unknownField.FindStringSubmatch(err.Error())
+	if m == nil {
+		return ""
+	}
+	keys := map[string]bool{}
+	var walk func(t reflect.Type, depth int)
+	walk = func(t reflect.Type, depth int) {
+		if depth > 6 {
+			return
+		}
+		switch t.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+			walk(t.Elem(), depth+1)
+		case reflect.Struct:
+			for i := 0; i < t.NumField(); i++ {
+				name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+				if name != "" && name != "-" {
+					keys[name] = true
+				}
+				walk(t.Field(i).Type, depth+1)
+			}
+		}
+	}
+	walk(reflect.TypeOf(v), 0)
+	if s := cli.Nearest(m[1], cli.SortedKeysOf(keys)); len(s) > 0 {
+		return "; did you mean " + strings.Join(s, " or ") + "?"
+	}
+	return ""
+}

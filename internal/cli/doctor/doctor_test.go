@@ -1,0 +1,162 @@
+package doctor
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vibe-science/vibe/internal/cli"
+	"github.com/vibe-science/vibe/internal/cli/clitest"
+	"github.com/vibe-science/vibe/internal/cli/setup"
+)
+
+// TestDoctorReportsUnknownSettings: doctor fails on such a file and says
+// which key to fix, in which file.
+func TestDoctorReportsUnknownSettings(t *testing.T) {
+	f, out, home := installedFactory(t)
+	if err := os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"breakers": {"databse": "fail"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := runDoctor(nil, &DoctorOptions{IO: f.IO, Factory: f})
+	if err == nil || cli.ExitCode(err) != 1 {
+		t.Fatalf("err %v, want a failed check (exit 1)", err)
+	}
+	want := "FAIL settings           " + filepath.Join(home, "config.json") + ": breakers.databse: unknown dependency; did you mean database?\n" +
+		"     fix: edit " + filepath.Join(home, "config.json") + " (`vibe help environment` says where VIBE_HOME is)\n"
+	if !strings.Contains(out.String(), want) {
+		t.Fatalf("doctor printed:\n%s\nwant it to contain:\n%s", out, want)
+	}
+}
+
+// TestDoctorChecksBuildPrerequisites: in a source checkout doctor checks
+// the Go toolchain, a C compiler and sqlite3.h, as the README says; in an
+// installed copy (no go.mod) it says they are not needed for running.
+func TestDoctorChecksBuildPrerequisites(t *testing.T) {
+	f, out, _ := installedFactory(t)
+	_ = runDoctor(nil, &DoctorOptions{IO: f.IO, Factory: f})
+	if !strings.Contains(out.String(), "ok   build tools        not needed for running (Go, a C compiler and sqlite3.h only build vibe from source)\n") {
+		t.Fatalf("without go.mod:\n%s", out)
+	}
+
+	if err := os.WriteFile(filepath.Join(f.Root, "go.mod"), []byte("module x\n\ngo 1.26\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	saved := sqliteHeaderDirs
+	t.Cleanup(func() { sqliteHeaderDirs = saved })
+	sqliteHeaderDirs = []string{t.TempDir()}
+	out.Reset()
+	_ = runDoctor(nil, &DoctorOptions{IO: f.IO, Factory: f})
+	for _, want := range []string{
+		"FAIL Go toolchain       go not on PATH\n     fix: install Go 1.26 or newer (https://go.dev/dl/), needed to build vibe from " + f.Root + "\n",
+		"FAIL C compiler         none of cc, gcc, clang on PATH\n     fix: install one (Debian: apt-get install gcc); cgo builds SQLite into vibe\n",
+		"FAIL sqlite3.h          not found in " + sqliteHeaderDirs[0] + "\n     fix: Debian: apt-get install libsqlite3-dev (macOS: brew install sqlite)\n",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("doctor lacks %q:\n%s", want, out)
+		}
+	}
+
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "sqlite3.h"), []byte("/* */"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sqliteHeaderDirs = []string{dir}
+	f.LookPath = func(name string) (string, error) { return "/usr/bin/" + name, nil }
+	f.Exec = func(_ context.Context, name string, args ...string) (string, error) {
+		if name == "go" {
+			return "go version go1.25.3 linux/amd64\n", nil
+		}
+		return "", nil
+	}
+	out.Reset()
+	_ = runDoctor(nil, &DoctorOptions{IO: f.IO, Factory: f})
+	for _, want := range []string{
+		"FAIL Go toolchain       /usr/bin/go is go1.25.3; go.mod needs go 1.26\n",
+		"ok   C compiler         /usr/bin/cc\n",
+		"ok   sqlite3.h          " + filepath.Join(dir, "sqlite3.h") + "\n",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("doctor lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestDoctorChecksTheProjectConfigs: inside a project, doctor reads its
+// permissions.json and domain-config.json and reports an unknown key with
+// the command that lists every problem.
+func TestDoctorChecksTheProjectConfigs(t *testing.T) {
+	f, out, _ := installedFactory(t)
+	proj := clitest.MkVibeDir(t, t.TempDir())
+	t.Chdir(proj)
+	_ = runDoctor(nil, &DoctorOptions{IO: f.IO, Factory: f})
+	for _, want := range []string{
+		"ok   permissions        " + filepath.Join(proj, ".vibe-science") + ": no permissions.json, the shipped policy applies\n",
+		"ok   domain config      " + filepath.Join(proj, ".vibe-science") + ": no domain-config.json, the generic domain applies\n",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("doctor lacks %q:\n%s", want, out)
+		}
+	}
+	os.WriteFile(filepath.Join(proj, ".vibe-science", "permissions.json"), []byte(`{"modde": "team"}`), 0o644)
+	os.WriteFile(filepath.Join(proj, ".vibe-science", "domain-config.json"), []byte(`{"domain": "generic", "dq1": {"min_sample": 3}}`), 0o644)
+	out.Reset()
+	if err := runDoctor(nil, &DoctorOptions{IO: f.IO, Factory: f}); err == nil {
+		t.Fatal("doctor passed with broken project configs")
+	}
+	for _, want := range []string{
+		"FAIL permissions        ",
+		`unknown field "modde"; did you mean mode?`,
+		"     fix: fix .vibe-science/permissions.json (`vibe permissions show` prints the policy in force)\n",
+		"FAIL domain config      ",
+		"dq1.min_sample: unknown key",
+		"     fix: `vibe domain validate` lists each problem with its field\n",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("doctor lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestDoctorChecksInstalledClients(t *testing.T) {
+	f, out, home := installedFactory(t)
+	os.MkdirAll(filepath.Join(f.Root, "skill", "vibe"), 0o755)
+	os.WriteFile(filepath.Join(f.Root, "skill", "vibe", "SKILL.md"), []byte("# vibe\n"), 0o644)
+	if got := clientChecks(f); len(got) != 0 {
+		t.Errorf("no client set up, yet: %+v", got)
+	}
+	if code := clitest.Main(f, []string{"setup", "--client", "gemini"}, setup.NewCmdSetup(f, nil)); code != 0 {
+		t.Fatalf("setup: exit %d\n%s", code, out)
+	}
+	got := clientChecks(f)
+	if len(got) != 1 || got[0].Name != "gemini hooks" || !got[0].OK {
+		t.Errorf("after setup: %+v", got)
+	}
+	os.WriteFile(filepath.Join(f.Root, "skill", "vibe", "SKILL.md"), []byte("# vibe, revised\n"), 0o644)
+	os.Remove(filepath.Join(f.Root, "bin", "vibe-stop"))
+	got = clientChecks(f)
+	if len(got) != 1 || got[0].OK || !strings.Contains(got[0].Detail, "vibe-stop is missing") ||
+		!strings.Contains(got[0].Detail, filepath.Join(home, ".gemini", "GEMINI.md")+" does not hold the current methodology") {
+		t.Errorf("stale: %+v", got)
+	}
+}
+
+// installedFactory is a factory over a plugin root holding every hook
+// binary, with a HOME and a VIBE_HOME of its own, the worker off and no
+// claude on the PATH; home is returned.
+func installedFactory(t *testing.T) (*cli.Factory, *bytes.Buffer, string) {
+	t.Helper()
+	home := t.TempDir()
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "bin"), 0o755)
+	for _, b := range setup.HookBinaries {
+		os.WriteFile(filepath.Join(root, "bin", b), []byte("#!/bin/sh\n"), 0o755)
+	}
+	f, out, _ := clitest.New(t, clitest.Options{Env: map[string]string{"VIBE_HOME": home, "HOME": home, "VIBE_WORKER": "off"}})
+	f.Root = root
+	f.LookPath = func(string) (string, error) { return "", errors.New("not found") }
+	return f, out, home
+}

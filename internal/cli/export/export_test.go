@@ -1,0 +1,141 @@
+package export
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vibe-science/vibe/internal/cli"
+	"github.com/vibe-science/vibe/internal/cli/clitest"
+	"github.com/vibe-science/vibe/internal/gate"
+	"github.com/vibe-science/vibe/internal/store"
+)
+
+// TestExportResearchRecord: vibe export writes the project's research
+// record as Markdown (sessions and narratives, the spine, claims with
+// their events, gate results, reviews, seeds, alerts) into
+// .vibe-science/RECORD.md, and STATE.md links it (issue 16, finding 7).
+func TestExportResearchRecord(t *testing.T) {
+	f, out, errOut := gateTestFactory(t, nil)
+	ctx := context.Background()
+	root := clitest.MkVibeDir(t, t.TempDir())
+	other := clitest.MkVibeDir(t, t.TempDir())
+	st, err := f.Store(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conf := 0.7
+	err = st.Tx(ctx, func(tx *store.Tx) error {
+		for _, s := range []struct{ id, p string }{{"sess-aaaa1111", root}, {"sess-other", other}} {
+			if err := tx.UpsertSession(ctx, store.SessionSeen{ID: s.id, ProjectPath: s.p, At: gateT0, Start: true}); err != nil {
+				return err
+			}
+		}
+		if err := tx.SaveSummary(ctx, store.SessionSummary{ID: "sess-aaaa1111", Narrative: "Trained the baseline | tuned theta.\nSecond line."}); err != nil {
+			return err
+		}
+		if _, err := tx.AddSpine(ctx, store.SpineEntry{SessionID: "sess-aaaa1111", ProjectPath: root, At: gateT0, ActionType: "MODEL_TRAIN",
+			ToolName: "Bash", InputSummary: "python train.py --seed 1"}, nil); err != nil {
+			return err
+		}
+		if _, err := tx.AddSpine(ctx, store.SpineEntry{SessionID: "sess-other", ProjectPath: other, At: gateT0, ActionType: "FILE_WRITE",
+			ToolName: "Write", InputSummary: "elsewhere.md"}, nil); err != nil {
+			return err
+		}
+		if err := tx.AddClaimEvents(ctx, "sess-aaaa1111", root, gateT0, []store.ClaimEvent{
+			{ClaimID: "C-001", Type: "CREATED", NewStatus: "PROVISIONAL", Confidence: &conf, Narrative: "AUC beats baseline"},
+			{ClaimID: "C-001", Type: "KILLED", OldStatus: "PROVISIONAL", NewStatus: "KILLED", KillReason: "leakage"},
+		}); err != nil {
+			return err
+		}
+		if _, err := tx.AddGateCheck(ctx, store.GateCheck{Session: "sess-aaaa1111", Project: root, ClaimID: "C-001", At: gateT0,
+			Result: gate.Result{Gate: "DQ4", Status: gate.StatusFail, Checks: []gate.Check{{Name: "numbers", Status: gate.StatusFail, Detail: "0.86 not in JSON"}}}}); err != nil {
+			return err
+		}
+		if _, err := tx.UpsertReview(ctx, store.R2Review{ReviewID: "R2-20260302-001", SessionID: "sess-aaaa1111", ProjectPath: root,
+			Mode: "FORCED", Claims: []string{"C-001"}, At: gateT0}); err != nil {
+			return err
+		}
+		if _, err := tx.UpsertSeed(ctx, store.SeedRecord{SeedID: "SEED-001", ProjectPath: root, Status: "PENDING", Title: "GC bias",
+			CausalQuestion: "Does GC content drive the error?"}, "sess-aaaa1111", gateT0); err != nil {
+			return err
+		}
+		_, _, err := tx.RaiseAlert(ctx, store.NewAlert{ProjectPath: root, SessionID: "sess-aaaa1111", Check: "drift", Level: "WARN",
+			Message: "threshold loosened", Fingerprint: "fp1", At: gateT0})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	if err := runExport(ctx, &ExportOptions{IO: f.IO, Store: f.Store, FindProject: f.FindProject, Now: f.Now, Project: root}); err != nil {
+		t.Fatalf("export: %v\n%s", err, errOut)
+	}
+	record := filepath.Join(root, ".vibe-science", "RECORD.md")
+	raw, err := os.ReadFile(record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(raw)
+	for _, want := range []string{
+		"# Research record: " + filepath.Base(root) + "\n",
+		"\n## Sessions\n",
+		"### Session sess-aaa (started 2026-03-02 10:30 UTC)\n",
+		"Trained the baseline | tuned theta.\nSecond line.\n",
+		"\n## Research spine\n",
+		"| 2026-03-02 10:30 | sess-aaa | MODEL_TRAIN | Bash | python train.py --seed 1 |\n",
+		"\n## Claims\n",
+		"### C-001\n",
+		"| 2026-03-02 10:30 | CREATED | → PROVISIONAL | 0.70 | AUC beats baseline |\n",
+		"| 2026-03-02 10:30 | KILLED | PROVISIONAL → KILLED |  | killed: leakage |\n",
+		"\n## Gate results\n",
+		"| 2026-03-02 10:30 | DQ4 | C-001 | FAIL | 0.86 not in JSON |\n",
+		"\n## Reviews\n",
+		"| 2026-03-02 10:30 | R2-20260302-001 | FORCED | C-001 |",
+		"\n## Serendipity seeds\n",
+		"| SEED-001 | PENDING |  | GC bias: Does GC content drive the error? |\n",
+		"\n## Observer alerts\n",
+		"| 2026-03-02 10:30 | WARN | drift | threshold loosened | open |\n",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("record lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "elsewhere.md") || strings.Contains(md, "sess-oth") {
+		t.Errorf("another project's records leaked into the export:\n%s", md)
+	}
+	if out.String() != "wrote "+record+" (1 session, 1 spine entry, 1 claim, 1 gate result, 1 review, 1 seed, 1 alert)\n" {
+		t.Errorf("stdout %q", out)
+	}
+	state, err := os.ReadFile(filepath.Join(root, ".vibe-science", "STATE.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(state), "- research record: [RECORD.md](RECORD.md), written by `vibe export`") {
+		t.Errorf("STATE.md does not link the record:\n%s", state)
+	}
+
+	// To stdout, nothing written.
+	out.Reset()
+	if err := runExport(ctx, &ExportOptions{IO: f.IO, Store: f.Store, FindProject: f.FindProject, Now: f.Now, Project: other, Output: "-"}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "| FILE_WRITE | Write | elsewhere.md |") {
+		t.Errorf("stdout export:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(other, ".vibe-science", "RECORD.md")); !os.IsNotExist(err) {
+		t.Errorf("--output - wrote a file: %v", err)
+	}
+}
+
+var gateT0 = time.Date(2026, 3, 2, 10, 30, 0, 0, time.UTC)
+
+// gateTestFactory shows tables as a 200-column terminal does (root's
+// output_test.go checks the pipe form).
+func gateTestFactory(t *testing.T, env map[string]string) (*cli.Factory, *bytes.Buffer, *bytes.Buffer) {
+	return clitest.New(t, clitest.Options{Now: gateT0, Env: env, TTY: true, Width: 200})
+}

@@ -1,0 +1,6 @@
+// Package literature holds `vibe literature`: the literature sources a project may use and the searches recorded.
+//
+// Each command is an Options struct, a NewCmdX(f, runF) constructor and a
+// private runX (see internal/cli). It must not import another command
+// package except for a helper that package exports for it, nor cli/root.
+package literature

@@ -1,0 +1,417 @@
+package model
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vibe-science/vibe/internal/cli"
+	"github.com/vibe-science/vibe/internal/config"
+	"github.com/vibe-science/vibe/internal/embed"
+	"github.com/vibe-science/vibe/internal/fault"
+	"github.com/vibe-science/vibe/internal/store"
+)
+
+// NewCmdModel builds `vibe model pull|list|use`.
+func NewCmdModel(f *cli.Factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "model",
+		Short: "Download, list and choose the embedding model",
+		Long: "Recall ranks memories by meaning with a sentence-embedding model kept in VIBE_HOME/models.\n" +
+			"Without one, recall is lexical (full-text search) only.",
+	}
+	cmd.AddCommand(NewCmdModelPull(f, nil), NewCmdModelList(f, nil), NewCmdModelUse(f, nil))
+	return cmd
+}
+
+// ModelPullOptions are the flags of `vibe model pull`.
+type ModelPullOptions struct {
+	IO    cli.IO
+	Paths func() config.Paths
+
+	Name string
+	URL  string
+	JSON bool
+	// Catalog and Client default to embed.Catalog and http.DefaultClient;
+	// tests point them at an httptest server.
+	Catalog map[string]embed.Spec
+	Client  *http.Client
+}
+
+// NewCmdModelPull builds `vibe model pull [name]`.
+func NewCmdModelPull(f *cli.Factory, runF func(*ModelPullOptions) error) *cobra.Command {
+	opts := &ModelPullOptions{IO: f.IO, Paths: f.Paths}
+	cmd := &cobra.Command{
+		Use:   "pull [name]",
+		Short: "Download a model (default " + embed.DefaultModel + ") and check its SHA-256",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Name = embed.DefaultModel
+			if len(args) == 1 {
+				opts.Name = args[0]
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return runModelPull(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.URL, "url", "", "base URL to download from instead of Hugging Face (a mirror holding the same paths)")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print what was installed as JSON")
+	return cmd
+}
+
+func runModelPull(ctx context.Context, o *ModelPullOptions) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	catalog := o.Catalog
+	if catalog == nil {
+		catalog = embed.Catalog
+	}
+	if err := embed.CheckName(o.Name); err != nil {
+		return fault.E(fault.Invalid, "model pull", err)
+	}
+	spec, ok := catalog[o.Name]
+	p := o.Paths()
+	dir := embed.Dir(p.Models, o.Name)
+	if !ok {
+		return fault.Errorf(fault.NotFound, "model pull",
+			"vibe does not know how to download %q (it can pull: %s); to use another model, place %s and %s in %s yourself",
+			o.Name, strings.Join(catalogNames(catalog), ", "), embed.ONNXFile, embed.TokenizerFile, dir)
+	}
+	bar := &progressBar{w: o.IO.ErrOut, tty: o.IO.TTY}
+	results, err := embed.Pull(ctx, spec, dir, embed.PullOptions{Client: o.Client, BaseURL: o.URL, Progress: bar.update})
+	bar.finish()
+	if err != nil {
+		return fault.E(fault.Unavailable, "model pull", err)
+	}
+	if o.JSON {
+		return cli.WriteJSON(o.IO.Out, map[string]any{"model": o.Name, "dir": dir, "files": results})
+	}
+	rows := make([][]string, 0, len(results))
+	for _, r := range results {
+		rows = append(rows, []string{r.File, cli.HumanBytes(r.Bytes), r.SHA256[:16], r.Check})
+	}
+	cli.Table(o.IO, "FILE\tSIZE\tSHA-256\tCHECK", rows)
+	fmt.Fprintf(o.IO.Out, "installed %s in %s\n", o.Name, dir)
+	for _, r := range results {
+		if r.Check == "first-download" {
+			fmt.Fprintf(o.IO.Out, "note: no published SHA-256 for %s; the digest above is now recorded in %s and checked on every later pull and load\n",
+				r.File, filepath.Join(dir, embed.SumsFile))
+		}
+	}
+	return nil
+}
+
+func catalogNames(c map[string]embed.Spec) []string {
+	names := make([]string, 0, len(c))
+	for n := range c {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// progressBar draws download progress on stderr: a redrawn bar on a
+// terminal, a plain line every 10% otherwise (logs and CI stay readable).
+type progressBar struct {
+	w       io.Writer
+	tty     bool
+	file    string
+	lastPct int
+	drawn   bool
+}
+
+func (b *progressBar) update(p embed.Progress) {
+	if p.File != b.file {
+		b.finish()
+		b.file, b.lastPct = p.File, -1
+	}
+	pct := -1
+	if p.Total > 0 {
+		pct = int(p.Done * 100 / p.Total)
+	}
+	if b.tty {
+		if pct == b.lastPct && pct >= 0 {
+			return
+		}
+		b.lastPct = pct
+		if pct < 0 {
+			fmt.Fprintf(b.w, "\r%-16s %s", p.File, cli.HumanBytes(p.Done))
+		} else {
+			filled := pct * 30 / 100
+			fmt.Fprintf(b.w, "\r%-16s [%s%s] %3d%% %s / %s", p.File, strings.Repeat("=", filled), strings.Repeat(" ", 30-filled),
+				pct, cli.HumanBytes(p.Done), cli.HumanBytes(p.Total))
+		}
+		b.drawn = true
+		return
+	}
+	step := pct / 10 * 10
+	if pct < 0 {
+		step = int(p.Done >> 24) // every 16 MiB when the size is unknown
+	}
+	if step == b.lastPct {
+		return
+	}
+	b.lastPct = step
+	if pct < 0 {
+		fmt.Fprintf(b.w, "%s: %s\n", p.File, cli.HumanBytes(p.Done))
+	} else {
+		fmt.Fprintf(b.w, "%s: %d%% of %s\n", p.File, step, cli.HumanBytes(p.Total))
+	}
+}
+
+func (b *progressBar) finish() {
+	if b.tty && b.drawn {
+		fmt.Fprintln(b.w)
+	}
+	b.drawn = false
+}
+
+// ModelListOptions are the flags of `vibe model list`.
+type ModelListOptions struct {
+	IO    cli.IO
+	Paths func() config.Paths
+	Store func(context.Context) (*store.Store, error)
+
+	Verify  bool
+	JSON    bool
+	Catalog map[string]embed.Spec
+}
+
+// NewCmdModelList builds `vibe model list`.
+func NewCmdModelList(f *cli.Factory, runF func(*ModelListOptions) error) *cobra.Command {
+	opts := &ModelListOptions{IO: f.IO, Paths: f.Paths, Store: f.Store}
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List installed and downloadable models, marking the current one",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return runModelList(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.Verify, "verify", false, "hash every file against SHA256SUMS (reads each model in full)")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
+	return cmd
+}
+
+// ModelRow is one line of `vibe model list`.
+type ModelRow struct {
+	Name    string `json:"name"`
+	Current bool   `json:"current"`
+	// Status is installed, incomplete (files missing) or available (in
+	// the catalogue, not downloaded).
+	Status string `json:"status"`
+	Bytes  int64  `json:"bytes"`
+	// Checksums is recorded or none; with --verify, verified, mismatch or
+	// unrecorded.
+	Checksums string `json:"checksums"`
+	Dir       string `json:"dir,omitempty"`
+	Problem   string `json:"problem,omitempty"`
+}
+
+func runModelList(ctx context.Context, o *ModelListOptions) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	catalog := o.Catalog
+	if catalog == nil {
+		catalog = embed.Catalog
+	}
+	p := o.Paths()
+	current, err := currentModel(ctx, o.Store, o.Paths)
+	if err != nil {
+		return err
+	}
+	installed, err := embed.List(p.Models)
+	if err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	var rows []ModelRow
+	for _, m := range installed {
+		seen[m.Name] = true
+		r := ModelRow{Name: m.Name, Current: m.Name == current, Status: "installed", Bytes: m.Bytes, Dir: m.Dir, Checksums: "none"}
+		if !m.Ready {
+			r.Status = "incomplete"
+			r.Problem = embed.Ready(m.Dir).Error()
+		}
+		if m.Recorded {
+			r.Checksums = "recorded"
+		}
+		if o.Verify {
+			v, err := embed.Verify(m.Dir)
+			r.Checksums = string(v)
+			if err != nil {
+				r.Problem = err.Error()
+			}
+		}
+		rows = append(rows, r)
+	}
+	for _, name := range catalogNames(catalog) {
+		if !seen[name] {
+			var size int64
+			for _, f := range catalog[name].Files {
+				size += f.Size
+			}
+			rows = append(rows, ModelRow{Name: name, Current: name == current, Status: "available", Bytes: size, Checksums: "published"})
+		}
+	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i].Name < rows[j].Name })
+	if o.JSON {
+		if rows == nil {
+			rows = []ModelRow{}
+		}
+		return cli.WriteJSON(o.IO.Out, rows)
+	}
+	out := make([][]string, 0, len(rows))
+	for _, r := range rows {
+		mark := " "
+		if r.Current {
+			mark = "*"
+		}
+		out = append(out, []string{mark + " " + r.Name, r.Status, cli.HumanBytes(r.Bytes), r.Checksums})
+	}
+	cli.Table(o.IO, "  NAME\tSTATUS\tSIZE\tCHECKSUMS", out)
+	for _, r := range rows {
+		if r.Problem != "" {
+			fmt.Fprintf(o.IO.Out, "%s: %s\n", r.Name, r.Problem)
+		}
+		if r.Current && r.Status != "installed" {
+			fmt.Fprintf(o.IO.Out, "the current model %s is not installed, so recall is lexical only: run `vibe model pull %s`\n", r.Name, r.Name)
+		}
+	}
+	return nil
+}
+
+// currentModel is the model `vibe model use` chose, else the settings'.
+func currentModel(ctx context.Context, openStore func(context.Context) (*store.Store, error), paths func() config.Paths) (string, error) {
+	st, err := openStore(ctx)
+	if err != nil {
+		return "", err
+	}
+	name, err := st.EmbedModel(ctx)
+	if err != nil || name != "" {
+		return name, err
+	}
+	s, _ := config.LoadSettings(paths())
+	return s.Model, nil
+}
+
+// ModelUseOptions are the flags of `vibe model use`.
+type ModelUseOptions struct {
+	IO    cli.IO
+	Paths func() config.Paths
+	Store func(context.Context) (*store.Store, error)
+	Now   func() time.Time
+
+	Name string
+	JSON bool
+}
+
+// NewCmdModelUse builds `vibe model use NAME`.
+func NewCmdModelUse(f *cli.Factory, runF func(*ModelUseOptions) error) *cobra.Command {
+	opts := &ModelUseOptions{IO: f.IO, Paths: f.Paths, Store: f.Store, Now: f.Now}
+	cmd := &cobra.Command{
+		Use:   "use NAME",
+		Short: "Make an installed model current and re-embed every memory with it in the background",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Name = args[0]
+			if runF != nil {
+				return runF(opts)
+			}
+			return runModelUse(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
+	return cmd
+}
+
+func runModelUse(ctx context.Context, o *ModelUseOptions) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	p := o.Paths()
+	if err := embed.CheckName(o.Name); err != nil {
+		return fault.E(fault.Invalid, "model use", err)
+	}
+	dir := embed.Dir(p.Models, o.Name)
+	if err := embed.Ready(dir); err != nil {
+		return fault.Errorf(fault.NotFound, "model use", "model %s is not installed in %s: run `vibe model pull %s` first", o.Name, dir, o.Name)
+	}
+	st, err := o.Store(ctx)
+	if err != nil {
+		return err
+	}
+	// The settings file first: if it cannot be written, nothing changed.
+	if err := setSettingsModel(p, o.Name); err != nil {
+		return err
+	}
+	n, err := st.UseEmbedModel(ctx, o.Name, o.Now())
+	if err != nil {
+		return err
+	}
+	if o.JSON {
+		return cli.WriteJSON(o.IO.Out, map[string]any{"model": o.Name, "queued": n})
+	}
+	fmt.Fprintf(o.IO.Out, "current model: %s; %d memories queued for embedding with it\n", o.Name, n)
+	if n > 0 {
+		fmt.Fprintln(o.IO.Out, "the worker re-embeds them in the background; until each is done, recall finds it by full-text search only")
+	}
+	return nil
+}
+
+// setSettingsModel writes "model" into VIBE_HOME/config.json, keeping every
+// other key as it was.
+func setSettingsModel(p config.Paths, name string) error {
+	fields := map[string]json.RawMessage{}
+	raw, err := os.ReadFile(p.Settings)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+	case err != nil:
+		return fmt.Errorf("read settings %s: %w", p.Settings, err)
+	default:
+		if err := json.Unmarshal(raw, &fields); err != nil {
+			return fault.Errorf(fault.Invalid, "model use", "settings %s is not a JSON object (%v): fix or delete it, then retry", p.Settings, err)
+		}
+	}
+	v, _ := json.Marshal(name)
+	fields["model"] = v
+	out, err := json.MarshalIndent(fields, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(p.Settings), config.DirMode); err != nil {
+		return fmt.Errorf("write settings: %w", err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(p.Settings), ".config-*.json")
+	if err != nil {
+		return fmt.Errorf("write settings: %w", err)
+	}
+	if _, err := tmp.Write(append(out, '\n')); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("write settings: %w", err)
+	}
+	tmp.Close()
+	if err := os.Rename(tmp.Name(), p.Settings); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("write settings: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,72 @@
+package root
+
+import "github.com/spf13/cobra"
+
+// exitCodesHelp is `vibe help exit-codes`; ExitCode implements it.
+const exitCodesHelp = `vibe's exit codes are the same for every command:
+
+  0  success: the command did what was asked; a check found nothing that fails
+  1  a check failed (a gate, doctor, a validation, bad lines in an import) or
+     the command could not finish (a database or file error); stderr says which
+  2  usage: an unknown command or flag, a missing or extra argument, a bad flag
+     value, or a project command run outside a vibe project
+
+A CI job can therefore tell "the research does not pass" (1) from "the job is
+misconfigured" (2).`
+
+// environmentHelp is `vibe help environment`. A test fails when the code
+// reads a VIBE_* variable that is not described here.
+const environmentHelp = `Variables that change what vibe does:
+
+  VIBE_HOME
+      Where vibe keeps its files: the database, models, logs, the worker's
+      socket and pid (default ~/.vibe-science).
+  VIBE_DB
+      The database file (default $VIBE_HOME/db/vibe-science.db).
+  VIBE_WORKER
+      "off": hooks and the CLI never start the resident worker; hooks then
+      run their handlers in a vibe-hook process of their own.
+  VIBE_CLIENT
+      Set by a hook binary for its handler from its --client argument (codex,
+      gemini; unset for Claude Code): which client's event shapes and reply
+      vocabulary the handler speaks. Not meant to be set by hand.
+  VIBE_RELAY_NOTE
+      Set by a hook binary for its handler when it could not use the resident
+      worker (not running, or a process vibe does not trust on its socket):
+      the reason, shown to the user. Not meant to be set by hand.
+  VIBE_RELAY
+      "off": hook binaries do not hand the event to the resident worker and
+      run vibe-hook directly (slower; for diagnosing the relay).
+  VIBE_BUSY_TIMEOUT_MS
+      How long a hook waits for a locked database, in milliseconds.
+  VIBE_PLUGIN_ROOT
+      The plugin's checkout (holding bin/ and hooks.json), when vibe cannot
+      find it beside its own binary.
+
+For developers and CI (make test, the end-to-end suite, the test model):
+
+  VIBE_CLAUDE_BIN
+      The claude CLI the end-to-end suite drives (default: the pinned copy
+      .ci/install-claude.sh installs).
+  VIBE_E2E_CACHE
+      Where the pinned Claude Code is cached (default ~/.cache/vibe-e2e).
+  VIBE_CLAUDE_DIR
+      Install prefix of the pinned Claude Code (default
+      $VIBE_E2E_CACHE/claude-<version>).
+  VIBE_E2E_REQUIRE
+      Set: a missing claude CLI fails the end-to-end suite instead of
+      skipping it (CI sets it).
+  VIBE_REQUIRE_TEST_MODEL
+      "1": a test model that cannot be generated fails the tests instead of
+      skipping them (CI sets it).
+  VIBE_TEST_MODELS
+      Cache of the generated test models (default: the user cache folder's
+      vibe/test-models).
+  VIBE_GEN_MODEL
+      Path of gen_model.py, the script that writes the test model.`
+
+// newTopicCmd is a help topic: a command with no run function, which
+// cobra lists under "Additional help topics".
+func newTopicCmd(name, short, long string) *cobra.Command {
+	return &cobra.Command{Use: name, Short: short, Long: long}
+}

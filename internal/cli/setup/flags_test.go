@@ -1,0 +1,34 @@
+package setup
+
+import (
+	"testing"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vibe-science/vibe/internal/cli"
+	"github.com/vibe-science/vibe/internal/cli/clitest"
+)
+
+func TestNewCmdSetupFlags(t *testing.T) {
+	f, _, _ := clitest.New(t, clitest.Options{})
+	clitest.Flags(t, func(runF func(*SetupOptions) error) *cobra.Command { return NewCmdSetup(f, runF) },
+		func(o *SetupOptions) { o.IO, o.Factory = cli.IO{}, nil },
+		[]clitest.FlagCase[SetupOptions]{
+			{Argv: nil, Want: SetupOptions{}},
+			{Argv: []string{"--no-register", "--recheck", "--json"}, Want: SetupOptions{NoRegister: true, Recheck: true, JSON: true}},
+			{Argv: []string{"--client", "codex,gemini", "--remove"}, Want: SetupOptions{Clients: []string{"codex", "gemini"}, Remove: true}},
+			{Argv: []string{"--client", "codex", "--client", "claude"}, Want: SetupOptions{Clients: []string{"codex", "claude"}}},
+			{Argv: []string{"again"}, Err: `unknown command "again"`},
+		})
+}
+
+func TestNewCmdUninstallFlags(t *testing.T) {
+	f, _, _ := clitest.New(t, clitest.Options{})
+	clitest.Flags(t, func(runF func(*UninstallOptions) error) *cobra.Command { return NewCmdUninstall(f, runF) },
+		func(o *UninstallOptions) { o.IO, o.Factory = cli.IO{}, nil },
+		[]clitest.FlagCase[UninstallOptions]{
+			{Argv: nil, Want: UninstallOptions{}},
+			{Argv: []string{"--purge", "--json"}, Want: UninstallOptions{Purge: true, JSON: true}},
+			{Argv: []string{"--all"}, Err: "unknown flag: --all"},
+		})
+}

@@ -1,0 +1,290 @@
+package setup
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vibe-science/vibe/internal/cli"
+	"github.com/vibe-science/vibe/internal/config"
+	"github.com/vibe-science/vibe/internal/worker/client"
+)
+
+// HookBinaries are the binaries hooks.json runs, built into <root>/bin.
+var HookBinaries = []string{
+	"vibe-session-start", "vibe-prompt-submit", "vibe-pre-tool-use",
+	"vibe-post-tool-use", "vibe-stop", "vibe-session-end", "vibe-hook",
+}
+
+// Marketplace and plugin names, as in .claude-plugin/marketplace.json.
+const (
+	MarketplaceName = "vibe-local"
+	PluginRef       = "vibe@" + MarketplaceName
+)
+
+// SetupOptions are the flags of `vibe setup`.
+type SetupOptions struct {
+	IO         cli.IO
+	Factory    *cli.Factory
+	NoRegister bool
+	// Recheck asks claude even when the remembered registration still
+	// matches the binaries.
+	Recheck bool
+	JSON    bool
+	Clients []string // --client: claude, codex, gemini (setup_clients.go)
+	Remove  bool     // --remove: take the named clients' hooks out again
+}
+
+// NewCmdSetup builds `vibe setup`.
+func NewCmdSetup(f *cli.Factory, runF func(*SetupOptions) error) *cobra.Command {
+	opts := &SetupOptions{IO: f.IO, Factory: f}
+	cmd := &cobra.Command{
+		Use:   "setup",
+		Short: "Create vibe's folders and database, check the binaries, register the plugin with Claude Code",
+		Long: `setup is safe to run again: it creates what is missing under VIBE_HOME, brings the database
+schema up to date, checks that the hook binaries are built, and registers the plugin with Claude Code
+through the claude CLI when it is installed (otherwise it prints the exact commands to run).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return runSetup(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.NoRegister, "no-register", false, "do not touch Claude Code's plugin registry")
+	cmd.Flags().BoolVar(&opts.Recheck, "recheck", false, "ask claude about the plugin even when nothing changed since the last setup")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the result as JSON")
+	cmd.Flags().StringSliceVar(&opts.Clients, "client", nil, "set up these agent clients instead of registering the Claude Code plugin: claude, codex, gemini")
+	cmd.Flags().BoolVar(&opts.Remove, "remove", false, "with --client: remove vibe's hooks and methodology from those clients")
+	return cmd
+}
+
+// SetupStep is one line of setup's report.
+type SetupStep struct {
+	Step   string `json:"step"`
+	OK     bool   `json:"ok"`
+	Note   bool   `json:"note,omitempty"` // nothing failed, but the user has a step to take
+	Detail string `json:"detail"`
+	Fix    string `json:"fix,omitempty"`
+}
+
+func runSetup(ctx context.Context, o *SetupOptions) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	f := o.Factory
+	start := time.Now()
+	var steps []SetupStep
+	add := func(s SetupStep) { steps = append(steps, s) }
+
+	p := f.Paths()
+	for _, d := range []string{filepath.Dir(p.DB), p.Logs, p.Models} {
+		if err := os.MkdirAll(d, config.DirMode); err != nil {
+			add(step("folders", false, err.Error(), "make VIBE_HOME ("+p.Home+") writable or point VIBE_HOME elsewhere"))
+			return report(o, steps, start)
+		}
+	}
+	if err := config.SecureHome(p); err != nil {
+		add(step("folders", false, err.Error(), "make "+p.Home+" yours (chown) so vibe can keep it private (0700)"))
+		return report(o, steps, start)
+	}
+	add(step("folders", true, p.Home, ""))
+	if raw, err := os.ReadFile(p.Settings); err == nil {
+		// A misspelt key silently keeps its default; say so at setup.
+		for _, pr := range cli.SettingsProblems(raw) {
+			add(step("settings", false, p.Settings+": "+pr, "edit "+p.Settings))
+		}
+	}
+
+	st, err := f.Store(ctx)
+	if err != nil {
+		add(step("database", false, err.Error(), "run `vibe doctor`; move a corrupt file aside and run setup again"))
+		return report(o, steps, start)
+	}
+	v, _ := st.Version(ctx)
+	add(step("database", true, fmt.Sprintf("%s (schema %d)", p.DB, v), ""))
+
+	missing := MissingBinaries(f.Root)
+	if len(missing) > 0 {
+		add(step("binaries", false, "missing in "+filepath.Join(f.Root, "bin")+": "+strings.Join(missing, ", "),
+			"run `make build` in "+f.Root))
+	} else {
+		add(step("binaries", true, filepath.Join(f.Root, "bin"), ""))
+	}
+
+	add(startWorker(f))
+
+	if len(o.Clients) > 0 {
+		steps = append(steps, setupClients(ctx, o)...)
+		return report(o, steps, start)
+	}
+	if o.NoRegister {
+		add(step("plugin", true, "registration skipped (--no-register)", ""))
+	} else {
+		add(register(ctx, f, o.Recheck))
+	}
+	return report(o, steps, start)
+}
+
+// startWorker starts the embed worker (detached) unless it runs already or
+// VIBE_WORKER=off; the hooks hand their events to it.
+func startWorker(f *cli.Factory) SetupStep {
+	if config.WorkerOff(f.Getenv) {
+		return SetupStep{Step: "worker", OK: true, Note: true, Detail: "not started (VIBE_WORKER=off)",
+			Fix: "unset VIBE_WORKER and run `vibe worker start` for faster hooks and vector recall"}
+	}
+	bin := filepath.Join(f.Root, "bin", "vibe-embed-worker")
+	if _, err := os.Stat(bin); err != nil {
+		return step("worker", false, bin+" is missing", "run `make build` in "+f.Root)
+	}
+	started, err := client.EnsureRunningBinary(f.Paths(), bin)
+	switch {
+	case err != nil:
+		return step("worker", false, "could not start the embed worker: "+err.Error(), "see `vibe worker logs`, then `vibe worker start`")
+	case started:
+		return step("worker", true, "embed worker started", "")
+	}
+	// A worker of an earlier build or another install serves no hook.
+	if detail, ok := cli.ReplaceStale(context.Background(), f.Paths(), bin); detail != "" {
+		return step("worker", ok, detail, "`vibe worker stop`, then `vibe worker start`")
+	}
+	return step("worker", true, "embed worker running", "")
+}
+
+func step(name string, ok bool, detail, fix string) SetupStep {
+	return SetupStep{Step: name, OK: ok, Detail: detail, Fix: fix}
+}
+
+// MissingBinaries are the hook binaries not built under root/bin.
+func MissingBinaries(root string) []string {
+	var missing []string
+	for _, b := range HookBinaries {
+		info, err := os.Stat(filepath.Join(root, "bin", b))
+		if err != nil || info.Mode()&0o111 == 0 {
+			missing = append(missing, b)
+		}
+	}
+	return missing
+}
+
+// register installs the plugin from the checkout's marketplace. A plugin
+// that is already installed from this checkout is left alone, unless its
+// cached copy of the binaries is stale (Claude Code copies the plugin folder
+// on install), in which case it is reinstalled.
+//
+// Asking `claude plugin list` costs 0.9-4 s, so a registration that setup
+// made or saw is remembered (registrationStamp); while the binaries, the
+// checkout and Claude Code's copy of the plugin are unchanged, a re-run
+// does not ask again.
+func register(ctx context.Context, f *cli.Factory, recheck bool) SetupStep {
+	if !recheck && readStamp(f) == registrationStamp(f) {
+		return step("plugin", true, PluginRef+" is installed (registered by vibe setup; nothing changed since)", "")
+	}
+	s := registerWithClaude(ctx, f)
+	if s.OK && !s.Note {
+		writeStamp(f)
+	} else {
+		removeStamp(f)
+	}
+	return s
+}
+
+func registerWithClaude(ctx context.Context, f *cli.Factory) SetupStep {
+	manual := fmt.Sprintf("claude plugin marketplace add %s && claude plugin install %s", f.Root, PluginRef)
+	if _, err := f.LookPath("claude"); err != nil {
+		return SetupStep{Step: "plugin", OK: true, Note: true, Detail: "not registered: the claude CLI is not on PATH",
+			Fix: "install Claude Code, then run: " + manual + " (or start Claude Code with --plugin-dir " + f.Root + ")"}
+	}
+	list, err := f.Exec(ctx, "claude", "plugin", "list")
+	if err != nil {
+		return step("plugin", false, "`claude plugin list` failed: "+FirstLine(err.Error()), "run: "+manual)
+	}
+	if strings.Contains(list, PluginRef) {
+		if cached := cachedCopy(f); cached != "" && !sameBinaries(f.Root, cached) {
+			if _, err := f.Exec(ctx, "claude", "plugin", "uninstall", PluginRef); err != nil {
+				return step("plugin", false, "could not refresh the stale installed copy: "+FirstLine(err.Error()),
+					"run: claude plugin uninstall "+PluginRef+" && "+manual)
+			}
+		} else {
+			return step("plugin", true, PluginRef+" is installed", "")
+		}
+	}
+	if out, err := f.Exec(ctx, "claude", "plugin", "marketplace", "add", f.Root); err != nil && !strings.Contains(out+err.Error(), "already") {
+		return step("plugin", false, "`claude plugin marketplace add` failed: "+FirstLine(err.Error()), "run: "+manual)
+	}
+	if _, err := f.Exec(ctx, "claude", "plugin", "install", PluginRef); err != nil {
+		return step("plugin", false, "`claude plugin install` failed: "+FirstLine(err.Error()), "run: "+manual)
+	}
+	return step("plugin", true, PluginRef+" installed from "+f.Root+" (restart Claude Code to load it)", "")
+}
+
+// cachedCopy finds Claude Code's installed copy of the plugin, if any.
+func cachedCopy(f *cli.Factory) string {
+	home := f.Getenv("HOME")
+	if d := f.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
+		home = filepath.Dir(d)
+	}
+	matches, _ := filepath.Glob(filepath.Join(home, ".claude", "plugins", "cache", MarketplaceName, "vibe", "*"))
+	if len(matches) == 0 {
+		return ""
+	}
+	return matches[len(matches)-1]
+}
+
+func sameBinaries(a, b string) bool {
+	for _, name := range HookBinaries {
+		x, err1 := os.Stat(filepath.Join(a, "bin", name))
+		y, err2 := os.Stat(filepath.Join(b, "bin", name))
+		if err1 != nil || err2 != nil || x.Size() != y.Size() || x.ModTime().After(y.ModTime()) {
+			return false
+		}
+	}
+	return true
+}
+
+func report(o *SetupOptions, steps []SetupStep, start time.Time) error {
+	failed := 0
+	for _, s := range steps {
+		if !s.OK {
+			failed++
+		}
+	}
+	if o.JSON {
+		if err := cli.WriteJSON(o.IO.Out, map[string]any{"ok": failed == 0, "steps": steps,
+			"seconds": time.Since(start).Seconds()}); err != nil {
+			return err
+		}
+	} else {
+		for _, s := range steps {
+			mark := "ok  "
+			if s.Note {
+				mark = "note"
+			}
+			if !s.OK {
+				mark = "FAIL"
+			}
+			fmt.Fprintf(o.IO.Out, "%s %-9s %s\n", mark, s.Step, s.Detail)
+			if s.Fix != "" {
+				fmt.Fprintf(o.IO.Out, "     fix: %s\n", s.Fix)
+			}
+		}
+	}
+	if failed > 0 {
+		return fmt.Errorf("setup finished with %d problem(s); see the fixes above", failed)
+	}
+	return nil
+}
+
+// FirstLine is s up to its first newline.
+func FirstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

@@ -1,0 +1,22 @@
+package status
+
+import (
+	"testing"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vibe-science/vibe/internal/cli"
+	"github.com/vibe-science/vibe/internal/cli/clitest"
+)
+
+func TestNewCmdStatusFlags(t *testing.T) {
+	f, _, _ := clitest.New(t, clitest.Options{})
+	clitest.Flags(t, func(runF func(*StatusOptions) error) *cobra.Command { return NewCmdStatus(f, runF) },
+		func(o *StatusOptions) { o.IO, o.Paths, o.Store, o.ProjectRoot, o.Root = cli.IO{}, nil, nil, nil, "" },
+		[]clitest.FlagCase[StatusOptions]{
+			{Argv: nil, Want: StatusOptions{}},
+			{Argv: []string{"--project", "/p", "--json"}, Want: StatusOptions{Project: "/p", JSON: true}},
+			{Argv: []string{"--all"}, Want: StatusOptions{All: true}},
+			{Argv: []string{"here"}, Err: `unknown command "here"`},
+		})
+}

@@ -1,0 +1,123 @@
+package status
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vibe-science/vibe/internal/cli"
+	"github.com/vibe-science/vibe/internal/cli/clitest"
+	"github.com/vibe-science/vibe/internal/store"
+)
+
+// TestStatusScopedToTheProject: in a project, vibe status counts that
+// project's records; --all counts every project; outside a project it says
+// its counts cover every project (issue 16, finding 6).
+func TestStatusScopedToTheProject(t *testing.T) {
+	f, out, _ := gateTestFactory(t, nil)
+	ctx := context.Background()
+	mine, other := clitest.MkVibeDir(t, t.TempDir()), clitest.MkVibeDir(t, t.TempDir())
+	st, err := f.Store(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = st.Tx(ctx, func(tx *store.Tx) error {
+		for i, p := range []string{mine, other, other} {
+			if err := tx.UpsertSession(ctx, store.SessionSeen{ID: "s" + string(rune('a'+i)), ProjectPath: p, At: gateT0, Start: true}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	status := func(o *StatusOptions) Status {
+		t.Helper()
+		out.Reset()
+		o.IO, o.Paths, o.Store, o.ProjectRoot, o.Root, o.JSON = f.IO, f.Paths, f.Store, f.ProjectRoot, f.Root, true
+		if err := runStatus(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+		var s Status
+		if err := json.Unmarshal(out.Bytes(), &s); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+		return s
+	}
+	if s := status(&StatusOptions{Project: mine}); s.Counts.Sessions != 1 || s.Scope != mine {
+		t.Errorf("project: %d sessions, scope %q; want 1 and %s", s.Counts.Sessions, s.Scope, mine)
+	}
+	if s := status(&StatusOptions{Project: other}); s.Counts.Sessions != 2 {
+		t.Errorf("other project: %d sessions, want 2", s.Counts.Sessions)
+	}
+	if s := status(&StatusOptions{Project: mine, All: true}); s.Counts.Sessions != 3 || s.Scope != "all projects" {
+		t.Errorf("--all: %d sessions, scope %q", s.Counts.Sessions, s.Scope)
+	}
+	t.Chdir(t.TempDir())
+	out.Reset()
+	if err := runStatus(ctx, &StatusOptions{IO: f.IO, Paths: f.Paths, Store: f.Store, ProjectRoot: f.ProjectRoot, Root: f.Root}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "project    none here: the counts cover every project (--project DIR for one)\nsessions 3 ·") {
+		t.Errorf("outside a project:\n%s", out)
+	}
+}
+
+// TestStatusShowsWhatTheGatesDecidedAtTheHooks: the research files whose
+// gates failed or warned at their last change, worst first, and a line
+// that says when nothing has been gated yet (issue 13).
+func TestStatusShowsWhatTheGatesDecidedAtTheHooks(t *testing.T) {
+	f, out, _ := gateTestFactory(t, nil)
+	ctx := context.Background()
+	root := clitest.MkVibeDir(t, t.TempDir())
+	run := func() string {
+		t.Helper()
+		out.Reset()
+		if err := runStatus(ctx, &StatusOptions{IO: f.IO, Paths: f.Paths, Store: f.Store, ProjectRoot: f.ProjectRoot, Root: f.Root, Project: root}); err != nil {
+			t.Fatal(err)
+		}
+		return out.String()
+	}
+	if got := run(); !strings.Contains(got, "has been gated by the hooks yet") {
+		t.Errorf("nothing gated yet:\n%s", got)
+	}
+	st, err := f.Store(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = st.Tx(ctx, func(tx *store.Tx) error {
+		for _, a := range []store.ArtifactState{
+			{Project: root, Path: "RQ-001/04-results/metrics.json", Kind: "metrics", Status: "WARN", At: gateT0},
+			{Project: root, Path: "RQ-001/02-data/processed/features.csv", Kind: "features", Status: "FAIL", At: gateT0},
+			{Project: root, Path: "RQ-001/04-results/FINDINGS.md", Kind: "findings", Status: "PASS", At: gateT0},
+			{Project: root, Path: "RQ-001/DESIGN.md", Kind: "design", At: gateT0}, // a baseline: never gated
+		} {
+			if err := tx.PutArtifactState(ctx, a); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := run()
+	want := "did not pass at their last change (details: `vibe gate history`):\n" +
+		"  FAIL  RQ-001/02-data/processed/features.csv  (features, " + gateT0.UTC().Format(time.RFC3339) + ")\n" +
+		"  WARN  RQ-001/04-results/metrics.json  (metrics, " + gateT0.UTC().Format(time.RFC3339) + ")\n"
+	if !strings.Contains(got, "gates      2 research files of") || !strings.Contains(got, want) {
+		t.Errorf("status:\n%s\nwant the lines\n%s", got, want)
+	}
+}
+
+var gateT0 = time.Date(2026, 3, 2, 10, 30, 0, 0, time.UTC)
+
+// gateTestFactory shows tables as a 200-column terminal does (root's
+// output_test.go checks the pipe form).
+func gateTestFactory(t *testing.T, env map[string]string) (*cli.Factory, *bytes.Buffer, *bytes.Buffer) {
+	return clitest.New(t, clitest.Options{Now: gateT0, Env: env, TTY: true, Width: 200})
+}

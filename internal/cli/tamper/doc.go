@@ -1,0 +1,6 @@
+// Package tamper holds `vibe tamper`: accepting a change to a protected file.
+//
+// Each command is an Options struct, a NewCmdX(f, runF) constructor and a
+// private runX (see internal/cli). It must not import another command
+// package except for a helper that package exports for it, nor cli/root.
+package tamper
