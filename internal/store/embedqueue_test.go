@@ -147,8 +147,8 @@ func TestCompleteEmbedsLeavesExactlyOneVector(t *testing.T) {
 	// A vector of the wrong width aborts the whole transaction.
 	ids2 := addMemories(t, s, "gamma", "delta")
 	items, _ = s.ClaimEmbeds(ctx, "m1", 10, t0)
-	_, err = s.CompleteEmbeds(ctx, "m1", []EmbedResult{{Item: items[0], Vector: unit(2, 2, 0)}, {Item: items[1], Vector: []float32{1}}}, t0)
-	if err == nil || err.Error() != "store vector: memory 4: vector has 1 dims, the vector table holds 384 (use a 384-dim model such as all-MiniLM-L6-v2)" {
+	_, err = s.CompleteEmbeds(ctx, "m1", []EmbedResult{{Item: items[0], Vector: unit(2, 2, 0)}, {Item: items[1], Vector: make([]float32, 385)}}, t0)
+	if err == nil || err.Error() != "store vector: memory 4: vector has 385 dims, the vector table holds up to 384 (use a model of at most 384 dims such as potion-base-8M or all-MiniLM-L6-v2)" {
 		t.Fatalf("err = %v", err)
 	}
 	if status, _, _, _, _ := queueRow(t, s, ids2[0]); status != "pending" {
