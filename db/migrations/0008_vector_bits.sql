@@ -14,3 +14,13 @@ CREATE VIRTUAL TABLE vec_memories_bits USING vec0(
 );
 INSERT INTO vec_memories_bits (memory_id, project_path, embedding, model, kind)
 SELECT memory_id, project_path, vec_quantize_binary(embedding), model, kind FROM vec_memories;
+
+-- The float vectors again, in an ordinary table, for the rerank: a point
+-- lookup in vec0 costs ~0.1-1 ms (it opens its chunk), a B-tree row a few
+-- microseconds, and a shortlist is 100+ rows. It duplicates vec_memories'
+-- floats (1.5 KB a vector); vec_memories stays the exact reference.
+CREATE TABLE vec_floats (
+    memory_id INTEGER PRIMARY KEY,
+    embedding BLOB NOT NULL
+);
+INSERT INTO vec_floats (memory_id, embedding) SELECT memory_id, embedding FROM vec_memories;

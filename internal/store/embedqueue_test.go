@@ -245,7 +245,7 @@ func TestUseEmbedModelReembedsAndNeverMixes(t *testing.T) {
 	}
 	// One row failed for good: a model switch gives it a fresh budget.
 	s.DB().Exec("UPDATE embed_queue SET status = 'failed', attempts = 5 WHERE memory_id = ?", ids[2])
-	s.DB().Exec("DELETE FROM vec_memories WHERE memory_id = ?", ids[2])
+	s.Tx(ctx, func(tx *Tx) error { return tx.deleteVector(ctx, ids[2]) })
 
 	n, err := s.UseEmbedModel(ctx, "B", t0)
 	if err != nil || n != 3 {
