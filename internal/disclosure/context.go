@@ -227,7 +227,7 @@ func PromptContext(ctx context.Context, st *store.Store, vec recall.Vectors, pro
 		lines[i] = MemoryLine(h.ID, h.Kind, h.CreatedAt, h.Text, h.Conflict)
 	}
 	title := "VIBE RECALL: memories that may bear on this prompt"
-	if res.Mode == recall.ModeLexical && res.Note != "" {
+	if res.Note != "" && (res.Mode == recall.ModeLexical || res.Fallback) {
 		title += " (" + res.Note + ")"
 	}
 	part := Part{Layer: LayerRecall, Priority: PriorityMemories, Title: title, Lines: lines, More: "vibe memory show ID"}

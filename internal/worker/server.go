@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/buildinfo"
+	"github.com/vibe-science/vibe/internal/embed"
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/handler"
 	"github.com/vibe-science/vibe/internal/hookrun"
@@ -208,6 +209,10 @@ func (w *Worker) runHook(req proto.HookRequest) proto.HookReply {
 }
 
 // embedNow embeds texts for a caller who is waiting, ahead of the backlog.
+// Without the current model it starts the lazy download and, when the
+// fallback is on, answers with the fallback embedder (the returned model
+// name says so). A single text (a recall query) is looked up in the query
+// cache first.
 func (w *Worker) embedNow(ctx context.Context, texts []string) ([][]float32, string, error) {
 	w.queries.Add(1)
 	defer w.queries.Add(-1)
@@ -216,13 +221,27 @@ func (w *Worker) embedNow(ctx context.Context, texts []string) ([][]float32, str
 		return nil, "", err
 	}
 	emb, release, err := w.models.acquire(name, w.now())
+	if errors.Is(err, errNoModel) {
+		w.startPull(name)
+		if w.cfg.Fallback {
+			emb, release, err = embed.Fallback{}, func() {}, nil
+		}
+	}
 	if err != nil {
 		return nil, "", err
 	}
 	defer release()
+	if len(texts) == 1 {
+		if v, ok := w.qcache.get(emb, texts[0]); ok {
+			return [][]float32{v}, emb.Model(), nil
+		}
+	}
 	vecs, err := emb.Embed(ctx, texts)
 	if err != nil {
 		return nil, "", err
+	}
+	if len(texts) == 1 {
+		w.qcache.put(emb, texts[0], vecs[0])
 	}
 	return vecs, emb.Model(), nil
 }

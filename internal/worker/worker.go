@@ -74,7 +74,27 @@ type Config struct {
 	// (store.HookBusyTimeoutMS): the worker answers hooks, and a record it
 	// cannot write in that time is spooled rather than waited for.
 	BusyTimeoutMS int
+
+	// Fallback embeds with embed.Fallback while the current model is not
+	// installed, so the queue drains and recall stays hybrid (degraded,
+	// and labelled so); its vectors are queued again for the model as soon
+	// as it is installed. The worker binary sets it.
+	Fallback bool
+	// AutoPull downloads a catalogued current model in the background the
+	// first time an embedding is needed and it is not installed (blueprint
+	// §4.0.1's lazy pull); a failed download is retried after PullRetry.
+	// PullBaseURL replaces the catalogue's URL (a mirror; a test server).
+	AutoPull    bool
+	PullBaseURL string
+	PullRetry   time.Duration
+	// QueryCache is how many query embeddings are kept; 0 means
+	// DefaultQueryCache, negative none.
+	QueryCache int
 }
+
+// DefaultPullRetry is how long a failed lazy download waits before the
+// next attempt: offline is the common reason, and it lasts.
+const DefaultPullRetry = 10 * time.Minute
 
 // Worker is the embed daemon for one VIBE_HOME.
 type Worker struct {
@@ -105,6 +125,13 @@ type Worker struct {
 
 	errMu   sync.Mutex
 	lastErr string
+
+	qcache *queryCache
+	// fallbackVectors says vectors of the fallback embedder may exist: the
+	// first tick that finds the real model installed queues their memories
+	// again for it.
+	fallbackVectors atomic.Bool
+	pull            puller
 }
 
 // New returns a worker; nothing happens until Open.
@@ -133,7 +160,13 @@ func New(cfg Config) *Worker {
 	if cfg.Retry.MaxAttempts <= 0 {
 		cfg.Retry = store.DefaultRetry
 	}
-	return &Worker{cfg: cfg, now: cfg.Now}
+	if cfg.PullRetry <= 0 {
+		cfg.PullRetry = DefaultPullRetry
+	}
+	if cfg.QueryCache == 0 {
+		cfg.QueryCache = DefaultQueryCache
+	}
+	return &Worker{cfg: cfg, now: cfg.Now, qcache: newQueryCache(cfg.QueryCache)}
 }
 
 // Open takes the lock (or returns ErrAlreadyRunning), writes the pid file,
@@ -213,6 +246,12 @@ func (w *Worker) Open(ctx context.Context) (err error) {
 	w.started = w.now()
 	lctx2, cancel2 := context.WithCancel(context.Background())
 	w.cancel = cancel2
+	w.pull.ctx = lctx2
+	if w.cfg.Fallback {
+		if counts, err := st.VectorCounts(ctx); err == nil && counts[embed.FallbackModel] > 0 {
+			w.fallbackVectors.Store(true)
+		}
+	}
 	w.loopDone = make(chan struct{})
 	go w.loop(lctx2)
 	go w.serve()
@@ -234,6 +273,7 @@ func (w *Worker) Close() error {
 		w.cancel()
 		<-w.loopDone
 	}
+	w.pull.wg.Wait()
 	w.conns.Wait()
 	w.logf("worker stopped")
 	return w.release()
@@ -371,10 +411,30 @@ func (w *Worker) tick(ctx context.Context) time.Duration {
 	w.models.note(name, installed)
 	now := w.now()
 	w.models.unloadIdle(now, w.cfg.IdleUnload)
-	if !installed {
+	if installed && w.fallbackVectors.Load() {
+		// The model arrived: what the fallback embedded is embedded again.
+		n, err := w.store().RequeueEmbeds(work, name, now)
+		if err != nil {
+			w.fail("queue the fallback embedder's memories for %s: %v", name, err)
+			return w.cfg.DBRetry
+		}
+		w.fallbackVectors.Store(false)
+		w.logf("model %s is installed: %d memories embedded by the fallback embedder are queued for it", name, n)
+	}
+	useFallback := !installed && w.cfg.Fallback
+	if !installed && !useFallback {
+		if w.pullDue(name) {
+			if n, err := w.store().EmbedCounts(work, name, now); err == nil && n.Backlog > 0 {
+				w.startPull(name)
+			}
+		}
 		return w.cfg.PollInterval
 	}
-	items, err := w.store().ClaimEmbeds(work, name, w.cfg.BatchSize, now)
+	claimFor := name
+	if useFallback {
+		claimFor = embed.FallbackModel
+	}
+	items, err := w.store().ClaimEmbeds(work, claimFor, w.cfg.BatchSize, now)
 	if err != nil {
 		w.fail("claim embeddings: %v", err)
 		return w.cfg.DBRetry
@@ -382,14 +442,23 @@ func (w *Worker) tick(ctx context.Context) time.Duration {
 	if len(items) == 0 {
 		return w.cfg.PollInterval
 	}
-	emb, release, err := w.models.acquire(name, now)
-	if err != nil {
-		if !errors.Is(err, errNoModel) {
-			w.fail("load model %s: %v", name, err)
+	var emb embed.Embedder
+	if useFallback {
+		w.startPull(name)
+		emb = embed.Fallback{}
+		w.fallbackVectors.Store(true)
+		name = embed.FallbackModel
+	} else {
+		var release func()
+		emb, release, err = w.models.acquire(name, now)
+		if err != nil {
+			if !errors.Is(err, errNoModel) {
+				w.fail("load model %s: %v", name, err)
+			}
+			return w.cfg.PollInterval
 		}
-		return w.cfg.PollInterval
+		defer release()
 	}
-	defer release()
 	start := w.now()
 	stored, failed := 0, 0
 	for i := 0; i < len(items); i += w.cfg.ChunkSize {
@@ -478,6 +547,12 @@ func (w *Worker) Health(ctx context.Context) client.Health {
 		PID: os.Getpid(), Version: Version, Model: name, Loaded: loaded, State: state,
 		StartedAt: w.started.UnixMilli(),
 	}
+	if state == StateNoModel && w.cfg.Fallback {
+		h.Fallback, h.State = true, StateFallback
+	}
+	if h.Pulling = w.pull.active.Load(); h.Pulling && h.Fallback {
+		h.State = StatePulling
+	}
 	now := w.now()
 	h.Throughput, h.EmbedRate = w.meter.rates(now)
 	if mem, err := embed.ReadMemory(); err == nil {
@@ -495,6 +570,9 @@ func (w *Worker) Health(ctx context.Context) client.Health {
 		h.LastError = w.lastErr
 	}
 	w.errMu.Unlock()
+	if h.LastError == "" && h.Fallback {
+		h.LastError = w.pull.err()
+	}
 	if modelErr != "" {
 		h.LastError = modelErr
 	}
