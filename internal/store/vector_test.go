@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -235,4 +236,37 @@ func randUnit(rng *rand.Rand, dims int, centre []float32, noise float64) []float
 		v[i] /= float32(math.Sqrt(s))
 	}
 	return v
+}
+
+// A database made before 0008 gets the codes and floats of the vectors it
+// already holds, so KNN finds them at once.
+func TestVectorBitsMigrationBackfills(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "old.db")
+	s, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := addMemories(t, s, "a", "b")
+	for i, id := range ids {
+		blob, _ := sqlite_vec.SerializeFloat32(unit(i, i, 0))
+		if _, err := s.DB().Exec("INSERT INTO vec_memories(memory_id, project_path, embedding, model, kind, created_at) VALUES (?, '/p', ?, 'A', 'note', 0)", id, blob); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Back to version 7: as if 0008 had never run.
+	for _, q := range []string{"DROP TABLE vec_memories_bits", "DROP TABLE vec_floats", "PRAGMA user_version=7"} {
+		if _, err := s.DB().Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	if s, err = Open(ctx, path, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	got, err := s.KNN(ctx, "/p", unit(1, 1, 0), 5, "A", nil)
+	if err != nil || len(got) != 2 || got[0].MemoryID != ids[1] || got[0].Distance > 1e-6 {
+		t.Errorf("KNN after the migration = %+v, %v", got, err)
+	}
 }
