@@ -82,14 +82,11 @@ func (s *Static) Embed(ctx context.Context, texts []string) ([][]float32, error)
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("embed: %w", err)
 	}
-	if s.emb == nil {
-		return nil, errors.New("embed: model is closed")
-	}
 	out := make([][]float32, len(texts))
 	for i, t := range texts {
 		v, err := s.embedOne(t)
 		if err != nil {
-			return nil, fmt.Errorf("embed text %d: %w", i, err)
+			return nil, fmt.Errorf("embed: %w", err)
 		}
 		out[i] = v
 	}
@@ -105,6 +102,11 @@ func (s *Static) embedOne(text string) ([]float32, error) {
 		text = text[:cut]
 	}
 	s.mu.Lock()
+	emb, weights := s.emb, s.weights // Close may drop them meanwhile
+	if emb == nil {
+		s.mu.Unlock()
+		return nil, errors.New("model is closed")
+	}
 	enc, err := s.tok.EncodeSingle(text, false)
 	s.mu.Unlock()
 	if err != nil {
@@ -120,10 +122,10 @@ func (s *Static) embedOne(text string) ([]float32, error) {
 			continue
 		}
 		w := float64(1)
-		if s.weights != nil {
-			w = float64(s.weights[id])
+		if weights != nil {
+			w = float64(weights[id])
 		}
-		row := s.emb[id*s.dims : (id+1)*s.dims]
+		row := emb[id*s.dims : (id+1)*s.dims]
 		for j, x := range row {
 			acc[j] += w * float64(x)
 		}
