@@ -1,6 +1,7 @@
 // Package testmodel provides, for tests and benchmarks only, a model
-// directory with all-MiniLM-L6-v2's exact architecture and random weights
-// (made by ../testdata/gen_model.py with Debian's python3-onnx) next to the
+// directory with all-MiniLM-L6-v2's exact architecture and random weights,
+// or (Static) a potion-base-8M-shaped static-embedding matrix, both made by
+// ../testdata/gen_model.py with Debian's python3-onnx and numpy, next to the
 // real all-MiniLM-L6-v2 tokenizer.json from the Go module cache. The vectors
 // mean nothing; the compute per text is the real model's, so the hugot path,
 // the worker and its speed can be exercised offline. Generated directories
