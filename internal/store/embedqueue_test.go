@@ -319,3 +319,22 @@ func TestCompleteSkipsItemsRequeuedForAnotherModel(t *testing.T) {
 		t.Errorf("B backlog = %d, want 1", c.Backlog)
 	}
 }
+
+func TestEmbeddedBy(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	addMemories(t, s, "alpha")
+	items, _ := s.ClaimEmbeds(ctx, "fb", 10, t0)
+	if ok, err := s.EmbeddedBy(ctx, "fb"); ok || err != nil {
+		t.Fatalf("before embedding: %v, %v", ok, err)
+	}
+	if _, err := s.CompleteEmbeds(ctx, "fb", []EmbedResult{{Item: items[0], Vector: unit(0, 0, 0)}}, t0); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := s.EmbeddedBy(ctx, "fb"); !ok || err != nil {
+		t.Errorf("after embedding: %v, %v", ok, err)
+	}
+	if ok, _ := s.EmbeddedBy(ctx, "other"); ok {
+		t.Error("another model counts as having embedded")
+	}
+}

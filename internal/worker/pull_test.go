@@ -119,3 +119,29 @@ func TestLazyPullFailureKeepsFallback(t *testing.T) {
 		t.Errorf("knn used %q, want the fallback", used)
 	}
 }
+
+// Vectors the fallback made in an earlier run are replaced when a later
+// worker starts with the model installed.
+func TestFallbackVectorsReplacedAfterRestart(t *testing.T) {
+	model := testmodel.Dir(t, testmodel.Static)
+	p := testHome(t)
+	seedMemories(t, p, texts(5, "note %d about the batch effect")...)
+	cfg := fastConfig(p, &fakeLoader{}, embed.PotionModel)
+	cfg.Load, cfg.Fallback = hugotembed.Load, true
+	w := openWorker(t, cfg)
+	eventually(t, 10*time.Second, "embedded by the fallback", func() bool {
+		_, vc := stats(t, p)
+		return vc[embed.FallbackModel] == 5
+	})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := testmodel.CopyTo(model, embed.Dir(p.Models, embed.PotionModel)); err != nil {
+		t.Fatal(err)
+	}
+	openWorker(t, cfg)
+	eventually(t, 10*time.Second, "re-embedded by the model", func() bool {
+		_, vc := stats(t, p)
+		return reflect.DeepEqual(vc, map[string]int{embed.PotionModel: 5})
+	})
+}

@@ -248,7 +248,9 @@ func (w *Worker) Open(ctx context.Context) (err error) {
 	w.cancel = cancel2
 	w.pull.ctx = lctx2
 	if w.cfg.Fallback {
-		if counts, err := st.VectorCounts(ctx); err == nil && counts[embed.FallbackModel] > 0 {
+		// The queue answers this in milliseconds; counting vec_memories by
+		// model would read every row's model, a long text vec0 keeps apart.
+		if ok, err := st.EmbeddedBy(ctx, embed.FallbackModel); err == nil && ok {
 			w.fallbackVectors.Store(true)
 		}
 	}
