@@ -58,7 +58,22 @@ func main() {
 	out := flag.String("out", "bench/hooks.json", "JSON report")
 	memory := flag.Bool("memory", true, "also measure recall, KNN and the embed worker (needs python3-onnx for the test model)")
 	only := flag.Bool("hooks-only", false, "measure only the hooks as hooks.json runs them (a quick check between full runs)")
+	onlyMemory := flag.Bool("only-memory", false, "measure only recall, KNN and the embed worker (write them to -out, e.g. bench/memory.json)")
 	flag.Parse()
+	if *onlyMemory {
+		rep := report{When: time.Now().UTC(), Runs: *runs, CPUs: numCPU(), Ratios: map[string]any{}}
+		err := memoryBench(&rep, *bin, *empty, *fixtures, *runs)
+		if err == nil {
+			printTable(rep)
+			raw, _ := json.MarshalIndent(rep, "", "  ")
+			err = os.WriteFile(*out, append(raw, '\n'), 0o644)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*root, *bin, *empty, *fixtures, *runs, *rows, *out, *memory, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
@@ -142,7 +157,7 @@ func run(root, bin, empty, fixtures string, runs, rows int, out string, memory, 
 		return err
 	}
 	if memory {
-		if err := memoryBench(&rep, bin, fixtures, runs); err != nil {
+		if err := memoryBench(&rep, bin, empty, fixtures, runs); err != nil {
 			return err
 		}
 	}

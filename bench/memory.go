@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -8,6 +9,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/vibe-science/vibe/internal/config"
@@ -19,22 +23,38 @@ import (
 	"github.com/vibe-science/vibe/internal/worker/client"
 )
 
-// memoryBench measures recall and the embed worker (issue 6): prompt-submit
-// over 50k memories, lexical and with a warm worker; one query's embedding;
-// KNN at 10k and 100k vectors; worker throughput and resident memory on the
-// MiniLM-shaped model; recall@5 lexical vs hybrid on the retrieval set.
-func memoryBench(rep *report, bin, fixtures string, runs int) error {
+// memoryBench measures recall and the embed worker (issues 6 and 18):
+// prompt-submit over 50k memories next to the empty binary, lexical (the
+// worker without a model or fallback) and hybrid with the default static
+// model shape at the default recall deadline, all in this run; one query's
+// embedding per model shape; KNN at 10k and 100k vectors; each model
+// shape's throughput and the worker's peak resident memory with it; and
+// recall@5 lexical vs hybrid on the retrieval set.
+func memoryBench(rep *report, bin, empty, fixtures string, runs int) error {
 	ctx := context.Background()
 	extra := map[string]any{}
 	rep.Extra = extra
 
-	model, err := testmodel.Ensure(testmodel.Full)
+	static, err := testmodel.Ensure(testmodel.Static)
+	if err != nil {
+		return fmt.Errorf("static test model (needs /usr/bin/python3 with onnx and numpy): %w", err)
+	}
+	full, err := testmodel.Ensure(testmodel.Full)
 	if err != nil {
 		return fmt.Errorf("test model (needs /usr/bin/python3 with onnx): %w", err)
 	}
-	fmt.Fprintln(os.Stderr, "worker throughput on the MiniLM-shaped model…")
 	texts := benchTexts(256)
-	tps, rss, err := hugotembed.BenchEmbed(model, texts, 32)
+	// The static shape first: the in-process peak (VmHWM) only grows, so
+	// this order gives each shape's own figure.
+	fmt.Fprintln(os.Stderr, "embedding throughput, static (potion-base-8M) shape…")
+	tps, rss, err := hugotembed.BenchEmbed(static, texts, 32)
+	if err != nil {
+		return err
+	}
+	extra["static_texts_per_sec_batch32"] = round2(tps)
+	extra["static_bench_process_peak_rss_mb"] = rss >> 20
+	fmt.Fprintln(os.Stderr, "embedding throughput, MiniLM shape…")
+	tps, rss, err = hugotembed.BenchEmbed(full, texts, 32)
 	if err != nil {
 		return err
 	}
@@ -75,44 +95,53 @@ func memoryBench(rep *report, bin, fixtures string, runs int) error {
 	if err != nil {
 		return err
 	}
+	prompts := []string{"why did DQ2 fail on the guide-level split?", "which columns leak the label in the features table?",
+		"what did reviewer2 say about the calibration coverage?", "how many guides are held out for testing?"}
 	promptInput := func(i int) []byte {
 		b := inputs["vibe-prompt-submit"](i)
 		var m map[string]any
 		json.Unmarshal(b, &m)
-		m["prompt"] = []string{"why did DQ2 fail on the guide-level split?", "which columns leak the label in the features table?",
-			"what did reviewer2 say about the calibration coverage?", "how many guides are held out for testing?"}[i%4]
+		m["prompt"] = prompts[i%4]
 		out, _ := json.Marshal(m)
 		return out
 	}
 	st.Close()
 	base := append(os.Environ(), "VIBE_HOME="+home)
-	// The worker without a model: hooks relay to it, recall is lexical.
-	stop, err := startWorker(bin, home)
+	const scenario = "prompt-submit 50k memories"
+	rep.Samples = append(rep.Samples, measure("empty Go binary", scenario, []string{empty}, base, func(int) []byte { return nil }, runs))
+	// The worker without a model and without the fallback: recall is lexical.
+	stop, _, err := startWorkerEnv(bin, home, "VIBE_EMBED_FALLBACK=off", "VIBE_MODEL_PULL=off")
 	if err != nil {
 		return err
 	}
-	lex := measure("prompt-submit 50k memories", "lexical (worker, no model)", []string{filepath.Join(bin, "vibe-prompt-submit")},
+	lex := measure("vibe-prompt-submit", "lexical (worker, no model)", []string{filepath.Join(bin, "vibe-prompt-submit")},
 		base, promptInput, runs)
 	rep.Samples = append(rep.Samples, lex)
+	extra["prompt_submit_lexical_note"] = promptNote(bin, base, promptInput(0))
 	stop()
 
-	// The worker with the MiniLM-shaped model, warm. The pure-Go backend
-	// needs about one query's embedding time, so the recall deadline is
-	// raised: the measured path is the hybrid one.
+	// The worker with the default static model shape, every memory
+	// embedded, at the default recall deadline: the path a user gets.
 	modelDir := filepath.Join(paths.Models, config.Defaults.Model)
-	if err := testmodel.CopyTo(model, modelDir); err != nil {
+	if err := testmodel.CopyTo(static, modelDir); err != nil {
 		return err
 	}
-	os.WriteFile(paths.Settings, []byte(`{"recall_deadline_ms": 3000}`), 0o644)
-	if stop, err = startWorker(bin, home); err != nil {
+	stop, pid, err := startWorkerEnv(bin, home, "VIBE_MODEL_PULL=off")
+	if err != nil {
 		return err
 	}
 	defer stop()
-	fmt.Fprintln(os.Stderr, "warming the worker…")
+	fmt.Fprintln(os.Stderr, "embedding 50k memories with the static shape…")
+	t0 := time.Now()
+	if err := waitBacklog(ctx, paths.Socket, 20*time.Minute); err != nil {
+		return err
+	}
+	extra["static_embed_50k_s"] = round2(time.Since(t0).Seconds())
 	var embedTimes []float64
 	for i := 0; i < 21; i++ {
 		t0 := time.Now()
-		if _, _, err := client.Embed(ctx, paths.Socket, []string{texts[i%len(texts)]}); err != nil {
+		// Distinct texts: the query cache must not answer.
+		if _, _, err := client.Embed(ctx, paths.Socket, []string{fmt.Sprintf("%s #%d", texts[i%len(texts)], i)}); err != nil {
 			return fmt.Errorf("embed through the worker: %w", err)
 		}
 		if i > 0 {
@@ -120,56 +149,131 @@ func memoryBench(rep *report, bin, fixtures string, runs int) error {
 		}
 	}
 	sort.Float64s(embedTimes)
-	extra["one_query_embedding_p50_ms"] = round2(embedTimes[len(embedTimes)/2])
-	warm := measure("prompt-submit 50k memories", "warm worker (hybrid)", []string{filepath.Join(bin, "vibe-prompt-submit")},
-		append(base, "VIBE_WORKER=on"), promptInput, max(runs/4, 30))
-	rep.Samples = append(rep.Samples, warm)
-	extra["prompt_submit_warm_minus_embedding_ms"] = round2(warm.P50 - embedTimes[len(embedTimes)/2])
+	extra["one_query_embedding_p50_ms_static"] = round2(embedTimes[len(embedTimes)/2])
+	hyb := measure("vibe-prompt-submit", "hybrid (static default model, default deadline)", []string{filepath.Join(bin, "vibe-prompt-submit")},
+		base, promptInput, runs)
+	rep.Samples = append(rep.Samples, hyb)
+	extra["prompt_submit_hybrid_note"] = promptNote(bin, base, promptInput(1))
+	extra["prompt_submit_hybrid_minus_lexical_p95_ms"] = round2(hyb.P95 - lex.P95)
+	extra["prompt_submit_hybrid_minus_lexical_p50_ms"] = round2(hyb.P50 - lex.P50)
+	extra["worker_peak_rss_mb_static_50k"] = procPeakMB(pid)
+	stop()
 
-	// recall@5 on the retrieval set, lexical and hybrid.
+	// recall@5 on the retrieval set: lexical, hybrid with the static shape
+	// (random weights: a random projection of the token bag) and hybrid
+	// with the fallback embedder; then the MiniLM shape for its worker's
+	// resident memory.
 	set, err := recall.ReadSet("internal/recall/testdata/retrieval")
 	if err != nil {
 		return err
 	}
-	rdir, _ := os.MkdirTemp("", "vibe-retrieval-")
-	defer os.RemoveAll(rdir)
-	rpaths := config.Resolve(func(k string) string { return map[string]string{"VIBE_HOME": rdir}[k] })
-	rst, err := store.Open(ctx, rpaths.DB, store.Options{})
-	if err != nil {
-		return err
+	for _, shape := range []struct{ key, model, dir string }{
+		{"lexical", "", ""},
+		{"hybrid_static_random_weights", config.Defaults.Model, static},
+		{"hybrid_fallback", "", ""},
+		{"hybrid_minilm_random_weights", "all-MiniLM-L6-v2", full},
+	} {
+		rdir, _ := os.MkdirTemp("", "vibe-retrieval-")
+		defer os.RemoveAll(rdir)
+		rpaths := config.Resolve(func(k string) string { return map[string]string{"VIBE_HOME": rdir}[k] })
+		rst, err := store.Open(ctx, rpaths.DB, store.Options{})
+		if err != nil {
+			return err
+		}
+		if _, err := set.Load(ctx, rst); err != nil {
+			return err
+		}
+		if shape.key == "lexical" {
+			r, err := recall.RecallAtK(ctx, rst, nil, set, 5)
+			rst.Close()
+			if err != nil {
+				return err
+			}
+			extra["recall_at_5_lexical"] = round2(r)
+			continue
+		}
+		rst.Close()
+		if shape.dir != "" {
+			testmodel.CopyTo(shape.dir, filepath.Join(rpaths.Models, shape.model))
+			os.WriteFile(rpaths.Settings, []byte(`{"model": "`+shape.model+`"}`), 0o644)
+		}
+		rstop, rpid, err := startWorkerEnv(bin, rdir, "VIBE_MODEL_PULL=off")
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "embedding the retrieval set (%s)…\n", shape.key)
+		if err := waitBacklog(ctx, rpaths.Socket, 10*time.Minute); err != nil {
+			rstop()
+			return err
+		}
+		if rst, err = store.Open(ctx, rpaths.DB, store.Options{ReadOnly: true}); err != nil {
+			rstop()
+			return err
+		}
+		r, err := recall.RecallAtK(ctx, rst, recall.WorkerVectors(rpaths.Socket, 5*time.Second), set, 5)
+		rst.Close()
+		if shape.model == "all-MiniLM-L6-v2" {
+			extra["worker_peak_rss_mb_minilm"] = procPeakMB(rpid)
+		}
+		rstop()
+		if err != nil {
+			return err
+		}
+		extra["recall_at_5_"+shape.key] = round2(r)
 	}
-	defer rst.Close()
-	if _, err := set.Load(ctx, rst); err != nil {
-		return err
-	}
-	lexical, err := recall.RecallAtK(ctx, rst, nil, set, 5)
-	if err != nil {
-		return err
-	}
-	extra["recall_at_5_lexical"] = round2(lexical)
-	testmodel.CopyTo(model, filepath.Join(rpaths.Models, config.Defaults.Model))
-	rst.Close()
-	rstop, err := startWorker(bin, rdir)
-	if err != nil {
-		return err
-	}
-	defer rstop()
-	if rst, err = store.Open(ctx, rpaths.DB, store.Options{ReadOnly: true}); err != nil {
-		return err
-	}
-	fmt.Fprintln(os.Stderr, "embedding the retrieval set…")
-	for deadline := time.Now().Add(10 * time.Minute); time.Now().Before(deadline); time.Sleep(time.Second) {
-		h, err := client.GetHealth(ctx, rpaths.Socket)
-		if err == nil && h.Backlog == 0 && h.Loaded {
-			break
+	return nil
+}
+
+// waitBacklog waits until the worker has embedded everything queued.
+func waitBacklog(ctx context.Context, socket string, limit time.Duration) error {
+	for deadline := time.Now().Add(limit); time.Now().Before(deadline); time.Sleep(500 * time.Millisecond) {
+		h, err := client.GetHealth(ctx, socket)
+		if err == nil && h.Backlog == 0 && (h.Loaded || h.Fallback) {
+			return nil
 		}
 	}
-	hybrid, err := recall.RecallAtK(ctx, rst, recall.WorkerVectors(rpaths.Socket, 5*time.Second), set, 5)
+	return fmt.Errorf("the worker did not embed its backlog within %v", limit)
+}
+
+// promptNote runs prompt-submit once and returns the recall line it
+// injected (the title says why recall was lexical, or that it was hybrid
+// with the fallback embedder), so the report shows which path ran.
+func promptNote(bin string, env []string, input []byte) string {
+	cmd := exec.Command(filepath.Join(bin, "vibe-prompt-submit"))
+	cmd.Env = env
+	cmd.Stdin = bytes.NewReader(input)
+	out, err := cmd.Output()
 	if err != nil {
-		return err
+		return "error: " + err.Error()
 	}
-	extra["recall_at_5_hybrid_random_weights"] = round2(hybrid)
-	return nil
+	var reply struct {
+		Specific struct {
+			Context string `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+	}
+	json.Unmarshal(out, &reply)
+	for _, line := range strings.Split(reply.Specific.Context, "\n") {
+		if strings.Contains(line, "VIBE RECALL") {
+			return strings.TrimSpace(line)
+		}
+	}
+	return "no recall line in: " + string(out)
+}
+
+// procPeakMB is a process's peak resident set (VmHWM) in MiB, 0 when
+// unreadable.
+func procPeakMB(pid int) int64 {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(raw), "\n") {
+		if f := strings.Fields(line); len(f) == 3 && f[0] == "VmHWM:" {
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			return kb >> 10
+		}
+	}
+	return 0
 }
 
 // ProjectScenario names the observer's scenario in the report.
@@ -240,20 +344,31 @@ func observerBench(rep *report, bin, empty, fixtures string, runs int) error {
 // startWorker runs the built worker for a VIBE_HOME until stop is called
 // (the hooks relay only to a worker of their own build).
 func startWorker(bin, home string) (stop func(), err error) {
+	stop, _, err = startWorkerEnv(bin, home)
+	return stop, err
+}
+
+// startWorkerEnv is startWorker with extra environment variables; it also
+// returns the worker's pid. stop may be called more than once.
+func startWorkerEnv(bin, home string, env ...string) (stop func(), pid int, err error) {
 	cmd := exec.Command(filepath.Join(bin, "vibe-embed-worker"), "--home", home, "--foreground")
+	cmd.Env = append(os.Environ(), env...)
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start the worker: %w", err)
+		return nil, 0, fmt.Errorf("start the worker: %w", err)
 	}
 	paths := config.Resolve(func(k string) string { return map[string]string{"VIBE_HOME": home}[k] })
 	if err := waitForSocket(paths.Socket, 60*time.Second); err != nil {
 		cmd.Process.Kill()
 		cmd.Wait()
-		return nil, err
+		return nil, 0, err
 	}
+	var once sync.Once
 	return func() {
-		cmd.Process.Signal(os.Interrupt)
-		cmd.Wait()
-	}, nil
+		once.Do(func() {
+			cmd.Process.Signal(os.Interrupt)
+			cmd.Wait()
+		})
+	}, cmd.Process.Pid, nil
 }
 
 func benchTexts(n int) []string {

@@ -65,7 +65,7 @@ var Defaults = Settings{
 	StopBlockLimit:      2,
 	SessionStartTokens:  1000,
 	PromptRecallTokens:  500,
-	Model:               "all-MiniLM-L6-v2",
+	Model:               "potion-base-8M",
 	WorkerIdleUnloadSec: 600,
 	LogRetentionDays:    14,
 	Breakers:            integrity.DefaultBreakers(),

@@ -227,8 +227,13 @@ func PromptContext(ctx context.Context, st *store.Store, vec recall.Vectors, pro
 		lines[i] = MemoryLine(h.ID, h.Kind, h.CreatedAt, h.Text, h.Conflict)
 	}
 	title := "VIBE RECALL: memories that may bear on this prompt"
-	if res.Mode == recall.ModeLexical && res.Note != "" {
+	// The title says which path ran: why it was lexical, that the fallback
+	// embedder or chance-level vectors degraded it, or plainly hybrid.
+	switch {
+	case res.Note != "":
 		title += " (" + res.Note + ")"
+	case res.Mode == recall.ModeHybrid:
+		title += " (hybrid: words and vectors)"
 	}
 	part := Part{Layer: LayerRecall, Priority: PriorityMemories, Title: title, Lines: lines, More: "vibe memory show ID"}
 	return Build([]Part{part}, Budgets{Layer2: budget, Total: budget}), res.Mode, nil

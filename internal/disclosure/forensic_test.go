@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/config"
+	"github.com/vibe-science/vibe/internal/embed"
 	"github.com/vibe-science/vibe/internal/recall"
 	"github.com/vibe-science/vibe/internal/store"
 )
@@ -186,10 +187,33 @@ func TestForensicC10(t *testing.T) {
 	// With a worker that answers, the mode is hybrid and the worker's
 	// answer can carry a memory BM25 ranks low.
 	vec := fixedVec{hits: []recall.VectorHit{{ID: ids[2], Distance: 0.2}}}
-	_, mode, err := PromptContext(ctx, st, vec, project, "contamination of the culture", now, 500)
+	text, mode, err := PromptContext(ctx, st, vec, project, "contamination of the culture", now, 500)
 	must(t, err)
 	if mode != recall.ModeHybrid {
 		t.Errorf("mode %s with a worker, want hybrid", mode)
+	}
+	// The title says which path ran: here the one vector hit says nothing
+	// the words did not, and the title says the lexical order was kept.
+	if !strings.HasPrefix(text, "[VIBE RECALL: memories that may bear on this prompt (vector ranks agree with the lexical ones no better than chance: lexical order kept)]") {
+		t.Errorf("hybrid title:\n%s", text)
+	}
+	// Vectors that rank as the words do: plainly hybrid.
+	lex, err := recall.Search(ctx, st, nil, recall.Query{Project: project, Text: "contamination of the culture", Limit: 50, Now: now})
+	must(t, err)
+	var agree fixedVec
+	for i, h := range lex.Hits {
+		agree.hits = append(agree.hits, recall.VectorHit{ID: h.ID, Distance: 0.01 * float64(i+1)})
+	}
+	text, _, err = PromptContext(ctx, st, agree, project, "contamination of the culture", now, 500)
+	must(t, err)
+	if !strings.HasPrefix(text, "[VIBE RECALL: memories that may bear on this prompt (hybrid: words and vectors)]") {
+		t.Errorf("hybrid title with %d agreeing vector hits:\n%s", len(agree.hits), text)
+	}
+	vec = fixedVec{hits: []recall.VectorHit{{ID: ids[2], Distance: 0.2, Model: embed.FallbackModel}}}
+	text, _, err = PromptContext(ctx, st, vec, project, "contamination of the culture", now, 500)
+	must(t, err)
+	if !strings.HasPrefix(text, "[VIBE RECALL: memories that may bear on this prompt (hybrid with the fallback hashed-token embedder (no model installed yet; `vibe model pull` installs potion-base-8M)") {
+		t.Errorf("fallback title:\n%s", text)
 	}
 }
 

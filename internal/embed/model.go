@@ -22,10 +22,23 @@ const (
 	TokenizerFile = "tokenizer.json"
 	ConfigFile    = "config.json"
 	SumsFile      = "SHA256SUMS"
+	// StaticFile holds a static-embedding (Model2Vec) model's one matrix:
+	// a directory with it and no ONNXFile is read natively, without a graph.
+	StaticFile = "model.safetensors"
 )
 
-// DefaultModel is the model vibe uses unless the settings name another.
-const DefaultModel = "all-MiniLM-L6-v2"
+// DefaultModel is the model vibe uses unless the settings name another: a
+// static-embedding model (a token table, mean pooled), because one query
+// costs well under a millisecond on two cores where MiniLM's six
+// transformer layers cost ~270 ms in the pure-Go backend, which is over the
+// prompt hook's recall deadline.
+const DefaultModel = PotionModel
+
+// The catalogued models by name.
+const (
+	PotionModel = "potion-base-8M"
+	MiniLMModel = "all-MiniLM-L6-v2"
+)
 
 // File is one file of a catalogued model.
 type File struct {
@@ -47,7 +60,10 @@ type Spec struct {
 	BaseURL string
 	Dims    int
 	License string
-	Files   []File
+	// Static says the model is a token table read natively (StaticFile),
+	// not an ONNX transformer.
+	Static bool
+	Files  []File
 }
 
 // MiniLMRevision pins the Hugging Face commit the digests below belong to;
@@ -62,9 +78,29 @@ const MiniLMRevision = "1110a243fdf4706b3f48f1d95db1a4f5529b4d41"
 // fails the pull rather than installing an unverified file. Files are listed
 // small first and the ONNX graph last, because the model counts as
 // installed only once its ONNX file is in place.
+//
+// potion-base-8M (minishlab, MIT) is a Model2Vec static model: 256-dim
+// token vectors distilled from bge-base-en-v1.5, mean pooled at query time;
+// its 256 dims are stored zero-padded to the table's 384, which changes no
+// distance. No digests are published for it that could be checked from
+// here, so its files are trusted on first download (the digests are
+// recorded in SHA256SUMS, and later pulls and loads must match them), and
+// it follows the repository's "main" revision for the same reason.
 var Catalog = map[string]Spec{
-	DefaultModel: {
-		Name:    DefaultModel,
+	PotionModel: {
+		Name:    PotionModel,
+		BaseURL: "https://huggingface.co/minishlab/potion-base-8M/resolve/main",
+		Dims:    256,
+		License: "MIT",
+		Static:  true,
+		Files: []File{
+			{Remote: "config.json", Local: ConfigFile},
+			{Remote: "tokenizer.json", Local: TokenizerFile},
+			{Remote: "model.safetensors", Local: StaticFile},
+		},
+	},
+	MiniLMModel: {
+		Name:    MiniLMModel,
 		BaseURL: "https://huggingface.co/sentence-transformers/all-MiniLM-L6-v2/resolve/" + MiniLMRevision,
 		Dims:    384,
 		License: "Apache-2.0",
@@ -92,15 +128,20 @@ func Dir(modelsDir, name string) string { return filepath.Join(modelsDir, name) 
 // ErrNotInstalled says a model directory lacks the files the worker needs.
 var ErrNotInstalled = errors.New("model not installed")
 
-// Ready reports whether dir holds a loadable model (the ONNX graph and the
-// tokenizer). It does not hash anything, so it is cheap enough to call on
-// every worker poll.
+// Ready reports whether dir holds a loadable model (the tokenizer and
+// either the ONNX graph or a static model's matrix). It does not hash
+// anything, so it is cheap enough to call on every worker poll.
 func Ready(dir string) error {
+	isFile := func(f string) bool {
+		st, err := os.Stat(filepath.Join(dir, f))
+		return err == nil && st.Mode().IsRegular()
+	}
 	var missing []string
-	for _, f := range []string{ONNXFile, TokenizerFile} {
-		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || !st.Mode().IsRegular() {
-			missing = append(missing, f)
-		}
+	if !isFile(ONNXFile) && !isFile(StaticFile) {
+		missing = append(missing, ONNXFile+" (or "+StaticFile+")")
+	}
+	if !isFile(TokenizerFile) {
+		missing = append(missing, TokenizerFile)
 	}
 	if len(missing) > 0 {
 		return fmt.Errorf("%w: %s lacks %s (run `vibe model pull %s`)", ErrNotInstalled, dir,
@@ -263,4 +304,14 @@ func List(modelsDir string) ([]Installed, error) {
 		out = append(out, m)
 	}
 	return out, nil
+}
+
+// IsStatic reports whether dir holds a static-embedding model (a matrix
+// and no ONNX graph), which is read natively rather than run as a graph.
+func IsStatic(dir string) bool {
+	if _, err := os.Stat(filepath.Join(dir, ONNXFile)); err == nil {
+		return false
+	}
+	st, err := os.Stat(filepath.Join(dir, StaticFile))
+	return err == nil && st.Mode().IsRegular()
 }

@@ -33,8 +33,15 @@ func TestCheckName(t *testing.T) {
 }
 
 func TestCatalogIsConsistent(t *testing.T) {
-	spec := Catalog[DefaultModel]
-	if spec.Name != DefaultModel || spec.Dims != 384 || !strings.HasSuffix(spec.BaseURL, "/resolve/"+MiniLMRevision) {
+	if d := Catalog[DefaultModel]; d.Name != PotionModel || !d.Static || d.Dims != 256 || !strings.HasPrefix(d.BaseURL, "https://huggingface.co/minishlab/potion-base-8M/") {
+		t.Fatalf("default catalogue entry: %+v", d)
+	}
+	// The static model's matrix comes last, as the ONNX graph does below.
+	if f := Catalog[PotionModel].Files; len(f) != 3 || f[2].Local != StaticFile || f[1].Local != TokenizerFile {
+		t.Errorf("potion files = %+v", f)
+	}
+	spec := Catalog[MiniLMModel]
+	if spec.Name != MiniLMModel || spec.Dims != 384 || !strings.HasSuffix(spec.BaseURL, "/resolve/"+MiniLMRevision) {
 		t.Fatalf("catalogue entry: %+v", spec)
 	}
 	locals := []string{}
@@ -96,12 +103,17 @@ func TestReadyVerifyAndList(t *testing.T) {
 	}
 
 	err := Ready(filepath.Join(models, "empty"))
-	want := "model not installed: " + filepath.Join(models, "empty") + " lacks model.onnx and tokenizer.json (run `vibe model pull empty`)"
+	want := "model not installed: " + filepath.Join(models, "empty") + " lacks model.onnx (or model.safetensors) and tokenizer.json (run `vibe model pull empty`)"
 	if !errors.Is(err, ErrNotInstalled) || err.Error() != want {
 		t.Errorf("Ready(empty) = %v", err)
 	}
-	if err := Ready(filepath.Join(models, "good")); err != nil {
-		t.Errorf("Ready(good) = %v", err)
+	if err := Ready(filepath.Join(models, "good")); err != nil || IsStatic(filepath.Join(models, "good")) {
+		t.Errorf("Ready(good) = %v, IsStatic = true", err)
+	}
+	write("static", StaticFile, "matrix")
+	write("static", TokenizerFile, "tok")
+	if err := Ready(filepath.Join(models, "static")); err != nil || !IsStatic(filepath.Join(models, "static")) {
+		t.Errorf("Ready(static) = %v, IsStatic = false", err)
 	}
 
 	list, err := List(models)
@@ -113,7 +125,7 @@ func TestReadyVerifyAndList(t *testing.T) {
 		got = append(got, strings.Join([]string{m.Name, map[bool]string{true: "ready", false: "not-ready"}[m.Ready],
 			map[bool]string{true: "recorded", false: "-"}[m.Recorded]}, " "))
 	}
-	wantList := []string{"bad ready recorded", "broken ready recorded", "empty not-ready -", "gone ready recorded", "good ready recorded", "hand ready -"}
+	wantList := []string{"bad ready recorded", "broken ready recorded", "empty not-ready -", "gone ready recorded", "good ready recorded", "hand ready -", "static ready -"}
 	if !reflect.DeepEqual(got, wantList) {
 		t.Errorf("List = %v", got)
 	}

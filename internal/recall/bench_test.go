@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vibe-science/vibe/internal/embed"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -48,6 +49,63 @@ func BenchmarkSearch50k(b *testing.B) {
 	for i := 0; b.Loop(); i++ {
 		if _, err := Search(ctx, st, nil, Query{Project: "/p", Text: queries[i%len(queries)], Limit: 3, Now: t0}); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// storeVectors is a Vectors that embeds in-process and searches st, as the
+// worker does behind its socket: it isolates recall's vector path cost.
+type storeVectors struct {
+	st  *store.Store
+	emb embed.Embedder
+}
+
+func (v storeVectors) KNN(ctx context.Context, project, text string, k int, kinds []string) ([]VectorHit, error) {
+	q, err := v.emb.Embed(ctx, []string{text})
+	if err != nil {
+		return nil, err
+	}
+	hits, err := v.st.KNN(ctx, project, q[0], k, v.emb.Model(), kinds)
+	out := make([]VectorHit, len(hits))
+	for i, h := range hits {
+		out[i] = VectorHit{ID: h.MemoryID, Distance: h.Distance, Model: v.emb.Model()}
+	}
+	return out, err
+}
+
+// BenchmarkHybridSearch50k is BenchmarkSearch50k with every memory
+// embedded (by the fallback embedder, microseconds a text) and the vector
+// path on: the cost hybrid recall adds over lexical in-process.
+func BenchmarkHybridSearch50k(b *testing.B) {
+	ctx := context.Background()
+	st := openStore(b)
+	if err := Fill(ctx, st, "/p", 50000, t0); err != nil {
+		b.Fatal(err)
+	}
+	emb := embed.Fallback{}
+	for {
+		items, err := st.ClaimEmbeds(ctx, emb.Model(), 1000, t0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(items) == 0 {
+			break
+		}
+		res := make([]store.EmbedResult, len(items))
+		for i, it := range items {
+			v, _ := emb.Embed(ctx, []string{it.Text})
+			res[i] = store.EmbedResult{Item: it, Vector: v[0]}
+		}
+		if _, err := st.CompleteEmbeds(ctx, emb.Model(), res, t0); err != nil {
+			b.Fatal(err)
+		}
+	}
+	vec := storeVectors{st: st, emb: emb}
+	queries := []string{"why did the DQ1 gate fail on the GUIDE-seq data", "Harmony batch integration decision", "annealing Q factor thermal drift"}
+	for i := 0; b.Loop(); i++ {
+		res, err := Search(ctx, st, vec, Query{Project: "/p", Text: queries[i%len(queries)], Limit: 3, Now: t0})
+		if err != nil || res.Mode != ModeHybrid {
+			b.Fatal(res.Note, err)
 		}
 	}
 }

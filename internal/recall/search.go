@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/embed"
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/store"
 )
@@ -40,6 +41,9 @@ const (
 var (
 	ErrNoWorker = errors.New("worker not running")
 	ErrNoModel  = errors.New("no embedding model (run `vibe model pull`)")
+	// ErrWorkerLate says the worker is up but did not answer within the
+	// recall deadline (a model loading, a busy machine).
+	ErrWorkerLate = errors.New("worker did not answer in time")
 )
 
 // Query is one recall request.
@@ -72,6 +76,9 @@ type Hit struct {
 type VectorHit struct {
 	ID       int64
 	Distance float64
+	// Model made the vectors (embed.FallbackModel marks the fallback
+	// embedder's, which recall labels as degraded).
+	Model string
 }
 
 // Vectors is the embed worker's KNN, reached through its socket: embed
@@ -90,6 +97,9 @@ type Result struct {
 	Note string
 	// VectorWeight is the confidence the vector ranks were given (0..1).
 	VectorWeight float64
+	// Fallback says the vectors came from the fallback hashed-token
+	// embedder (no model installed): hybrid, but degraded.
+	Fallback bool
 }
 
 // Search recalls memories of a project for free text: FTS5 BM25 and, when
@@ -146,6 +156,10 @@ func Search(ctx context.Context, st *store.Store, vec Vectors, q Query) (Result,
 		} else {
 			res.Mode = ModeHybrid
 			vhits = a.hits
+			if len(vhits) > 0 && embed.IsFallback(vhits[0].Model) {
+				res.Fallback = true
+				res.Note = "hybrid with the fallback hashed-token embedder (no model installed yet; `vibe model pull` installs " + embed.DefaultModel + ")"
+			}
 		}
 	}
 	if len(Terms(q.Text)) == 0 && res.Mode == ModeHybrid {
@@ -271,6 +285,8 @@ func addVectorHits(ctx context.Context, st *store.Store, project string, now tim
 // vectorNote says why vectors did not take part.
 func vectorNote(err error) string {
 	switch {
+	case errors.Is(err, ErrWorkerLate):
+		return err.Error() + ": lexical only"
 	case errors.Is(err, ErrNoWorker):
 		return "worker not running: lexical only"
 	case errors.Is(err, ErrNoModel):

@@ -35,20 +35,22 @@ type workerVectors struct {
 func (w workerVectors) KNN(ctx context.Context, project, text string, k int, kinds []string) ([]VectorHit, error) {
 	ctx, cancel := context.WithTimeout(ctx, w.deadline)
 	defer cancel()
-	hits, err := client.KNN(ctx, w.socket, client.KNNRequest{Project: project, Text: text, K: k, Kinds: kinds})
+	hits, model, err := client.KNNModel(ctx, w.socket, client.KNNRequest{Project: project, Text: text, K: k, Kinds: kinds})
 	if err != nil {
 		var ce *client.Error
 		switch {
 		case errors.As(err, &ce) && ce.Code == client.CodeNoModel:
 			return nil, fmt.Errorf("%w", ErrNoModel)
 		case errors.Is(err, context.DeadlineExceeded):
-			return nil, fmt.Errorf("%w: no answer within %v", ErrNoWorker, w.deadline)
+			// The worker may well be up: a late answer is not an absent
+			// worker, and the note must not say it is.
+			return nil, fmt.Errorf("%w (deadline %v)", ErrWorkerLate, w.deadline)
 		}
 		return nil, fmt.Errorf("%w: %v", ErrNoWorker, err)
 	}
 	out := make([]VectorHit, len(hits))
 	for i, h := range hits {
-		out[i] = VectorHit{ID: h.MemoryID, Distance: h.Distance}
+		out[i] = VectorHit{ID: h.MemoryID, Distance: h.Distance, Model: model}
 	}
 	return out, nil
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vibe-science/vibe/internal/buildinfo"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -20,7 +21,9 @@ import (
 func buildClient(t *testing.T, dir, name string) string {
 	t.Helper()
 	out := filepath.Join(dir, name)
-	cmd := exec.Command("go", "build", "-o", out, "../../cmd/"+name)
+	// The client must carry this test binary's version (the worker the
+	// tests start runs in it), whatever VCS stamp a plain build would get.
+	cmd := exec.Command("go", "build", "-ldflags", "-X github.com/vibe-science/vibe/internal/buildinfo.Version="+buildinfo.Version, "-o", out, "../../cmd/"+name)
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("build %s: %v\n%s", name, err, b)

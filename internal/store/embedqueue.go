@@ -289,3 +289,12 @@ FROM embed_queue q JOIN memories m ON m.id = q.memory_id WHERE m.forgotten = 0`,
 		&c.Backlog, &c.Waiting, &c.Failed, &c.Done)
 	return c, classify("count embedding queue", err)
 }
+
+// EmbeddedBy reports whether any memory's vector was made by model (its
+// queue row is done for it): the worker asks it once, at start, to know
+// whether the fallback embedder's vectors wait to be replaced.
+func (s *Store) EmbeddedBy(ctx context.Context, model string) (bool, error) {
+	var ok bool
+	err := s.db.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM embed_queue WHERE status = 'done' AND model = ?)", model).Scan(&ok)
+	return ok, classify("read embedding models", err)
+}

@@ -147,8 +147,8 @@ func TestCompleteEmbedsLeavesExactlyOneVector(t *testing.T) {
 	// A vector of the wrong width aborts the whole transaction.
 	ids2 := addMemories(t, s, "gamma", "delta")
 	items, _ = s.ClaimEmbeds(ctx, "m1", 10, t0)
-	_, err = s.CompleteEmbeds(ctx, "m1", []EmbedResult{{Item: items[0], Vector: unit(2, 2, 0)}, {Item: items[1], Vector: []float32{1}}}, t0)
-	if err == nil || err.Error() != "store vector: memory 4: vector has 1 dims, the vector table holds 384 (use a 384-dim model such as all-MiniLM-L6-v2)" {
+	_, err = s.CompleteEmbeds(ctx, "m1", []EmbedResult{{Item: items[0], Vector: unit(2, 2, 0)}, {Item: items[1], Vector: make([]float32, 385)}}, t0)
+	if err == nil || err.Error() != "store vector: memory 4: vector has 385 dims, the vector table holds up to 384 (use a model of at most 384 dims such as potion-base-8M or all-MiniLM-L6-v2)" {
 		t.Fatalf("err = %v", err)
 	}
 	if status, _, _, _, _ := queueRow(t, s, ids2[0]); status != "pending" {
@@ -245,7 +245,7 @@ func TestUseEmbedModelReembedsAndNeverMixes(t *testing.T) {
 	}
 	// One row failed for good: a model switch gives it a fresh budget.
 	s.DB().Exec("UPDATE embed_queue SET status = 'failed', attempts = 5 WHERE memory_id = ?", ids[2])
-	s.DB().Exec("DELETE FROM vec_memories WHERE memory_id = ?", ids[2])
+	s.Tx(ctx, func(tx *Tx) error { return tx.deleteVector(ctx, ids[2]) })
 
 	n, err := s.UseEmbedModel(ctx, "B", t0)
 	if err != nil || n != 3 {
@@ -317,5 +317,24 @@ func TestCompleteSkipsItemsRequeuedForAnotherModel(t *testing.T) {
 	}
 	if c, _ := s.EmbedCounts(ctx, "B", t0); c.Backlog != 1 {
 		t.Errorf("B backlog = %d, want 1", c.Backlog)
+	}
+}
+
+func TestEmbeddedBy(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	addMemories(t, s, "alpha")
+	items, _ := s.ClaimEmbeds(ctx, "fb", 10, t0)
+	if ok, err := s.EmbeddedBy(ctx, "fb"); ok || err != nil {
+		t.Fatalf("before embedding: %v, %v", ok, err)
+	}
+	if _, err := s.CompleteEmbeds(ctx, "fb", []EmbedResult{{Item: items[0], Vector: unit(0, 0, 0)}}, t0); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := s.EmbeddedBy(ctx, "fb"); !ok || err != nil {
+		t.Errorf("after embedding: %v, %v", ok, err)
+	}
+	if ok, _ := s.EmbeddedBy(ctx, "other"); ok {
+		t.Error("another model counts as having embedded")
 	}
 }

@@ -375,8 +375,8 @@ func (t *Tx) ForgetMemory(ctx context.Context, id int64) error {
 	if _, err := t.tx.ExecContext(ctx, "UPDATE memories SET forgotten = 1 WHERE id = ?", id); err != nil {
 		return classify("forget memory", err)
 	}
-	if _, err := t.tx.ExecContext(ctx, "DELETE FROM vec_memories WHERE memory_id = ?", id); err != nil {
-		return classify("forget memory vector", err)
+	if err := t.deleteVector(ctx, id); err != nil {
+		return err
 	}
 	// The worker skips forgotten memories, so a pending row would only sit
 	// in the backlog; RememberMemory queues a new one.

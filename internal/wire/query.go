@@ -56,6 +56,12 @@ type Health struct {
 	Model  string `json:"model"`
 	Loaded bool   `json:"loaded"`
 	State  string `json:"state"`
+	// Fallback says the current model is not installed and the worker
+	// embeds with the fallback hashed-token embedder meanwhile (its
+	// vectors are labelled embed.FallbackModel and replaced once the model
+	// arrives); Pulling says the model is being downloaded.
+	Fallback bool `json:"fallback,omitempty"`
+	Pulling  bool `json:"pulling,omitempty"`
 	// Backlog is how many memories wait for the current model; Waiting are
 	// those in retry backoff; Failed gave up after repeated errors.
 	Backlog int `json:"backlog"`

@@ -64,10 +64,30 @@ func (w *Worker) tick(ctx context.Context) time.Duration {
 	w.models.note(name, installed)
 	now := w.now()
 	w.models.unloadIdle(now, w.cfg.IdleUnload)
-	if !installed {
+	if installed && w.fallbackVectors.Load() {
+		// The model arrived: what the fallback embedded is embedded again.
+		n, err := w.store().RequeueEmbeds(work, name, now)
+		if err != nil {
+			w.fail("queue the fallback embedder's memories for %s: %v", name, err)
+			return w.cfg.DBRetry
+		}
+		w.fallbackVectors.Store(false)
+		w.logf("model %s is installed: %d memories embedded by the fallback embedder are queued for it", name, n)
+	}
+	useFallback := !installed && w.cfg.Fallback
+	if !installed && !useFallback {
+		if w.pullDue(name) {
+			if n, err := w.store().EmbedCounts(work, name, now); err == nil && n.Backlog > 0 {
+				w.startPull(name)
+			}
+		}
 		return w.cfg.PollInterval
 	}
-	items, err := w.reader().ClaimEmbeds(work, name, w.cfg.BatchSize, now)
+	claimFor := name
+	if useFallback {
+		claimFor = embed.FallbackModel
+	}
+	items, err := w.reader().ClaimEmbeds(work, claimFor, w.cfg.BatchSize, now)
 	if err != nil {
 		w.fail("claim embeddings: %v", err)
 		return w.cfg.DBRetry
@@ -75,14 +95,23 @@ func (w *Worker) tick(ctx context.Context) time.Duration {
 	if len(items) == 0 {
 		return w.cfg.PollInterval
 	}
-	emb, release, err := w.models.acquire(name, now)
-	if err != nil {
-		if !errors.Is(err, errNoModel) {
-			w.fail("load model %s: %v", name, err)
+	var emb embed.Embedder
+	if useFallback {
+		w.startPull(name)
+		emb = embed.Fallback{}
+		w.fallbackVectors.Store(true)
+		name = embed.FallbackModel
+	} else {
+		var release func()
+		emb, release, err = w.models.acquire(name, now)
+		if err != nil {
+			if !errors.Is(err, errNoModel) {
+				w.fail("load model %s: %v", name, err)
+			}
+			return w.cfg.PollInterval
 		}
-		return w.cfg.PollInterval
+		defer release()
 	}
-	defer release()
 	start := w.now()
 	stored, failed := 0, 0
 	for i := 0; i < len(items); i += w.cfg.ChunkSize {

@@ -18,6 +18,10 @@ const (
 	StateLoaded   = "loaded"
 	StateUnloaded = "unloaded (idle)"
 	StateStarting = "starting"
+	// StateFallback is StateNoModel when the fallback embedder stands in.
+	StateFallback = "no model: fallback hashed-token embedder (degraded vectors; run `vibe model pull`)"
+	// StatePulling is StateFallback while the model downloads.
+	StatePulling = "downloading the model: fallback hashed-token embedder meanwhile"
 )
 
 // errNoModel says the current model is not installed.
@@ -148,9 +152,9 @@ func (m *models) open(dir string) (embed.Embedder, error) {
 	if err != nil {
 		return nil, err
 	}
-	if emb.Dims() != store.VectorDims {
+	if emb.Dims() > store.VectorDims {
 		emb.Close()
-		return nil, fmt.Errorf("model %s gives %d-dim vectors, the vector table holds %d: use a %d-dim model (such as %s) with `vibe model use`",
+		return nil, fmt.Errorf("model %s gives %d-dim vectors, the vector table holds up to %d: use a model of at most %d dims (such as %s) with `vibe model use`",
 			emb.Model(), emb.Dims(), store.VectorDims, store.VectorDims, embed.DefaultModel)
 	}
 	m.logf("loaded model %s from %s in %s", emb.Model(), dir, m.now().Sub(start).Round(time.Millisecond))

@@ -161,7 +161,8 @@ func TestRealWorkerStartIsIdempotentAndStops(t *testing.T) {
 		t.Errorf("EnsureRunning with a worker up took %s", took)
 	}
 	h := health(t, p)
-	if h.PID != pid || h.State != StateNoModel || h.Model != embed.DefaultModel {
+	// The binary turns the fallback embedder on: no model is labelled so.
+	if h.PID != pid || h.State != StateFallback || !h.Fallback || h.Model != embed.DefaultModel {
 		t.Errorf("health = %+v", h)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

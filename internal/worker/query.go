@@ -69,6 +69,10 @@ func (w *Worker) answer(ctx context.Context, req client.Request) client.Response
 }
 
 // embedNow embeds texts for a caller who is waiting, ahead of the backlog.
+// Without the current model it starts the lazy download and, when the
+// fallback is on, answers with the fallback embedder (the returned model
+// name says so). A single text (a recall query) is looked up in the query
+// cache first.
 func (w *Worker) embedNow(ctx context.Context, texts []string) ([][]float32, string, error) {
 	w.queries.Add(1)
 	defer w.queries.Add(-1)
@@ -77,13 +81,27 @@ func (w *Worker) embedNow(ctx context.Context, texts []string) ([][]float32, str
 		return nil, "", err
 	}
 	emb, release, err := w.models.acquire(name, w.now())
+	if errors.Is(err, errNoModel) {
+		w.startPull(name)
+		if w.cfg.Fallback {
+			emb, release, err = embed.Fallback{}, func() {}, nil
+		}
+	}
 	if err != nil {
 		return nil, "", err
 	}
 	defer release()
+	if len(texts) == 1 {
+		if v, ok := w.qcache.get(emb, texts[0]); ok {
+			return [][]float32{v}, emb.Model(), nil
+		}
+	}
 	vecs, err := emb.Embed(ctx, texts)
 	if err != nil {
 		return nil, "", err
+	}
+	if len(texts) == 1 {
+		w.qcache.put(emb, texts[0], vecs[0])
 	}
 	return vecs, emb.Model(), nil
 }
@@ -115,6 +133,12 @@ func (w *Worker) Health(ctx context.Context) client.Health {
 		PID: os.Getpid(), Version: buildinfo.Version, Model: name, Loaded: loaded, State: state,
 		StartedAt: w.started.UnixMilli(),
 	}
+	if state == StateNoModel && w.cfg.Fallback {
+		h.Fallback, h.State = true, StateFallback
+	}
+	if h.Pulling = w.pull.active.Load(); h.Pulling && h.Fallback {
+		h.State = StatePulling
+	}
 	now := w.now()
 	h.Throughput, h.EmbedRate = w.meter.rates(now)
 	if mem, err := embed.ReadMemory(); err == nil {
@@ -132,6 +156,9 @@ func (w *Worker) Health(ctx context.Context) client.Health {
 		h.LastError = w.lastErr
 	}
 	w.errMu.Unlock()
+	if h.LastError == "" && h.Fallback {
+		h.LastError = w.pull.err()
+	}
 	if modelErr != "" {
 		h.LastError = modelErr
 	}

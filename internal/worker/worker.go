@@ -85,7 +85,27 @@ type Config struct {
 	// Lookup finds a hook's Spec by name; nil means handler.Lookup. Tests
 	// pass fake handlers.
 	Lookup func(name string) (hookrun.Spec, error)
+
+	// Fallback embeds with embed.Fallback while the current model is not
+	// installed, so the queue drains and recall stays hybrid (degraded,
+	// and labelled so); its vectors are queued again for the model as soon
+	// as it is installed. The worker binary sets it.
+	Fallback bool
+	// AutoPull downloads a catalogued current model in the background the
+	// first time an embedding is needed and it is not installed (blueprint
+	// §4.0.1's lazy pull); a failed download is retried after PullRetry.
+	// PullBaseURL replaces the catalogue's URL (a mirror; a test server).
+	AutoPull    bool
+	PullBaseURL string
+	PullRetry   time.Duration
+	// QueryCache is how many query embeddings are kept; 0 means
+	// DefaultQueryCache, negative none.
+	QueryCache int
 }
+
+// DefaultPullRetry is how long a failed lazy download waits before the
+// next attempt: offline is the common reason, and it lasts.
+const DefaultPullRetry = 10 * time.Minute
 
 // Worker is the embed daemon for one VIBE_HOME.
 type Worker struct {
@@ -126,6 +146,13 @@ type Worker struct {
 
 	errMu   sync.Mutex
 	lastErr string
+
+	qcache *queryCache
+	// fallbackVectors says vectors of the fallback embedder may exist: the
+	// first tick that finds the real model installed queues their memories
+	// again for it.
+	fallbackVectors atomic.Bool
+	pull            puller
 }
 
 // New returns a worker; nothing happens until Open.
@@ -160,7 +187,13 @@ func New(cfg Config) *Worker {
 	if cfg.Lookup == nil {
 		cfg.Lookup = handler.Lookup
 	}
-	w := &Worker{cfg: cfg, now: cfg.Now, exe: newExeWatch(cfg.Executable, cfg.PollInterval)}
+	if cfg.PullRetry <= 0 {
+		cfg.PullRetry = DefaultPullRetry
+	}
+	if cfg.QueryCache == 0 {
+		cfg.QueryCache = DefaultQueryCache
+	}
+	w := &Worker{cfg: cfg, now: cfg.Now, exe: newExeWatch(cfg.Executable, cfg.PollInterval), qcache: newQueryCache(cfg.QueryCache)}
 	w.hookCtx, w.hookCancel = context.WithCancel(context.Background())
 	return w
 }
@@ -244,6 +277,14 @@ func (w *Worker) Open(ctx context.Context) (err error) {
 	w.exe.start()
 	lctx2, cancel2 := context.WithCancel(context.Background())
 	w.cancel = cancel2
+	w.pull.ctx = lctx2
+	if w.cfg.Fallback {
+		// The queue answers this in milliseconds; counting vec_memories by
+		// model would read every row's model, a long text vec0 keeps apart.
+		if ok, err := st.EmbeddedBy(ctx, embed.FallbackModel); err == nil && ok {
+			w.fallbackVectors.Store(true)
+		}
+	}
 	w.loopDone = make(chan struct{})
 	go w.loop(lctx2)
 	go w.serve()
@@ -273,6 +314,7 @@ func (w *Worker) Close() error {
 		w.cancel()
 		<-w.loopDone
 	}
+	w.pull.wg.Wait()
 	w.conns.Wait()
 	w.hookCancel()
 	w.waitHandlers()

@@ -349,7 +349,7 @@ func TestWrongDimsModelIsRefused(t *testing.T) {
 	seedMemories(t, p, "alpha")
 	l := &fakeLoader{dims: 768}
 	openWorker(t, fastConfig(p, l, "wide"))
-	want := "error: model wide gives 768-dim vectors, the vector table holds 384: use a 384-dim model (such as all-MiniLM-L6-v2) with `vibe model use`"
+	want := "error: model wide gives 768-dim vectors, the vector table holds up to 384: use a model of at most 384 dims (such as potion-base-8M) with `vibe model use`"
 	eventually(t, 5*time.Second, "refused", func() bool { return health(t, p).State == want })
 	if h := health(t, p); h.Backlog != 1 || h.Loaded {
 		t.Errorf("health = %+v", h)

@@ -265,10 +265,14 @@ func runModelList(ctx context.Context, o *ModelListOptions) error {
 	for _, name := range catalogNames(catalog) {
 		if !seen[name] {
 			var size int64
+			sums := "published"
 			for _, f := range catalog[name].Files {
 				size += f.Size
+				if f.SHA256 == "" {
+					sums = "on first download" // recorded then, checked on every later pull and load
+				}
 			}
-			rows = append(rows, ModelRow{Name: name, Current: name == current, Status: "available", Bytes: size, Checksums: "published"})
+			rows = append(rows, ModelRow{Name: name, Current: name == current, Status: "available", Bytes: size, Checksums: sums})
 		}
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i].Name < rows[j].Name })
@@ -284,7 +288,11 @@ func runModelList(ctx context.Context, o *ModelListOptions) error {
 		if r.Current {
 			mark = "*"
 		}
-		out = append(out, []string{mark + " " + r.Name, r.Status, cli.HumanBytes(r.Bytes), r.Checksums})
+		size := cli.HumanBytes(r.Bytes)
+		if r.Bytes == 0 && r.Status == "available" {
+			size = "unpublished"
+		}
+		out = append(out, []string{mark + " " + r.Name, r.Status, size, r.Checksums})
 	}
 	cli.Table(o.IO, "  NAME\tSTATUS\tSIZE\tCHECKSUMS", out)
 	for _, r := range rows {
@@ -292,7 +300,7 @@ func runModelList(ctx context.Context, o *ModelListOptions) error {
 			fmt.Fprintf(o.IO.Out, "%s: %s\n", r.Name, r.Problem)
 		}
 		if r.Current && r.Status != "installed" {
-			fmt.Fprintf(o.IO.Out, "the current model %s is not installed, so recall is lexical only: run `vibe model pull %s`\n", r.Name, r.Name)
+			fmt.Fprintf(o.IO.Out, "the current model %s is not installed: the worker embeds with the fallback hashed-token embedder (degraded vectors, replaced once the model is in place) and downloads it on first need; `vibe model pull %s` installs it now\n", r.Name, r.Name)
 		}
 	}
 	return nil

@@ -267,7 +267,7 @@ func TestRunModelPull(t *testing.T) {
 	t.Run("unknown name", func(t *testing.T) {
 		f, _, _ := modelTestFactory(t)
 		err := runModelPull(ctx, &ModelPullOptions{IO: f.IO, Paths: f.Paths, Name: "gpt-9"})
-		want := "model pull: vibe does not know how to download \"gpt-9\" (it can pull: all-MiniLM-L6-v2); to use another model, place model.onnx and tokenizer.json in " +
+		want := "model pull: vibe does not know how to download \"gpt-9\" (it can pull: all-MiniLM-L6-v2, potion-base-8M); to use another model, place model.onnx and tokenizer.json in " +
 			filepath.Join(f.Paths().Models, "gpt-9") + " yourself"
 		if err == nil || err.Error() != want {
 			t.Errorf("err = %v", err)
@@ -297,8 +297,9 @@ func TestRunModelList(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "  NAME\tSTATUS\tSIZE\tCHECKSUMS\n" +
-		"* all-MiniLM-L6-v2\tavailable\t86.7 MiB\tpublished\n" +
-		"the current model all-MiniLM-L6-v2 is not installed, so recall is lexical only: run `vibe model pull all-MiniLM-L6-v2`\n"
+		"  all-MiniLM-L6-v2\tavailable\t86.7 MiB\tpublished\n" +
+		"* potion-base-8M\tavailable\tunpublished\ton first download\n" +
+		"the current model potion-base-8M is not installed: the worker embeds with the fallback hashed-token embedder (degraded vectors, replaced once the model is in place) and downloads it on first need; `vibe model pull potion-base-8M` installs it now\n"
 	if out.String() != want {
 		t.Errorf("empty:\n%s\nwant:\n%s", out, want)
 	}
@@ -318,6 +319,7 @@ func TestRunModelList(t *testing.T) {
 		"  all-MiniLM-L6-v2\tavailable\t86.7 MiB\tpublished\n" +
 		"  half\tincomplete\t16 B\tunrecorded\n" +
 		"* mini\tinstalled\t194 B\tmismatch\n" + // SHA256SUMS counts too +
+		"  potion-base-8M\tavailable\tunpublished\ton first download\n" +
 		"half: model not installed: " + half + " lacks tokenizer.json (run `vibe model pull half`)\n" +
 		"mini: verify " + filepath.Join(good, "tokenizer.json") + ": SHA-256 is " + sha("tokenizer.json bytes") + ", SHA256SUMS records " + sha("changed") +
 		": the file changed since it was downloaded (run `vibe model pull mini` again)\n"

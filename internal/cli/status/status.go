@@ -166,8 +166,10 @@ func workerState(ctx context.Context, p config.Paths) string {
 // ModelState says whether an embedding model is installed under dir.
 func ModelState(dir string) string {
 	matches, _ := filepath.Glob(filepath.Join(dir, "*", "*.onnx"))
+	static, _ := filepath.Glob(filepath.Join(dir, "*", "model.safetensors")) // a static (Model2Vec) model
+	matches = append(matches, static...)
 	if len(matches) == 0 {
-		return "none installed: recall is lexical only (run `vibe model pull`)"
+		return "none installed: the worker embeds with the fallback hashed-token embedder (degraded vectors) and downloads the default model on first need (`vibe model pull` installs it now)"
 	}
 	return fmt.Sprintf("%d installed (%s)", len(matches), filepath.Base(filepath.Dir(matches[0])))
 }

@@ -144,7 +144,7 @@ func TestRunWorkerStatus(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "worker   not running: start it with `vibe worker start`\n" +
-		"model    all-MiniLM-L6-v2: no model: lexical only (run `vibe model pull`)\n" +
+		"model    potion-base-8M: no model: lexical only (run `vibe model pull`)\n" +
 		"queue    backlog 3 (0 in retry backoff) · failed 0 · done 0\n"
 	if out.String() != want {
 		t.Errorf("down:\n%s\nwant:\n%s", out, want)
@@ -158,7 +158,7 @@ func TestRunWorkerStatus(t *testing.T) {
 	var js map[string]any
 	json.Unmarshal(out.Bytes(), &js)
 	if js["running"] != false || js["note"] != "not running (stale pid file "+p.PIDFile+" names 4242): start it with `vibe worker start`" ||
-		js["backlog"] != 3.0 || js["model"] != "all-MiniLM-L6-v2" {
+		js["backlog"] != 3.0 || js["model"] != "potion-base-8M" {
 		t.Errorf("stale pid json: %s", out)
 	}
 

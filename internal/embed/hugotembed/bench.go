@@ -17,7 +17,7 @@ func BenchEmbed(dir string, texts []string, batch int) (textsPerSec float64, rss
 	if len(texts) == 0 || batch <= 0 {
 		return 0, 0, fmt.Errorf("bench embed: need texts and a positive batch size")
 	}
-	e, err := Open(dir, embed.ONNXFile)
+	e, err := Load(dir)
 	if err != nil {
 		return 0, 0, fmt.Errorf("bench embed: %w", err)
 	}

@@ -24,9 +24,18 @@ type Embedder struct {
 	pipe    *pipelines.FeatureExtractionPipeline
 }
 
-// Load opens the model in dir with the standard file names; it is the
-// embed.Loader the worker binary passes to the worker.
+// Load opens the model in dir with the standard file names: a static model
+// (model.safetensors, no graph) natively, anything else as an ONNX graph
+// through hugot. It is the embed.Loader the worker binary passes to the
+// worker.
 func Load(dir string) (embed.Embedder, error) {
+	if embed.IsStatic(dir) {
+		s, err := OpenStatic(dir)
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
+	}
 	e, err := Open(dir, embed.ONNXFile)
 	if err != nil {
 		return nil, err

@@ -109,11 +109,18 @@ func Call(ctx context.Context, socket string, req Request) (*Response, error) {
 // KNN asks the worker to embed req.Text with its current model and return
 // the nearest memories of req.Project, nearest first.
 func KNN(ctx context.Context, socket string, req KNNRequest) ([]Hit, error) {
+	hits, _, err := KNNModel(ctx, socket, req)
+	return hits, err
+}
+
+// KNNModel is KNN that also returns the model whose vectors answered
+// (embed.FallbackModel when the fallback embedder stood in).
+func KNNModel(ctx context.Context, socket string, req KNNRequest) ([]Hit, string, error) {
 	resp, err := Call(ctx, socket, Request{Op: OpKNN, Project: req.Project, Text: req.Text, K: req.K, Kinds: req.Kinds})
 	if err != nil {
-		return nil, fmt.Errorf("knn: %w", err)
+		return nil, "", fmt.Errorf("knn: %w", err)
 	}
-	return resp.Hits, nil
+	return resp.Hits, resp.Model, nil
 }
 
 // Embed asks the worker for the vectors of texts and the model that made

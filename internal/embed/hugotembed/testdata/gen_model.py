@@ -11,7 +11,12 @@ the plumbing and benchmarks use it to measure speed, never recall quality.
 Only fp32 MatMul is used: hugot 0.6.1's pure-Go backend crashes on the
 MatMulInteger op of quantised exports.
 
-Usage: /usr/bin/python3 gen_model.py OUTDIR [--layers 6] [--seed 1] [--vocab-buckets 0]
+With --static DIMS it writes instead a static-embedding model in the shape
+of Model2Vec's potion-base-8M: one float32 "embeddings" matrix (a row per
+tokenizer id, DIMS wide) in model.safetensors and a Model2Vec config.json;
+vibe reads it natively (tokenise, look up rows, mean, normalise).
+
+Usage: /usr/bin/python3 gen_model.py OUTDIR [--layers 6] [--seed 1] [--vocab-buckets 0] [--static DIMS]
 Needs Debian's python3-onnx (which brings numpy).
 """
 
@@ -130,6 +135,28 @@ def build(layers, seed, buckets):
     return model
 
 
+def write_static(outdir, dims, seed):
+    """Model2Vec's on-disk shape: safetensors (an 8-byte little-endian header
+    length, a JSON header padded to 8 bytes, then the raw tensor)."""
+    rng = np.random.default_rng(seed)
+    emb = rng.standard_normal((VOCAB, dims)).astype("<f4")
+    data = emb.tobytes()
+    header = {"embeddings": {"dtype": "F32", "shape": [VOCAB, dims], "data_offsets": [0, len(data)]},
+              "__metadata__": {"producer": "vibe gen_model.py (random weights)"}}
+    raw = json.dumps(header, separators=(",", ":")).encode()
+    raw += b" " * (-len(raw) % 8)
+    with open(os.path.join(outdir, "model.safetensors"), "wb") as f:
+        f.write(len(raw).to_bytes(8, "little"))
+        f.write(raw)
+        f.write(data)
+    config = {"model_type": "model2vec", "architectures": ["StaticModel"], "hidden_dim": dims,
+              "normalize": True, "tokenizer_name": "bert-base-uncased",
+              "_comment": "random weights from vibe's gen_model.py; not a trained model"}
+    with open(os.path.join(outdir, "config.json"), "w") as f:
+        json.dump(config, f, indent=2, sort_keys=True)
+        f.write("\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("outdir")
@@ -137,8 +164,13 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--vocab-buckets", type=int, default=0,
                     help="hash ids into this many embedding rows (0: the full %d-row table)" % VOCAB)
+    ap.add_argument("--static", type=int, default=0, metavar="DIMS",
+                    help="write a static-embedding (Model2Vec) model of DIMS dims instead of a BERT graph")
     a = ap.parse_args()
     os.makedirs(a.outdir, exist_ok=True)
+    if a.static:
+        write_static(a.outdir, a.static, a.seed)
+        return
     onnx.save(build(a.layers, a.seed, a.vocab_buckets), os.path.join(a.outdir, "model.onnx"))
     config = {
         "model_type": "bert", "architectures": ["BertModel"], "hidden_size": HIDDEN,

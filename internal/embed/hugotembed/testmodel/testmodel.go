@@ -1,6 +1,7 @@
 // Package testmodel provides, for tests and benchmarks only, a model
-// directory with all-MiniLM-L6-v2's exact architecture and random weights
-// (made by ../testdata/gen_model.py with Debian's python3-onnx) next to the
+// directory with all-MiniLM-L6-v2's exact architecture and random weights,
+// or (Static) a potion-base-8M-shaped static-embedding matrix, both made by
+// ../testdata/gen_model.py with Debian's python3-onnx and numpy, next to the
 // real all-MiniLM-L6-v2 tokenizer.json from the Go module cache. The vectors
 // mean nothing; the compute per text is the real model's, so the hugot path,
 // the worker and its speed can be exercised offline. Generated directories
@@ -29,6 +30,9 @@ type Variant struct {
 	// Buckets hashes token ids into this many embedding rows; 0 keeps the
 	// full 30,522-row table.
 	Buckets int
+	// StaticDims, when set, makes a static-embedding (Model2Vec) model of
+	// that width instead of a transformer: model.safetensors, no graph.
+	StaticDims int
 }
 
 // The variants. Full is all-MiniLM-L6-v2's exact shape (90 MB; for
@@ -40,9 +44,15 @@ var (
 	Full  = Variant{Layers: 6}
 	Small = Variant{Layers: 2}
 	Tiny  = Variant{Layers: 1, Buckets: 1024}
+	// Static is potion-base-8M's shape: a 30,522 × 256 float32 table
+	// (31 MB) read natively; the default model's shape.
+	Static = Variant{StaticDims: 256}
 )
 
 func (v Variant) String() string {
+	if v.StaticDims > 0 {
+		return fmt.Sprintf("static%d", v.StaticDims)
+	}
 	if v.Buckets > 0 {
 		return fmt.Sprintf("l%d-b%d", v.Layers, v.Buckets)
 	}
@@ -94,7 +104,11 @@ func Ensure(v Variant) (string, error) {
 		}
 		root = filepath.Join(c, "vibe", "test-models")
 	}
-	final := filepath.Join(root, fmt.Sprintf("minilm-random-%s-%s", v, hex.EncodeToString(sum[:6])))
+	prefix := "minilm-random"
+	if v.StaticDims > 0 {
+		prefix = "potion-random"
+	}
+	final := filepath.Join(root, fmt.Sprintf("%s-%s-%s", prefix, v, hex.EncodeToString(sum[:6])))
 	if _, err := os.Stat(filepath.Join(final, "tokenizer.json")); err == nil {
 		return final, nil
 	}
@@ -110,7 +124,11 @@ func Ensure(v Variant) (string, error) {
 		return "", fmt.Errorf("make cache dir: %w", err)
 	}
 	defer os.RemoveAll(tmp)
-	cmd := exec.Command(Python, script, tmp, "--layers", fmt.Sprint(v.Layers), "--vocab-buckets", fmt.Sprint(v.Buckets))
+	args := []string{script, tmp, "--layers", fmt.Sprint(v.Layers), "--vocab-buckets", fmt.Sprint(v.Buckets)}
+	if v.StaticDims > 0 {
+		args = append(args, "--static", fmt.Sprint(v.StaticDims))
+	}
+	cmd := exec.Command(Python, args...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("%s %s: %v: %s (install Debian's python3-onnx: apt-get install -y python3-onnx)",
 			Python, filepath.Base(script), err, strings.TrimSpace(string(out)))
