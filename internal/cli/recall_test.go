@@ -51,11 +51,11 @@ func memSeed(t *testing.T, f *Factory, root string, ms ...store.NewMemory) []int
 	var ids []int64
 	for _, m := range ms {
 		m.ProjectPath = root
-		id, _, err := recall.AddMemory(ctx, st, nil, m)
+		a, err := recall.AddMemory(ctx, st, nil, m)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ids = append(ids, id)
+		ids = append(ids, a.ID)
 	}
 	return ids
 }
@@ -70,6 +70,12 @@ func TestNewCmdRecallFlags(t *testing.T) {
 		{[]string{"--project", "/p", "--limit", "3", "--json", "why DQ2?"}, RecallOptions{Query: "why DQ2?", Project: "/p", Limit: 3, JSON: true}, ""},
 		{[]string{}, RecallOptions{}, "requires at least 1 arg(s), only received 0"},
 		{[]string{"--limit", "0", "x"}, RecallOptions{}, "--limit must be at least 1, not 0"},
+		{[]string{"--kind", "pattern", "--kind", "failure", "--since", "7d", "--session", "s-1", "x"},
+			RecallOptions{Query: "x", Limit: recall.DefaultLimit, Kinds: []string{"pattern", "failure"}, Since: "7d", Session: "s-1"}, ""},
+		{[]string{"--all", "--since", "2026-11-01", "x"}, RecallOptions{Query: "x", Limit: recall.DefaultLimit, All: true, Since: "2026-11-01"}, ""},
+		{[]string{"--kind", "gossip", "x"}, RecallOptions{}, `--kind must be one of action, claim_event, decision, failure, gate_failure, hypothesis, insight, narrative, note, open_thread, pattern, seed, not "gossip"`},
+		{[]string{"--since", "last tuesday", "x"}, RecallOptions{}, `--since "last tuesday": want a duration such as 7d, 2w or 36h, or a date such as 2026-11-01`},
+		{[]string{"--all", "--project", "/p", "x"}, RecallOptions{}, "--all searches every project; leave out --project"},
 	}
 	for _, tt := range tests {
 		f, _, _, _ := memTestFactory(t)
@@ -103,7 +109,7 @@ func TestRunRecall(t *testing.T) {
 		store.NewMemory{Kind: store.KindGateFailure, Text: "Gate DQ2 failed for claim C-12 on the guide split", At: memT0.Add(-24 * time.Hour)},
 		store.NewMemory{Kind: store.KindNote, Text: "Mycoplasma test passed on 2 May", At: memT0.Add(-72 * time.Hour)},
 	)
-	// JSON: exactly the documented keys, conflict when set.
+	// JSON: exactly the documented keys, superseded_by and conflicts when set.
 	if err := runRecall(ctx, &RecallOptions{IO: f.IO, Factory: f, Query: "DQ2 guide split", Project: root, Limit: 5, JSON: true}); err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +125,11 @@ func TestRunRecall(t *testing.T) {
 		for k := range r {
 			keys = append(keys, k)
 		}
-		want := map[string]bool{"id": true, "ref": true, "kind": true, "text": true, "score": true, "sources": true, "conflict": true}
+		want := map[string]bool{"id": true, "ref": true, "kind": true, "text": true, "score": true, "sources": true,
+			"created_at": true, "project": true, "conflicts": true}
+		if i == 1 {
+			want["superseded_by"] = true
+		}
 		if len(keys) != len(want) {
 			t.Errorf("row %d keys %v, want %v", i, keys, want)
 		}
@@ -129,13 +139,16 @@ func TestRunRecall(t *testing.T) {
 			}
 		}
 	}
-	// Equal BM25: the newer memory first, each pointing at the other.
+	// The newer outcome first; the older, superseded, points to it; each
+	// lists the other as a conflict.
 	first, second := rows[0], rows[1]
-	if first["id"] != float64(ids[1]) || first["ref"] != "" || first["conflict"] != float64(ids[0]) ||
-		!reflect.DeepEqual(first["sources"], []any{"fts"}) || first["kind"] != "gate_failure" {
+	if first["id"] != float64(ids[1]) || first["ref"] != "" || !reflect.DeepEqual(first["conflicts"], []any{float64(ids[0])}) ||
+		!reflect.DeepEqual(first["sources"], []any{"fts"}) || first["kind"] != "gate_failure" || first["project"] != root ||
+		first["created_at"] != memT0.Add(-24*time.Hour).UTC().Format(time.RFC3339) {
 		t.Errorf("first row %v", first)
 	}
-	if second["id"] != float64(ids[0]) || second["ref"] != "ledger#C-12" || second["conflict"] != float64(ids[1]) {
+	if second["id"] != float64(ids[0]) || second["ref"] != "ledger#C-12" || !reflect.DeepEqual(second["conflicts"], []any{float64(ids[1])}) ||
+		second["superseded_by"] != float64(ids[1]) {
 		t.Errorf("second row %v", second)
 	}
 	if errOut.String() != "recall: no vector search configured: lexical only\n" {

@@ -69,9 +69,9 @@ func addMemories(t testing.TB, st *store.Store, ms ...store.NewMemory) []int64 {
 	var ids []int64
 	for _, m := range ms {
 		m.ProjectPath = project
-		id, _, err := recall.AddMemory(context.Background(), st, nil, m)
+		a, err := recall.AddMemory(context.Background(), st, nil, m)
 		must(t, err)
-		ids = append(ids, id)
+		ids = append(ids, a.ID)
 	}
 	return ids
 }
@@ -154,19 +154,22 @@ func TestMemoryLine(t *testing.T) {
 	c := int64(7)
 	at := time.Date(2026, 10, 2, 23, 0, 0, 0, time.FixedZone("x", -5*3600)) // 2026-10-03 UTC
 	tests := []struct {
-		text     string
-		conflict *int64
-		want     string
+		text       string
+		superseded *int64
+		conflicts  []int64
+		want       string
 	}{
-		{"short\n  text", nil, "- [M-12] decision 2026-10-03: short text"},
-		{"passed", &c, "- [M-12] decision 2026-10-03: passed (contradicts [M-7])"},
+		{"short\n  text", nil, nil, "- [M-12] decision 2026-10-03: short text"},
+		{"passed", nil, []int64{7}, "- [M-12] decision 2026-10-03: passed (contradicts [M-7])"},
+		{"passed", nil, []int64{7, 9, 11, 13}, "- [M-12] decision 2026-10-03: passed (contradicts [M-7], [M-9] and 2 more)"},
+		{"1% threshold", &c, []int64{7}, "- [M-12] decision 2026-10-03: 1% threshold (superseded by [M-7])"},
 	}
 	for _, tt := range tests {
-		if got := MemoryLine(12, "decision", at, tt.text, tt.conflict); got != tt.want {
+		if got := MemoryLine(12, "decision", at, tt.text, tt.superseded, tt.conflicts); got != tt.want {
 			t.Errorf("MemoryLine = %q, want %q", got, tt.want)
 		}
 	}
-	long := MemoryLine(12, "note", at, strings.Repeat("word ", 200), &c)
+	long := MemoryLine(12, "note", at, strings.Repeat("word ", 200), nil, []int64{c})
 	if Tokens(long) > MemoryLineTokens || !strings.HasSuffix(long, "… (contradicts [M-7])") {
 		t.Errorf("long line %d tokens: %q", Tokens(long), long)
 	}

@@ -43,7 +43,7 @@ func TestOpposite(t *testing.T) {
 		{"no effect on AUROC", "never any effect on AUROC", false},
 		// Two oppositions are still one contradiction of outcome.
 		{"Expression increased and the gate passed", "Expression decreased and the gate failed", true},
-		// Numbers alone are not read.
+		// Numbers are not outcomes (Contradicts compares them).
 		{"AUROC was 0.91", "AUROC was 0.62", false},
 		{"", "", false},
 	}
@@ -81,11 +81,14 @@ func TestSimilarAndContradicts(t *testing.T) {
 
 func add(t *testing.T, st *store.Store, vec Vectors, kind, text string, at time.Time) (int64, *int64) {
 	t.Helper()
-	id, c, err := AddMemory(context.Background(), st, vec, store.NewMemory{ProjectPath: "/p", Kind: kind, Text: text, Source: "cli", At: at})
+	a, err := AddMemory(context.Background(), st, vec, store.NewMemory{ProjectPath: "/p", Kind: kind, Text: text, Source: "cli", At: at})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return id, c
+	if len(a.Conflicts) == 0 {
+		return a.ID, nil
+	}
+	return a.ID, &a.Conflicts[0]
 }
 
 func TestAddMemoryRecordsConflictsBothWays(t *testing.T) {
@@ -109,10 +112,10 @@ func TestAddMemoryRecordsConflictsBothWays(t *testing.T) {
 			t.Fatal(err)
 		}
 		switch {
-		case want == nil && m.ConflictsWith != nil:
-			t.Errorf("M-%d conflicts with %d, want none", id, *m.ConflictsWith)
-		case want != nil && (m.ConflictsWith == nil || *m.ConflictsWith != *want):
-			t.Errorf("M-%d conflicts with %v, want %d", id, m.ConflictsWith, *want)
+		case want == nil && len(m.Conflicts) != 0:
+			t.Errorf("M-%d conflicts with %v, want none", id, m.Conflicts)
+		case want != nil && (len(m.Conflicts) != 1 || m.Conflicts[0] != *want):
+			t.Errorf("M-%d conflicts with %v, want [%d]", id, m.Conflicts, *want)
 		}
 	}
 	// A recall hit shows the conflict.
@@ -120,8 +123,13 @@ func TestAddMemoryRecordsConflictsBothWays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Hits) != 2 || res.Hits[0].Conflict == nil || res.Hits[1].Conflict == nil {
+	if len(res.Hits) != 2 || len(res.Hits[0].Conflicts) != 1 || len(res.Hits[1].Conflicts) != 1 {
 		t.Fatalf("hits %+v, want both flagged", res.Hits)
+	}
+	// The newer outcome supersedes the older: first, and the older points
+	// to it.
+	if res.Hits[0].ID != failed || res.Hits[1].SupersededBy == nil || *res.Hits[1].SupersededBy != failed {
+		t.Fatalf("hits %+v, want M-%d first and M-%d superseded by it", res.Hits, failed, passed)
 	}
 	// Adding the same text again is the same memory with its conflict.
 	again, c := add(t, st, nil, store.KindGateFailure, "Gate DQ2 failed for claim C-12 on the CHANGE-seq table", t0.Add(2*time.Hour))
@@ -161,7 +169,7 @@ func TestAddMemoryRejects(t *testing.T) {
 		{ProjectPath: "/p", Kind: store.KindNote, Text: "a fact", Trust: store.Trust(1.5)},
 	}
 	for _, m := range tests {
-		if _, _, err := AddMemory(context.Background(), st, nil, m); fault.KindOf(err) != fault.Invalid {
+		if _, err := AddMemory(context.Background(), st, nil, m); fault.KindOf(err) != fault.Invalid {
 			t.Errorf("AddMemory(%+v) = %v, want an Invalid error", m, err)
 		}
 	}

@@ -38,7 +38,7 @@ func TestImport(t *testing.T) {
 	wantSkipped := []LineError{
 		{5, `not a JSON object (invalid character 'o' in literal null (expecting 'u')); each line must be {"text": …, "kind": …, "ref": …, "created_at": …}`},
 		{6, "the memory text is empty; give the fact to remember"},
-		{7, `unknown kind "rumour"; use one of [action claim_event decision gate_failure narrative note seed]`},
+		{7, `unknown kind "rumour"; use one of action, claim_event, decision, failure, gate_failure, hypothesis, insight, narrative, note, open_thread, pattern, seed`},
 		{8, `created_at "yesterday" is not RFC 3339 (2026-01-31T09:00:00Z) or unix milliseconds`},
 		{9, "created_at -5 is not RFC 3339 or a positive whole number of unix milliseconds"},
 		{13, "trust 2 is outside 0..1"},
@@ -58,7 +58,7 @@ func TestImport(t *testing.T) {
 	}
 	var rows []row
 	err = st.ExportMemories(ctx, "/p", func(m store.MemoryRecord) error {
-		rows = append(rows, row{m.Kind, m.Text, m.Ref, m.Source, m.Trust, m.CreatedAt, m.ConflictsWith != nil})
+		rows = append(rows, row{m.Kind, m.Text, m.Ref, m.Source, m.Trust, m.CreatedAt, len(m.Conflicts) > 0})
 		return nil
 	})
 	if err != nil {

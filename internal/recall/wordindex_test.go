@@ -2,6 +2,9 @@ package recall
 
 import (
 	"math/rand/v2"
+	"time"
+
+	"github.com/vibe-science/vibe/internal/store"
 	"reflect"
 	"sort"
 	"strings"
@@ -51,7 +54,7 @@ func TestWordIndexNearIsExact(t *testing.T) {
 		}
 		checked++
 		found += len(want)
-		x.add(int64(i+1), q)
+		x.add(int64(i+1), store.KindNote, q, time.Time{})
 		texts = append(texts, q)
 	}
 	if found < 100 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -158,19 +159,41 @@ func TestLinkConflictAndReads(t *testing.T) {
 	c := addMem(t, s, "/a", KindNote, "three", t0.Add(2*time.Hour))
 	o := addMem(t, s, "/o", KindNote, "other", t0)
 	link := func(x, y int64) {
-		if err := s.Tx(ctx, func(tx *Tx) error { return tx.LinkConflict(ctx, x, y) }); err != nil {
+		if err := s.Tx(ctx, func(tx *Tx) error { return tx.LinkConflict(ctx, x, y, t0) }); err != nil {
 			t.Fatal(err)
 		}
 	}
 	link(b, a)
-	link(c, a) // a keeps its first conflict
-	want := map[int64]int64{a: b, b: a, c: a}
-	for id, w := range want {
-		m, _ := s.Memory(ctx, id)
-		if m.ConflictsWith == nil || *m.ConflictsWith != w {
-			t.Errorf("M-%d conflicts with %v, want %d", id, m.ConflictsWith, w)
+	link(c, a) // many to many: a holds both links
+	link(c, a) // linking twice adds nothing
+	link(a, b)
+	check := func(when string, want map[int64][]int64, superseded map[int64]int64) {
+		t.Helper()
+		for id, w := range want {
+			m, _ := s.Memory(ctx, id)
+			if !slices.Equal(m.Conflicts, w) {
+				t.Errorf("%s: M-%d conflicts with %v, want %v", when, id, m.Conflicts, w)
+			}
+			switch sup, ok := superseded[id]; {
+			case !ok && m.SupersededBy != nil:
+				t.Errorf("%s: M-%d superseded by M-%d, want not superseded", when, id, *m.SupersededBy)
+			case ok && (m.SupersededBy == nil || *m.SupersededBy != sup):
+				t.Errorf("%s: M-%d superseded by %v, want M-%d", when, id, m.SupersededBy, sup)
+			}
 		}
 	}
+	// a is oldest, c newest: a points to the newest that contradicts it.
+	check("linked", map[int64][]int64{a: {b, c}, b: {a}, c: {a}}, map[int64]int64{a: c})
+	// Forgetting c hands a to the next newer contradiction, b; bringing
+	// c back restores it.
+	if err := s.Tx(ctx, func(tx *Tx) error { return tx.ForgetMemory(ctx, c) }); err != nil {
+		t.Fatal(err)
+	}
+	check("c forgotten", map[int64][]int64{a: {b, c}}, map[int64]int64{a: b})
+	if err := s.Tx(ctx, func(tx *Tx) error { return tx.RememberMemory(ctx, c, t0) }); err != nil {
+		t.Fatal(err)
+	}
+	check("c remembered", map[int64][]int64{a: {b, c}}, map[int64]int64{a: c})
 	got, _ := s.MemoriesByID(ctx, "/a", []int64{c, o, a, c, 777})
 	if len(got) != 2 || got[0].ID != c || got[1].ID != a {
 		t.Errorf("MemoriesByID = %+v, want M-%d, M-%d", got, c, a)

@@ -13,7 +13,9 @@
 // program as the socket's peer. Before each hook it checks, with one stat,
 // that the database file is still the one it opened, and reopens it (and
 // tells the next hook's user) when it was deleted or replaced; each poll
-// also replays what hooks spooled while the database refused them.
+// also replays what hooks spooled while the database refused them and
+// links the memories hooks wrote with those they contradict
+// (recall.CheckPending), off the hook path.
 //
 // Why it is safe to kill: items are never marked as taken. A batch is read,
 // embedded, and then stored in one transaction that replaces the vector and
