@@ -17,6 +17,11 @@ import (
 const (
 	ConflictCosine  = 0.85
 	ConflictJaccard = 0.6
+	// NumericJaccard is the stricter similarity two texts need for
+	// different numbers to contradict: one different word in five is
+	// already another subject ("minimum depth per guide" and "… per
+	// sample").
+	NumericJaccard = 0.75
 )
 
 // conflictCandidates is how many near memories are checked for polarity;
@@ -96,15 +101,6 @@ func cueWord(w string) bool {
 	return ok
 }
 
-// similarityWords are the content words of a text without polarity cues.
-func similarityWords(text string) map[string]struct{} {
-	out := map[string]struct{}{}
-	for _, w := range similarityList(text) {
-		out[w] = struct{}{}
-	}
-	return out
-}
-
 // Opposite reports whether two texts state opposite outcomes. Only the cue
 // words one text holds and the other does not count: a negation on one side
 // flips the polarity (their parity decides), and any antonym pair across
@@ -168,16 +164,30 @@ func minus(a, b map[string]bool) []string {
 }
 
 // Similar is the Jaccard of two texts' content words, polarity cues left
-// out.
+// out; 0 when they name different things of one kind ("claim C-3" and
+// "claim C-7", see otherThing).
 func Similar(a, b string) float64 {
-	return jaccard(similarityWords(a), similarityWords(b))
+	wa, wb := similarityList(a), similarityList(b)
+	if otherThing(identifiers(wa), identifiers(wb)) {
+		return 0
+	}
+	return jaccard(setOf(wa), setOf(wb))
+}
+
+func setOf(words []string) map[string]struct{} {
+	out := make(map[string]struct{}, len(words))
+	for _, w := range words {
+		out[w] = struct{}{}
+	}
+	return out
 }
 
 // Contradicts reports whether b is about the same thing as a (Similar ≥
 // ConflictJaccard) and states the opposite outcome or different values of
 // one quantity ("a 1% read threshold" vs "a 0.1% read threshold").
 func Contradicts(a, b string) bool {
-	return Similar(a, b) >= ConflictJaccard && (Opposite(a, b) || numbersDiffer(quantities(a), quantities(b)))
+	sim := Similar(a, b)
+	return sim >= ConflictJaccard && (Opposite(a, b) || (sim >= NumericJaccard && numbersDiffer(quantities(a), quantities(b))))
 }
 
 // opposes reports whether two memories of given kinds, already known to be
@@ -187,7 +197,17 @@ func Contradicts(a, b string) bool {
 // with different numbers ("took 40 s", "took 52 s") are two events, not a
 // contradiction.
 func opposes(kindA, a, kindB, b string) bool {
-	return Opposite(a, b) || (numericKind(kindA) && numericKind(kindB) && numbersDiffer(quantities(a), quantities(b)))
+	return Opposite(a, b) || numericConflict(kindA, a, kindB, b)
+}
+
+// numericConflict reports whether two memories state different values of
+// one quantity on the same subject: both kinds state facts, the texts
+// reach NumericJaccard (whatever found them, words or vectors: a vector
+// barely sees a number, and "depth per guide" and "depth per sample" are
+// near), and their numbers differ.
+func numericConflict(kindA, a, kindB, b string) bool {
+	return numericKind(kindA) && numericKind(kindB) && numbersDiffer(quantities(a), quantities(b)) &&
+		Similar(a, b) >= NumericJaccard
 }
 
 // numericKind reports whether memories of kind state facts whose numbers
@@ -393,10 +413,13 @@ func linkContradictions(ctx context.Context, tx *store.Tx, id int64, kind, text 
 			continue
 		}
 		seen[o.ID] = true
-		if err := tx.LinkConflict(ctx, id, o.ID, at); err != nil {
+		added, err := tx.LinkConflict(ctx, id, o.ID, at)
+		if err != nil {
 			return n, err
 		}
-		n++
+		if added {
+			n++
+		}
 		if a != nil {
 			a.Conflicts = append(a.Conflicts, o.ID)
 			if older(o.CreatedAt, o.ID, at, id) {
@@ -490,12 +513,13 @@ func nearByWords(ctx context.Context, st nearFinder, m store.NewMemory) ([]store
 		sim float64
 	}
 	var near []scoredRec
-	mine := make(map[string]struct{}, len(all))
-	for _, w := range all {
-		mine[w] = struct{}{}
-	}
+	mine, ids := setOf(all), identifiers(all)
 	for _, h := range hits {
-		if sim := jaccard(mine, similarityWords(h.Text)); sim >= ConflictJaccard {
+		theirs := similarityList(h.Text)
+		if otherThing(ids, identifiers(theirs)) {
+			continue
+		}
+		if sim := jaccard(mine, setOf(theirs)); sim >= ConflictJaccard {
 			near = append(near, scoredRec{h, sim})
 		}
 	}
@@ -507,8 +531,7 @@ func nearByWords(ctx context.Context, st nearFinder, m store.NewMemory) ([]store
 	return out, nil
 }
 
-// similarityList is similarityWords in first-seen order: the subject
-// words of text (see subject: quantities left out, identifiers such as
+// similarityList lists, in first-seen order, the subject words of text (see subject: quantities left out, identifiers such as
 // "c 12" whole) without stop words, one-rune words and polarity cues.
 func similarityList(text string) []string {
 	words, _ := subject(text)

@@ -65,10 +65,8 @@ func subject(text string) (words []string, qs []quantity) {
 	for i < len(text) {
 		r, size := utf8.DecodeRuneInString(text[i:])
 		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			if r != ' ' && r != '#' && r != '\t' {
-				if r != '-' {
-					prev = ""
-				}
+			if r != ' ' && r != '#' && r != '\t' && r != '-' {
+				prev = ""
 			}
 			i += size
 			continue
@@ -76,13 +74,15 @@ func subject(text string) (words []string, qs []quantity) {
 		start := i
 		if unicode.IsDigit(r) {
 			end, q, ok := readQuantity(text, start)
-			joined := start > 1 && text[start-1] == '-' && isAlnumBefore(text, start-1)
+			// "C-12", and the later parts of "2026-04-09", "09:30", "v1.2".
+			joined := start > 1 && (text[start-1] == '-' || text[start-1] == ':' || text[start-1] == '.') &&
+				isAlnumBefore(text, start-1)
 			switch {
 			case joined:
 				// "C-12" is an identifier; the later parts of "2026-04-09"
 				// are words, as Words reads them.
 				w := strings.ToLower(text[start:runEnd(text, start)])
-				if prev != "" {
+				if prev != "" && text[start-1] == '-' {
 					w = prev + " " + w
 				}
 				words = append(words, w)
@@ -229,11 +229,50 @@ func readQuantity(text string, start int) (end int, q quantity, ok bool) {
 }
 
 // unitAfterSpace reports whether w, a word after a number and a space, is
-// its unit. One-letter units are read only when glued ("5s"): "5 s" in
-// prose is too often something else.
+// its unit. Of the one-letter units only s and h are read after a space
+// ("2 s", "3 h"); "5 x" in prose is too often something else.
 func unitAfterSpace(w string) bool {
 	_, ok := units[w]
-	return ok && utf8.RuneCountInString(w) > 1 && w != "x"
+	return ok && (utf8.RuneCountInString(w) > 1 || w == "s" || w == "h")
+}
+
+// identifiers maps each identifier prefix of a subject ("c" of "c 12",
+// "chromosome" of "chromosome 2") to its values.
+func identifiers(words []string) map[string][]string {
+	var out map[string][]string
+	for _, w := range words {
+		if i := strings.IndexByte(w, ' '); i > 0 {
+			if out == nil {
+				out = map[string][]string{}
+			}
+			out[w[:i]] = append(out[w[:i]], w[i+1:])
+		}
+	}
+	return out
+}
+
+// otherThing reports whether two texts name different things of one kind
+// ("claim C-3" and "claim C-7", "chromosome 2" and "chromosome 5"): a
+// prefix both use with no value in common. Such texts are about different
+// subjects however many other words they share.
+func otherThing(a, b map[string][]string) bool {
+	for p, va := range a {
+		vb, ok := b[p]
+		if !ok {
+			continue
+		}
+		shared := false
+		for _, x := range va {
+			if slices.Contains(vb, x) {
+				shared = true
+				break
+			}
+		}
+		if !shared {
+			return true
+		}
+	}
+	return false
 }
 
 func isLetterAt(text string, i int) bool {

@@ -216,8 +216,38 @@ func Search(ctx context.Context, st *store.Store, vec Vectors, q Query) (Result,
 		hits = append(hits, *h)
 	}
 	sortHits(hits)
+	belowSuperseder(hits)
 	res.Hits = collapse(hits, limit)
 	return res, nil
+}
+
+// belowSuperseder moves each hit whose superseder is also a hit to just
+// below it: SupersededWeight ranks a superseded memory down among the
+// others, but a query that quotes the old value matches the old text
+// best, and the newer statement must still come first.
+func belowSuperseder(hits []Hit) {
+	for moved := true; moved; {
+		moved = false
+		pos := make(map[int64]int, len(hits))
+		for i, h := range hits {
+			pos[h.ID] = i
+		}
+		for i, h := range hits {
+			if h.SupersededBy == nil {
+				continue
+			}
+			j, ok := pos[*h.SupersededBy]
+			if !ok || j < i {
+				continue
+			}
+			// Move hit i to just after hit j.
+			copy(hits[i:j], hits[i+1:j+1])
+			h.Score = hits[j-1].Score
+			hits[j] = h
+			moved = true
+			break
+		}
+	}
 }
 
 // scored is a memory and its relevance within one list.

@@ -72,15 +72,21 @@ func (x *wordIndex) near(text string) []int { return x.nearWhere(text, nil) }
 
 // opposing is near restricted to the docs that text contradicts (the
 // opposite outcome, computed on their polarity words, or other values of
-// a quantity when both kinds state facts): the candidates an import links
-// a conflict with.
+// a quantity when both kinds state facts) and that name no other thing of
+// a kind it names (otherThing): the candidates an import links a conflict
+// with.
 func (x *wordIndex) opposing(kind, text string) []int {
 	pol := polarity(text)
 	qs := quantities(text)
 	numeric := numericKind(kind) && len(qs) > 0
+	ids := identifiers(similarityList(text))
 	return x.nearWhere(text, func(d int) bool {
 		doc := &x.docs[d]
-		return oppositePolarity(pol, doc.pol) || (numeric && numericKind(doc.kind) && numbersDiffer(qs, doc.qs))
+		if !oppositePolarity(pol, doc.pol) && !(numeric && numericKind(doc.kind) && numbersDiffer(qs, doc.qs) &&
+			Similar(text, doc.text) >= NumericJaccard) {
+			return false
+		}
+		return ids == nil || !otherThing(ids, identifiers(similarityList(doc.text)))
 	})
 }
 

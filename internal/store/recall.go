@@ -535,17 +535,22 @@ func (t *Tx) MarkChecked(ctx context.Context, id int64) error {
 // which of the two is superseded: the older one, by created_at and then
 // id, points to the newer one unless a still newer contradiction already
 // does.
-func (t *Tx) LinkConflict(ctx context.Context, id, other int64, at time.Time) error {
+// It reports whether the link is new.
+func (t *Tx) LinkConflict(ctx context.Context, id, other int64, at time.Time) (bool, error) {
 	if id == other {
-		return nil
+		return false, nil
 	}
 	ms := at.UnixMilli()
-	if _, err := t.tx.ExecContext(ctx, `
+	res, err := t.tx.ExecContext(ctx, `
 INSERT OR IGNORE INTO memory_links (memory_id, other_id, created_at) VALUES (?1, ?2, ?3), (?2, ?1, ?3)`,
-		id, other, ms); err != nil {
-		return classify("record memory conflict", err)
+		id, other, ms)
+	if err != nil {
+		return false, classify("record memory conflict", err)
 	}
-	return t.resupersede(ctx, "id IN (?, ?)", id, other)
+	if n, _ := res.RowsAffected(); n == 0 {
+		return false, nil
+	}
+	return true, t.resupersede(ctx, "id IN (?, ?)", id, other)
 }
 
 // resupersede recomputes superseded_by for the memories where matches:

@@ -159,14 +159,27 @@ func TestLinkConflictAndReads(t *testing.T) {
 	c := addMem(t, s, "/a", KindNote, "three", t0.Add(2*time.Hour))
 	o := addMem(t, s, "/o", KindNote, "other", t0)
 	link := func(x, y int64) {
-		if err := s.Tx(ctx, func(tx *Tx) error { return tx.LinkConflict(ctx, x, y, t0) }); err != nil {
+		t.Helper()
+		var added bool
+		if err := s.Tx(ctx, func(tx *Tx) (err error) { added, err = tx.LinkConflict(ctx, x, y, t0); return err }); err != nil {
 			t.Fatal(err)
+		}
+		if !added {
+			t.Errorf("link M-%d M-%d: not added", x, y)
 		}
 	}
 	link(b, a)
 	link(c, a) // many to many: a holds both links
-	link(c, a) // linking twice adds nothing
-	link(a, b)
+	for _, p := range [][2]int64{{c, a}, {a, b}} { // linking twice adds nothing
+		if err := s.Tx(ctx, func(tx *Tx) error {
+			if added, err := tx.LinkConflict(ctx, p[0], p[1], t0); added || err != nil {
+				t.Errorf("link M-%d M-%d again: added %v, %v", p[0], p[1], added, err)
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	check := func(when string, want map[int64][]int64, superseded map[int64]int64) {
 		t.Helper()
 		for id, w := range want {
