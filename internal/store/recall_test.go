@@ -169,7 +169,7 @@ func TestLinkConflictAndReads(t *testing.T) {
 		}
 	}
 	link(b, a)
-	link(c, a) // many to many: a holds both links
+	link(c, a)                                     // many to many: a holds both links
 	for _, p := range [][2]int64{{c, a}, {a, b}} { // linking twice adds nothing
 		if err := s.Tx(ctx, func(tx *Tx) error {
 			if added, err := tx.LinkConflict(ctx, p[0], p[1], t0); added || err != nil {
