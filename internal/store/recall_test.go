@@ -169,8 +169,9 @@ func TestLinkConflictAndReads(t *testing.T) {
 		}
 	}
 	link(b, a)
-	link(c, a)                                     // many to many: a holds both links
-	for _, p := range [][2]int64{{c, a}, {a, b}} { // linking twice adds nothing
+	link(c, a) // many to many: a holds both links
+	// Linking twice adds nothing.
+	for _, p := range [][2]int64{{c, a}, {a, b}} {
 		if err := s.Tx(ctx, func(tx *Tx) error {
 			if added, err := tx.LinkConflict(ctx, p[0], p[1], t0); added || err != nil {
 				t.Errorf("link M-%d M-%d again: added %v, %v", p[0], p[1], added, err)
