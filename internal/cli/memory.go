@@ -52,7 +52,7 @@ func NewCmdMemoryAdd(f *Factory, runF func(*MemoryAddOptions) error) *cobra.Comm
 	var trust float64
 	cmd := &cobra.Command{
 		Use:   "add TEXT",
-		Short: "Remember a note, decision or outcome for this project (flags a contradiction with an earlier memory)",
+		Short: "Remember a note, decision, pattern, insight, hypothesis or open thread for this project (it supersedes an earlier memory it contradicts)",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Text = strings.Join(args, " ")
