@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -176,6 +177,40 @@ func TestRunRecall(t *testing.T) {
 	out.Reset()
 	if err := runRecall(ctx, &RecallOptions{IO: f.IO, Factory: f, Query: "sourdough", Project: root, Limit: 5, JSON: true}); err != nil || out.String() != "[]\n" {
 		t.Errorf("no hits JSON: %q %v", out, err)
+	}
+
+	// Text: the newer outcome first; the older one says which supersedes it.
+	out.Reset()
+	errOut.Reset()
+	if err := runRecall(ctx, &RecallOptions{IO: f.IO, Factory: f, Query: "DQ2 guide split", Project: root, Limit: 5}); err != nil {
+		t.Fatal(err)
+	}
+	want = fmt.Sprintf("[M-%d] gate_failure 2026-10-31  score 0.0164  fts  contradicts [M-%d]\n"+
+		"Gate DQ2 failed for claim C-12 on the guide split\n\n"+
+		"[M-%d] gate_failure 2026-10-30  score 0.0161  fts  ref ledger#C-12  superseded by [M-%d]  contradicts [M-%d]\n"+
+		"Gate DQ2 passed for claim C-12 on the guide split\n", ids[1], ids[0], ids[0], ids[1], ids[1])
+	if out.String() != want {
+		t.Errorf("superseded text:\n%s\nwant\n%s", out, want)
+	}
+	// Filters: a kind with no match says which filters narrowed the search.
+	out.Reset()
+	errOut.Reset()
+	if err := runRecall(ctx, &RecallOptions{IO: f.IO, Factory: f, Query: "DQ2", Project: root, Limit: 5,
+		Kinds: []string{"pattern"}, Since: "7d", Session: "s9"}); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != "" || errOut.String() != "recall: no vector search configured: lexical only\n"+
+		"no memory of this project matches \"DQ2\" (kind pattern, since 7d, session s9)\n" {
+		t.Errorf("filtered, no hits: stdout %q stderr %q", out, errOut)
+	}
+	// --since keeps the newer outcome only (memT0 is "now").
+	out.Reset()
+	if err := runRecall(ctx, &RecallOptions{IO: f.IO, Factory: f, Query: "DQ2", Project: root, Limit: 5, Since: "36h", JSON: true}); err != nil {
+		t.Fatal(err)
+	}
+	var since []recallJSON
+	if err := json.Unmarshal(out.Bytes(), &since); err != nil || len(since) != 1 || since[0].ID != ids[1] {
+		t.Errorf("--since 36h: %s %v, want M-%d only", out, err, ids[1])
 	}
 }
 

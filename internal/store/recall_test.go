@@ -3,11 +3,13 @@ package store
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/vibe-science/vibe/db"
 	"github.com/vibe-science/vibe/internal/fault"
 )
 
@@ -306,4 +308,61 @@ func TestForgottenRowsKeepFTSConsistent(t *testing.T) {
 	check("edit b", 0, 0, 1)
 	exec("DELETE FROM memories WHERE id = ?", b)
 	check("delete b", 0, 0, 0)
+}
+
+// TestMigrationMovesConflictLinks takes a database back to schema 7 (one
+// conflicts_with column, set on both memories, each keeping its first),
+// and checks that 0008 turns those into links both ways, supersedes the
+// older of each pair and leaves the old memories checked.
+func TestMigrationMovesConflictLinks(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "vibe.db")
+	s, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := addMem(t, s, "/a", KindNote, "one", t0)
+	b := addMem(t, s, "/a", KindNote, "two", t0.Add(time.Hour))
+	c := addMem(t, s, "/a", KindNote, "three", t0.Add(2*time.Hour))
+	for _, q := range []string{
+		"DROP INDEX idx_memories_unchecked", "ALTER TABLE memories DROP COLUMN unchecked",
+		"ALTER TABLE memories DROP COLUMN superseded_by", "DROP TABLE memory_links",
+		// b contradicted a first, then c contradicted a: a kept b.
+		fmt.Sprintf("UPDATE memories SET conflicts_with = %d WHERE id IN (%d, %d)", a, b, c),
+		fmt.Sprintf("UPDATE memories SET conflicts_with = %d WHERE id = %d", b, a),
+		"PRAGMA user_version = 7",
+	} {
+		if _, err := s.DB().ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	s.Close()
+	s, err = Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if v, _ := s.Version(ctx); v != db.Latest() {
+		t.Fatalf("version %d, want %d", v, db.Latest())
+	}
+	want := map[int64]struct {
+		conflicts  []int64
+		superseded int64 // 0: none
+	}{a: {[]int64{b, c}, c}, b: {[]int64{a}, 0}, c: {[]int64{a}, 0}}
+	for id, w := range want {
+		m, err := s.Memory(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := int64(0)
+		if m.SupersededBy != nil {
+			got = *m.SupersededBy
+		}
+		if !slices.Equal(m.Conflicts, w.conflicts) || got != w.superseded {
+			t.Errorf("M-%d: conflicts %v superseded by %d, want %v and %d", id, m.Conflicts, got, w.conflicts, w.superseded)
+		}
+	}
+	if un, err := s.UncheckedMemories(ctx, 10); err != nil || len(un) != 0 {
+		t.Errorf("unchecked after migration: %v %v", un, err)
+	}
 }
