@@ -442,6 +442,7 @@ func runMemoryShow(ctx context.Context, o *MemoryShowOptions) error {
 	if err != nil {
 		return err
 	}
+	checkNewMemories(ctx, st, o.IO)
 	m, err := st.Memory(ctx, o.ID)
 	if err != nil {
 		return err

@@ -13,6 +13,7 @@ import (
 	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/recall"
+	"github.com/vibe-science/vibe/internal/store"
 )
 
 // RecallOptions are the flags of `vibe recall`.
@@ -129,6 +130,7 @@ func runRecall(ctx context.Context, o *RecallOptions) error {
 	if err != nil {
 		return err
 	}
+	checkNewMemories(ctx, st, o.IO)
 	q := recall.Query{Project: root, Text: o.Query, Limit: o.Limit, Now: o.Factory.Now(), Kinds: o.Kinds,
 		Session: o.Session, AllProjects: o.All}
 	if o.Since != "" {
@@ -181,6 +183,20 @@ func runRecall(ctx context.Context, o *RecallOptions) error {
 		fmt.Fprintf(w, "\n%s\n", h.Text)
 	}
 	return nil
+}
+
+// cliCheckBatch bounds how many memories the hooks wrote a CLI read
+// checks for contradictions before it answers (about 2 ms each).
+const cliCheckBatch = 100
+
+// checkNewMemories links the memories the hooks wrote that the worker has
+// not checked yet (it is stopped, or VIBE_WORKER=off), so that recall and
+// show see their superseding; with the worker running there are none, and
+// the check is one indexed read. A failure is said and the read goes on.
+func checkNewMemories(ctx context.Context, st *store.Store, io IO) {
+	if _, _, err := recall.CheckPending(ctx, st, cliCheckBatch); err != nil {
+		fmt.Fprintf(io.ErrOut, "could not check new memories for contradictions: %v\n", err)
+	}
 }
 
 // filtersNote names the filters that narrowed a search with no hit.

@@ -230,3 +230,36 @@ func TestParseMemoryID(t *testing.T) {
 		}
 	}
 }
+
+// TestRecallChecksHookMemories: with no worker to check what the hooks
+// wrote, recall links those memories before it answers.
+func TestRecallChecksHookMemories(t *testing.T) {
+	ctx := context.Background()
+	f, out, _, root := memTestFactory(t)
+	st, err := f.Store(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	for i, text := range []string{"Minimum read threshold is 1% for off-target calls", "Minimum read threshold is 0.1% for off-target calls"} {
+		err := st.Tx(ctx, func(tx *store.Tx) error {
+			id, _, err := tx.AddMemory(ctx, store.NewMemory{ProjectPath: root, Kind: store.KindDecision, Text: text, Source: "hook",
+				At: memT0.Add(time.Duration(i-2) * time.Hour)})
+			ids = append(ids, id)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := runRecall(ctx, &RecallOptions{IO: f.IO, Factory: f, Query: "read threshold", Project: root, Limit: 5, JSON: true}); err != nil {
+		t.Fatal(err)
+	}
+	var rows []recallJSON
+	if err := json.Unmarshal(out.Bytes(), &rows); err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 || rows[0].ID != ids[1] || rows[1].SupersededBy == nil || *rows[1].SupersededBy != ids[1] {
+		t.Errorf("rows %s, want M-%d first and M-%d superseded by it", out, ids[1], ids[0])
+	}
+}
