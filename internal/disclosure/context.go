@@ -149,19 +149,22 @@ func plural(n int, what string) string {
 }
 
 // salience weighs a kind for SessionStart: outcomes (gate failures, claim
-// events) and decisions are what a new session must not contradict;
+// events) and decisions are what a new session must not contradict, open
+// threads what it should pick up;
 // narratives are already summarised in layer 1 and actions rarely matter a
 // session later.
 func salience(kind string) float64 {
 	switch kind {
 	case store.KindGateFailure, store.KindClaimEvent:
 		return 1
-	case store.KindDecision:
+	case store.KindDecision, store.KindOpenThread:
 		return 0.9
-	case store.KindNote:
+	case store.KindNote, store.KindInsight, store.KindPattern:
 		return 0.8
-	case store.KindSeed:
+	case store.KindSeed, store.KindHypothesis:
 		return 0.7
+	case store.KindFailure:
+		return 0.5 // PreToolUse recalls a mistake before its target is touched again
 	}
 	return 0.3
 }
@@ -178,7 +181,8 @@ func sessionMemories(ctx context.Context, st *store.Store, vec recall.Vectors, p
 	var picks []pick
 	seen := map[int64]bool{}
 	if strings.TrimSpace(narrative) != "" {
-		kinds := []string{store.KindDecision, store.KindGateFailure, store.KindClaimEvent, store.KindSeed, store.KindNote}
+		kinds := []string{store.KindDecision, store.KindGateFailure, store.KindClaimEvent, store.KindSeed, store.KindNote,
+			store.KindPattern, store.KindInsight, store.KindHypothesis, store.KindOpenThread}
 		res, err := recall.Search(ctx, st, vec, recall.Query{Project: project, Text: narrative, Limit: SessionMemories / 2, Kinds: kinds, Now: now})
 		if err != nil {
 			return Part{}, fmt.Errorf("session context: %w", err)

@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -281,12 +282,16 @@ func CheckPending(ctx context.Context, st *store.Store, limit int) (checked, lin
 	if err != nil {
 		return 0, 0, err
 	}
+	var searchErr error
 	for _, m := range ms {
 		var near []store.MemoryRecord
 		if !m.Forgotten {
 			nm := store.NewMemory{ProjectPath: m.ProjectPath, Kind: m.Kind, Text: m.Text, At: m.CreatedAt}
 			if near, err = nearByWords(ctx, st, nm); err != nil {
-				return checked, links, fmt.Errorf("check memory M-%d: %w", m.ID, err)
+				// Marked checked all the same: a text the search cannot
+				// take must not hold up the ones after it at every poll.
+				searchErr = cmp.Or(searchErr, fmt.Errorf("check memory M-%d: %w", m.ID, err))
+				near = nil
 			}
 		}
 		err := st.Tx(ctx, func(tx *store.Tx) error {
@@ -302,7 +307,7 @@ func CheckPending(ctx context.Context, st *store.Store, limit int) (checked, lin
 		}
 		checked++
 	}
-	return checked, links, nil
+	return checked, links, searchErr
 }
 
 func validate(m store.NewMemory) error {
