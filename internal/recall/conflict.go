@@ -288,16 +288,19 @@ func CheckPending(ctx context.Context, st *store.Store, limit int) (checked, lin
 		if !m.Forgotten {
 			nm := store.NewMemory{ProjectPath: m.ProjectPath, Kind: m.Kind, Text: m.Text, At: m.CreatedAt}
 			if near, err = nearByWords(ctx, st, nm); err != nil {
+				if fault.KindOf(err) == fault.Unavailable {
+					return checked, links, fmt.Errorf("check memory M-%d: %w", m.ID, err) // busy: next poll
+				}
 				// Marked checked all the same: a text the search cannot
 				// take must not hold up the ones after it at every poll.
 				searchErr = cmp.Or(searchErr, fmt.Errorf("check memory M-%d: %w", m.ID, err))
 				near = nil
 			}
 		}
+		var n int
 		err := st.Tx(ctx, func(tx *store.Tx) error {
-			n, err := linkContradictions(ctx, tx, m.ID, m.Kind, m.Text, m.CreatedAt, near, nil)
-			links += n
-			if err != nil {
+			var err error
+			if n, err = linkContradictions(ctx, tx, m.ID, m.Kind, m.Text, m.CreatedAt, near, nil); err != nil {
 				return err
 			}
 			return tx.MarkChecked(ctx, m.ID)
@@ -305,7 +308,7 @@ func CheckPending(ctx context.Context, st *store.Store, limit int) (checked, lin
 		if err != nil {
 			return checked, links, fmt.Errorf("check memory M-%d: %w", m.ID, err)
 		}
-		checked++
+		checked, links = checked+1, links+n
 	}
 	return checked, links, searchErr
 }
