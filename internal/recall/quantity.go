@@ -225,6 +225,9 @@ func readQuantity(text string, start int) (end int, q quantity, ok bool) {
 		q.value *= unit.scale
 		q.class = unit.class
 	}
+	if math.IsInf(q.value, 0) {
+		return 0, q, false // 1e308 TB
+	}
 	return uend, q, true
 }
 

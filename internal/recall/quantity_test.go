@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"math"
 	"reflect"
 	"testing"
 )
@@ -61,4 +62,20 @@ func TestContradictsNumbers(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzSubject: any text splits without panicking, and every quantity is
+// a finite number.
+func FuzzSubject(f *testing.F) {
+	for _, s := range []string{"lr 3e-4", "n=120", "1%", "C-12", "2026-04-09 09:30", "3e", "1,", "38,112.5e+3 ms", "-", "°C 5°", "µs 5µs", "5 s.", "0.1%% x", "1e308 TB"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		_, qs := subject(text)
+		for _, q := range qs {
+			if math.IsNaN(q.value) || math.IsInf(q.value, 0) {
+				t.Fatalf("subject(%q): quantity %v", text, q)
+			}
+		}
+	})
 }
