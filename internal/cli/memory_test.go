@@ -37,6 +37,7 @@ func TestNewCmdMemoryFlags(t *testing.T) {
 		{[]string{"use", "Harmony"}, MemoryAddOptions{Text: "use Harmony", Kind: "note"}, ""},
 		{[]string{"--kind", "decision", "--ref", "DESIGN.md#split", "--project", "/p", "--json", "split by guide"},
 			MemoryAddOptions{Text: "split by guide", Kind: "decision", Ref: "DESIGN.md#split", Project: "/p", JSON: true}, ""},
+		{[]string{"--kind", "open_thread", "who reviews C-021?"}, MemoryAddOptions{Text: "who reviews C-021?", Kind: "open_thread"}, ""},
 		{[]string{"--kind", "rumour", "x"}, MemoryAddOptions{},
 			`--kind must be one of action, claim_event, decision, failure, gate_failure, hypothesis, insight, narrative, note, open_thread, pattern, seed, not "rumour"`},
 		{[]string{}, MemoryAddOptions{}, "requires at least 1 arg(s), only received 0"},

@@ -44,8 +44,10 @@ func NewCmdRecall(f *Factory, runF func(*RecallOptions) error) *cobra.Command {
 		Use:   "recall QUERY",
 		Short: "Search the project's memories (BM25 and vectors) and print them in full",
 		Long: "Search the memories vibe recorded for a project: decisions, gate failures, claim events and\n" +
-			"kill reasons, seeds, session narratives and notes. Words are matched with FTS5 (BM25), meanings\n" +
-			"with the embed worker's vectors when it runs; stderr says when the search was lexical only.",
+			"kill reasons, seeds, session narratives, failed tool calls, notes, patterns, insights, hypotheses\n" +
+			"and open threads. Words are matched with FTS5 (BM25), meanings with the embed worker's vectors\n" +
+			"when it runs; stderr says when the search was lexical only. A memory that a newer one contradicts\n" +
+			"is ranked down, never hidden, and says which: superseded by [M-n].",
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Query = strings.Join(args, " ")
@@ -78,7 +80,7 @@ func NewCmdRecall(f *Factory, runF func(*RecallOptions) error) *cobra.Command {
 	cmd.Flags().IntVar(&opts.Limit, "limit", recall.DefaultLimit, "how many memories")
 	cmd.Flags().StringArrayVar(&opts.Kinds, "kind", nil, "only memories of this kind (repeatable): "+strings.Join(recall.Kinds, ", "))
 	cmd.Flags().StringVar(&opts.Since, "since", "", "only memories from this long ago on (7d, 2w, 36h) or since a date (2026-11-01)")
-	cmd.Flags().StringVar(&opts.Session, "session", "", "only memories recorded in this session (its id, as `vibe spine` shows it)")
+	cmd.Flags().StringVar(&opts.Session, "session", "", "only memories recorded in this session (its id, as vibe sessions list shows it)")
 	cmd.Flags().BoolVar(&opts.All, "all", false, "search the memories of every project (lexical only)")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON: [{id, ref, kind, text, score, sources, created_at, project, superseded_by?, conflicts?}]")
 	return cmd
