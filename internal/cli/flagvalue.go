@@ -25,7 +25,7 @@ var dayUnit = regexp.MustCompile(`^([0-9]*\.?[0-9]+)([dw])`)
 
 // Set parses s as a duration, days or weeks.
 func (v *durationValue) Set(s string) error {
-	d, err := parseDays(strings.TrimSpace(s))
+	d, err := ParseDays(strings.TrimSpace(s))
 	if err != nil {
 		return err
 	}
@@ -33,7 +33,9 @@ func (v *durationValue) Set(s string) error {
 	return nil
 }
 
-func parseDays(s string) (time.Duration, error) {
+// ParseDays reads a duration in days or weeks (7d, 2w) or as Go writes one
+// (36h).
+func ParseDays(s string) (time.Duration, error) {
 	var total time.Duration
 	for {
 		m := dayUnit.FindStringSubmatch(s)

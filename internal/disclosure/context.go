@@ -34,12 +34,24 @@ const salientPool = 200
 func MemoryID(id int64) string { return fmt.Sprintf("M-%d", id) }
 
 // MemoryLine formats one memory for injected context: id, kind, date, text
-// (shortened to MemoryLineTokens) and the memory it contradicts, if any.
-func MemoryLine(id int64, kind string, created time.Time, text string, conflict *int64) string {
+// (shortened to MemoryLineTokens) and its links: the newer memory that
+// supersedes it, or else the memories it contradicts (two at most).
+func MemoryLine(id int64, kind string, created time.Time, text string, supersededBy *int64, conflicts []int64) string {
 	head := fmt.Sprintf("- [%s] %s %s: ", MemoryID(id), kind, created.UTC().Format("2006-01-02"))
 	tail := ""
-	if conflict != nil {
-		tail = fmt.Sprintf(" (contradicts [%s])", MemoryID(*conflict))
+	switch {
+	case supersededBy != nil:
+		tail = fmt.Sprintf(" (superseded by [%s])", MemoryID(*supersededBy))
+	case len(conflicts) > 0:
+		ids := make([]string, 0, 2)
+		for _, c := range conflicts[:min(2, len(conflicts))] {
+			ids = append(ids, "["+MemoryID(c)+"]")
+		}
+		more := ""
+		if len(conflicts) > 2 {
+			more = fmt.Sprintf(" and %d more", len(conflicts)-2)
+		}
+		tail = " (contradicts " + strings.Join(ids, ", ") + more + ")"
 	}
 	text = strings.Join(strings.Fields(text), " ")
 	room := MemoryLineTokens - Tokens(head) - Tokens(tail)
@@ -137,42 +149,47 @@ func plural(n int, what string) string {
 }
 
 // salience weighs a kind for SessionStart: outcomes (gate failures, claim
-// events) and decisions are what a new session must not contradict;
+// events) and decisions are what a new session must not contradict, open
+// threads what it should pick up;
 // narratives are already summarised in layer 1 and actions rarely matter a
 // session later.
 func salience(kind string) float64 {
 	switch kind {
 	case store.KindGateFailure, store.KindClaimEvent:
 		return 1
-	case store.KindDecision:
+	case store.KindDecision, store.KindOpenThread:
 		return 0.9
-	case store.KindNote:
+	case store.KindNote, store.KindInsight, store.KindPattern:
 		return 0.8
-	case store.KindSeed:
+	case store.KindSeed, store.KindHypothesis:
 		return 0.7
+	case store.KindFailure:
+		return 0.5 // PreToolUse recalls a mistake before its target is touched again
 	}
 	return 0.3
 }
 
 func sessionMemories(ctx context.Context, st *store.Store, vec recall.Vectors, project, narrative string, now time.Time) (Part, error) {
 	type pick struct {
-		id       int64
-		kind     string
-		created  time.Time
-		text     string
-		conflict *int64
+		id         int64
+		kind       string
+		created    time.Time
+		text       string
+		superseded *int64
+		conflicts  []int64
 	}
 	var picks []pick
 	seen := map[int64]bool{}
 	if strings.TrimSpace(narrative) != "" {
-		kinds := []string{store.KindDecision, store.KindGateFailure, store.KindClaimEvent, store.KindSeed, store.KindNote}
+		kinds := []string{store.KindDecision, store.KindGateFailure, store.KindClaimEvent, store.KindSeed, store.KindNote,
+			store.KindPattern, store.KindInsight, store.KindHypothesis, store.KindOpenThread}
 		res, err := recall.Search(ctx, st, vec, recall.Query{Project: project, Text: narrative, Limit: SessionMemories / 2, Kinds: kinds, Now: now})
 		if err != nil {
 			return Part{}, fmt.Errorf("session context: %w", err)
 		}
 		for _, h := range res.Hits {
 			seen[h.ID] = true
-			picks = append(picks, pick{h.ID, h.Kind, h.CreatedAt, h.Text, h.Conflict})
+			picks = append(picks, pick{h.ID, h.Kind, h.CreatedAt, h.Text, h.SupersededBy, h.Conflicts})
 		}
 	}
 	recent, err := st.RecentMemories(ctx, project, salientPool)
@@ -188,7 +205,11 @@ func sessionMemories(ctx context.Context, st *store.Store, vec recall.Vectors, p
 		if seen[m.ID] || m.Kind == store.KindNarrative {
 			continue
 		}
-		rs = append(rs, ranked{m, salience(m.Kind) * recall.Freshness(m.Kind, m.CreatedAt, now) * (0.5 + 0.5*m.Trust)})
+		score := salience(m.Kind) * recall.Freshness(m.Kind, m.CreatedAt, now) * (0.5 + 0.5*m.Trust)
+		if m.SupersededBy != nil {
+			score *= recall.SupersededWeight
+		}
+		rs = append(rs, ranked{m, score})
 	}
 	sort.SliceStable(rs, func(i, j int) bool {
 		if rs[i].score != rs[j].score {
@@ -200,11 +221,11 @@ func sessionMemories(ctx context.Context, st *store.Store, vec recall.Vectors, p
 		if len(picks) >= SessionMemories {
 			break
 		}
-		picks = append(picks, pick{r.m.ID, r.m.Kind, r.m.CreatedAt, r.m.Text, r.m.ConflictsWith})
+		picks = append(picks, pick{r.m.ID, r.m.Kind, r.m.CreatedAt, r.m.Text, r.m.SupersededBy, r.m.Conflicts})
 	}
 	lines := make([]string, len(picks))
 	for i, p := range picks {
-		lines[i] = MemoryLine(p.id, p.kind, p.created, p.text, p.conflict)
+		lines[i] = MemoryLine(p.id, p.kind, p.created, p.text, p.superseded, p.conflicts)
 	}
 	return Part{Layer: LayerRecall, Priority: PriorityMemories, Title: "MEMORY (full text: vibe memory show ID)",
 		Lines: lines, More: "vibe recall QUERY"}, nil
@@ -224,7 +245,7 @@ func PromptContext(ctx context.Context, st *store.Store, vec recall.Vectors, pro
 	}
 	lines := make([]string, len(res.Hits))
 	for i, h := range res.Hits {
-		lines[i] = MemoryLine(h.ID, h.Kind, h.CreatedAt, h.Text, h.Conflict)
+		lines[i] = MemoryLine(h.ID, h.Kind, h.CreatedAt, h.Text, h.SupersededBy, h.Conflicts)
 	}
 	title := "VIBE RECALL: memories that may bear on this prompt"
 	// The title says which path ran: why it was lexical, that the fallback

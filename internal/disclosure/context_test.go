@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -69,9 +70,9 @@ func addMemories(t testing.TB, st *store.Store, ms ...store.NewMemory) []int64 {
 	var ids []int64
 	for _, m := range ms {
 		m.ProjectPath = project
-		id, _, err := recall.AddMemory(context.Background(), st, nil, m)
+		a, err := recall.AddMemory(context.Background(), st, nil, m)
 		must(t, err)
-		ids = append(ids, id)
+		ids = append(ids, a.ID)
 	}
 	return ids
 }
@@ -154,20 +155,48 @@ func TestMemoryLine(t *testing.T) {
 	c := int64(7)
 	at := time.Date(2026, 10, 2, 23, 0, 0, 0, time.FixedZone("x", -5*3600)) // 2026-10-03 UTC
 	tests := []struct {
-		text     string
-		conflict *int64
-		want     string
+		text       string
+		superseded *int64
+		conflicts  []int64
+		want       string
 	}{
-		{"short\n  text", nil, "- [M-12] decision 2026-10-03: short text"},
-		{"passed", &c, "- [M-12] decision 2026-10-03: passed (contradicts [M-7])"},
+		{"short\n  text", nil, nil, "- [M-12] decision 2026-10-03: short text"},
+		{"passed", nil, []int64{7}, "- [M-12] decision 2026-10-03: passed (contradicts [M-7])"},
+		{"passed", nil, []int64{7, 9, 11, 13}, "- [M-12] decision 2026-10-03: passed (contradicts [M-7], [M-9] and 2 more)"},
+		{"1% threshold", &c, []int64{7}, "- [M-12] decision 2026-10-03: 1% threshold (superseded by [M-7])"},
 	}
 	for _, tt := range tests {
-		if got := MemoryLine(12, "decision", at, tt.text, tt.conflict); got != tt.want {
+		if got := MemoryLine(12, "decision", at, tt.text, tt.superseded, tt.conflicts); got != tt.want {
 			t.Errorf("MemoryLine = %q, want %q", got, tt.want)
 		}
 	}
-	long := MemoryLine(12, "note", at, strings.Repeat("word ", 200), &c)
+	long := MemoryLine(12, "note", at, strings.Repeat("word ", 200), nil, []int64{c})
 	if Tokens(long) > MemoryLineTokens || !strings.HasSuffix(long, "… (contradicts [M-7])") {
 		t.Errorf("long line %d tokens: %q", Tokens(long), long)
+	}
+}
+
+// TestSessionMemoriesKindsAndSuperseded: SessionStart offers an open
+// thread before a fresher action (salience 0.9 against 0.3), and a
+// superseded decision last, with its pointer, though alone it would come
+// first.
+func TestSessionMemoriesKindsAndSuperseded(t *testing.T) {
+	st := openStore(t)
+	ids := addMemories(t, st,
+		store.NewMemory{Kind: store.KindAction, Text: "Ran Cas-OFFinder for 110 guides.", At: now.Add(-1 * 24 * time.Hour)},
+		store.NewMemory{Kind: store.KindOpenThread, Text: "Amplicon validation of the chromosome 7 sites is pending.", At: now.Add(-5 * 24 * time.Hour)},
+		store.NewMemory{Kind: store.KindDecision, Text: "Use a 1% read threshold for calling off-target sites.", At: now.Add(-10 * 24 * time.Hour)},
+		store.NewMemory{Kind: store.KindDecision, Text: "Use a 0.1% read threshold for calling off-target sites.", At: now.Add(-9 * 24 * time.Hour)},
+	)
+	part, err := sessionMemories(context.Background(), st, nil, project, "", now)
+	must(t, err)
+	want := []string{
+		fmt.Sprintf("- [M-%d] decision 2026-10-23: Use a 0.1%% read threshold for calling off-target sites. (contradicts [M-%d])", ids[3], ids[2]),
+		fmt.Sprintf("- [M-%d] open_thread 2026-10-27: Amplicon validation of the chromosome 7 sites is pending.", ids[1]),
+		fmt.Sprintf("- [M-%d] action 2026-10-31: Ran Cas-OFFinder for 110 guides.", ids[0]),
+		fmt.Sprintf("- [M-%d] decision 2026-10-22: Use a 1%% read threshold for calling off-target sites. (superseded by [M-%d])", ids[2], ids[3]),
+	}
+	if !reflect.DeepEqual(part.Lines, want) {
+		t.Errorf("lines\n%s\nwant\n%s", strings.Join(part.Lines, "\n"), strings.Join(want, "\n"))
 	}
 }

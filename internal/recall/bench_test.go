@@ -3,8 +3,10 @@ package recall
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vibe-science/vibe/internal/embed"
 	"github.com/vibe-science/vibe/internal/store"
@@ -108,4 +110,46 @@ func BenchmarkHybridSearch50k(b *testing.B) {
 			b.Fatal(res.Note, err)
 		}
 	}
+}
+
+// BenchmarkCheckPending10k is the worker's contradiction check of one
+// memory a hook wrote, in a project of 10,000 (the insert itself, which is
+// all the hook pays, is not timed). The texts are Fill's, so most share
+// most of their words with stored memories, the worst case for the search
+// of neighbours.
+func BenchmarkCheckPending10k(b *testing.B) {
+	ctx := context.Background()
+	st := openStore(b)
+	if err := Fill(ctx, st, "/p", 10000, t0); err != nil {
+		b.Fatal(err)
+	}
+	src := openStore(b)
+	if err := Fill(ctx, src, "/src", 2000, t0.Add(time.Hour)); err != nil {
+		b.Fatal(err)
+	}
+	var news []store.NewMemory
+	err := src.ExportMemories(ctx, "/src", func(m store.MemoryRecord) error {
+		news = append(news, store.NewMemory{ProjectPath: "/p", Kind: m.Kind, Text: "new " + m.Text, Source: "hook", At: t0.Add(time.Hour)})
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	links := 0
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		m := news[i%len(news)]
+		m.Text += fmt.Sprintf(" [%d]", i)
+		if err := st.Tx(ctx, func(tx *store.Tx) error { _, _, err := tx.AddMemory(ctx, m); return err }); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		n, l, err := CheckPending(ctx, st, 10)
+		if err != nil || n != 1 {
+			b.Fatalf("checked %d: %v", n, err)
+		}
+		links += l
+	}
+	b.ReportMetric(float64(links)/float64(b.N), "links/op")
 }

@@ -1,11 +1,14 @@
 package recall
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
+	"time"
+	"unicode/utf8"
 
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/store"
@@ -15,6 +18,11 @@ import (
 const (
 	ConflictCosine  = 0.85
 	ConflictJaccard = 0.6
+	// NumericJaccard is the stricter similarity two texts need for
+	// different numbers to contradict: one different word in five is
+	// already another subject ("minimum depth per guide" and "… per
+	// sample").
+	NumericJaccard = 0.75
 )
 
 // conflictCandidates is how many near memories are checked for polarity;
@@ -24,6 +32,14 @@ const (
 	conflictCandidates = 20
 	conflictProbe      = 200
 	conflictRare       = 3
+)
+
+// nearScan is how many of the newest memories holding the rarest words
+// are compared with a new memory; conflictCount is how many of its words
+// are counted to find the rarest.
+const (
+	nearScan      = 50
+	conflictCount = 8
 )
 
 // negations flip the polarity of the text they are in.
@@ -84,15 +100,6 @@ func cueWord(w string) bool {
 	}
 	_, ok := antonyms[w]
 	return ok
-}
-
-// similarityWords are the content words of a text without polarity cues.
-func similarityWords(text string) map[string]struct{} {
-	out := map[string]struct{}{}
-	for _, w := range similarityList(text) {
-		out[w] = struct{}{}
-	}
-	return out
 }
 
 // Opposite reports whether two texts state opposite outcomes. Only the cue
@@ -158,44 +165,152 @@ func minus(a, b map[string]bool) []string {
 }
 
 // Similar is the Jaccard of two texts' content words, polarity cues left
-// out.
+// out; 0 when they name different things of one kind ("claim C-3" and
+// "claim C-7", see otherThing).
 func Similar(a, b string) float64 {
-	return jaccard(similarityWords(a), similarityWords(b))
+	wa, wb := similarityList(a), similarityList(b)
+	if otherThing(identifiers(wa), identifiers(wb)) {
+		return 0
+	}
+	return jaccard(setOf(wa), setOf(wb))
+}
+
+func setOf(words []string) map[string]struct{} {
+	out := make(map[string]struct{}, len(words))
+	for _, w := range words {
+		out[w] = struct{}{}
+	}
+	return out
 }
 
 // Contradicts reports whether b is about the same thing as a (Similar ≥
-// ConflictJaccard) and states the opposite outcome.
+// ConflictJaccard) and states the opposite outcome or different values of
+// one quantity ("a 1% read threshold" vs "a 0.1% read threshold").
 func Contradicts(a, b string) bool {
-	return Similar(a, b) >= ConflictJaccard && Opposite(a, b)
+	sim := Similar(a, b)
+	return sim >= ConflictJaccard && (Opposite(a, b) || (sim >= NumericJaccard && numbersDiffer(quantities(a), quantities(b))))
 }
 
-// AddMemory stores a memory and reports the memory it contradicts, if any:
-// a near memory of the same project (by vectors when vec answers, and by
-// words always) stating the opposite outcome. The conflict is recorded on
-// both memories. Adding a text that is already stored returns its id (and
-// its conflict); adding a forgotten text brings it back. vec may be nil.
-func AddMemory(ctx context.Context, st *store.Store, vec Vectors, m store.NewMemory) (id int64, conflict *int64, err error) {
+// opposes reports whether two memories of given kinds, already known to be
+// about the same thing (by words or by vectors), contradict: opposite
+// outcomes, or different values of a quantity when both kinds state
+// facts. Actions, narratives and failures record events, and two runs
+// with different numbers ("took 40 s", "took 52 s") are two events, not a
+// contradiction.
+func opposes(kindA, a, kindB, b string) bool {
+	return Opposite(a, b) || numericConflict(kindA, a, kindB, b)
+}
+
+// numericConflict reports whether two memories state different values of
+// one quantity on the same subject: both kinds state facts, the texts
+// reach NumericJaccard (whatever found them, words or vectors: a vector
+// barely sees a number, and "depth per guide" and "depth per sample" are
+// near), and their numbers differ.
+func numericConflict(kindA, a, kindB, b string) bool {
+	return numericKind(kindA) && numericKind(kindB) && numbersDiffer(quantities(a), quantities(b)) &&
+		Similar(a, b) >= NumericJaccard
+}
+
+// numericKind reports whether memories of kind state facts whose numbers
+// can contradict.
+func numericKind(kind string) bool {
+	switch kind {
+	case store.KindAction, store.KindNarrative, store.KindFailure:
+		return false
+	}
+	return true
+}
+
+func quantities(text string) []quantity {
+	_, qs := subject(text)
+	return qs
+}
+
+// Added is what adding a memory did.
+type Added struct {
+	ID int64
+	// New is false when the text was already stored (its links are
+	// reported as they stand).
+	New bool
+	// Conflicts are the memories it contradicts.
+	Conflicts []int64
+	// Supersedes are those of Conflicts older than it, which recall now
+	// ranks down and points to it.
+	Supersedes []int64
+	// SupersededBy is a newer memory that contradicts it (an import of an
+	// older fact, or a text stored before).
+	SupersededBy *int64
+}
+
+// AddMemory stores a memory and links it with the memories it
+// contradicts: near memories of the same project (by vectors when vec
+// answers, and by words always) that state the opposite outcome or other
+// values of the same quantity. Of two contradicting memories the older is
+// superseded by the newer (see store.Tx.LinkConflict). Adding a text that
+// is already stored returns its id and links; adding a forgotten text
+// brings it back. vec may be nil.
+func AddMemory(ctx context.Context, st *store.Store, vec Vectors, m store.NewMemory) (Added, error) {
 	if err := validate(m); err != nil {
-		return 0, nil, err
+		return Added{}, err
 	}
 	near, err := nearByVectors(ctx, st, vec, m)
 	if err != nil {
-		return 0, nil, err
+		return Added{}, err
 	}
 	words, err := nearByWords(ctx, st, m)
 	if err != nil {
-		return 0, nil, fmt.Errorf("add memory: %w", err)
+		return Added{}, fmt.Errorf("add memory: %w", err)
 	}
 	near = append(near, words...)
+	var a Added
 	err = st.Tx(ctx, func(tx *store.Tx) error {
 		var err error
-		id, conflict, _, err = addInTx(ctx, tx, m, near)
+		a, err = addInTx(ctx, tx, m, near)
 		return err
 	})
+	return a, err
+}
+
+// CheckPending links the memories stored without the contradiction check
+// (what the hooks write; see store.NewMemory.Checked) with those they
+// contradict, oldest first, at most limit, and reports how many it
+// checked and how many links it made. It runs in the worker, off the hook
+// path: by words only, each search before the short write transaction.
+// BenchmarkCheckPending10k measures it.
+func CheckPending(ctx context.Context, st *store.Store, limit int) (checked, links int, err error) {
+	ms, err := st.UncheckedMemories(ctx, limit)
 	if err != nil {
-		return 0, nil, err
+		return 0, 0, err
 	}
-	return id, conflict, nil
+	var searchErr error
+	for _, m := range ms {
+		var near []store.MemoryRecord
+		if !m.Forgotten {
+			nm := store.NewMemory{ProjectPath: m.ProjectPath, Kind: m.Kind, Text: m.Text, At: m.CreatedAt}
+			if near, err = nearByWords(ctx, st, nm); err != nil {
+				if fault.KindOf(err) == fault.Unavailable {
+					return checked, links, fmt.Errorf("check memory M-%d: %w", m.ID, err) // busy: next poll
+				}
+				// Marked checked all the same: a text the search cannot
+				// take must not hold up the ones after it at every poll.
+				searchErr = cmp.Or(searchErr, fmt.Errorf("check memory M-%d: %w", m.ID, err))
+				near = nil
+			}
+		}
+		var n int
+		err := st.Tx(ctx, func(tx *store.Tx) error {
+			var err error
+			if n, err = linkContradictions(ctx, tx, m.ID, m.Kind, m.Text, m.CreatedAt, near, nil); err != nil {
+				return err
+			}
+			return tx.MarkChecked(ctx, m.ID)
+		})
+		if err != nil {
+			return checked, links, fmt.Errorf("check memory M-%d: %w", m.ID, err)
+		}
+		checked, links = checked+1, links+n
+	}
+	return checked, links, searchErr
 }
 
 func validate(m store.NewMemory) error {
@@ -205,7 +320,7 @@ func validate(m store.NewMemory) error {
 	case len(Words(m.Text)) == 0:
 		return fault.Errorf(fault.Invalid, "add memory", "the memory text is empty; give the fact to remember")
 	case !KnownKind(m.Kind):
-		return fault.Errorf(fault.Invalid, "add memory", "unknown kind %q; use one of %v", m.Kind, Kinds)
+		return fault.Errorf(fault.Invalid, "add memory", "unknown kind %q; use one of %s", m.Kind, strings.Join(Kinds, ", "))
 	case m.Trust != nil && (*m.Trust < 0 || *m.Trust > 1):
 		return fault.Errorf(fault.Invalid, "add memory", "trust %v is outside 0..1", *m.Trust)
 	case m.SourceType != "" && !knownSourceType(m.SourceType):
@@ -214,11 +329,13 @@ func validate(m store.NewMemory) error {
 	return nil
 }
 
-// Kinds are the memory kinds vibe records.
-// (store.KindFailure, which the hooks record for failed tool calls, joins
-// them when the retrieval set has memories of that kind.)
-var Kinds = []string{store.KindAction, store.KindClaimEvent, store.KindDecision, store.KindGateFailure,
-	store.KindNarrative, store.KindNote, store.KindSeed}
+// Kinds are the memory kinds vibe records: what the hooks write (action,
+// claim_event, gate_failure, narrative, failure, seed) and what a person
+// or an agent adds (note, decision, pattern, insight, hypothesis,
+// open_thread).
+var Kinds = []string{store.KindAction, store.KindClaimEvent, store.KindDecision, store.KindFailure,
+	store.KindGateFailure, store.KindHypothesis, store.KindInsight, store.KindNarrative, store.KindNote,
+	store.KindOpenThread, store.KindPattern, store.KindSeed}
 
 func knownSourceType(t string) bool { _, ok := store.SourceTrust[t]; return ok }
 
@@ -258,52 +375,113 @@ func nearByVectors(ctx context.Context, st *store.Store, vec Vectors, m store.Ne
 	return recs, nil
 }
 
-// addInTx stores m and links a conflict with the first of near (nearest
-// first) that states the opposite. The searches that fill near run before
-// the write transaction, so the write lock that hooks wait for is held for
-// the inserts only.
-func addInTx(ctx context.Context, tx *store.Tx, m store.NewMemory, near []store.MemoryRecord) (id int64, conflict *int64, added bool, err error) {
-	id, added, err = tx.AddMemory(ctx, m)
+// addInTx stores m and links it with each of near (nearest first) that
+// it contradicts. The searches that fill near run before the insert, so
+// an import's write lock is held for the inserts only.
+func addInTx(ctx context.Context, tx *store.Tx, m store.NewMemory, near []store.MemoryRecord) (Added, error) {
+	m.Checked = true
+	id, added, err := tx.AddMemory(ctx, m)
 	if err != nil {
-		return 0, nil, false, err
+		return Added{}, err
 	}
 	if !added {
 		prev, err := tx.Memory(ctx, id)
 		if err != nil {
-			return 0, nil, false, err
+			return Added{}, err
 		}
 		if prev.Forgotten {
 			if err := tx.RememberMemory(ctx, id, m.At); err != nil {
-				return 0, nil, false, err
+				return Added{}, err
 			}
 		}
-		return id, prev.ConflictsWith, false, nil
+		return Added{ID: id, Conflicts: prev.Conflicts, SupersededBy: prev.SupersededBy}, nil
 	}
-	for _, n := range near {
-		if n.ID != id && Opposite(m.Text, n.Text) {
-			c := n.ID
-			if err := tx.LinkConflict(ctx, id, c); err != nil {
-				return 0, nil, false, err
+	a := Added{ID: id, New: true}
+	if _, err := linkContradictions(ctx, tx, id, m.Kind, m.Text, m.At, near, &a); err != nil {
+		return Added{}, err
+	}
+	if len(a.Conflicts) > 0 {
+		rec, err := tx.Memory(ctx, id)
+		if err != nil {
+			return Added{}, err
+		}
+		a.SupersededBy = rec.SupersededBy
+	}
+	return a, nil
+}
+
+// linkContradictions links memory id with each of near that it
+// contradicts and reports how many; a, when not nil, collects them.
+func linkContradictions(ctx context.Context, tx *store.Tx, id int64, kind, text string, at time.Time,
+	near []store.MemoryRecord, a *Added) (int, error) {
+	seen := map[int64]bool{id: true}
+	n := 0
+	for _, o := range near {
+		if seen[o.ID] || !opposes(kind, text, o.Kind, o.Text) {
+			continue
+		}
+		seen[o.ID] = true
+		added, err := tx.LinkConflict(ctx, id, o.ID, at)
+		if err != nil {
+			return n, err
+		}
+		if added {
+			n++
+		}
+		if a != nil {
+			a.Conflicts = append(a.Conflicts, o.ID)
+			if older(o.CreatedAt, o.ID, at, id) {
+				a.Supersedes = append(a.Supersedes, o.ID)
 			}
-			return id, &c, true, nil
 		}
 	}
-	return id, nil, true, nil
+	return n, nil
+}
+
+// older reports whether memory (at, id) is older than (at2, id2): by
+// time, then by id, as store.Tx.LinkConflict decides.
+func older(at time.Time, id int64, at2 time.Time, id2 int64) bool {
+	a, b := at.UnixMilli(), at2.UnixMilli()
+	return a < b || (a == b && id < id2)
+}
+
+// nearFinder is the FTS5 side of the store that nearByWords needs,
+// inside a transaction or not.
+type nearFinder interface {
+	TermCounts(ctx context.Context, exprs []string, limit int) ([]int, error)
+	NewestMatches(ctx context.Context, project, match string, limit int) ([]store.MemoryRecord, error)
 }
 
 // nearByWords finds the memories of m's project whose content words reach
-// ConflictJaccard with m's. Candidates are the BM25 best of the project's
-// memories holding any of m's conflictRare rarest words: two statements
-// of one fact with opposite outcomes share their specific words (claim
-// ids, gate names, numbers, terms), and a search for the rarest of them
-// matches a few memories where a search for all words matched half the
-// store (1.5 ms a line on an import of 5,000 lines). A memory that shares
-// 60% of the words but none of the three rarest is missed; the Jaccard
-// test on what is found is exact.
-func nearByWords(ctx context.Context, st *store.Store, m store.NewMemory) ([]store.MemoryRecord, error) {
-	words := similarityList(m.Text)
-	if len(words) == 0 {
+// ConflictJaccard with m's. Candidates are the newest nearScan memories
+// holding any of m's conflictRare rarest words: two statements of one
+// fact share their specific words (claim ids, gate names, terms), and a
+// search for the rarest of them matches few memories where a search for
+// all words matched half the store. The newest matches are read in rowid
+// order, which FTS5 stops at the limit, so the cost is bounded when even
+// the rarest words are common (a BM25 order scored every match: 5 ms on
+// 10,000 memories of repetitive text). A memory that shares 60% of the
+// words but none of the three rarest, or that is older than the newest
+// nearScan holding them, is missed; the Jaccard test on what is found is
+// exact.
+func nearByWords(ctx context.Context, st nearFinder, m store.NewMemory) ([]store.MemoryRecord, error) {
+	all := similarityList(m.Text)
+	if len(all) == 0 {
 		return nil, nil
+	}
+	// Counting a word costs a cursor on the index (tens of microseconds
+	// each), so only the likeliest rare words are counted: identifiers
+	// ("c 12") first, then the longest words.
+	words := slices.Clone(all)
+	if len(words) > conflictCount {
+		sort.SliceStable(words, func(a, b int) bool {
+			ia, ib := strings.Contains(words[a], " "), strings.Contains(words[b], " ")
+			if ia != ib {
+				return ia
+			}
+			return len(words[a]) > len(words[b])
+		})
+		words = words[:conflictCount]
 	}
 	terms := make([]string, len(words))
 	var b strings.Builder
@@ -334,7 +512,7 @@ func nearByWords(ctx context.Context, st *store.Store, m store.NewMemory) ([]sto
 	if len(rare) == 0 {
 		return nil, nil
 	}
-	hits, err := st.SearchMemories(ctx, store.TextQuery{Project: m.ProjectPath, Match: strings.Join(rare, " OR "), Limit: conflictCandidates})
+	hits, err := st.NewestMatches(ctx, m.ProjectPath, strings.Join(rare, " OR "), nearScan)
 	if err != nil {
 		return nil, err
 	}
@@ -343,26 +521,36 @@ func nearByWords(ctx context.Context, st *store.Store, m store.NewMemory) ([]sto
 		sim float64
 	}
 	var near []scoredRec
+	mine, ids := setOf(all), identifiers(all)
 	for _, h := range hits {
-		if sim := Similar(m.Text, h.Text); sim >= ConflictJaccard {
-			near = append(near, scoredRec{h.MemoryRecord, sim})
+		theirs := similarityList(h.Text)
+		if otherThing(ids, identifiers(theirs)) {
+			continue
+		}
+		if sim := jaccard(mine, setOf(theirs)); sim >= ConflictJaccard {
+			near = append(near, scoredRec{h, sim})
 		}
 	}
 	sort.SliceStable(near, func(a, b int) bool { return near[a].sim > near[b].sim })
-	out := make([]store.MemoryRecord, len(near))
-	for i, r := range near {
-		out[i] = r.rec
+	out := make([]store.MemoryRecord, 0, min(len(near), conflictCandidates))
+	for _, r := range near[:min(len(near), conflictCandidates)] {
+		out = append(out, r.rec)
 	}
 	return out, nil
 }
 
-// similarityList is similarityWords in first-seen order.
+// similarityList lists, in first-seen order, the subject words of text (see subject: quantities left out, identifiers such as
+// "c 12" whole) without stop words, one-rune words and polarity cues.
 func similarityList(text string) []string {
-	var out []string
-	for _, w := range contentWords(text) {
-		if !cueWord(w) {
-			out = append(out, w)
+	words, _ := subject(text)
+	out := words[:0]
+	seen := make(map[string]bool, len(words))
+	for _, w := range words {
+		if utf8.RuneCountInString(w) < 2 || stopWords[w] || seen[w] || cueWord(w) {
+			continue
 		}
+		seen[w] = true
+		out = append(out, w)
 	}
 	return out
 }

@@ -3,6 +3,8 @@ package recall
 import (
 	"context"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -43,7 +45,7 @@ func TestOpposite(t *testing.T) {
 		{"no effect on AUROC", "never any effect on AUROC", false},
 		// Two oppositions are still one contradiction of outcome.
 		{"Expression increased and the gate passed", "Expression decreased and the gate failed", true},
-		// Numbers alone are not read.
+		// Numbers are not outcomes (Contradicts compares them).
 		{"AUROC was 0.91", "AUROC was 0.62", false},
 		{"", "", false},
 	}
@@ -63,9 +65,12 @@ func TestSimilarAndContradicts(t *testing.T) {
 		similar     float64
 		contradicts bool
 	}{
-		// {gate, dq2, c, 12}: "c" is one rune, so {gate, dq2, 12} both sides.
+		// {gate, dq2, "c 12"} both sides ("c" alone is one rune).
 		{"Gate DQ2 passed for C-12", "Gate DQ2 failed for C-12", 1, true},
-		{"Gate DQ2 passed for C-12", "Gate DQ3 failed for claim C-40 in the photonics project", 1.0 / 8, false},
+		// C-12 and C-40 are two claims: other subjects, whatever else is shared.
+		{"Gate DQ2 passed for C-12", "Gate DQ3 failed for claim C-40 in the photonics project", 0, false},
+		{"Gate DQ2 passed for C-12", "Gate DQ2 failed for C-40", 0, false},
+		{"Gate DQ2 passed for claim C-12", "Gate DQ2 failed for claim C-12 after the re-run on batch 3", 4.0 / 7, false},
 		{"batch effect is significant in cohort 2", "batch effect is not significant in cohort 2", 1, true},
 		{"batch effect is significant in cohort 2", "batch effect is significant in cohort 2", 1, false},
 	}
@@ -81,11 +86,14 @@ func TestSimilarAndContradicts(t *testing.T) {
 
 func add(t *testing.T, st *store.Store, vec Vectors, kind, text string, at time.Time) (int64, *int64) {
 	t.Helper()
-	id, c, err := AddMemory(context.Background(), st, vec, store.NewMemory{ProjectPath: "/p", Kind: kind, Text: text, Source: "cli", At: at})
+	a, err := AddMemory(context.Background(), st, vec, store.NewMemory{ProjectPath: "/p", Kind: kind, Text: text, Source: "cli", At: at})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return id, c
+	if len(a.Conflicts) == 0 {
+		return a.ID, nil
+	}
+	return a.ID, &a.Conflicts[0]
 }
 
 func TestAddMemoryRecordsConflictsBothWays(t *testing.T) {
@@ -109,10 +117,10 @@ func TestAddMemoryRecordsConflictsBothWays(t *testing.T) {
 			t.Fatal(err)
 		}
 		switch {
-		case want == nil && m.ConflictsWith != nil:
-			t.Errorf("M-%d conflicts with %d, want none", id, *m.ConflictsWith)
-		case want != nil && (m.ConflictsWith == nil || *m.ConflictsWith != *want):
-			t.Errorf("M-%d conflicts with %v, want %d", id, m.ConflictsWith, *want)
+		case want == nil && len(m.Conflicts) != 0:
+			t.Errorf("M-%d conflicts with %v, want none", id, m.Conflicts)
+		case want != nil && (len(m.Conflicts) != 1 || m.Conflicts[0] != *want):
+			t.Errorf("M-%d conflicts with %v, want [%d]", id, m.Conflicts, *want)
 		}
 	}
 	// A recall hit shows the conflict.
@@ -120,8 +128,13 @@ func TestAddMemoryRecordsConflictsBothWays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Hits) != 2 || res.Hits[0].Conflict == nil || res.Hits[1].Conflict == nil {
+	if len(res.Hits) != 2 || len(res.Hits[0].Conflicts) != 1 || len(res.Hits[1].Conflicts) != 1 {
 		t.Fatalf("hits %+v, want both flagged", res.Hits)
+	}
+	// The newer outcome supersedes the older: first, and the older points
+	// to it.
+	if res.Hits[0].ID != failed || res.Hits[1].SupersededBy == nil || *res.Hits[1].SupersededBy != failed {
+		t.Fatalf("hits %+v, want M-%d first and M-%d superseded by it", res.Hits, failed, passed)
 	}
 	// Adding the same text again is the same memory with its conflict.
 	again, c := add(t, st, nil, store.KindGateFailure, "Gate DQ2 failed for claim C-12 on the CHANGE-seq table", t0.Add(2*time.Hour))
@@ -161,7 +174,7 @@ func TestAddMemoryRejects(t *testing.T) {
 		{ProjectPath: "/p", Kind: store.KindNote, Text: "a fact", Trust: store.Trust(1.5)},
 	}
 	for _, m := range tests {
-		if _, _, err := AddMemory(context.Background(), st, nil, m); fault.KindOf(err) != fault.Invalid {
+		if _, err := AddMemory(context.Background(), st, nil, m); fault.KindOf(err) != fault.Invalid {
 			t.Errorf("AddMemory(%+v) = %v, want an Invalid error", m, err)
 		}
 	}
@@ -185,5 +198,176 @@ func TestAddMemoryRevivesForgotten(t *testing.T) {
 	res, _ = Search(ctx, st, nil, Query{Project: "/p", Text: "cluster Tuesday"})
 	if len(res.Hits) != 1 || res.Hits[0].ID != id {
 		t.Fatalf("revived memory not recalled: %+v", res.Hits)
+	}
+}
+
+// TestSupersedeNumbers adds contradicting numbers in both orders of time:
+// the newer statement supersedes the older whichever was stored first,
+// recall ranks the older down without hiding it, and statements about
+// other subjects stay apart.
+func TestSupersedeNumbers(t *testing.T) {
+	ctx := context.Background()
+	pairs := []struct{ old, new string }{
+		{"Use a 1% read threshold for calling off-target sites", "Use a 0.1% read threshold for calling off-target sites"},
+		{"The ViT runs use lr 3e-4 with cosine decay", "The ViT runs use lr 1e-3 with cosine decay"},
+		{"The responder cohort has n=120 patients after QC", "The responder cohort has n=95 patients after QC"},
+		{"Per-read alignment timeout is 500 ms on the cluster", "Per-read alignment timeout is 2 s on the cluster"},
+	}
+	for _, p := range pairs {
+		for _, newFirst := range []bool{false, true} {
+			st := openStore(t)
+			var oldID, newID int64
+			var a Added
+			var err error
+			addOld := func() {
+				a, err = AddMemory(ctx, st, nil, store.NewMemory{ProjectPath: "/p", Kind: store.KindDecision, Text: p.old, Source: "cli", At: t0})
+				oldID = a.ID
+			}
+			addNew := func() {
+				a, err = AddMemory(ctx, st, nil, store.NewMemory{ProjectPath: "/p", Kind: store.KindNote, Text: p.new, Source: "cli", At: t0.Add(24 * time.Hour)})
+				newID = a.ID
+			}
+			unrelated, _ := add(t, st, nil, store.KindNote, "Mapping quality threshold of 20 for amplicon reads", t0.Add(time.Hour))
+			if newFirst {
+				addNew()
+				addOld() // an import of an older fact
+				if err != nil || a.SupersededBy == nil || *a.SupersededBy != newID || len(a.Supersedes) != 0 {
+					t.Errorf("%q added after %q: %+v %v, want superseded by M-%d", p.old, p.new, a, err, newID)
+				}
+			} else {
+				addOld()
+				addNew()
+				if err != nil || len(a.Supersedes) != 1 || a.Supersedes[0] != oldID || a.SupersededBy != nil {
+					t.Errorf("%q added after %q: %+v %v, want it to supersede M-%d", p.new, p.old, a, err, oldID)
+				}
+			}
+			old, _ := st.Memory(ctx, oldID)
+			if old.SupersededBy == nil || *old.SupersededBy != newID {
+				t.Errorf("%q: superseded by %v, want M-%d", p.old, old.SupersededBy, newID)
+			}
+			if m, _ := st.Memory(ctx, unrelated); m.SupersededBy != nil || len(m.Conflicts) != 0 {
+				t.Errorf("unrelated memory linked: %+v", m)
+			}
+			// Both found, the newer first, the older pointing to it.
+			res, err := Search(ctx, st, nil, Query{Project: "/p", Text: p.old, Limit: 5, Now: t0.Add(48 * time.Hour)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var order []int64
+			for _, h := range res.Hits {
+				if h.ID == oldID || h.ID == newID {
+					order = append(order, h.ID)
+				}
+				if h.ID == oldID && (h.SupersededBy == nil || *h.SupersededBy != newID) {
+					t.Errorf("hit %+v lacks its pointer to M-%d", h, newID)
+				}
+			}
+			if len(order) != 2 || order[0] != newID {
+				t.Errorf("%q: recall order %v, want M-%d before M-%d", p.old, order, newID, oldID)
+			}
+		}
+	}
+}
+
+// TestManyToManyConflicts links one memory with several: each link is
+// held on both sides, and the oldest points to the newest.
+func TestManyToManyConflicts(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	a, _ := add(t, st, nil, store.KindNote, "The ring Q factor is 1.2 million after annealing", t0)
+	b, cb := add(t, st, nil, store.KindNote, "The ring Q factor is 2.5 million after annealing", t0.Add(time.Hour))
+	c, cc := add(t, st, nil, store.KindNote, "The ring Q factor is 0.9 million after annealing", t0.Add(2*time.Hour))
+	if cb == nil || cc == nil {
+		t.Fatalf("conflicts %v %v, want both linked", cb, cc)
+	}
+	want := map[int64][]int64{a: {b, c}, b: {a, c}, c: {a, b}}
+	for id, w := range want {
+		m, _ := st.Memory(ctx, id)
+		if !reflect.DeepEqual(m.Conflicts, w) {
+			t.Errorf("M-%d conflicts %v, want %v", id, m.Conflicts, w)
+		}
+		switch {
+		case id == c && m.SupersededBy != nil:
+			t.Errorf("newest M-%d superseded by %d", id, *m.SupersededBy)
+		case id != c && (m.SupersededBy == nil || *m.SupersededBy != c):
+			t.Errorf("M-%d superseded by %v, want M-%d", id, m.SupersededBy, c)
+		}
+	}
+}
+
+// TestImportSupersedes checks the import path: a file whose lines state
+// a number twice links them, the later one superseding.
+func TestImportSupersedes(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	in := `{"text": "Minimum depth per guide is 50 reads", "kind": "decision", "created_at": "2026-10-02T09:00:00Z"}
+{"text": "Minimum depth per guide is 200 reads", "kind": "decision", "created_at": "2026-10-01T09:00:00Z"}
+{"text": "Minimum depth per sample is 5000 reads", "kind": "decision", "created_at": "2026-10-03T09:00:00Z"}
+`
+	rep, err := Import(ctx, st, strings.NewReader(in), "/p", t0, nil)
+	if err != nil || rep.Added != 3 || rep.Conflicts != 1 {
+		t.Fatalf("import %+v %v", rep, err)
+	}
+	ms := memoriesOf(t, st, "/p")
+	byText := map[string]store.MemoryRecord{}
+	for _, m := range ms {
+		byText[m.Text] = m
+	}
+	newer, older := byText["Minimum depth per guide is 50 reads"], byText["Minimum depth per guide is 200 reads"]
+	if older.SupersededBy == nil || *older.SupersededBy != newer.ID || newer.SupersededBy != nil {
+		t.Errorf("older %+v newer %+v: want the line dated later to supersede", older, newer)
+	}
+	if m := byText["Minimum depth per sample is 5000 reads"]; len(m.Conflicts) != 0 {
+		t.Errorf("per-sample depth linked: %+v", m)
+	}
+}
+
+// TestCheckPending is the hook path: memories stored unchecked (as the
+// hooks store them) are linked by the worker's pass, once.
+func TestCheckPending(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	hookAdd := func(kind, text string, at time.Time) int64 {
+		t.Helper()
+		var id int64
+		err := st.Tx(ctx, func(tx *store.Tx) error {
+			var err error
+			id, _, err = tx.AddMemory(ctx, store.NewMemory{ProjectPath: "/p", Kind: kind, Text: text, Source: "hook", At: at})
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	promoted := hookAdd(store.KindClaimEvent, "Claim C-12 PROMOTED: off-target rate tracks guide GC content", t0)
+	killed := hookAdd(store.KindClaimEvent, "Claim C-12 KILLED: off-target rate tracks guide GC content", t0.Add(time.Hour))
+	other := hookAdd(store.KindClaimEvent, "Claim C-13 PROMOTED: off-target rate tracks guide GC content", t0.Add(2*time.Hour))
+	// A failed call and its later failure on another run are events, not
+	// contradictions, though their numbers differ.
+	f1 := hookAdd(store.KindFailure, "Bash: python3 train.py failed: exit status 1 after 40 s", t0)
+	f2 := hookAdd(store.KindFailure, "Bash: python3 train.py failed: exit status 1 after 52 s", t0.Add(time.Hour))
+	if m, _ := st.Memory(ctx, promoted); m.SupersededBy != nil {
+		t.Fatalf("linked before the check: %+v", m)
+	}
+	n, links, err := CheckPending(ctx, st, 100)
+	if err != nil || n != 5 || links != 1 {
+		t.Fatalf("CheckPending = %d, %d, %v; want 5 checked, 1 link", n, links, err)
+	}
+	if m, _ := st.Memory(ctx, promoted); m.SupersededBy == nil || *m.SupersededBy != killed {
+		t.Errorf("promoted: %+v, want superseded by M-%d", m, killed)
+	}
+	for _, id := range []int64{other, f1, f2} {
+		if m, _ := st.Memory(ctx, id); len(m.Conflicts) != 0 {
+			t.Errorf("M-%d linked: %+v", id, m)
+		}
+	}
+	if n, _, err := CheckPending(ctx, st, 100); n != 0 || err != nil {
+		t.Errorf("second pass checked %d (%v), want none", n, err)
+	}
+	// What the CLI adds is checked at once and never queued.
+	add(t, st, nil, store.KindNote, "GC content is irrelevant for off-target rate", t0)
+	if n, _, _ := CheckPending(ctx, st, 100); n != 0 {
+		t.Errorf("a CLI memory was left for the worker")
 	}
 }

@@ -1,6 +1,9 @@
 package recall
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // NearDuplicate is the word-bigram Jaccard at or above which two hits are
 // the same memory said twice (a narrative checkpoint and its final
@@ -44,25 +47,32 @@ func jaccard[T comparable](a, b map[T]struct{}) float64 {
 // collapse drops, from hits already in final order, every hit that repeats
 // a better one (same normalised text, or shingle Jaccard ≥ NearDuplicate),
 // and stops once limit hits are kept: comparing every pair of fifty
-// candidates would cost more than the search.
+// candidates would cost more than the search. A hit linked to a better one
+// as a contradiction is kept: two texts that differ by one number are
+// near-duplicates by words, and the older of them must stay visible,
+// ranked down with its pointer.
 func collapse(hits []Hit, limit int) []Hit {
 	type seen struct {
+		id   int64
 		norm string
 		sh   map[string]struct{}
+	}
+	linked := func(h Hit, k seen) bool {
+		return (h.SupersededBy != nil && *h.SupersededBy == k.id) || slices.Contains(h.Conflicts, k.id)
 	}
 	kept := make([]seen, 0, len(hits))
 	out := hits[:0]
 next:
 	for _, h := range hits {
-		s := seen{norm: normalised(h.Text)}
+		s := seen{id: h.ID, norm: normalised(h.Text)}
 		for _, k := range kept {
-			if k.norm == s.norm {
+			if k.norm == s.norm && !linked(h, k) {
 				continue next
 			}
 		}
 		s.sh = shingles(h.Text)
 		for _, k := range kept {
-			if jaccard(k.sh, s.sh) >= NearDuplicate {
+			if jaccard(k.sh, s.sh) >= NearDuplicate && !linked(h, k) {
 				continue next
 			}
 		}

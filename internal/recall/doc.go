@@ -28,17 +28,22 @@
 // recall@5): no decay 0.900; decay of 15% on the fused score 0.833; decay
 // of 30% on BM25, as shipped, 0.890.
 //
-// Half-lives by kind: action 14 days, narrative 30, gate_failure 60,
-// decision 90, seed 90, claim_event 120, note 180, other kinds 90. Age can
+// Half-lives by kind: action 14 days, narrative and open_thread 30,
+// gate_failure and failure 60, decision, seed and hypothesis 90,
+// claim_event 120, note, pattern and insight 180. Age can
 // take at most FreshnessWeight (30%) of a memory's relevance, and trust at
 // most half of it, so an old or unverified memory that is the only good
 // match still shows. The Sylk seed instead decays linearly to a floor
 // (history 1 − 0.8·days/180, floor 0.2; academic 1 − 0.7·days/365, floor
 // 0.3), adds similarity, trust and freshness with weights (0.35, 0.25,
 // 0.25) and scores superseded facts 0.1. Ours is multiplicative, so an
-// irrelevant memory never rises on freshness alone; it decays per kind
-// rather than per source; and superseding is not inferred: contradictions
-// are flagged (Hit.Conflict), never hidden.
+// irrelevant memory never rises on freshness alone, and it decays per kind
+// rather than per source. A superseded memory (see Conflicts) has its
+// relevance multiplied by SupersededWeight (0.25) and, when its superseder
+// is among the hits, is moved to just below it: a query that quotes the
+// old value matches the old text best, and the newer statement must still
+// come first. It is never hidden, and it carries its pointer
+// (Hit.SupersededBy).
 //
 // The vector weight w is the confidence that this query's vector ranks carry
 // signal. A model with random weights (the test model) or an unrelated model
@@ -75,34 +80,63 @@
 // says so. Measured: three hits over 50,000 memories in 2 to 4 ms on an
 // open database (BenchmarkSearch50k, disclosure's BenchmarkPromptContext50k).
 //
-// # Conflicts
+// # Conflicts and superseding
 //
 // A new memory is compared with the memories about the same thing: cosine
 // ≥ 0.85 when a Vectors client answers (vec_memories holds unit vectors, so
 // cosine is 1 − d²/2 of the L2 distance), and always Jaccard ≥ 0.6 over
-// content words, since the newest memories have no vector yet. Stop words
-// and polarity cues are left out of the Jaccard, so "passed" vs "failed"
-// does not itself lower the similarity. AddMemory finds word neighbours
-// through FTS5 (the memories holding the text's three rarest words);
-// Import loads the project's words into memory once and finds the
-// neighbours that state the opposite outcome there (wordIndex.opposing, on
-// each text's polarity words), walking at most maxNearScan of the newest
-// postings of each rare word: the work per line is bounded, so an import
-// is linear in its lines however many similar memories the store holds
-// (1,000 repetitive lines into 83,000 similar memories: 2.6 s, where 10,000
-// took 99 s before the bound).
+// subject words, since the newest memories have no vector yet. Subject
+// words are the content words without stop words, polarity cues and
+// quantities; an identifier is one word ("C-12" is "c 12", "chromosome 2"
+// and "batch 3" likewise, see subject), and two texts that name different
+// things of one kind ("claim C-3" and "claim C-7") are about different
+// subjects whatever else they share. AddMemory finds word neighbours
+// through FTS5: the newest 50 memories holding any of the three rarest of
+// the text's words (counted among its eight likeliest-rare words, since
+// each count opens an index cursor), newest first, which FTS5 stops at the
+// limit however common the words are. Import loads the project's words
+// into memory once and finds the neighbours there (wordIndex.opposing),
+// walking at most maxNearScan of the newest postings of each rare word:
+// the work per line is bounded, so an import is linear in its lines
+// however many similar memories the store holds (1,000 repetitive lines
+// into 83,000 similar memories: 2.6 s, where 10,000 took 99 s before the
+// bound).
 //
-// Of the neighbours, the nearest that states the opposite outcome is a
-// conflict, recorded on both memories (memories.conflicts_with) and shown
-// on recall hits (Hit.Conflict). Opposite counts only the cue words the
-// two texts do not share: a negation ("not", "no", "never", "without",
-// "cannot", "non", "n't") on one side flips the polarity, by parity; an
-// antonym pair across the sides (passed/failed, increase/decrease,
-// significant/insignificant, VERIFIED/KILLED, supported/refuted,
-// enriched/depleted, …) is an opposition of outcome; the texts contradict
-// when exactly one of the two holds, so "did not pass" and "failed" agree.
-// This is myBrAIn's rule (a near vector that states the opposite) with the
-// polarity test made explicit. It misses contradictions carried by numbers
-// alone ("AUC 0.91" vs "AUC 0.62") and by negations that move between two
-// clauses with the same words.
+// Of the neighbours, each that states the opposite outcome, or another
+// value of a quantity, is a conflict: a link in memory_links, held on both
+// memories, as many as there are (many to many). Of two linked memories
+// the older (created_at, then id) is superseded by the newer: its
+// superseded_by names the newest memory, not forgotten, that contradicts
+// it, so the order of insertion does not matter (an import of an older
+// fact is superseded at once), and forgetting the newer one restores the
+// older or hands it to the next newer contradiction.
+//
+// Opposite outcome counts only the cue words the two texts do not share:
+// a negation ("not", "no", "never", "without", "cannot", "non", "n't") on
+// one side flips the polarity, by parity; an antonym pair across the
+// sides (passed/failed, increase/decrease, significant/insignificant,
+// VERIFIED/KILLED, supported/refuted, enriched/depleted, …) is an
+// opposition of outcome; the texts contradict when exactly one of the two
+// holds, so "did not pass" and "failed" agree. This is myBrAIn's rule (a
+// near vector that states the opposite) with the polarity test made
+// explicit. It misses negations that move between two clauses with the
+// same words.
+//
+// Another value counts when both kinds state facts (not action, narrative
+// or failure: two runs that took 40 s and 52 s are two events), the
+// subject words reach NumericJaccard (0.75: "minimum depth per guide" and
+// "… per sample" differ by one word in five and are two subjects), and
+// each text has a value of one class the other lacks: "1% read threshold"
+// and "0.1% read threshold", "lr 3e-4" and "lr 1e-3", "n=120" and "n=95",
+// "500 ms" and "2 s". Values are compared in a base unit (a percentage as
+// a fraction, ms as s, MB as bytes, …), so "1%" and "0.01", or "500 ms"
+// and "0.5 s", agree; a text that only adds a value ("AUC 0.91 on 120
+// sites" after "AUC 0.91") does not contradict. A number that names a
+// thing (C-12, chromosome 2, a year, hg19) is no value.
+//
+// What the hooks write is stored unchecked (store.NewMemory.Checked): the
+// search costs about 2 ms on a store of 10,000 (BenchmarkCheckPending10k),
+// more than a hook may spend, so the worker's poll links those memories
+// (CheckPending, 100 a poll) off the hook path, and spooled memories the
+// same way once replayed.
 package recall

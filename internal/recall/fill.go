@@ -14,7 +14,8 @@ import (
 // research-session text of several domains and every kind, built from
 // templates with a fixed seed (the same n gives the same memories), dated
 // over the year before now. It skips conflict detection, which a bulk load
-// does not need, and queues embeddings like any other memory.
+// does not need (the memories are stored as checked, so the worker does
+// not check them either), and queues embeddings like any other memory.
 func Fill(ctx context.Context, st *store.Store, project string, n int, now time.Time) error {
 	r := rand.New(rand.NewPCG(uint64(n), 0x5eed))
 	return st.Tx(ctx, func(tx *store.Tx) error {
@@ -31,7 +32,7 @@ func Fill(ctx context.Context, st *store.Store, project string, n int, now time.
 			text += fmt.Sprintf(" (run %d)", i+1)
 			at := now.Add(-time.Duration(r.Int64N(int64(365 * 24 * time.Hour))))
 			if _, _, err := tx.AddMemory(ctx, store.NewMemory{ProjectPath: project, Kind: t.kind, Text: text,
-				Ref: fmt.Sprintf("bench:%d", i+1), Source: "bench", Trust: store.Trust(1), At: at}); err != nil {
+				Ref: fmt.Sprintf("bench:%d", i+1), Source: "bench", Trust: store.Trust(1), At: at, Checked: true}); err != nil {
 				return fmt.Errorf("fill memory %d: %w", i+1, err)
 			}
 		}
@@ -54,6 +55,11 @@ var fillTemplates = []struct{ kind, text string }{
 	{store.KindNote, "Reminder from the PI: report {metric} with confidence intervals for every {topic} comparison."},
 	{store.KindAction, "Ran {method} on {dataset} with seed {num}; wrote results/{topic}.csv."},
 	{store.KindAction, "Downloaded {dataset} supplementary tables and checked their SHA-256."},
+	{store.KindFailure, "Bash: python scripts/{topic}.py --data {dataset} failed: exit status 1, KeyError on the {metric} column."},
+	{store.KindPattern, "Pattern: {metric} drops whenever {reason}; seen again on {dataset}."},
+	{store.KindInsight, "Insight: the {topic} signal in {dataset} is mostly {confound}, which {method} makes visible."},
+	{store.KindHypothesis, "Hypothesis: {topic} depends on {confound}; {method} on {dataset} would tell."},
+	{store.KindOpenThread, "Open thread: why does {metric} reach {value} on {dataset}? Check {reason} next."},
 }
 
 var fillSlots = map[string][]string{

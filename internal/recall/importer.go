@@ -65,7 +65,7 @@ func Import(ctx context.Context, st *store.Store, r io.Reader, project string, n
 	// memories first, then each line as it is read.
 	idx := newWordIndex()
 	err := st.ExportMemories(ctx, project, func(m store.MemoryRecord) error {
-		idx.add(m.ID, m.Text)
+		idx.add(m.ID, m.Kind, m.Text, m.CreatedAt)
 		return nil
 	})
 	if err != nil {
@@ -87,17 +87,18 @@ func Import(ctx context.Context, st *store.Store, r io.Reader, project string, n
 			for _, p := range batch {
 				near := make([]store.MemoryRecord, 0, len(p.near))
 				for _, d := range p.near {
-					near = append(near, store.MemoryRecord{ID: idx.docs[d].id, Text: idx.docs[d].text})
+					doc := idx.docs[d]
+					near = append(near, store.MemoryRecord{ID: doc.id, Kind: doc.kind, Text: doc.text, CreatedAt: doc.at})
 				}
-				id, conflict, ok, err := addInTx(ctx, tx, p.m, near)
+				a, err := addInTx(ctx, tx, p.m, near)
 				if err != nil {
 					return fmt.Errorf("import line %d: %w", p.line, err)
 				}
-				idx.docs[p.doc].id = id
+				idx.docs[p.doc].id = a.ID
 				switch {
-				case !ok:
+				case !a.New:
 					dups++
-				case conflict != nil:
+				case len(a.Conflicts) > 0:
 					added++
 					conflicts++
 				default:
@@ -142,8 +143,8 @@ func Import(ctx context.Context, st *store.Store, r io.Reader, project string, n
 			rep.Skipped = append(rep.Skipped, LineError{Line: n, Err: perr.Error()})
 			continue
 		}
-		near := idx.opposing(m.Text)
-		batch = append(batch, parsed{line: n, m: m, near: near, doc: idx.add(0, m.Text)})
+		near := idx.opposing(m.Kind, m.Text)
+		batch = append(batch, parsed{line: n, m: m, near: near, doc: idx.add(0, m.Kind, m.Text, m.At)})
 		if len(batch) == ImportBatch {
 			if err := flush(); err != nil {
 				return rep, err

@@ -34,9 +34,10 @@ type searcher interface {
 	MaxMemoryID(ctx context.Context) (int64, error)
 }
 
-// lexical runs the bounded FTS5 search for free text (see TermProbe); note
-// says when only the newest memories were searched.
-func lexical(ctx context.Context, s searcher, project, text string, kinds []string, limit int) (hits []store.TextHit, note string, err error) {
+// lexical runs the bounded FTS5 search for free text (see TermProbe)
+// among the memories filter keeps (its project, kinds, since, session);
+// note says when only the newest memories were searched.
+func lexical(ctx context.Context, s searcher, filter store.TextQuery, text string, limit int) (hits []store.TextHit, note string, err error) {
 	terms := Terms(text)
 	if len(terms) == 0 {
 		return nil, "", nil
@@ -45,7 +46,8 @@ func lexical(ctx context.Context, s searcher, project, text string, kinds []stri
 	if err != nil {
 		return nil, "", err
 	}
-	q := store.TextQuery{Project: project, Kinds: kinds, Limit: limit}
+	q := filter
+	q.Limit = limit
 	total := 0
 	for _, c := range counts {
 		total += c

@@ -55,7 +55,7 @@ func TestLexicalKeepsRareWords(t *testing.T) {
 	}
 	for _, tt := range tests {
 		s := &countingSearcher{counts: tt.counts, newest: 50000}
-		_, note, err := lexical(context.Background(), s, "/p", tt.text, nil, 50)
+		_, note, err := lexical(context.Background(), s, store.TextQuery{Project: "/p"}, tt.text, 50)
 		if err != nil {
 			t.Fatal(err)
 		}

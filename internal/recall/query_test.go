@@ -86,7 +86,7 @@ func FuzzMatchQuery(f *testing.F) {
 		f.Fatal(err)
 	}
 	defer st.Close()
-	if _, _, err := AddMemory(ctx, st, nil, store.NewMemory{ProjectPath: "/p", Kind: store.KindNote, Text: "gate near title significant", At: time.Unix(0, 0)}); err != nil {
+	if _, err := AddMemory(ctx, st, nil, store.NewMemory{ProjectPath: "/p", Kind: store.KindNote, Text: "gate near title significant", At: time.Unix(0, 0)}); err != nil {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, text string) {

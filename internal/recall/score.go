@@ -23,23 +23,24 @@ const VectorSignificance = 1e-5
 
 // HalfLife is how long a memory of a kind takes to lose half of its
 // freshness. Actions go stale fastest (what was run last week rarely
-// matters), narratives next (the latest session supersedes them),
-// decisions and seeds last a season, claim outcomes and notes a person
-// wrote last longest.
+// matters), narratives and open threads next (the latest session
+// supersedes them; a thread is picked up or dropped within weeks),
+// decisions, seeds and hypotheses last a season, claim outcomes, notes a
+// person wrote, patterns and insights last longest.
 func HalfLife(kind string) time.Duration {
 	const day = 24 * time.Hour
 	switch kind {
 	case store.KindAction:
 		return 14 * day
-	case store.KindNarrative:
+	case store.KindNarrative, store.KindOpenThread:
 		return 30 * day
 	case store.KindGateFailure, store.KindFailure:
 		return 60 * day
-	case store.KindDecision, store.KindSeed:
+	case store.KindDecision, store.KindSeed, store.KindHypothesis:
 		return 90 * day
 	case store.KindClaimEvent:
 		return 120 * day
-	case store.KindNote:
+	case store.KindNote, store.KindPattern, store.KindInsight:
 		return 180 * day
 	}
 	return 90 * day

@@ -56,6 +56,19 @@ type Query struct {
 	Kinds []string
 	// Now dates freshness; the zero time turns decay off.
 	Now time.Time
+	// Since, when not zero, keeps memories created at or after it;
+	// Session, when set, those of one session.
+	Since   time.Time
+	Session string
+	// AllProjects searches every project's memories (Project is then
+	// ignored); it is lexical only, since vectors are kept per project.
+	AllProjects bool
+}
+
+// keeps reports whether a memory passes the query's filters.
+func (q Query) keeps(m store.MemoryRecord) bool {
+	return (q.AllProjects || m.ProjectPath == q.Project) && (q.Since.IsZero() || !m.CreatedAt.Before(q.Since)) &&
+		(q.Session == "" || m.SessionID == q.Session)
 }
 
 // Hit is one recalled memory.
@@ -67,9 +80,21 @@ type Hit struct {
 	Score     float64
 	Sources   []string // SourceFTS, SourceVector
 	CreatedAt time.Time
-	// Conflict is a memory that states the opposite, if one was detected.
-	Conflict *int64
+	// Conflicts are the memories it contradicts, smallest id first.
+	Conflicts []int64
+	// SupersededBy is the newer memory that contradicts it: the hit is
+	// ranked down (SupersededWeight), not hidden.
+	SupersededBy *int64
+	// ProjectPath is the hit's project (differs between hits only with
+	// Query.AllProjects).
+	ProjectPath string
 }
+
+// SupersededWeight multiplies the relevance (BM25, cosine) of a memory
+// that a newer one contradicts, so that it ranks below the newer one and
+// below equally relevant memories that stand, and is still found when it
+// is the only match.
+const SupersededWeight = 0.25
 
 // VectorHit is one KNN result: a memory id and its L2 distance to the
 // query (vec_memories holds unit vectors, so cosine = 1 − Distance²/2).
@@ -106,8 +131,12 @@ type Result struct {
 // vec answers, vector KNN, fused and weighted as the package doc describes.
 // Forgotten memories never appear. vec may be nil.
 func Search(ctx context.Context, st *store.Store, vec Vectors, q Query) (Result, error) {
-	if q.Project == "" {
+	if q.Project == "" && !q.AllProjects {
 		return Result{}, fault.Errorf(fault.Invalid, "recall", "no project given; pass the project folder")
+	}
+	filter := store.TextQuery{Project: q.Project, Kinds: q.Kinds, Since: q.Since, Session: q.Session}
+	if q.AllProjects {
+		filter.Project, vec = "", nil
 	}
 	limit := q.Limit
 	if limit <= 0 {
@@ -135,7 +164,7 @@ func Search(ctx context.Context, st *store.Store, vec Vectors, q Query) (Result,
 	if knn == nil {
 		candidates = max(LexicalCandidates, 4*limit)
 	}
-	lex, lexNote, err := lexical(ctx, st, q.Project, q.Text, q.Kinds, candidates)
+	lex, lexNote, err := lexical(ctx, st, filter, q.Text, candidates)
 	if err != nil {
 		if knn != nil {
 			<-knn
@@ -145,6 +174,8 @@ func Search(ctx context.Context, st *store.Store, vec Vectors, q Query) (Result,
 
 	var vhits []VectorHit
 	switch {
+	case q.AllProjects:
+		res.Note = "all projects: lexical only (vectors are kept per project)"
 	case vec == nil:
 		res.Note = "no vector search configured: lexical only"
 	case knn == nil:
@@ -191,12 +222,46 @@ func Search(ctx context.Context, st *store.Store, vec Vectors, q Query) (Result,
 	hits := make([]Hit, 0, len(byID))
 	for id, h := range byID {
 		m := records[id]
-		h.ID, h.Ref, h.Kind, h.Text, h.CreatedAt, h.Conflict = m.ID, m.Ref, m.Kind, m.Text, m.CreatedAt, m.ConflictsWith
+		if !q.keeps(m) {
+			continue // a vector hit outside --since or --session
+		}
+		h.ID, h.Ref, h.Kind, h.Text, h.CreatedAt = m.ID, m.Ref, m.Kind, m.Text, m.CreatedAt
+		h.Conflicts, h.SupersededBy, h.ProjectPath = m.Conflicts, m.SupersededBy, m.ProjectPath
 		hits = append(hits, *h)
 	}
 	sortHits(hits)
+	belowSuperseder(hits)
 	res.Hits = collapse(hits, limit)
 	return res, nil
+}
+
+// belowSuperseder moves each hit whose superseder is also a hit to just
+// below it: SupersededWeight ranks a superseded memory down among the
+// others, but a query that quotes the old value matches the old text
+// best, and the newer statement must still come first.
+func belowSuperseder(hits []Hit) {
+	for moved := true; moved; {
+		moved = false
+		pos := make(map[int64]int, len(hits))
+		for i, h := range hits {
+			pos[h.ID] = i
+		}
+		for i, h := range hits {
+			if h.SupersededBy == nil {
+				continue
+			}
+			j, ok := pos[*h.SupersededBy]
+			if !ok || j < i {
+				continue
+			}
+			// Move hit i to just after hit j.
+			copy(hits[i:j], hits[i+1:j+1])
+			h.Score = hits[j-1].Score
+			hits[j] = h
+			moved = true
+			break
+		}
+	}
 }
 
 // scored is a memory and its relevance within one list.
@@ -217,12 +282,16 @@ func rank(s []scored) []scored {
 }
 
 // decay is the freshness and trust weight of a memory at now (none when
-// now is zero).
+// now is zero), and SupersededWeight when a newer memory contradicts it.
 func decay(m store.MemoryRecord, now time.Time) float64 {
 	if now.IsZero() {
 		now = m.CreatedAt
 	}
-	return weight(m.Kind, m.Trust, m.CreatedAt, now)
+	w := weight(m.Kind, m.Trust, m.CreatedAt, now)
+	if m.SupersededBy != nil {
+		w *= SupersededWeight
+	}
+	return w
 }
 
 // addVectorHits hydrates the vector hits (dropping forgotten ones and those

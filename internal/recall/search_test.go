@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -246,4 +247,69 @@ func trustOrDefault(t float64) *float64 {
 		return nil
 	}
 	return store.Trust(t)
+}
+
+// TestSearchFilters covers the filters of `vibe recall`: kinds (several),
+// since, session and all projects, each alone and with vectors, whose
+// hits outside the filters are dropped.
+func TestSearchFilters(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	var ids []int64
+	for _, m := range []store.NewMemory{
+		{ProjectPath: "/p", SessionID: "s1", Kind: store.KindFailure, Text: "Harmony crashed on the tiny batch", At: t0},
+		{ProjectPath: "/p", SessionID: "s1", Kind: store.KindPattern, Text: "Harmony batch keys drift every release", At: t0.Add(24 * time.Hour)},
+		{ProjectPath: "/p", SessionID: "s2", Kind: store.KindInsight, Text: "Harmony batch correction hides the donor effect", At: t0.Add(10 * 24 * time.Hour)},
+		{ProjectPath: "/q", SessionID: "s3", Kind: store.KindHypothesis, Text: "Harmony batch theta may explain the split", At: t0.Add(10 * 24 * time.Hour)},
+	} {
+		if err := st.Tx(ctx, func(tx *store.Tx) error {
+			id, _, err := tx.AddMemory(ctx, m)
+			ids = append(ids, id)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now := t0.Add(11 * 24 * time.Hour)
+	tests := []struct {
+		name string
+		q    Query
+		want []int64
+	}{
+		{"all of the project", Query{Project: "/p"}, []int64{ids[0], ids[1], ids[2]}},
+		{"two kinds", Query{Project: "/p", Kinds: []string{store.KindFailure, store.KindInsight}}, []int64{ids[0], ids[2]}},
+		{"since", Query{Project: "/p", Since: t0.Add(12 * time.Hour)}, []int64{ids[1], ids[2]}},
+		{"session", Query{Project: "/p", Session: "s1"}, []int64{ids[0], ids[1]}},
+		{"session and kind", Query{Project: "/p", Session: "s1", Kinds: []string{store.KindFailure}}, []int64{ids[0]}},
+		{"all projects", Query{AllProjects: true}, []int64{ids[0], ids[1], ids[2], ids[3]}},
+		{"all projects since", Query{AllProjects: true, Since: t0.Add(5 * 24 * time.Hour)}, []int64{ids[2], ids[3]}},
+	}
+	for _, tt := range tests {
+		tt.q.Text, tt.q.Now = "harmony batch", now
+		res, err := Search(ctx, st, nil, tt.q)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		// The filters decide which memories, not their order: compare sets.
+		if got := slices.Sorted(slices.Values(hitIDs(res.Hits))); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: hits %v, want %v", tt.name, got, tt.want)
+		}
+		if tt.q.AllProjects && res.Note != "all projects: lexical only (vectors are kept per project)" {
+			t.Errorf("%s: note %q", tt.name, res.Note)
+		}
+	}
+	// Vector hits outside the filters are dropped too.
+	vec := fixedVectors{hits: []VectorHit{{ID: ids[0], Distance: 0.2}, {ID: ids[1], Distance: 0.3}, {ID: ids[2], Distance: 0.4}}}
+	res, err := Search(ctx, st, vec, Query{Project: "/p", Text: "what went wrong?", Session: "s2", Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := hitIDs(res.Hits); !reflect.DeepEqual(got, []int64{ids[2]}) {
+		t.Errorf("vector hits with --session s2: %v, want [%d]", got, ids[2])
+	}
+	// All projects never asks the vectors (they are per project).
+	res, err = Search(ctx, st, fixedVectors{err: errors.New("must not be called")}, Query{AllProjects: true, Text: "harmony", Now: now})
+	if err != nil || len(res.Hits) != 4 || res.Mode != ModeLexical {
+		t.Errorf("all projects with vectors: %+v %v", res, err)
+	}
 }

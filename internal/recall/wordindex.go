@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"time"
 )
 
 // wordIndex finds near texts in memory, for imports: the stored memories of
@@ -23,15 +24,19 @@ type indexedDoc struct {
 	id    int64    // memory id; 0 until an imported line is stored
 	words []uint32 // sorted word ids
 	text  string
-	pol   []string // polarity words (see polarity)
+	kind  string
+	at    time.Time
+	pol   []string   // polarity words (see polarity)
+	qs    []quantity // quantities (see subject)
 }
 
 func newWordIndex() *wordIndex { return &wordIndex{ids: map[string]uint32{}} }
 
-// add indexes a text and returns its doc number.
-func (x *wordIndex) add(id int64, text string) int {
+// add indexes a memory's text and returns its doc number.
+func (x *wordIndex) add(id int64, kind, text string, at time.Time) int {
 	ws := similarityList(text)
-	d := indexedDoc{id: id, text: text, words: make([]uint32, 0, len(ws)), pol: polarity(text)}
+	d := indexedDoc{id: id, text: text, kind: kind, at: at, words: make([]uint32, 0, len(ws)), pol: polarity(text),
+		qs: quantities(text)}
 	n := int32(len(x.docs))
 	for _, w := range ws {
 		wid, ok := x.ids[w]
@@ -65,12 +70,24 @@ func (x *wordIndex) add(id int64, text string) int {
 // maxNearScan holding the same rarest words is missed.
 func (x *wordIndex) near(text string) []int { return x.nearWhere(text, nil) }
 
-// opposing is near restricted to the docs that state the opposite outcome
-// of text (Opposite, computed on their polarity words): the candidates an
-// import links a conflict with.
-func (x *wordIndex) opposing(text string) []int {
+// opposing is near restricted to the docs that text contradicts (the
+// opposite outcome, computed on their polarity words, or other values of
+// a quantity when both kinds state facts) and that name no other thing of
+// a kind it names (otherThing): the candidates an import links a conflict
+// with.
+func (x *wordIndex) opposing(kind, text string) []int {
 	pol := polarity(text)
-	return x.nearWhere(text, func(d int) bool { return oppositePolarity(pol, x.docs[d].pol) })
+	qs := quantities(text)
+	numeric := numericKind(kind) && len(qs) > 0
+	ids := identifiers(similarityList(text))
+	return x.nearWhere(text, func(d int) bool {
+		doc := &x.docs[d]
+		if !oppositePolarity(pol, doc.pol) && !(numeric && numericKind(doc.kind) && numbersDiffer(qs, doc.qs) &&
+			Similar(text, doc.text) >= NumericJaccard) {
+			return false
+		}
+		return ids == nil || !otherThing(ids, identifiers(similarityList(doc.text)))
+	})
 }
 
 // nearWhere is near keeping only the docs keep accepts (nil: all).

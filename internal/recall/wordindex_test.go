@@ -2,10 +2,14 @@ package recall
 
 import (
 	"math/rand/v2"
+	"time"
+
 	"reflect"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/vibe-science/vibe/internal/store"
 )
 
 // TestWordIndexNearIsExact compares near with comparing every pair: on
@@ -51,7 +55,7 @@ func TestWordIndexNearIsExact(t *testing.T) {
 		}
 		checked++
 		found += len(want)
-		x.add(int64(i+1), q)
+		x.add(int64(i+1), store.KindNote, q, time.Time{})
 		texts = append(texts, q)
 	}
 	if found < 100 {

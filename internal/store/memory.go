@@ -22,6 +22,14 @@ const (
 	// KindFailure is a tool call that failed, with its error: what was
 	// tried and what went wrong.
 	KindFailure = "failure"
+	// KindPattern is a regularity seen more than once ("batch 3 always
+	// fails QC"); KindInsight an understanding reached; KindHypothesis a
+	// conjecture not yet tested; KindOpenThread a question or task left
+	// open, to pick up later.
+	KindPattern    = "pattern"
+	KindInsight    = "insight"
+	KindHypothesis = "hypothesis"
+	KindOpenThread = "open_thread"
 )
 
 // NewMemory is a text to remember.
@@ -39,6 +47,10 @@ type NewMemory struct {
 	// and 0 is kept as 0.
 	Trust *float64
 	At    time.Time
+	// Checked says the caller has linked the memory with those it
+	// contradicts (recall.AddMemory, an import); otherwise the worker does
+	// it later (recall.CheckPending), so a hook never pays for the check.
+	Checked bool `json:",omitempty"`
 }
 
 // Source types, from most to least trusted by default: what code computed
@@ -106,10 +118,10 @@ func (t *Tx) AddMemory(ctx context.Context, m NewMemory) (id int64, added bool, 
 	hash := ContentHash(m.Kind, m.Text)
 	ms := m.At.UnixMilli()
 	res, err := t.tx.ExecContext(ctx, `
-INSERT INTO memories (project_path, session_id, kind, text, ref, source, trust, content_hash, created_at)
-VALUES (?, NULLIF(?, ''), ?, ?, NULLIF(?, ''), ?, ?, ?, ?)
+INSERT INTO memories (project_path, session_id, kind, text, ref, source, trust, content_hash, created_at, unchecked)
+VALUES (?, NULLIF(?, ''), ?, ?, NULLIF(?, ''), ?, ?, ?, ?, ?)
 ON CONFLICT(project_path, content_hash) DO NOTHING`,
-		m.ProjectPath, m.SessionID, m.Kind, m.Text, m.Ref, m.Source, trust, hash, ms)
+		m.ProjectPath, m.SessionID, m.Kind, m.Text, m.Ref, m.Source, trust, hash, ms, !m.Checked)
 	if err != nil {
 		return 0, false, classify("add memory", err)
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -25,9 +27,14 @@ type MemoryRecord struct {
 	Source      string
 	Trust       float64
 	Forgotten   bool
-	// ConflictsWith is the memory this one contradicts, if any.
-	ConflictsWith *int64
-	CreatedAt     time.Time
+	// Conflicts are the memories this one contradicts (links in either
+	// direction), smallest id first.
+	Conflicts []int64
+	// SupersededBy is the newest memory that contradicts this one and is
+	// newer than it, when there is one that is not forgotten: recall ranks
+	// this one down and points there.
+	SupersededBy *int64
+	CreatedAt    time.Time
 }
 
 // TextHit is a memory matched by FTS5, with its BM25 relevance (FTS5's
@@ -39,24 +46,44 @@ type TextHit struct {
 	Rank int
 }
 
+// memoryCols reads a memory with its links: the conflicts are one range of
+// memory_links' primary key, a few microseconds a row.
 const memoryCols = `m.id, m.project_path, COALESCE(m.session_id,''), m.kind, m.text, COALESCE(m.ref,''), m.source,
-    m.trust, m.forgotten, m.conflicts_with, m.created_at`
+    m.trust, m.forgotten, m.superseded_by,
+    (SELECT group_concat(l.other_id) FROM memory_links l WHERE l.memory_id = m.id), m.created_at`
 
 func scanMemory(row interface{ Scan(...any) error }, extra ...any) (MemoryRecord, error) {
 	var m MemoryRecord
-	var conflict sql.NullInt64
+	var superseded sql.NullInt64
+	var conflicts sql.NullString
 	var created int64
 	dst := append([]any{&m.ID, &m.ProjectPath, &m.SessionID, &m.Kind, &m.Text, &m.Ref, &m.Source,
-		&m.Trust, &m.Forgotten, &conflict, &created}, extra...)
+		&m.Trust, &m.Forgotten, &superseded, &conflicts, &created}, extra...)
 	if err := row.Scan(dst...); err != nil {
 		return m, err
 	}
-	if conflict.Valid {
-		c := conflict.Int64
-		m.ConflictsWith = &c
+	if superseded.Valid {
+		c := superseded.Int64
+		m.SupersededBy = &c
+	}
+	if conflicts.Valid {
+		for _, f := range strings.Split(conflicts.String, ",") {
+			if id, err := strconv.ParseInt(f, 10, 64); err == nil {
+				m.Conflicts = append(m.Conflicts, id)
+			}
+		}
+		slices.Sort(m.Conflicts)
 	}
 	m.CreatedAt = time.UnixMilli(created).UTC()
 	return m, nil
+}
+
+// queryer is a database or a transaction: the searches below run in
+// either, so a hook can check a new memory against the others in the
+// transaction that adds it.
+type queryer interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
 // TextQuery is one FTS5 search of a project's memories.
@@ -71,6 +98,11 @@ type TextQuery struct {
 	// MinID, when not 0, searches only memories with this id or a larger
 	// one (the newest part of the index).
 	MinID int64
+	// Since, when not zero, keeps memories created at or after it;
+	// Session, when set, those of one session. Project "" searches every
+	// project.
+	Since   time.Time
+	Session string
 }
 
 // SearchMemories runs an FTS5 search over the project's memories that are
@@ -79,7 +111,13 @@ func (s *Store) SearchMemories(ctx context.Context, q TextQuery) ([]TextHit, err
 	return searchMemories(ctx, s.db, q)
 }
 
-func searchMemories(ctx context.Context, db *sql.DB, q TextQuery) ([]TextHit, error) {
+// SearchMemories is Store.SearchMemories inside a transaction (it sees the
+// transaction's own writes).
+func (t *Tx) SearchMemories(ctx context.Context, q TextQuery) ([]TextHit, error) {
+	return searchMemories(ctx, t.tx, q)
+}
+
+func searchMemories(ctx context.Context, db queryer, q TextQuery) ([]TextHit, error) {
 	if q.Match == "" || q.Limit <= 0 {
 		return nil, nil
 	}
@@ -119,7 +157,7 @@ type rankedID struct {
 
 // rankText is the BM25 order of all indexed memories (every project),
 // best first, at most limit (-1: all).
-func rankText(ctx context.Context, db *sql.DB, q TextQuery, limit int) ([]rankedID, error) {
+func rankText(ctx context.Context, db queryer, q TextQuery, limit int) ([]rankedID, error) {
 	query := "SELECT rowid, bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ?"
 	args := []any{q.Match}
 	if q.MinID > 0 {
@@ -148,14 +186,25 @@ func rankText(ctx context.Context, db *sql.DB, q TextQuery, limit int) ([]ranked
 
 // hydrate reads the ranked memories that belong to the query's project (and
 // kinds) and are not forgotten, keeping the ranked order.
-func hydrate(ctx context.Context, db *sql.DB, q TextQuery, ranked []rankedID) ([]TextHit, error) {
+func hydrate(ctx context.Context, db queryer, q TextQuery, ranked []rankedID) ([]TextHit, error) {
 	if len(ranked) == 0 {
 		return nil, nil
 	}
 	var b strings.Builder
-	b.WriteString("SELECT " + memoryCols + " FROM memories m WHERE +m.project_path = ? AND m.forgotten = 0")
-	args := make([]any, 0, len(ranked)+len(q.Kinds)+1)
-	args = append(args, q.Project)
+	b.WriteString("SELECT " + memoryCols + " FROM memories m WHERE m.forgotten = 0")
+	args := make([]any, 0, len(ranked)+len(q.Kinds)+3)
+	if q.Project != "" {
+		b.WriteString(" AND +m.project_path = ?")
+		args = append(args, q.Project)
+	}
+	if !q.Since.IsZero() {
+		b.WriteString(" AND +m.created_at >= ?")
+		args = append(args, q.Since.UnixMilli())
+	}
+	if q.Session != "" {
+		b.WriteString(" AND +m.session_id = ?")
+		args = append(args, q.Session)
+	}
 	if len(q.Kinds) > 0 {
 		b.WriteString(" AND m.kind IN (")
 		for i, k := range q.Kinds {
@@ -201,6 +250,42 @@ func hydrate(ctx context.Context, db *sql.DB, q TextQuery, ranked []rankedID) ([
 	return out, nil
 }
 
+// NewestMatches reads the newest memories of a project (not forgotten)
+// that match an FTS5 expression, newest first, at most limit. FTS5 walks
+// its postings in rowid order and stops at the limit, so the cost is
+// bounded however common the words are, where a BM25 order must score
+// every match: the contradiction check of a new memory uses it.
+func (s *Store) NewestMatches(ctx context.Context, project, match string, limit int) ([]MemoryRecord, error) {
+	return newestMatches(ctx, s.db, project, match, limit)
+}
+
+// NewestMatches is Store.NewestMatches inside a transaction.
+func (t *Tx) NewestMatches(ctx context.Context, project, match string, limit int) ([]MemoryRecord, error) {
+	return newestMatches(ctx, t.tx, project, match, limit)
+}
+
+func newestMatches(ctx context.Context, db queryer, project, match string, limit int) ([]MemoryRecord, error) {
+	if match == "" || limit <= 0 {
+		return nil, nil
+	}
+	rows, err := db.QueryContext(ctx, "SELECT "+memoryCols+` FROM memories m
+WHERE m.id IN (SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rowid DESC LIMIT ?)
+  AND +m.project_path = ? AND m.forgotten = 0 ORDER BY m.id DESC`, match, limit, project)
+	if err != nil {
+		return nil, classify("search memories", err)
+	}
+	defer rows.Close()
+	var out []MemoryRecord
+	for rows.Next() {
+		m, err := scanMemory(rows)
+		if err != nil {
+			return nil, classify("search memories", err)
+		}
+		out = append(out, m)
+	}
+	return out, classify("search memories", rows.Err())
+}
+
 // TermCounts counts, for each FTS5 expression, the indexed memories that
 // match it (all projects), stopping at limit: recall only needs to know
 // which words are rare and how rare, and a capped count costs at most
@@ -209,7 +294,12 @@ func (s *Store) TermCounts(ctx context.Context, exprs []string, limit int) ([]in
 	return termCounts(ctx, s.db, exprs, limit)
 }
 
-func termCounts(ctx context.Context, db *sql.DB, exprs []string, limit int) ([]int, error) {
+// TermCounts is Store.TermCounts inside a transaction.
+func (t *Tx) TermCounts(ctx context.Context, exprs []string, limit int) ([]int, error) {
+	return termCounts(ctx, t.tx, exprs, limit)
+}
+
+func termCounts(ctx context.Context, db queryer, exprs []string, limit int) ([]int, error) {
 	if len(exprs) == 0 {
 		return nil, nil
 	}
@@ -240,7 +330,12 @@ func (s *Store) MaxMemoryID(ctx context.Context) (int64, error) {
 	return maxMemoryID(ctx, s.db)
 }
 
-func maxMemoryID(ctx context.Context, db *sql.DB) (int64, error) {
+// MaxMemoryID is Store.MaxMemoryID inside a transaction.
+func (t *Tx) MaxMemoryID(ctx context.Context) (int64, error) {
+	return maxMemoryID(ctx, t.tx)
+}
+
+func maxMemoryID(ctx context.Context, db queryer) (int64, error) {
 	var id sql.NullInt64
 	err := db.QueryRowContext(ctx, "SELECT max(id) FROM memories").Scan(&id)
 	return id.Int64, classify("read newest memory", err)
@@ -383,7 +478,9 @@ func (t *Tx) ForgetMemory(ctx context.Context, id int64) error {
 	if _, err := t.tx.ExecContext(ctx, "DELETE FROM embed_queue WHERE memory_id = ? AND status = 'pending'", id); err != nil {
 		return classify("forget memory", err)
 	}
-	return nil
+	// A forgotten memory supersedes nothing: what it pointed down comes
+	// back up (or points to the next newer contradiction).
+	return t.resupersedeLinked(ctx, id)
 }
 
 // RememberMemory undoes ForgetMemory: the memory is indexed again and
@@ -404,20 +501,75 @@ func (t *Tx) RememberMemory(ctx context.Context, id int64, now time.Time) error 
 	if _, err := t.tx.ExecContext(ctx, "INSERT INTO embed_queue (memory_id, created_at, updated_at) VALUES (?, ?, ?)", id, ms, ms); err != nil {
 		return classify("queue embedding", err)
 	}
-	return nil
+	return t.resupersedeLinked(ctx, id)
 }
 
-// LinkConflict records that memory id contradicts memory other. The link
-// is set on both rows, each keeping the first conflict it was given, so a
-// hit for either memory can point at the other without a reverse lookup.
-func (t *Tx) LinkConflict(ctx context.Context, id, other int64) error {
-	if _, err := t.tx.ExecContext(ctx, "UPDATE memories SET conflicts_with = ? WHERE id = ?", other, id); err != nil {
-		return classify("record memory conflict", err)
+// UncheckedMemories lists, oldest first, at most limit memories stored
+// without the contradiction check (NewMemory.Checked false: what the hooks
+// write), forgotten or not.
+func (s *Store) UncheckedMemories(ctx context.Context, limit int) ([]MemoryRecord, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT "+memoryCols+` FROM memories m WHERE m.unchecked = 1 ORDER BY m.id LIMIT ?`, limit)
+	if err != nil {
+		return nil, classify("list unchecked memories", err)
 	}
-	if _, err := t.tx.ExecContext(ctx, "UPDATE memories SET conflicts_with = ? WHERE id = ? AND conflicts_with IS NULL", id, other); err != nil {
-		return classify("record memory conflict", err)
+	defer rows.Close()
+	var out []MemoryRecord
+	for rows.Next() {
+		m, err := scanMemory(rows)
+		if err != nil {
+			return nil, classify("list unchecked memories", err)
+		}
+		out = append(out, m)
 	}
-	return nil
+	return out, classify("list unchecked memories", rows.Err())
+}
+
+// MarkChecked records that a memory's contradictions were checked.
+func (t *Tx) MarkChecked(ctx context.Context, id int64) error {
+	_, err := t.tx.ExecContext(ctx, "UPDATE memories SET unchecked = 0 WHERE id = ?", id)
+	return classify("mark memory checked", err)
+}
+
+// LinkConflict records that memories id and other contradict each other
+// (a link in both directions; linking twice changes nothing) and updates
+// which of the two is superseded: the older one, by created_at and then
+// id, points to the newer one unless a still newer contradiction already
+// does.
+// It reports whether the link is new.
+func (t *Tx) LinkConflict(ctx context.Context, id, other int64, at time.Time) (bool, error) {
+	if id == other {
+		return false, nil
+	}
+	ms := at.UnixMilli()
+	res, err := t.tx.ExecContext(ctx, `
+INSERT OR IGNORE INTO memory_links (memory_id, other_id, created_at) VALUES (?1, ?2, ?3), (?2, ?1, ?3)`,
+		id, other, ms)
+	if err != nil {
+		return false, classify("record memory conflict", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return false, nil
+	}
+	return true, t.resupersede(ctx, "id IN (?, ?)", id, other)
+}
+
+// resupersede recomputes superseded_by for the memories where matches:
+// the newest linked memory, not forgotten, newer than the row.
+func (t *Tx) resupersede(ctx context.Context, where string, args ...any) error {
+	_, err := t.tx.ExecContext(ctx, `
+UPDATE memories SET superseded_by = (
+    SELECT o.id FROM memory_links l JOIN memories o ON o.id = l.other_id
+    WHERE l.memory_id = memories.id AND o.forgotten = 0
+      AND (o.created_at > memories.created_at OR (o.created_at = memories.created_at AND o.id > memories.id))
+    ORDER BY o.created_at DESC, o.id DESC LIMIT 1)
+WHERE `+where, args...)
+	return classify("record superseded memory", err)
+}
+
+// resupersedeLinked recomputes superseded_by for the memories linked to id
+// (after id was forgotten or remembered).
+func (t *Tx) resupersedeLinked(ctx context.Context, id int64) error {
+	return t.resupersede(ctx, "id IN (SELECT other_id FROM memory_links WHERE memory_id = ?)", id)
 }
 
 // ClaimGateCounts counts, for a project, the claims still in play (latest

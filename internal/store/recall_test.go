@@ -3,10 +3,13 @@ package store
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
+	"github.com/vibe-science/vibe/db"
 	"github.com/vibe-science/vibe/internal/fault"
 )
 
@@ -158,19 +161,55 @@ func TestLinkConflictAndReads(t *testing.T) {
 	c := addMem(t, s, "/a", KindNote, "three", t0.Add(2*time.Hour))
 	o := addMem(t, s, "/o", KindNote, "other", t0)
 	link := func(x, y int64) {
-		if err := s.Tx(ctx, func(tx *Tx) error { return tx.LinkConflict(ctx, x, y) }); err != nil {
+		t.Helper()
+		var added bool
+		if err := s.Tx(ctx, func(tx *Tx) (err error) { added, err = tx.LinkConflict(ctx, x, y, t0); return err }); err != nil {
 			t.Fatal(err)
+		}
+		if !added {
+			t.Errorf("link M-%d M-%d: not added", x, y)
 		}
 	}
 	link(b, a)
-	link(c, a) // a keeps its first conflict
-	want := map[int64]int64{a: b, b: a, c: a}
-	for id, w := range want {
-		m, _ := s.Memory(ctx, id)
-		if m.ConflictsWith == nil || *m.ConflictsWith != w {
-			t.Errorf("M-%d conflicts with %v, want %d", id, m.ConflictsWith, w)
+	link(c, a) // many to many: a holds both links
+	// Linking twice adds nothing.
+	for _, p := range [][2]int64{{c, a}, {a, b}} {
+		if err := s.Tx(ctx, func(tx *Tx) error {
+			if added, err := tx.LinkConflict(ctx, p[0], p[1], t0); added || err != nil {
+				t.Errorf("link M-%d M-%d again: added %v, %v", p[0], p[1], added, err)
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
 		}
 	}
+	check := func(when string, want map[int64][]int64, superseded map[int64]int64) {
+		t.Helper()
+		for id, w := range want {
+			m, _ := s.Memory(ctx, id)
+			if !slices.Equal(m.Conflicts, w) {
+				t.Errorf("%s: M-%d conflicts with %v, want %v", when, id, m.Conflicts, w)
+			}
+			switch sup, ok := superseded[id]; {
+			case !ok && m.SupersededBy != nil:
+				t.Errorf("%s: M-%d superseded by M-%d, want not superseded", when, id, *m.SupersededBy)
+			case ok && (m.SupersededBy == nil || *m.SupersededBy != sup):
+				t.Errorf("%s: M-%d superseded by %v, want M-%d", when, id, m.SupersededBy, sup)
+			}
+		}
+	}
+	// a is oldest, c newest: a points to the newest that contradicts it.
+	check("linked", map[int64][]int64{a: {b, c}, b: {a}, c: {a}}, map[int64]int64{a: c})
+	// Forgetting c hands a to the next newer contradiction, b; bringing
+	// c back restores it.
+	if err := s.Tx(ctx, func(tx *Tx) error { return tx.ForgetMemory(ctx, c) }); err != nil {
+		t.Fatal(err)
+	}
+	check("c forgotten", map[int64][]int64{a: {b, c}}, map[int64]int64{a: b})
+	if err := s.Tx(ctx, func(tx *Tx) error { return tx.RememberMemory(ctx, c, t0) }); err != nil {
+		t.Fatal(err)
+	}
+	check("c remembered", map[int64][]int64{a: {b, c}}, map[int64]int64{a: c})
 	got, _ := s.MemoriesByID(ctx, "/a", []int64{c, o, a, c, 777})
 	if len(got) != 2 || got[0].ID != c || got[1].ID != a {
 		t.Errorf("MemoriesByID = %+v, want M-%d, M-%d", got, c, a)
@@ -269,4 +308,61 @@ func TestForgottenRowsKeepFTSConsistent(t *testing.T) {
 	check("edit b", 0, 0, 1)
 	exec("DELETE FROM memories WHERE id = ?", b)
 	check("delete b", 0, 0, 0)
+}
+
+// TestMigrationMovesConflictLinks takes a database back to schema 8 (one
+// conflicts_with column, set on both memories, each keeping its first),
+// and checks that 0009 turns those into links both ways, supersedes the
+// older of each pair and leaves the old memories checked.
+func TestMigrationMovesConflictLinks(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "vibe.db")
+	s, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := addMem(t, s, "/a", KindNote, "one", t0)
+	b := addMem(t, s, "/a", KindNote, "two", t0.Add(time.Hour))
+	c := addMem(t, s, "/a", KindNote, "three", t0.Add(2*time.Hour))
+	for _, q := range []string{
+		"DROP INDEX idx_memories_unchecked", "ALTER TABLE memories DROP COLUMN unchecked",
+		"ALTER TABLE memories DROP COLUMN superseded_by", "DROP TABLE memory_links",
+		// b contradicted a first, then c contradicted a: a kept b.
+		fmt.Sprintf("UPDATE memories SET conflicts_with = %d WHERE id IN (%d, %d)", a, b, c),
+		fmt.Sprintf("UPDATE memories SET conflicts_with = %d WHERE id = %d", b, a),
+		"PRAGMA user_version = 8",
+	} {
+		if _, err := s.DB().ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	s.Close()
+	s, err = Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if v, _ := s.Version(ctx); v != db.Latest() {
+		t.Fatalf("version %d, want %d", v, db.Latest())
+	}
+	want := map[int64]struct {
+		conflicts  []int64
+		superseded int64 // 0: none
+	}{a: {[]int64{b, c}, c}, b: {[]int64{a}, 0}, c: {[]int64{a}, 0}}
+	for id, w := range want {
+		m, err := s.Memory(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := int64(0)
+		if m.SupersededBy != nil {
+			got = *m.SupersededBy
+		}
+		if !slices.Equal(m.Conflicts, w.conflicts) || got != w.superseded {
+			t.Errorf("M-%d: conflicts %v superseded by %d, want %v and %d", id, m.Conflicts, got, w.conflicts, w.superseded)
+		}
+	}
+	if un, err := s.UncheckedMemories(ctx, 10); err != nil || len(un) != 0 {
+		t.Errorf("unchecked after migration: %v %v", un, err)
+	}
 }

@@ -254,8 +254,10 @@ func TestVectorBitsMigrationBackfills(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// Back to version 7: as if 0008 had never run.
-	for _, q := range []string{"DROP TABLE vec_memories_bits", "DROP TABLE vec_floats", "PRAGMA user_version=7"} {
+	// Back to version 7: as if 0008 (and 0009, the memory links) had never run.
+	for _, q := range []string{"DROP TABLE vec_memories_bits", "DROP TABLE vec_floats",
+		"DROP INDEX idx_memories_unchecked", "ALTER TABLE memories DROP COLUMN unchecked",
+		"ALTER TABLE memories DROP COLUMN superseded_by", "DROP TABLE memory_links", "PRAGMA user_version=7"} {
 		if _, err := s.DB().Exec(q); err != nil {
 			t.Fatal(err)
 		}

@@ -18,7 +18,9 @@
 //   - embed loop (embedloop.go): drains embed_queue in batches with retries
 //     and backoff, yields the model to waiting queries between chunks, and
 //     unloads the model when idle (model.go); it also replays what hooks
-//     spooled while the database refused them.
+//     spooled while the database refused them, and links the memories
+//     hooks wrote with those they contradict (recall.CheckPending, in
+//     memorycheck.go), off the hook path.
 //   - query service (query.go): health, warm, embed and knn for recall and
 //     the CLI (internal/worker/client).
 //

@@ -55,6 +55,7 @@ func (w *Worker) tick(ctx context.Context) time.Duration {
 	work := context.WithoutCancel(ctx)
 	w.checkDatabase(work)
 	w.replaySpool(work)
+	w.checkMemories(work)
 	name, err := w.currentModel(work)
 	if err != nil {
 		w.fail("read current model: %v", err)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -55,7 +56,7 @@ func NewCmdMemoryAdd(f *cli.Factory, runF func(*MemoryAddOptions) error) *cobra.
 	var trust float64
 	cmd := &cobra.Command{
 		Use:   "add TEXT",
-		Short: "Remember a note, decision or outcome for this project (flags a contradiction with an earlier memory)",
+		Short: "Remember a note, decision, pattern, insight, hypothesis or open thread for this project (it supersedes an earlier memory it contradicts)",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Text = strings.Join(args, " ")
@@ -85,7 +86,7 @@ func NewCmdMemoryAdd(f *cli.Factory, runF func(*MemoryAddOptions) error) *cobra.
 	cmd.Flags().StringVar(&opts.Project, "project", "", "project folder (default: the current one)")
 	cmd.Flags().StringVar(&opts.SourceType, "source", "", "where it comes from, which sets its default trust: code 1, person 1 (the default), paper 0.85, blog 0.5, model 0.35")
 	cmd.Flags().Float64Var(&trust, "trust", 0, "trust from 0 to 1 (overrides --source's default; 0 is kept as 0)")
-	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON: {id, conflict?}")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON: {id, conflicts?, supersedes?, superseded_by?}")
 	return cmd
 }
 
@@ -109,7 +110,7 @@ func runMemoryAdd(ctx context.Context, o *MemoryAddOptions) error {
 	}
 	m := store.NewMemory{ProjectPath: pr, Kind: o.Kind, Text: o.Text, Ref: o.Ref, Source: "cli",
 		SourceType: o.SourceType, Trust: o.Trust, At: o.Now()}
-	id, conflict, err := recall.AddMemory(ctx, st, vec, m)
+	a, err := recall.AddMemory(ctx, st, vec, m)
 	if err != nil {
 		return err
 	}
@@ -121,19 +122,32 @@ func runMemoryAdd(ctx context.Context, o *MemoryAddOptions) error {
 	}
 	if o.JSON {
 		return cli.WriteJSON(o.IO.Out, struct {
-			ID       int64  `json:"id"`
-			Conflict *int64 `json:"conflict,omitempty"`
-		}{id, conflict})
+			ID           int64   `json:"id"`
+			Conflicts    []int64 `json:"conflicts,omitempty"`
+			Supersedes   []int64 `json:"supersedes,omitempty"`
+			SupersededBy *int64  `json:"superseded_by,omitempty"`
+		}{a.ID, a.Conflicts, a.Supersedes, a.SupersededBy})
 	}
-	fmt.Fprintf(o.IO.Out, "M-%d\n", id)
-	if conflict != nil {
-		other, err := st.Memory(ctx, *conflict)
+	fmt.Fprintf(o.IO.Out, "M-%d\n", a.ID)
+	if len(a.Conflicts) == 0 {
+		return nil
+	}
+	for _, c := range a.Conflicts {
+		other, err := st.Memory(ctx, c)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(o.IO.ErrOut, "M-%d contradicts M-%d (%s %s): %s\nBoth are flagged in recall; forget the wrong one with `vibe memory forget ID`.\n",
-			id, other.ID, other.Kind, other.CreatedAt.Format("2006-01-02"), disclosure.Shorten(other.Text, 40))
+		verb := "contradicts"
+		if slices.Contains(a.Supersedes, c) {
+			verb = "supersedes"
+		}
+		fmt.Fprintf(o.IO.ErrOut, "M-%d %s M-%d (%s %s): %s\n", a.ID, verb, other.ID, other.Kind,
+			other.CreatedAt.Format("2006-01-02"), disclosure.Shorten(other.Text, 40))
 	}
+	if a.SupersededBy != nil {
+		fmt.Fprintf(o.IO.ErrOut, "M-%d is superseded by the newer M-%d.\n", a.ID, *a.SupersededBy)
+	}
+	fmt.Fprintln(o.IO.ErrOut, "Recall ranks a superseded memory down and points to the newer one; forget the wrong one with `vibe memory forget ID`.")
 	return nil
 }
 
@@ -302,14 +316,17 @@ type memoryJSON struct {
 	Trust     float64 `json:"trust"`
 	Source    string  `json:"source"`
 	Session   string  `json:"session,omitempty"`
-	Conflict  *int64  `json:"conflict,omitempty"`
-	Forgotten bool    `json:"forgotten,omitempty"`
+	// SupersededBy and Conflicts are the memory's links (see `vibe memory
+	// show`); import ignores them.
+	SupersededBy *int64  `json:"superseded_by,omitempty"`
+	Conflicts    []int64 `json:"conflicts,omitempty"`
+	Forgotten    bool    `json:"forgotten,omitempty"`
 }
 
 func toMemoryJSON(m store.MemoryRecord) memoryJSON {
 	return memoryJSON{ID: m.ID, Project: m.ProjectPath, Kind: m.Kind, Text: m.Text, Ref: m.Ref,
 		CreatedAt: m.CreatedAt.UTC().Format(time.RFC3339Nano), Trust: m.Trust, Source: m.Source, Session: m.SessionID,
-		Conflict: m.ConflictsWith, Forgotten: m.Forgotten}
+		SupersededBy: m.SupersededBy, Conflicts: m.Conflicts, Forgotten: m.Forgotten}
 }
 
 func runMemoryExport(ctx context.Context, o *MemoryExportOptions) error {
@@ -436,6 +453,7 @@ func runMemoryShow(ctx context.Context, o *MemoryShowOptions) error {
 	if err != nil {
 		return err
 	}
+	checkNewMemories(ctx, st, o.IO)
 	m, err := st.Memory(ctx, o.ID)
 	if err != nil {
 		return err
@@ -456,9 +474,19 @@ func runMemoryShow(ctx context.Context, o *MemoryShowOptions) error {
 	if m.Ref != "" {
 		fmt.Fprintf(w, "ref      %s\n", m.Ref)
 	}
-	if m.ConflictsWith != nil {
-		line := fmt.Sprintf("contradicts M-%d", *m.ConflictsWith)
-		if other, err := st.Memory(ctx, *m.ConflictsWith); err == nil {
+	if m.SupersededBy != nil {
+		line := fmt.Sprintf("superseded by M-%d (newer, contradicts it)", *m.SupersededBy)
+		if other, err := st.Memory(ctx, *m.SupersededBy); err == nil {
+			line += ": " + disclosure.Shorten(other.Text, 40)
+		}
+		fmt.Fprintln(w, line)
+	}
+	for _, c := range m.Conflicts {
+		if m.SupersededBy != nil && c == *m.SupersededBy {
+			continue
+		}
+		line := fmt.Sprintf("contradicts M-%d", c)
+		if other, err := st.Memory(ctx, c); err == nil {
 			line += ": " + disclosure.Shorten(other.Text, 40)
 		}
 		fmt.Fprintln(w, line)

@@ -40,8 +40,9 @@ func TestNewCmdMemoryFlags(t *testing.T) {
 		{[]string{"use", "Harmony"}, MemoryAddOptions{Text: "use Harmony", Kind: "note"}, ""},
 		{[]string{"--kind", "decision", "--ref", "DESIGN.md#split", "--project", "/p", "--json", "split by guide"},
 			MemoryAddOptions{Text: "split by guide", Kind: "decision", Ref: "DESIGN.md#split", Project: "/p", JSON: true}, ""},
+		{[]string{"--kind", "open_thread", "who reviews C-021?"}, MemoryAddOptions{Text: "who reviews C-021?", Kind: "open_thread"}, ""},
 		{[]string{"--kind", "rumour", "x"}, MemoryAddOptions{},
-			`--kind must be one of action, claim_event, decision, gate_failure, narrative, note, seed, not "rumour"`},
+			`--kind must be one of action, claim_event, decision, failure, gate_failure, hypothesis, insight, narrative, note, open_thread, pattern, seed, not "rumour"`},
 		{[]string{}, MemoryAddOptions{}, "requires at least 1 arg(s), only received 0"},
 		{[]string{"--source", "paper", "--trust", "0", "a paper's number"},
 			MemoryAddOptions{Text: "a paper's number", Kind: "note", SourceType: "paper", Trust: store.Trust(0)}, ""},
@@ -132,12 +133,13 @@ func TestRunMemoryAddForgetShow(t *testing.T) {
 		t.Errorf("add: %q %q", out, errOut)
 	}
 	run(&MemoryAddOptions{Text: "The effect of GC content on off-target count is not significant", Kind: "claim_event", JSON: true})
-	if out.String() != "{\n  \"id\": 2,\n  \"conflict\": 1\n}\n" || errOut.String() != "" {
+	if out.String() != "{\n  \"id\": 2,\n  \"conflicts\": [\n    1\n  ],\n  \"supersedes\": [\n    1\n  ]\n}\n" || errOut.String() != "" {
 		t.Errorf("add json: %q %q", out, errOut)
 	}
 	run(&MemoryAddOptions{Text: "The effect of GC content on off-target count is not significant at all", Kind: "claim_event"})
-	wantErr := "M-3 contradicts M-1 (claim_event 2026-11-01): The effect of GC content on off-target count is significant\n" +
-		"Both are flagged in recall; forget the wrong one with `vibe memory forget ID`.\n"
+	// Same time: the later id is the newer memory.
+	wantErr := "M-3 supersedes M-1 (claim_event 2026-11-01): The effect of GC content on off-target count is significant\n" +
+		"Recall ranks a superseded memory down and points to the newer one; forget the wrong one with `vibe memory forget ID`.\n"
 	if out.String() != "M-3\n" || errOut.String() != wantErr {
 		t.Errorf("add conflict: %q\n%q", out, errOut)
 	}
@@ -147,6 +149,7 @@ func TestRunMemoryAddForgetShow(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "M-1  claim_event\nproject  " + root + "\ncreated  2026-11-01 09:00 UTC\nsource   cli\ntrust    1\nref      ledger#C-4\n" +
+		"superseded by M-3 (newer, contradicts it): The effect of GC content on off-target count is not significant at all\n" +
 		"contradicts M-2: The effect of GC content on off-target count is not significant\n\n" +
 		"The effect of GC content on off-target count is significant\n"
 	if out.String() != want {
@@ -173,7 +176,11 @@ func TestRunMemoryAddForgetShow(t *testing.T) {
   "created_at": "2026-11-01T09:00:00Z",
   "trust": 1,
   "source": "cli",
-  "conflict": 2,
+  "superseded_by": 3,
+  "conflicts": [
+    2,
+    3
+  ],
   "forgotten": true
 }
 `, root)

@@ -27,6 +27,12 @@ type RecallOptions struct {
 	Project string
 	Limit   int
 	JSON    bool
+	// Kinds, Since (a duration back from now, or a date), Session and All
+	// (every project) filter the memories searched.
+	Kinds   []string
+	Since   string
+	Session string
+	All     bool
 	// Vectors is the embed worker's KNN client; nil searches lexically and
 	// says so on stderr, with LexicalWhy when it is set.
 	Vectors    recall.Vectors
@@ -41,13 +47,28 @@ func NewCmdRecall(f *cli.Factory, runF func(*RecallOptions) error) *cobra.Comman
 		Use:   "recall QUERY",
 		Short: "Search the project's memories (BM25 and vectors) and print them in full",
 		Long: "Search the memories vibe recorded for a project: decisions, gate failures, claim events and\n" +
-			"kill reasons, seeds, session narratives and notes. Words are matched with FTS5 (BM25), meanings\n" +
-			"with the embed worker's vectors when it runs; stderr says when the search was lexical only.",
+			"kill reasons, seeds, session narratives, failed tool calls, notes, patterns, insights, hypotheses\n" +
+			"and open threads. Words are matched with FTS5 (BM25), meanings with the embed worker's vectors\n" +
+			"when it runs; stderr says when the search was lexical only. A memory that a newer one contradicts\n" +
+			"is ranked down, never hidden, and says which: superseded by [M-n].",
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Query = strings.Join(args, " ")
 			if opts.Limit < 1 {
 				return &cli.UsageError{Err: fmt.Errorf("--limit must be at least 1, not %d", opts.Limit)}
+			}
+			for _, k := range opts.Kinds {
+				if !recall.KnownKind(k) {
+					return &cli.UsageError{Err: fmt.Errorf("--kind must be one of %s, not %q", strings.Join(recall.Kinds, ", "), k)}
+				}
+			}
+			if opts.Since != "" {
+				if _, err := sinceTime(opts.Since, time.Time{}); err != nil {
+					return &cli.UsageError{Err: err}
+				}
+			}
+			if opts.All && opts.Project != "" {
+				return &cli.UsageError{Err: fmt.Errorf("--all searches every project; leave out --project")}
 			}
 			if runF != nil {
 				return runF(opts)
@@ -60,20 +81,46 @@ func NewCmdRecall(f *cli.Factory, runF func(*RecallOptions) error) *cobra.Comman
 	}
 	cmd.Flags().StringVar(&opts.Project, "project", "", "project folder (default: the current one)")
 	cmd.Flags().IntVar(&opts.Limit, "limit", recall.DefaultLimit, "how many memories")
-	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON: [{id, ref, kind, text, score, sources, conflict?}]")
+	cmd.Flags().StringArrayVar(&opts.Kinds, "kind", nil, "only memories of this kind (repeatable): "+strings.Join(recall.Kinds, ", "))
+	cmd.Flags().StringVar(&opts.Since, "since", "", "only memories from this long ago on (7d, 2w, 36h) or since a date (2026-11-01)")
+	cmd.Flags().StringVar(&opts.Session, "session", "", "only memories recorded in this session (its id, as vibe sessions list shows it)")
+	cmd.Flags().BoolVar(&opts.All, "all", false, "search the memories of every project (lexical only)")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON: [{id, ref, kind, text, score, sources, created_at, project, superseded_by?, conflicts?}]")
 	return cmd
+}
+
+// sinceTime reads --since: a duration back from now (7d, 2w, 36h) or a
+// date (2026-11-01, or RFC 3339).
+func sinceTime(s string, now time.Time) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	if d, err := cli.ParseDays(s); err == nil {
+		if d <= 0 {
+			return time.Time{}, fmt.Errorf("--since %q: want a positive duration", s)
+		}
+		return now.Add(-d), nil
+	}
+	if t, err := time.Parse("2006-01-02", s); err == nil {
+		return t, nil
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	return time.Time{}, fmt.Errorf("--since %q: want a duration such as 7d, 2w or 36h, or a date such as 2026-11-01", s)
 }
 
 // recallJSON is one hit of `vibe recall --json`; these keys are the
 // contract scripts rely on.
 type recallJSON struct {
-	ID       int64    `json:"id"`
-	Ref      string   `json:"ref"`
-	Kind     string   `json:"kind"`
-	Text     string   `json:"text"`
-	Score    float64  `json:"score"`
-	Sources  []string `json:"sources"`
-	Conflict *int64   `json:"conflict,omitempty"`
+	ID           int64    `json:"id"`
+	Ref          string   `json:"ref"`
+	Kind         string   `json:"kind"`
+	Text         string   `json:"text"`
+	Score        float64  `json:"score"`
+	Sources      []string `json:"sources"`
+	CreatedAt    string   `json:"created_at"`
+	Project      string   `json:"project"`
+	SupersededBy *int64   `json:"superseded_by,omitempty"`
+	Conflicts    []int64  `json:"conflicts,omitempty"`
 }
 
 func runRecall(ctx context.Context, o *RecallOptions) error {
@@ -84,12 +131,19 @@ func runRecall(ctx context.Context, o *RecallOptions) error {
 	if err != nil {
 		return err
 	}
-	root, err := o.ProjectRoot(o.Project, false)
+	root, err := o.ProjectRoot(o.Project, o.All)
 	if err != nil {
 		return err
 	}
-	res, err := recall.Search(ctx, st, o.Vectors, recall.Query{
-		Project: root, Text: o.Query, Limit: o.Limit, Now: o.Now()})
+	checkNewMemories(ctx, st, o.IO)
+	q := recall.Query{Project: root, Text: o.Query, Limit: o.Limit, Now: o.Now(), Kinds: o.Kinds,
+		Session: o.Session, AllProjects: o.All}
+	if o.Since != "" {
+		if q.Since, err = sinceTime(o.Since, q.Now); err != nil {
+			return &cli.UsageError{Err: err}
+		}
+	}
+	res, err := recall.Search(ctx, st, o.Vectors, q)
 	if err != nil {
 		return err
 	}
@@ -100,12 +154,17 @@ func runRecall(ctx context.Context, o *RecallOptions) error {
 		out := make([]recallJSON, 0, len(res.Hits))
 		for _, h := range res.Hits {
 			out = append(out, recallJSON{ID: h.ID, Ref: h.Ref, Kind: h.Kind, Text: h.Text,
-				Score: math.Round(h.Score*1e6) / 1e6, Sources: h.Sources, Conflict: h.Conflict})
+				Score: math.Round(h.Score*1e6) / 1e6, Sources: h.Sources, CreatedAt: h.CreatedAt.UTC().Format(time.RFC3339),
+				Project: h.ProjectPath, SupersededBy: h.SupersededBy, Conflicts: h.Conflicts})
 		}
 		return cli.WriteJSON(o.IO.Out, out)
 	}
 	if len(res.Hits) == 0 {
-		fmt.Fprintf(o.IO.ErrOut, "no memory of this project matches %q\n", o.Query)
+		where := "of this project"
+		if o.All {
+			where = "of any project"
+		}
+		fmt.Fprintf(o.IO.ErrOut, "no memory %s matches %q%s\n", where, o.Query, filtersNote(o))
 		return nil
 	}
 	w := o.IO.Out
@@ -117,12 +176,59 @@ func runRecall(ctx context.Context, o *RecallOptions) error {
 		if h.Ref != "" {
 			fmt.Fprintf(w, "  ref %s", h.Ref)
 		}
-		if h.Conflict != nil {
-			fmt.Fprintf(w, "  contradicts [M-%d]", *h.Conflict)
+		if o.All {
+			fmt.Fprintf(w, "  project %s", h.ProjectPath)
+		}
+		if h.SupersededBy != nil {
+			fmt.Fprintf(w, "  superseded by [M-%d]", *h.SupersededBy)
+		}
+		if len(h.Conflicts) > 0 {
+			fmt.Fprintf(w, "  contradicts %s", memoryRefs(h.Conflicts))
 		}
 		fmt.Fprintf(w, "\n%s\n", h.Text)
 	}
 	return nil
+}
+
+// cliCheckBatch bounds how many memories the hooks wrote a CLI read
+// checks for contradictions before it answers (about 2 ms each).
+const cliCheckBatch = 100
+
+// checkNewMemories links the memories the hooks wrote that the worker has
+// not checked yet (it is stopped, or VIBE_WORKER=off), so that recall and
+// show see their superseding; with the worker running there are none, and
+// the check is one indexed read. A failure is said and the read goes on.
+func checkNewMemories(ctx context.Context, st *store.Store, io cli.IO) {
+	if _, _, err := recall.CheckPending(ctx, st, cliCheckBatch); err != nil {
+		fmt.Fprintf(io.ErrOut, "could not check new memories for contradictions: %v\n", err)
+	}
+}
+
+// filtersNote names the filters that narrowed a search with no hit.
+func filtersNote(o *RecallOptions) string {
+	var f []string
+	if len(o.Kinds) > 0 {
+		f = append(f, "kind "+strings.Join(o.Kinds, " or "))
+	}
+	if o.Since != "" {
+		f = append(f, "since "+o.Since)
+	}
+	if o.Session != "" {
+		f = append(f, "session "+o.Session)
+	}
+	if len(f) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(f, ", ") + ")"
+}
+
+// memoryRefs formats memory ids as "[M-3] [M-9]".
+func memoryRefs(ids []int64) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = fmt.Sprintf("[M-%d]", id)
+	}
+	return strings.Join(s, " ")
 }
 
 // parseMemoryID reads a memory id as printed in context ("M-12") or bare

@@ -1,0 +1,25 @@
+package worker
+
+import (
+	"context"
+
+	"github.com/vibe-science/vibe/internal/recall"
+)
+
+// CheckBatch is how many memories the hooks wrote one poll checks for
+// contradictions (recall.CheckPending, a few milliseconds each on a large
+// store): a hook waits for the write lock at most one memory's links.
+const CheckBatch = 100
+
+// checkMemories links the memories hooks wrote since the last poll with
+// those they contradict, so that a newer fact supersedes an older one
+// whatever wrote it, without the hook paying for the search.
+func (w *Worker) checkMemories(ctx context.Context) {
+	n, links, err := recall.CheckPending(ctx, w.store(), CheckBatch)
+	switch {
+	case err != nil:
+		w.fail("check new memories for contradictions: %v", err)
+	case links > 0:
+		w.logf("checked %d new memories for contradictions: %d linked", n, links)
+	}
+}
