@@ -139,7 +139,7 @@ func memoryBench(rep *report, bin, fixtures string, runs int) error {
 		return err
 	}
 	defer rst.Close()
-	if _, err := set.Load(ctx, rst); err != nil {
+	if _, err := recall.Load(ctx, rst, set); err != nil {
 		return err
 	}
 	lexical, err := recall.RecallAtK(ctx, rst, nil, set, 5)

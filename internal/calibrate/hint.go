@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -69,7 +70,7 @@ func count(ts []tally, key string, pos int) []tally {
 const MaxHintRunes = 240
 
 // hintFrom builds the hint from reviews, newest first.
-func hintFrom(rs []store.R2Review) string {
+func hintFrom(rs []record.R2Review) string {
 	var weak []tally
 	judged := 0
 	for _, r := range rs {
@@ -204,7 +205,7 @@ func Patterns(ctx context.Context, st *store.Store, project string) (string, err
 	return patternsFrom(fixes, gates), nil
 }
 
-func patternsFrom(fixes, gates []store.PatternCount) string {
+func patternsFrom(fixes, gates []record.PatternCount) string {
 	var parts []string
 	if len(fixes) > 0 {
 		var fs []string

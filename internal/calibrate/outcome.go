@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/claim"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -107,7 +108,7 @@ func RecordOutcome(ctx context.Context, tx *store.Tx, project, session string, r
 	if !have {
 		return false, nil
 	}
-	e := store.CalibrationEntry{ClaimID: r.Event.ClaimID, ProjectPath: project, SessionID: session,
+	e := record.CalibrationEntry{ClaimID: r.Event.ClaimID, ProjectPath: project, SessionID: session,
 		Predicted: clamp01(p), Outcome: outcome, R2Verdict: r.R2Verdict, At: now}
 	if r.Stage > 0 {
 		s := r.Stage

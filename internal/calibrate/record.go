@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -22,7 +23,7 @@ func RecordReport(ctx context.Context, st *store.Store, project, session, relPat
 	if at.IsZero() {
 		at = now
 	}
-	row := store.R2Review{ReviewID: r.ReviewID, SessionID: session, ProjectPath: project, Mode: r.Mode,
+	row := record.R2Review{ReviewID: r.ReviewID, SessionID: session, ProjectPath: project, Mode: r.Mode,
 		Claims: r.Claims, ClaimsWeak: r.ClaimsWeak, J0Score: r.J0Score, SFIKnown: r.SFIKnown,
 		SFIInjected: r.SFIInjected, SFICaught: r.SFICaught, SFIMissed: r.SFIMissed, SourcePath: relPath, At: at}
 	if r.Kind == KindJudge {

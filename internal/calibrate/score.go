@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -44,7 +45,7 @@ type Calibration struct {
 // outcome with the confidence predicted for it, so a claim verified, then
 // reopened and killed counts once, as killed. Points come in the order of
 // each claim's first entry.
-func Points(entries []store.CalibrationEntry) []Point {
+func Points(entries []record.CalibrationEntry) []Point {
 	idx := map[string]int{}
 	var out []Point
 	for _, e := range entries {

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vibe-science/vibe/internal/fault"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -66,7 +67,7 @@ type alertJSON struct {
 	Resolution  string  `json:"resolution,omitempty"`
 }
 
-func alertToJSON(a store.Alert) alertJSON {
+func alertToJSON(a record.Alert) alertJSON {
 	j := alertJSON{ID: a.ID, Project: a.ProjectPath, Session: a.SessionID, Level: a.Level, Check: a.Check,
 		Message: a.Message, Fingerprint: a.Fingerprint, CreatedAt: a.CreatedAt.UTC().Format(time.RFC3339),
 		Resolved: a.Resolved, Resolution: a.Resolution}
@@ -89,7 +90,7 @@ func runAlertsList(ctx context.Context, o *AlertsListOptions) error {
 	if err != nil {
 		return err
 	}
-	as, err := st.Alerts(ctx, store.AlertFilter{Project: pr, IncludeResolved: o.All, Limit: o.Limit})
+	as, err := st.Alerts(ctx, record.AlertFilter{Project: pr, IncludeResolved: o.All, Limit: o.Limit})
 	if err != nil {
 		return err
 	}
@@ -118,7 +119,7 @@ func runAlertsList(ctx context.Context, o *AlertsListOptions) error {
 		switch {
 		case a.Resolved && a.ResolvedAt != nil:
 			fmt.Fprintf(w, "    resolved %s (%s)\n", ts(*a.ResolvedAt), a.Resolution)
-		case a.Level == store.AlertHalt:
+		case a.Level == record.AlertHalt:
 			fmt.Fprintf(w, "    writes are denied until it is resolved: fix the cause, then `vibe alerts resolve %d`\n", a.ID)
 		}
 	}
@@ -168,10 +169,10 @@ func runAlertsResolve(ctx context.Context, o *AlertsResolveOptions) error {
 	if err != nil {
 		return err
 	}
-	var a store.Alert
+	var a record.Alert
 	err = st.Tx(ctx, func(tx *store.Tx) error {
 		var err error
-		a, err = tx.ResolveAlert(ctx, o.ID, store.ResolvedByUser, o.Note, o.Factory.Now())
+		a, err = tx.ResolveAlert(ctx, o.ID, record.ResolvedByUser, o.Note, o.Factory.Now())
 		return err
 	})
 	if err != nil {

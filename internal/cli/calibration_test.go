@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -52,7 +53,7 @@ func calSession(t *testing.T, f *Factory, id, root string) *store.Store {
 		t.Fatal(err)
 	}
 	if err := st.Tx(ctx, func(tx *store.Tx) error {
-		return tx.UpsertSession(ctx, store.SessionSeen{ID: id, ProjectPath: root, At: calT0, Start: true})
+		return tx.UpsertSession(ctx, record.SessionSeen{ID: id, ProjectPath: root, At: calT0, Start: true})
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +111,7 @@ func calAddOutcomes(t *testing.T, st *store.Store, root string, outcomes ...stri
 			f := strings.Fields(o)
 			var p float64
 			json.Unmarshal([]byte(f[1]), &p)
-			if _, err := tx.AddCalibration(ctx, store.CalibrationEntry{ClaimID: f[0], ProjectPath: root, SessionID: "s1",
+			if _, err := tx.AddCalibration(ctx, record.CalibrationEntry{ClaimID: f[0], ProjectPath: root, SessionID: "s1",
 				Predicted: p, Outcome: f[2], At: calT0.Add(time.Duration(i) * time.Minute)}); err != nil {
 				return err
 			}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/literature"
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 // NewCmdLiterature builds `vibe literature sources|searches`.
@@ -233,14 +233,14 @@ func runLiteratureSearches(ctx context.Context, o *LiteratureSearchesOptions) er
 		out := make([]literatureSearchJSON, 0, len(ls))
 		for _, l := range ls {
 			out = append(out, literatureSearchJSON{l.ID, l.SessionID, l.At.Format("2006-01-02T15:04:05Z"), l.Layer,
-				l.GateContext != store.LiteratureUncounted, l.Query, l.Sources, l.KeyPapers, l.ResultsCount})
+				l.GateContext != record.LiteratureUncounted, l.Query, l.Sources, l.KeyPapers, l.ResultsCount})
 		}
 		return writeJSON(o.IO.Out, out)
 	}
 	var rows [][]string
 	for _, l := range ls {
 		counts := "yes"
-		if l.GateContext == store.LiteratureUncounted {
+		if l.GateContext == record.LiteratureUncounted {
 			counts = "no"
 		}
 		rows = append(rows, []string{ts(l.At), shortID(l.SessionID), l.Layer, counts, l.Query,

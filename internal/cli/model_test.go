@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/embed"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -375,7 +376,7 @@ func TestRunModelUse(t *testing.T) {
 	}
 	err = st.Tx(ctx, func(tx *store.Tx) error {
 		for _, text := range []string{"alpha", "beta"} {
-			if _, _, err := tx.AddMemory(ctx, store.NewMemory{ProjectPath: "/p", Kind: store.KindNote, Text: text, At: modelT0}); err != nil {
+			if _, _, err := tx.AddMemory(ctx, record.NewMemory{ProjectPath: "/p", Kind: record.KindNote, Text: text, At: modelT0}); err != nil {
 				return err
 			}
 		}

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/recall"
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 var memT0 = time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
@@ -41,7 +41,7 @@ func memTestFactory(t *testing.T) (*Factory, *bytes.Buffer, *bytes.Buffer, strin
 }
 
 // memSeed adds memories to project root and returns their ids.
-func memSeed(t *testing.T, f *Factory, root string, ms ...store.NewMemory) []int64 {
+func memSeed(t *testing.T, f *Factory, root string, ms ...record.NewMemory) []int64 {
 	t.Helper()
 	ctx := context.Background()
 	st, err := f.Store(ctx)
@@ -99,9 +99,9 @@ func TestRunRecall(t *testing.T) {
 	ctx := context.Background()
 	f, out, errOut, root := memTestFactory(t)
 	ids := memSeed(t, f, root,
-		store.NewMemory{Kind: store.KindGateFailure, Text: "Gate DQ2 passed for claim C-12 on the guide split", Ref: "ledger#C-12", At: memT0.Add(-48 * time.Hour)},
-		store.NewMemory{Kind: store.KindGateFailure, Text: "Gate DQ2 failed for claim C-12 on the guide split", At: memT0.Add(-24 * time.Hour)},
-		store.NewMemory{Kind: store.KindNote, Text: "Mycoplasma test passed on 2 May", At: memT0.Add(-72 * time.Hour)},
+		record.NewMemory{Kind: record.KindGateFailure, Text: "Gate DQ2 passed for claim C-12 on the guide split", Ref: "ledger#C-12", At: memT0.Add(-48 * time.Hour)},
+		record.NewMemory{Kind: record.KindGateFailure, Text: "Gate DQ2 failed for claim C-12 on the guide split", At: memT0.Add(-24 * time.Hour)},
+		record.NewMemory{Kind: record.KindNote, Text: "Mycoplasma test passed on 2 May", At: memT0.Add(-72 * time.Hour)},
 	)
 	// JSON: exactly the documented keys, conflict when set.
 	if err := runRecall(ctx, &RecallOptions{IO: f.IO, Factory: f, Query: "DQ2 guide split", Project: root, Limit: 5, JSON: true}); err != nil {

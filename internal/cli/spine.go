@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 // SpineOptions are the flags of `vibe spine`.
@@ -62,7 +62,7 @@ func runSpine(ctx context.Context, o *SpineOptions) error {
 	if err != nil {
 		return err
 	}
-	filter := store.SpineFilter{Project: pr, ActionType: o.Action,
+	filter := record.SpineFilter{Project: pr, ActionType: o.Action,
 		Tool: o.Tool, Limit: o.Limit}
 	if o.Session != "" {
 		if filter.Session, err = st.ResolveSessionID(ctx, o.Session); err != nil {
@@ -97,7 +97,7 @@ type spineEntryJSON struct {
 	AgentType    string `json:"agent_type,omitempty"`
 }
 
-func spineJSON(es []store.SpineEntry) []spineEntryJSON {
+func spineJSON(es []record.SpineEntry) []spineEntryJSON {
 	out := make([]spineEntryJSON, 0, len(es))
 	for _, e := range es {
 		out = append(out, spineEntryJSON{e.ID, e.SessionID, e.At.UTC().Format(time.RFC3339), e.ActionType, e.ToolName,
@@ -106,7 +106,7 @@ func spineJSON(es []store.SpineEntry) []spineEntryJSON {
 	return out
 }
 
-func writeSpine(io IO, es []store.SpineEntry) {
+func writeSpine(io IO, es []record.SpineEntry) {
 	var rows [][]string
 	for _, e := range es {
 		rows = append(rows, []string{strconv.FormatInt(e.ID, 10), ts(e.At), shortID(e.SessionID), e.ActionType, e.ToolName, e.InputSummary})

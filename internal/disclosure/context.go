@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/recall"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -142,13 +143,13 @@ func plural(n int, what string) string {
 // session later.
 func salience(kind string) float64 {
 	switch kind {
-	case store.KindGateFailure, store.KindClaimEvent:
+	case record.KindGateFailure, record.KindClaimEvent:
 		return 1
-	case store.KindDecision:
+	case record.KindDecision:
 		return 0.9
-	case store.KindNote:
+	case record.KindNote:
 		return 0.8
-	case store.KindSeed:
+	case record.KindSeed:
 		return 0.7
 	}
 	return 0.3
@@ -165,7 +166,7 @@ func sessionMemories(ctx context.Context, st *store.Store, vec recall.Vectors, p
 	var picks []pick
 	seen := map[int64]bool{}
 	if strings.TrimSpace(narrative) != "" {
-		kinds := []string{store.KindDecision, store.KindGateFailure, store.KindClaimEvent, store.KindSeed, store.KindNote}
+		kinds := []string{record.KindDecision, record.KindGateFailure, record.KindClaimEvent, record.KindSeed, record.KindNote}
 		res, err := recall.Search(ctx, st, vec, recall.Query{Project: project, Text: narrative, Limit: SessionMemories / 2, Kinds: kinds, Now: now})
 		if err != nil {
 			return Part{}, fmt.Errorf("session context: %w", err)
@@ -180,12 +181,12 @@ func sessionMemories(ctx context.Context, st *store.Store, vec recall.Vectors, p
 		return Part{}, fmt.Errorf("session context: %w", err)
 	}
 	type ranked struct {
-		m     store.MemoryRecord
+		m     record.MemoryRecord
 		score float64
 	}
 	rs := make([]ranked, 0, len(recent))
 	for _, m := range recent {
-		if seen[m.ID] || m.Kind == store.KindNarrative {
+		if seen[m.ID] || m.Kind == record.KindNarrative {
 			continue
 		}
 		rs = append(rs, ranked{m, salience(m.Kind) * recall.Freshness(m.Kind, m.CreatedAt, now) * (0.5 + 0.5*m.Trust)})

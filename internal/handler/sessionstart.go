@@ -18,6 +18,7 @@ import (
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/projectfiles"
 	"github.com/vibe-science/vibe/internal/recall"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/seeds"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/verdict"
@@ -99,7 +100,7 @@ func parts(ctx context.Context, env *hookrun.Env, st *store.Store, proj project.
 	} else {
 		env.Note("%v", err)
 	}
-	if alerts, err := st.Alerts(ctx, store.AlertFilter{Project: proj.Root, Limit: 5}); err == nil && len(alerts) > 0 {
+	if alerts, err := st.Alerts(ctx, record.AlertFilter{Project: proj.Root, Limit: 5}); err == nil && len(alerts) > 0 {
 		as := make([]disclosure.Alert, len(alerts))
 		for i, a := range alerts {
 			as[i] = disclosure.Alert{Level: a.Level, Message: fmt.Sprintf("[A-%d] %s", a.ID, a.Message)}

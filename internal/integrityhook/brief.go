@@ -16,6 +16,7 @@ import (
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/integrity"
 	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
@@ -64,7 +65,7 @@ func (e *ProblemsError) Error() string {
 
 // Ingested is a brief version just stored.
 type Ingested struct {
-	Version   store.BriefVersion
+	Version   record.BriefVersion
 	Brief     brief.Brief
 	PinErrors []error
 }
@@ -84,7 +85,7 @@ func IngestBrief(ctx context.Context, st *store.Store, proj project.Project, nam
 	if err != nil {
 		return Ingested{}, fmt.Errorf("ingest brief: encode: %w", err)
 	}
-	v := store.BriefVersion{ProjectPath: proj.Root, SourcePath: p.Brief.Source, Hash: p.Brief.Hash, Title: p.Brief.Title,
+	v := record.BriefVersion{ProjectPath: proj.Root, SourcePath: p.Brief.Source, Hash: p.Brief.Hash, Title: p.Brief.Title,
 		Content: raw, Constraints: len(p.Brief.Constraints), Decisions: len(p.Brief.Decisions),
 		Anchors: len(p.Brief.Anchors), IngestedAt: now}
 	err = st.Tx(ctx, func(tx *store.Tx) error {
@@ -154,9 +155,9 @@ func readBriefCopy(path string) (brief.Brief, bool, error) {
 
 // CurrentBrief returns the project's current brief (the newest version),
 // decoded, and whether there is one.
-func CurrentBrief(ctx context.Context, st *store.Store, proj project.Project) (brief.Brief, store.BriefVersion, bool, error) {
+func CurrentBrief(ctx context.Context, st *store.Store, proj project.Project) (brief.Brief, record.BriefVersion, bool, error) {
 	if st == nil {
-		return brief.Brief{}, store.BriefVersion{}, false, errNoStore
+		return brief.Brief{}, record.BriefVersion{}, false, errNoStore
 	}
 	v, ok, err := st.CurrentBrief(ctx, proj.Root)
 	if err != nil || !ok {
@@ -207,7 +208,7 @@ func BriefWriteWith(ctx context.Context, st *store.Store, copyPath string, proj 
 	var b brief.Brief
 	ok, err := false, error(errNoStore)
 	if st != nil {
-		var v store.BriefVersion
+		var v record.BriefVersion
 		b, v, ok, err = CurrentBrief(ctx, st, proj)
 		if err == nil && ok && copyPath != "" {
 			if _, serr := os.Stat(copyPath); errors.Is(serr, os.ErrNotExist) {

@@ -13,6 +13,7 @@ import (
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/integrity"
 	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
@@ -218,7 +219,7 @@ func TestAnchorEdited(t *testing.T) {
 
 	// Once recorded, the same drift is not repeated.
 	if err := st.Tx(ctx, func(tx *store.Tx) error {
-		return tx.AppendAdvisories(ctx, store.AdvisoryContext{ProjectPath: proj.Root, Event: "PostToolUse", At: t0}, []verdict.Verdict{v})
+		return tx.AppendAdvisories(ctx, record.AdvisoryContext{ProjectPath: proj.Root, Event: "PostToolUse", At: t0}, []verdict.Verdict{v})
 	}); err != nil {
 		t.Fatal(err)
 	}

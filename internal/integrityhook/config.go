@@ -17,6 +17,7 @@ import (
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/integrity"
 	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
@@ -116,9 +117,9 @@ func RecordConfigChange(ctx context.Context, st *store.Store, proj project.Proje
 			return err
 		}
 		changes = integrity.MarkAfterFailure(changes, failures, integrity.DefaultFailureLookback)
-		rows := make([]store.ThresholdChange, len(changes))
+		rows := make([]record.ThresholdChange, len(changes))
 		for i, c := range changes {
-			rows[i] = store.ThresholdChange{ProjectPath: proj.Root, Domain: c.Domain, Key: c.Key, Old: c.Old, New: c.New,
+			rows[i] = record.ThresholdChange{ProjectPath: proj.Root, Domain: c.Domain, Key: c.Key, Old: c.Old, New: c.New,
 				Bps: c.Bps, Loosens: c.Loosens, AfterFailure: c.AfterFailure, Direction: string(c.Direction), At: c.At, SourceRef: ref}
 		}
 		if err := tx.AddThresholdChanges(ctx, rows); err != nil {

@@ -20,6 +20,7 @@ import (
 	"github.com/vibe-science/vibe/internal/calibrate"
 	"github.com/vibe-science/vibe/internal/claim"
 	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
@@ -244,10 +245,10 @@ func RecordReview(ctx context.Context, tx *store.Tx, session, projectRoot, rel s
 	return evs, tx.AddClaimEvents(ctx, session, projectRoot, at, toStore(evs, rel))
 }
 
-func toStore(evs []claim.Event, ref string) []store.ClaimEvent {
-	out := make([]store.ClaimEvent, 0, len(evs))
+func toStore(evs []claim.Event, ref string) []record.ClaimEvent {
+	out := make([]record.ClaimEvent, 0, len(evs))
 	for _, e := range evs {
-		se := store.ClaimEvent{ClaimID: e.ClaimID, Type: e.Type, OldStatus: e.OldStatus, NewStatus: e.NewStatus,
+		se := record.ClaimEvent{ClaimID: e.ClaimID, Type: e.Type, OldStatus: e.OldStatus, NewStatus: e.NewStatus,
 			KillReason: e.KillReason, Narrative: e.Narrative, SourceRef: ref}
 		if e.HasConfidence {
 			c := e.Confidence

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/hook"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -171,12 +172,12 @@ func Record(ctx context.Context, tx *store.Tx, ev *hook.Event, project, tried st
 		return nil
 	}
 	errText := firstLines(ev.Error, 300)
-	id, _, err := tx.AddMemory(ctx, store.NewMemory{ProjectPath: project, SessionID: ev.SessionID, Kind: store.KindFailure,
+	id, _, err := tx.AddMemory(ctx, record.NewMemory{ProjectPath: project, SessionID: ev.SessionID, Kind: record.KindFailure,
 		Text: fmt.Sprintf("%s failed: %s", tried, errText), Ref: "mistake:" + target, Source: "hook", At: now})
 	if err != nil {
 		return err
 	}
-	_, err = tx.AddMistake(ctx, store.Mistake{Project: project, Session: ev.SessionID, Target: target, Tool: ev.ToolName,
+	_, err = tx.AddMistake(ctx, record.Mistake{Project: project, Session: ev.SessionID, Target: target, Tool: ev.ToolName,
 		Tried: tried, Error: errText, MemoryID: id, FailedAt: now})
 	return err
 }
@@ -199,7 +200,7 @@ func Resolve(ctx context.Context, tx *store.Tx, ev *hook.Event, project, done st
 				return err
 			}
 		}
-		id, _, err := tx.AddMemory(ctx, store.NewMemory{ProjectPath: project, SessionID: ev.SessionID, Kind: store.KindFailure,
+		id, _, err := tx.AddMemory(ctx, record.NewMemory{ProjectPath: project, SessionID: ev.SessionID, Kind: record.KindFailure,
 			Text: fmt.Sprintf("%s failed: %s — fixed by: %s", m.Tried, m.Error, done), Ref: "mistake:" + target, Source: "hook", At: now})
 		if err != nil {
 			return err

@@ -16,6 +16,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -107,7 +108,7 @@ func (o *outcome) checkDrift(ctx context.Context, st *store.Store, proj project.
 	if o.cache.Drift == nil {
 		o.cache.Drift = map[string]*driftCache{}
 	}
-	var downloads []store.Download
+	var downloads []record.Download
 	loadedDownloads := false
 	seen := map[string]bool{}
 	type pending struct {
@@ -648,12 +649,12 @@ const maxHashSize = 64 << 20
 // design-drift check then follows the dataset from the time of the
 // download. PostToolUse calls it for each approved download into a
 // raw-data folder.
-func RecordDownload(ctx context.Context, st *store.Store, proj project.Project, session, url, file, sum string, at time.Time) (store.Download, error) {
+func RecordDownload(ctx context.Context, st *store.Store, proj project.Project, session, url, file, sum string, at time.Time) (record.Download, error) {
 	abs := file
 	if !filepath.IsAbs(abs) {
 		abs = filepath.Join(proj.Root, filepath.FromSlash(file))
 	}
-	d := store.Download{ProjectPath: proj.Root, SessionID: session, URL: url, Path: filepath.ToSlash(proj.Rel(filepath.Clean(abs))),
+	d := record.Download{ProjectPath: proj.Root, SessionID: session, URL: url, Path: filepath.ToSlash(proj.Rel(filepath.Clean(abs))),
 		SHA256: sum, Size: -1, At: at}
 	if info, err := os.Stat(abs); err == nil && info.Mode().IsRegular() {
 		d.Size = info.Size()
@@ -673,7 +674,7 @@ func RecordDownload(ctx context.Context, st *store.Store, proj project.Project, 
 		return err
 	})
 	if err != nil {
-		return store.Download{}, fmt.Errorf("record download: %w", err)
+		return record.Download{}, fmt.Errorf("record download: %w", err)
 	}
 	return d, nil
 }

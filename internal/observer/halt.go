@@ -9,6 +9,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/projectfiles"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
@@ -82,7 +83,7 @@ func OpenHalts(ctx context.Context, st *store.Store, proj project.Project, now t
 	}
 	err = st.Tx(ctx, func(tx *store.Tx) error {
 		for _, a := range clear {
-			if _, err := tx.ResolveAlert(ctx, a.ID, store.ResolvedByObserver, cleared[a.Check], now); err != nil && !alreadyResolved(err) {
+			if _, err := tx.ResolveAlert(ctx, a.ID, record.ResolvedByObserver, cleared[a.Check], now); err != nil && !alreadyResolved(err) {
 				return err
 			}
 		}

@@ -15,17 +15,18 @@ import (
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/projectfiles"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
 // Alert is an observer alert as stored.
-type Alert = store.Alert
+type Alert = record.Alert
 
 // The levels.
 const (
-	Info = store.AlertInfo
-	Warn = store.AlertWarn
-	Halt = store.AlertHalt
+	Info = record.AlertInfo
+	Warn = record.AlertWarn
+	Halt = record.AlertHalt
 )
 
 // The checks, as recorded in observer_alerts.check_name.
@@ -264,7 +265,7 @@ func fromDomain(cfg Config, proj project.Project) Config {
 // record raises the new findings, resolves what cleared and saves the
 // cache, in one transaction, and only when there is something to write.
 func (o *outcome) record(ctx context.Context, st *store.Store, proj project.Project, session string, now time.Time) ([]Alert, error) {
-	open, err := st.Alerts(ctx, store.AlertFilter{Project: proj.Root, Limit: 1000})
+	open, err := st.Alerts(ctx, record.AlertFilter{Project: proj.Root, Limit: 1000})
 	if err != nil {
 		return nil, err
 	}
@@ -293,12 +294,12 @@ func (o *outcome) record(ctx context.Context, st *store.Store, proj project.Proj
 	err = st.Tx(ctx, func(tx *store.Tx) error {
 		raised = raised[:0]
 		for _, a := range resolve {
-			if _, err := tx.ResolveAlert(ctx, a.ID, store.ResolvedByObserver, cleared[a.Check], now); err != nil && !alreadyResolved(err) {
+			if _, err := tx.ResolveAlert(ctx, a.ID, record.ResolvedByObserver, cleared[a.Check], now); err != nil && !alreadyResolved(err) {
 				return err
 			}
 		}
 		for _, f := range raise {
-			a, ok, err := tx.RaiseAlert(ctx, store.NewAlert{ProjectPath: proj.Root, SessionID: session, Check: f.check,
+			a, ok, err := tx.RaiseAlert(ctx, record.NewAlert{ProjectPath: proj.Root, SessionID: session, Check: f.check,
 				Level: f.level, Message: f.message, Fingerprint: f.fingerprint, At: now})
 			if err != nil {
 				return err
@@ -468,7 +469,7 @@ func (o *outcome) checkData(proj project.Project, lay layout, cfg Config) {
 // checkPhase: the phase STATE.md names against the recent research
 // actions. A phase vibe does not know gets an INFO saying which names it
 // knows; no phase line means no check.
-func (o *outcome) checkPhase(recent []store.ActionStamp, session string, cfg Config) {
+func (o *outcome) checkPhase(recent []record.ActionStamp, session string, cfg Config) {
 	o.ran[CheckPhase] = true
 	value := o.cache.State.Phase
 	if value == "" {
@@ -526,7 +527,7 @@ func (o *outcome) checkPhase(recent []store.ActionStamp, session string, cfg Con
 // L-1, so the observer and L-1 agree on what a search is (a web search for
 // the weather is in the spine as LITERATURE but does not count). A project
 // with fewer than N actions is not judged.
-func (o *outcome) checkLiterature(ctx context.Context, st *store.Store, proj project.Project, recent []store.ActionStamp, session string, cfg Config) error {
+func (o *outcome) checkLiterature(ctx context.Context, st *store.Store, proj project.Project, recent []record.ActionStamp, session string, cfg Config) error {
 	o.ran[CheckLiterature] = true
 	if len(recent) < cfg.LiteratureWindow {
 		return nil

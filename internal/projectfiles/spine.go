@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -54,7 +55,7 @@ func AppendSpine(ctx context.Context, st *store.Store, proj project.Project) (in
 
 // renderSpine renders entries as SPINE.md lines, opening a heading whenever
 // the day or the session changes from the previous line (the mark's).
-func renderSpine(entries []store.SpineEntry, mark store.SpineMark) (string, store.SpineMark) {
+func renderSpine(entries []record.SpineEntry, mark record.SpineMark) (string, record.SpineMark) {
 	var b strings.Builder
 	b.Grow(len(entries) * 96)
 	for _, e := range entries {

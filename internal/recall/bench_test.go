@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 // BenchmarkImport5k imports 5,000 research memories (Fill's text, exported
@@ -18,7 +18,7 @@ func BenchmarkImport5k(b *testing.B) {
 		b.Fatal(err)
 	}
 	var sb strings.Builder
-	err := src.ExportMemories(ctx, "/src", func(m store.MemoryRecord) error {
+	err := src.ExportMemories(ctx, "/src", func(m record.MemoryRecord) error {
 		line, err := json.Marshal(ImportLine{Text: m.Text, Kind: m.Kind, CreatedAt: json.RawMessage(m.CreatedAt.Format(`"2006-01-02T15:04:05Z07:00"`))})
 		sb.Write(line)
 		sb.WriteByte('\n')

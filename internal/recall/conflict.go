@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/vibe-science/vibe/internal/fault"
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 // The thresholds of "about the same thing" (package doc).
@@ -174,7 +174,7 @@ func Contradicts(a, b string) bool {
 // words always) stating the opposite outcome. The conflict is recorded on
 // both memories. Adding a text that is already stored returns its id (and
 // its conflict); adding a forgotten text brings it back. vec may be nil.
-func AddMemory(ctx context.Context, st *store.Store, vec Vectors, m store.NewMemory) (id int64, conflict *int64, err error) {
+func AddMemory[W Writes](ctx context.Context, st Memories[W], vec Vectors, m record.NewMemory) (id int64, conflict *int64, err error) {
 	if err := validate(m); err != nil {
 		return 0, nil, err
 	}
@@ -187,7 +187,7 @@ func AddMemory(ctx context.Context, st *store.Store, vec Vectors, m store.NewMem
 		return 0, nil, fmt.Errorf("add memory: %w", err)
 	}
 	near = append(near, words...)
-	err = st.Tx(ctx, func(tx *store.Tx) error {
+	err = st.Tx(ctx, func(tx W) error {
 		var err error
 		id, conflict, _, err = addInTx(ctx, tx, m, near)
 		return err
@@ -198,7 +198,7 @@ func AddMemory(ctx context.Context, st *store.Store, vec Vectors, m store.NewMem
 	return id, conflict, nil
 }
 
-func validate(m store.NewMemory) error {
+func validate(m record.NewMemory) error {
 	switch {
 	case m.ProjectPath == "":
 		return fault.Errorf(fault.Invalid, "add memory", "no project given; pass the project folder")
@@ -215,12 +215,12 @@ func validate(m store.NewMemory) error {
 }
 
 // Kinds are the memory kinds vibe records.
-// (store.KindFailure, which the hooks record for failed tool calls, joins
+// (record.KindFailure, which the hooks record for failed tool calls, joins
 // them when the retrieval set has memories of that kind.)
-var Kinds = []string{store.KindAction, store.KindClaimEvent, store.KindDecision, store.KindGateFailure,
-	store.KindNarrative, store.KindNote, store.KindSeed}
+var Kinds = []string{record.KindAction, record.KindClaimEvent, record.KindDecision, record.KindGateFailure,
+	record.KindNarrative, record.KindNote, record.KindSeed}
 
-func knownSourceType(t string) bool { _, ok := store.SourceTrust[t]; return ok }
+func knownSourceType(t string) bool { _, ok := record.SourceTrust[t]; return ok }
 
 // KnownKind reports whether k is one of Kinds.
 func KnownKind(k string) bool {
@@ -234,7 +234,7 @@ func KnownKind(k string) bool {
 
 // nearByVectors returns memories whose vectors are within ConflictCosine of
 // the new text, nearest first; nil when vec is nil or cannot answer.
-func nearByVectors(ctx context.Context, st *store.Store, vec Vectors, m store.NewMemory) ([]store.MemoryRecord, error) {
+func nearByVectors(ctx context.Context, st Reads, vec Vectors, m record.NewMemory) ([]record.MemoryRecord, error) {
 	if vec == nil {
 		return nil, nil
 	}
@@ -262,7 +262,7 @@ func nearByVectors(ctx context.Context, st *store.Store, vec Vectors, m store.Ne
 // first) that states the opposite. The searches that fill near run before
 // the write transaction, so the write lock that hooks wait for is held for
 // the inserts only.
-func addInTx(ctx context.Context, tx *store.Tx, m store.NewMemory, near []store.MemoryRecord) (id int64, conflict *int64, added bool, err error) {
+func addInTx(ctx context.Context, tx Writes, m record.NewMemory, near []record.MemoryRecord) (id int64, conflict *int64, added bool, err error) {
 	id, added, err = tx.AddMemory(ctx, m)
 	if err != nil {
 		return 0, nil, false, err
@@ -300,7 +300,7 @@ func addInTx(ctx context.Context, tx *store.Tx, m store.NewMemory, near []store.
 // store (1.5 ms a line on an import of 5,000 lines). A memory that shares
 // 60% of the words but none of the three rarest is missed; the Jaccard
 // test on what is found is exact.
-func nearByWords(ctx context.Context, st *store.Store, m store.NewMemory) ([]store.MemoryRecord, error) {
+func nearByWords(ctx context.Context, st Reads, m record.NewMemory) ([]record.MemoryRecord, error) {
 	words := similarityList(m.Text)
 	if len(words) == 0 {
 		return nil, nil
@@ -334,12 +334,12 @@ func nearByWords(ctx context.Context, st *store.Store, m store.NewMemory) ([]sto
 	if len(rare) == 0 {
 		return nil, nil
 	}
-	hits, err := st.SearchMemories(ctx, store.TextQuery{Project: m.ProjectPath, Match: strings.Join(rare, " OR "), Limit: conflictCandidates})
+	hits, err := st.SearchMemories(ctx, record.TextQuery{Project: m.ProjectPath, Match: strings.Join(rare, " OR "), Limit: conflictCandidates})
 	if err != nil {
 		return nil, err
 	}
 	type scoredRec struct {
-		rec store.MemoryRecord
+		rec record.MemoryRecord
 		sim float64
 	}
 	var near []scoredRec
@@ -349,7 +349,7 @@ func nearByWords(ctx context.Context, st *store.Store, m store.NewMemory) ([]sto
 		}
 	}
 	sort.SliceStable(near, func(a, b int) bool { return near[a].sim > near[b].sim })
-	out := make([]store.MemoryRecord, len(near))
+	out := make([]record.MemoryRecord, len(near))
 	for i, r := range near {
 		out[i] = r.rec
 	}

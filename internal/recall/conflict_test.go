@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/fault"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -81,7 +82,7 @@ func TestSimilarAndContradicts(t *testing.T) {
 
 func add(t *testing.T, st *store.Store, vec Vectors, kind, text string, at time.Time) (int64, *int64) {
 	t.Helper()
-	id, c, err := AddMemory(context.Background(), st, vec, store.NewMemory{ProjectPath: "/p", Kind: kind, Text: text, Source: "cli", At: at})
+	id, c, err := AddMemory(context.Background(), st, vec, record.NewMemory{ProjectPath: "/p", Kind: kind, Text: text, Source: "cli", At: at})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,15 +92,15 @@ func add(t *testing.T, st *store.Store, vec Vectors, kind, text string, at time.
 func TestAddMemoryRecordsConflictsBothWays(t *testing.T) {
 	ctx := context.Background()
 	st := openStore(t)
-	passed, c := add(t, st, nil, store.KindGateFailure, "Gate DQ2 passed for claim C-12 on the CHANGE-seq table", t0)
+	passed, c := add(t, st, nil, record.KindGateFailure, "Gate DQ2 passed for claim C-12 on the CHANGE-seq table", t0)
 	if c != nil {
 		t.Fatalf("first memory conflicts with %d", *c)
 	}
-	other, c := add(t, st, nil, store.KindNote, "Harmony integration uses day as the batch key", t0)
+	other, c := add(t, st, nil, record.KindNote, "Harmony integration uses day as the batch key", t0)
 	if c != nil {
 		t.Fatalf("unrelated memory conflicts with %d", *c)
 	}
-	failed, c := add(t, st, nil, store.KindGateFailure, "Gate DQ2 failed for claim C-12 on the CHANGE-seq table", t0.Add(time.Hour))
+	failed, c := add(t, st, nil, record.KindGateFailure, "Gate DQ2 failed for claim C-12 on the CHANGE-seq table", t0.Add(time.Hour))
 	if c == nil || *c != passed {
 		t.Fatalf("conflict = %v, want M-%d", c, passed)
 	}
@@ -124,7 +125,7 @@ func TestAddMemoryRecordsConflictsBothWays(t *testing.T) {
 		t.Fatalf("hits %+v, want both flagged", res.Hits)
 	}
 	// Adding the same text again is the same memory with its conflict.
-	again, c := add(t, st, nil, store.KindGateFailure, "Gate DQ2 failed for claim C-12 on the CHANGE-seq table", t0.Add(2*time.Hour))
+	again, c := add(t, st, nil, record.KindGateFailure, "Gate DQ2 failed for claim C-12 on the CHANGE-seq table", t0.Add(2*time.Hour))
 	if again != failed || c == nil || *c != passed {
 		t.Errorf("re-add = M-%d conflict %v, want M-%d conflict %d", again, c, failed, passed)
 	}
@@ -132,21 +133,21 @@ func TestAddMemoryRecordsConflictsBothWays(t *testing.T) {
 
 func TestAddMemoryByVectors(t *testing.T) {
 	st := openStore(t)
-	first, _ := add(t, st, nil, store.KindClaimEvent, "C-3 supported: annealing raises intrinsic Q", t0)
+	first, _ := add(t, st, nil, record.KindClaimEvent, "C-3 supported: annealing raises intrinsic Q", t0)
 	// Words differ too much for Jaccard, but the vectors say they are near.
 	near := fixedVectors{hits: []VectorHit{{ID: first, Distance: 0.4}}} // cosine 0.92
-	_, c := add(t, st, near, store.KindClaimEvent, "C-3 refuted after re-measuring the rings with per-ring coupling", t0.Add(time.Hour))
+	_, c := add(t, st, near, record.KindClaimEvent, "C-3 refuted after re-measuring the rings with per-ring coupling", t0.Add(time.Hour))
 	if c == nil || *c != first {
 		t.Errorf("conflict = %v, want M-%d (cosine 0.92)", c, first)
 	}
 	far := fixedVectors{hits: []VectorHit{{ID: first, Distance: 0.8}}} // cosine 0.68
-	_, c = add(t, st, far, store.KindClaimEvent, "C-3 refuted once more, this time on run 3 dies", t0.Add(2*time.Hour))
+	_, c = add(t, st, far, record.KindClaimEvent, "C-3 refuted once more, this time on run 3 dies", t0.Add(2*time.Hour))
 	if c != nil {
 		t.Errorf("conflict = M-%d, want none (cosine 0.68)", *c)
 	}
 	// A worker that cannot answer leaves the word rule.
 	down := fixedVectors{err: ErrNoWorker}
-	_, c = add(t, st, down, store.KindNote, "annealing raises intrinsic Q on every die", t0)
+	_, c = add(t, st, down, record.KindNote, "annealing raises intrinsic Q on every die", t0)
 	if c != nil {
 		t.Errorf("conflict = M-%d, want none", *c)
 	}
@@ -154,11 +155,11 @@ func TestAddMemoryByVectors(t *testing.T) {
 
 func TestAddMemoryRejects(t *testing.T) {
 	st := openStore(t)
-	tests := []store.NewMemory{
-		{Kind: store.KindNote, Text: "x"},
-		{ProjectPath: "/p", Kind: store.KindNote, Text: "  ...  "},
+	tests := []record.NewMemory{
+		{Kind: record.KindNote, Text: "x"},
+		{ProjectPath: "/p", Kind: record.KindNote, Text: "  ...  "},
 		{ProjectPath: "/p", Kind: "gossip", Text: "a fact"},
-		{ProjectPath: "/p", Kind: store.KindNote, Text: "a fact", Trust: store.Trust(1.5)},
+		{ProjectPath: "/p", Kind: record.KindNote, Text: "a fact", Trust: record.Trust(1.5)},
 	}
 	for _, m := range tests {
 		if _, _, err := AddMemory(context.Background(), st, nil, m); fault.KindOf(err) != fault.Invalid {
@@ -170,7 +171,7 @@ func TestAddMemoryRejects(t *testing.T) {
 func TestAddMemoryRevivesForgotten(t *testing.T) {
 	ctx := context.Background()
 	st := openStore(t)
-	id, _ := add(t, st, nil, store.KindNote, "the cluster is down on the first Tuesday", t0)
+	id, _ := add(t, st, nil, record.KindNote, "the cluster is down on the first Tuesday", t0)
 	if err := st.Tx(ctx, func(tx *store.Tx) error { return tx.ForgetMemory(ctx, id) }); err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +179,7 @@ func TestAddMemoryRevivesForgotten(t *testing.T) {
 	if len(res.Hits) != 0 {
 		t.Fatalf("forgotten memory recalled: %+v", res.Hits)
 	}
-	again, _ := add(t, st, nil, store.KindNote, "the cluster is down on the first Tuesday", t0)
+	again, _ := add(t, st, nil, record.KindNote, "the cluster is down on the first Tuesday", t0)
 	if again != id {
 		t.Fatalf("re-add gave M-%d, want M-%d", again, id)
 	}

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 // The cost bounds of one FTS5 search. BM25 costs about a microsecond per
@@ -29,14 +29,14 @@ const maxCommonTerms = 4
 
 // searcher is the FTS5 side of the store, inside a transaction or not.
 type searcher interface {
-	SearchMemories(ctx context.Context, q store.TextQuery) ([]store.TextHit, error)
+	SearchMemories(ctx context.Context, q record.TextQuery) ([]record.TextHit, error)
 	TermCounts(ctx context.Context, exprs []string, limit int) ([]int, error)
 	MaxMemoryID(ctx context.Context) (int64, error)
 }
 
 // lexical runs the bounded FTS5 search for free text (see TermProbe); note
 // says when only the newest memories were searched.
-func lexical(ctx context.Context, s searcher, project, text string, kinds []string, limit int) (hits []store.TextHit, note string, err error) {
+func lexical(ctx context.Context, s searcher, project, text string, kinds []string, limit int) (hits []record.TextHit, note string, err error) {
 	terms := Terms(text)
 	if len(terms) == 0 {
 		return nil, "", nil
@@ -45,7 +45,7 @@ func lexical(ctx context.Context, s searcher, project, text string, kinds []stri
 	if err != nil {
 		return nil, "", err
 	}
-	q := store.TextQuery{Project: project, Kinds: kinds, Limit: limit}
+	q := record.TextQuery{Project: project, Kinds: kinds, Limit: limit}
 	total := 0
 	for _, c := range counts {
 		total += c

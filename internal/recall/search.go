@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/fault"
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 // Candidates is how many hits each list contributes to the fusion.
@@ -95,7 +95,7 @@ type Result struct {
 // Search recalls memories of a project for free text: FTS5 BM25 and, when
 // vec answers, vector KNN, fused and weighted as the package doc describes.
 // Forgotten memories never appear. vec may be nil.
-func Search(ctx context.Context, st *store.Store, vec Vectors, q Query) (Result, error) {
+func Search(ctx context.Context, st Reads, vec Vectors, q Query) (Result, error) {
 	if q.Project == "" {
 		return Result{}, fault.Errorf(fault.Invalid, "recall", "no project given; pass the project folder")
 	}
@@ -158,7 +158,7 @@ func Search(ctx context.Context, st *store.Store, vec Vectors, q Query) (Result,
 	now := q.Now
 	byID := make(map[int64]*Hit, len(lex)+len(vhits))
 	inLexical := make(map[int64]bool, len(lex))
-	records := make(map[int64]store.MemoryRecord, len(lex)+len(vhits))
+	records := make(map[int64]record.MemoryRecord, len(lex)+len(vhits))
 	ranked := make([]scored, 0, len(lex))
 	for _, h := range lex {
 		inLexical[h.ID] = true
@@ -204,7 +204,7 @@ func rank(s []scored) []scored {
 
 // decay is the freshness and trust weight of a memory at now (none when
 // now is zero).
-func decay(m store.MemoryRecord, now time.Time) float64 {
+func decay(m record.MemoryRecord, now time.Time) float64 {
 	if now.IsZero() {
 		now = m.CreatedAt
 	}
@@ -213,8 +213,8 @@ func decay(m store.MemoryRecord, now time.Time) float64 {
 
 // addVectorHits hydrates the vector hits (dropping forgotten ones and those
 // of other projects), weighs them by confidence and adds their share.
-func addVectorHits(ctx context.Context, st *store.Store, project string, now time.Time, vhits []VectorHit,
-	inLexical map[int64]bool, records map[int64]store.MemoryRecord, byID map[int64]*Hit, res *Result) error {
+func addVectorHits(ctx context.Context, st Reads, project string, now time.Time, vhits []VectorHit,
+	inLexical map[int64]bool, records map[int64]record.MemoryRecord, byID map[int64]*Hit, res *Result) error {
 	var missing []int64
 	for _, v := range vhits {
 		if _, ok := records[v.ID]; !ok {

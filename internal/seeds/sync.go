@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
@@ -48,7 +49,7 @@ func Sync(ctx context.Context, st *store.Store, project, session string, content
 			if !s.Valid() {
 				continue
 			}
-			created, err := tx.UpsertSeed(ctx, record(s, project), session, now)
+			created, err := tx.UpsertSeed(ctx, seedRecord(s, project), session, now)
 			if err != nil {
 				return err
 			}
@@ -67,8 +68,8 @@ func Sync(ctx context.Context, st *store.Store, project, session string, content
 	return res, nil
 }
 
-func record(s Seed, project string) store.SeedRecord {
-	r := store.SeedRecord{SeedID: s.ID, ProjectPath: project, Status: s.Status, Source: s.Source, Title: s.Title,
+func seedRecord(s Seed, project string) record.SeedRecord {
+	r := record.SeedRecord{SeedID: s.ID, ProjectPath: project, Status: s.Status, Source: s.Source, Title: s.Title,
 		CausalQuestion: s.CausalQuestion, DiscriminatingTest: s.DiscriminatingTest, FallbackTest: s.FallbackTest,
 		SalvagedFrom: s.SalvagedFrom, Resolution: s.Resolution}
 	if s.Score != nil {
@@ -138,7 +139,7 @@ func Pending(ctx context.Context, st *store.Store, project string, limit int) ([
 	return lines, nil
 }
 
-func pendingLine(r store.SeedRecord) string {
+func pendingLine(r record.SeedRecord) string {
 	var b strings.Builder
 	if r.Escalated && r.Status == StatusPendingTriage {
 		fmt.Fprintf(&b, "ESCALATED %s (LAW 5: pending triage for %d sessions; triage it now)", r.SeedID, r.SessionsPending)

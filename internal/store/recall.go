@@ -8,42 +8,18 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/fault"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 // This file holds the SQL recall and the memory commands need: the FTS5
 // search (BM25), reads by id, forgetting, conflict links, export, and the
 // few project counts the SessionStart state line shows.
 
-// MemoryRecord is one stored memory as recall and `vibe memory show` read it.
-type MemoryRecord struct {
-	ID          int64
-	ProjectPath string
-	SessionID   string
-	Kind        string
-	Text        string
-	Ref         string
-	Source      string
-	Trust       float64
-	Forgotten   bool
-	// ConflictsWith is the memory this one contradicts, if any.
-	ConflictsWith *int64
-	CreatedAt     time.Time
-}
-
-// TextHit is a memory matched by FTS5, with its BM25 relevance (FTS5's
-// bm25() negated, so larger is better) and its position in that order (1
-// is the best match).
-type TextHit struct {
-	MemoryRecord
-	BM25 float64
-	Rank int
-}
-
 const memoryCols = `m.id, m.project_path, COALESCE(m.session_id,''), m.kind, m.text, COALESCE(m.ref,''), m.source,
     m.trust, m.forgotten, m.conflicts_with, m.created_at`
 
-func scanMemory(row interface{ Scan(...any) error }, extra ...any) (MemoryRecord, error) {
-	var m MemoryRecord
+func scanMemory(row interface{ Scan(...any) error }, extra ...any) (record.MemoryRecord, error) {
+	var m record.MemoryRecord
 	var conflict sql.NullInt64
 	var created int64
 	dst := append([]any{&m.ID, &m.ProjectPath, &m.SessionID, &m.Kind, &m.Text, &m.Ref, &m.Source,
@@ -59,27 +35,13 @@ func scanMemory(row interface{ Scan(...any) error }, extra ...any) (MemoryRecord
 	return m, nil
 }
 
-// TextQuery is one FTS5 search of a project's memories.
-type TextQuery struct {
-	Project string
-	// Match must already be a safe FTS5 expression: recall builds it from
-	// free text.
-	Match string
-	// Kinds keeps only these kinds (all when empty).
-	Kinds []string
-	Limit int
-	// MinID, when not 0, searches only memories with this id or a larger
-	// one (the newest part of the index).
-	MinID int64
-}
-
 // SearchMemories runs an FTS5 search over the project's memories that are
 // not forgotten, best BM25 first (ties by id).
-func (s *Store) SearchMemories(ctx context.Context, q TextQuery) ([]TextHit, error) {
+func (s *Store) SearchMemories(ctx context.Context, q record.TextQuery) ([]record.TextHit, error) {
 	return searchMemories(ctx, s.db, q)
 }
 
-func searchMemories(ctx context.Context, db *sql.DB, q TextQuery) ([]TextHit, error) {
+func searchMemories(ctx context.Context, db *sql.DB, q record.TextQuery) ([]record.TextHit, error) {
 	if q.Match == "" || q.Limit <= 0 {
 		return nil, nil
 	}
@@ -119,7 +81,7 @@ type rankedID struct {
 
 // rankText is the BM25 order of all indexed memories (every project),
 // best first, at most limit (-1: all).
-func rankText(ctx context.Context, db *sql.DB, q TextQuery, limit int) ([]rankedID, error) {
+func rankText(ctx context.Context, db *sql.DB, q record.TextQuery, limit int) ([]rankedID, error) {
 	query := "SELECT rowid, bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ?"
 	args := []any{q.Match}
 	if q.MinID > 0 {
@@ -148,7 +110,7 @@ func rankText(ctx context.Context, db *sql.DB, q TextQuery, limit int) ([]ranked
 
 // hydrate reads the ranked memories that belong to the query's project (and
 // kinds) and are not forgotten, keeping the ranked order.
-func hydrate(ctx context.Context, db *sql.DB, q TextQuery, ranked []rankedID) ([]TextHit, error) {
+func hydrate(ctx context.Context, db *sql.DB, q record.TextQuery, ranked []rankedID) ([]record.TextHit, error) {
 	if len(ranked) == 0 {
 		return nil, nil
 	}
@@ -181,7 +143,7 @@ func hydrate(ctx context.Context, db *sql.DB, q TextQuery, ranked []rankedID) ([
 		return nil, classify("search memories", err)
 	}
 	defer rows.Close()
-	byID := make(map[int64]MemoryRecord, len(ranked))
+	byID := make(map[int64]record.MemoryRecord, len(ranked))
 	for rows.Next() {
 		m, err := scanMemory(rows)
 		if err != nil {
@@ -192,10 +154,10 @@ func hydrate(ctx context.Context, db *sql.DB, q TextQuery, ranked []rankedID) ([
 	if err := rows.Err(); err != nil {
 		return nil, classify("search memories", err)
 	}
-	out := make([]TextHit, 0, len(byID))
+	out := make([]record.TextHit, 0, len(byID))
 	for _, r := range ranked {
 		if m, ok := byID[r.id]; ok {
-			out = append(out, TextHit{MemoryRecord: m, BM25: -r.score, Rank: len(out) + 1})
+			out = append(out, record.TextHit{MemoryRecord: m, BM25: -r.score, Rank: len(out) + 1})
 		}
 	}
 	return out, nil
@@ -249,7 +211,7 @@ func maxMemoryID(ctx context.Context, db *sql.DB) (int64, error) {
 // MemoriesByID reads the given memories of a project that are not
 // forgotten, in the order of ids; ids that are missing, forgotten or of
 // another project are left out. Vector hits are hydrated with it.
-func (s *Store) MemoriesByID(ctx context.Context, project string, ids []int64) ([]MemoryRecord, error) {
+func (s *Store) MemoriesByID(ctx context.Context, project string, ids []int64) ([]record.MemoryRecord, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
@@ -270,7 +232,7 @@ func (s *Store) MemoriesByID(ctx context.Context, project string, ids []int64) (
 		return nil, classify("read memories", err)
 	}
 	defer rows.Close()
-	byID := make(map[int64]MemoryRecord, len(ids))
+	byID := make(map[int64]record.MemoryRecord, len(ids))
 	for rows.Next() {
 		m, err := scanMemory(rows)
 		if err != nil {
@@ -281,7 +243,7 @@ func (s *Store) MemoriesByID(ctx context.Context, project string, ids []int64) (
 	if err := rows.Err(); err != nil {
 		return nil, classify("read memories", err)
 	}
-	out := make([]MemoryRecord, 0, len(byID))
+	out := make([]record.MemoryRecord, 0, len(byID))
 	for _, id := range ids {
 		if m, ok := byID[id]; ok {
 			out = append(out, m)
@@ -292,7 +254,7 @@ func (s *Store) MemoriesByID(ctx context.Context, project string, ids []int64) (
 }
 
 // Memory reads one memory by id, forgotten or not.
-func (s *Store) Memory(ctx context.Context, id int64) (MemoryRecord, error) {
+func (s *Store) Memory(ctx context.Context, id int64) (record.MemoryRecord, error) {
 	m, err := scanMemory(s.db.QueryRowContext(ctx, "SELECT "+memoryCols+" FROM memories m WHERE m.id = ?", id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return m, fault.Errorf(fault.NotFound, "read memory", "no memory M-%d (see `vibe recall QUERY`)", id)
@@ -301,7 +263,7 @@ func (s *Store) Memory(ctx context.Context, id int64) (MemoryRecord, error) {
 }
 
 // Memory is Store.Memory inside a transaction.
-func (t *Tx) Memory(ctx context.Context, id int64) (MemoryRecord, error) {
+func (t *Tx) Memory(ctx context.Context, id int64) (record.MemoryRecord, error) {
 	m, err := scanMemory(t.tx.QueryRowContext(ctx, "SELECT "+memoryCols+" FROM memories m WHERE m.id = ?", id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return m, fault.Errorf(fault.NotFound, "read memory", "no memory M-%d (see `vibe recall QUERY`)", id)
@@ -311,14 +273,14 @@ func (t *Tx) Memory(ctx context.Context, id int64) (MemoryRecord, error) {
 
 // RecentMemories lists a project's memories that are not forgotten, newest
 // first (ties by id), at most limit; SessionStart ranks them by salience.
-func (s *Store) RecentMemories(ctx context.Context, project string, limit int) ([]MemoryRecord, error) {
+func (s *Store) RecentMemories(ctx context.Context, project string, limit int) ([]record.MemoryRecord, error) {
 	rows, err := s.db.QueryContext(ctx, "SELECT "+memoryCols+` FROM memories m
 WHERE m.project_path = ? AND m.forgotten = 0 ORDER BY m.created_at DESC, m.id DESC LIMIT ?`, project, limit)
 	if err != nil {
 		return nil, classify("list memories", err)
 	}
 	defer rows.Close()
-	var out []MemoryRecord
+	var out []record.MemoryRecord
 	for rows.Next() {
 		m, err := scanMemory(rows)
 		if err != nil {
@@ -332,7 +294,7 @@ WHERE m.project_path = ? AND m.forgotten = 0 ORDER BY m.created_at DESC, m.id DE
 // ExportMemories calls fn for every memory that is not forgotten, of one
 // project ("" means all), oldest first, streaming so a large export does
 // not sit in memory.
-func (s *Store) ExportMemories(ctx context.Context, project string, fn func(MemoryRecord) error) error {
+func (s *Store) ExportMemories(ctx context.Context, project string, fn func(record.MemoryRecord) error) error {
 	rows, err := s.db.QueryContext(ctx, "SELECT "+memoryCols+` FROM memories m
 WHERE (?1 = '' OR m.project_path = ?1) AND m.forgotten = 0 ORDER BY m.created_at, m.id`, project)
 	if err != nil {

@@ -7,32 +7,19 @@ import (
 	sqlite_vec "github.com/asg017/sqlite-vec-go-bindings/cgo"
 
 	"github.com/vibe-science/vibe/internal/fault"
+	"github.com/vibe-science/vibe/internal/record"
 )
-
-// VectorDims is the width of vec_memories.embedding (all-MiniLM-L6-v2's
-// 384). A model with another width cannot share the table.
-const VectorDims = 384
 
 // MaxKNN is sqlite-vec's largest k.
 const MaxKNN = 4096
 
-// Vector is one memory's embedding as vec_memories stores it.
-type Vector struct {
-	MemoryID    int64
-	ProjectPath string
-	Embedding   []float32
-	Model       string
-	Kind        string
-	CreatedAt   int64 // the memory's unix milliseconds
-}
-
 // PutVector replaces the memory's vector: a memory has at most one, and it
 // records the model that made it.
-func (t *Tx) PutVector(ctx context.Context, v Vector) error {
-	if len(v.Embedding) != VectorDims {
+func (t *Tx) PutVector(ctx context.Context, v record.Vector) error {
+	if len(v.Embedding) != record.VectorDims {
 		return fault.Errorf(fault.Invalid, "store vector",
 			"memory %d: vector has %d dims, the vector table holds %d (use a %d-dim model such as all-MiniLM-L6-v2)",
-			v.MemoryID, len(v.Embedding), VectorDims, VectorDims)
+			v.MemoryID, len(v.Embedding), record.VectorDims, record.VectorDims)
 	}
 	blob, err := sqlite_vec.SerializeFloat32(v.Embedding)
 	if err != nil {
@@ -47,21 +34,14 @@ INSERT INTO vec_memories (memory_id, project_path, embedding, model, kind, creat
 	return classify("store vector", err)
 }
 
-// VectorHit is one nearest neighbour. Distance is L2 between unit vectors,
-// so cosine similarity is 1 - Distance²/2.
-type VectorHit struct {
-	MemoryID int64   `json:"memory_id"`
-	Distance float64 `json:"distance"`
-}
-
 // KNN returns the k memories of project whose vectors (made by model) lie
 // nearest to query, nearest first, optionally only of the given kinds.
 // Project is the vec0 partition key and model a metadata column, so both
 // filter inside the scan and vectors of two models never mix; forgotten
 // memories are dropped afterwards, so fewer than k may come back.
-func (s *Store) KNN(ctx context.Context, project string, query []float32, k int, model string, kinds []string) ([]VectorHit, error) {
-	if len(query) != VectorDims {
-		return nil, fault.Errorf(fault.Invalid, "knn", "query vector has %d dims, the vector table holds %d", len(query), VectorDims)
+func (s *Store) KNN(ctx context.Context, project string, query []float32, k int, model string, kinds []string) ([]record.VectorHit, error) {
+	if len(query) != record.VectorDims {
+		return nil, fault.Errorf(fault.Invalid, "knn", "query vector has %d dims, the vector table holds %d", len(query), record.VectorDims)
 	}
 	if k < 1 || k > MaxKNN {
 		return nil, fault.Errorf(fault.Invalid, "knn", "k = %d; it must be between 1 and %d", k, MaxKNN)
@@ -97,9 +77,9 @@ ORDER BY v.distance, v.memory_id`)
 		return nil, classify("knn", err)
 	}
 	defer rows.Close()
-	hits := make([]VectorHit, 0, k)
+	hits := make([]record.VectorHit, 0, k)
 	for rows.Next() {
-		var h VectorHit
+		var h record.VectorHit
 		if err := rows.Scan(&h.MemoryID, &h.Distance); err != nil {
 			return nil, classify("knn", err)
 		}

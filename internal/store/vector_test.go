@@ -5,6 +5,8 @@ import (
 	"math"
 	"reflect"
 	"testing"
+
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 func TestKNNPartitionModelKindsAndForgotten(t *testing.T) {
@@ -12,7 +14,7 @@ func TestKNNPartitionModelKindsAndForgotten(t *testing.T) {
 	s := openTest(t)
 	// Memory ids 1..6; vectors put directly so distances are exact.
 	addMemories(t, s, "m1", "m2", "m3", "m4", "m5", "m6")
-	puts := []Vector{
+	puts := []record.Vector{
 		{MemoryID: 1, ProjectPath: "/p", Embedding: unit(0, 0, 0), Model: "A", Kind: "note"},
 		{MemoryID: 2, ProjectPath: "/p", Embedding: unit(0, 1, 1), Model: "A", Kind: "decision"},
 		{MemoryID: 3, ProjectPath: "/p", Embedding: unit(1, 1, 0), Model: "A", Kind: "note"},
@@ -44,15 +46,15 @@ func TestKNNPartitionModelKindsAndForgotten(t *testing.T) {
 		model   string
 		k       int
 		kinds   []string
-		want    []VectorHit
+		want    []record.VectorHit
 	}{
 		{"nearest first within project and model", "/p", "A", 10, nil,
-			[]VectorHit{{1, 0}, {6, d6}, {2, d2}, {3, math.Sqrt2}}},
-		{"k", "/p", "A", 2, nil, []VectorHit{{1, 0}, {6, d6}}},
-		{"kinds", "/p", "A", 10, []string{"decision", "seed"}, []VectorHit{{6, d6}, {2, d2}}},
-		{"other project", "/q", "A", 10, nil, []VectorHit{{4, 0}}},
-		{"other model", "/p", "B", 10, nil, []VectorHit{{5, 0}}},
-		{"unknown model", "/p", "C", 10, nil, []VectorHit{}},
+			[]record.VectorHit{{MemoryID: 1, Distance: 0}, {MemoryID: 6, Distance: d6}, {MemoryID: 2, Distance: d2}, {MemoryID: 3, Distance: math.Sqrt2}}},
+		{"k", "/p", "A", 2, nil, []record.VectorHit{{MemoryID: 1, Distance: 0}, {MemoryID: 6, Distance: d6}}},
+		{"kinds", "/p", "A", 10, []string{"decision", "seed"}, []record.VectorHit{{MemoryID: 6, Distance: d6}, {MemoryID: 2, Distance: d2}}},
+		{"other project", "/q", "A", 10, nil, []record.VectorHit{{MemoryID: 4, Distance: 0}}},
+		{"other model", "/p", "B", 10, nil, []record.VectorHit{{MemoryID: 5, Distance: 0}}},
+		{"unknown model", "/p", "C", 10, nil, []record.VectorHit{}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

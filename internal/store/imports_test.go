@@ -1,0 +1,59 @@
+package store
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// module is the import path prefix of vibe's own packages.
+const module = "github.com/vibe-science/vibe/"
+
+// storeMayImport lists every vibe package the store may link: the
+// migrations, the error classes, the privacy scrubber (and the lazy regexp
+// it compiles with), the records and the verdict envelope the advisory log
+// stores. A policy package (gate, a hook handler, calibrate, observer …)
+// must never appear: the store holds SQL only.
+var storeMayImport = map[string]bool{
+	module + "db":               true,
+	module + "internal/fault":   true,
+	module + "internal/lazyre":  true,
+	module + "internal/privacy": true,
+	module + "internal/record":  true,
+	module + "internal/verdict": true,
+	module + "internal/store":   true,
+}
+
+// deps is `go list -deps` of one package of this module.
+func deps(t *testing.T, pkg string) []string {
+	t.Helper()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the go command is not on PATH; the import rule is checked where it is (make test)")
+	}
+	out, err := exec.Command("go", "list", "-deps", module+pkg).CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list -deps %s: %v\n%s", pkg, err, out)
+	}
+	return strings.Fields(string(out))
+}
+
+// TestNoPolicyImports fails when the store links a vibe package outside
+// storeMayImport, or when the record package links anything but the
+// standard library.
+func TestNoPolicyImports(t *testing.T) {
+	for _, d := range deps(t, "internal/store") {
+		if strings.HasPrefix(d, module) && !storeMayImport[d] {
+			t.Errorf("internal/store links %s; the store may import only db, fault, lazyre, privacy, record and verdict: move the type it needs into internal/record and let the caller convert", d)
+		}
+		for _, banned := range []string{"spf13/cobra", "knights-analytics/hugot", "jsonschema"} {
+			if strings.Contains(d, banned) {
+				t.Errorf("internal/store links %s", d)
+			}
+		}
+	}
+	for _, d := range deps(t, "internal/record") {
+		if first, _, _ := strings.Cut(d, "/"); strings.Contains(first, ".") && d != module+"internal/record" {
+			t.Errorf("internal/record links %s; it must import only the standard library", d)
+		}
+	}
+}
