@@ -8,7 +8,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/vibe-science/vibe/internal/record"
-	"github.com/vibe-science/vibe/internal/store"
 )
 
 // HintReviews is how many of the project's latest reviews the hint reads
@@ -25,7 +24,7 @@ const minRepeats = 2
 // plant first at the next FORCED review), and the J0 trend (newest 3 scores
 // against oldest 3 once 6 exist; "early data" with 3–5). It is "" when
 // there is nothing to say.
-func Hint(ctx context.Context, st *store.Store, project string) (string, error) {
+func Hint(ctx context.Context, st Reviews, project string) (string, error) {
 	rs, err := st.RecentReviews(ctx, project, HintReviews)
 	if err != nil {
 		return "", fmt.Errorf("r2 calibration hint: %w", err)
@@ -193,7 +192,7 @@ const maxFixRunes = 60
 // 6.4): the bug fixes recorded at least twice with the same summary (a
 // cause not found) and the gates that failed at least twice (a step
 // upstream to change). It is "" when there is no pattern.
-func Patterns(ctx context.Context, st *store.Store, project string) (string, error) {
+func Patterns(ctx context.Context, st PatternCounts, project string) (string, error) {
 	fixes, err := st.RepeatedFixes(ctx, project, minRepeats, 2)
 	if err != nil {
 		return "", fmt.Errorf("researcher patterns: %w", err)

@@ -7,7 +7,6 @@ import (
 
 	"github.com/vibe-science/vibe/internal/claim"
 	"github.com/vibe-science/vibe/internal/record"
-	"github.com/vibe-science/vibe/internal/store"
 )
 
 // The outcomes of the calibration log (calibration_log.actual_outcome).
@@ -85,7 +84,7 @@ type Resolution struct {
 // nothing is recorded, since there is no prediction to score. It reports
 // whether a row was added (the same outcome twice in a row is recorded
 // once).
-func RecordOutcome(ctx context.Context, tx *store.Tx, project, session string, r Resolution, now time.Time) (bool, error) {
+func RecordOutcome(ctx context.Context, tx OutcomeWriter, project, session string, r Resolution, now time.Time) (bool, error) {
 	outcome, ok := OutcomeFor(r.Event, r.Harness)
 	if !ok {
 		return false, nil

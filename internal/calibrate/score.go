@@ -6,7 +6,6 @@ import (
 	"math"
 
 	"github.com/vibe-science/vibe/internal/record"
-	"github.com/vibe-science/vibe/internal/store"
 )
 
 // MinOutcomes is how many outcomes the Brier score and ECE wait for:
@@ -122,7 +121,7 @@ func binOf(p float64, bins int) int {
 // ProjectCalibration reads the project's calibration log and scores it. The
 // score is meaningful only when N reaches MinOutcomes; callers say how many
 // more are needed before that.
-func ProjectCalibration(ctx context.Context, st *store.Store, project string, bins int) (Calibration, []Point, error) {
+func ProjectCalibration(ctx context.Context, st Entries, project string, bins int) (Calibration, []Point, error) {
 	es, err := st.CalibrationEntries(ctx, project)
 	if err != nil {
 		return Calibration{}, nil, fmt.Errorf("calibration: %w", err)

@@ -258,14 +258,16 @@ func ledgerCheck(ctx context.Context, proj project.Project, abs string, old, pro
 		return nil
 	}
 	var passed ledger.Gates
+	var salvaged seeds.Salvaged // nil, not a nil *store.Store, when there is no database
 	if st != nil {
 		passed = func(ctx context.Context, id string) (map[string]bool, error) {
 			return st.PassedGates(ctx, proj.Root, id)
 		}
+		salvaged = st
 	}
 	salvage := func(c claim.Claim) verdict.Verdict {
 		serendipity, _ := os.ReadFile(proj.Path(seeds.FileName))
-		return seeds.SalvageVerdict(ctx, st, proj.Root, c, serendipity)
+		return seeds.SalvageVerdict(ctx, salvaged, proj.Root, c, serendipity)
 	}
 	return ledger.PreCheck(ctx, proj, proj.Rel(abs), old, proposed, d.Promotion, passed, gateCommand, salvage)
 }

@@ -116,8 +116,11 @@ func parts(ctx context.Context, env *hookrun.Env, st *store.Store, proj project.
 			Title: "PROTECTED FILES CHANGED (revert if not done yet)", Lines: lines})
 	}
 	var hints []string
-	for _, hint := range []func(context.Context, *store.Store, string) (string, error){calibrate.Hint, calibrate.Patterns} {
-		if h, err := hint(ctx, st, proj.Root); err == nil && h != "" {
+	for _, hint := range []func() (string, error){
+		func() (string, error) { return calibrate.Hint(ctx, st, proj.Root) },
+		func() (string, error) { return calibrate.Patterns(ctx, st, proj.Root) },
+	} {
+		if h, err := hint(); err == nil && h != "" {
 			// The hints carry their own tag ("[R2 CALIBRATION] …"); the part's
 			// title already says it.
 			if strings.HasPrefix(h, "[") {

@@ -9,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/vibe-science/vibe/internal/record"
-	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 
@@ -35,7 +34,7 @@ type SyncResult struct {
 // in the file become REMOVED; entries with a problem are left as they were
 // stored and reported in the result. content must be the whole file as it is
 // now (for an Edit, read the file after the edit, not the new_string).
-func Sync(ctx context.Context, st *store.Store, project, session string, content []byte, now time.Time) (SyncResult, error) {
+func Sync[W Writes](ctx context.Context, st Ledger[W], project, session string, content []byte, now time.Time) (SyncResult, error) {
 	parsed, errs := Parse(content)
 	res := SyncResult{Errors: errs}
 	var present []string
@@ -44,7 +43,7 @@ func Sync(ctx context.Context, st *store.Store, project, session string, content
 			present = append(present, s.ID)
 		}
 	}
-	err := st.Tx(ctx, func(tx *store.Tx) error {
+	err := st.Tx(ctx, func(tx W) error {
 		for _, s := range parsed {
 			if !s.Valid() {
 				continue
@@ -111,7 +110,7 @@ func FormatVerdict(errs []error) verdict.Verdict {
 // and escalates those pending for more than EscalateAfter sessions. Running
 // it again in the same session (resume, clear, compact) changes nothing. It
 // returns the ids escalated by this call.
-func Tick(ctx context.Context, st *store.Store, project, session string) ([]string, error) {
+func Tick(ctx context.Context, st Ticker, project, session string) ([]string, error) {
 	ids, err := st.TickSeeds(ctx, project, session, EscalateAfter)
 	if err != nil {
 		return nil, fmt.Errorf("tick seeds: %w", err)
@@ -127,7 +126,7 @@ const (
 // Pending returns one line per seed waiting for triage (PENDING_TRIAGE or
 // QUEUED), escalated seeds first and marked ESCALATED, then by score, at
 // most limit lines (<= 0 means 5), for the SessionStart context.
-func Pending(ctx context.Context, st *store.Store, project string, limit int) ([]string, error) {
+func Pending(ctx context.Context, st Triage, project string, limit int) ([]string, error) {
 	rs, err := st.SeedsToTriage(ctx, project, limit)
 	if err != nil {
 		return nil, fmt.Errorf("pending seeds: %w", err)

@@ -1,7 +1,9 @@
 package store_test
 
 import (
+	"github.com/vibe-science/vibe/internal/calibrate"
 	"github.com/vibe-science/vibe/internal/recall"
+	"github.com/vibe-science/vibe/internal/seeds"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -11,4 +13,15 @@ import (
 var (
 	_ recall.Memories[*store.Tx] = (*store.Store)(nil)
 	_ recall.Writes              = (*store.Tx)(nil)
+
+	_ seeds.Ledger[*store.Tx] = (*store.Store)(nil)
+	_ seeds.Ticker            = (*store.Store)(nil)
+	_ seeds.Triage            = (*store.Store)(nil)
+	_ seeds.Salvaged          = (*store.Store)(nil)
+
+	_ calibrate.ReviewLog[*store.Tx] = (*store.Store)(nil)
+	_ calibrate.Reviews              = (*store.Store)(nil)
+	_ calibrate.PatternCounts        = (*store.Store)(nil)
+	_ calibrate.Entries              = (*store.Store)(nil)
+	_ calibrate.OutcomeWriter        = (*store.Tx)(nil)
 )
