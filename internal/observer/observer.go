@@ -16,7 +16,6 @@ import (
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/projectfiles"
 	"github.com/vibe-science/vibe/internal/record"
-	"github.com/vibe-science/vibe/internal/store"
 )
 
 // Alert is an observer alert as stored.
@@ -172,7 +171,7 @@ type decodedCache struct {
 	c   fileCache
 }
 
-func loadCache(ctx context.Context, st *store.Store, proj project.Project) (fileCache, error) {
+func loadCache(ctx context.Context, st Reads, proj project.Project) (fileCache, error) {
 	key := cacheKey(proj)
 	raw, err := st.ObserverCache(ctx, key)
 	if err != nil || raw == "" {
@@ -200,7 +199,7 @@ func loadCache(ctx context.Context, st *store.Store, proj project.Project) (file
 // check whose condition has cleared are resolved by the observer. It returns
 // the alerts raised by this run, most severe first. A project without a
 // .vibe-science folder is not a research project: nothing runs.
-func Run(ctx context.Context, st *store.Store, proj project.Project, session string, now time.Time, cfg Config) ([]Alert, error) {
+func Run[W Writes](ctx context.Context, st Store[W], proj project.Project, session string, now time.Time, cfg Config) ([]Alert, error) {
 	if info, err := os.Stat(proj.VibeDir()); err != nil || !info.IsDir() {
 		return nil, nil
 	}
@@ -235,7 +234,7 @@ func Run(ctx context.Context, st *store.Store, proj project.Project, session str
 	if err := o.checkDrift(ctx, st, proj, lay, now, cfg); err != nil {
 		return nil, fmt.Errorf("observer: %w", err)
 	}
-	raised, err := o.record(ctx, st, proj, session, now)
+	raised, err := recordAlerts(ctx, &o, st, proj, session, now)
 	if err != nil {
 		return nil, fmt.Errorf("observer: %w", err)
 	}
@@ -262,9 +261,9 @@ func fromDomain(cfg Config, proj project.Project) Config {
 	return cfg
 }
 
-// record raises the new findings, resolves what cleared and saves the
-// cache, in one transaction, and only when there is something to write.
-func (o *outcome) record(ctx context.Context, st *store.Store, proj project.Project, session string, now time.Time) ([]Alert, error) {
+// recordAlerts raises o's new findings, resolves what cleared and saves
+// the cache, in one transaction, and only when there is something to write.
+func recordAlerts[W Writes](ctx context.Context, o *outcome, st Store[W], proj project.Project, session string, now time.Time) ([]Alert, error) {
 	open, err := st.Alerts(ctx, record.AlertFilter{Project: proj.Root, Limit: 1000})
 	if err != nil {
 		return nil, err
@@ -291,7 +290,7 @@ func (o *outcome) record(ctx context.Context, st *store.Store, proj project.Proj
 		return nil, nil
 	}
 	var raised []Alert
-	err = st.Tx(ctx, func(tx *store.Tx) error {
+	err = st.Tx(ctx, func(tx W) error {
 		raised = raised[:0]
 		for _, a := range resolve {
 			if _, err := tx.ResolveAlert(ctx, a.ID, record.ResolvedByObserver, cleared[a.Check], now); err != nil && !alreadyResolved(err) {
@@ -372,7 +371,7 @@ func hours(d time.Duration) string {
 // while work is recorded: the age is measured from the first action after
 // the last update, so a project left alone over a holiday is not stale on
 // the first tool call back.
-func (o *outcome) checkState(ctx context.Context, st *store.Store, proj project.Project, now time.Time, cfg Config) error {
+func (o *outcome) checkState(ctx context.Context, st Reads, proj project.Project, now time.Time, cfg Config) error {
 	o.ran[CheckState] = true
 	exists, changed, err := readState(proj.Path(projectfiles.StateFile), &o.cache.State)
 	if err != nil {
@@ -527,7 +526,7 @@ func (o *outcome) checkPhase(recent []record.ActionStamp, session string, cfg Co
 // L-1, so the observer and L-1 agree on what a search is (a web search for
 // the weather is in the spine as LITERATURE but does not count). A project
 // with fewer than N actions is not judged.
-func (o *outcome) checkLiterature(ctx context.Context, st *store.Store, proj project.Project, recent []record.ActionStamp, session string, cfg Config) error {
+func (o *outcome) checkLiterature(ctx context.Context, st Reads, proj project.Project, recent []record.ActionStamp, session string, cfg Config) error {
 	o.ran[CheckLiterature] = true
 	if len(recent) < cfg.LiteratureWindow {
 		return nil
@@ -544,7 +543,7 @@ func (o *outcome) checkLiterature(ctx context.Context, st *store.Store, proj pro
 }
 
 // checkSeeds: LAW 5, a seed waiting for triage too many sessions.
-func (o *outcome) checkSeeds(ctx context.Context, st *store.Store, proj project.Project, cfg Config) error {
+func (o *outcome) checkSeeds(ctx context.Context, st Reads, proj project.Project, cfg Config) error {
 	o.ran[CheckSeeds] = true
 	seeds, err := st.PendingSeeds(ctx, proj.Root, 100)
 	if err != nil {

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"github.com/vibe-science/vibe/internal/calibrate"
+	"github.com/vibe-science/vibe/internal/observer"
 	"github.com/vibe-science/vibe/internal/recall"
 	"github.com/vibe-science/vibe/internal/seeds"
 	"github.com/vibe-science/vibe/internal/store"
@@ -13,6 +14,8 @@ import (
 var (
 	_ recall.Memories[*store.Tx] = (*store.Store)(nil)
 	_ recall.Writes              = (*store.Tx)(nil)
+
+	_ observer.Store[*store.Tx] = (*store.Store)(nil)
 
 	_ seeds.Ledger[*store.Tx] = (*store.Store)(nil)
 	_ seeds.Ticker            = (*store.Store)(nil)
