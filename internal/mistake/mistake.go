@@ -11,7 +11,6 @@ import (
 
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/record"
-	"github.com/vibe-science/vibe/internal/store"
 )
 
 // interpreters run the script named by their first non-option argument.
@@ -166,7 +165,7 @@ func firstLines(s string, n int) string {
 
 // Record remembers a failed call: a memory of kind failure (what was tried
 // and the error) and a mistake row PreToolUse can find by target.
-func Record(ctx context.Context, tx *store.Tx, ev *hook.Event, project, tried string, now time.Time) error {
+func Record(ctx context.Context, tx Writes, ev *hook.Event, project, tried string, now time.Time) error {
 	target := Target(ev.ToolName, ev.ToolInput, ev.Cwd, project)
 	if target == "" || ev.IsInterrupt {
 		return nil
@@ -185,7 +184,7 @@ func Record(ctx context.Context, tx *store.Tx, ev *hook.Event, project, tried st
 // Resolve joins a successful call to the open mistakes of its target: each
 // is marked fixed by it, and its memory is replaced by one that tells the
 // mistake and the fix together.
-func Resolve(ctx context.Context, tx *store.Tx, ev *hook.Event, project, done string, now time.Time) error {
+func Resolve(ctx context.Context, tx Writes, ev *hook.Event, project, done string, now time.Time) error {
 	target := Target(ev.ToolName, ev.ToolInput, ev.Cwd, project)
 	if target == "" {
 		return nil
@@ -219,7 +218,7 @@ const MaxContext = 600
 // Context is what Claude is told before a call whose target failed before:
 // the latest mistake if it is not fixed yet, and mistakes fixed in other
 // sessions with their fix. "" when there is nothing to say.
-func Context(ctx context.Context, st *store.Store, ev *hook.Event, project string) (string, error) {
+func Context(ctx context.Context, st Reads, ev *hook.Event, project string) (string, error) {
 	target := Target(ev.ToolName, ev.ToolInput, ev.Cwd, project)
 	if target == "" {
 		return "", nil

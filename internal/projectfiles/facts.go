@@ -16,7 +16,6 @@ import (
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/record"
-	"github.com/vibe-science/vibe/internal/store"
 )
 
 // File names under .vibe-science/.
@@ -72,7 +71,7 @@ func readCapped(path string) ([]byte, error) {
 }
 
 // Gather reads the facts from the database and the project's files.
-func Gather(ctx context.Context, st *store.Store, proj project.Project, sessionID string, now time.Time) (Facts, error) {
+func Gather(ctx context.Context, st Reads, proj project.Project, sessionID string, now time.Time) (Facts, error) {
 	f := Facts{Now: now, Project: proj, MissingGates: map[string][]string{}}
 	if _, err := os.Stat(proj.Path(RecordFile)); err == nil {
 		f.Record = true

@@ -2,7 +2,10 @@ package store_test
 
 import (
 	"github.com/vibe-science/vibe/internal/calibrate"
+	"github.com/vibe-science/vibe/internal/ledger"
+	"github.com/vibe-science/vibe/internal/mistake"
 	"github.com/vibe-science/vibe/internal/observer"
+	"github.com/vibe-science/vibe/internal/projectfiles"
 	"github.com/vibe-science/vibe/internal/recall"
 	"github.com/vibe-science/vibe/internal/seeds"
 	"github.com/vibe-science/vibe/internal/store"
@@ -27,4 +30,12 @@ var (
 	_ calibrate.PatternCounts        = (*store.Store)(nil)
 	_ calibrate.Entries              = (*store.Store)(nil)
 	_ calibrate.OutcomeWriter        = (*store.Tx)(nil)
+
+	_ projectfiles.Store[*store.Tx] = (*store.Store)(nil)
+
+	_ mistake.Writes = (*store.Tx)(nil)
+	_ mistake.Reads  = (*store.Store)(nil)
+
+	_ ledger.Writes     = (*store.Tx)(nil)
+	_ ledger.StopWrites = (*store.Tx)(nil)
 )
