@@ -10,7 +10,6 @@ import (
 
 	"github.com/vibe-science/vibe/internal/recall"
 	"github.com/vibe-science/vibe/internal/record"
-	"github.com/vibe-science/vibe/internal/store"
 )
 
 // MemoryLineTokens caps one memory in injected context; the rest is one
@@ -87,7 +86,7 @@ func severity(level string) int {
 // calibration hint, seeds, stage, blueprint line, brief constraints).
 // vec may be nil; session is the starting session, never shown as its own
 // "last session" (SessionStart fires again on resume, clear and compact).
-func SessionStartContext(ctx context.Context, st *store.Store, vec recall.Vectors, project, session string, now time.Time, b Budgets, extra []Part) (string, error) {
+func SessionStartContext(ctx context.Context, st Reads, vec recall.Vectors, project, session string, now time.Time, b Budgets, extra []Part) (string, error) {
 	state, prev, err := statePart(ctx, st, project, session)
 	if err != nil {
 		return "", err
@@ -100,7 +99,7 @@ func SessionStartContext(ctx context.Context, st *store.Store, vec recall.Vector
 	return Build(parts, b), nil
 }
 
-func statePart(ctx context.Context, st *store.Store, project, session string) (Part, string, error) {
+func statePart(ctx context.Context, st Reads, project, session string) (Part, string, error) {
 	sessions, err := st.ProjectSessionCount(ctx, project)
 	if err != nil {
 		return Part{}, "", fmt.Errorf("session context: %w", err)
@@ -155,7 +154,7 @@ func salience(kind string) float64 {
 	return 0.3
 }
 
-func sessionMemories(ctx context.Context, st *store.Store, vec recall.Vectors, project, narrative string, now time.Time) (Part, error) {
+func sessionMemories(ctx context.Context, st Reads, vec recall.Vectors, project, narrative string, now time.Time) (Part, error) {
 	type pick struct {
 		id       int64
 		kind     string
@@ -215,7 +214,7 @@ func sessionMemories(ctx context.Context, st *store.Store, vec recall.Vectors, p
 // PromptMemories memories recalled for the prompt, within budget tokens,
 // and the recall mode (hybrid or lexical). No hit gives "" (nothing is
 // injected). vec may be nil.
-func PromptContext(ctx context.Context, st *store.Store, vec recall.Vectors, project, prompt string, now time.Time, budget int) (string, string, error) {
+func PromptContext(ctx context.Context, st Reads, vec recall.Vectors, project, prompt string, now time.Time, budget int) (string, string, error) {
 	res, err := recall.Search(ctx, st, vec, recall.Query{Project: project, Text: prompt, Limit: PromptMemories, Now: now})
 	if err != nil {
 		return "", "", fmt.Errorf("prompt context: %w", err)

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"github.com/vibe-science/vibe/internal/calibrate"
+	"github.com/vibe-science/vibe/internal/disclosure"
 	"github.com/vibe-science/vibe/internal/ledger"
 	"github.com/vibe-science/vibe/internal/mistake"
 	"github.com/vibe-science/vibe/internal/observer"
@@ -38,4 +39,6 @@ var (
 
 	_ ledger.Writes     = (*store.Tx)(nil)
 	_ ledger.StopWrites = (*store.Tx)(nil)
+
+	_ disclosure.Reads = (*store.Store)(nil)
 )
