@@ -81,7 +81,9 @@ func contains(xs []string, x string) bool {
 	return false
 }
 
-func (f *fakeMemories) MaxMemoryID(ctx context.Context) (int64, error) { return int64(len(f.mems)), nil }
+func (f *fakeMemories) MaxMemoryID(ctx context.Context) (int64, error) {
+	return int64(len(f.mems)), nil
+}
 
 func (f *fakeMemories) MemoriesByID(ctx context.Context, project string, ids []int64) ([]record.MemoryRecord, error) {
 	var out []record.MemoryRecord
@@ -91,7 +93,9 @@ func (f *fakeMemories) MemoriesByID(ctx context.Context, project string, ids []i
 	return out, nil
 }
 
-func (f *fakeMemories) MemoryCount(ctx context.Context, project string) (int, error) { return len(f.mems), nil }
+func (f *fakeMemories) MemoryCount(ctx context.Context, project string) (int, error) {
+	return len(f.mems), nil
+}
 
 func (f *fakeMemories) ExportMemories(ctx context.Context, project string, fn func(record.MemoryRecord) error) error {
 	for _, m := range f.mems {
@@ -114,7 +118,9 @@ func (f *fakeMemories) AddMemory(ctx context.Context, m record.NewMemory) (int64
 	return id, true, nil
 }
 
-func (f *fakeMemories) Memory(ctx context.Context, id int64) (record.MemoryRecord, error) { return f.mems[id-1], nil }
+func (f *fakeMemories) Memory(ctx context.Context, id int64) (record.MemoryRecord, error) {
+	return f.mems[id-1], nil
+}
 
 func (f *fakeMemories) LinkConflict(ctx context.Context, id, other int64) error {
 	f.mems[id-1].ConflictsWith, f.mems[other-1].ConflictsWith = &other, &id
