@@ -10,6 +10,7 @@ import (
 	"github.com/vibe-science/vibe/internal/recall"
 	"github.com/vibe-science/vibe/internal/seeds"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/viewer"
 )
 
 // The interfaces consumers declare of the database, which *store.Store
@@ -41,4 +42,6 @@ var (
 	_ ledger.StopWrites = (*store.Tx)(nil)
 
 	_ disclosure.Reads = (*store.Store)(nil)
+
+	_ viewer.Reads = (*store.Store)(nil)
 )
