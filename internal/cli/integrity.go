@@ -67,12 +67,13 @@ func runIntegrityCheck(ctx context.Context, o *IntegrityCheckOptions) error {
 		return err
 	}
 	root := pr
-	st, err := o.Factory.Store(ctx)
+	s, err := o.Factory.Store(ctx)
+	var st integrityhook.Reads = s
 	if err != nil {
 		// The evidence graph lives in files: check it even without the
 		// database, and say what was skipped.
 		fmt.Fprintf(o.IO.ErrOut, "vibe: threshold drift not checked: %v (run `vibe doctor`)\n", err)
-		st = nil
+		st = nil // a nil interface, not a nil *store.Store
 	}
 	vs, err := integrityhook.Check(ctx, st, root, o.Factory.Now())
 	if err != nil {

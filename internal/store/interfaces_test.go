@@ -3,6 +3,7 @@ package store_test
 import (
 	"github.com/vibe-science/vibe/internal/calibrate"
 	"github.com/vibe-science/vibe/internal/disclosure"
+	"github.com/vibe-science/vibe/internal/integrityhook"
 	"github.com/vibe-science/vibe/internal/ledger"
 	"github.com/vibe-science/vibe/internal/mistake"
 	"github.com/vibe-science/vibe/internal/observer"
@@ -44,4 +45,6 @@ var (
 	_ disclosure.Reads = (*store.Store)(nil)
 
 	_ viewer.Reads = (*store.Store)(nil)
+
+	_ integrityhook.Store[*store.Tx] = (*store.Store)(nil)
 )

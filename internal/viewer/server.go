@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
 )
 
 // DefaultPollInterval is how often the live stream looks for new spine
