@@ -2,6 +2,7 @@ package store
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -54,6 +55,34 @@ func TestNoPolicyImports(t *testing.T) {
 	for _, d := range deps(t, "internal/record") {
 		if first, _, _ := strings.Cut(d, "/"); strings.Contains(first, ".") && d != module+"internal/record" {
 			t.Errorf("internal/record links %s; it must import only the standard library", d)
+		}
+	}
+}
+
+// storeFree lists the packages that take the small interfaces they declare
+// instead of the store: none of them may link it again (only the CLI, the
+// hook handlers and the processes that open the database do).
+var storeFree = []string{"calibrate", "disclosure", "integrityhook", "ledger", "literature", "mistake",
+	"narrative", "observer", "projectfiles", "recall", "seeds", "viewer"}
+
+// TestConsumersDoNotLinkTheStore fails when a package of storeFree links
+// internal/store, directly or through another package.
+func TestConsumersDoNotLinkTheStore(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the go command is not on PATH; the import rule is checked where it is (make test)")
+	}
+	args := []string{"list", "-f", "{{.ImportPath}} {{join .Deps \" \"}}"}
+	for _, p := range storeFree {
+		args = append(args, module+"internal/"+p)
+	}
+	out, err := exec.Command("go", args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		pkg, deps, _ := strings.Cut(line, " ")
+		if slices.Contains(strings.Fields(deps), module+"internal/store") {
+			t.Errorf("%s links internal/store; let it declare the interface it uses (see recall/store.go) and take that", pkg)
 		}
 	}
 }
