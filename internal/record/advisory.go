@@ -1,8 +1,6 @@
 package record
 
-import (
-	"time"
-)
+import "time"
 
 // AdvisoryContext places a verdict: which session, project, event and call.
 type AdvisoryContext struct {

@@ -1,8 +1,6 @@
 package record
 
-import (
-	"time"
-)
+import "time"
 
 // Alert levels, from the mildest. HALT denies writes at PreToolUse until the
 // alert is resolved.

@@ -1,8 +1,6 @@
 package record
 
-import (
-	"time"
-)
+import "time"
 
 // ArtifactState is what the PostToolUse gates last saw of one research
 // artifact: its size and modification time (the change key), its hash, the

@@ -1,8 +1,6 @@
 package record
 
-import (
-	"time"
-)
+import "time"
 
 // CalibrationEntry is one row of the calibration log: the confidence a
 // claim had before its outcome, and the outcome.

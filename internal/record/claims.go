@@ -1,8 +1,6 @@
 package record
 
-import (
-	"time"
-)
+import "time"
 
 // ClaimEvent is one change in a claim's life.
 type ClaimEvent struct {

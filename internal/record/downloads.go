@@ -1,8 +1,6 @@
 package record
 
-import (
-	"time"
-)
+import "time"
 
 // Download is one dataset fetched into a project: the source URL, where it
 // landed (project-relative, forward slashes) and the SHA-256 of the file.

@@ -1,8 +1,6 @@
 package record
 
-import (
-	"time"
-)
+import "time"
 
 // PendingSeed is a serendipity seed still waiting for a decision.
 type PendingSeed struct {

@@ -1,8 +1,6 @@
 package record
 
-import (
-	"time"
-)
+import "time"
 
 // GateInput is one file a gate read: its path (project-relative when it is
 // inside the project) and the SHA-256 of its content, empty when the file

@@ -1,8 +1,6 @@
 package record
 
-import (
-	"time"
-)
+import "time"
 
 // ThresholdChange is one recorded change of a domain threshold: Key moved
 // from Old to New at At, Bps basis points relative to Old. Direction is

@@ -1,8 +1,6 @@
 package record
 
-import (
-	"time"
-)
+import "time"
 
 // LiteratureUncounted is the gate_context of a recorded search that does not
 // count for gate L-1 (a web search with nothing scholarly about it): it stays

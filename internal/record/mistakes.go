@@ -1,8 +1,6 @@
 package record
 
-import (
-	"time"
-)
+import "time"
 
 // Mistake is a tool call that failed: what it tried, the error, and what
 // fixed it once a later call on the same target succeeded.

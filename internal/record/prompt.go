@@ -1,8 +1,6 @@
 package record
 
-import (
-	"time"
-)
+import "time"
 
 // PromptSeen is what vibe keeps of a user prompt: its hash and length, never
 // its text.

@@ -1,8 +1,6 @@
 package record
 
-import (
-	"time"
-)
+import "time"
 
 // MemoryRecord is one stored memory as recall and `vibe memory show` read it.
 type MemoryRecord struct {

@@ -1,8 +1,6 @@
 package record
 
-import (
-	"time"
-)
+import "time"
 
 // ReviewModeUnknown is the mode stored for a review known only from its
 // judge report; the R2 report, once parsed, replaces it.

@@ -1,8 +1,6 @@
 package record
 
-import (
-	"time"
-)
+import "time"
 
 // SeedRemoved is the status of a seed that was in the database but is no
 // longer in SERENDIPITY.md; it is kept (not deleted) so its history stays,

@@ -1,8 +1,6 @@
 package record
 
-import (
-	"time"
-)
+import "time"
 
 // Session is one Claude Code session, keyed by Claude's session_id.
 type Session struct {

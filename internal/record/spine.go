@@ -1,8 +1,6 @@
 package record
 
-import (
-	"time"
-)
+import "time"
 
 // SpineEntry is one significant action of the research spine.
 type SpineEntry struct {

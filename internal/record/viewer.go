@@ -1,8 +1,6 @@
 package record
 
-import (
-	"time"
-)
+import "time"
 
 // ClaimSummary is one claim as its events leave it.
 type ClaimSummary struct {
