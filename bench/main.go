@@ -23,6 +23,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/worker/client"
 )
@@ -347,12 +348,12 @@ func prefill(ctx context.Context, dbPath, project string, rows int) error {
 			sid := fmt.Sprintf("prefill-%d", i/perSession)
 			at := base.Add(time.Duration(i) * time.Second)
 			if i%perSession == 0 {
-				if err := tx.UpsertSession(ctx, store.SessionSeen{ID: sid, ProjectPath: project, At: at, Start: true}); err != nil {
+				if err := tx.UpsertSession(ctx, record.SessionSeen{ID: sid, ProjectPath: project, At: at, Start: true}); err != nil {
 					return err
 				}
 			}
 			d := int64(i % 900)
-			if _, err := tx.AddSpine(ctx, store.SpineEntry{SessionID: sid, ProjectPath: project, At: at,
+			if _, err := tx.AddSpine(ctx, record.SpineEntry{SessionID: sid, ProjectPath: project, At: at,
 				ActionType: []string{"DATA_LOAD", "MODEL_TRAIN", "CODE_EDIT", "COMMAND", "FILE_READ"}[i%5],
 				ToolName:   "Bash", ToolUseID: fmt.Sprintf("toolu_pre_%d", i), InputSummary: fmt.Sprintf("$ python step_%d.py --seed %d", i%97, i),
 				OutputSummary: "ok", InputSHA256: "x", OutputSHA256: "y", DurationMS: &d}, nil); err != nil {

@@ -180,7 +180,7 @@ func memoryBench(rep *report, bin, empty, fixtures string, runs int) error {
 		if err != nil {
 			return err
 		}
-		if _, err := set.Load(ctx, rst); err != nil {
+		if _, err := recall.Load(ctx, rst, set); err != nil {
 			return err
 		}
 		if shape.key == "lexical" {

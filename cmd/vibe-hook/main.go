@@ -5,8 +5,9 @@ package main
 
 import (
 	"fmt"
-	"github.com/vibe-science/vibe/internal/client"
 	"os"
+
+	"github.com/vibe-science/vibe/internal/client"
 
 	"github.com/vibe-science/vibe/internal/handler"
 	"github.com/vibe-science/vibe/internal/hookrun"

@@ -5,10 +5,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/vibe-science/vibe/internal/lazyre"
 	"path"
 	"strings"
 	"time"
+
+	"github.com/vibe-science/vibe/internal/lazyre"
 )
 
 // Severity is how binding a constraint is.

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
+
 	"github.com/vibe-science/vibe/internal/lazyre"
 	"github.com/vibe-science/vibe/internal/markdown"
-	"strings"
 )
 
 type section int

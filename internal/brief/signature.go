@@ -3,12 +3,13 @@ package brief
 import (
 	"errors"
 	"fmt"
-	"github.com/vibe-science/vibe/internal/lazyre"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"regexp"
 	"strings"
+
+	"github.com/vibe-science/vibe/internal/lazyre"
 )
 
 // Signature returns the normalised signature of symbol in src, a file of

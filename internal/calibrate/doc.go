@@ -3,9 +3,11 @@
 // records into r2_reviews, builds the SessionStart hints (R2's weak rubric
 // dimensions, the planted-fault categories it misses, the J0 trend, and the
 // researcher's repeated fixes and failing gates), records claim outcomes in
-// the calibration log and scores them (Brier, ECE). It talks to the
-// database through store only; it must not read project files (callers pass
-// contents), exec programs or call time.Now.
+// the calibration log and scores them (Brier, ECE). It reaches the
+// database only through the small interfaces it declares (store.go), which
+// *store.Store and *store.Tx satisfy, and never imports store; it must not
+// read project files (callers pass contents), exec programs or call
+// time.Now.
 //
 // # What a review row holds
 //

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/claim"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -27,7 +28,7 @@ func openStore(t *testing.T) *store.Store {
 func startSession(t *testing.T, st *store.Store, id, project string, at time.Time) {
 	t.Helper()
 	if err := st.Tx(context.Background(), func(tx *store.Tx) error {
-		return tx.UpsertSession(context.Background(), store.SessionSeen{ID: id, ProjectPath: project, At: at, Start: true})
+		return tx.UpsertSession(context.Background(), record.SessionSeen{ID: id, ProjectPath: project, At: at, Start: true})
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +60,7 @@ func vigilance(review string, faults ...string) string {
 "v0_attempt_number": 1, "checked_at": "2026-01-14T10:00:00Z"}`, review, strings.Join(fs, ", "))
 }
 
-func record(t *testing.T, st *store.Store, project, session, rel, content string, at time.Time) Review {
+func recordReport(t *testing.T, st *store.Store, project, session, rel, content string, at time.Time) Review {
 	t.Helper()
 	r, err := RecordReport(context.Background(), st, project, session, rel, []byte(content), at)
 	if err != nil {
@@ -77,13 +78,13 @@ func TestForensicD1(t *testing.T) {
 	startSession(t, st, "other", "/q", t0)
 	for i := 0; i < 3; i++ {
 		review := fmt.Sprintf("R2-2026011%d-001", i)
-		record(t, st, "/p", "s1", "RQ-001-x/05-reviewer2/"+review+".md", "# R2 review (FORCED)\n## C-001: x\n", t0)
-		record(t, st, "/p", "s1", fmt.Sprintf("RQ-001-x/05-reviewer2/judge-reports/J-2026011%d-001.json", i),
+		recordReport(t, st, "/p", "s1", "RQ-001-x/05-reviewer2/"+review+".md", "# R2 review (FORCED)\n## C-001: x\n", t0)
+		recordReport(t, st, "/p", "s1", fmt.Sprintf("RQ-001-x/05-reviewer2/judge-reports/J-2026011%d-001.json", i),
 			judgeReport(fmt.Sprintf("J-2026011%d-001", i), review, [6]int{2, 2, 2, 2, 2, 2}, t0.Add(time.Duration(i)*time.Hour)), t0)
 	}
 	// Another project's weak reviews must not leak into /p's hint.
 	for i := 0; i < 3; i++ {
-		record(t, st, "/q", "other", fmt.Sprintf("05-reviewer2/judge-reports/J-2026020%d-001.json", i),
+		recordReport(t, st, "/q", "other", fmt.Sprintf("05-reviewer2/judge-reports/J-2026020%d-001.json", i),
 			judgeReport(fmt.Sprintf("J-2026020%d-001", i), fmt.Sprintf("R2-Q-%d", i), [6]int{0, 0, 0, 0, 0, 0}, t0), t0)
 	}
 	startSession(t, st, "s2", "/p", t0.Add(24*time.Hour))
@@ -111,7 +112,7 @@ func TestForensicD2(t *testing.T) {
 	startSession(t, st, "s1", "/p", t0)
 	scores := [][6]int{{2, 0, 1, 2, 2, 2}, {3, 1, 2, 2, 2, 1}, {2, 2, 2, 2, 2, 2}}
 	for i, s := range scores {
-		record(t, st, "/p", "s1", fmt.Sprintf("05-reviewer2/judge-reports/J-2026011%d-001.json", i),
+		recordReport(t, st, "/p", "s1", fmt.Sprintf("05-reviewer2/judge-reports/J-2026011%d-001.json", i),
 			judgeReport(fmt.Sprintf("J-2026011%d-001", i), fmt.Sprintf("R2-%d", i), s, t0.Add(time.Duration(i)*time.Hour)), t0)
 	}
 	hint, err := Hint(ctx, st, "/p")
@@ -130,12 +131,12 @@ func TestForensicD3(t *testing.T) {
 	ctx := context.Background()
 	st := openStore(t)
 	startSession(t, st, "s1", "/p", t0)
-	record(t, st, "/p", "s1", "05-reviewer2/V0-R2-1.json", vigilance("R2-1", "!SFI-01a", "SFI-03a"), t0)
-	record(t, st, "/p", "s1", "05-reviewer2/V0-R2-2.json", vigilance("R2-2", "!SFI-01b", "!SFI-08a"), t0.Add(time.Hour))
+	recordReport(t, st, "/p", "s1", "05-reviewer2/V0-R2-1.json", vigilance("R2-1", "!SFI-01a", "SFI-03a"), t0)
+	recordReport(t, st, "/p", "s1", "05-reviewer2/V0-R2-2.json", vigilance("R2-2", "!SFI-01b", "!SFI-08a"), t0.Add(time.Hour))
 	// The same review's R2 report, recorded after its V0 record, keeps the tally.
-	record(t, st, "/p", "s1", "05-reviewer2/R2-2.json",
+	recordReport(t, st, "/p", "s1", "05-reviewer2/R2-2.json",
 		`{"review_id": "R2-2", "mode": "FORCED", "claims": [{"claim_id": "C-001"}], "sfi": {"injected": 2, "caught": 0, "missed": ["SFI-01b", "SFI-08a"]}}`, t0)
-	record(t, st, "/p", "s1", "05-reviewer2/V0-R2-3.json", vigilance("R2-3", "SFI-02a", "SFI-05b"), t0.Add(2*time.Hour))
+	recordReport(t, st, "/p", "s1", "05-reviewer2/V0-R2-3.json", vigilance("R2-3", "SFI-02a", "SFI-05b"), t0.Add(2*time.Hour))
 	hint, err := Hint(ctx, st, "/p")
 	if err != nil {
 		t.Fatal(err)
@@ -158,7 +159,7 @@ func TestForensicD4(t *testing.T) {
 			{"s1", "BUG_FIX", "fix fold split leakage"}, {"s1", "MODEL_TRAIN", "train"},
 			{"s2", "BUG_FIX", "fix fold split leakage"}, {"s2", "BUG_FIX", "typo in plot label"},
 		} {
-			if _, err := tx.AddSpine(ctx, store.SpineEntry{SessionID: e.session, ProjectPath: "/p", At: t0.Add(time.Duration(i) * time.Minute),
+			if _, err := tx.AddSpine(ctx, record.SpineEntry{SessionID: e.session, ProjectPath: "/p", At: t0.Add(time.Duration(i) * time.Minute),
 				ActionType: e.action, ToolName: "Edit", ToolUseID: fmt.Sprintf("t%d", i), InputSummary: e.summary}, nil); err != nil {
 				return err
 			}

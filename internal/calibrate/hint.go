@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 // HintReviews is how many of the project's latest reviews the hint reads
@@ -24,7 +24,7 @@ const minRepeats = 2
 // plant first at the next FORCED review), and the J0 trend (newest 3 scores
 // against oldest 3 once 6 exist; "early data" with 3–5). It is "" when
 // there is nothing to say.
-func Hint(ctx context.Context, st *store.Store, project string) (string, error) {
+func Hint(ctx context.Context, st Reviews, project string) (string, error) {
 	rs, err := st.RecentReviews(ctx, project, HintReviews)
 	if err != nil {
 		return "", fmt.Errorf("r2 calibration hint: %w", err)
@@ -69,7 +69,7 @@ func count(ts []tally, key string, pos int) []tally {
 const MaxHintRunes = 240
 
 // hintFrom builds the hint from reviews, newest first.
-func hintFrom(rs []store.R2Review) string {
+func hintFrom(rs []record.R2Review) string {
 	var weak []tally
 	judged := 0
 	for _, r := range rs {
@@ -192,7 +192,7 @@ const maxFixRunes = 60
 // 6.4): the bug fixes recorded at least twice with the same summary (a
 // cause not found) and the gates that failed at least twice (a step
 // upstream to change). It is "" when there is no pattern.
-func Patterns(ctx context.Context, st *store.Store, project string) (string, error) {
+func Patterns(ctx context.Context, st PatternCounts, project string) (string, error) {
 	fixes, err := st.RepeatedFixes(ctx, project, minRepeats, 2)
 	if err != nil {
 		return "", fmt.Errorf("researcher patterns: %w", err)
@@ -204,7 +204,7 @@ func Patterns(ctx context.Context, st *store.Store, project string) (string, err
 	return patternsFrom(fixes, gates), nil
 }
 
-func patternsFrom(fixes, gates []store.PatternCount) string {
+func patternsFrom(fixes, gates []record.PatternCount) string {
 	var parts []string
 	if len(fixes) > 0 {
 		var fs []string

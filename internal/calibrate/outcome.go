@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/claim"
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 // The outcomes of the calibration log (calibration_log.actual_outcome).
@@ -84,7 +84,7 @@ type Resolution struct {
 // nothing is recorded, since there is no prediction to score. It reports
 // whether a row was added (the same outcome twice in a row is recorded
 // once).
-func RecordOutcome(ctx context.Context, tx *store.Tx, project, session string, r Resolution, now time.Time) (bool, error) {
+func RecordOutcome(ctx context.Context, tx OutcomeWriter, project, session string, r Resolution, now time.Time) (bool, error) {
 	outcome, ok := OutcomeFor(r.Event, r.Harness)
 	if !ok {
 		return false, nil
@@ -107,7 +107,7 @@ func RecordOutcome(ctx context.Context, tx *store.Tx, project, session string, r
 	if !have {
 		return false, nil
 	}
-	e := store.CalibrationEntry{ClaimID: r.Event.ClaimID, ProjectPath: project, SessionID: session,
+	e := record.CalibrationEntry{ClaimID: r.Event.ClaimID, ProjectPath: project, SessionID: session,
 		Predicted: clamp01(p), Outcome: outcome, R2Verdict: r.R2Verdict, At: now}
 	if r.Stage > 0 {
 		s := r.Stage

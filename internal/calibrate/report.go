@@ -34,7 +34,7 @@ const WeakScore = 1
 var knownModes = []string{"BRAINSTORM", "FORCED", "BATCH", "SHADOW", "VETO", "REDIRECT", "INLINE", "FINAL"}
 
 // Review is what one file says about one review. Zero or nil parts mean
-// the file does not say (see store.R2Review).
+// the file does not say (see record.R2Review).
 type Review struct {
 	Kind     string   `json:"kind"`
 	ReviewID string   `json:"review_id"`

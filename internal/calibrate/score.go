@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 // MinOutcomes is how many outcomes the Brier score and ECE wait for:
@@ -44,7 +44,7 @@ type Calibration struct {
 // outcome with the confidence predicted for it, so a claim verified, then
 // reopened and killed counts once, as killed. Points come in the order of
 // each claim's first entry.
-func Points(entries []store.CalibrationEntry) []Point {
+func Points(entries []record.CalibrationEntry) []Point {
 	idx := map[string]int{}
 	var out []Point
 	for _, e := range entries {
@@ -121,7 +121,7 @@ func binOf(p float64, bins int) int {
 // ProjectCalibration reads the project's calibration log and scores it. The
 // score is meaningful only when N reaches MinOutcomes; callers say how many
 // more are needed before that.
-func ProjectCalibration(ctx context.Context, st *store.Store, project string, bins int) (Calibration, []Point, error) {
+func ProjectCalibration(ctx context.Context, st Entries, project string, bins int) (Calibration, []Point, error) {
 	es, err := st.CalibrationEntries(ctx, project)
 	if err != nil {
 		return Calibration{}, nil, fmt.Errorf("calibration: %w", err)

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 // handPoints are ten predictions whose scores were computed by hand:
@@ -71,7 +71,7 @@ func TestScoreEdges(t *testing.T) {
 
 func TestPointsKeepTheLatestOutcomePerClaim(t *testing.T) {
 	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	es := []store.CalibrationEntry{
+	es := []record.CalibrationEntry{
 		{ClaimID: "C-001", Predicted: 0.8, Outcome: OutcomeVerified, At: at},
 		{ClaimID: "C-002", Predicted: 0.4, Outcome: OutcomeConfounded, At: at},
 		{ClaimID: "C-001", Predicted: 0.7, Outcome: OutcomeRejected, At: at},

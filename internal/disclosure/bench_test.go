@@ -8,6 +8,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/recall"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -91,10 +92,10 @@ func BenchmarkSessionStartContext50k(b *testing.B) {
 	defer st.Close()
 	ended := now.Add(-time.Hour)
 	err = st.Tx(ctx, func(tx *store.Tx) error {
-		if err := tx.UpsertSession(ctx, store.SessionSeen{ID: "s1", ProjectPath: "/lab/bench", At: now.Add(-3 * time.Hour), Start: true}); err != nil {
+		if err := tx.UpsertSession(ctx, record.SessionSeen{ID: "s1", ProjectPath: "/lab/bench", At: now.Add(-3 * time.Hour), Start: true}); err != nil {
 			return err
 		}
-		return tx.SaveSummary(ctx, store.SessionSummary{ID: "s1", EndedAt: &ended,
+		return tx.SaveSummary(ctx, record.SessionSummary{ID: "s1", EndedAt: &ended,
 			Narrative: "Session summary: re-ran DQ1 on the GUIDE-seq table after the aligner fix, promoted C-12, R2 flagged the batch effect in the Harmony integration."})
 	})
 	if err != nil {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/recall"
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 // MemoryLineTokens caps one memory in injected context; the rest is one
@@ -98,7 +98,7 @@ func severity(level string) int {
 // calibration hint, seeds, stage, blueprint line, brief constraints).
 // vec may be nil; session is the starting session, never shown as its own
 // "last session" (SessionStart fires again on resume, clear and compact).
-func SessionStartContext(ctx context.Context, st *store.Store, vec recall.Vectors, project, session string, now time.Time, b Budgets, extra []Part) (string, error) {
+func SessionStartContext(ctx context.Context, st Reads, vec recall.Vectors, project, session string, now time.Time, b Budgets, extra []Part) (string, error) {
 	state, prev, err := statePart(ctx, st, project, session)
 	if err != nil {
 		return "", err
@@ -111,7 +111,7 @@ func SessionStartContext(ctx context.Context, st *store.Store, vec recall.Vector
 	return Build(parts, b), nil
 }
 
-func statePart(ctx context.Context, st *store.Store, project, session string) (Part, string, error) {
+func statePart(ctx context.Context, st Reads, project, session string) (Part, string, error) {
 	sessions, err := st.ProjectSessionCount(ctx, project)
 	if err != nil {
 		return Part{}, "", fmt.Errorf("session context: %w", err)
@@ -155,21 +155,21 @@ func plural(n int, what string) string {
 // session later.
 func salience(kind string) float64 {
 	switch kind {
-	case store.KindGateFailure, store.KindClaimEvent:
+	case record.KindGateFailure, record.KindClaimEvent:
 		return 1
-	case store.KindDecision, store.KindOpenThread:
+	case record.KindDecision, record.KindOpenThread:
 		return 0.9
-	case store.KindNote, store.KindInsight, store.KindPattern:
+	case record.KindNote, record.KindInsight, record.KindPattern:
 		return 0.8
-	case store.KindSeed, store.KindHypothesis:
+	case record.KindSeed, record.KindHypothesis:
 		return 0.7
-	case store.KindFailure:
+	case record.KindFailure:
 		return 0.5 // PreToolUse recalls a mistake before its target is touched again
 	}
 	return 0.3
 }
 
-func sessionMemories(ctx context.Context, st *store.Store, vec recall.Vectors, project, narrative string, now time.Time) (Part, error) {
+func sessionMemories(ctx context.Context, st Reads, vec recall.Vectors, project, narrative string, now time.Time) (Part, error) {
 	type pick struct {
 		id         int64
 		kind       string
@@ -181,8 +181,8 @@ func sessionMemories(ctx context.Context, st *store.Store, vec recall.Vectors, p
 	var picks []pick
 	seen := map[int64]bool{}
 	if strings.TrimSpace(narrative) != "" {
-		kinds := []string{store.KindDecision, store.KindGateFailure, store.KindClaimEvent, store.KindSeed, store.KindNote,
-			store.KindPattern, store.KindInsight, store.KindHypothesis, store.KindOpenThread}
+		kinds := []string{record.KindDecision, record.KindGateFailure, record.KindClaimEvent, record.KindSeed, record.KindNote,
+			record.KindPattern, record.KindInsight, record.KindHypothesis, record.KindOpenThread}
 		res, err := recall.Search(ctx, st, vec, recall.Query{Project: project, Text: narrative, Limit: SessionMemories / 2, Kinds: kinds, Now: now})
 		if err != nil {
 			return Part{}, fmt.Errorf("session context: %w", err)
@@ -197,12 +197,12 @@ func sessionMemories(ctx context.Context, st *store.Store, vec recall.Vectors, p
 		return Part{}, fmt.Errorf("session context: %w", err)
 	}
 	type ranked struct {
-		m     store.MemoryRecord
+		m     record.MemoryRecord
 		score float64
 	}
 	rs := make([]ranked, 0, len(recent))
 	for _, m := range recent {
-		if seen[m.ID] || m.Kind == store.KindNarrative {
+		if seen[m.ID] || m.Kind == record.KindNarrative {
 			continue
 		}
 		score := salience(m.Kind) * recall.Freshness(m.Kind, m.CreatedAt, now) * (0.5 + 0.5*m.Trust)
@@ -235,7 +235,7 @@ func sessionMemories(ctx context.Context, st *store.Store, vec recall.Vectors, p
 // PromptMemories memories recalled for the prompt, within budget tokens,
 // and the recall mode (hybrid or lexical). No hit gives "" (nothing is
 // injected). vec may be nil.
-func PromptContext(ctx context.Context, st *store.Store, vec recall.Vectors, project, prompt string, now time.Time, budget int) (string, string, error) {
+func PromptContext(ctx context.Context, st Reads, vec recall.Vectors, project, prompt string, now time.Time, budget int) (string, string, error) {
 	res, err := recall.Search(ctx, st, vec, recall.Query{Project: project, Text: prompt, Limit: PromptMemories, Now: now})
 	if err != nil {
 		return "", "", fmt.Errorf("prompt context: %w", err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/recall"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -46,16 +47,16 @@ func research(t testing.TB, st *store.Store, narrative string) {
 	ctx := context.Background()
 	must(t, st.Tx(ctx, func(tx *store.Tx) error {
 		ended := now.Add(-40 * time.Hour)
-		if err := tx.UpsertSession(ctx, store.SessionSeen{ID: "sess-prev-1", ProjectPath: project, At: now.Add(-48 * time.Hour), Start: true}); err != nil {
+		if err := tx.UpsertSession(ctx, record.SessionSeen{ID: "sess-prev-1", ProjectPath: project, At: now.Add(-48 * time.Hour), Start: true}); err != nil {
 			return err
 		}
-		if err := tx.SaveSummary(ctx, store.SessionSummary{ID: "sess-prev-1", Narrative: narrative, EndedAt: &ended, EndReason: "exit"}); err != nil {
+		if err := tx.SaveSummary(ctx, record.SessionSummary{ID: "sess-prev-1", Narrative: narrative, EndedAt: &ended, EndReason: "exit"}); err != nil {
 			return err
 		}
-		if err := tx.UpsertSession(ctx, store.SessionSeen{ID: "sess-now-2", ProjectPath: project, At: now, Start: true}); err != nil {
+		if err := tx.UpsertSession(ctx, record.SessionSeen{ID: "sess-now-2", ProjectPath: project, At: now, Start: true}); err != nil {
 			return err
 		}
-		return tx.AddClaimEvents(ctx, "sess-prev-1", project, now.Add(-47*time.Hour), []store.ClaimEvent{
+		return tx.AddClaimEvents(ctx, "sess-prev-1", project, now.Add(-47*time.Hour), []record.ClaimEvent{
 			{ClaimID: "C-007", Type: "CREATED", NewStatus: "PROVISIONAL"},
 			{ClaimID: "C-009", Type: "CREATED", NewStatus: "PROVISIONAL"},
 			{ClaimID: "C-009", Type: "KILLED", NewStatus: "KILLED", KillReason: "ARTIFACT"},
@@ -65,7 +66,7 @@ func research(t testing.TB, st *store.Store, narrative string) {
 	must(t, err)
 }
 
-func addMemories(t testing.TB, st *store.Store, ms ...store.NewMemory) []int64 {
+func addMemories(t testing.TB, st *store.Store, ms ...record.NewMemory) []int64 {
 	t.Helper()
 	var ids []int64
 	for _, m := range ms {
@@ -108,11 +109,11 @@ func TestSessionStartContextGolden(t *testing.T) {
 	st := openStore(t)
 	research(t, st, "Session summary: re-aligned the CHANGE-seq reads, DQ1 passes again, opened C-007 on PAM-distal mismatches.")
 	addMemories(t, st,
-		store.NewMemory{Kind: store.KindDecision, Text: "Score off-target sites with CFD, not MIT: CFD tracks CHANGE-seq read counts better.", At: now.Add(-20 * 24 * time.Hour)},
-		store.NewMemory{Kind: store.KindGateFailure, Text: "DQ2 failed: the split was per site, so one guide sat on both sides.", At: now.Add(-3 * 24 * time.Hour)},
-		store.NewMemory{Kind: store.KindNote, Text: "Lift the Lazzarotto table from hg19 to hg38 before joining.", At: now.Add(-60 * 24 * time.Hour)},
-		store.NewMemory{Kind: store.KindAction, Text: "Ran Cas-OFFinder for 110 guides.", At: now.Add(-2 * 24 * time.Hour)},
-		store.NewMemory{Kind: store.KindNarrative, Text: "Session summary from an older session.", At: now.Add(-90 * 24 * time.Hour)},
+		record.NewMemory{Kind: record.KindDecision, Text: "Score off-target sites with CFD, not MIT: CFD tracks CHANGE-seq read counts better.", At: now.Add(-20 * 24 * time.Hour)},
+		record.NewMemory{Kind: record.KindGateFailure, Text: "DQ2 failed: the split was per site, so one guide sat on both sides.", At: now.Add(-3 * 24 * time.Hour)},
+		record.NewMemory{Kind: record.KindNote, Text: "Lift the Lazzarotto table from hg19 to hg38 before joining.", At: now.Add(-60 * 24 * time.Hour)},
+		record.NewMemory{Kind: record.KindAction, Text: "Ran Cas-OFFinder for 110 guides.", At: now.Add(-2 * 24 * time.Hour)},
+		record.NewMemory{Kind: record.KindNarrative, Text: "Session summary from an older session.", At: now.Add(-90 * 24 * time.Hour)},
 	)
 	got, err := SessionStartContext(context.Background(), st, nil, project, "", now, DefaultBudgets(config.Defaults.SessionStartTokens), extras())
 	must(t, err)
@@ -122,10 +123,10 @@ func TestSessionStartContextGolden(t *testing.T) {
 func TestPromptContextGolden(t *testing.T) {
 	st := openStore(t)
 	ids := addMemories(t, st,
-		store.NewMemory{Kind: store.KindGateFailure, Text: "Gate DQ2 passed for C-007 on the guide-level split.", At: now.Add(-30 * 24 * time.Hour)},
-		store.NewMemory{Kind: store.KindGateFailure, Text: "Gate DQ2 failed for C-007 on the guide-level split.", At: now.Add(-3 * 24 * time.Hour)},
-		store.NewMemory{Kind: store.KindDecision, Text: "Hold out 22 guides entirely for testing.", At: now.Add(-10 * 24 * time.Hour)},
-		store.NewMemory{Kind: store.KindNote, Text: "Mycoplasma test passed on 2 May.", At: now.Add(-100 * 24 * time.Hour)},
+		record.NewMemory{Kind: record.KindGateFailure, Text: "Gate DQ2 passed for C-007 on the guide-level split.", At: now.Add(-30 * 24 * time.Hour)},
+		record.NewMemory{Kind: record.KindGateFailure, Text: "Gate DQ2 failed for C-007 on the guide-level split.", At: now.Add(-3 * 24 * time.Hour)},
+		record.NewMemory{Kind: record.KindDecision, Text: "Hold out 22 guides entirely for testing.", At: now.Add(-10 * 24 * time.Hour)},
+		record.NewMemory{Kind: record.KindNote, Text: "Mycoplasma test passed on 2 May.", At: now.Add(-100 * 24 * time.Hour)},
 	)
 	text, mode, err := PromptContext(context.Background(), st, nil, project, "did the DQ2 gate pass on the guide split for C-007?", now, config.Defaults.PromptRecallTokens)
 	must(t, err)
@@ -183,10 +184,10 @@ func TestMemoryLine(t *testing.T) {
 func TestSessionMemoriesKindsAndSuperseded(t *testing.T) {
 	st := openStore(t)
 	ids := addMemories(t, st,
-		store.NewMemory{Kind: store.KindAction, Text: "Ran Cas-OFFinder for 110 guides.", At: now.Add(-1 * 24 * time.Hour)},
-		store.NewMemory{Kind: store.KindOpenThread, Text: "Amplicon validation of the chromosome 7 sites is pending.", At: now.Add(-5 * 24 * time.Hour)},
-		store.NewMemory{Kind: store.KindDecision, Text: "Use a 1% read threshold for calling off-target sites.", At: now.Add(-10 * 24 * time.Hour)},
-		store.NewMemory{Kind: store.KindDecision, Text: "Use a 0.1% read threshold for calling off-target sites.", At: now.Add(-9 * 24 * time.Hour)},
+		record.NewMemory{Kind: record.KindAction, Text: "Ran Cas-OFFinder for 110 guides.", At: now.Add(-1 * 24 * time.Hour)},
+		record.NewMemory{Kind: record.KindOpenThread, Text: "Amplicon validation of the chromosome 7 sites is pending.", At: now.Add(-5 * 24 * time.Hour)},
+		record.NewMemory{Kind: record.KindDecision, Text: "Use a 1% read threshold for calling off-target sites.", At: now.Add(-10 * 24 * time.Hour)},
+		record.NewMemory{Kind: record.KindDecision, Text: "Use a 0.1% read threshold for calling off-target sites.", At: now.Add(-9 * 24 * time.Hour)},
 	)
 	part, err := sessionMemories(context.Background(), st, nil, project, "", now)
 	must(t, err)

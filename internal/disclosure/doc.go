@@ -6,6 +6,7 @@
 // more than Settings.SessionStartTokens together) and PromptContext (the
 // top three memories for a prompt, at most Settings.PromptRecallTokens).
 // Layer 3, full detail, is the CLI on demand. It reads the database only
-// through internal/store and recall; it must not import cobra, hugot or a
-// hook handler, and it writes nothing.
+// through the Reads interface it declares (store.go) and recall, never
+// importing store; it must not import cobra, hugot or a hook handler, and
+// it writes nothing.
 package disclosure

@@ -12,6 +12,7 @@ import (
 	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/embed"
 	"github.com/vibe-science/vibe/internal/recall"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -129,7 +130,7 @@ func TestForensicE4(t *testing.T) {
 	st := openStore(t)
 	research(t, st, "short narrative")
 	full := "Decision on guide-level splits: " + strings.Repeat("every guide's sites stay on one side of the split so no guide leaks; ", 40)
-	ids := addMemories(t, st, store.NewMemory{Kind: store.KindDecision, Text: full, At: now.Add(-time.Hour)})
+	ids := addMemories(t, st, record.NewMemory{Kind: record.KindDecision, Text: full, At: now.Add(-time.Hour)})
 	text, err := SessionStartContext(ctx, st, nil, project, "", now, DefaultBudgets(1000), nil)
 	must(t, err)
 	line := fmt.Sprintf("- [M-%d] decision 2026-11-01: Decision on guide-level splits:", ids[0])
@@ -162,9 +163,9 @@ func TestForensicC10(t *testing.T) {
 	st := openStore(t)
 	must(t, recall.Fill(ctx, st, project, 2000, now))
 	ids := addMemories(t, st,
-		store.NewMemory{Kind: store.KindDecision, Text: "Read counts are modelled with a negative binomial GLM instead of Poisson; dispersion was 3.8.", At: now.Add(-40 * 24 * time.Hour)},
-		store.NewMemory{Kind: store.KindClaimEvent, Text: "C-011 KILLED (CONFOUNDED): the methylation signal was explained by CpG density.", At: now.Add(-90 * 24 * time.Hour)},
-		store.NewMemory{Kind: store.KindNote, Text: "Our HEK293T stock passed the mycoplasma test on 2 May; earlier cell results are suspect.", At: now.Add(-150 * 24 * time.Hour)},
+		record.NewMemory{Kind: record.KindDecision, Text: "Read counts are modelled with a negative binomial GLM instead of Poisson; dispersion was 3.8.", At: now.Add(-40 * 24 * time.Hour)},
+		record.NewMemory{Kind: record.KindClaimEvent, Text: "C-011 KILLED (CONFOUNDED): the methylation signal was explained by CpG density.", At: now.Add(-90 * 24 * time.Hour)},
+		record.NewMemory{Kind: record.KindNote, Text: "Our HEK293T stock passed the mycoplasma test on 2 May; earlier cell results are suspect.", At: now.Add(-150 * 24 * time.Hour)},
 	)
 	tests := []struct {
 		prompt string

@@ -3,7 +3,6 @@ package gate
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/vibe-science/vibe/internal/lazyre"
 	"io/fs"
 	"os"
 	"path"
@@ -12,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/vibe-science/vibe/internal/lazyre"
 )
 
 // Design is a parsed design file (skill/vibe/formats/design-file.md; its

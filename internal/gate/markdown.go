@@ -2,8 +2,9 @@ package gate
 
 import (
 	"bytes"
-	"github.com/vibe-science/vibe/internal/markdown"
 	"strings"
+
+	"github.com/vibe-science/vibe/internal/markdown"
 )
 
 // mdLine is one line of a Markdown file that a parser should read: lines

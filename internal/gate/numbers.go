@@ -2,12 +2,13 @@ package gate
 
 import (
 	"bytes"
-	"github.com/vibe-science/vibe/internal/markdown"
 	"math"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/vibe-science/vibe/internal/markdown"
 )
 
 // reported is one number a findings file reports as a value.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 
@@ -184,4 +185,18 @@ func (r Result) recommendation() string {
 		return "Make that change, then " + rerun + "."
 	}
 	return fmt.Sprintf("Fix the %d issues listed, then %s.", count, rerun)
+}
+
+// Record is the result as the store records it: the gate, its status, its
+// checks and its unmatched numbers (the inputs are recorded with their
+// hashes by the caller, the profile is not recorded).
+func (r Result) Record() record.GateResult {
+	out := record.GateResult{Gate: r.Gate, Status: record.GateStatus(r.Status), Numbers: r.Numbers}
+	if r.Checks != nil {
+		out.Checks = make([]record.GateItem, len(r.Checks))
+		for i, c := range r.Checks {
+			out.Checks[i] = record.GateItem{Name: c.Name, Status: record.GateStatus(c.Status), Detail: c.Detail, Fix: c.Fix}
+		}
+	}
+	return out
 }

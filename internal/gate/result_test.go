@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 
@@ -85,5 +86,25 @@ func TestStatusFromChecks(t *testing.T) {
 	r := Result{Gate: "DC0", Status: StatusPass, Checks: []Check{{Name: "design", Status: StatusFail, Detail: "x", Fix: "y"}}}
 	if v := r.Verdict(); v.Result != verdict.Block || v.Reason != "DC0 FAIL: x — y." {
 		t.Errorf("got %s %q", v.Result, v.Reason)
+	}
+}
+
+// TestRecord: the recorded result keeps the gate, status, checks and
+// numbers field for field, and leaves out the paths the gate was handed (so
+// the decision hash does not depend on where the project is checked out).
+func TestRecord(t *testing.T) {
+	r := Result{Gate: "DQ4", Status: StatusFail, Inputs: []string{"/p/F.md"}, Numbers: []string{"0.93"}, Checks: []Check{
+		{Name: "source", Status: StatusPass, Detail: "4 numbers"},
+		{Name: "number", Status: StatusFail, Detail: "0.93 matches nothing", Fix: "correct it"},
+	}}
+	want := record.GateResult{Gate: "DQ4", Status: record.GateFail, Numbers: []string{"0.93"}, Checks: []record.GateItem{
+		{Name: "source", Status: record.GatePass, Detail: "4 numbers"},
+		{Name: "number", Status: record.GateFail, Detail: "0.93 matches nothing", Fix: "correct it"},
+	}}
+	if got := r.Record(); !reflect.DeepEqual(got, want) {
+		t.Errorf("Record() = %+v, want %+v", got, want)
+	}
+	if got := (Result{Gate: "DQ1", Status: StatusPass}).Record(); got.Checks != nil || got.Status != record.GatePass {
+		t.Errorf("a result without checks recorded as %+v", got)
 	}
 }

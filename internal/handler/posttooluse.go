@@ -23,6 +23,7 @@ import (
 	"github.com/vibe-science/vibe/internal/observer"
 	"github.com/vibe-science/vibe/internal/permission"
 	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/seeds"
 	"github.com/vibe-science/vibe/internal/spine"
 	"github.com/vibe-science/vibe/internal/store"
@@ -47,9 +48,9 @@ const MaxChecksumBytes = 32 << 20
 // Call is a PostToolUse event digested for recording.
 type Call struct {
 	Project project.Project
-	Entry   store.SpineEntry
-	Files   []store.Touched
-	Memory  *store.NewMemory
+	Entry   record.SpineEntry
+	Files   []record.Touched
+	Memory  *record.NewMemory
 }
 
 // Digest turns an event into the rows to record. It reads written files to
@@ -84,7 +85,7 @@ func Digest(ev *hook.Event, proj project.Project, now time.Time) Call {
 	}
 	c := spine.Call{Tool: ev.ToolName, Path: rel, Command: in.Command, Text: text, Query: query}
 	action := spine.Classify(c)
-	entry := store.SpineEntry{
+	entry := record.SpineEntry{
 		SessionID:     ev.SessionID,
 		ProjectPath:   proj.Root,
 		At:            now,
@@ -107,12 +108,12 @@ func Digest(ev *hook.Event, proj project.Project, now time.Time) Call {
 		entry.OutputSummary = spine.Clip("failed: "+msg, spine.MaxSummary)
 		entry.OutputSHA256 = spine.Digest([]byte(msg))
 	}
-	var files []store.Touched
+	var files []record.Touched
 	if ev.ToolName == "Bash" || ev.ToolName == "PowerShell" || strings.HasPrefix(ev.ToolName, "mcp__") {
 		paths, _ := permission.WrittenPaths(permission.Request{ProjectRoot: proj.Root, Cwd: ev.Cwd,
 			AgentType: ev.AgentType, ToolName: ev.ToolName, ToolInput: ev.ToolInput})
 		for _, p := range paths {
-			t := store.Touched{Path: p, Op: "write"}
+			t := record.Touched{Path: p, Op: "write"}
 			t.SHA256, t.Size = checksum(absUnder(proj, p))
 			files = append(files, t)
 		}
@@ -120,11 +121,11 @@ func Digest(ev *hook.Event, proj project.Project, now time.Time) Call {
 	if abs != "" {
 		switch ev.ToolName {
 		case "Write", "Edit", "MultiEdit", "NotebookEdit":
-			t := store.Touched{Path: rel, Op: "write"}
+			t := record.Touched{Path: rel, Op: "write"}
 			t.SHA256, t.Size = checksum(abs)
 			files = append(files, t)
 		case "Read":
-			files = append(files, store.Touched{Path: rel, Op: "read"})
+			files = append(files, record.Touched{Path: rel, Op: "read"})
 		}
 	}
 	call := Call{Project: proj, Entry: entry, Files: files}
@@ -135,8 +136,8 @@ func Digest(ev *hook.Event, proj project.Project, now time.Time) Call {
 		if rel != "" {
 			ref = rel
 		}
-		call.Memory = &store.NewMemory{
-			ProjectPath: proj.Root, SessionID: ev.SessionID, Kind: store.KindAction,
+		call.Memory = &record.NewMemory{
+			ProjectPath: proj.Root, SessionID: ev.SessionID, Kind: record.KindAction,
 			Text: action + ": " + entry.InputSummary, Ref: ref, Source: "hook", At: now,
 		}
 	}
@@ -343,8 +344,8 @@ func recordClaims(ctx context.Context, tx *store.Tx, ev *hook.Event, call Call, 
 			if e.Narrative != "" {
 				text += ": " + e.Narrative
 			}
-			if _, _, err := tx.AddMemory(ctx, store.NewMemory{ProjectPath: call.Project.Root, SessionID: ev.SessionID,
-				Kind: store.KindClaimEvent, Text: text, Ref: f.Path + "#" + e.ClaimID, Source: "hook", At: now}); err != nil {
+			if _, _, err := tx.AddMemory(ctx, record.NewMemory{ProjectPath: call.Project.Root, SessionID: ev.SessionID,
+				Kind: record.KindClaimEvent, Text: text, Ref: f.Path + "#" + e.ClaimID, Source: "hook", At: now}); err != nil {
 				return err
 			}
 		}

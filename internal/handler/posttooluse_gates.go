@@ -11,6 +11,7 @@ import (
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
 	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
@@ -23,7 +24,7 @@ var ArtifactTracker = artifact.Default
 type gated struct {
 	scan      artifact.Scan
 	judged    []artifact.Judgement
-	inputs    [][]store.GateInput // per judgement, the files it read with their hashes
+	inputs    [][]record.GateInput // per judgement, the files it read with their hashes
 	worst     gate.Status
 	statusFor map[string]gate.Status // rel path → worst status of the gates run on it
 	profiles  map[string][]byte      // rel path → DQ1's profile of the table
@@ -73,11 +74,11 @@ func gateArtifacts(ctx context.Context, env *hookrun.Env, st *store.Store, ev *h
 	g.judged = artifact.Judge(g.scan, d)
 	for i := range g.judged {
 		j := &g.judged[i]
-		var ins []store.GateInput
+		var ins []record.GateInput
 		for k, in := range j.Result.Inputs {
 			rel := proj.Rel(in)
 			sum, _ := checksum(in)
-			ins = append(ins, store.GateInput{Path: rel, SHA256: sum})
+			ins = append(ins, record.GateInput{Path: rel, SHA256: sum})
 			j.Result.Inputs[k] = rel
 		}
 		g.inputs = append(g.inputs, ins)
@@ -123,8 +124,8 @@ func (g gated) record(ctx context.Context, tx *store.Tx, ev *hook.Event, proj pr
 			claims = []string{""}
 		}
 		for _, c := range claims {
-			if _, err := tx.AddGateCheck(ctx, store.GateCheck{Session: ev.SessionID, Project: proj.Root, ClaimID: c,
-				Result: j.Result, Inputs: g.inputs[i], At: now}); err != nil {
+			if _, err := tx.AddGateCheck(ctx, record.GateCheck{Session: ev.SessionID, Project: proj.Root, ClaimID: c,
+				Result: j.Result.Record(), Inputs: g.inputs[i], At: now}); err != nil {
 				return err
 			}
 		}
@@ -138,9 +139,9 @@ func (g gated) record(ctx context.Context, tx *store.Tx, ev *hook.Event, proj pr
 		if evType == "" || len(j.Claims) == 0 {
 			continue
 		}
-		evs := make([]store.ClaimEvent, len(j.Claims))
+		evs := make([]record.ClaimEvent, len(j.Claims))
 		for k, c := range j.Claims {
-			evs[k] = store.ClaimEvent{ClaimID: c, Type: evType, GateID: j.Result.Gate,
+			evs[k] = record.ClaimEvent{ClaimID: c, Type: evType, GateID: j.Result.Gate,
 				Narrative: j.Result.Reason(), SourceRef: j.Rel + "#" + ev.ToolUseID}
 		}
 		if err := tx.AddClaimEvents(ctx, ev.SessionID, proj.Root, now, evs); err != nil {
@@ -148,7 +149,7 @@ func (g gated) record(ctx context.Context, tx *store.Tx, ev *hook.Event, proj pr
 		}
 	}
 	put := func(s artifact.State) error {
-		return tx.PutArtifactState(ctx, store.ArtifactState{Project: proj.Root, Path: s.Rel, Kind: s.Kind, Size: s.Size,
+		return tx.PutArtifactState(ctx, record.ArtifactState{Project: proj.Root, Path: s.Rel, Kind: s.Kind, Size: s.Size,
 			MtimeNS: s.MtimeNS, SHA256: s.SHA256, Status: s.Status, Profile: s.Profile, At: now})
 	}
 	for _, c := range g.scan.Changes {

@@ -118,13 +118,23 @@ func handlePreToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (ho
 	out.Verdicts = append(out.Verdicts, findingsCheck(proj, target, proposed, domain)...)
 	out.Verdicts = append(out.Verdicts, directionCheck(ctx, ev, st, proj, target, old, proposed, domain)...)
 	if rel := proj.Rel(target); integrityhook.IsDomainConfig(rel) {
-		vs, err := integrityhook.ConfigWrite(ctx, st, proj, rel, old, proposed, now)
+		vs, err := integrityhook.ConfigWrite(ctx, integrityStore(st), proj, rel, old, proposed, now)
 		if err != nil {
 			env.Logf("threshold drift: %v", err)
 		}
 		out.Verdicts = append(out.Verdicts, vs...)
 	}
 	return out, nil
+}
+
+// integrityStore is st as integrityhook takes it: a nil interface, not a
+// nil *store.Store, when the database is unavailable, so its "no history"
+// path runs instead of a call on a nil store.
+func integrityStore(st *store.Store) integrityhook.Store[*store.Tx] {
+	if st == nil {
+		return nil
+	}
+	return st
 }
 
 // briefCheck applies the research brief's constraints to the files a call
@@ -137,7 +147,7 @@ func briefCheck(ctx context.Context, env *hookrun.Env, st *store.Store, proj pro
 	copyPath := integrityhook.BriefCopy(env.Paths().DB, proj.Root)
 	breakers := env.Settings().Breakers
 	for _, p := range paths {
-		for _, v := range integrityhook.BriefWriteWith(ctx, st, copyPath, proj, p, breakers) {
+		for _, v := range integrityhook.BriefWriteWith(ctx, integrityStore(st), copyPath, proj, p, breakers) {
 			switch {
 			case v.Result == verdict.Pass:
 			case brief.NeedsConfirm(v):
@@ -258,14 +268,16 @@ func ledgerCheck(ctx context.Context, proj project.Project, abs string, old, pro
 		return nil
 	}
 	var passed ledger.Gates
+	var salvaged seeds.Salvaged // nil, not a nil *store.Store, when there is no database
 	if st != nil {
 		passed = func(ctx context.Context, id string) (map[string]bool, error) {
 			return st.PassedGates(ctx, proj.Root, id)
 		}
+		salvaged = st
 	}
 	salvage := func(c claim.Claim) verdict.Verdict {
 		serendipity, _ := os.ReadFile(proj.Path(seeds.FileName))
-		return seeds.SalvageVerdict(ctx, st, proj.Root, c, serendipity)
+		return seeds.SalvageVerdict(ctx, salvaged, proj.Root, c, serendipity)
 	}
 	return ledger.PreCheck(ctx, proj, proj.Rel(abs), old, proposed, d.Promotion, passed, gateCommand, salvage)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/vibe-science/vibe/internal/privacy"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/recall"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -34,7 +35,7 @@ func handlePromptSubmit(ctx context.Context, env *hookrun.Env, ev *hook.Event) (
 	sum := sha256.Sum256([]byte(ev.Prompt))
 	seen := hookrun.Seen(ev, proj.Root, now)
 	// Spooled when the database refuses it now (hookrun.Env.Record).
-	if err := env.Record(ctx, store.Record{Session: &seen, Prompt: &store.PromptSeen{
+	if err := env.Record(ctx, store.Record{Session: &seen, Prompt: &record.PromptSeen{
 		SessionID: ev.SessionID, PromptID: ev.PromptID, AgentRole: ev.AgentType,
 		SHA256: hex.EncodeToString(sum[:]), Chars: utf8.RuneCountInString(ev.Prompt), At: now,
 	}}); err != nil {

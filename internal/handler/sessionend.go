@@ -9,6 +9,7 @@ import (
 	"github.com/vibe-science/vibe/internal/hookrun"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/projectfiles"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -44,8 +45,8 @@ func handleSessionEnd(ctx context.Context, env *hookrun.Env, ev *hook.Event) (ho
 		if err != nil {
 			return err
 		}
-		_, _, err = tx.AddMemory(ctx, store.NewMemory{
-			ProjectPath: proj.Root, SessionID: ev.SessionID, Kind: store.KindNarrative,
+		_, _, err = tx.AddMemory(ctx, record.NewMemory{
+			ProjectPath: proj.Root, SessionID: ev.SessionID, Kind: record.KindNarrative,
 			Text: s.NarrativeSummary, Ref: "session:" + ev.SessionID, Source: "hook", At: now,
 		})
 		return err

@@ -18,6 +18,7 @@ import (
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/projectfiles"
 	"github.com/vibe-science/vibe/internal/recall"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/seeds"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/verdict"
@@ -99,7 +100,7 @@ func parts(ctx context.Context, env *hookrun.Env, st *store.Store, proj project.
 	} else {
 		env.Note("%v", err)
 	}
-	if alerts, err := st.Alerts(ctx, store.AlertFilter{Project: proj.Root, Limit: 5}); err == nil && len(alerts) > 0 {
+	if alerts, err := st.Alerts(ctx, record.AlertFilter{Project: proj.Root, Limit: 5}); err == nil && len(alerts) > 0 {
 		as := make([]disclosure.Alert, len(alerts))
 		for i, a := range alerts {
 			as[i] = disclosure.Alert{Level: a.Level, Message: fmt.Sprintf("[A-%d] %s", a.ID, a.Message)}
@@ -115,8 +116,11 @@ func parts(ctx context.Context, env *hookrun.Env, st *store.Store, proj project.
 			Title: "PROTECTED FILES CHANGED (revert if not done yet)", Lines: lines})
 	}
 	var hints []string
-	for _, hint := range []func(context.Context, *store.Store, string) (string, error){calibrate.Hint, calibrate.Patterns} {
-		if h, err := hint(ctx, st, proj.Root); err == nil && h != "" {
+	for _, hint := range []func() (string, error){
+		func() (string, error) { return calibrate.Hint(ctx, st, proj.Root) },
+		func() (string, error) { return calibrate.Patterns(ctx, st, proj.Root) },
+	} {
+		if h, err := hint(); err == nil && h != "" {
 			// The hints carry their own tag ("[R2 CALIBRATION] …"); the part's
 			// title already says it.
 			if strings.HasPrefix(h, "[") {

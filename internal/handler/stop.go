@@ -10,6 +10,7 @@ import (
 	"github.com/vibe-science/vibe/internal/ledger"
 	"github.com/vibe-science/vibe/internal/narrative"
 	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/tamper"
 )
@@ -80,7 +81,7 @@ func Checkpoint(ctx context.Context, tx *store.Tx, session, turn string, endedAt
 	if err != nil {
 		return err
 	}
-	return tx.SaveSummary(ctx, store.SessionSummary{
+	return tx.SaveSummary(ctx, record.SessionSummary{
 		ID: session, Narrative: narrative.Build(facts), Turn: turn, Counts: counts, EndedAt: endedAt, EndReason: reason,
 	})
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/integrity"
 	"github.com/vibe-science/vibe/internal/privacy"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -241,8 +242,8 @@ func (e *Env) close() {
 }
 
 // Seen is the session upsert every hook performs, built from its event.
-func Seen(ev *hook.Event, projectRoot string, now time.Time) store.SessionSeen {
-	return store.SessionSeen{
+func Seen(ev *hook.Event, projectRoot string, now time.Time) record.SessionSeen {
+	return record.SessionSeen{
 		ID:             ev.SessionID,
 		ProjectPath:    projectRoot,
 		At:             now,

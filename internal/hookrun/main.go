@@ -13,6 +13,7 @@ import (
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/integrity"
 	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
@@ -87,7 +88,7 @@ func Main(spec Spec, env *Env) int {
 		outcome = failure(spec, env, ev, event, err)
 	}
 	outcome.Verdicts = append(outcome.Verdicts, databaseBreaker(env, event)...)
-	record(env, ev, outcome)
+	recordOutcome(env, ev, outcome)
 	replay(env)
 	reply := Reply(event, outcome, env.Notes())
 	if reply.Empty() {
@@ -204,16 +205,16 @@ func describe(err error) string {
 	return msg
 }
 
-// record appends the outcome's verdicts to the advisory log, after the
+// recordOutcome appends the outcome's verdicts to the advisory log, after the
 // decision; what the database refuses goes to the spool (Env.Record). A
 // failure here never changes the reply.
-func record(env *Env, ev *hook.Event, o Outcome) {
+func recordOutcome(env *Env, ev *hook.Event, o Outcome) {
 	if len(o.Verdicts) == 0 {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	c := store.AdvisoryContext{At: env.Now()}
+	c := record.AdvisoryContext{At: env.Now()}
 	if ev != nil {
 		c.SessionID, c.Event, c.ToolUseID = ev.SessionID, ev.HookEventName, ev.ToolUseID
 		c.ProjectPath = project.ResolveEnv(ev.Cwd, env.Getenv).Root
@@ -224,7 +225,7 @@ func record(env *Env, ev *hook.Event, o Outcome) {
 	r := store.Record{Verdicts: o.Verdicts, Advisory: &c}
 	if c.SessionID != "" {
 		// The session row must exist for the verdict to belong to it.
-		r.Session = &store.SessionSeen{ID: c.SessionID, ProjectPath: c.ProjectPath, At: c.At, Client: clientOf(ev)}
+		r.Session = &record.SessionSeen{ID: c.SessionID, ProjectPath: c.ProjectPath, At: c.At, Client: clientOf(ev)}
 	}
 	if err := env.Record(ctx, r); err != nil {
 		env.Logf("record verdicts: %v", err)

@@ -16,7 +16,7 @@ import (
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/integrity"
 	"github.com/vibe-science/vibe/internal/project"
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 
@@ -64,7 +64,7 @@ func (e *ProblemsError) Error() string {
 
 // Ingested is a brief version just stored.
 type Ingested struct {
-	Version   store.BriefVersion
+	Version   record.BriefVersion
 	Brief     brief.Brief
 	PinErrors []error
 }
@@ -72,7 +72,7 @@ type Ingested struct {
 // IngestBrief prepares a brief and stores it as the project's newest
 // version. A brief with problems is not stored: the error is a
 // *ProblemsError of kind Invalid listing them all.
-func IngestBrief(ctx context.Context, st *store.Store, proj project.Project, name string, content []byte, now time.Time) (Ingested, error) {
+func IngestBrief[W Writes](ctx context.Context, st Store[W], proj project.Project, name string, content []byte, now time.Time) (Ingested, error) {
 	if st == nil {
 		return Ingested{}, errNoStore
 	}
@@ -84,10 +84,10 @@ func IngestBrief(ctx context.Context, st *store.Store, proj project.Project, nam
 	if err != nil {
 		return Ingested{}, fmt.Errorf("ingest brief: encode: %w", err)
 	}
-	v := store.BriefVersion{ProjectPath: proj.Root, SourcePath: p.Brief.Source, Hash: p.Brief.Hash, Title: p.Brief.Title,
+	v := record.BriefVersion{ProjectPath: proj.Root, SourcePath: p.Brief.Source, Hash: p.Brief.Hash, Title: p.Brief.Title,
 		Content: raw, Constraints: len(p.Brief.Constraints), Decisions: len(p.Brief.Decisions),
 		Anchors: len(p.Brief.Anchors), IngestedAt: now}
-	err = st.Tx(ctx, func(tx *store.Tx) error {
+	err = st.Tx(ctx, func(tx W) error {
 		id, err := tx.AddBrief(ctx, v)
 		v.ID = id
 		return err
@@ -154,9 +154,9 @@ func readBriefCopy(path string) (brief.Brief, bool, error) {
 
 // CurrentBrief returns the project's current brief (the newest version),
 // decoded, and whether there is one.
-func CurrentBrief(ctx context.Context, st *store.Store, proj project.Project) (brief.Brief, store.BriefVersion, bool, error) {
+func CurrentBrief(ctx context.Context, st Reads, proj project.Project) (brief.Brief, record.BriefVersion, bool, error) {
 	if st == nil {
-		return brief.Brief{}, store.BriefVersion{}, false, errNoStore
+		return brief.Brief{}, record.BriefVersion{}, false, errNoStore
 	}
 	v, ok, err := st.CurrentBrief(ctx, proj.Root)
 	if err != nil || !ok {
@@ -174,7 +174,7 @@ func CurrentBrief(ctx context.Context, st *store.Store, proj project.Project) (b
 // and re-checks its anchors: degraded is brief.RotVerdict (a WARN naming the
 // anchors that moved, or a PASS), or the zero Verdict when the project has
 // no brief or the brief has no anchors.
-func BriefContext(ctx context.Context, st *store.Store, proj project.Project, maxTokens, maxConstraints int) (text string, degraded verdict.Verdict, err error) {
+func BriefContext(ctx context.Context, st Reads, proj project.Project, maxTokens, maxConstraints int) (text string, degraded verdict.Verdict, err error) {
 	b, _, ok, err := CurrentBrief(ctx, st, proj)
 	if err != nil || !ok {
 		return "", verdict.Verdict{}, err
@@ -194,7 +194,7 @@ func BriefContext(ctx context.Context, st *store.Store, proj project.Project, ma
 // constraint that applies, gives none. A brief that cannot be read gives
 // the "brief" circuit breaker's verdict (by default a WARN that its
 // constraints went unchecked).
-func BriefWrite(ctx context.Context, st *store.Store, proj project.Project, rel string) []verdict.Verdict {
+func BriefWrite(ctx context.Context, st Reads, proj project.Project, rel string) []verdict.Verdict {
 	return BriefWriteWith(ctx, st, "", proj, rel, integrity.DefaultBreakers())
 }
 
@@ -203,11 +203,11 @@ func BriefWrite(ctx context.Context, st *store.Store, proj project.Project, rel 
 // cannot be read, and applies the user's circuit breakers. With the
 // database up it also writes a missing copy (a brief ingested before
 // copies existed).
-func BriefWriteWith(ctx context.Context, st *store.Store, copyPath string, proj project.Project, rel string, breakers integrity.Breakers) []verdict.Verdict {
+func BriefWriteWith(ctx context.Context, st Reads, copyPath string, proj project.Project, rel string, breakers integrity.Breakers) []verdict.Verdict {
 	var b brief.Brief
 	ok, err := false, error(errNoStore)
 	if st != nil {
-		var v store.BriefVersion
+		var v record.BriefVersion
 		b, v, ok, err = CurrentBrief(ctx, st, proj)
 		if err == nil && ok && copyPath != "" {
 			if _, serr := os.Stat(copyPath); errors.Is(serr, os.ErrNotExist) {
@@ -242,7 +242,7 @@ func BriefWriteWith(ctx context.Context, st *store.Store, copyPath string, proj 
 // rel, every anchor still matching, or the same note already recorded (by
 // decision hash). A brief that cannot be read gives the "brief" circuit
 // breaker's verdict.
-func AnchorEdited(ctx context.Context, st *store.Store, proj project.Project, rel string) (verdict.Verdict, bool) {
+func AnchorEdited(ctx context.Context, st Reads, proj project.Project, rel string) (verdict.Verdict, bool) {
 	b, _, ok, err := CurrentBrief(ctx, st, proj)
 	if err != nil {
 		v, _ := integrity.DefaultBreakers().On(integrity.DepBrief, err)

@@ -13,6 +13,7 @@ import (
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/integrity"
 	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
@@ -170,7 +171,7 @@ func TestBriefWriteUnreadableBriefTripsTheBreaker(t *testing.T) {
 	ctx := context.Background()
 	st, proj, _ := briefProject(t)
 	st.Close()
-	for name, s := range map[string]*store.Store{"closed store": st, "no store": nil} {
+	for name, s := range map[string]Reads{"closed store": st, "no store": nil} {
 		vs := BriefWrite(ctx, s, proj, "src/split.go")
 		if len(vs) != 1 || vs[0].Check != "circuit-breaker" || vs[0].Result != verdict.Warn ||
 			!strings.Contains(vs[0].Reason, "research brief's constraints were not checked") {
@@ -218,7 +219,7 @@ func TestAnchorEdited(t *testing.T) {
 
 	// Once recorded, the same drift is not repeated.
 	if err := st.Tx(ctx, func(tx *store.Tx) error {
-		return tx.AppendAdvisories(ctx, store.AdvisoryContext{ProjectPath: proj.Root, Event: "PostToolUse", At: t0}, []verdict.Verdict{v})
+		return tx.AppendAdvisories(ctx, record.AdvisoryContext{ProjectPath: proj.Root, Event: "PostToolUse", At: t0}, []verdict.Verdict{v})
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +279,7 @@ func TestBriefCopyEnforcesWithTheDatabaseDown(t *testing.T) {
 		t.Fatalf("copy %s: %v %v", copyPath, info, err)
 	}
 	st.Close()
-	for name, s := range map[string]*store.Store{"closed store": st, "no store": nil} {
+	for name, s := range map[string]Reads{"closed store": st, "no store": nil} {
 		vs := BriefWriteWith(ctx, s, copyPath, proj, "src/split.go", integrity.DefaultBreakers())
 		if len(vs) != 1 || vs[0].Result != verdict.HardBlock || !strings.Contains(vs[0].Reason, "BC-001") {
 			t.Errorf("%s: %+v", name, vs)

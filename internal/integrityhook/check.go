@@ -14,7 +14,6 @@ import (
 	"github.com/vibe-science/vibe/internal/integrity"
 	"github.com/vibe-science/vibe/internal/ledger"
 	"github.com/vibe-science/vibe/internal/project"
-	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 
@@ -27,7 +26,7 @@ const ledgerName = "CLAIM-LEDGER.md"
 // D3-threshold-drift verdict per domain with changes recorded in the drift
 // window before now, sorted by domain (PASS, WARN at 800 bps, BLOCK at
 // 1000 bps or more). root is the project root.
-func Check(ctx context.Context, st *store.Store, root string, now time.Time) ([]verdict.Verdict, error) {
+func Check(ctx context.Context, st Reads, root string, now time.Time) ([]verdict.Verdict, error) {
 	proj := project.Project{Root: root}
 	l, err := readLedgers(proj)
 	if err != nil {
@@ -88,7 +87,7 @@ func readLedgers(proj project.Project) (claim.Ledger, error) {
 // so a note is shown and recorded once (integrity.Dedup). Denials (BLOCK,
 // HARD_BLOCK) and verdicts that ask the person (brief.NeedsConfirm) are
 // kept whatever the log holds: they must answer every call.
-func Unseen(ctx context.Context, st *store.Store, proj project.Project, vs []verdict.Verdict) ([]verdict.Verdict, error) {
+func Unseen(ctx context.Context, st Reads, proj project.Project, vs []verdict.Verdict) ([]verdict.Verdict, error) {
 	var hashes []string
 	for _, v := range vs {
 		if repeatable(v) {

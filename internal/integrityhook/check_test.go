@@ -7,6 +7,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/brief"
 	"github.com/vibe-science/vibe/internal/claim"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
@@ -60,7 +61,7 @@ func TestCheckDriftPerDomainGolden(t *testing.T) {
 	st := openStore(t)
 	proj := newProject(t)
 	writeFile(t, proj, ".vibe-science/CLAIM-LEDGER.md", "## C-001: a\n- status: PROVISIONAL\n- depends-on: C-002\n\n## C-002: b\n- depends-on: C-001\n")
-	rows := []store.ThresholdChange{
+	rows := []record.ThresholdChange{
 		{ProjectPath: proj.Root, Domain: "generic", Key: "dq2.min_auc", Old: 0.55, New: 0.5, Bps: 909, Loosens: true, Direction: "lower_looser", At: t0.Add(-10 * day)},
 		{ProjectPath: proj.Root, Domain: "crispr-off-target", Key: "dq2.max_fold_cv", Old: 0.5, New: 0.52, Bps: 400, Loosens: true, Direction: "higher_looser", At: t0.Add(-day)},
 		// Out of the window: its domain is not reported at all.
@@ -104,7 +105,7 @@ func TestUnseen(t *testing.T) {
 	ask := verdict.New("brief-constraint", verdict.Warn, verdict.Med, "confirm BC-002", map[string]string{"c": "BC-002"})
 	ask.Evidence.Notes = []string{brief.AskNote}
 	if err := st.Tx(ctx, func(tx *store.Tx) error {
-		return tx.AppendAdvisories(ctx, store.AdvisoryContext{ProjectPath: proj.Root, Event: "PreToolUse", At: t0},
+		return tx.AppendAdvisories(ctx, record.AdvisoryContext{ProjectPath: proj.Root, Event: "PreToolUse", At: t0},
 			[]verdict.Verdict{note, recorded, deny, ask})
 	}); err != nil {
 		t.Fatal(err)

@@ -17,7 +17,7 @@ import (
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/integrity"
 	"github.com/vibe-science/vibe/internal/project"
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 
@@ -46,7 +46,7 @@ func IsDomainConfig(rel string) bool {
 // cannot be read is a WARN saying drift was not judged. st may be nil (no
 // history, no gate failures); with a store, a config vibe has never seen is
 // snapshotted as it is on disk.
-func ConfigWrite(ctx context.Context, st *store.Store, proj project.Project, rel string, old, proposed []byte, now time.Time) ([]verdict.Verdict, error) {
+func ConfigWrite[W Writes](ctx context.Context, st Store[W], proj project.Project, rel string, old, proposed []byte, now time.Time) ([]verdict.Verdict, error) {
 	rel = cleanRel(rel)
 	next, err := readConfig(rel, proposed)
 	if err != nil {
@@ -90,7 +90,7 @@ func ConfigWrite(ctx context.Context, st *store.Store, proj project.Project, rel
 // not a readable config records nothing and keeps the snapshot, so the next
 // readable version is compared with the last readable one. ref names the
 // tool call (stored with each change).
-func RecordConfigChange(ctx context.Context, st *store.Store, proj project.Project, rel string, current []byte, at time.Time, ref string) ([]integrity.ThresholdChange, error) {
+func RecordConfigChange[W Writes](ctx context.Context, st Store[W], proj project.Project, rel string, current []byte, at time.Time, ref string) ([]integrity.ThresholdChange, error) {
 	if st == nil {
 		return nil, fault.Errorf(fault.Unavailable, "record config change", "no database")
 	}
@@ -106,7 +106,7 @@ func RecordConfigChange(ctx context.Context, st *store.Store, proj project.Proje
 		return nil, err
 	}
 	var recorded []integrity.ThresholdChange
-	err = st.Tx(ctx, func(tx *store.Tx) error {
+	err = st.Tx(ctx, func(tx W) error {
 		snap, _, err := tx.ConfigSnapshot(ctx, proj.Root, rel)
 		if err != nil {
 			return err
@@ -116,9 +116,9 @@ func RecordConfigChange(ctx context.Context, st *store.Store, proj project.Proje
 			return err
 		}
 		changes = integrity.MarkAfterFailure(changes, failures, integrity.DefaultFailureLookback)
-		rows := make([]store.ThresholdChange, len(changes))
+		rows := make([]record.ThresholdChange, len(changes))
 		for i, c := range changes {
-			rows[i] = store.ThresholdChange{ProjectPath: proj.Root, Domain: c.Domain, Key: c.Key, Old: c.Old, New: c.New,
+			rows[i] = record.ThresholdChange{ProjectPath: proj.Root, Domain: c.Domain, Key: c.Key, Old: c.Old, New: c.New,
 				Bps: c.Bps, Loosens: c.Loosens, AfterFailure: c.AfterFailure, Direction: string(c.Direction), At: c.At, SourceRef: ref}
 		}
 		if err := tx.AddThresholdChanges(ctx, rows); err != nil {
@@ -136,7 +136,7 @@ func RecordConfigChange(ctx context.Context, st *store.Store, proj project.Proje
 // BaselineConfigs snapshots the project's domain configs that vibe has never
 // seen (SessionStart), so thresholds set before vibe was installed are the
 // starting point rather than a change.
-func BaselineConfigs(ctx context.Context, st *store.Store, proj project.Project, at time.Time) error {
+func BaselineConfigs[W Writes](ctx context.Context, st Store[W], proj project.Project, at time.Time) error {
 	rels := []string{gate.DomainConfigPath}
 	if matches, err := filepath.Glob(filepath.Join(proj.Root, filepath.FromSlash(blueprintDomainsDir), "*.json")); err == nil {
 		for _, m := range matches {
@@ -159,11 +159,11 @@ func BaselineConfigs(ctx context.Context, st *store.Store, proj project.Project,
 }
 
 // baseline saves content as the snapshot of rel when vibe has none yet.
-func baseline(ctx context.Context, st *store.Store, proj project.Project, rel string, content []byte, at time.Time) error {
+func baseline[W Writes](ctx context.Context, st Store[W], proj project.Project, rel string, content []byte, at time.Time) error {
 	if len(bytes.TrimSpace(content)) == 0 {
 		return nil
 	}
-	err := st.Tx(ctx, func(tx *store.Tx) error {
+	err := st.Tx(ctx, func(tx W) error {
 		_, ok, err := tx.ConfigSnapshot(ctx, proj.Root, rel)
 		if err != nil || ok {
 			return err
@@ -180,7 +180,7 @@ func baseline(ctx context.Context, st *store.Store, proj project.Project, rel st
 // lookback before now, as failures of domain on the gate's whole block
 // ("dq2" covers dq2.min_auc). gate_checks does not record the domain; a
 // project has one domain at a time, so its failures are that domain's.
-func gateFailures(ctx context.Context, st *store.Store, proj project.Project, domain string, now time.Time) ([]integrity.Failure, error) {
+func gateFailures(ctx context.Context, st Reads, proj project.Project, domain string, now time.Time) ([]integrity.Failure, error) {
 	rows, err := st.GateFailures(ctx, proj.Root, failureGates, now.Add(-integrity.DefaultFailureLookback), now)
 	if err != nil {
 		return nil, fmt.Errorf("read gate failures: %w", err)
@@ -193,7 +193,7 @@ func gateFailures(ctx context.Context, st *store.Store, proj project.Project, do
 }
 
 // thresholdHistory reads domain's recorded changes inside the drift window.
-func thresholdHistory(ctx context.Context, st *store.Store, proj project.Project, domain string, now time.Time) ([]integrity.ThresholdChange, error) {
+func thresholdHistory(ctx context.Context, st Reads, proj project.Project, domain string, now time.Time) ([]integrity.ThresholdChange, error) {
 	rows, err := st.ThresholdChanges(ctx, proj.Root, domain, now.Add(-integrity.DefaultDriftWindow), now)
 	if err != nil {
 		return nil, fmt.Errorf("read threshold history: %w", err)

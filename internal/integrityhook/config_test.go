@@ -328,13 +328,13 @@ func TestConfigWriteWithoutChangeOrStore(t *testing.T) {
 	proj := newProject(t)
 	const rel = ".vibe-science/domain-config.json"
 	// Reformatting and renaming nothing changes no threshold.
-	vs, err := ConfigWrite(ctx, nil, proj, rel, []byte(`{"domain":"generic"}`),
+	vs, err := ConfigWrite[*store.Tx](ctx, nil, proj, rel, []byte(`{"domain":"generic"}`),
 		[]byte(`{"domain": "generic", "notes": "x", "dq2": {"min_auc": 0.55}}`), t0)
 	if err != nil || vs != nil {
 		t.Errorf("no change: %v %v", vs, err)
 	}
 	// Without a store there is no history: 600 bps alone passes.
-	vs, err = ConfigWrite(ctx, nil, proj, rel, nil, []byte(`{"domain":"generic","dq2":{"max_fold_cv":0.53}}`), t0)
+	vs, err = ConfigWrite[*store.Tx](ctx, nil, proj, rel, nil, []byte(`{"domain":"generic","dq2":{"max_fold_cv":0.53}}`), t0)
 	if err != nil || len(vs) != 1 || vs[0].Result != verdict.Pass || number(vs[0], "total_bps") != "600" {
 		t.Errorf("no store: %+v %v", vs, err)
 	}

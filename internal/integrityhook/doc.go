@@ -6,7 +6,9 @@
 // check a project's evidence graph and drift history. It must not import
 // cobra or a hook handler, and it never reads the clock: every function
 // takes the time it judges at. Judgements live in integrity, brief and
-// claim; SQL lives in store.
+// claim; SQL lives in store, reached only through the Reads, Writes and
+// Store interfaces of store.go (a function that takes a nil store wants a
+// nil interface, not a nil *store.Store).
 //
 // # Which configs, and what counts as a change
 //

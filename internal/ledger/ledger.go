@@ -4,7 +4,8 @@
 // circular); after a write it turns the change since the last snapshot into
 // claim events; it records R2 reviews that cite claims; and at Stop it
 // applies LAW 4 (claims created in the session must be reviewed, killed or
-// disputed). Parsing and diffing live in internal/claim; SQL in store.
+// disputed). Parsing and diffing live in internal/claim; SQL in store,
+// reached only through the Writes and StopWrites interfaces of store.go.
 package ledger
 
 import (
@@ -20,7 +21,7 @@ import (
 	"github.com/vibe-science/vibe/internal/calibrate"
 	"github.com/vibe-science/vibe/internal/claim"
 	"github.com/vibe-science/vibe/internal/project"
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 
@@ -190,7 +191,7 @@ func ReadReviews(proj project.Project) (map[string][]byte, error) {
 // Record turns the change of a ledger since its last snapshot into claim
 // events and stores the new snapshot. With no snapshot yet, every claim in
 // the file is new to vibe and recorded as such.
-func Record(ctx context.Context, tx *store.Tx, session, projectRoot, rel string, current []byte, at time.Time, ref string) ([]claim.Event, error) {
+func Record(ctx context.Context, tx Writes, session, projectRoot, rel string, current []byte, at time.Time, ref string) ([]claim.Event, error) {
 	prev, _, err := tx.LedgerSnapshot(ctx, projectRoot, rel)
 	if err != nil {
 		return nil, err
@@ -218,7 +219,7 @@ func Record(ctx context.Context, tx *store.Tx, session, projectRoot, rel string,
 // Baseline snapshots the project's ledgers that vibe has never seen, without
 // events, so claims that existed before vibe was installed are not counted
 // as created in this session.
-func Baseline(ctx context.Context, tx *store.Tx, proj project.Project, at time.Time) error {
+func Baseline(ctx context.Context, tx Writes, proj project.Project, at time.Time) error {
 	for _, abs := range []string{proj.Path(FileName), filepath.Join(proj.Root, FileName)} {
 		content, err := os.ReadFile(abs)
 		if err != nil {
@@ -239,15 +240,15 @@ func Baseline(ctx context.Context, tx *store.Tx, proj project.Project, at time.T
 }
 
 // RecordReview records R2_REVIEWED for every claim a reviewer file cites.
-func RecordReview(ctx context.Context, tx *store.Tx, session, projectRoot, rel string, content []byte, at time.Time) ([]claim.Event, error) {
+func RecordReview(ctx context.Context, tx Writes, session, projectRoot, rel string, content []byte, at time.Time) ([]claim.Event, error) {
 	evs := claim.ReviewEvents(rel, content)
 	return evs, tx.AddClaimEvents(ctx, session, projectRoot, at, toStore(evs, rel))
 }
 
-func toStore(evs []claim.Event, ref string) []store.ClaimEvent {
-	out := make([]store.ClaimEvent, 0, len(evs))
+func toStore(evs []claim.Event, ref string) []record.ClaimEvent {
+	out := make([]record.ClaimEvent, 0, len(evs))
 	for _, e := range evs {
-		se := store.ClaimEvent{ClaimID: e.ClaimID, Type: e.Type, OldStatus: e.OldStatus, NewStatus: e.NewStatus,
+		se := record.ClaimEvent{ClaimID: e.ClaimID, Type: e.Type, OldStatus: e.OldStatus, NewStatus: e.NewStatus,
 			KillReason: e.KillReason, Narrative: e.Narrative, SourceRef: ref}
 		if e.HasConfidence {
 			c := e.Confidence
@@ -263,7 +264,7 @@ func toStore(evs []claim.Event, ref string) []store.ClaimEvent {
 // blocked, at most limit times in a row; after that the turn may end and a
 // warning is recorded. stopHookActive is Claude Code's flag that this Stop
 // follows a block; a fresh turn starts the count again.
-func StopCheck(ctx context.Context, tx *store.Tx, session string, stopHookActive bool, limit int) ([]verdict.Verdict, error) {
+func StopCheck(ctx context.Context, tx StopWrites, session string, stopHookActive bool, limit int) ([]verdict.Verdict, error) {
 	s, err := tx.Session(ctx, session)
 	if err != nil {
 		return nil, err

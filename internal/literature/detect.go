@@ -9,7 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 // The layers a search is recorded under (literature_searches.search_layer):
@@ -45,12 +45,12 @@ type Search struct {
 }
 
 // Record turns the search into the row the store keeps. A search that is not
-// scholarly is stored with gate context store.LiteratureUncounted.
-func (s Search) Record(session, project, toolUseID string, at time.Time) store.LiteratureSearch {
-	l := store.LiteratureSearch{SessionID: session, ProjectPath: project, Query: s.Query, Sources: s.Sources,
+// scholarly is stored with gate context record.LiteratureUncounted.
+func (s Search) Record(session, project, toolUseID string, at time.Time) record.LiteratureSearch {
+	l := record.LiteratureSearch{SessionID: session, ProjectPath: project, Query: s.Query, Sources: s.Sources,
 		KeyPapers: s.KeyPapers, ResultsCount: s.Results, Layer: s.Layer, ToolUseID: toolUseID, At: at}
 	if !s.Scholarly {
-		l.GateContext = store.LiteratureUncounted
+		l.GateContext = record.LiteratureUncounted
 	}
 	return l
 }

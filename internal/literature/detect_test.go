@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 
@@ -105,7 +105,7 @@ func TestSearchRecord(t *testing.T) {
 	three := 3
 	s := Search{Query: "q", Sources: []string{"pubmed"}, KeyPapers: []string{"PMID:1"}, Layer: LayerWebSearch, Results: &three, Scholarly: true}
 	got := s.Record("s1", "/p", "toolu_1", at)
-	want := store.LiteratureSearch{SessionID: "s1", ProjectPath: "/p", Query: "q", Sources: []string{"pubmed"},
+	want := record.LiteratureSearch{SessionID: "s1", ProjectPath: "/p", Query: "q", Sources: []string{"pubmed"},
 		KeyPapers: []string{"PMID:1"}, ResultsCount: &three, Layer: LayerWebSearch, ToolUseID: "toolu_1", At: at}
 	gj, _ := json.Marshal(got)
 	wj, _ := json.Marshal(want)
@@ -113,7 +113,7 @@ func TestSearchRecord(t *testing.T) {
 		t.Errorf("scholarly:\n got %s\nwant %s", gj, wj)
 	}
 	s.Scholarly = false
-	if got := s.Record("s1", "/p", "", at); got.GateContext != store.LiteratureUncounted {
+	if got := s.Record("s1", "/p", "", at); got.GateContext != record.LiteratureUncounted {
 		t.Errorf("uncounted search has gate context %q", got.GateContext)
 	}
 }

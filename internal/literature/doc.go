@@ -3,7 +3,7 @@
 // detection of literature searches in finished tool calls, the domain's
 // recommended sources and gate L-1 (no research direction before a search,
 // a warning after cycles without one). It reads embedded files only and
-// imports store for nothing but the row type Search.Record builds; it must
+// imports record for the row type Search.Record builds (not store); it must
 // not open the database, touch the project's files, exec programs or reach
 // the network, because Detect runs on every PostToolUse. Recording a
 // search and deciding a hook's reply belong to the callers.

@@ -10,6 +10,8 @@
 // train.py` are both "run 03-analysis/train.py"), the file an edit changes,
 // the MCP tool called.
 //
-// It imports the standard library, hook and store; it never parses shell
-// syntax beyond splitting words (the shell parser belongs to permission).
+// It imports the standard library, hook and record, and reaches the
+// database only through the Writes and Reads interfaces it declares
+// (store.go), never store; it never parses shell syntax beyond splitting
+// words (the shell parser belongs to permission).
 package mistake

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/hook"
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 // interpreters run the script named by their first non-option argument.
@@ -165,18 +165,18 @@ func firstLines(s string, n int) string {
 
 // Record remembers a failed call: a memory of kind failure (what was tried
 // and the error) and a mistake row PreToolUse can find by target.
-func Record(ctx context.Context, tx *store.Tx, ev *hook.Event, project, tried string, now time.Time) error {
+func Record(ctx context.Context, tx Writes, ev *hook.Event, project, tried string, now time.Time) error {
 	target := Target(ev.ToolName, ev.ToolInput, ev.Cwd, project)
 	if target == "" || ev.IsInterrupt {
 		return nil
 	}
 	errText := firstLines(ev.Error, 300)
-	id, _, err := tx.AddMemory(ctx, store.NewMemory{ProjectPath: project, SessionID: ev.SessionID, Kind: store.KindFailure,
+	id, _, err := tx.AddMemory(ctx, record.NewMemory{ProjectPath: project, SessionID: ev.SessionID, Kind: record.KindFailure,
 		Text: fmt.Sprintf("%s failed: %s", tried, errText), Ref: "mistake:" + target, Source: "hook", At: now})
 	if err != nil {
 		return err
 	}
-	_, err = tx.AddMistake(ctx, store.Mistake{Project: project, Session: ev.SessionID, Target: target, Tool: ev.ToolName,
+	_, err = tx.AddMistake(ctx, record.Mistake{Project: project, Session: ev.SessionID, Target: target, Tool: ev.ToolName,
 		Tried: tried, Error: errText, MemoryID: id, FailedAt: now})
 	return err
 }
@@ -184,7 +184,7 @@ func Record(ctx context.Context, tx *store.Tx, ev *hook.Event, project, tried st
 // Resolve joins a successful call to the open mistakes of its target: each
 // is marked fixed by it, and its memory is replaced by one that tells the
 // mistake and the fix together.
-func Resolve(ctx context.Context, tx *store.Tx, ev *hook.Event, project, done string, now time.Time) error {
+func Resolve(ctx context.Context, tx Writes, ev *hook.Event, project, done string, now time.Time) error {
 	target := Target(ev.ToolName, ev.ToolInput, ev.Cwd, project)
 	if target == "" {
 		return nil
@@ -199,7 +199,7 @@ func Resolve(ctx context.Context, tx *store.Tx, ev *hook.Event, project, done st
 				return err
 			}
 		}
-		id, _, err := tx.AddMemory(ctx, store.NewMemory{ProjectPath: project, SessionID: ev.SessionID, Kind: store.KindFailure,
+		id, _, err := tx.AddMemory(ctx, record.NewMemory{ProjectPath: project, SessionID: ev.SessionID, Kind: record.KindFailure,
 			Text: fmt.Sprintf("%s failed: %s — fixed by: %s", m.Tried, m.Error, done), Ref: "mistake:" + target, Source: "hook", At: now})
 		if err != nil {
 			return err
@@ -218,7 +218,7 @@ const MaxContext = 600
 // Context is what Claude is told before a call whose target failed before:
 // the latest mistake if it is not fixed yet, and mistakes fixed in other
 // sessions with their fix. "" when there is nothing to say.
-func Context(ctx context.Context, st *store.Store, ev *hook.Event, project string) (string, error) {
+func Context(ctx context.Context, st Reads, ev *hook.Event, project string) (string, error) {
 	target := Target(ev.ToolName, ev.ToolInput, ev.Cwd, project)
 	if target == "" {
 		return "", nil

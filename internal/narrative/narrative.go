@@ -1,7 +1,7 @@
 // Package narrative writes a session's summary from its recorded facts with
 // a fixed template: no language model, so the same facts always give the
-// same text and nothing is invented. It imports store's plain data types and
-// the standard library only.
+// same text and nothing is invented. It imports the plain records
+// (internal/record) and the standard library only, never the store.
 package narrative
 
 import (
@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 // MaxLines caps each list section so a long session still summarises in a
@@ -17,7 +17,7 @@ import (
 const MaxLines = 8
 
 // Build renders the summary.
-func Build(f store.SessionFacts) string {
+func Build(f record.SessionFacts) string {
 	var b strings.Builder
 	id := f.SessionID
 	if len(id) > 8 {

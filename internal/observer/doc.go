@@ -2,7 +2,9 @@
 // calls (Settings.ObserverEvery, see Due) and the alerts they raise, plus
 // what PreToolUse needs to deny writes while a HALT is open (OpenHalts,
 // Blocking, HaltVerdict). It reads the project's files with stat calls and
-// a few small listings and speaks to the database through store only; it
+// a few small listings and reaches the database only through the Reads,
+// Writes and Store interfaces it declares (store.go), never importing
+// store; it
 // must not walk the project tree (the one bounded walk is the design-drift
 // check's of 03-analysis, below), run programs, or import cobra or a hook
 // handler.

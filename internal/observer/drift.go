@@ -16,7 +16,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/project"
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 // CheckDrift is the design-drift check: a dataset the research question
@@ -102,12 +102,12 @@ func datasetName(rel string) string { return strings.ToLower(path.Base(rel)) }
 
 // checkDrift: the blueprint's M2, a planned dataset (CHANGE-seq) that was
 // downloaded and never used while the analysis went on without it.
-func (o *outcome) checkDrift(ctx context.Context, st *store.Store, proj project.Project, lay layout, now time.Time, cfg Config) error {
+func (o *outcome) checkDrift(ctx context.Context, st Reads, proj project.Project, lay layout, now time.Time, cfg Config) error {
 	o.ran[CheckDrift] = true
 	if o.cache.Drift == nil {
 		o.cache.Drift = map[string]*driftCache{}
 	}
-	var downloads []store.Download
+	var downloads []record.Download
 	loadedDownloads := false
 	seen := map[string]bool{}
 	type pending struct {
@@ -648,12 +648,12 @@ const maxHashSize = 64 << 20
 // design-drift check then follows the dataset from the time of the
 // download. PostToolUse calls it for each approved download into a
 // raw-data folder.
-func RecordDownload(ctx context.Context, st *store.Store, proj project.Project, session, url, file, sum string, at time.Time) (store.Download, error) {
+func RecordDownload[W Writes](ctx context.Context, st Store[W], proj project.Project, session, url, file, sum string, at time.Time) (record.Download, error) {
 	abs := file
 	if !filepath.IsAbs(abs) {
 		abs = filepath.Join(proj.Root, filepath.FromSlash(file))
 	}
-	d := store.Download{ProjectPath: proj.Root, SessionID: session, URL: url, Path: filepath.ToSlash(proj.Rel(filepath.Clean(abs))),
+	d := record.Download{ProjectPath: proj.Root, SessionID: session, URL: url, Path: filepath.ToSlash(proj.Rel(filepath.Clean(abs))),
 		SHA256: sum, Size: -1, At: at}
 	if info, err := os.Stat(abs); err == nil && info.Mode().IsRegular() {
 		d.Size = info.Size()
@@ -667,13 +667,13 @@ func RecordDownload(ctx context.Context, st *store.Store, proj project.Project, 
 			}
 		}
 	}
-	err := st.Tx(ctx, func(tx *store.Tx) error {
+	err := st.Tx(ctx, func(tx W) error {
 		var err error
 		d.ID, err = tx.AddDownload(ctx, d)
 		return err
 	})
 	if err != nil {
-		return store.Download{}, fmt.Errorf("record download: %w", err)
+		return record.Download{}, fmt.Errorf("record download: %w", err)
 	}
 	return d, nil
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -38,12 +39,12 @@ func (e *env) commands(start time.Time, texts ...string) {
 	e.t.Helper()
 	ctx := context.Background()
 	err := e.st.Tx(ctx, func(tx *store.Tx) error {
-		if err := tx.UpsertSession(ctx, store.SessionSeen{ID: "s1", ProjectPath: e.proj.Root, At: start}); err != nil {
+		if err := tx.UpsertSession(ctx, record.SessionSeen{ID: "s1", ProjectPath: e.proj.Root, At: start}); err != nil {
 			return err
 		}
 		for i, text := range texts {
 			e.n++
-			if _, err := tx.AddSpine(ctx, store.SpineEntry{SessionID: "s1", ProjectPath: e.proj.Root,
+			if _, err := tx.AddSpine(ctx, record.SpineEntry{SessionID: "s1", ProjectPath: e.proj.Root,
 				At: start.Add(time.Duration(i) * time.Minute), ActionType: "CODE_RUN", ToolName: "Bash",
 				ToolUseID: fmt.Sprintf("t%d", e.n), InputSummary: text}, nil); err != nil {
 				return err

@@ -9,7 +9,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/projectfiles"
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 
@@ -31,7 +31,7 @@ var fixPaths = map[string][]string{
 // seed is no longer waiting for triage with Default's HALT count. So a
 // HALT stops denying writes on the very next tool call after its fix, not
 // ten calls later. With no HALT open this is one indexed query.
-func OpenHalts(ctx context.Context, st *store.Store, proj project.Project, now time.Time) ([]Alert, error) {
+func OpenHalts[W Writes](ctx context.Context, st Store[W], proj project.Project, now time.Time) ([]Alert, error) {
 	halts, err := st.OpenHalts(ctx, proj.Root)
 	if err != nil || len(halts) == 0 {
 		return halts, err
@@ -80,9 +80,9 @@ func OpenHalts(ctx context.Context, st *store.Store, proj project.Project, now t
 	if len(clear) == 0 && !cacheDirty {
 		return halts, nil
 	}
-	err = st.Tx(ctx, func(tx *store.Tx) error {
+	err = st.Tx(ctx, func(tx W) error {
 		for _, a := range clear {
-			if _, err := tx.ResolveAlert(ctx, a.ID, store.ResolvedByObserver, cleared[a.Check], now); err != nil && !alreadyResolved(err) {
+			if _, err := tx.ResolveAlert(ctx, a.ID, record.ResolvedByObserver, cleared[a.Check], now); err != nil && !alreadyResolved(err) {
 				return err
 			}
 		}

@@ -15,17 +15,17 @@ import (
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/projectfiles"
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 // Alert is an observer alert as stored.
-type Alert = store.Alert
+type Alert = record.Alert
 
 // The levels.
 const (
-	Info = store.AlertInfo
-	Warn = store.AlertWarn
-	Halt = store.AlertHalt
+	Info = record.AlertInfo
+	Warn = record.AlertWarn
+	Halt = record.AlertHalt
 )
 
 // The checks, as recorded in observer_alerts.check_name.
@@ -171,7 +171,7 @@ type decodedCache struct {
 	c   fileCache
 }
 
-func loadCache(ctx context.Context, st *store.Store, proj project.Project) (fileCache, error) {
+func loadCache(ctx context.Context, st Reads, proj project.Project) (fileCache, error) {
 	key := cacheKey(proj)
 	raw, err := st.ObserverCache(ctx, key)
 	if err != nil || raw == "" {
@@ -199,7 +199,7 @@ func loadCache(ctx context.Context, st *store.Store, proj project.Project) (file
 // check whose condition has cleared are resolved by the observer. It returns
 // the alerts raised by this run, most severe first. A project without a
 // .vibe-science folder is not a research project: nothing runs.
-func Run(ctx context.Context, st *store.Store, proj project.Project, session string, now time.Time, cfg Config) ([]Alert, error) {
+func Run[W Writes](ctx context.Context, st Store[W], proj project.Project, session string, now time.Time, cfg Config) ([]Alert, error) {
 	if info, err := os.Stat(proj.VibeDir()); err != nil || !info.IsDir() {
 		return nil, nil
 	}
@@ -234,7 +234,7 @@ func Run(ctx context.Context, st *store.Store, proj project.Project, session str
 	if err := o.checkDrift(ctx, st, proj, lay, now, cfg); err != nil {
 		return nil, fmt.Errorf("observer: %w", err)
 	}
-	raised, err := o.record(ctx, st, proj, session, now)
+	raised, err := recordAlerts(ctx, &o, st, proj, session, now)
 	if err != nil {
 		return nil, fmt.Errorf("observer: %w", err)
 	}
@@ -261,10 +261,10 @@ func fromDomain(cfg Config, proj project.Project) Config {
 	return cfg
 }
 
-// record raises the new findings, resolves what cleared and saves the
-// cache, in one transaction, and only when there is something to write.
-func (o *outcome) record(ctx context.Context, st *store.Store, proj project.Project, session string, now time.Time) ([]Alert, error) {
-	open, err := st.Alerts(ctx, store.AlertFilter{Project: proj.Root, Limit: 1000})
+// recordAlerts raises o's new findings, resolves what cleared and saves
+// the cache, in one transaction, and only when there is something to write.
+func recordAlerts[W Writes](ctx context.Context, o *outcome, st Store[W], proj project.Project, session string, now time.Time) ([]Alert, error) {
+	open, err := st.Alerts(ctx, record.AlertFilter{Project: proj.Root, Limit: 1000})
 	if err != nil {
 		return nil, err
 	}
@@ -290,15 +290,15 @@ func (o *outcome) record(ctx context.Context, st *store.Store, proj project.Proj
 		return nil, nil
 	}
 	var raised []Alert
-	err = st.Tx(ctx, func(tx *store.Tx) error {
+	err = st.Tx(ctx, func(tx W) error {
 		raised = raised[:0]
 		for _, a := range resolve {
-			if _, err := tx.ResolveAlert(ctx, a.ID, store.ResolvedByObserver, cleared[a.Check], now); err != nil && !alreadyResolved(err) {
+			if _, err := tx.ResolveAlert(ctx, a.ID, record.ResolvedByObserver, cleared[a.Check], now); err != nil && !alreadyResolved(err) {
 				return err
 			}
 		}
 		for _, f := range raise {
-			a, ok, err := tx.RaiseAlert(ctx, store.NewAlert{ProjectPath: proj.Root, SessionID: session, Check: f.check,
+			a, ok, err := tx.RaiseAlert(ctx, record.NewAlert{ProjectPath: proj.Root, SessionID: session, Check: f.check,
 				Level: f.level, Message: f.message, Fingerprint: f.fingerprint, At: now})
 			if err != nil {
 				return err
@@ -371,7 +371,7 @@ func hours(d time.Duration) string {
 // while work is recorded: the age is measured from the first action after
 // the last update, so a project left alone over a holiday is not stale on
 // the first tool call back.
-func (o *outcome) checkState(ctx context.Context, st *store.Store, proj project.Project, now time.Time, cfg Config) error {
+func (o *outcome) checkState(ctx context.Context, st Reads, proj project.Project, now time.Time, cfg Config) error {
 	o.ran[CheckState] = true
 	exists, changed, err := readState(proj.Path(projectfiles.StateFile), &o.cache.State)
 	if err != nil {
@@ -468,7 +468,7 @@ func (o *outcome) checkData(proj project.Project, lay layout, cfg Config) {
 // checkPhase: the phase STATE.md names against the recent research
 // actions. A phase vibe does not know gets an INFO saying which names it
 // knows; no phase line means no check.
-func (o *outcome) checkPhase(recent []store.ActionStamp, session string, cfg Config) {
+func (o *outcome) checkPhase(recent []record.ActionStamp, session string, cfg Config) {
 	o.ran[CheckPhase] = true
 	value := o.cache.State.Phase
 	if value == "" {
@@ -526,7 +526,7 @@ func (o *outcome) checkPhase(recent []store.ActionStamp, session string, cfg Con
 // L-1, so the observer and L-1 agree on what a search is (a web search for
 // the weather is in the spine as LITERATURE but does not count). A project
 // with fewer than N actions is not judged.
-func (o *outcome) checkLiterature(ctx context.Context, st *store.Store, proj project.Project, recent []store.ActionStamp, session string, cfg Config) error {
+func (o *outcome) checkLiterature(ctx context.Context, st Reads, proj project.Project, recent []record.ActionStamp, session string, cfg Config) error {
 	o.ran[CheckLiterature] = true
 	if len(recent) < cfg.LiteratureWindow {
 		return nil
@@ -543,7 +543,7 @@ func (o *outcome) checkLiterature(ctx context.Context, st *store.Store, proj pro
 }
 
 // checkSeeds: LAW 5, a seed waiting for triage too many sessions.
-func (o *outcome) checkSeeds(ctx context.Context, st *store.Store, proj project.Project, cfg Config) error {
+func (o *outcome) checkSeeds(ctx context.Context, st Reads, proj project.Project, cfg Config) error {
 	o.ran[CheckSeeds] = true
 	seeds, err := st.PendingSeeds(ctx, proj.Root, 100)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/projectfiles"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
@@ -58,12 +59,12 @@ func (e *env) actions(start time.Time, types ...string) {
 	e.t.Helper()
 	ctx := context.Background()
 	err := e.st.Tx(ctx, func(tx *store.Tx) error {
-		if err := tx.UpsertSession(ctx, store.SessionSeen{ID: "s1", ProjectPath: e.proj.Root, At: start}); err != nil {
+		if err := tx.UpsertSession(ctx, record.SessionSeen{ID: "s1", ProjectPath: e.proj.Root, At: start}); err != nil {
 			return err
 		}
 		for i, typ := range types {
 			e.n++
-			if _, err := tx.AddSpine(ctx, store.SpineEntry{SessionID: "s1", ProjectPath: e.proj.Root,
+			if _, err := tx.AddSpine(ctx, record.SpineEntry{SessionID: "s1", ProjectPath: e.proj.Root,
 				At: start.Add(time.Duration(i) * time.Minute), ActionType: typ, ToolName: "Write",
 				ToolUseID: fmt.Sprintf("t%d", e.n)}, nil); err != nil {
 				return err
@@ -95,7 +96,7 @@ func (e *env) run(now time.Time) []Alert {
 
 func (e *env) open() []Alert {
 	e.t.Helper()
-	as, err := e.st.Alerts(context.Background(), store.AlertFilter{Project: e.proj.Root})
+	as, err := e.st.Alerts(context.Background(), record.AlertFilter{Project: e.proj.Root})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -104,7 +105,7 @@ func (e *env) open() []Alert {
 
 func (e *env) all() []Alert {
 	e.t.Helper()
-	as, err := e.st.Alerts(context.Background(), store.AlertFilter{Project: e.proj.Root, IncludeResolved: true})
+	as, err := e.st.Alerts(context.Background(), record.AlertFilter{Project: e.proj.Root, IncludeResolved: true})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -478,7 +479,7 @@ func TestLiteratureDrought(t *testing.T) {
 	// A recorded search inside the window clears it.
 	ctx := context.Background()
 	if err := e.st.Tx(ctx, func(tx *store.Tx) error {
-		_, _, err := tx.AddLiteratureSearch(ctx, store.LiteratureSearch{SessionID: "s1", ProjectPath: e.proj.Root,
+		_, _, err := tx.AddLiteratureSearch(ctx, record.LiteratureSearch{SessionID: "s1", ProjectPath: e.proj.Root,
 			Query: "off-target prediction", Layer: "WEBSEARCH", At: t0.Add(20 * time.Minute)})
 		return err
 	}); err != nil {
@@ -493,9 +494,9 @@ func TestLiteratureDrought(t *testing.T) {
 	l.write("STATE.md", goodState, t0)
 	l.actions(t0, repeat("CODE_EDIT", 40)...)
 	if err := l.st.Tx(ctx, func(tx *store.Tx) error {
-		for i, gc := range []string{"", store.LiteratureUncounted} {
+		for i, gc := range []string{"", record.LiteratureUncounted} {
 			at := []time.Time{t0.Add(5 * time.Minute), t0.Add(35 * time.Minute)}[i]
-			if _, _, err := tx.AddLiteratureSearch(ctx, store.LiteratureSearch{SessionID: "s1", ProjectPath: l.proj.Root,
+			if _, _, err := tx.AddLiteratureSearch(ctx, record.LiteratureSearch{SessionID: "s1", ProjectPath: l.proj.Root,
 				Query: "q", Layer: "WEBSEARCH", GateContext: gc, At: at}); err != nil {
 				return err
 			}
@@ -568,7 +569,7 @@ func TestDismissedAlertIsNotRaisedAgain(t *testing.T) {
 	}
 	ctx := context.Background()
 	if err := e.st.Tx(ctx, func(tx *store.Tx) error {
-		_, err := tx.ResolveAlert(ctx, got[0].ID, store.ResolvedByUser, "reading code today", t0.Add(time.Hour))
+		_, err := tx.ResolveAlert(ctx, got[0].ID, record.ResolvedByUser, "reading code today", t0.Add(time.Hour))
 		return err
 	}); err != nil {
 		t.Fatal(err)

@@ -1,9 +1,10 @@
 package observer
 
 import (
-	"github.com/vibe-science/vibe/internal/lazyre"
 	"strconv"
 	"strings"
+
+	"github.com/vibe-science/vibe/internal/lazyre"
 
 	"github.com/vibe-science/vibe/internal/spine"
 )

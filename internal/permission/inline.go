@@ -1,8 +1,9 @@
 package permission
 
 import (
-	"github.com/vibe-science/vibe/internal/lazyre"
 	"strings"
+
+	"github.com/vibe-science/vibe/internal/lazyre"
 )
 
 // Inline code (python -c, perl -e, node -e, Rscript -e, ruby -e, julia -e,

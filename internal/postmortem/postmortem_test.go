@@ -16,6 +16,7 @@ import (
 	"github.com/vibe-science/vibe/internal/handler"
 	"github.com/vibe-science/vibe/internal/hookrun"
 	"github.com/vibe-science/vibe/internal/postmortem"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -265,7 +266,7 @@ func recorded(t *testing.T, home, root string, sc postmortem.Scenario, session s
 	}
 	// M11, the retroactive logbook: the spine holds every call that ran, as
 	// it ran, whatever the agent writes in its own log.
-	spine, err := st.Spine(ctx, store.SpineFilter{Session: session, Limit: 1000})
+	spine, err := st.Spine(ctx, record.SpineFilter{Session: session, Limit: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +275,7 @@ func recorded(t *testing.T, home, root string, sc postmortem.Scenario, session s
 	}
 	if sc.ID == "clean" {
 		for _, r := range history {
-			if r.Status != gate.StatusPass {
+			if r.Status != record.GatePass {
 				t.Errorf("clean control: %s recorded %s", r.GateID, r.Status)
 			}
 		}
@@ -298,7 +299,7 @@ func recorded(t *testing.T, home, root string, sc postmortem.Scenario, session s
 		}
 		found := false
 		for _, r := range history {
-			if r.GateID == id && r.Status == gate.StatusFail {
+			if r.GateID == id && r.Status == record.GateFail {
 				found = true
 			}
 		}

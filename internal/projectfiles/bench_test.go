@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -70,12 +71,12 @@ func benchFixture(b *testing.B) fixture {
 	ctx := context.Background()
 	err := fx.st.Tx(ctx, func(tx *store.Tx) error {
 		for i := 0; i < 200; i++ {
-			if _, _, err := tx.RaiseAlert(ctx, store.NewAlert{ProjectPath: fx.proj.Root, Check: "c", Level: store.AlertWarn,
+			if _, _, err := tx.RaiseAlert(ctx, record.NewAlert{ProjectPath: fx.proj.Root, Check: "c", Level: record.AlertWarn,
 				Message: "m", Fingerprint: fmt.Sprint(i), At: t0}); err != nil {
 				return err
 			}
 		}
-		return tx.SaveSummary(ctx, store.SessionSummary{ID: "bench-0", Narrative: "Session bench-0: 100000 actions."})
+		return tx.SaveSummary(ctx, record.SessionSummary{ID: "bench-0", Narrative: "Session bench-0: 100000 actions."})
 	})
 	if err != nil {
 		b.Fatal(err)
@@ -90,11 +91,11 @@ func benchFixture(b *testing.B) fixture {
 func addBenchSpine(b testing.TB, fx fixture, session string, n int, start time.Time) {
 	ctx := context.Background()
 	err := fx.st.Tx(ctx, func(tx *store.Tx) error {
-		if err := tx.UpsertSession(ctx, store.SessionSeen{ID: session, ProjectPath: fx.proj.Root, At: start}); err != nil {
+		if err := tx.UpsertSession(ctx, record.SessionSeen{ID: session, ProjectPath: fx.proj.Root, At: start}); err != nil {
 			return err
 		}
 		for i := 0; i < n; i++ {
-			if _, err := tx.AddSpine(ctx, store.SpineEntry{SessionID: session, ProjectPath: fx.proj.Root,
+			if _, err := tx.AddSpine(ctx, record.SpineEntry{SessionID: session, ProjectPath: fx.proj.Root,
 				At: start.Add(time.Duration(i) * time.Second), ActionType: "CODE_EDIT", ToolName: "Edit",
 				ToolUseID: fmt.Sprintf("%s-%d", session, i), InputSummary: "RQ-001/03-analysis/train.py: edit the loss"}, nil); err != nil {
 				return err

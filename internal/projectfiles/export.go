@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/project"
-	"github.com/vibe-science/vibe/internal/store"
 )
 
 // hasVibeDir reports whether the project has a .vibe-science folder: vibe
@@ -21,7 +20,7 @@ func hasVibeDir(proj project.Project) bool {
 // Checkpoint rewrites vibe's section of STATE.md from the database and
 // reports whether the file changed. The Stop hook calls it at most once per
 // turn; a project without .vibe-science is left alone.
-func Checkpoint(ctx context.Context, st *store.Store, proj project.Project, sessionID string, now time.Time) (bool, error) {
+func Checkpoint(ctx context.Context, st Reads, proj project.Project, sessionID string, now time.Time) (bool, error) {
 	if !hasVibeDir(proj) {
 		return false, nil
 	}
@@ -36,7 +35,7 @@ func Checkpoint(ctx context.Context, st *store.Store, proj project.Project, sess
 // SPINE.md lines and project_pickup.md. Each part is attempted even when an
 // earlier one fails; the errors come back joined. A project without
 // .vibe-science is left alone.
-func Export(ctx context.Context, st *store.Store, proj project.Project, sessionID string, now time.Time) error {
+func Export[W SpineWrites](ctx context.Context, st Store[W], proj project.Project, sessionID string, now time.Time) error {
 	if !hasVibeDir(proj) {
 		return nil
 	}

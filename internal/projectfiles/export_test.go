@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -86,11 +87,11 @@ func (fx fixture) session(t *testing.T, id string, start time.Time, actions []st
 	t.Helper()
 	ctx := context.Background()
 	err := fx.st.Tx(ctx, func(tx *store.Tx) error {
-		if err := tx.UpsertSession(ctx, store.SessionSeen{ID: id, ProjectPath: fx.proj.Root, At: start, Start: true}); err != nil {
+		if err := tx.UpsertSession(ctx, record.SessionSeen{ID: id, ProjectPath: fx.proj.Root, At: start, Start: true}); err != nil {
 			return err
 		}
 		for i, a := range actions {
-			e := store.SpineEntry{SessionID: id, ProjectPath: fx.proj.Root, At: start.Add(time.Duration(i) * time.Minute),
+			e := record.SpineEntry{SessionID: id, ProjectPath: fx.proj.Root, At: start.Add(time.Duration(i) * time.Minute),
 				ActionType: a, ToolName: "Write", ToolUseID: fmt.Sprintf("%s-%d-%d", id, start.Unix(), i),
 				InputSummary: fmt.Sprintf("RQ-001/03-analysis/step_%d.py\nline two", i)}
 			if i == 1 {
@@ -108,7 +109,7 @@ func (fx fixture) session(t *testing.T, id string, start time.Time, actions []st
 			e := start.Add(time.Hour)
 			endedAt = &e
 		}
-		return tx.SaveSummary(ctx, store.SessionSummary{ID: id, Narrative: narrative, EndedAt: endedAt, EndReason: "exit"})
+		return tx.SaveSummary(ctx, record.SessionSummary{ID: id, Narrative: narrative, EndedAt: endedAt, EndReason: "exit"})
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -141,10 +142,10 @@ sessions_pending, escalated, created_at, updated_at) VALUES ('SEED-20261120-001'
 'Do bulged sites cleave more than mismatch count predicts?', 6, 1, 0, 0)`, root)
 	err := fx.st.Tx(ctx, func(tx *store.Tx) error {
 		for i, a := range []struct{ level, check, msg string }{
-			{store.AlertWarn, "literature-drought", "No literature search in the last 30 actions."},
-			{store.AlertHalt, "state-stale", "STATE.md has not been updated in 80 h of work."},
+			{record.AlertWarn, "literature-drought", "No literature search in the last 30 actions."},
+			{record.AlertHalt, "state-stale", "STATE.md has not been updated in 80 h of work."},
 		} {
-			if _, _, err := tx.RaiseAlert(ctx, store.NewAlert{ProjectPath: root, Check: a.check, Level: a.level, Message: a.msg,
+			if _, _, err := tx.RaiseAlert(ctx, record.NewAlert{ProjectPath: root, Check: a.check, Level: a.level, Message: a.msg,
 				Fingerprint: a.check, At: t0.Add(time.Duration(i) * time.Minute)}); err != nil {
 				return err
 			}
@@ -281,12 +282,12 @@ func TestSpineAppendRepairsOpenLastLine(t *testing.T) {
 
 func TestRenderSpineCapsAndFolds(t *testing.T) {
 	long := strings.Repeat("é", 300)
-	text, mark := renderSpine([]store.SpineEntry{
+	text, mark := renderSpine([]record.SpineEntry{
 		{ID: 7, SessionID: "s1", At: t0, ActionType: "A", ToolName: "Bash", InputSummary: "  a\n\tb  "},
 		{ID: 8, SessionID: "s1", At: t0.Add(time.Second), ActionType: "B", ToolName: "Read", InputSummary: long},
-	}, store.SpineMark{LastID: 6, Session: "s1", Day: "2026-11-22"})
+	}, record.SpineMark{LastID: 6, Session: "s1", Day: "2026-11-22"})
 	want := "- 09:00:00 A (Bash): a b\n- 09:00:01 B (Read): " + strings.Repeat("é", 199) + "…\n"
-	if text != want || mark != (store.SpineMark{LastID: 8, Session: "s1", Day: "2026-11-22"}) {
+	if text != want || mark != (record.SpineMark{LastID: 8, Session: "s1", Day: "2026-11-22"}) {
 		t.Fatalf("got %q %+v", text, mark)
 	}
 }

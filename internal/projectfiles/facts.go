@@ -15,7 +15,7 @@ import (
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/project"
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 // File names under .vibe-science/.
@@ -38,17 +38,17 @@ type Facts struct {
 	Now     time.Time
 	Project project.Project
 	// Session is the session being summarised (its narrative may be empty).
-	Session *store.Session
+	Session *record.Session
 	// Claims are the ledger's claims that are not KILLED, in ledger order.
 	Claims       []claim.Claim
 	LedgerErrors int
 	// MissingGates maps a PROVISIONAL claim to the promotion gates with no
 	// PASS recorded for it (the rule the promotion check applies).
 	MissingGates map[string][]string
-	Failing      []store.GateState
-	Alerts       []store.Alert
-	AlertCounts  store.AlertCounts
-	Seeds        []store.PendingSeed
+	Failing      []record.GateState
+	Alerts       []record.Alert
+	AlertCounts  record.AlertCounts
+	Seeds        []record.PendingSeed
 	// Phase, Next: read from the researcher's part of STATE.md.
 	Phase string
 	Next  []string
@@ -71,7 +71,7 @@ func readCapped(path string) ([]byte, error) {
 }
 
 // Gather reads the facts from the database and the project's files.
-func Gather(ctx context.Context, st *store.Store, proj project.Project, sessionID string, now time.Time) (Facts, error) {
+func Gather(ctx context.Context, st Reads, proj project.Project, sessionID string, now time.Time) (Facts, error) {
 	f := Facts{Now: now, Project: proj, MissingGates: map[string][]string{}}
 	if _, err := os.Stat(proj.Path(RecordFile)); err == nil {
 		f.Record = true
@@ -140,7 +140,7 @@ func Gather(ctx context.Context, st *store.Store, proj project.Project, sessionI
 	if f.Failing, err = st.FailingGates(ctx, proj.Root, 0); err != nil {
 		errs = append(errs, err)
 	}
-	if f.Alerts, err = st.Alerts(ctx, store.AlertFilter{Project: proj.Root, Limit: 20}); err != nil {
+	if f.Alerts, err = st.Alerts(ctx, record.AlertFilter{Project: proj.Root, Limit: 20}); err != nil {
 		errs = append(errs, err)
 	}
 	if f.AlertCounts, err = st.OpenAlertCounts(ctx, proj.Root); err != nil {
@@ -213,7 +213,7 @@ func (f Facts) pendingGateItems() []string {
 	return out
 }
 
-func gateLabel(g store.GateState) string {
+func gateLabel(g record.GateState) string {
 	if g.ClaimID != "" {
 		return g.GateID + " (" + g.ClaimID + ")"
 	}

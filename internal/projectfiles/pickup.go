@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/vibe-science/vibe/internal/claim"
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 // Pickup renders project_pickup.md: where the work stands, open claims,
@@ -140,9 +140,9 @@ func claimLine(c claim.Claim) string {
 // waiting for triage, other alerts.
 func (f Facts) nextSteps() []string {
 	var out []string
-	var warn []store.Alert
+	var warn []record.Alert
 	for _, a := range f.Alerts {
-		if a.Level == store.AlertHalt {
+		if a.Level == record.AlertHalt {
 			out = append(out, fmt.Sprintf("Fix HALT alert #%d (%s), then `vibe alerts resolve %d`: writes are denied until it is resolved.", a.ID, a.Check, a.ID))
 		} else {
 			warn = append(warn, a)

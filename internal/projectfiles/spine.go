@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vibe-science/vibe/internal/project"
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 // MaxSpineExport caps the entries one export appends, so a first export of a
@@ -27,10 +27,10 @@ const spineHeader = "# Research spine\n\n" +
 // .vibe-science/SPINE.md and returns how many it wrote. The mark of how far
 // the export has got is advanced in the same transaction that reads the
 // entries, so two sessions ending at once do not write the same lines.
-func AppendSpine(ctx context.Context, st *store.Store, proj project.Project) (int, error) {
+func AppendSpine[W SpineWrites](ctx context.Context, st Spine[W], proj project.Project) (int, error) {
 	path := proj.Path(SpineFile)
 	written := 0
-	err := st.Tx(ctx, func(tx *store.Tx) error {
+	err := st.Tx(ctx, func(tx W) error {
 		mark, err := tx.SpineMark(ctx, proj.Root)
 		if err != nil {
 			return err
@@ -54,7 +54,7 @@ func AppendSpine(ctx context.Context, st *store.Store, proj project.Project) (in
 
 // renderSpine renders entries as SPINE.md lines, opening a heading whenever
 // the day or the session changes from the previous line (the mark's).
-func renderSpine(entries []store.SpineEntry, mark store.SpineMark) (string, store.SpineMark) {
+func renderSpine(entries []record.SpineEntry, mark record.SpineMark) (string, record.SpineMark) {
 	var b strings.Builder
 	b.Grow(len(entries) * 96)
 	for _, e := range entries {

@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/vibe-science/vibe/internal/lazyre"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/vibe-science/vibe/internal/lazyre"
 )
 
 // The markers around vibe's section of STATE.md.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/embed"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -21,7 +22,7 @@ func BenchmarkImport5k(b *testing.B) {
 		b.Fatal(err)
 	}
 	var sb strings.Builder
-	err := src.ExportMemories(ctx, "/src", func(m store.MemoryRecord) error {
+	err := src.ExportMemories(ctx, "/src", func(m record.MemoryRecord) error {
 		line, err := json.Marshal(ImportLine{Text: m.Text, Kind: m.Kind, CreatedAt: json.RawMessage(m.CreatedAt.Format(`"2006-01-02T15:04:05Z07:00"`))})
 		sb.Write(line)
 		sb.WriteByte('\n')
@@ -93,10 +94,10 @@ func BenchmarkHybridSearch50k(b *testing.B) {
 		if len(items) == 0 {
 			break
 		}
-		res := make([]store.EmbedResult, len(items))
+		res := make([]record.EmbedResult, len(items))
 		for i, it := range items {
 			v, _ := emb.Embed(ctx, []string{it.Text})
-			res[i] = store.EmbedResult{Item: it, Vector: v[0]}
+			res[i] = record.EmbedResult{Item: it, Vector: v[0]}
 		}
 		if _, err := st.CompleteEmbeds(ctx, emb.Model(), res, t0); err != nil {
 			b.Fatal(err)
@@ -127,9 +128,9 @@ func BenchmarkCheckPending10k(b *testing.B) {
 	if err := Fill(ctx, src, "/src", 2000, t0.Add(time.Hour)); err != nil {
 		b.Fatal(err)
 	}
-	var news []store.NewMemory
-	err := src.ExportMemories(ctx, "/src", func(m store.MemoryRecord) error {
-		news = append(news, store.NewMemory{ProjectPath: "/p", Kind: m.Kind, Text: "new " + m.Text, Source: "hook", At: t0.Add(time.Hour)})
+	var news []record.NewMemory
+	err := src.ExportMemories(ctx, "/src", func(m record.MemoryRecord) error {
+		news = append(news, record.NewMemory{ProjectPath: "/p", Kind: m.Kind, Text: "new " + m.Text, Source: "hook", At: t0.Add(time.Hour)})
 		return nil
 	})
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vibe-science/vibe/internal/fault"
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 // The thresholds of "about the same thing" (package doc).
@@ -215,7 +215,7 @@ func numericConflict(kindA, a, kindB, b string) bool {
 // can contradict.
 func numericKind(kind string) bool {
 	switch kind {
-	case store.KindAction, store.KindNarrative, store.KindFailure:
+	case record.KindAction, record.KindNarrative, record.KindFailure:
 		return false
 	}
 	return true
@@ -246,10 +246,10 @@ type Added struct {
 // contradicts: near memories of the same project (by vectors when vec
 // answers, and by words always) that state the opposite outcome or other
 // values of the same quantity. Of two contradicting memories the older is
-// superseded by the newer (see store.Tx.LinkConflict). Adding a text that
+// superseded by the newer (see the store's Tx.LinkConflict). Adding a text that
 // is already stored returns its id and links; adding a forgotten text
 // brings it back. vec may be nil.
-func AddMemory(ctx context.Context, st *store.Store, vec Vectors, m store.NewMemory) (Added, error) {
+func AddMemory[W Writes](ctx context.Context, st Memories[W], vec Vectors, m record.NewMemory) (Added, error) {
 	if err := validate(m); err != nil {
 		return Added{}, err
 	}
@@ -263,7 +263,7 @@ func AddMemory(ctx context.Context, st *store.Store, vec Vectors, m store.NewMem
 	}
 	near = append(near, words...)
 	var a Added
-	err = st.Tx(ctx, func(tx *store.Tx) error {
+	err = st.Tx(ctx, func(tx W) error {
 		var err error
 		a, err = addInTx(ctx, tx, m, near)
 		return err
@@ -272,21 +272,21 @@ func AddMemory(ctx context.Context, st *store.Store, vec Vectors, m store.NewMem
 }
 
 // CheckPending links the memories stored without the contradiction check
-// (what the hooks write; see store.NewMemory.Checked) with those they
+// (what the hooks write; see record.NewMemory.Checked) with those they
 // contradict, oldest first, at most limit, and reports how many it
 // checked and how many links it made. It runs in the worker, off the hook
 // path: by words only, each search before the short write transaction.
 // BenchmarkCheckPending10k measures it.
-func CheckPending(ctx context.Context, st *store.Store, limit int) (checked, links int, err error) {
+func CheckPending[W Writes](ctx context.Context, st Memories[W], limit int) (checked, links int, err error) {
 	ms, err := st.UncheckedMemories(ctx, limit)
 	if err != nil {
 		return 0, 0, err
 	}
 	var searchErr error
 	for _, m := range ms {
-		var near []store.MemoryRecord
+		var near []record.MemoryRecord
 		if !m.Forgotten {
-			nm := store.NewMemory{ProjectPath: m.ProjectPath, Kind: m.Kind, Text: m.Text, At: m.CreatedAt}
+			nm := record.NewMemory{ProjectPath: m.ProjectPath, Kind: m.Kind, Text: m.Text, At: m.CreatedAt}
 			if near, err = nearByWords(ctx, st, nm); err != nil {
 				if fault.KindOf(err) == fault.Unavailable {
 					return checked, links, fmt.Errorf("check memory M-%d: %w", m.ID, err) // busy: next poll
@@ -298,7 +298,7 @@ func CheckPending(ctx context.Context, st *store.Store, limit int) (checked, lin
 			}
 		}
 		var n int
-		err := st.Tx(ctx, func(tx *store.Tx) error {
+		err := st.Tx(ctx, func(tx W) error {
 			var err error
 			if n, err = linkContradictions(ctx, tx, m.ID, m.Kind, m.Text, m.CreatedAt, near, nil); err != nil {
 				return err
@@ -313,7 +313,7 @@ func CheckPending(ctx context.Context, st *store.Store, limit int) (checked, lin
 	return checked, links, searchErr
 }
 
-func validate(m store.NewMemory) error {
+func validate(m record.NewMemory) error {
 	switch {
 	case m.ProjectPath == "":
 		return fault.Errorf(fault.Invalid, "add memory", "no project given; pass the project folder")
@@ -333,11 +333,11 @@ func validate(m store.NewMemory) error {
 // claim_event, gate_failure, narrative, failure, seed) and what a person
 // or an agent adds (note, decision, pattern, insight, hypothesis,
 // open_thread).
-var Kinds = []string{store.KindAction, store.KindClaimEvent, store.KindDecision, store.KindFailure,
-	store.KindGateFailure, store.KindHypothesis, store.KindInsight, store.KindNarrative, store.KindNote,
-	store.KindOpenThread, store.KindPattern, store.KindSeed}
+var Kinds = []string{record.KindAction, record.KindClaimEvent, record.KindDecision, record.KindFailure,
+	record.KindGateFailure, record.KindHypothesis, record.KindInsight, record.KindNarrative, record.KindNote,
+	record.KindOpenThread, record.KindPattern, record.KindSeed}
 
-func knownSourceType(t string) bool { _, ok := store.SourceTrust[t]; return ok }
+func knownSourceType(t string) bool { _, ok := record.SourceTrust[t]; return ok }
 
 // KnownKind reports whether k is one of Kinds.
 func KnownKind(k string) bool {
@@ -351,7 +351,7 @@ func KnownKind(k string) bool {
 
 // nearByVectors returns memories whose vectors are within ConflictCosine of
 // the new text, nearest first; nil when vec is nil or cannot answer.
-func nearByVectors(ctx context.Context, st *store.Store, vec Vectors, m store.NewMemory) ([]store.MemoryRecord, error) {
+func nearByVectors(ctx context.Context, st Reads, vec Vectors, m record.NewMemory) ([]record.MemoryRecord, error) {
 	if vec == nil {
 		return nil, nil
 	}
@@ -378,7 +378,7 @@ func nearByVectors(ctx context.Context, st *store.Store, vec Vectors, m store.Ne
 // addInTx stores m and links it with each of near (nearest first) that
 // it contradicts. The searches that fill near run before the insert, so
 // an import's write lock is held for the inserts only.
-func addInTx(ctx context.Context, tx *store.Tx, m store.NewMemory, near []store.MemoryRecord) (Added, error) {
+func addInTx(ctx context.Context, tx Writes, m record.NewMemory, near []record.MemoryRecord) (Added, error) {
 	m.Checked = true
 	id, added, err := tx.AddMemory(ctx, m)
 	if err != nil {
@@ -412,8 +412,8 @@ func addInTx(ctx context.Context, tx *store.Tx, m store.NewMemory, near []store.
 
 // linkContradictions links memory id with each of near that it
 // contradicts and reports how many; a, when not nil, collects them.
-func linkContradictions(ctx context.Context, tx *store.Tx, id int64, kind, text string, at time.Time,
-	near []store.MemoryRecord, a *Added) (int, error) {
+func linkContradictions(ctx context.Context, tx Writes, id int64, kind, text string, at time.Time,
+	near []record.MemoryRecord, a *Added) (int, error) {
 	seen := map[int64]bool{id: true}
 	n := 0
 	for _, o := range near {
@@ -439,7 +439,7 @@ func linkContradictions(ctx context.Context, tx *store.Tx, id int64, kind, text 
 }
 
 // older reports whether memory (at, id) is older than (at2, id2): by
-// time, then by id, as store.Tx.LinkConflict decides.
+// time, then by id, as the store's Tx.LinkConflict decides.
 func older(at time.Time, id int64, at2 time.Time, id2 int64) bool {
 	a, b := at.UnixMilli(), at2.UnixMilli()
 	return a < b || (a == b && id < id2)
@@ -449,7 +449,7 @@ func older(at time.Time, id int64, at2 time.Time, id2 int64) bool {
 // inside a transaction or not.
 type nearFinder interface {
 	TermCounts(ctx context.Context, exprs []string, limit int) ([]int, error)
-	NewestMatches(ctx context.Context, project, match string, limit int) ([]store.MemoryRecord, error)
+	NewestMatches(ctx context.Context, project, match string, limit int) ([]record.MemoryRecord, error)
 }
 
 // nearByWords finds the memories of m's project whose content words reach
@@ -464,7 +464,7 @@ type nearFinder interface {
 // words but none of the three rarest, or that is older than the newest
 // nearScan holding them, is missed; the Jaccard test on what is found is
 // exact.
-func nearByWords(ctx context.Context, st nearFinder, m store.NewMemory) ([]store.MemoryRecord, error) {
+func nearByWords(ctx context.Context, st nearFinder, m record.NewMemory) ([]record.MemoryRecord, error) {
 	all := similarityList(m.Text)
 	if len(all) == 0 {
 		return nil, nil
@@ -517,7 +517,7 @@ func nearByWords(ctx context.Context, st nearFinder, m store.NewMemory) ([]store
 		return nil, err
 	}
 	type scoredRec struct {
-		rec store.MemoryRecord
+		rec record.MemoryRecord
 		sim float64
 	}
 	var near []scoredRec
@@ -532,7 +532,7 @@ func nearByWords(ctx context.Context, st nearFinder, m store.NewMemory) ([]store
 		}
 	}
 	sort.SliceStable(near, func(a, b int) bool { return near[a].sim > near[b].sim })
-	out := make([]store.MemoryRecord, 0, min(len(near), conflictCandidates))
+	out := make([]record.MemoryRecord, 0, min(len(near), conflictCandidates))
 	for _, r := range near[:min(len(near), conflictCandidates)] {
 		out = append(out, r.rec)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/fault"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -86,7 +87,7 @@ func TestSimilarAndContradicts(t *testing.T) {
 
 func add(t *testing.T, st *store.Store, vec Vectors, kind, text string, at time.Time) (int64, *int64) {
 	t.Helper()
-	a, err := AddMemory(context.Background(), st, vec, store.NewMemory{ProjectPath: "/p", Kind: kind, Text: text, Source: "cli", At: at})
+	a, err := AddMemory(context.Background(), st, vec, record.NewMemory{ProjectPath: "/p", Kind: kind, Text: text, Source: "cli", At: at})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,15 +100,15 @@ func add(t *testing.T, st *store.Store, vec Vectors, kind, text string, at time.
 func TestAddMemoryRecordsConflictsBothWays(t *testing.T) {
 	ctx := context.Background()
 	st := openStore(t)
-	passed, c := add(t, st, nil, store.KindGateFailure, "Gate DQ2 passed for claim C-12 on the CHANGE-seq table", t0)
+	passed, c := add(t, st, nil, record.KindGateFailure, "Gate DQ2 passed for claim C-12 on the CHANGE-seq table", t0)
 	if c != nil {
 		t.Fatalf("first memory conflicts with %d", *c)
 	}
-	other, c := add(t, st, nil, store.KindNote, "Harmony integration uses day as the batch key", t0)
+	other, c := add(t, st, nil, record.KindNote, "Harmony integration uses day as the batch key", t0)
 	if c != nil {
 		t.Fatalf("unrelated memory conflicts with %d", *c)
 	}
-	failed, c := add(t, st, nil, store.KindGateFailure, "Gate DQ2 failed for claim C-12 on the CHANGE-seq table", t0.Add(time.Hour))
+	failed, c := add(t, st, nil, record.KindGateFailure, "Gate DQ2 failed for claim C-12 on the CHANGE-seq table", t0.Add(time.Hour))
 	if c == nil || *c != passed {
 		t.Fatalf("conflict = %v, want M-%d", c, passed)
 	}
@@ -137,7 +138,7 @@ func TestAddMemoryRecordsConflictsBothWays(t *testing.T) {
 		t.Fatalf("hits %+v, want M-%d first and M-%d superseded by it", res.Hits, failed, passed)
 	}
 	// Adding the same text again is the same memory with its conflict.
-	again, c := add(t, st, nil, store.KindGateFailure, "Gate DQ2 failed for claim C-12 on the CHANGE-seq table", t0.Add(2*time.Hour))
+	again, c := add(t, st, nil, record.KindGateFailure, "Gate DQ2 failed for claim C-12 on the CHANGE-seq table", t0.Add(2*time.Hour))
 	if again != failed || c == nil || *c != passed {
 		t.Errorf("re-add = M-%d conflict %v, want M-%d conflict %d", again, c, failed, passed)
 	}
@@ -145,21 +146,21 @@ func TestAddMemoryRecordsConflictsBothWays(t *testing.T) {
 
 func TestAddMemoryByVectors(t *testing.T) {
 	st := openStore(t)
-	first, _ := add(t, st, nil, store.KindClaimEvent, "C-3 supported: annealing raises intrinsic Q", t0)
+	first, _ := add(t, st, nil, record.KindClaimEvent, "C-3 supported: annealing raises intrinsic Q", t0)
 	// Words differ too much for Jaccard, but the vectors say they are near.
 	near := fixedVectors{hits: []VectorHit{{ID: first, Distance: 0.4}}} // cosine 0.92
-	_, c := add(t, st, near, store.KindClaimEvent, "C-3 refuted after re-measuring the rings with per-ring coupling", t0.Add(time.Hour))
+	_, c := add(t, st, near, record.KindClaimEvent, "C-3 refuted after re-measuring the rings with per-ring coupling", t0.Add(time.Hour))
 	if c == nil || *c != first {
 		t.Errorf("conflict = %v, want M-%d (cosine 0.92)", c, first)
 	}
 	far := fixedVectors{hits: []VectorHit{{ID: first, Distance: 0.8}}} // cosine 0.68
-	_, c = add(t, st, far, store.KindClaimEvent, "C-3 refuted once more, this time on run 3 dies", t0.Add(2*time.Hour))
+	_, c = add(t, st, far, record.KindClaimEvent, "C-3 refuted once more, this time on run 3 dies", t0.Add(2*time.Hour))
 	if c != nil {
 		t.Errorf("conflict = M-%d, want none (cosine 0.68)", *c)
 	}
 	// A worker that cannot answer leaves the word rule.
 	down := fixedVectors{err: ErrNoWorker}
-	_, c = add(t, st, down, store.KindNote, "annealing raises intrinsic Q on every die", t0)
+	_, c = add(t, st, down, record.KindNote, "annealing raises intrinsic Q on every die", t0)
 	if c != nil {
 		t.Errorf("conflict = M-%d, want none", *c)
 	}
@@ -167,11 +168,11 @@ func TestAddMemoryByVectors(t *testing.T) {
 
 func TestAddMemoryRejects(t *testing.T) {
 	st := openStore(t)
-	tests := []store.NewMemory{
-		{Kind: store.KindNote, Text: "x"},
-		{ProjectPath: "/p", Kind: store.KindNote, Text: "  ...  "},
+	tests := []record.NewMemory{
+		{Kind: record.KindNote, Text: "x"},
+		{ProjectPath: "/p", Kind: record.KindNote, Text: "  ...  "},
 		{ProjectPath: "/p", Kind: "gossip", Text: "a fact"},
-		{ProjectPath: "/p", Kind: store.KindNote, Text: "a fact", Trust: store.Trust(1.5)},
+		{ProjectPath: "/p", Kind: record.KindNote, Text: "a fact", Trust: record.Trust(1.5)},
 	}
 	for _, m := range tests {
 		if _, err := AddMemory(context.Background(), st, nil, m); fault.KindOf(err) != fault.Invalid {
@@ -183,7 +184,7 @@ func TestAddMemoryRejects(t *testing.T) {
 func TestAddMemoryRevivesForgotten(t *testing.T) {
 	ctx := context.Background()
 	st := openStore(t)
-	id, _ := add(t, st, nil, store.KindNote, "the cluster is down on the first Tuesday", t0)
+	id, _ := add(t, st, nil, record.KindNote, "the cluster is down on the first Tuesday", t0)
 	if err := st.Tx(ctx, func(tx *store.Tx) error { return tx.ForgetMemory(ctx, id) }); err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +192,7 @@ func TestAddMemoryRevivesForgotten(t *testing.T) {
 	if len(res.Hits) != 0 {
 		t.Fatalf("forgotten memory recalled: %+v", res.Hits)
 	}
-	again, _ := add(t, st, nil, store.KindNote, "the cluster is down on the first Tuesday", t0)
+	again, _ := add(t, st, nil, record.KindNote, "the cluster is down on the first Tuesday", t0)
 	if again != id {
 		t.Fatalf("re-add gave M-%d, want M-%d", again, id)
 	}
@@ -220,14 +221,14 @@ func TestSupersedeNumbers(t *testing.T) {
 			var a Added
 			var err error
 			addOld := func() {
-				a, err = AddMemory(ctx, st, nil, store.NewMemory{ProjectPath: "/p", Kind: store.KindDecision, Text: p.old, Source: "cli", At: t0})
+				a, err = AddMemory(ctx, st, nil, record.NewMemory{ProjectPath: "/p", Kind: record.KindDecision, Text: p.old, Source: "cli", At: t0})
 				oldID = a.ID
 			}
 			addNew := func() {
-				a, err = AddMemory(ctx, st, nil, store.NewMemory{ProjectPath: "/p", Kind: store.KindNote, Text: p.new, Source: "cli", At: t0.Add(24 * time.Hour)})
+				a, err = AddMemory(ctx, st, nil, record.NewMemory{ProjectPath: "/p", Kind: record.KindNote, Text: p.new, Source: "cli", At: t0.Add(24 * time.Hour)})
 				newID = a.ID
 			}
-			unrelated, _ := add(t, st, nil, store.KindNote, "Mapping quality threshold of 20 for amplicon reads", t0.Add(time.Hour))
+			unrelated, _ := add(t, st, nil, record.KindNote, "Mapping quality threshold of 20 for amplicon reads", t0.Add(time.Hour))
 			if newFirst {
 				addNew()
 				addOld() // an import of an older fact
@@ -274,9 +275,9 @@ func TestSupersedeNumbers(t *testing.T) {
 func TestManyToManyConflicts(t *testing.T) {
 	ctx := context.Background()
 	st := openStore(t)
-	a, _ := add(t, st, nil, store.KindNote, "The ring Q factor is 1.2 million after annealing", t0)
-	b, cb := add(t, st, nil, store.KindNote, "The ring Q factor is 2.5 million after annealing", t0.Add(time.Hour))
-	c, cc := add(t, st, nil, store.KindNote, "The ring Q factor is 0.9 million after annealing", t0.Add(2*time.Hour))
+	a, _ := add(t, st, nil, record.KindNote, "The ring Q factor is 1.2 million after annealing", t0)
+	b, cb := add(t, st, nil, record.KindNote, "The ring Q factor is 2.5 million after annealing", t0.Add(time.Hour))
+	c, cc := add(t, st, nil, record.KindNote, "The ring Q factor is 0.9 million after annealing", t0.Add(2*time.Hour))
 	if cb == nil || cc == nil {
 		t.Fatalf("conflicts %v %v, want both linked", cb, cc)
 	}
@@ -309,7 +310,7 @@ func TestImportSupersedes(t *testing.T) {
 		t.Fatalf("import %+v %v", rep, err)
 	}
 	ms := memoriesOf(t, st, "/p")
-	byText := map[string]store.MemoryRecord{}
+	byText := map[string]record.MemoryRecord{}
 	for _, m := range ms {
 		byText[m.Text] = m
 	}
@@ -332,7 +333,7 @@ func TestCheckPending(t *testing.T) {
 		var id int64
 		err := st.Tx(ctx, func(tx *store.Tx) error {
 			var err error
-			id, _, err = tx.AddMemory(ctx, store.NewMemory{ProjectPath: "/p", Kind: kind, Text: text, Source: "hook", At: at})
+			id, _, err = tx.AddMemory(ctx, record.NewMemory{ProjectPath: "/p", Kind: kind, Text: text, Source: "hook", At: at})
 			return err
 		})
 		if err != nil {
@@ -340,13 +341,13 @@ func TestCheckPending(t *testing.T) {
 		}
 		return id
 	}
-	promoted := hookAdd(store.KindClaimEvent, "Claim C-12 PROMOTED: off-target rate tracks guide GC content", t0)
-	killed := hookAdd(store.KindClaimEvent, "Claim C-12 KILLED: off-target rate tracks guide GC content", t0.Add(time.Hour))
-	other := hookAdd(store.KindClaimEvent, "Claim C-13 PROMOTED: off-target rate tracks guide GC content", t0.Add(2*time.Hour))
+	promoted := hookAdd(record.KindClaimEvent, "Claim C-12 PROMOTED: off-target rate tracks guide GC content", t0)
+	killed := hookAdd(record.KindClaimEvent, "Claim C-12 KILLED: off-target rate tracks guide GC content", t0.Add(time.Hour))
+	other := hookAdd(record.KindClaimEvent, "Claim C-13 PROMOTED: off-target rate tracks guide GC content", t0.Add(2*time.Hour))
 	// A failed call and its later failure on another run are events, not
 	// contradictions, though their numbers differ.
-	f1 := hookAdd(store.KindFailure, "Bash: python3 train.py failed: exit status 1 after 40 s", t0)
-	f2 := hookAdd(store.KindFailure, "Bash: python3 train.py failed: exit status 1 after 52 s", t0.Add(time.Hour))
+	f1 := hookAdd(record.KindFailure, "Bash: python3 train.py failed: exit status 1 after 40 s", t0)
+	f2 := hookAdd(record.KindFailure, "Bash: python3 train.py failed: exit status 1 after 52 s", t0.Add(time.Hour))
 	if m, _ := st.Memory(ctx, promoted); m.SupersededBy != nil {
 		t.Fatalf("linked before the check: %+v", m)
 	}
@@ -366,7 +367,7 @@ func TestCheckPending(t *testing.T) {
 		t.Errorf("second pass checked %d (%v), want none", n, err)
 	}
 	// What the CLI adds is checked at once and never queued.
-	add(t, st, nil, store.KindNote, "GC content is irrelevant for off-target rate", t0)
+	add(t, st, nil, record.KindNote, "GC content is irrelevant for off-target rate", t0)
 	if n, _, _ := CheckPending(ctx, st, 100); n != 0 {
 		t.Errorf("a CLI memory was left for the worker")
 	}

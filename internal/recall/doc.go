@@ -134,7 +134,7 @@
 // sites" after "AUC 0.91") does not contradict. A number that names a
 // thing (C-12, chromosome 2, a year, hg19) is no value.
 //
-// What the hooks write is stored unchecked (store.NewMemory.Checked): the
+// What the hooks write is stored unchecked (record.NewMemory.Checked): the
 // search costs about 2 ms on a store of 10,000 (BenchmarkCheckPending10k),
 // more than a hook may spend, so the worker's poll links those memories
 // (CheckPending, 100 a poll) off the hook path, and spooled memories the

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 // Fill inserts n memories into project in one transaction, for benchmarks:
@@ -16,9 +16,9 @@ import (
 // over the year before now. It skips conflict detection, which a bulk load
 // does not need (the memories are stored as checked, so the worker does
 // not check them either), and queues embeddings like any other memory.
-func Fill(ctx context.Context, st *store.Store, project string, n int, now time.Time) error {
+func Fill[W Writes](ctx context.Context, st Memories[W], project string, n int, now time.Time) error {
 	r := rand.New(rand.NewPCG(uint64(n), 0x5eed))
-	return st.Tx(ctx, func(tx *store.Tx) error {
+	return st.Tx(ctx, func(tx W) error {
 		for i := 0; i < n; i++ {
 			t := fillTemplates[r.IntN(len(fillTemplates))]
 			text := t.text
@@ -31,8 +31,8 @@ func Fill(ctx context.Context, st *store.Store, project string, n int, now time.
 			// The suffix keeps every text distinct, as real memories are.
 			text += fmt.Sprintf(" (run %d)", i+1)
 			at := now.Add(-time.Duration(r.Int64N(int64(365 * 24 * time.Hour))))
-			if _, _, err := tx.AddMemory(ctx, store.NewMemory{ProjectPath: project, Kind: t.kind, Text: text,
-				Ref: fmt.Sprintf("bench:%d", i+1), Source: "bench", Trust: store.Trust(1), At: at, Checked: true}); err != nil {
+			if _, _, err := tx.AddMemory(ctx, record.NewMemory{ProjectPath: project, Kind: t.kind, Text: text,
+				Ref: fmt.Sprintf("bench:%d", i+1), Source: "bench", Trust: record.Trust(1), At: at, Checked: true}); err != nil {
 				return fmt.Errorf("fill memory %d: %w", i+1, err)
 			}
 		}
@@ -41,25 +41,25 @@ func Fill(ctx context.Context, st *store.Store, project string, n int, now time.
 }
 
 var fillTemplates = []struct{ kind, text string }{
-	{store.KindDecision, "Decided to {decide} for the {dataset} analysis because {reason}."},
-	{store.KindDecision, "Switched the {model} baseline to {method} after {reason}."},
-	{store.KindGateFailure, "Gate {gate} failed on claim C-{num}: {metric} was {value}, outside the domain range."},
-	{store.KindGateFailure, "Gate {gate} blocked the promotion of C-{num}: no literature search preceded the new direction on {topic}."},
-	{store.KindClaimEvent, "Claim C-{num} KILLED ({kill}): the {topic} effect vanished after controlling for {confound}."},
-	{store.KindClaimEvent, "Claim C-{num} PROMOTED to tier 2: {topic} correlates with {metric} across {dataset}."},
-	{store.KindClaimEvent, "Claim C-{num} VERIFIED by R2: {topic} holds on the held-out {dataset} split."},
-	{store.KindSeed, "Seed S-{num}: unexpected {topic} pattern in {dataset}; discriminating test is {method} on a fresh split."},
-	{store.KindNarrative, "Session summary: loaded {dataset}, ran {method}, {metric} reached {value}; open question about {topic}."},
-	{store.KindNarrative, "Worked on {topic}: two claims reviewed, gate {gate} re-run, next step is {decide}."},
-	{store.KindNote, "Note: {dataset} uses {reason}; check before comparing {metric} across batches."},
-	{store.KindNote, "Reminder from the PI: report {metric} with confidence intervals for every {topic} comparison."},
-	{store.KindAction, "Ran {method} on {dataset} with seed {num}; wrote results/{topic}.csv."},
-	{store.KindAction, "Downloaded {dataset} supplementary tables and checked their SHA-256."},
-	{store.KindFailure, "Bash: python scripts/{topic}.py --data {dataset} failed: exit status 1, KeyError on the {metric} column."},
-	{store.KindPattern, "Pattern: {metric} drops whenever {reason}; seen again on {dataset}."},
-	{store.KindInsight, "Insight: the {topic} signal in {dataset} is mostly {confound}, which {method} makes visible."},
-	{store.KindHypothesis, "Hypothesis: {topic} depends on {confound}; {method} on {dataset} would tell."},
-	{store.KindOpenThread, "Open thread: why does {metric} reach {value} on {dataset}? Check {reason} next."},
+	{record.KindDecision, "Decided to {decide} for the {dataset} analysis because {reason}."},
+	{record.KindDecision, "Switched the {model} baseline to {method} after {reason}."},
+	{record.KindGateFailure, "Gate {gate} failed on claim C-{num}: {metric} was {value}, outside the domain range."},
+	{record.KindGateFailure, "Gate {gate} blocked the promotion of C-{num}: no literature search preceded the new direction on {topic}."},
+	{record.KindClaimEvent, "Claim C-{num} KILLED ({kill}): the {topic} effect vanished after controlling for {confound}."},
+	{record.KindClaimEvent, "Claim C-{num} PROMOTED to tier 2: {topic} correlates with {metric} across {dataset}."},
+	{record.KindClaimEvent, "Claim C-{num} VERIFIED by R2: {topic} holds on the held-out {dataset} split."},
+	{record.KindSeed, "Seed S-{num}: unexpected {topic} pattern in {dataset}; discriminating test is {method} on a fresh split."},
+	{record.KindNarrative, "Session summary: loaded {dataset}, ran {method}, {metric} reached {value}; open question about {topic}."},
+	{record.KindNarrative, "Worked on {topic}: two claims reviewed, gate {gate} re-run, next step is {decide}."},
+	{record.KindNote, "Note: {dataset} uses {reason}; check before comparing {metric} across batches."},
+	{record.KindNote, "Reminder from the PI: report {metric} with confidence intervals for every {topic} comparison."},
+	{record.KindAction, "Ran {method} on {dataset} with seed {num}; wrote results/{topic}.csv."},
+	{record.KindAction, "Downloaded {dataset} supplementary tables and checked their SHA-256."},
+	{record.KindFailure, "Bash: python scripts/{topic}.py --data {dataset} failed: exit status 1, KeyError on the {metric} column."},
+	{record.KindPattern, "Pattern: {metric} drops whenever {reason}; seen again on {dataset}."},
+	{record.KindInsight, "Insight: the {topic} signal in {dataset} is mostly {confound}, which {method} makes visible."},
+	{record.KindHypothesis, "Hypothesis: {topic} depends on {confound}; {method} on {dataset} would tell."},
+	{record.KindOpenThread, "Open thread: why does {metric} reach {value} on {dataset}? Check {reason} next."},
 }
 
 var fillSlots = map[string][]string{

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 func TestFill(t *testing.T) {
@@ -18,7 +18,7 @@ func TestFill(t *testing.T) {
 		}
 		var out []string
 		kinds := map[string]bool{}
-		err := st.ExportMemories(ctx, "/bench", func(m store.MemoryRecord) error {
+		err := st.ExportMemories(ctx, "/bench", func(m record.MemoryRecord) error {
 			if strings.Contains(m.Text, "{") || m.Source != "bench" || m.CreatedAt.After(t0) || t0.Sub(m.CreatedAt) > 366*24*3600e9 {
 				t.Errorf("memory %+v", m)
 			}

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 // ImportBatch is how many lines one import transaction holds: large enough
@@ -55,7 +55,7 @@ type ImportReport struct {
 // nil, is called after each batch with the lines read so far. Conflicts are
 // detected by words (imported memories have no vectors yet), against the
 // project's stored memories and the file's earlier lines.
-func Import(ctx context.Context, st *store.Store, r io.Reader, project string, now time.Time, progress func(lines int)) (ImportReport, error) {
+func Import[W Writes](ctx context.Context, st Memories[W], r io.Reader, project string, now time.Time, progress func(lines int)) (ImportReport, error) {
 	var rep ImportReport
 	if project == "" {
 		return rep, fmt.Errorf("import memories: no project given")
@@ -64,7 +64,7 @@ func Import(ctx context.Context, st *store.Store, r io.Reader, project string, n
 	// Conflicts are found in memory (see wordIndex): the project's stored
 	// memories first, then each line as it is read.
 	idx := newWordIndex()
-	err := st.ExportMemories(ctx, project, func(m store.MemoryRecord) error {
+	err := st.ExportMemories(ctx, project, func(m record.MemoryRecord) error {
 		idx.add(m.ID, m.Kind, m.Text, m.CreatedAt)
 		return nil
 	})
@@ -73,7 +73,7 @@ func Import(ctx context.Context, st *store.Store, r io.Reader, project string, n
 	}
 	type parsed struct {
 		line int
-		m    store.NewMemory
+		m    record.NewMemory
 		doc  int   // its doc in idx
 		near []int // docs it may contradict, nearest first
 	}
@@ -83,12 +83,12 @@ func Import(ctx context.Context, st *store.Store, r io.Reader, project string, n
 			return nil
 		}
 		var added, dups, conflicts int
-		err := st.Tx(ctx, func(tx *store.Tx) error {
+		err := st.Tx(ctx, func(tx W) error {
 			for _, p := range batch {
-				near := make([]store.MemoryRecord, 0, len(p.near))
+				near := make([]record.MemoryRecord, 0, len(p.near))
 				for _, d := range p.near {
 					doc := idx.docs[d]
-					near = append(near, store.MemoryRecord{ID: doc.id, Kind: doc.kind, Text: doc.text, CreatedAt: doc.at})
+					near = append(near, record.MemoryRecord{ID: doc.id, Kind: doc.kind, Text: doc.text, CreatedAt: doc.at})
 				}
 				a, err := addInTx(ctx, tx, p.m, near)
 				if err != nil {
@@ -187,17 +187,17 @@ func readLine(br *bufio.Reader) (line []byte, tooLong bool, err error) {
 	}
 }
 
-func parseLine(raw []byte, project string, now time.Time) (store.NewMemory, error) {
+func parseLine(raw []byte, project string, now time.Time) (record.NewMemory, error) {
 	var l ImportLine
 	if err := json.Unmarshal(raw, &l); err != nil {
-		return store.NewMemory{}, fmt.Errorf("not a JSON object (%v); each line must be {\"text\": …, \"kind\": …, \"ref\": …, \"created_at\": …}", err)
+		return record.NewMemory{}, fmt.Errorf("not a JSON object (%v); each line must be {\"text\": …, \"kind\": …, \"ref\": …, \"created_at\": …}", err)
 	}
-	m := store.NewMemory{ProjectPath: project, Kind: l.Kind, Text: strings.TrimSpace(l.Text), Ref: l.Ref, Source: "import"}
+	m := record.NewMemory{ProjectPath: project, Kind: l.Kind, Text: strings.TrimSpace(l.Text), Ref: l.Ref, Source: "import"}
 	if m.Kind == "" {
-		m.Kind = store.KindNote
+		m.Kind = record.KindNote
 	}
 	if l.Trust != nil {
-		m.Trust = store.Trust(*l.Trust)
+		m.Trust = record.Trust(*l.Trust)
 	}
 	at, err := parseTime(l.CreatedAt)
 	if err != nil {

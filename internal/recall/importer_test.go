@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 func TestImport(t *testing.T) {
@@ -57,7 +57,7 @@ func TestImport(t *testing.T) {
 		Conflict                bool
 	}
 	var rows []row
-	err = st.ExportMemories(ctx, "/p", func(m store.MemoryRecord) error {
+	err = st.ExportMemories(ctx, "/p", func(m record.MemoryRecord) error {
 		rows = append(rows, row{m.Kind, m.Text, m.Ref, m.Source, m.Trust, m.CreatedAt, len(m.Conflicts) > 0})
 		return nil
 	})

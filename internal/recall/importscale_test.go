@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -28,7 +29,7 @@ func fillRepetitive(tb testing.TB, st *store.Store, n int) {
 	for start := 0; start < n; start += 5000 {
 		err := st.Tx(ctx, func(tx *store.Tx) error {
 			for i := start; i < min(n, start+5000); i++ {
-				if _, _, err := tx.AddMemory(ctx, store.NewMemory{ProjectPath: "/p", Kind: store.KindNote, Text: repetitive(i), At: at}); err != nil {
+				if _, _, err := tx.AddMemory(ctx, record.NewMemory{ProjectPath: "/p", Kind: record.KindNote, Text: repetitive(i), At: at}); err != nil {
 					return err
 				}
 			}

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 // The cost bounds of one FTS5 search. BM25 costs about a microsecond per
@@ -29,7 +29,7 @@ const maxCommonTerms = 4
 
 // searcher is the FTS5 side of the store, inside a transaction or not.
 type searcher interface {
-	SearchMemories(ctx context.Context, q store.TextQuery) ([]store.TextHit, error)
+	SearchMemories(ctx context.Context, q record.TextQuery) ([]record.TextHit, error)
 	TermCounts(ctx context.Context, exprs []string, limit int) ([]int, error)
 	MaxMemoryID(ctx context.Context) (int64, error)
 }
@@ -37,7 +37,7 @@ type searcher interface {
 // lexical runs the bounded FTS5 search for free text (see TermProbe)
 // among the memories filter keeps (its project, kinds, since, session);
 // note says when only the newest memories were searched.
-func lexical(ctx context.Context, s searcher, filter store.TextQuery, text string, limit int) (hits []store.TextHit, note string, err error) {
+func lexical(ctx context.Context, s searcher, filter record.TextQuery, text string, limit int) (hits []record.TextHit, note string, err error) {
 	terms := Terms(text)
 	if len(terms) == 0 {
 		return nil, "", nil

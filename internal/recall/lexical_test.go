@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 // countingSearcher answers TermCounts from a table and records the query
@@ -13,10 +13,10 @@ import (
 type countingSearcher struct {
 	counts map[string]int
 	newest int64
-	ran    store.TextQuery
+	ran    record.TextQuery
 }
 
-func (c *countingSearcher) SearchMemories(_ context.Context, q store.TextQuery) ([]store.TextHit, error) {
+func (c *countingSearcher) SearchMemories(_ context.Context, q record.TextQuery) ([]record.TextHit, error) {
 	c.ran = q
 	return nil, nil
 }
@@ -55,11 +55,11 @@ func TestLexicalKeepsRareWords(t *testing.T) {
 	}
 	for _, tt := range tests {
 		s := &countingSearcher{counts: tt.counts, newest: 50000}
-		_, note, err := lexical(context.Background(), s, store.TextQuery{Project: "/p"}, tt.text, 50)
+		_, note, err := lexical(context.Background(), s, record.TextQuery{Project: "/p"}, tt.text, 50)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := store.TextQuery{Project: "/p", Match: tt.match, Limit: 50, MinID: tt.minID}
+		want := record.TextQuery{Project: "/p", Match: tt.match, Limit: 50, MinID: tt.minID}
 		if !reflect.DeepEqual(s.ran, want) || note != tt.note {
 			t.Errorf("%s: ran %+v note %q, want %+v %q", tt.name, s.ran, note, want, tt.note)
 		}

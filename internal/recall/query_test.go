@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -86,7 +87,7 @@ func FuzzMatchQuery(f *testing.F) {
 		f.Fatal(err)
 	}
 	defer st.Close()
-	if _, err := AddMemory(ctx, st, nil, store.NewMemory{ProjectPath: "/p", Kind: store.KindNote, Text: "gate near title significant", At: time.Unix(0, 0)}); err != nil {
+	if _, err := AddMemory(ctx, st, nil, record.NewMemory{ProjectPath: "/p", Kind: record.KindNote, Text: "gate near title significant", At: time.Unix(0, 0)}); err != nil {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, text string) {

@@ -8,8 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"time"
-
-	"github.com/vibe-science/vibe/internal/store"
 )
 
 // Set is a retrieval set: memories to load, queries with the refs of the
@@ -67,9 +65,9 @@ func ReadSet(dir string) (Set, error) {
 	return s, sc.Err()
 }
 
-// Load imports the set's memories into st under the set's project; the
+// Load imports the set s's memories into st under the set's project; the
 // import must skip no line.
-func (s Set) Load(ctx context.Context, st *store.Store) (ImportReport, error) {
+func Load[W Writes](ctx context.Context, st Memories[W], s Set) (ImportReport, error) {
 	f, err := os.Open(s.Memories)
 	if err != nil {
 		return ImportReport{}, fmt.Errorf("load retrieval set: %w", err)
@@ -94,7 +92,7 @@ type QueryScore struct {
 }
 
 // Evaluate runs every query of a loaded set and scores recall at k.
-func Evaluate(ctx context.Context, st *store.Store, vec Vectors, s Set, k int) ([]QueryScore, error) {
+func Evaluate(ctx context.Context, st Reads, vec Vectors, s Set, k int) ([]QueryScore, error) {
 	out := make([]QueryScore, 0, len(s.Queries))
 	for _, q := range s.Queries {
 		res, err := Search(ctx, st, vec, Query{Project: s.Project, Text: q.Query, Limit: k, Now: s.Now})
@@ -122,7 +120,7 @@ func Evaluate(ctx context.Context, st *store.Store, vec Vectors, s Set, k int) (
 // loaded into st): the share of each query's relevant memories that appear
 // in its top k. `make bench` reports it for vec = nil (lexical) and for
 // the worker's client (hybrid) on the same set.
-func RecallAtK(ctx context.Context, st *store.Store, vec Vectors, s Set, k int) (float64, error) {
+func RecallAtK(ctx context.Context, st Reads, vec Vectors, s Set, k int) (float64, error) {
 	scores, err := Evaluate(ctx, st, vec, s, k)
 	if err != nil {
 		return 0, err

@@ -25,7 +25,7 @@ func loadSet(t testing.TB) (*store.Store, Set) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := set.Load(context.Background(), st); err != nil {
+	if _, err := Load(context.Background(), st, set); err != nil {
 		t.Fatal(err)
 	}
 	return st, set
@@ -169,7 +169,7 @@ func TestReadSetErrors(t *testing.T) {
 		t.Errorf("ReadSet = %+v, %v", s, err)
 	}
 	write("memories.jsonl", "{\"text\": \"fine\"}\nbroken\n")
-	if _, err := s.Load(context.Background(), openStore(t)); err == nil {
+	if _, err := Load(context.Background(), openStore(t), s); err == nil {
 		t.Error("a set with a broken memory line loaded")
 	}
 }

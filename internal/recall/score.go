@@ -4,7 +4,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 // RRFK is the reciprocal-rank-fusion constant (see the package doc).
@@ -30,17 +30,17 @@ const VectorSignificance = 1e-5
 func HalfLife(kind string) time.Duration {
 	const day = 24 * time.Hour
 	switch kind {
-	case store.KindAction:
+	case record.KindAction:
 		return 14 * day
-	case store.KindNarrative, store.KindOpenThread:
+	case record.KindNarrative, record.KindOpenThread:
 		return 30 * day
-	case store.KindGateFailure, store.KindFailure:
+	case record.KindGateFailure, record.KindFailure:
 		return 60 * day
-	case store.KindDecision, store.KindSeed, store.KindHypothesis:
+	case record.KindDecision, record.KindSeed, record.KindHypothesis:
 		return 90 * day
-	case store.KindClaimEvent:
+	case record.KindClaimEvent:
 		return 120 * day
-	case store.KindNote, store.KindPattern, store.KindInsight:
+	case record.KindNote, record.KindPattern, record.KindInsight:
 		return 180 * day
 	}
 	return 90 * day

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 var day = 24 * time.Hour
@@ -17,17 +17,17 @@ func TestFreshness(t *testing.T) {
 		age  time.Duration
 		want float64
 	}{
-		{store.KindAction, 14 * day, 0.5},
-		{store.KindNarrative, 30 * day, 0.5},
-		{store.KindNarrative, 60 * day, 0.25},
-		{store.KindGateFailure, 60 * day, 0.5},
-		{store.KindDecision, 90 * day, 0.5},
-		{store.KindSeed, 90 * day, 0.5},
-		{store.KindClaimEvent, 120 * day, 0.5},
-		{store.KindNote, 180 * day, 0.5},
+		{record.KindAction, 14 * day, 0.5},
+		{record.KindNarrative, 30 * day, 0.5},
+		{record.KindNarrative, 60 * day, 0.25},
+		{record.KindGateFailure, 60 * day, 0.5},
+		{record.KindDecision, 90 * day, 0.5},
+		{record.KindSeed, 90 * day, 0.5},
+		{record.KindClaimEvent, 120 * day, 0.5},
+		{record.KindNote, 180 * day, 0.5},
 		{"other", 90 * day, 0.5},
-		{store.KindNote, 0, 1},
-		{store.KindNote, -5 * day, 1}, // dated in the future
+		{record.KindNote, 0, 1},
+		{record.KindNote, -5 * day, 1}, // dated in the future
 	}
 	for _, tt := range tests {
 		if got := Freshness(tt.kind, now.Add(-tt.age), now); math.Abs(got-tt.want) > 1e-12 {
@@ -45,13 +45,13 @@ func TestWeight(t *testing.T) {
 		age   time.Duration
 		want  float64
 	}{
-		{"new and trusted", store.KindNote, 1, 0, 1},
-		{"one half-life", store.KindDecision, 1, 90 * day, 1 - FreshnessWeight*0.5},
-		{"ancient loses at most FreshnessWeight", store.KindAction, 1, 3650 * day, 1 - FreshnessWeight},
-		{"untrusted halves", store.KindNote, 0, 0, 0.5},
-		{"trust above 1 is 1", store.KindNote, 7, 0, 1},
-		{"negative trust is 0", store.KindNote, -1, 0, 0.5},
-		{"both", store.KindNarrative, 0.5, 30 * day, (1 - FreshnessWeight*0.5) * 0.75},
+		{"new and trusted", record.KindNote, 1, 0, 1},
+		{"one half-life", record.KindDecision, 1, 90 * day, 1 - FreshnessWeight*0.5},
+		{"ancient loses at most FreshnessWeight", record.KindAction, 1, 3650 * day, 1 - FreshnessWeight},
+		{"untrusted halves", record.KindNote, 0, 0, 0.5},
+		{"trust above 1 is 1", record.KindNote, 7, 0, 1},
+		{"negative trust is 0", record.KindNote, -1, 0, 0.5},
+		{"both", record.KindNarrative, 0.5, 30 * day, (1 - FreshnessWeight*0.5) * 0.75},
 	}
 	for _, tt := range tests {
 		got := weight(tt.kind, tt.trust, now.Add(-tt.age), now)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/embed"
 	"github.com/vibe-science/vibe/internal/fault"
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 // Candidates is how many hits each list contributes to the fusion.
@@ -66,7 +66,7 @@ type Query struct {
 }
 
 // keeps reports whether a memory passes the query's filters.
-func (q Query) keeps(m store.MemoryRecord) bool {
+func (q Query) keeps(m record.MemoryRecord) bool {
 	return (q.AllProjects || m.ProjectPath == q.Project) && (q.Since.IsZero() || !m.CreatedAt.Before(q.Since)) &&
 		(q.Session == "" || m.SessionID == q.Session)
 }
@@ -130,11 +130,11 @@ type Result struct {
 // Search recalls memories of a project for free text: FTS5 BM25 and, when
 // vec answers, vector KNN, fused and weighted as the package doc describes.
 // Forgotten memories never appear. vec may be nil.
-func Search(ctx context.Context, st *store.Store, vec Vectors, q Query) (Result, error) {
+func Search(ctx context.Context, st Reads, vec Vectors, q Query) (Result, error) {
 	if q.Project == "" && !q.AllProjects {
 		return Result{}, fault.Errorf(fault.Invalid, "recall", "no project given; pass the project folder")
 	}
-	filter := store.TextQuery{Project: q.Project, Kinds: q.Kinds, Since: q.Since, Session: q.Session}
+	filter := record.TextQuery{Project: q.Project, Kinds: q.Kinds, Since: q.Since, Session: q.Session}
 	if q.AllProjects {
 		filter.Project, vec = "", nil
 	}
@@ -203,7 +203,7 @@ func Search(ctx context.Context, st *store.Store, vec Vectors, q Query) (Result,
 	now := q.Now
 	byID := make(map[int64]*Hit, len(lex)+len(vhits))
 	inLexical := make(map[int64]bool, len(lex))
-	records := make(map[int64]store.MemoryRecord, len(lex)+len(vhits))
+	records := make(map[int64]record.MemoryRecord, len(lex)+len(vhits))
 	ranked := make([]scored, 0, len(lex))
 	for _, h := range lex {
 		inLexical[h.ID] = true
@@ -283,7 +283,7 @@ func rank(s []scored) []scored {
 
 // decay is the freshness and trust weight of a memory at now (none when
 // now is zero), and SupersededWeight when a newer memory contradicts it.
-func decay(m store.MemoryRecord, now time.Time) float64 {
+func decay(m record.MemoryRecord, now time.Time) float64 {
 	if now.IsZero() {
 		now = m.CreatedAt
 	}
@@ -296,8 +296,8 @@ func decay(m store.MemoryRecord, now time.Time) float64 {
 
 // addVectorHits hydrates the vector hits (dropping forgotten ones and those
 // of other projects), weighs them by confidence and adds their share.
-func addVectorHits(ctx context.Context, st *store.Store, project string, now time.Time, vhits []VectorHit,
-	inLexical map[int64]bool, records map[int64]store.MemoryRecord, byID map[int64]*Hit, res *Result) error {
+func addVectorHits(ctx context.Context, st Reads, project string, now time.Time, vhits []VectorHit,
+	inLexical map[int64]bool, records map[int64]record.MemoryRecord, byID map[int64]*Hit, res *Result) error {
 	var missing []int64
 	for _, v := range vhits {
 		if _, ok := records[v.ID]; !ok {

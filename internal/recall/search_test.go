@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/fault"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -30,7 +31,7 @@ func seed(t *testing.T, st *store.Store, ms ...mem) []int64 {
 			if m.project == "" {
 				m.project = "/p"
 			}
-			id, _, err := tx.AddMemory(ctx, store.NewMemory{ProjectPath: m.project, Kind: m.kind, Text: m.text,
+			id, _, err := tx.AddMemory(ctx, record.NewMemory{ProjectPath: m.project, Kind: m.kind, Text: m.text,
 				Ref: fmt.Sprintf("ref-%d", len(ids)+1), Trust: trustOrDefault(m.trust), At: m.at})
 			if err != nil {
 				return err
@@ -57,10 +58,10 @@ func TestSearchScopeKindsForgotten(t *testing.T) {
 	ctx := context.Background()
 	st := openStore(t)
 	ids := seed(t, st,
-		mem{kind: store.KindDecision, text: "Use Harmony for batch integration", at: t0},
-		mem{kind: store.KindNote, text: "Harmony theta 3 fixed the batch separation", at: t0},
-		mem{project: "/other", kind: store.KindDecision, text: "Harmony batch integration in the other lab", at: t0},
-		mem{kind: store.KindNote, text: "batch three is forgotten here", at: t0},
+		mem{kind: record.KindDecision, text: "Use Harmony for batch integration", at: t0},
+		mem{kind: record.KindNote, text: "Harmony theta 3 fixed the batch separation", at: t0},
+		mem{project: "/other", kind: record.KindDecision, text: "Harmony batch integration in the other lab", at: t0},
+		mem{kind: record.KindNote, text: "batch three is forgotten here", at: t0},
 	)
 	if err := st.Tx(ctx, func(tx *store.Tx) error { return tx.ForgetMemory(ctx, ids[3]) }); err != nil {
 		t.Fatal(err)
@@ -72,7 +73,7 @@ func TestSearchScopeKindsForgotten(t *testing.T) {
 		notes string
 	}{
 		{"project only, forgotten left out", Query{Project: "/p", Text: "batch harmony"}, []int64{ids[0], ids[1]}, "no vector search configured: lexical only"},
-		{"kinds filter", Query{Project: "/p", Text: "batch harmony", Kinds: []string{store.KindNote}}, []int64{ids[1]}, "no vector search configured: lexical only"},
+		{"kinds filter", Query{Project: "/p", Text: "batch harmony", Kinds: []string{record.KindNote}}, []int64{ids[1]}, "no vector search configured: lexical only"},
 		{"other project", Query{Project: "/other", Text: "harmony"}, []int64{ids[2]}, "no vector search configured: lexical only"},
 		{"limit", Query{Project: "/p", Text: "batch harmony", Limit: 1}, []int64{ids[0]}, "no vector search configured: lexical only"},
 		{"stop words only", Query{Project: "/p", Text: "what did we do?"}, []int64{}, "no vector search configured: lexical only"},
@@ -94,7 +95,7 @@ func TestSearchScopeKindsForgotten(t *testing.T) {
 func TestSearchNotesWhenVectorsFail(t *testing.T) {
 	ctx := context.Background()
 	st := openStore(t)
-	ids := seed(t, st, mem{kind: store.KindNote, text: "the doublet rate tracks loading", at: t0})
+	ids := seed(t, st, mem{kind: record.KindNote, text: "the doublet rate tracks loading", at: t0})
 	tests := []struct {
 		name string
 		vec  Vectors
@@ -128,12 +129,12 @@ func TestSearchFusesVectorHits(t *testing.T) {
 	st := openStore(t)
 	var ms []mem
 	for i := 0; i < 2000; i++ {
-		ms = append(ms, mem{kind: store.KindNote, text: fmt.Sprintf("filler note %d about pipettes and reagents", i), at: t0})
+		ms = append(ms, mem{kind: record.KindNote, text: fmt.Sprintf("filler note %d about pipettes and reagents", i), at: t0})
 	}
 	ms = append(ms,
-		mem{kind: store.KindDecision, text: "cells below 500 genes are filtered out", at: t0},         // a: lexical and vector
-		mem{kind: store.KindDecision, text: "low quality barcodes removed before clustering", at: t0}, // b: vector only (paraphrase)
-		mem{kind: store.KindNote, text: "genes per cell floor discussed with the PI", at: t0},         // c: lexical and vector
+		mem{kind: record.KindDecision, text: "cells below 500 genes are filtered out", at: t0},         // a: lexical and vector
+		mem{kind: record.KindDecision, text: "low quality barcodes removed before clustering", at: t0}, // b: vector only (paraphrase)
+		mem{kind: record.KindNote, text: "genes per cell floor discussed with the PI", at: t0},         // c: lexical and vector
 	)
 	ids := seed(t, st, ms...)
 	a, b, c := ids[2000], ids[2001], ids[2002]
@@ -168,7 +169,7 @@ func TestSearchFusesVectorHits(t *testing.T) {
 		}
 	}
 	// Hits in vectors that are of another project or unknown are dropped.
-	other := seed(t, st, mem{project: "/x", kind: store.KindNote, text: "genes per cell elsewhere", at: t0})
+	other := seed(t, st, mem{project: "/x", kind: record.KindNote, text: "genes per cell elsewhere", at: t0})
 	vec = fixedVectors{hits: []VectorHit{{ID: other[0], Distance: 0.1}, {ID: 999999, Distance: 0.2}}}
 	res, _ = Search(ctx, st, vec, Query{Project: "/p", Text: "genes per cell", Limit: 5})
 	if got := hitIDs(res.Hits); !reflect.DeepEqual(got, []int64{c, a}) {
@@ -181,9 +182,9 @@ func TestSearchFreshnessTrustTies(t *testing.T) {
 	st := openStore(t)
 	now := t0.Add(365 * 24 * time.Hour)
 	ids := seed(t, st,
-		mem{kind: store.KindDecision, text: "freeze the detector calibration alpha", at: t0},                              // old
-		mem{kind: store.KindDecision, text: "freeze the detector calibration gamma", at: now.Add(-time.Hour)},             // new
-		mem{kind: store.KindDecision, text: "freeze the detector calibration delta", trust: 0.2, at: now.Add(-time.Hour)}, // new, untrusted
+		mem{kind: record.KindDecision, text: "freeze the detector calibration alpha", at: t0},                              // old
+		mem{kind: record.KindDecision, text: "freeze the detector calibration gamma", at: now.Add(-time.Hour)},             // new
+		mem{kind: record.KindDecision, text: "freeze the detector calibration delta", trust: 0.2, at: now.Add(-time.Hour)}, // new, untrusted
 	)
 	res, _ := Search(ctx, st, nil, Query{Project: "/p", Text: "detector calibration", Now: now})
 	if got := hitIDs(res.Hits); !reflect.DeepEqual(got, []int64{ids[1], ids[0], ids[2]}) {
@@ -197,8 +198,8 @@ func TestSearchFreshnessTrustTies(t *testing.T) {
 	}
 	// An old exact match still beats a new weak one.
 	exact := seed(t, st,
-		mem{kind: store.KindNote, text: "ring resonator quality factor thermal drift measured", at: t0},
-		mem{kind: store.KindNote, text: "thermal paste ordered", at: now},
+		mem{kind: record.KindNote, text: "ring resonator quality factor thermal drift measured", at: t0},
+		mem{kind: record.KindNote, text: "thermal paste ordered", at: now},
 	)
 	res, _ = Search(ctx, st, nil, Query{Project: "/p", Text: "ring resonator thermal drift quality", Now: now})
 	if got := hitIDs(res.Hits); len(got) < 2 || got[0] != exact[0] {
@@ -209,9 +210,9 @@ func TestSearchFreshnessTrustTies(t *testing.T) {
 func TestSearchCollapsesNearDuplicates(t *testing.T) {
 	st := openStore(t)
 	ids := seed(t, st,
-		mem{kind: store.KindNarrative, text: "Session summary: loaded cohort 2, recounted with Cell Ranger 8.", at: t0},
-		mem{kind: store.KindNote, text: "session summary - loaded cohort 2; recounted with cell ranger 8", at: t0},
-		mem{kind: store.KindNote, text: "cohort 2 has 14 patients", at: t0},
+		mem{kind: record.KindNarrative, text: "Session summary: loaded cohort 2, recounted with Cell Ranger 8.", at: t0},
+		mem{kind: record.KindNote, text: "session summary - loaded cohort 2; recounted with cell ranger 8", at: t0},
+		mem{kind: record.KindNote, text: "cohort 2 has 14 patients", at: t0},
 	)
 	res, _ := Search(context.Background(), st, nil, Query{Project: "/p", Text: "cohort 2 recounted cell ranger"})
 	if got := hitIDs(res.Hits); !reflect.DeepEqual(got, []int64{ids[0], ids[2]}) {
@@ -223,7 +224,7 @@ func TestSearchIsDeterministic(t *testing.T) {
 	st := openStore(t)
 	var ms []mem
 	for i := 0; i < 30; i++ {
-		ms = append(ms, mem{kind: store.KindNote, text: fmt.Sprintf("gate DQ%d failed on batch %d", i%3, i), at: t0})
+		ms = append(ms, mem{kind: record.KindNote, text: fmt.Sprintf("gate DQ%d failed on batch %d", i%3, i), at: t0})
 	}
 	seed(t, st, ms...)
 	first, _ := Search(context.Background(), st, nil, Query{Project: "/p", Text: "gate failed batch", Limit: 20})
@@ -246,7 +247,7 @@ func trustOrDefault(t float64) *float64 {
 	if t == 0 {
 		return nil
 	}
-	return store.Trust(t)
+	return record.Trust(t)
 }
 
 // TestSearchFilters covers the filters of `vibe recall`: kinds (several),
@@ -256,11 +257,11 @@ func TestSearchFilters(t *testing.T) {
 	ctx := context.Background()
 	st := openStore(t)
 	var ids []int64
-	for _, m := range []store.NewMemory{
-		{ProjectPath: "/p", SessionID: "s1", Kind: store.KindFailure, Text: "Harmony crashed on the tiny batch", At: t0},
-		{ProjectPath: "/p", SessionID: "s1", Kind: store.KindPattern, Text: "Harmony batch keys drift every release", At: t0.Add(24 * time.Hour)},
-		{ProjectPath: "/p", SessionID: "s2", Kind: store.KindInsight, Text: "Harmony batch correction hides the donor effect", At: t0.Add(10 * 24 * time.Hour)},
-		{ProjectPath: "/q", SessionID: "s3", Kind: store.KindHypothesis, Text: "Harmony batch theta may explain the split", At: t0.Add(10 * 24 * time.Hour)},
+	for _, m := range []record.NewMemory{
+		{ProjectPath: "/p", SessionID: "s1", Kind: record.KindFailure, Text: "Harmony crashed on the tiny batch", At: t0},
+		{ProjectPath: "/p", SessionID: "s1", Kind: record.KindPattern, Text: "Harmony batch keys drift every release", At: t0.Add(24 * time.Hour)},
+		{ProjectPath: "/p", SessionID: "s2", Kind: record.KindInsight, Text: "Harmony batch correction hides the donor effect", At: t0.Add(10 * 24 * time.Hour)},
+		{ProjectPath: "/q", SessionID: "s3", Kind: record.KindHypothesis, Text: "Harmony batch theta may explain the split", At: t0.Add(10 * 24 * time.Hour)},
 	} {
 		if err := st.Tx(ctx, func(tx *store.Tx) error {
 			id, _, err := tx.AddMemory(ctx, m)
@@ -277,10 +278,10 @@ func TestSearchFilters(t *testing.T) {
 		want []int64
 	}{
 		{"all of the project", Query{Project: "/p"}, []int64{ids[0], ids[1], ids[2]}},
-		{"two kinds", Query{Project: "/p", Kinds: []string{store.KindFailure, store.KindInsight}}, []int64{ids[0], ids[2]}},
+		{"two kinds", Query{Project: "/p", Kinds: []string{record.KindFailure, record.KindInsight}}, []int64{ids[0], ids[2]}},
 		{"since", Query{Project: "/p", Since: t0.Add(12 * time.Hour)}, []int64{ids[1], ids[2]}},
 		{"session", Query{Project: "/p", Session: "s1"}, []int64{ids[0], ids[1]}},
-		{"session and kind", Query{Project: "/p", Session: "s1", Kinds: []string{store.KindFailure}}, []int64{ids[0]}},
+		{"session and kind", Query{Project: "/p", Session: "s1", Kinds: []string{record.KindFailure}}, []int64{ids[0]}},
 		{"all projects", Query{AllProjects: true}, []int64{ids[0], ids[1], ids[2], ids[3]}},
 		{"all projects since", Query{AllProjects: true, Since: t0.Add(5 * 24 * time.Hour)}, []int64{ids[2], ids[3]}},
 	}

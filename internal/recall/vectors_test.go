@@ -8,11 +8,12 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
 // memoriesOf lists a project's memories for the fake vector indexes.
-func memoriesOf(t testing.TB, st *store.Store, project string) []store.MemoryRecord {
+func memoriesOf(t testing.TB, st *store.Store, project string) []record.MemoryRecord {
 	t.Helper()
 	ms, err := st.RecentMemories(context.Background(), project, 1_000_000)
 	if err != nil {
@@ -48,7 +49,7 @@ type trigramVectors struct {
 	vecs []map[string]float64
 }
 
-func newTrigramVectors(ms []store.MemoryRecord) *trigramVectors {
+func newTrigramVectors(ms []record.MemoryRecord) *trigramVectors {
 	tv := &trigramVectors{}
 	for _, m := range ms {
 		tv.ids = append(tv.ids, m.ID)

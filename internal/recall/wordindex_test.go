@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 // TestWordIndexNearIsExact compares near with comparing every pair: on
@@ -55,7 +55,7 @@ func TestWordIndexNearIsExact(t *testing.T) {
 		}
 		checked++
 		found += len(want)
-		x.add(int64(i+1), store.KindNote, q, time.Time{})
+		x.add(int64(i+1), record.KindNote, q, time.Time{})
 		texts = append(texts, q)
 	}
 	if found < 100 {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/hook"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/wire"
 	"github.com/vibe-science/vibe/internal/worker"
@@ -101,7 +102,7 @@ func TestRelayRunsTheHookInTheWorker(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	es, err := st.Spine(context.Background(), store.SpineFilter{Session: "relay-1"})
+	es, err := st.Spine(context.Background(), record.SpineFilter{Session: "relay-1"})
 	if err != nil || len(es) != 1 || es[0].ActionType != "MODEL_TRAIN" {
 		t.Fatalf("spine %+v %v", es, err)
 	}

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/vibe-science/vibe/internal/claim"
-	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 
@@ -37,7 +36,7 @@ func NeedsSalvage(c claim.Claim) bool {
 // error falls back to the file alone: the file is where seeds live, the
 // database only mirrors it. That the ledger names the seed in the claim's
 // salvaged-seed field is claim.MissingSalvage's check, not this one.
-func SalvageVerdict(ctx context.Context, st *store.Store, project string, killed claim.Claim, serendipity []byte) verdict.Verdict {
+func SalvageVerdict(ctx context.Context, st Salvaged, project string, killed claim.Claim, serendipity []byte) verdict.Verdict {
 	input := map[string]any{"claim": killed.ID, "status": killed.Status, "kill_reason": killed.KillReason}
 	if !NeedsSalvage(killed) {
 		return verdict.New(CheckSalvagente, verdict.Pass, verdict.Low,

@@ -8,7 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 
@@ -34,7 +34,7 @@ type SyncResult struct {
 // in the file become REMOVED; entries with a problem are left as they were
 // stored and reported in the result. content must be the whole file as it is
 // now (for an Edit, read the file after the edit, not the new_string).
-func Sync(ctx context.Context, st *store.Store, project, session string, content []byte, now time.Time) (SyncResult, error) {
+func Sync[W Writes](ctx context.Context, st Ledger[W], project, session string, content []byte, now time.Time) (SyncResult, error) {
 	parsed, errs := Parse(content)
 	res := SyncResult{Errors: errs}
 	var present []string
@@ -43,12 +43,12 @@ func Sync(ctx context.Context, st *store.Store, project, session string, content
 			present = append(present, s.ID)
 		}
 	}
-	err := st.Tx(ctx, func(tx *store.Tx) error {
+	err := st.Tx(ctx, func(tx W) error {
 		for _, s := range parsed {
 			if !s.Valid() {
 				continue
 			}
-			created, err := tx.UpsertSeed(ctx, record(s, project), session, now)
+			created, err := tx.UpsertSeed(ctx, seedRecord(s, project), session, now)
 			if err != nil {
 				return err
 			}
@@ -67,8 +67,8 @@ func Sync(ctx context.Context, st *store.Store, project, session string, content
 	return res, nil
 }
 
-func record(s Seed, project string) store.SeedRecord {
-	r := store.SeedRecord{SeedID: s.ID, ProjectPath: project, Status: s.Status, Source: s.Source, Title: s.Title,
+func seedRecord(s Seed, project string) record.SeedRecord {
+	r := record.SeedRecord{SeedID: s.ID, ProjectPath: project, Status: s.Status, Source: s.Source, Title: s.Title,
 		CausalQuestion: s.CausalQuestion, DiscriminatingTest: s.DiscriminatingTest, FallbackTest: s.FallbackTest,
 		SalvagedFrom: s.SalvagedFrom, Resolution: s.Resolution}
 	if s.Score != nil {
@@ -110,7 +110,7 @@ func FormatVerdict(errs []error) verdict.Verdict {
 // and escalates those pending for more than EscalateAfter sessions. Running
 // it again in the same session (resume, clear, compact) changes nothing. It
 // returns the ids escalated by this call.
-func Tick(ctx context.Context, st *store.Store, project, session string) ([]string, error) {
+func Tick(ctx context.Context, st Ticker, project, session string) ([]string, error) {
 	ids, err := st.TickSeeds(ctx, project, session, EscalateAfter)
 	if err != nil {
 		return nil, fmt.Errorf("tick seeds: %w", err)
@@ -126,7 +126,7 @@ const (
 // Pending returns one line per seed waiting for triage (PENDING_TRIAGE or
 // QUEUED), escalated seeds first and marked ESCALATED, then by score, at
 // most limit lines (<= 0 means 5), for the SessionStart context.
-func Pending(ctx context.Context, st *store.Store, project string, limit int) ([]string, error) {
+func Pending(ctx context.Context, st Triage, project string, limit int) ([]string, error) {
 	rs, err := st.SeedsToTriage(ctx, project, limit)
 	if err != nil {
 		return nil, fmt.Errorf("pending seeds: %w", err)
@@ -138,7 +138,7 @@ func Pending(ctx context.Context, st *store.Store, project string, limit int) ([
 	return lines, nil
 }
 
-func pendingLine(r store.SeedRecord) string {
+func pendingLine(r record.SeedRecord) string {
 	var b strings.Builder
 	if r.Escalated && r.Status == StatusPendingTriage {
 		fmt.Fprintf(&b, "ESCALATED %s (LAW 5: pending triage for %d sessions; triage it now)", r.SeedID, r.SessionsPending)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
@@ -28,7 +29,7 @@ func openStore(t *testing.T) *store.Store {
 func startSession(t *testing.T, st *store.Store, id, project string, at time.Time) {
 	t.Helper()
 	if err := st.Tx(context.Background(), func(tx *store.Tx) error {
-		return tx.UpsertSession(context.Background(), store.SessionSeen{ID: id, ProjectPath: project, At: at, Start: true})
+		return tx.UpsertSession(context.Background(), record.SessionSeen{ID: id, ProjectPath: project, At: at, Start: true})
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +116,7 @@ func TestSyncIsIdempotentAndMirrorsTheFile(t *testing.T) {
 		for _, r := range rs {
 			listed = append(listed, r.SeedID)
 		}
-		rs, _ = st.ListSeeds(ctx, "/p", store.SeedRemoved, 0)
+		rs, _ = st.ListSeeds(ctx, "/p", record.SeedRemoved, 0)
 		for _, r := range rs {
 			removed = append(removed, r.SeedID)
 		}
@@ -172,7 +173,7 @@ func TestTickEscalatesAfterFiveSessionsAndPendingOrder(t *testing.T) {
 
 func TestPendingLineShortens(t *testing.T) {
 	score := 12.0
-	r := store.SeedRecord{SeedID: "SEED-20260112-003", Status: StatusPendingTriage, SessionsPending: 1, Score: &score,
+	r := record.SeedRecord{SeedID: "SEED-20260112-003", Status: StatusPendingTriage, SessionsPending: 1, Score: &score,
 		CausalQuestion: strings.Repeat("word ", 40), DiscriminatingTest: ""}
 	got := pendingLine(r)
 	want := "SEED-20260112-003 (PENDING_TRIAGE, 1 session), score 12: " + strings.TrimSpace(strings.Repeat("word ", 23)) + "…"

@@ -6,21 +6,13 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/privacy"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 
-// AdvisoryContext places a verdict: which session, project, event and call.
-type AdvisoryContext struct {
-	SessionID   string
-	ProjectPath string
-	Event       string
-	ToolUseID   string
-	At          time.Time
-}
-
 // AppendAdvisories appends verdicts to the advisory log. The table refuses
 // updates and deletes (triggers), so the log is a true record.
-func (t *Tx) AppendAdvisories(ctx context.Context, c AdvisoryContext, vs []verdict.Verdict) error {
+func (t *Tx) AppendAdvisories(ctx context.Context, c record.AdvisoryContext, vs []verdict.Verdict) error {
 	for _, v := range vs {
 		v.Reason, v.Recommendation = privacy.Scrub(v.Reason), privacy.Scrub(v.Recommendation)
 		raw, _ := json.Marshal(v.Evidence)

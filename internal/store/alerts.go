@@ -9,50 +9,8 @@ import (
 
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/privacy"
+	"github.com/vibe-science/vibe/internal/record"
 )
-
-// Alert levels, from the mildest. HALT denies writes at PreToolUse until the
-// alert is resolved.
-const (
-	AlertInfo = "INFO"
-	AlertWarn = "WARN"
-	AlertHalt = "HALT"
-)
-
-// Who resolved an alert: the prefix of its resolution text. A person (or
-// Claude) runs `vibe alerts resolve`; the observer resolves an alert itself
-// when its condition has cleared.
-const (
-	ResolvedByUser     = "user"
-	ResolvedByObserver = "observer"
-)
-
-// Alert is one observer alert.
-type Alert struct {
-	ID          int64
-	ProjectPath string
-	SessionID   string
-	Check       string
-	Level       string
-	Message     string
-	Fingerprint string
-	Resolved    bool
-	ResolvedAt  *time.Time
-	// Resolution is "user: <note>" or "observer: <why>".
-	Resolution string
-	CreatedAt  time.Time
-}
-
-// NewAlert is an alert to raise.
-type NewAlert struct {
-	ProjectPath string
-	SessionID   string
-	Check       string
-	Level       string
-	Message     string
-	Fingerprint string
-	At          time.Time
-}
 
 // alertOrder sorts alerts most severe first, then newest: HALT, WARN, INFO.
 // Sorting the level as text would put HALT after WARN, as the JavaScript
@@ -62,8 +20,8 @@ const alertOrder = `CASE level WHEN 'HALT' THEN 0 WHEN 'WARN' THEN 1 ELSE 2 END,
 const alertCols = `id, project_path, COALESCE(session_id,''), check_name, level, message, fingerprint, resolved,
     resolved_at, COALESCE(resolution,''), created_at`
 
-func scanAlert(row interface{ Scan(...any) error }) (Alert, error) {
-	var a Alert
+func scanAlert(row interface{ Scan(...any) error }) (record.Alert, error) {
+	var a record.Alert
 	var resolved int
 	var at sql.NullInt64
 	var created int64
@@ -85,13 +43,13 @@ type alertQuerier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
-func queryAlerts(ctx context.Context, q alertQuerier, op, where string, args ...any) ([]Alert, error) {
+func queryAlerts(ctx context.Context, q alertQuerier, op, where string, args ...any) ([]record.Alert, error) {
 	rows, err := q.QueryContext(ctx, "SELECT "+alertCols+" FROM observer_alerts WHERE "+where, args...)
 	if err != nil {
 		return nil, classify(op, err)
 	}
 	defer rows.Close()
-	var out []Alert
+	var out []record.Alert
 	for rows.Next() {
 		a, err := scanAlert(rows)
 		if err != nil {
@@ -107,20 +65,20 @@ func queryAlerts(ctx context.Context, q alertQuerier, op, where string, args ...
 // that very fingerprint: a resolved situation is not raised again until
 // something about it changes (and with it the fingerprint). It returns the
 // stored alert and whether it was new.
-func (t *Tx) RaiseAlert(ctx context.Context, a NewAlert) (Alert, bool, error) {
+func (t *Tx) RaiseAlert(ctx context.Context, a record.NewAlert) (record.Alert, bool, error) {
 	switch a.Level {
-	case AlertInfo, AlertWarn, AlertHalt:
+	case record.AlertInfo, record.AlertWarn, record.AlertHalt:
 	default:
-		return Alert{}, false, fault.Errorf(fault.Invalid, "raise alert", "level %q is not INFO, WARN or HALT", a.Level)
+		return record.Alert{}, false, fault.Errorf(fault.Invalid, "raise alert", "level %q is not INFO, WARN or HALT", a.Level)
 	}
 	var dismissed int
 	if err := t.tx.QueryRowContext(ctx, `
 SELECT EXISTS (SELECT 1 FROM observer_alerts WHERE project_path = ? AND resolved = 1 AND fingerprint = ?
     AND resolution LIKE 'user:%')`, a.ProjectPath, a.Fingerprint).Scan(&dismissed); err != nil {
-		return Alert{}, false, classify("raise alert", err)
+		return record.Alert{}, false, classify("raise alert", err)
 	}
 	if dismissed != 0 {
-		return Alert{}, false, nil
+		return record.Alert{}, false, nil
 	}
 	a.Message = privacy.Scrub(a.Message)
 	res, err := t.tx.ExecContext(ctx, `
@@ -128,32 +86,32 @@ INSERT INTO observer_alerts (project_path, session_id, check_name, level, messag
 VALUES (?, NULLIF(?, ''), ?, ?, ?, ?, ?)
 ON CONFLICT DO NOTHING`, a.ProjectPath, a.SessionID, a.Check, a.Level, a.Message, a.Fingerprint, a.At.UnixMilli())
 	if err != nil {
-		return Alert{}, false, classify("raise alert", err)
+		return record.Alert{}, false, classify("raise alert", err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return Alert{}, false, nil
+		return record.Alert{}, false, nil
 	}
 	id, err := res.LastInsertId()
 	if err != nil {
-		return Alert{}, false, classify("raise alert", err)
+		return record.Alert{}, false, classify("raise alert", err)
 	}
-	return Alert{ID: id, ProjectPath: a.ProjectPath, SessionID: a.SessionID, Check: a.Check, Level: a.Level,
+	return record.Alert{ID: id, ProjectPath: a.ProjectPath, SessionID: a.SessionID, Check: a.Check, Level: a.Level,
 		Message: a.Message, Fingerprint: a.Fingerprint, CreatedAt: a.At.UTC().Truncate(time.Millisecond)}, true, nil
 }
 
 // ResolveAlert marks an open alert resolved by "user" or "observer" with a
 // note. An unknown id is NotFound; an alert already resolved is Invalid, so a
 // second resolve says so instead of rewriting the first resolution.
-func (t *Tx) ResolveAlert(ctx context.Context, id int64, by, note string, at time.Time) (Alert, error) {
-	if by != ResolvedByUser && by != ResolvedByObserver {
-		return Alert{}, fault.Errorf(fault.Invalid, "resolve alert", "resolver %q is not user or observer", by)
+func (t *Tx) ResolveAlert(ctx context.Context, id int64, by, note string, at time.Time) (record.Alert, error) {
+	if by != record.ResolvedByUser && by != record.ResolvedByObserver {
+		return record.Alert{}, fault.Errorf(fault.Invalid, "resolve alert", "resolver %q is not user or observer", by)
 	}
 	a, err := scanAlert(t.tx.QueryRowContext(ctx, "SELECT "+alertCols+" FROM observer_alerts WHERE id = ?", id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return Alert{}, fault.Errorf(fault.NotFound, "resolve alert", "no alert %d (see `vibe alerts list --all`)", id)
+		return record.Alert{}, fault.Errorf(fault.NotFound, "resolve alert", "no alert %d (see `vibe alerts list --all`)", id)
 	}
 	if err != nil {
-		return Alert{}, classify("resolve alert", err)
+		return record.Alert{}, classify("resolve alert", err)
 	}
 	if a.Resolved {
 		return a, fault.Errorf(fault.Invalid, "resolve alert", "alert %d is already resolved (%s): nothing to do", id, a.Resolution)
@@ -165,7 +123,7 @@ func (t *Tx) ResolveAlert(ctx context.Context, id int64, by, note string, at tim
 	resolution := by + ": " + note
 	if _, err := t.tx.ExecContext(ctx, `UPDATE observer_alerts SET resolved = 1, resolved_at = ?, resolution = ? WHERE id = ?`,
 		at.UnixMilli(), resolution, id); err != nil {
-		return Alert{}, classify("resolve alert", err)
+		return record.Alert{}, classify("resolve alert", err)
 	}
 	ts := at.UTC().Truncate(time.Millisecond)
 	a.Resolved, a.ResolvedAt, a.Resolution = true, &ts, resolution
@@ -174,22 +132,13 @@ func (t *Tx) ResolveAlert(ctx context.Context, id int64, by, note string, at tim
 
 // OpenAlerts lists a project's open alerts inside the transaction, most
 // severe first, then newest.
-func (t *Tx) OpenAlerts(ctx context.Context, project string) ([]Alert, error) {
+func (t *Tx) OpenAlerts(ctx context.Context, project string) ([]record.Alert, error) {
 	return queryAlerts(ctx, t.tx, "list open alerts", "project_path = ? AND resolved = 0 ORDER BY "+alertOrder, project)
-}
-
-// AlertFilter selects alerts.
-type AlertFilter struct {
-	Project string // "" = every project
-	// IncludeResolved lists resolved alerts too (after the open ones).
-	IncludeResolved bool
-	Level           string // "" = every level
-	Limit           int    // <= 0 means 100
 }
 
 // Alerts lists alerts: open ones first, each group most severe first, then
 // newest.
-func (s *Store) Alerts(ctx context.Context, f AlertFilter) ([]Alert, error) {
+func (s *Store) Alerts(ctx context.Context, f record.AlertFilter) ([]record.Alert, error) {
 	if f.Limit <= 0 {
 		f.Limit = 100
 	}
@@ -200,13 +149,13 @@ ORDER BY resolved, `+alertOrder+` LIMIT ?4`, f.Project, f.IncludeResolved, f.Lev
 
 // OpenHalts lists a project's open HALT alerts, newest first. PreToolUse
 // calls it on every tool call: it reads the small open-alert index only.
-func (s *Store) OpenHalts(ctx context.Context, project string) ([]Alert, error) {
+func (s *Store) OpenHalts(ctx context.Context, project string) ([]record.Alert, error) {
 	return queryAlerts(ctx, s.db, "list open HALT alerts",
 		"project_path = ? AND resolved = 0 AND level = 'HALT' ORDER BY created_at DESC, id DESC", project)
 }
 
 // Alert returns one alert by id.
-func (s *Store) Alert(ctx context.Context, id int64) (Alert, error) {
+func (s *Store) Alert(ctx context.Context, id int64) (record.Alert, error) {
 	a, err := scanAlert(s.db.QueryRowContext(ctx, "SELECT "+alertCols+" FROM observer_alerts WHERE id = ?", id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return a, fault.Errorf(fault.NotFound, "alert", "no alert %d (see `vibe alerts list --all`)", id)
@@ -214,42 +163,28 @@ func (s *Store) Alert(ctx context.Context, id int64) (Alert, error) {
 	return a, classify("read alert", err)
 }
 
-// AlertCounts are a project's open alerts per level.
-type AlertCounts struct {
-	Halt, Warn, Info int
-}
-
-// Total is the number of open alerts.
-func (c AlertCounts) Total() int { return c.Halt + c.Warn + c.Info }
-
 // OpenAlertCounts counts a project's open alerts per level.
-func (s *Store) OpenAlertCounts(ctx context.Context, project string) (AlertCounts, error) {
-	var c AlertCounts
+func (s *Store) OpenAlertCounts(ctx context.Context, project string) (record.AlertCounts, error) {
+	var c record.AlertCounts
 	err := s.db.QueryRowContext(ctx, `
 SELECT COALESCE(sum(level = 'HALT'), 0), COALESCE(sum(level = 'WARN'), 0), COALESCE(sum(level = 'INFO'), 0)
 FROM observer_alerts WHERE project_path = ? AND resolved = 0`, project).Scan(&c.Halt, &c.Warn, &c.Info)
 	return c, classify("count open alerts", err)
 }
 
-// ActionStamp is a spine entry's action type and time.
-type ActionStamp struct {
-	ActionType string
-	At         time.Time
-}
-
 // RecentActions returns a project's last n spine entries (action type and
 // time), newest first. It walks the (project_path, ts) index backwards, so
 // its cost does not grow with the spine.
-func (s *Store) RecentActions(ctx context.Context, project string, n int) ([]ActionStamp, error) {
+func (s *Store) RecentActions(ctx context.Context, project string, n int) ([]record.ActionStamp, error) {
 	rows, err := s.db.QueryContext(ctx, `
 SELECT action_type, ts FROM spine_entries WHERE project_path = ? ORDER BY ts DESC, id DESC LIMIT ?`, project, n)
 	if err != nil {
 		return nil, classify("read recent actions", err)
 	}
 	defer rows.Close()
-	out := make([]ActionStamp, 0, n)
+	out := make([]record.ActionStamp, 0, n)
 	for rows.Next() {
-		var a ActionStamp
+		var a record.ActionStamp
 		var ts int64
 		if err := rows.Scan(&a.ActionType, &ts); err != nil {
 			return nil, classify("read recent actions", err)
@@ -282,7 +217,7 @@ func (s *Store) LiteratureSince(ctx context.Context, project string, t time.Time
 	var n int
 	err := s.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM literature_searches
 WHERE project_path = ? AND ts >= ? AND COALESCE(gate_context, '') <> ?)`,
-		project, t.UnixMilli(), LiteratureUncounted).Scan(&n)
+		project, t.UnixMilli(), record.LiteratureUncounted).Scan(&n)
 	return n != 0, classify("read literature searches", err)
 }
 

@@ -8,11 +8,12 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/fault"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
-func raise(t *testing.T, s *Store, a NewAlert) (Alert, bool) {
+func raise(t *testing.T, s *Store, a record.NewAlert) (record.Alert, bool) {
 	t.Helper()
-	var out Alert
+	var out record.Alert
 	var added bool
 	err := s.Tx(context.Background(), func(tx *Tx) error {
 		var err error
@@ -25,8 +26,8 @@ func raise(t *testing.T, s *Store, a NewAlert) (Alert, bool) {
 	return out, added
 }
 
-func resolve(s *Store, id int64, by, note string, at time.Time) (Alert, error) {
-	var out Alert
+func resolve(s *Store, id int64, by, note string, at time.Time) (record.Alert, error) {
+	var out record.Alert
 	err := s.Tx(context.Background(), func(tx *Tx) error {
 		var err error
 		out, err = tx.ResolveAlert(context.Background(), id, by, note, at)
@@ -37,10 +38,10 @@ func resolve(s *Store, id int64, by, note string, at time.Time) (Alert, error) {
 
 func TestRaiseAlertDedupAndDismissal(t *testing.T) {
 	s := openTest(t)
-	a := NewAlert{ProjectPath: "/p", SessionID: "s1", Check: "state-stale", Level: AlertWarn,
+	a := record.NewAlert{ProjectPath: "/p", SessionID: "s1", Check: "state-stale", Level: record.AlertWarn,
 		Message: "update STATE.md", Fingerprint: "state-stale:WARN:1", At: t0}
 	first, added := raise(t, s, a)
-	if !added || first.ID == 0 || first.Level != AlertWarn || !first.CreatedAt.Equal(t0) {
+	if !added || first.ID == 0 || first.Level != record.AlertWarn || !first.CreatedAt.Equal(t0) {
 		t.Fatalf("first raise: %+v added=%v", first, added)
 	}
 	if _, added := raise(t, s, a); added {
@@ -53,7 +54,7 @@ func TestRaiseAlertDedupAndDismissal(t *testing.T) {
 		t.Fatal("the same fingerprint in another project was refused")
 	}
 	// Resolved by the observer (condition cleared): may come back.
-	if _, err := resolve(s, first.ID, ResolvedByObserver, "STATE.md was updated", t0.Add(time.Hour)); err != nil {
+	if _, err := resolve(s, first.ID, record.ResolvedByObserver, "STATE.md was updated", t0.Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
 	second, added := raise(t, s, a)
@@ -61,7 +62,7 @@ func TestRaiseAlertDedupAndDismissal(t *testing.T) {
 		t.Fatalf("after an observer resolution the alert must be raisable again: %+v %v", second, added)
 	}
 	// Resolved by a person: the same situation is not raised again.
-	if _, err := resolve(s, second.ID, ResolvedByUser, "", t0.Add(2*time.Hour)); err != nil {
+	if _, err := resolve(s, second.ID, record.ResolvedByUser, "", t0.Add(2*time.Hour)); err != nil {
 		t.Fatal(err)
 	}
 	if _, added := raise(t, s, a); added {
@@ -86,8 +87,8 @@ func TestRaiseAlertDedupAndDismissal(t *testing.T) {
 
 func TestResolveAlert(t *testing.T) {
 	s := openTest(t)
-	a, _ := raise(t, s, NewAlert{ProjectPath: "/p", Check: "c", Level: AlertHalt, Message: "m", Fingerprint: "f", At: t0})
-	got, err := resolve(s, a.ID, ResolvedByUser, "  fixed the dictionary ", t0.Add(time.Minute))
+	a, _ := raise(t, s, record.NewAlert{ProjectPath: "/p", Check: "c", Level: record.AlertHalt, Message: "m", Fingerprint: "f", At: t0})
+	got, err := resolve(s, a.ID, record.ResolvedByUser, "  fixed the dictionary ", t0.Add(time.Minute))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,11 +102,11 @@ func TestResolveAlert(t *testing.T) {
 	if !stored.Resolved || stored.Resolution != "user: fixed the dictionary" || stored.ResolvedAt == nil {
 		t.Fatalf("stored: %+v", stored)
 	}
-	_, err = resolve(s, a.ID, ResolvedByUser, "again", t0)
+	_, err = resolve(s, a.ID, record.ResolvedByUser, "again", t0)
 	if fault.KindOf(err) != fault.Invalid || !strings.Contains(err.Error(), "already resolved (user: fixed the dictionary)") {
 		t.Fatalf("second resolve: %v", err)
 	}
-	_, err = resolve(s, 999, ResolvedByUser, "", t0)
+	_, err = resolve(s, 999, record.ResolvedByUser, "", t0)
 	if fault.KindOf(err) != fault.NotFound || !strings.Contains(err.Error(), "no alert 999") {
 		t.Fatalf("unknown id: %v", err)
 	}
@@ -116,8 +117,8 @@ func TestResolveAlert(t *testing.T) {
 	if _, err := s.Alert(context.Background(), 999); fault.KindOf(err) != fault.NotFound {
 		t.Fatalf("Alert(999): %v", err)
 	}
-	b, _ := raise(t, s, NewAlert{ProjectPath: "/p", Check: "c", Level: AlertWarn, Message: "m", Fingerprint: "g", At: t0})
-	got, err = resolve(s, b.ID, ResolvedByObserver, "", t0)
+	b, _ := raise(t, s, record.NewAlert{ProjectPath: "/p", Check: "c", Level: record.AlertWarn, Message: "m", Fingerprint: "g", At: t0})
+	got, err = resolve(s, b.ID, record.ResolvedByObserver, "", t0)
 	if err != nil || got.Resolution != "observer: resolved" {
 		t.Fatalf("empty note: %+v %v", got, err)
 	}
@@ -126,25 +127,25 @@ func TestResolveAlert(t *testing.T) {
 func TestAlertsOrderMostSevereFirst(t *testing.T) {
 	s := openTest(t)
 	ctx := context.Background()
-	add := func(level, fp string, at time.Time) Alert {
-		a, ok := raise(t, s, NewAlert{ProjectPath: "/p", Check: "c", Level: level, Message: fp, Fingerprint: fp, At: at})
+	add := func(level, fp string, at time.Time) record.Alert {
+		a, ok := raise(t, s, record.NewAlert{ProjectPath: "/p", Check: "c", Level: level, Message: fp, Fingerprint: fp, At: at})
 		if !ok {
 			t.Fatalf("not raised: %s", fp)
 		}
 		return a
 	}
-	add(AlertInfo, "info-new", t0.Add(5*time.Minute))
-	add(AlertWarn, "warn-old", t0)
-	add(AlertHalt, "halt-old", t0.Add(time.Minute))
-	add(AlertWarn, "warn-new", t0.Add(3*time.Minute))
-	gone := add(AlertHalt, "halt-resolved", t0.Add(9*time.Minute))
-	add(AlertHalt, "halt-new", t0.Add(4*time.Minute))
-	if _, err := resolve(s, gone.ID, ResolvedByUser, "done", t0.Add(10*time.Minute)); err != nil {
+	add(record.AlertInfo, "info-new", t0.Add(5*time.Minute))
+	add(record.AlertWarn, "warn-old", t0)
+	add(record.AlertHalt, "halt-old", t0.Add(time.Minute))
+	add(record.AlertWarn, "warn-new", t0.Add(3*time.Minute))
+	gone := add(record.AlertHalt, "halt-resolved", t0.Add(9*time.Minute))
+	add(record.AlertHalt, "halt-new", t0.Add(4*time.Minute))
+	if _, err := resolve(s, gone.ID, record.ResolvedByUser, "done", t0.Add(10*time.Minute)); err != nil {
 		t.Fatal(err)
 	}
-	raise(t, s, NewAlert{ProjectPath: "/other", Check: "c", Level: AlertHalt, Message: "x", Fingerprint: "x", At: t0})
+	raise(t, s, record.NewAlert{ProjectPath: "/other", Check: "c", Level: record.AlertHalt, Message: "x", Fingerprint: "x", At: t0})
 
-	messages := func(as []Alert) string {
+	messages := func(as []record.Alert) string {
 		var m []string
 		for _, a := range as {
 			m = append(m, a.Message)
@@ -153,14 +154,14 @@ func TestAlertsOrderMostSevereFirst(t *testing.T) {
 	}
 	cases := []struct {
 		name string
-		f    AlertFilter
+		f    record.AlertFilter
 		want string
 	}{
-		{"open", AlertFilter{Project: "/p"}, "halt-new,halt-old,warn-new,warn-old,info-new"},
-		{"all", AlertFilter{Project: "/p", IncludeResolved: true}, "halt-new,halt-old,warn-new,warn-old,info-new,halt-resolved"},
-		{"level", AlertFilter{Project: "/p", Level: AlertWarn}, "warn-new,warn-old"},
-		{"limit", AlertFilter{Project: "/p", Limit: 2}, "halt-new,halt-old"},
-		{"every project", AlertFilter{Level: AlertHalt}, "halt-new,halt-old,x"},
+		{"open", record.AlertFilter{Project: "/p"}, "halt-new,halt-old,warn-new,warn-old,info-new"},
+		{"all", record.AlertFilter{Project: "/p", IncludeResolved: true}, "halt-new,halt-old,warn-new,warn-old,info-new,halt-resolved"},
+		{"level", record.AlertFilter{Project: "/p", Level: record.AlertWarn}, "warn-new,warn-old"},
+		{"limit", record.AlertFilter{Project: "/p", Limit: 2}, "halt-new,halt-old"},
+		{"every project", record.AlertFilter{Level: record.AlertHalt}, "halt-new,halt-old,x"},
 	}
 	for _, c := range cases {
 		got, err := s.Alerts(ctx, c.f)
@@ -175,13 +176,13 @@ func TestAlertsOrderMostSevereFirst(t *testing.T) {
 	if err != nil || messages(halts) != "halt-new,halt-old" {
 		t.Fatalf("OpenHalts: %s %v", messages(halts), err)
 	}
-	var open []Alert
+	var open []record.Alert
 	s.Tx(ctx, func(tx *Tx) error { open, err = tx.OpenAlerts(ctx, "/p"); return err })
 	if messages(open) != "halt-new,halt-old,warn-new,warn-old,info-new" {
 		t.Fatalf("Tx.OpenAlerts: %s", messages(open))
 	}
 	counts, err := s.OpenAlertCounts(ctx, "/p")
-	if err != nil || counts != (AlertCounts{Halt: 2, Warn: 2, Info: 1}) || counts.Total() != 5 {
+	if err != nil || counts != (record.AlertCounts{Halt: 2, Warn: 2, Info: 1}) || counts.Total() != 5 {
 		t.Fatalf("counts %+v %v", counts, err)
 	}
 	none, err := s.OpenAlertCounts(ctx, "/nothing")
@@ -194,11 +195,11 @@ func addSpineRows(t *testing.T, s *Store, project, session string, types []strin
 	t.Helper()
 	ctx := context.Background()
 	err := s.Tx(ctx, func(tx *Tx) error {
-		if err := tx.UpsertSession(ctx, SessionSeen{ID: session, ProjectPath: project, At: start}); err != nil {
+		if err := tx.UpsertSession(ctx, record.SessionSeen{ID: session, ProjectPath: project, At: start}); err != nil {
 			return err
 		}
 		for i, typ := range types {
-			if _, err := tx.AddSpine(ctx, SpineEntry{SessionID: session, ProjectPath: project, At: start.Add(time.Duration(i) * step),
+			if _, err := tx.AddSpine(ctx, record.SpineEntry{SessionID: session, ProjectPath: project, At: start.Add(time.Duration(i) * step),
 				ActionType: typ, ToolName: "Write", ToolUseID: fmt.Sprintf("%s-%d", session, i), InputSummary: fmt.Sprintf("step %d", i)}, nil); err != nil {
 				return err
 			}
@@ -220,7 +221,7 @@ func TestObserverReads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []ActionStamp{{"EVALUATION", t0.Add(3 * time.Minute)}, {"MODEL_TRAIN", t0.Add(2 * time.Minute)}, {"LITERATURE", t0.Add(time.Minute)}}
+	want := []record.ActionStamp{{ActionType: "EVALUATION", At: t0.Add(3 * time.Minute)}, {ActionType: "MODEL_TRAIN", At: t0.Add(2 * time.Minute)}, {ActionType: "LITERATURE", At: t0.Add(time.Minute)}}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("RecentActions %v, want %v", got, want)
 	}
@@ -250,8 +251,8 @@ VALUES ('s1', '/p', 'q', '[]', 'WEBSEARCH', ?)`, t0.Add(time.Minute).UnixMilli()
 		t.Fatal(err)
 	}
 	err = s.Tx(ctx, func(tx *Tx) error {
-		_, _, err := tx.AddLiteratureSearch(ctx, LiteratureSearch{SessionID: "s1", ProjectPath: "/p", Query: "weather",
-			Layer: "WEBSEARCH", GateContext: LiteratureUncounted, At: t0.Add(5 * time.Minute)})
+		_, _, err := tx.AddLiteratureSearch(ctx, record.LiteratureSearch{SessionID: "s1", ProjectPath: "/p", Query: "weather",
+			Layer: "WEBSEARCH", GateContext: record.LiteratureUncounted, At: t0.Add(5 * time.Minute)})
 		return err
 	})
 	if err != nil {

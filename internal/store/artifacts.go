@@ -4,26 +4,12 @@ import (
 	"context"
 	"database/sql"
 	"time"
+
+	"github.com/vibe-science/vibe/internal/record"
 )
 
-// ArtifactState is what the PostToolUse gates last saw of one research
-// artifact: its size and modification time (the change key), its hash, the
-// status of the last gate run on it and, for a features table, DQ1's
-// column profile as JSON.
-type ArtifactState struct {
-	Project string
-	Path    string // project-relative, forward slashes
-	Kind    string
-	Size    int64
-	MtimeNS int64
-	SHA256  string
-	Status  string
-	Profile []byte
-	At      time.Time
-}
-
 // ArtifactStates returns every recorded artifact state of a project.
-func (s *Store) ArtifactStates(ctx context.Context, project string) ([]ArtifactState, error) {
+func (s *Store) ArtifactStates(ctx context.Context, project string) ([]record.ArtifactState, error) {
 	rows, err := s.db.QueryContext(ctx, `
 SELECT path, kind, size, mtime_ns, sha256, status, profile, checked_at
 FROM artifact_states WHERE project_path = ?`, project)
@@ -31,9 +17,9 @@ FROM artifact_states WHERE project_path = ?`, project)
 		return nil, classify("list artifact states", err)
 	}
 	defer rows.Close()
-	var out []ArtifactState
+	var out []record.ArtifactState
 	for rows.Next() {
-		a := ArtifactState{Project: project}
+		a := record.ArtifactState{Project: project}
 		var profile sql.NullString
 		var at int64
 		if err := rows.Scan(&a.Path, &a.Kind, &a.Size, &a.MtimeNS, &a.SHA256, &a.Status, &profile, &at); err != nil {
@@ -49,7 +35,7 @@ FROM artifact_states WHERE project_path = ?`, project)
 }
 
 // PutArtifactState records (or replaces) what was seen of one artifact.
-func (t *Tx) PutArtifactState(ctx context.Context, a ArtifactState) error {
+func (t *Tx) PutArtifactState(ctx context.Context, a record.ArtifactState) error {
 	var profile any
 	if len(a.Profile) > 0 {
 		profile = string(a.Profile)

@@ -11,28 +11,13 @@ import (
 
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/privacy"
+	"github.com/vibe-science/vibe/internal/record"
 )
-
-// BriefVersion is one ingested version of a project's research brief.
-// Content is the parsed brief as JSON (anchors pinned at ingest); the counts
-// let a history be listed without decoding it.
-type BriefVersion struct {
-	ID          int64
-	ProjectPath string
-	SourcePath  string
-	Hash        string
-	Title       string
-	Content     json.RawMessage
-	Constraints int
-	Decisions   int
-	Anchors     int
-	IngestedAt  time.Time
-}
 
 // AddBrief appends a brief version, which becomes the project's current
 // brief, and returns its id. Every string inside Content is scrubbed one by
 // one, so the stored JSON stays valid whatever the scrubber replaces.
-func (t *Tx) AddBrief(ctx context.Context, b BriefVersion) (int64, error) {
+func (t *Tx) AddBrief(ctx context.Context, b record.BriefVersion) (int64, error) {
 	content, err := scrubJSON(b.Content)
 	if err != nil {
 		return 0, fault.E(fault.Invalid, "record brief", err)
@@ -51,8 +36,8 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 
 const briefCols = `id, project_path, source_path, hash, title, content, constraints, decisions, anchors, ingested_at`
 
-func scanBrief(row interface{ Scan(...any) error }, withContent bool) (BriefVersion, error) {
-	var b BriefVersion
+func scanBrief(row interface{ Scan(...any) error }, withContent bool) (record.BriefVersion, error) {
+	var b record.BriefVersion
 	var content string
 	var at int64
 	if err := row.Scan(&b.ID, &b.ProjectPath, &b.SourcePath, &b.Hash, &b.Title, &content, &b.Constraints,
@@ -68,21 +53,21 @@ func scanBrief(row interface{ Scan(...any) error }, withContent bool) (BriefVers
 
 // CurrentBrief returns the project's newest brief version and whether it
 // has one.
-func (s *Store) CurrentBrief(ctx context.Context, project string) (BriefVersion, bool, error) {
+func (s *Store) CurrentBrief(ctx context.Context, project string) (record.BriefVersion, bool, error) {
 	b, err := scanBrief(s.db.QueryRowContext(ctx, `SELECT `+briefCols+` FROM briefs
 WHERE project_path = ? ORDER BY id DESC LIMIT 1`, project), true)
 	if errors.Is(err, sql.ErrNoRows) {
-		return BriefVersion{}, false, nil
+		return record.BriefVersion{}, false, nil
 	}
 	if err != nil {
-		return BriefVersion{}, false, classify("read current brief", err)
+		return record.BriefVersion{}, false, classify("read current brief", err)
 	}
 	return b, true, nil
 }
 
 // BriefHistory lists a project's brief versions, newest first, at most limit
 // (0: all), without their content.
-func (s *Store) BriefHistory(ctx context.Context, project string, limit int) ([]BriefVersion, error) {
+func (s *Store) BriefHistory(ctx context.Context, project string, limit int) ([]record.BriefVersion, error) {
 	if limit <= 0 {
 		limit = -1
 	}
@@ -92,7 +77,7 @@ func (s *Store) BriefHistory(ctx context.Context, project string, limit int) ([]
 		return nil, classify("list brief history", err)
 	}
 	defer rows.Close()
-	var out []BriefVersion
+	var out []record.BriefVersion
 	for rows.Next() {
 		b, err := scanBrief(rows, false)
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/fault"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 func TestBriefVersions(t *testing.T) {
@@ -15,7 +16,7 @@ func TestBriefVersions(t *testing.T) {
 	if _, ok, err := s.CurrentBrief(ctx, "/p"); ok || err != nil {
 		t.Fatalf("no brief yet: ok=%v err=%v", ok, err)
 	}
-	add := func(b BriefVersion) int64 {
+	add := func(b record.BriefVersion) int64 {
 		t.Helper()
 		var id int64
 		if err := s.Tx(ctx, func(tx *Tx) error {
@@ -27,15 +28,15 @@ func TestBriefVersions(t *testing.T) {
 		}
 		return id
 	}
-	v1 := BriefVersion{ProjectPath: "/p", SourcePath: "docs/brief.md", Hash: "h1", Title: "First",
+	v1 := record.BriefVersion{ProjectPath: "/p", SourcePath: "docs/brief.md", Hash: "h1", Title: "First",
 		Content:     []byte(`{"title":"First","constraints":[{"id":"BC-001","rationale":"api_key=abc123 \"quoted\""}],"n":1.50}`),
 		Constraints: 1, IngestedAt: t0}
 	// Same second, same hash: still a new version, and the newest by id wins.
-	v2 := BriefVersion{ProjectPath: "/p", SourcePath: "docs/brief.md", Hash: "h1", Title: "First",
+	v2 := record.BriefVersion{ProjectPath: "/p", SourcePath: "docs/brief.md", Hash: "h1", Title: "First",
 		Content: []byte(`{"title":"First"}`), Anchors: 2, IngestedAt: t0}
-	v3 := BriefVersion{ProjectPath: "/p", SourcePath: "docs/brief.md", Hash: "h3", Title: "Third",
+	v3 := record.BriefVersion{ProjectPath: "/p", SourcePath: "docs/brief.md", Hash: "h3", Title: "Third",
 		Content: []byte(`{"title":"Third"}`), Constraints: 3, Decisions: 2, Anchors: 1, IngestedAt: t0.Add(time.Hour)}
-	elsewhere := BriefVersion{ProjectPath: "/q", SourcePath: "b.json", Hash: "hq", Title: "Q", Content: []byte(`{}`), IngestedAt: t0}
+	elsewhere := record.BriefVersion{ProjectPath: "/q", SourcePath: "b.json", Hash: "hq", Title: "Q", Content: []byte(`{}`), IngestedAt: t0}
 	id1, id2 := add(v1), add(v2)
 	add(elsewhere)
 	id3 := add(v3)
@@ -86,7 +87,7 @@ func TestBriefVersions(t *testing.T) {
 func TestAddBriefRejectsNonJSON(t *testing.T) {
 	s := openTest(t)
 	err := s.Tx(context.Background(), func(tx *Tx) error {
-		_, err := tx.AddBrief(context.Background(), BriefVersion{ProjectPath: "/p", Content: []byte("{not json"), IngestedAt: t0})
+		_, err := tx.AddBrief(context.Background(), record.BriefVersion{ProjectPath: "/p", Content: []byte("{not json"), IngestedAt: t0})
 		return err
 	})
 	if fault.KindOf(err) != fault.Invalid {

@@ -7,26 +7,13 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/privacy"
+	"github.com/vibe-science/vibe/internal/record"
 )
-
-// CalibrationEntry is one row of the calibration log: the confidence a
-// claim had before its outcome, and the outcome.
-type CalibrationEntry struct {
-	ID          int64
-	ClaimID     string
-	ProjectPath string
-	SessionID   string
-	Predicted   float64
-	Outcome     string // VERIFIED, ROBUST, REJECTED, ARTIFACT, CONFOUNDED
-	R2Verdict   string
-	Stage       *int
-	At          time.Time
-}
 
 // AddCalibration appends an outcome unless the claim's latest entry already
 // has the same outcome (the same ledger edit seen twice, or a claim written
 // again with the status it had). It reports whether a row was added.
-func (t *Tx) AddCalibration(ctx context.Context, e CalibrationEntry) (bool, error) {
+func (t *Tx) AddCalibration(ctx context.Context, e record.CalibrationEntry) (bool, error) {
 	var last string
 	err := t.tx.QueryRowContext(ctx, `
 SELECT actual_outcome FROM calibration_log WHERE project_path = ? AND claim_id = ? ORDER BY ts DESC, id DESC LIMIT 1`,
@@ -53,7 +40,7 @@ VALUES (?, ?, ?, ?, NULLIF(?, ''), ?, ?, ?)`,
 }
 
 // CalibrationEntries lists a project's calibration log, oldest first.
-func (s *Store) CalibrationEntries(ctx context.Context, project string) ([]CalibrationEntry, error) {
+func (s *Store) CalibrationEntries(ctx context.Context, project string) ([]record.CalibrationEntry, error) {
 	rows, err := s.db.QueryContext(ctx, `
 SELECT id, claim_id, project_path, session_id, predicted_confidence, actual_outcome, COALESCE(r2_verdict, ''),
        stage_at_resolution, ts
@@ -62,9 +49,9 @@ FROM calibration_log WHERE project_path = ? ORDER BY ts, id`, project)
 		return nil, classify("list calibration log", err)
 	}
 	defer rows.Close()
-	var out []CalibrationEntry
+	var out []record.CalibrationEntry
 	for rows.Next() {
-		var e CalibrationEntry
+		var e record.CalibrationEntry
 		var stage sql.NullInt64
 		var ts int64
 		if err := rows.Scan(&e.ID, &e.ClaimID, &e.ProjectPath, &e.SessionID, &e.Predicted, &e.Outcome, &e.R2Verdict,
@@ -98,22 +85,15 @@ ORDER BY ts DESC, id DESC LIMIT 1`, project, claimID).Scan(&c)
 	return c, true, nil
 }
 
-// PatternCount is how often one thing happened: a bug-fix summary, a gate
-// that failed.
-type PatternCount struct {
-	Key   string
-	Count int
-}
-
-func (s *Store) patternCounts(ctx context.Context, op, query string, args ...any) ([]PatternCount, error) {
+func (s *Store) patternCounts(ctx context.Context, op, query string, args ...any) ([]record.PatternCount, error) {
 	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, classify(op, err)
 	}
 	defer rows.Close()
-	var out []PatternCount
+	var out []record.PatternCount
 	for rows.Next() {
-		var p PatternCount
+		var p record.PatternCount
 		if err := rows.Scan(&p.Key, &p.Count); err != nil {
 			return nil, classify(op, err)
 		}
@@ -124,7 +104,7 @@ func (s *Store) patternCounts(ctx context.Context, op, query string, args ...any
 
 // RepeatedFixes counts the project's BUG_FIX spine entries by their input
 // summary and returns those seen at least min times, most frequent first.
-func (s *Store) RepeatedFixes(ctx context.Context, project string, min, limit int) ([]PatternCount, error) {
+func (s *Store) RepeatedFixes(ctx context.Context, project string, min, limit int) ([]record.PatternCount, error) {
 	return s.patternCounts(ctx, "count repeated fixes", `
 SELECT input_summary, count(*) AS n FROM spine_entries
 WHERE project_path = ? AND action_type = 'BUG_FIX' AND input_summary <> ''
@@ -133,7 +113,7 @@ GROUP BY input_summary HAVING n >= ? ORDER BY n DESC, input_summary LIMIT ?`, pr
 
 // GateFailureCounts counts the project's FAIL results per gate and returns
 // the gates that failed at least min times, most failures first.
-func (s *Store) GateFailureCounts(ctx context.Context, project string, min, limit int) ([]PatternCount, error) {
+func (s *Store) GateFailureCounts(ctx context.Context, project string, min, limit int) ([]record.PatternCount, error) {
 	return s.patternCounts(ctx, "count gate failures", `
 SELECT gate_id, count(*) AS n FROM gate_checks WHERE project_path = ? AND status = 'FAIL'
 GROUP BY gate_id HAVING n >= ? ORDER BY n DESC, gate_id LIMIT ?`, project, min, limit)

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 func TestAddCalibrationSkipsARepeatedOutcome(t *testing.T) {
@@ -16,7 +18,7 @@ func TestAddCalibrationSkipsARepeatedOutcome(t *testing.T) {
 		var ok bool
 		if err := s.Tx(ctx, func(tx *Tx) error {
 			var err error
-			ok, err = tx.AddCalibration(ctx, CalibrationEntry{ClaimID: claim, ProjectPath: "/p", SessionID: "s1",
+			ok, err = tx.AddCalibration(ctx, record.CalibrationEntry{ClaimID: claim, ProjectPath: "/p", SessionID: "s1",
 				Predicted: p, Outcome: outcome, Stage: &two, At: at})
 			return err
 		}); err != nil {
@@ -107,7 +109,7 @@ VALUES (?, ?, ?, ?, 'Edit', ?)`, session, project, t0.Add(time.Duration(i)*time.
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []PatternCount{{"fix off-by-one in fold split", 3}, {"guard empty guide list", 2}}
+	want := []record.PatternCount{{Key: "fix off-by-one in fold split", Count: 3}, {Key: "guard empty guide list", Count: 2}}
 	if !reflect.DeepEqual(fixes, want) {
 		t.Errorf("fixes %v, want %v", fixes, want)
 	}
@@ -127,11 +129,11 @@ VALUES (?, ?, ?, ?, 'Edit', ?)`, session, project, t0.Add(time.Duration(i)*time.
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []PatternCount{{"DQ4", 3}}; !reflect.DeepEqual(fails, want) {
+	if want := []record.PatternCount{{Key: "DQ4", Count: 3}}; !reflect.DeepEqual(fails, want) {
 		t.Errorf("fails %v, want %v", fails, want)
 	}
 	fails, _ = s.GateFailureCounts(ctx, "/p", 1, 5)
-	if want := []PatternCount{{"DQ4", 3}, {"DQ1", 2}, {"DD0", 1}}; !reflect.DeepEqual(fails, want) {
+	if want := []record.PatternCount{{Key: "DQ4", Count: 3}, {Key: "DQ1", Count: 2}, {Key: "DD0", Count: 1}}; !reflect.DeepEqual(fails, want) {
 		t.Errorf("fails min 1 %v, want %v", fails, want)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/privacy"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 // LedgerSnapshot returns the last ledger content recorded for a path.
@@ -34,22 +35,8 @@ ON CONFLICT(project_path, path) DO UPDATE SET content = excluded.content, sha256
 	return classify("save ledger snapshot", err)
 }
 
-// ClaimEvent is one change in a claim's life.
-type ClaimEvent struct {
-	ClaimID    string
-	Type       string
-	OldStatus  string
-	NewStatus  string
-	Confidence *float64
-	R2Verdict  string
-	KillReason string
-	GateID     string
-	Narrative  string
-	SourceRef  string
-}
-
 // AddClaimEvents appends claim events for a session.
-func (t *Tx) AddClaimEvents(ctx context.Context, session, project string, at time.Time, evs []ClaimEvent) error {
+func (t *Tx) AddClaimEvents(ctx context.Context, session, project string, at time.Time, evs []record.ClaimEvent) error {
 	for _, e := range evs {
 		var conf any
 		if e.Confidence != nil {
@@ -118,17 +105,9 @@ func (t *Tx) SetStopBlocks(ctx context.Context, session string, n int) error {
 	return classify("record stop blocks", err)
 }
 
-// ClaimEventRecord is a recorded claim event with where and when.
-type ClaimEventRecord struct {
-	ClaimEvent
-	ID        int64
-	SessionID string
-	At        time.Time
-}
-
 // ClaimEventHistory lists a project's claim events, oldest first, at most
 // limit (<= 0: 10000).
-func (s *Store) ClaimEventHistory(ctx context.Context, project string, limit int) ([]ClaimEventRecord, error) {
+func (s *Store) ClaimEventHistory(ctx context.Context, project string, limit int) ([]record.ClaimEventRecord, error) {
 	if limit <= 0 {
 		limit = 10000
 	}
@@ -136,13 +115,13 @@ func (s *Store) ClaimEventHistory(ctx context.Context, project string, limit int
 }
 
 // ClaimHistory lists one claim's events, oldest first.
-func (s *Store) ClaimHistory(ctx context.Context, project, claimID string) ([]ClaimEventRecord, error) {
+func (s *Store) ClaimHistory(ctx context.Context, project, claimID string) ([]record.ClaimEventRecord, error) {
 	return s.claimEvents(ctx, "read claim history", "project_path = ? AND claim_id = ? ORDER BY ts, id", project, claimID)
 }
 
 // claimEvents reads the claim events a WHERE clause (with its ORDER and
 // LIMIT) selects.
-func (s *Store) claimEvents(ctx context.Context, op, where string, args ...any) ([]ClaimEventRecord, error) {
+func (s *Store) claimEvents(ctx context.Context, op, where string, args ...any) ([]record.ClaimEventRecord, error) {
 	rows, err := s.db.QueryContext(ctx, `
 SELECT id, claim_id, event_type, coalesce(old_status, ''), coalesce(new_status, ''), confidence, coalesce(r2_verdict, ''),
     coalesce(kill_reason, ''), coalesce(gate_id, ''), coalesce(narrative, ''), coalesce(source_ref, ''), session_id, ts
@@ -151,9 +130,9 @@ FROM claim_events WHERE `+where, args...)
 		return nil, classify(op, err)
 	}
 	defer rows.Close()
-	var out []ClaimEventRecord
+	var out []record.ClaimEventRecord
 	for rows.Next() {
-		var r ClaimEventRecord
+		var r record.ClaimEventRecord
 		var conf sql.NullFloat64
 		var ms int64
 		if err := rows.Scan(&r.ID, &r.ClaimID, &r.Type, &r.OldStatus, &r.NewStatus, &conf, &r.R2Verdict, &r.KillReason,

@@ -2,8 +2,14 @@
 // SQLite database with the pragmas hooks need under concurrency (WAL,
 // busy_timeout, synchronous=NORMAL, foreign keys, immediate transactions),
 // loads sqlite-vec, applies the embedded migrations once per schema version,
-// and offers one file of methods per entity. It must not import cobra, hugot
-// or any hook handler.
+// and offers one file of methods per entity. It holds only SQL: the records
+// it reads and writes are internal/record's, and it imports no policy
+// package (gate, a hook handler, calibrate, observer, cobra, hugot …).
+// Its vibe imports are db, fault, privacy (with its lazyre), record and
+// verdict (the std-only decision envelope the advisory log stores);
+// TestNoPolicyImports fails on any other. Consumers outside the CLI and the
+// hook handlers take the small interface they declare, which *Store and
+// *Tx satisfy (see the assertions in interfaces_test.go).
 //
 // Every text is scrubbed (internal/privacy) at this boundary, and the files
 // are private (database, WAL and shared memory 0600). A Record is what one

@@ -9,24 +9,12 @@ import (
 
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/privacy"
+	"github.com/vibe-science/vibe/internal/record"
 )
-
-// Download is one dataset fetched into a project: the source URL, where it
-// landed (project-relative, forward slashes) and the SHA-256 of the file.
-type Download struct {
-	ID          int64
-	ProjectPath string
-	SessionID   string
-	URL         string
-	Path        string
-	SHA256      string
-	Size        int64 // -1 when unknown
-	At          time.Time
-}
 
 // AddDownload records a download and returns its id. The URL is scrubbed
 // like every recorded text (a token in a query string is not kept).
-func (t *Tx) AddDownload(ctx context.Context, d Download) (int64, error) {
+func (t *Tx) AddDownload(ctx context.Context, d record.Download) (int64, error) {
 	if d.ProjectPath == "" || strings.TrimSpace(d.Path) == "" || strings.TrimSpace(d.URL) == "" {
 		return 0, fault.Errorf(fault.Invalid, "add download", "project, path and url are required")
 	}
@@ -45,7 +33,7 @@ INSERT INTO downloads (project_path, session_id, url, path, sha256, size, ts) VA
 }
 
 // Downloads lists a project's downloads, oldest first.
-func (s *Store) Downloads(ctx context.Context, project string) ([]Download, error) {
+func (s *Store) Downloads(ctx context.Context, project string) ([]record.Download, error) {
 	rows, err := s.db.QueryContext(ctx, `
 SELECT id, project_path, session_id, url, path, sha256, COALESCE(size, -1), ts
 FROM downloads WHERE project_path = ? ORDER BY ts, id`, project)
@@ -53,9 +41,9 @@ FROM downloads WHERE project_path = ? ORDER BY ts, id`, project)
 		return nil, classify("list downloads", err)
 	}
 	defer rows.Close()
-	var out []Download
+	var out []record.Download
 	for rows.Next() {
-		var d Download
+		var d record.Download
 		var ts int64
 		if err := rows.Scan(&d.ID, &d.ProjectPath, &d.SessionID, &d.URL, &d.Path, &d.SHA256, &d.Size, &ts); err != nil {
 			return nil, classify("list downloads", err)
@@ -75,20 +63,10 @@ func (s *Store) ActionsSince(ctx context.Context, project string, t time.Time) (
 	return n, classify("count actions", err)
 }
 
-// ActionText is the input summary of one spine entry ("read PATH",
-// "$ COMMAND", ...) and its time.
-type ActionText struct {
-	At      time.Time
-	Summary string
-	// Wrote are the files the action wrote (its provenance), so a command
-	// that produced a dataset is not taken for one that read it.
-	Wrote []string
-}
-
 // ActionTextsSince returns the input summaries of a project's spine entries
 // strictly after t, oldest first, at most limit of them (the newest when
 // there are more): what the observer searches for the name of a dataset.
-func (s *Store) ActionTextsSince(ctx context.Context, project string, t time.Time, limit int) ([]ActionText, error) {
+func (s *Store) ActionTextsSince(ctx context.Context, project string, t time.Time, limit int) ([]record.ActionText, error) {
 	rows, err := s.db.QueryContext(ctx, `
 SELECT ts, input_summary,
        COALESCE((SELECT group_concat(path, char(10)) FROM provenance p WHERE p.spine_id = e.id AND p.op = 'write'), '')
@@ -99,9 +77,9 @@ FROM (
 		return nil, classify("read action texts", err)
 	}
 	defer rows.Close()
-	var out []ActionText
+	var out []record.ActionText
 	for rows.Next() {
-		var a ActionText
+		var a record.ActionText
 		var ts int64
 		var wrote string
 		if err := rows.Scan(&ts, &a.Summary, &wrote); err != nil {

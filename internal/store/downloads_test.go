@@ -7,25 +7,26 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/fault"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 func TestDownloads(t *testing.T) {
 	s := openTest(t)
 	ctx := context.Background()
-	add := func(d Download) error {
+	add := func(d record.Download) error {
 		return s.Tx(ctx, func(tx *Tx) error {
 			_, err := tx.AddDownload(ctx, d)
 			return err
 		})
 	}
-	if err := add(Download{ProjectPath: "/p", SessionID: "s1", URL: "https://example.org/changeseq.csv?token=ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+	if err := add(record.Download{ProjectPath: "/p", SessionID: "s1", URL: "https://example.org/changeseq.csv?token=ghp_abcdefghijklmnopqrstuvwxyz0123456789",
 		Path: "RQ-001/02-data/raw/changeseq.csv", SHA256: "ab12", Size: 120, At: t0}); err != nil {
 		t.Fatal(err)
 	}
-	if err := add(Download{ProjectPath: "/p", URL: "https://example.org/g.csv", Path: "RQ-001/02-data/raw/g.csv", Size: -1, At: t0.Add(time.Minute)}); err != nil {
+	if err := add(record.Download{ProjectPath: "/p", URL: "https://example.org/g.csv", Path: "RQ-001/02-data/raw/g.csv", Size: -1, At: t0.Add(time.Minute)}); err != nil {
 		t.Fatal(err)
 	}
-	if err := add(Download{ProjectPath: "/q", URL: "https://example.org/x", Path: "x", At: t0}); err != nil {
+	if err := add(record.Download{ProjectPath: "/q", URL: "https://example.org/x", Path: "x", At: t0}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := s.Downloads(ctx, "/p")
@@ -45,7 +46,7 @@ func TestDownloads(t *testing.T) {
 	if got[1].Size != -1 || got[1].Path != "RQ-001/02-data/raw/g.csv" {
 		t.Errorf("second = %+v", got[1])
 	}
-	err = add(Download{ProjectPath: "/p", URL: "", Path: "a", At: t0})
+	err = add(record.Download{ProjectPath: "/p", URL: "", Path: "a", At: t0})
 	if fault.KindOf(err) != fault.Invalid {
 		t.Errorf("a download without a URL: %v", err)
 	}
@@ -55,11 +56,11 @@ func TestActionTextsSince(t *testing.T) {
 	s := openTest(t)
 	ctx := context.Background()
 	err := s.Tx(ctx, func(tx *Tx) error {
-		if err := tx.UpsertSession(ctx, SessionSeen{ID: "s1", ProjectPath: "/p", At: t0}); err != nil {
+		if err := tx.UpsertSession(ctx, record.SessionSeen{ID: "s1", ProjectPath: "/p", At: t0}); err != nil {
 			return err
 		}
 		for i, sum := range []string{"read RQ-001/02-data/raw/guideseq.csv", "$ python 03-analysis/train.py", "$ ls", "read notes.md"} {
-			if _, err := tx.AddSpine(ctx, SpineEntry{SessionID: "s1", ProjectPath: "/p", At: t0.Add(time.Duration(i) * time.Minute),
+			if _, err := tx.AddSpine(ctx, record.SpineEntry{SessionID: "s1", ProjectPath: "/p", At: t0.Add(time.Duration(i) * time.Minute),
 				ActionType: "X", ToolName: "Bash", InputSummary: sum}, nil); err != nil {
 				return err
 			}

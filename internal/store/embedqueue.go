@@ -8,6 +8,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/privacy"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 // EmbedModelKey is the meta key naming the current embedding model; it
@@ -15,24 +16,13 @@ import (
 // worker.
 const EmbedModelKey = "embed_model"
 
-// EmbedItem is a queued memory waiting for a vector.
-type EmbedItem struct {
-	QueueID     int64
-	MemoryID    int64
-	ProjectPath string
-	Kind        string
-	Text        string
-	CreatedAt   int64 // the memory's unix milliseconds
-	Attempts    int
-}
-
 // ClaimEmbeds returns up to limit items that are due (pending, and
 // next_attempt_at <= now) for model: items queued with an empty model
 // name ("whatever model is current") or for model itself. Fresh items come oldest first, then
 // retries by due time, following the partial index. Nothing is marked: one
 // worker holds the lock, and an item whose worker died stays pending, which
 // is what makes a kill -9 harmless.
-func (s *Store) ClaimEmbeds(ctx context.Context, model string, limit int, now time.Time) ([]EmbedItem, error) {
+func (s *Store) ClaimEmbeds(ctx context.Context, model string, limit int, now time.Time) ([]record.EmbedItem, error) {
 	if limit <= 0 {
 		return nil, nil
 	}
@@ -46,21 +36,15 @@ LIMIT ?`, now.UnixMilli(), model, limit)
 		return nil, classify("claim embeddings", err)
 	}
 	defer rows.Close()
-	var out []EmbedItem
+	var out []record.EmbedItem
 	for rows.Next() {
-		var it EmbedItem
+		var it record.EmbedItem
 		if err := rows.Scan(&it.QueueID, &it.MemoryID, &it.ProjectPath, &it.Kind, &it.Text, &it.CreatedAt, &it.Attempts); err != nil {
 			return nil, classify("claim embeddings", err)
 		}
 		out = append(out, it)
 	}
 	return out, classify("claim embeddings", rows.Err())
-}
-
-// EmbedResult pairs a claimed item with its vector.
-type EmbedResult struct {
-	Item   EmbedItem
-	Vector []float32
 }
 
 // CompleteEmbeds stores the vectors and marks their queue rows done, all in
@@ -70,7 +54,7 @@ type EmbedResult struct {
 // with exactly one vector. An item requeued for another model since it was
 // claimed (`vibe model use` ran meanwhile) is skipped, so it is embedded
 // again by the new model. It returns how many items it stored.
-func (s *Store) CompleteEmbeds(ctx context.Context, model string, results []EmbedResult, now time.Time) (int, error) {
+func (s *Store) CompleteEmbeds(ctx context.Context, model string, results []record.EmbedResult, now time.Time) (int, error) {
 	if len(results) == 0 {
 		return 0, nil
 	}
@@ -88,7 +72,7 @@ WHERE id = ? AND status = 'pending' AND model IN ('', ?)`,
 			if n, _ := res.RowsAffected(); n == 0 {
 				continue
 			}
-			if err := tx.PutVector(ctx, Vector{
+			if err := tx.PutVector(ctx, record.Vector{
 				MemoryID: r.Item.MemoryID, ProjectPath: r.Item.ProjectPath, Embedding: r.Vector,
 				Model: model, Kind: r.Item.Kind, CreatedAt: r.Item.CreatedAt,
 			}); err != nil {
@@ -265,20 +249,9 @@ ON CONFLICT(key) DO UPDATE SET value = excluded.value`, EmbedModelKey, model); e
 	return n, err
 }
 
-// EmbedCounts is the queue as `vibe worker status` shows it.
-type EmbedCounts struct {
-	// Backlog is what the model still has to embed: pending rows for it or
-	// for whatever model is current.
-	Backlog int `json:"backlog"`
-	// Waiting is the part of Backlog in retry backoff.
-	Waiting int `json:"waiting"`
-	Failed  int `json:"failed"`
-	Done    int `json:"done"`
-}
-
 // EmbedCounts counts queue rows of live memories for model.
-func (s *Store) EmbedCounts(ctx context.Context, model string, now time.Time) (EmbedCounts, error) {
-	var c EmbedCounts
+func (s *Store) EmbedCounts(ctx context.Context, model string, now time.Time) (record.EmbedCounts, error) {
+	var c record.EmbedCounts
 	err := s.db.QueryRowContext(ctx, `
 SELECT
   coalesce(sum(q.status = 'pending' AND q.model IN ('', ?1)), 0),

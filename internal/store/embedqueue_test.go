@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 // addMemories stores texts in project /p (kind note unless given) and
@@ -16,7 +18,7 @@ func addMemories(t *testing.T, s *Store, texts ...string) []int64 {
 	var ids []int64
 	err := s.Tx(ctx, func(tx *Tx) error {
 		for i, text := range texts {
-			id, _, err := tx.AddMemory(ctx, NewMemory{ProjectPath: "/p", Kind: KindNote, Text: text, At: t0.Add(time.Duration(i) * time.Second)})
+			id, _, err := tx.AddMemory(ctx, record.NewMemory{ProjectPath: "/p", Kind: record.KindNote, Text: text, At: t0.Add(time.Duration(i) * time.Second)})
 			if err != nil {
 				return err
 			}
@@ -33,7 +35,7 @@ func addMemories(t *testing.T, s *Store, texts ...string) []int64 {
 // unit returns a 384-dim unit vector along axis i (mixed with axis j by w,
 // then renormalised), so distances are known exactly.
 func unit(i, j int, w float32) []float32 {
-	v := make([]float32, VectorDims)
+	v := make([]float32, record.VectorDims)
 	v[i] = 1
 	v[j] += w
 	n := float32(math.Sqrt(float64(1 + w*w)))
@@ -46,7 +48,7 @@ func unit(i, j int, w float32) []float32 {
 	return v
 }
 
-func claimedMemories(items []EmbedItem) []int64 {
+func claimedMemories(items []record.EmbedItem) []int64 {
 	out := []int64{}
 	for _, it := range items {
 		out = append(out, it.MemoryID)
@@ -112,7 +114,7 @@ func TestClaimEmbedsDueOldestFirstForModel(t *testing.T) {
 		})
 	}
 	got, _ := s.ClaimEmbeds(ctx, "m", 1, t0)
-	want := EmbedItem{QueueID: 1, MemoryID: ids[0], ProjectPath: "/p", Kind: KindNote, Text: "alpha", CreatedAt: t0.UnixMilli()}
+	want := record.EmbedItem{QueueID: 1, MemoryID: ids[0], ProjectPath: "/p", Kind: record.KindNote, Text: "alpha", CreatedAt: t0.UnixMilli()}
 	if len(got) != 1 || got[0] != want {
 		t.Errorf("item = %+v, want %+v", got, want)
 	}
@@ -126,7 +128,7 @@ func TestCompleteEmbedsLeavesExactlyOneVector(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	results := []EmbedResult{{Item: items[0], Vector: unit(0, 0, 0)}, {Item: items[1], Vector: unit(1, 1, 0)}}
+	results := []record.EmbedResult{{Item: items[0], Vector: unit(0, 0, 0)}, {Item: items[1], Vector: unit(1, 1, 0)}}
 	n, err := s.CompleteEmbeds(ctx, "m1", results, t0)
 	if err != nil || n != 2 {
 		t.Fatalf("CompleteEmbeds = %d, %v; want 2, nil", n, err)
@@ -147,7 +149,7 @@ func TestCompleteEmbedsLeavesExactlyOneVector(t *testing.T) {
 	// A vector of the wrong width aborts the whole transaction.
 	ids2 := addMemories(t, s, "gamma", "delta")
 	items, _ = s.ClaimEmbeds(ctx, "m1", 10, t0)
-	_, err = s.CompleteEmbeds(ctx, "m1", []EmbedResult{{Item: items[0], Vector: unit(2, 2, 0)}, {Item: items[1], Vector: make([]float32, 385)}}, t0)
+	_, err = s.CompleteEmbeds(ctx, "m1", []record.EmbedResult{{Item: items[0], Vector: unit(2, 2, 0)}, {Item: items[1], Vector: make([]float32, 385)}}, t0)
 	if err == nil || err.Error() != "store vector: memory 4: vector has 385 dims, the vector table holds up to 384 (use a model of at most 384 dims such as potion-base-8M or all-MiniLM-L6-v2)" {
 		t.Fatalf("err = %v", err)
 	}
@@ -200,7 +202,7 @@ func TestFailEmbedsBacksOffThenFails(t *testing.T) {
 		t.Errorf("FailEmbeds on a failed row = %d, %v", failed, err)
 	}
 	c, err := s.EmbedCounts(ctx, "m", now)
-	if err != nil || c != (EmbedCounts{Failed: 1}) {
+	if err != nil || c != (record.EmbedCounts{Failed: 1}) {
 		t.Errorf("counts = %+v, %v; want failed 1", c, err)
 	}
 }
@@ -230,9 +232,9 @@ func TestUseEmbedModelReembedsAndNeverMixes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var rs []EmbedResult
+		var rs []record.EmbedResult
 		for _, it := range items {
-			rs = append(rs, EmbedResult{Item: it, Vector: unit(int(it.MemoryID), int(it.MemoryID), 0)})
+			rs = append(rs, record.EmbedResult{Item: it, Vector: unit(int(it.MemoryID), int(it.MemoryID), 0)})
 		}
 		n, err := s.CompleteEmbeds(ctx, model, rs, t0)
 		if err != nil {
@@ -290,10 +292,10 @@ func TestUseEmbedModelReembedsAndNeverMixes(t *testing.T) {
 	if err != nil || n != 3 {
 		t.Fatalf("UseEmbedModel(A) = %d, %v; want 3", n, err)
 	}
-	if c, _ := s.EmbedCounts(ctx, "A", t0); c != (EmbedCounts{Backlog: 3}) {
+	if c, _ := s.EmbedCounts(ctx, "A", t0); c != (record.EmbedCounts{Backlog: 3}) {
 		t.Errorf("counts for A = %+v", c)
 	}
-	if c, _ := s.EmbedCounts(ctx, "B", t0); c != (EmbedCounts{}) {
+	if c, _ := s.EmbedCounts(ctx, "B", t0); c != (record.EmbedCounts{}) {
 		t.Errorf("counts for B = %+v, want nothing pending for B", c)
 	}
 	vc, err := s.VectorCounts(ctx)
@@ -311,7 +313,7 @@ func TestCompleteSkipsItemsRequeuedForAnotherModel(t *testing.T) {
 	if _, err := s.UseEmbedModel(ctx, "B", t0); err != nil {
 		t.Fatal(err)
 	}
-	n, err := s.CompleteEmbeds(ctx, "A", []EmbedResult{{Item: items[0], Vector: unit(0, 0, 0)}}, t0)
+	n, err := s.CompleteEmbeds(ctx, "A", []record.EmbedResult{{Item: items[0], Vector: unit(0, 0, 0)}}, t0)
 	if err != nil || n != 0 {
 		t.Fatalf("CompleteEmbeds(A) after the switch = %d, %v; want 0", n, err)
 	}
@@ -328,7 +330,7 @@ func TestEmbeddedBy(t *testing.T) {
 	if ok, err := s.EmbeddedBy(ctx, "fb"); ok || err != nil {
 		t.Fatalf("before embedding: %v, %v", ok, err)
 	}
-	if _, err := s.CompleteEmbeds(ctx, "fb", []EmbedResult{{Item: items[0], Vector: unit(0, 0, 0)}}, t0); err != nil {
+	if _, err := s.CompleteEmbeds(ctx, "fb", []record.EmbedResult{{Item: items[0], Vector: unit(0, 0, 0)}}, t0); err != nil {
 		t.Fatal(err)
 	}
 	if ok, err := s.EmbeddedBy(ctx, "fb"); !ok || err != nil {

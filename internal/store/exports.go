@@ -7,16 +7,9 @@ import (
 	"errors"
 	"strings"
 	"time"
-)
 
-// PendingSeed is a serendipity seed still waiting for a decision.
-type PendingSeed struct {
-	SeedID          string
-	Status          string
-	CausalQuestion  string
-	SessionsPending int
-	Escalated       bool
-}
+	"github.com/vibe-science/vibe/internal/record"
+)
 
 // openSeedStatuses are the seed statuses that still need a decision; KILLED
 // and PROMOTED_TO_CLAIM are closed.
@@ -24,7 +17,7 @@ const openSeedStatuses = `('PENDING_TRIAGE', 'QUEUED', 'TESTING')`
 
 // PendingSeeds lists a project's open seeds, longest pending first, at most
 // limit of them (<= 0 means 20).
-func (s *Store) PendingSeeds(ctx context.Context, project string, limit int) ([]PendingSeed, error) {
+func (s *Store) PendingSeeds(ctx context.Context, project string, limit int) ([]record.PendingSeed, error) {
 	if limit <= 0 {
 		limit = 20
 	}
@@ -36,9 +29,9 @@ ORDER BY sessions_pending DESC, seed_id LIMIT ?`, project, limit)
 		return nil, classify("list pending seeds", err)
 	}
 	defer rows.Close()
-	var out []PendingSeed
+	var out []record.PendingSeed
 	for rows.Next() {
-		var p PendingSeed
+		var p record.PendingSeed
 		var esc int
 		if err := rows.Scan(&p.SeedID, &p.Status, &p.CausalQuestion, &p.SessionsPending, &esc); err != nil {
 			return nil, classify("list pending seeds", err)
@@ -49,38 +42,29 @@ ORDER BY sessions_pending DESC, seed_id LIMIT ?`, project, limit)
 	return out, classify("list pending seeds", rows.Err())
 }
 
-// SpineMark is how far a project's SPINE.md export has got: the last spine
-// id written and the session and day of that entry (so the next export knows
-// whether to open a new heading).
-type SpineMark struct {
-	LastID  int64  `json:"last_id"`
-	Session string `json:"session"`
-	Day     string `json:"day"`
-}
-
 func spineMarkKey(project string) string { return "spine_export:" + project }
 
 // SpineMark reads the project's export mark inside the transaction; the zero
 // mark means nothing was exported yet from this database.
-func (t *Tx) SpineMark(ctx context.Context, project string) (SpineMark, error) {
+func (t *Tx) SpineMark(ctx context.Context, project string) (record.SpineMark, error) {
 	var v string
 	err := t.tx.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = ?", spineMarkKey(project)).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
-		return SpineMark{}, nil
+		return record.SpineMark{}, nil
 	}
 	if err != nil {
-		return SpineMark{}, classify("read spine export mark", err)
+		return record.SpineMark{}, classify("read spine export mark", err)
 	}
-	var m SpineMark
+	var m record.SpineMark
 	if err := json.Unmarshal([]byte(v), &m); err != nil {
 		// A damaged mark restarts the export rather than blocking it forever.
-		return SpineMark{}, nil
+		return record.SpineMark{}, nil
 	}
 	return m, nil
 }
 
 // SetSpineMark records the project's export mark.
-func (t *Tx) SetSpineMark(ctx context.Context, project string, m SpineMark) error {
+func (t *Tx) SetSpineMark(ctx context.Context, project string, m record.SpineMark) error {
 	raw, _ := json.Marshal(m)
 	_, err := t.tx.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, ?)
 ON CONFLICT(key) DO UPDATE SET value = excluded.value`, spineMarkKey(project), string(raw))
@@ -90,7 +74,7 @@ ON CONFLICT(key) DO UPDATE SET value = excluded.value`, spineMarkKey(project), s
 // SpineAfter lists a project's spine entries with an id above afterID, in id
 // order, at most limit of them. It walks the rowid range (the unary + keeps
 // SQLite off the project index, which would sort the project's whole spine).
-func (t *Tx) SpineAfter(ctx context.Context, project string, afterID int64, limit int) ([]SpineEntry, error) {
+func (t *Tx) SpineAfter(ctx context.Context, project string, afterID int64, limit int) ([]record.SpineEntry, error) {
 	rows, err := t.tx.QueryContext(ctx, `
 SELECT id, session_id, ts, action_type, tool_name, input_summary, COALESCE(agent_type,''), COALESCE(gate_result,'')
 FROM spine_entries WHERE id > ? AND +project_path = ? ORDER BY id LIMIT ?`, afterID, project, limit)
@@ -98,9 +82,9 @@ FROM spine_entries WHERE id > ? AND +project_path = ? ORDER BY id LIMIT ?`, afte
 		return nil, classify("list spine for export", err)
 	}
 	defer rows.Close()
-	var out []SpineEntry
+	var out []record.SpineEntry
 	for rows.Next() {
-		var e SpineEntry
+		var e record.SpineEntry
 		var ts int64
 		if err := rows.Scan(&e.ID, &e.SessionID, &ts, &e.ActionType, &e.ToolName, &e.InputSummary, &e.AgentType,
 			&e.GateResult); err != nil {
@@ -111,15 +95,6 @@ FROM spine_entries WHERE id > ? AND +project_path = ? ORDER BY id LIMIT ?`, afte
 		out = append(out, e)
 	}
 	return out, classify("list spine for export", rows.Err())
-}
-
-// GateState is the latest recorded result of one gate, for one claim or for
-// none.
-type GateState struct {
-	GateID  string
-	ClaimID string
-	Status  string
-	At      time.Time
 }
 
 // PassedGatesFor returns, for each of the given claims that has any, the
@@ -161,7 +136,7 @@ WHERE project_path = ? AND status = 'PASS' AND claim_id IN (?`+strings.Repeat(",
 // window gate runs (<= 0 means 2000), is FAIL, newest first. The window keeps
 // the query bounded on a long project; a gate that failed that long ago and
 // was never rerun is history, not a pending task.
-func (s *Store) FailingGates(ctx context.Context, project string, window int) ([]GateState, error) {
+func (s *Store) FailingGates(ctx context.Context, project string, window int) ([]record.GateState, error) {
 	if window <= 0 {
 		window = 2000
 	}
@@ -173,9 +148,9 @@ WHERE project_path = ? ORDER BY id DESC LIMIT ?`, project, window)
 	}
 	defer rows.Close()
 	seen := map[[2]string]bool{}
-	var out []GateState
+	var out []record.GateState
 	for rows.Next() {
-		var g GateState
+		var g record.GateState
 		var ts int64
 		if err := rows.Scan(&g.GateID, &g.ClaimID, &g.Status, &ts); err != nil {
 			return nil, classify("read failing gates", err)

@@ -5,13 +5,15 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 func TestPendingSeeds(t *testing.T) {
 	s := openTest(t)
 	ctx := context.Background()
 	err := s.Tx(ctx, func(tx *Tx) error {
-		if err := tx.UpsertSession(ctx, SessionSeen{ID: "s1", ProjectPath: "/p", At: t0}); err != nil {
+		if err := tx.UpsertSession(ctx, record.SessionSeen{ID: "s1", ProjectPath: "/p", At: t0}); err != nil {
 			return err
 		}
 		for _, r := range []struct {
@@ -58,7 +60,7 @@ func TestSpineMarkAndSpineAfter(t *testing.T) {
 	addSpineRows(t, s, "/p", "s3", []string{"E"}, t0.Add(time.Hour), time.Second)
 	err := s.Tx(ctx, func(tx *Tx) error {
 		m, err := tx.SpineMark(ctx, "/p")
-		if err != nil || m != (SpineMark{}) {
+		if err != nil || m != (record.SpineMark{}) {
 			t.Fatalf("fresh mark %+v %v", m, err)
 		}
 		page, err := tx.SpineAfter(ctx, "/p", 0, 3)
@@ -68,11 +70,11 @@ func TestSpineMarkAndSpineAfter(t *testing.T) {
 		if got := types(page); got != "A B C" {
 			t.Fatalf("first page %s", got)
 		}
-		if err := tx.SetSpineMark(ctx, "/p", SpineMark{LastID: page[2].ID, Session: "s1", Day: "2026-11-22"}); err != nil {
+		if err := tx.SetSpineMark(ctx, "/p", record.SpineMark{LastID: page[2].ID, Session: "s1", Day: "2026-11-22"}); err != nil {
 			return err
 		}
 		m, err = tx.SpineMark(ctx, "/p")
-		if err != nil || m != (SpineMark{LastID: page[2].ID, Session: "s1", Day: "2026-11-22"}) {
+		if err != nil || m != (record.SpineMark{LastID: page[2].ID, Session: "s1", Day: "2026-11-22"}) {
 			t.Fatalf("mark %+v %v", m, err)
 		}
 		rest, err := tx.SpineAfter(ctx, "/p", m.LastID, 100)
@@ -90,7 +92,7 @@ func TestSpineMarkAndSpineAfter(t *testing.T) {
 			return err
 		}
 		m, err = tx.SpineMark(ctx, "/p")
-		if err != nil || m != (SpineMark{}) {
+		if err != nil || m != (record.SpineMark{}) {
 			t.Fatalf("damaged mark %+v %v", m, err)
 		}
 		return nil
@@ -100,7 +102,7 @@ func TestSpineMarkAndSpineAfter(t *testing.T) {
 	}
 }
 
-func types(es []SpineEntry) string {
+func types(es []record.SpineEntry) string {
 	out := ""
 	for i, e := range es {
 		if i > 0 {
@@ -158,7 +160,7 @@ func TestPassedGatesForAndFailingGates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []GateState{{"DQ1", "", "FAIL", t0.Add(5 * time.Minute)}, {"DQ1", "C-002", "FAIL", t0.Add(4 * time.Minute)}}
+	want := []record.GateState{{GateID: "DQ1", ClaimID: "", Status: "FAIL", At: t0.Add(5 * time.Minute)}, {GateID: "DQ1", ClaimID: "C-002", Status: "FAIL", At: t0.Add(4 * time.Minute)}}
 	if fmt.Sprint(fg) != fmt.Sprint(want) {
 		t.Fatalf("FailingGates %v, want %v", fg, want)
 	}

@@ -3,42 +3,13 @@ package store
 import (
 	"context"
 	"database/sql"
+
+	"github.com/vibe-science/vibe/internal/record"
 )
 
-// ClaimState is a claim's latest event in a session.
-type ClaimState struct {
-	ClaimID    string
-	EventType  string
-	NewStatus  string
-	Confidence *float64
-	KillReason string
-	Narrative  string
-}
-
-// GateOutcome is one recorded gate run.
-type GateOutcome struct {
-	GateID  string
-	ClaimID string
-	Status  string
-	Details string
-}
-
-// SessionFacts is everything the narrative template needs about a session,
-// read in one pass.
-type SessionFacts struct {
-	SessionID   string
-	ProjectPath string
-	Actions     map[string]int
-	Total       int
-	Claims      []ClaimState  // latest event per claim, by claim id
-	Gates       []GateOutcome // in time order
-	Corrections []SpineEntry  // BUG_FIX and DESIGN_CHANGE entries, in time order
-	Literature  []string      // queries, in time order
-}
-
 // Facts reads a session's facts.
-func (t *Tx) Facts(ctx context.Context, session string) (SessionFacts, error) {
-	f := SessionFacts{SessionID: session, Actions: map[string]int{}}
+func (t *Tx) Facts(ctx context.Context, session string) (record.SessionFacts, error) {
+	f := record.SessionFacts{SessionID: session, Actions: map[string]int{}}
 	q := t.tx
 	if err := q.QueryRowContext(ctx, "SELECT project_path FROM sessions WHERE id = ?", session).Scan(&f.ProjectPath); err != nil && err != sql.ErrNoRows {
 		return f, classify("read session", err)
@@ -68,7 +39,7 @@ ORDER BY claim_id`, session)
 		return f, classify("read claims", err)
 	}
 	for rows.Next() {
-		var c ClaimState
+		var c record.ClaimState
 		var conf sql.NullFloat64
 		if err := rows.Scan(&c.ClaimID, &c.EventType, &c.NewStatus, &conf, &c.KillReason, &c.Narrative); err != nil {
 			rows.Close()
@@ -88,7 +59,7 @@ SELECT gate_id, COALESCE(claim_id,''), status, COALESCE(details,'') FROM gate_ch
 		return f, classify("read gates", err)
 	}
 	for rows.Next() {
-		var g GateOutcome
+		var g record.GateOutcome
 		if err := rows.Scan(&g.GateID, &g.ClaimID, &g.Status, &g.Details); err != nil {
 			rows.Close()
 			return f, classify("read gates", err)
@@ -104,7 +75,7 @@ WHERE session_id = ? AND action_type IN ('BUG_FIX','DESIGN_CHANGE') ORDER BY ts,
 		return f, classify("read corrections", err)
 	}
 	for rows.Next() {
-		var e SpineEntry
+		var e record.SpineEntry
 		if err := rows.Scan(&e.ActionType, &e.InputSummary); err != nil {
 			rows.Close()
 			return f, classify("read corrections", err)
@@ -129,7 +100,7 @@ WHERE session_id = ? AND action_type IN ('BUG_FIX','DESIGN_CHANGE') ORDER BY ts,
 }
 
 // Session reads one session inside a transaction.
-func (t *Tx) Session(ctx context.Context, id string) (Session, error) {
+func (t *Tx) Session(ctx context.Context, id string) (record.Session, error) {
 	out, err := scanSession(t.tx.QueryRowContext(ctx, "SELECT "+sessionCols+" FROM sessions WHERE id = ?", id))
 	return out, classify("read session", err)
 }

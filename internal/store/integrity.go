@@ -10,30 +10,12 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/privacy"
+	"github.com/vibe-science/vibe/internal/record"
 )
-
-// ThresholdChange is one recorded change of a domain threshold: Key moved
-// from Old to New at At, Bps basis points relative to Old. Direction is
-// lower_looser, higher_looser or unknown; SourceRef names the file and tool
-// call that made it.
-type ThresholdChange struct {
-	ID           int64
-	ProjectPath  string
-	Domain       string
-	Key          string
-	Old          float64
-	New          float64
-	Bps          int
-	Loosens      bool
-	AfterFailure bool
-	Direction    string
-	At           time.Time
-	SourceRef    string
-}
 
 // AddThresholdChanges appends threshold changes. The table refuses updates
 // and deletes, so the drift history cannot be reset.
-func (t *Tx) AddThresholdChanges(ctx context.Context, cs []ThresholdChange) error {
+func (t *Tx) AddThresholdChanges(ctx context.Context, cs []record.ThresholdChange) error {
 	for _, c := range cs {
 		if _, err := t.tx.ExecContext(ctx, `
 INSERT INTO threshold_changes (project_path, domain, threshold_key, old_value, new_value, bps, loosens,
@@ -50,7 +32,7 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 // ThresholdChanges lists a project's threshold changes of one domain (every
 // domain when domain is "") made in [since, until], oldest first. A zero
 // until means no upper bound.
-func (s *Store) ThresholdChanges(ctx context.Context, project, domain string, since, until time.Time) ([]ThresholdChange, error) {
+func (s *Store) ThresholdChanges(ctx context.Context, project, domain string, since, until time.Time) ([]record.ThresholdChange, error) {
 	hi := int64(1<<63 - 1)
 	if !until.IsZero() {
 		hi = until.UnixMilli()
@@ -64,9 +46,9 @@ ORDER BY at, id`, project, domain, since.UnixMilli(), hi)
 		return nil, classify("list threshold changes", err)
 	}
 	defer rows.Close()
-	var out []ThresholdChange
+	var out []record.ThresholdChange
 	for rows.Next() {
-		var c ThresholdChange
+		var c record.ThresholdChange
 		var at int64
 		if err := rows.Scan(&c.ID, &c.ProjectPath, &c.Domain, &c.Key, &c.Old, &c.New, &c.Bps, &c.Loosens,
 			&c.AfterFailure, &c.Direction, &at, &c.SourceRef); err != nil {
@@ -130,17 +112,10 @@ ON CONFLICT (project_path, path) DO UPDATE SET content = excluded.content, sha25
 	return nil
 }
 
-// GateFailure is one FAIL row of gate_checks.
-type GateFailure struct {
-	GateID  string
-	ClaimID string
-	At      time.Time
-}
-
 // GateFailures lists a project's gate runs that failed in [since, until],
 // oldest first, for the given gate ids (matched ignoring case; none means
 // every gate).
-func (s *Store) GateFailures(ctx context.Context, project string, gates []string, since, until time.Time) ([]GateFailure, error) {
+func (s *Store) GateFailures(ctx context.Context, project string, gates []string, since, until time.Time) ([]record.GateFailure, error) {
 	args := []any{project, since.UnixMilli(), until.UnixMilli()}
 	q := `SELECT gate_id, COALESCE(claim_id,''), ts FROM gate_checks
 WHERE project_path = ? AND status = 'FAIL' AND ts >= ? AND ts <= ?`
@@ -155,9 +130,9 @@ WHERE project_path = ? AND status = 'FAIL' AND ts >= ? AND ts <= ?`
 		return nil, classify("list gate failures", err)
 	}
 	defer rows.Close()
-	var out []GateFailure
+	var out []record.GateFailure
 	for rows.Next() {
-		var f GateFailure
+		var f record.GateFailure
 		var ts int64
 		if err := rows.Scan(&f.GateID, &f.ClaimID, &ts); err != nil {
 			return nil, classify("list gate failures", err)

@@ -7,10 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 
-func addThresholdChanges(t *testing.T, s *Store, cs ...ThresholdChange) {
+func addThresholdChanges(t *testing.T, s *Store, cs ...record.ThresholdChange) {
 	t.Helper()
 	if err := s.Tx(context.Background(), func(tx *Tx) error { return tx.AddThresholdChanges(context.Background(), cs) }); err != nil {
 		t.Fatal(err)
@@ -20,13 +21,13 @@ func addThresholdChanges(t *testing.T, s *Store, cs ...ThresholdChange) {
 func TestThresholdChangesRoundTripAndWindow(t *testing.T) {
 	ctx := context.Background()
 	s := openTest(t)
-	a := ThresholdChange{ProjectPath: "/p", Domain: "generic", Key: "dq2.min_auc", Old: 0.55, New: 0.5, Bps: 909,
+	a := record.ThresholdChange{ProjectPath: "/p", Domain: "generic", Key: "dq2.min_auc", Old: 0.55, New: 0.5, Bps: 909,
 		Loosens: true, AfterFailure: true, Direction: "lower_looser", At: t0, SourceRef: "domain-config.json toolu_1"}
-	b := ThresholdChange{ProjectPath: "/p", Domain: "generic", Key: "dq1.mean_mismatch_range[1]", Old: 8, New: 7.5,
+	b := record.ThresholdChange{ProjectPath: "/p", Domain: "generic", Key: "dq1.mean_mismatch_range[1]", Old: 8, New: 7.5,
 		Bps: 625, Direction: "higher_looser", At: t0.Add(time.Hour)}
-	other := ThresholdChange{ProjectPath: "/p", Domain: "crispr-off-target", Key: "dq2.max_fold_cv", Old: 0.5, New: 0.6,
+	other := record.ThresholdChange{ProjectPath: "/p", Domain: "crispr-off-target", Key: "dq2.max_fold_cv", Old: 0.5, New: 0.6,
 		Bps: 2000, Loosens: true, Direction: "higher_looser", At: t0.Add(2 * time.Hour)}
-	elsewhere := ThresholdChange{ProjectPath: "/q", Domain: "generic", Key: "dq2.min_auc", Old: 0.55, New: 0.6,
+	elsewhere := record.ThresholdChange{ProjectPath: "/q", Domain: "generic", Key: "dq2.min_auc", Old: 0.55, New: 0.6,
 		Bps: 909, Direction: "lower_looser", At: t0}
 	// Inserted out of time order: the listing sorts by time.
 	addThresholdChanges(t, s, b, a, other, elsewhere)
@@ -35,12 +36,12 @@ func TestThresholdChangesRoundTripAndWindow(t *testing.T) {
 		name         string
 		domain       string
 		since, until time.Time
-		want         []ThresholdChange
+		want         []record.ThresholdChange
 	}{
-		{"one domain, all time", "generic", time.Time{}, time.Time{}, []ThresholdChange{a, b}},
-		{"every domain", "", time.Time{}, time.Time{}, []ThresholdChange{a, b, other}},
-		{"since is inclusive", "generic", t0.Add(time.Hour), time.Time{}, []ThresholdChange{b}},
-		{"until is inclusive", "", time.Time{}, t0.Add(time.Hour), []ThresholdChange{a, b}},
+		{"one domain, all time", "generic", time.Time{}, time.Time{}, []record.ThresholdChange{a, b}},
+		{"every domain", "", time.Time{}, time.Time{}, []record.ThresholdChange{a, b, other}},
+		{"since is inclusive", "generic", t0.Add(time.Hour), time.Time{}, []record.ThresholdChange{b}},
+		{"until is inclusive", "", time.Time{}, t0.Add(time.Hour), []record.ThresholdChange{a, b}},
 		{"empty window", "generic", t0.Add(3 * time.Hour), t0.Add(4 * time.Hour), nil},
 	}
 	for _, c := range cases {
@@ -73,7 +74,7 @@ func TestThresholdChangesRoundTripAndWindow(t *testing.T) {
 
 func TestThresholdChangesAreAppendOnly(t *testing.T) {
 	s := openTest(t)
-	addThresholdChanges(t, s, ThresholdChange{ProjectPath: "/p", Domain: "generic", Key: "dq2.min_auc", Old: 0.55, New: 0.5,
+	addThresholdChanges(t, s, record.ThresholdChange{ProjectPath: "/p", Domain: "generic", Key: "dq2.min_auc", Old: 0.55, New: 0.5,
 		Bps: 909, Direction: "lower_looser", At: t0})
 	for _, q := range []string{"UPDATE threshold_changes SET bps = 0", "DELETE FROM threshold_changes"} {
 		_, err := s.DB().Exec(q)
@@ -136,7 +137,7 @@ func TestGateFailures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []GateFailure{{GateID: "DQ2", ClaimID: "C-001", At: t0}, {GateID: "dq1", ClaimID: "C-001", At: t0.Add(time.Minute)}}
+	want := []record.GateFailure{{GateID: "DQ2", ClaimID: "C-001", At: t0}, {GateID: "dq1", ClaimID: "C-001", At: t0.Add(time.Minute)}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v\nwant %+v", got, want)
 	}
@@ -152,10 +153,10 @@ func TestSeenDecisionHashes(t *testing.T) {
 	shown := verdict.New("brief-anchors", verdict.Warn, verdict.Med, "drifted", map[string]string{"a": "1"})
 	other := verdict.New("brief-anchors", verdict.Warn, verdict.Med, "drifted", map[string]string{"a": "2"})
 	if err := s.Tx(ctx, func(tx *Tx) error {
-		if err := tx.AppendAdvisories(ctx, AdvisoryContext{ProjectPath: "/p", Event: "PostToolUse", At: t0}, []verdict.Verdict{shown}); err != nil {
+		if err := tx.AppendAdvisories(ctx, record.AdvisoryContext{ProjectPath: "/p", Event: "PostToolUse", At: t0}, []verdict.Verdict{shown}); err != nil {
 			return err
 		}
-		return tx.AppendAdvisories(ctx, AdvisoryContext{ProjectPath: "/q", Event: "PostToolUse", At: t0}, []verdict.Verdict{other})
+		return tx.AppendAdvisories(ctx, record.AdvisoryContext{ProjectPath: "/q", Event: "PostToolUse", At: t0}, []verdict.Verdict{other})
 	}); err != nil {
 		t.Fatal(err)
 	}

@@ -7,32 +7,13 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/privacy"
+	"github.com/vibe-science/vibe/internal/record"
 )
-
-// LiteratureUncounted is the gate_context of a recorded search that does not
-// count for gate L-1 (a web search with nothing scholarly about it): it stays
-// in the log, but HasLiteratureSearch and ActionsSinceLiterature ignore it.
-const LiteratureUncounted = "UNCOUNTED"
-
-// LiteratureSearch is one detected literature search.
-type LiteratureSearch struct {
-	ID           int64
-	SessionID    string
-	ProjectPath  string
-	Query        string
-	Sources      []string // registry ids or publisher hosts
-	KeyPapers    []string // DOIs, PMIDs, arXiv ids
-	ResultsCount *int
-	Layer        string // WEBSEARCH, WEBFETCH, MCP, SKILL, RAG, MANUAL
-	GateContext  string
-	ToolUseID    string
-	At           time.Time
-}
 
 // AddLiteratureSearch records a search. A tool call already recorded (same
 // session and tool_use_id, a hook re-run) adds nothing; the result says
 // whether a row was added.
-func (t *Tx) AddLiteratureSearch(ctx context.Context, l LiteratureSearch) (int64, bool, error) {
+func (t *Tx) AddLiteratureSearch(ctx context.Context, l record.LiteratureSearch) (int64, bool, error) {
 	if l.ToolUseID != "" {
 		var id int64
 		err := t.tx.QueryRowContext(ctx, "SELECT id FROM literature_searches WHERE session_id = ? AND tool_use_id = ?",
@@ -69,7 +50,7 @@ type litRowQuerier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
-const countedSearch = `COALESCE(gate_context, '') <> '` + LiteratureUncounted + `'`
+const countedSearch = `COALESCE(gate_context, '') <> '` + record.LiteratureUncounted + `'`
 
 func hasLiteratureSearch(ctx context.Context, q litRowQuerier, session string) (bool, error) {
 	var n int
@@ -112,7 +93,7 @@ func (s *Store) ActionsSinceLiterature(ctx context.Context, session string) (int
 
 // LiteratureSearches lists recorded searches, newest first, of one session
 // or (session "") of one project (project "" means every project).
-func (s *Store) LiteratureSearches(ctx context.Context, project, session string, limit int) ([]LiteratureSearch, error) {
+func (s *Store) LiteratureSearches(ctx context.Context, project, session string, limit int) ([]record.LiteratureSearch, error) {
 	if limit <= 0 {
 		limit = 50
 	}
@@ -125,9 +106,9 @@ ORDER BY ts DESC, id DESC LIMIT ?3`, project, session, limit)
 		return nil, classify("list literature searches", err)
 	}
 	defer rows.Close()
-	var out []LiteratureSearch
+	var out []record.LiteratureSearch
 	for rows.Next() {
-		var l LiteratureSearch
+		var l record.LiteratureSearch
 		var sources, papers string
 		var results sql.NullInt64
 		var ts int64

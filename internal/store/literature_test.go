@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 func TestLiteratureSearchesCountForL1(t *testing.T) {
@@ -18,7 +20,7 @@ VALUES ('s1', '/p', ?, 'OTHER', 'Bash')`, t0.Add(time.Duration(i)*time.Second).U
 			t.Fatal(err)
 		}
 	}
-	add := func(l LiteratureSearch) (int64, bool) {
+	add := func(l record.LiteratureSearch) (int64, bool) {
 		var id int64
 		var added bool
 		if err := s.Tx(ctx, func(tx *Tx) error {
@@ -55,14 +57,14 @@ VALUES ('s1', '/p', ?, 'OTHER', 'Bash')`, t0.Add(time.Duration(i)*time.Second).U
 	check("no search", false, 4)
 
 	// A search in another session does not count for s1.
-	add(LiteratureSearch{SessionID: "s2", ProjectPath: "/p", Query: "x", Layer: "WEBSEARCH", At: t0.Add(10 * time.Second)})
+	add(record.LiteratureSearch{SessionID: "s2", ProjectPath: "/p", Query: "x", Layer: "WEBSEARCH", At: t0.Add(10 * time.Second)})
 	// An uncounted web search neither satisfies L-1 nor resets the drought.
-	add(LiteratureSearch{SessionID: "s1", ProjectPath: "/p", Query: "pandas dtype error", Layer: "WEBSEARCH",
-		GateContext: LiteratureUncounted, ToolUseID: "t0", At: t0.Add(2 * time.Second)})
+	add(record.LiteratureSearch{SessionID: "s1", ProjectPath: "/p", Query: "pandas dtype error", Layer: "WEBSEARCH",
+		GateContext: record.LiteratureUncounted, ToolUseID: "t0", At: t0.Add(2 * time.Second)})
 	check("uncounted", false, 4)
 
 	five := 5
-	l := LiteratureSearch{SessionID: "s1", ProjectPath: "/p", Query: "conformal prediction off-target", Layer: "WEBSEARCH",
+	l := record.LiteratureSearch{SessionID: "s1", ProjectPath: "/p", Query: "conformal prediction off-target", Layer: "WEBSEARCH",
 		Sources: []string{"pubmed", "nature.com"}, KeyPapers: []string{"10.1038/nbt.3117"}, ResultsCount: &five,
 		ToolUseID: "t1", At: t0.Add(2500 * time.Millisecond)}
 	id, added := add(l)
@@ -83,13 +85,13 @@ VALUES ('s1', '/p', ?, 'OTHER', 'Bash')`, t0.Add(time.Duration(i)*time.Second).U
 	if len(got) != 2 {
 		t.Fatalf("listed %d", len(got))
 	}
-	want := LiteratureSearch{ID: id, SessionID: "s1", ProjectPath: "/p", Query: "conformal prediction off-target",
+	want := record.LiteratureSearch{ID: id, SessionID: "s1", ProjectPath: "/p", Query: "conformal prediction off-target",
 		Sources: []string{"pubmed", "nature.com"}, KeyPapers: []string{"10.1038/nbt.3117"}, ResultsCount: &five,
 		Layer: "WEBSEARCH", ToolUseID: "t1", At: t0.Add(2500 * time.Millisecond)}
 	if !reflect.DeepEqual(got[0], want) {
 		t.Errorf("newest:\n got %+v\nwant %+v", got[0], want)
 	}
-	if got[1].GateContext != LiteratureUncounted || len(got[1].Sources) != 0 || len(got[1].KeyPapers) != 0 || got[1].ResultsCount != nil {
+	if got[1].GateContext != record.LiteratureUncounted || len(got[1].Sources) != 0 || len(got[1].KeyPapers) != 0 || got[1].ResultsCount != nil {
 		t.Errorf("uncounted row %+v", got[1])
 	}
 	all, _ := s.LiteratureSearches(ctx, "", "", 0)

@@ -6,26 +6,11 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/privacy"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
-// Mistake is a tool call that failed: what it tried, the error, and what
-// fixed it once a later call on the same target succeeded.
-type Mistake struct {
-	ID       int64
-	Project  string
-	Session  string
-	Target   string
-	Tool     string
-	Tried    string
-	Error    string
-	MemoryID int64
-	FailedAt time.Time
-	FixedBy  string
-	FixedAt  time.Time // zero while not fixed
-}
-
 // AddMistake records a failed call; its texts are scrubbed of secrets.
-func (t *Tx) AddMistake(ctx context.Context, m Mistake) (int64, error) {
+func (t *Tx) AddMistake(ctx context.Context, m record.Mistake) (int64, error) {
 	res, err := t.tx.ExecContext(ctx, `
 INSERT INTO mistakes (project_path, session_id, target, tool, tried, error, memory_id, failed_at)
 VALUES (?, NULLIF(?, ''), ?, ?, ?, ?, NULLIF(?, 0), ?)`,
@@ -39,16 +24,16 @@ VALUES (?, NULLIF(?, ''), ?, ?, ?, ?, NULLIF(?, 0), ?)`,
 
 // FixMistakes marks the open mistakes of a target fixed by a call that
 // succeeded, and returns them as they are now.
-func (t *Tx) FixMistakes(ctx context.Context, project, target, fixedBy string, at time.Time) ([]Mistake, error) {
+func (t *Tx) FixMistakes(ctx context.Context, project, target, fixedBy string, at time.Time) ([]record.Mistake, error) {
 	rows, err := t.tx.QueryContext(ctx, `
 SELECT id, COALESCE(session_id, ''), tool, tried, error, COALESCE(memory_id, 0), failed_at
 FROM mistakes WHERE project_path = ? AND target = ? AND fixed_at IS NULL ORDER BY id`, project, target)
 	if err != nil {
 		return nil, classify("find open mistakes", err)
 	}
-	var out []Mistake
+	var out []record.Mistake
 	for rows.Next() {
-		m := Mistake{Project: project, Target: target, FixedBy: privacy.Scrub(fixedBy), FixedAt: at}
+		m := record.Mistake{Project: project, Target: target, FixedBy: privacy.Scrub(fixedBy), FixedAt: at}
 		var failed int64
 		if err := rows.Scan(&m.ID, &m.Session, &m.Tool, &m.Tried, &m.Error, &m.MemoryID, &failed); err != nil {
 			rows.Close()
@@ -77,7 +62,7 @@ func (t *Tx) SetMistakeMemory(ctx context.Context, id, memoryID int64) error {
 }
 
 // Mistakes returns a target's mistakes in a project, newest first.
-func (s *Store) Mistakes(ctx context.Context, project, target string, limit int) ([]Mistake, error) {
+func (s *Store) Mistakes(ctx context.Context, project, target string, limit int) ([]record.Mistake, error) {
 	rows, err := s.db.QueryContext(ctx, `
 SELECT id, COALESCE(session_id, ''), tool, tried, error, COALESCE(memory_id, 0), failed_at, COALESCE(fixed_by, ''), fixed_at
 FROM mistakes WHERE project_path = ? AND target = ? ORDER BY failed_at DESC, id DESC LIMIT ?`, project, target, limit)
@@ -85,9 +70,9 @@ FROM mistakes WHERE project_path = ? AND target = ? ORDER BY failed_at DESC, id 
 		return nil, classify("read mistakes", err)
 	}
 	defer rows.Close()
-	var out []Mistake
+	var out []record.Mistake
 	for rows.Next() {
-		m := Mistake{Project: project, Target: target}
+		m := record.Mistake{Project: project, Target: target}
 		var failed int64
 		var fixed sql.NullInt64
 		if err := rows.Scan(&m.ID, &m.Session, &m.Tool, &m.Tried, &m.Error, &m.MemoryID, &failed, &m.FixedBy, &fixed); err != nil {

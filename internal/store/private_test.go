@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 // TestDatabaseFilesArePrivate: a new database and its WAL are 0600 in a new
@@ -17,7 +19,7 @@ func TestDatabaseFilesArePrivate(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := s.Tx(context.Background(), func(tx *Tx) error {
-		return tx.UpsertSession(context.Background(), SessionSeen{ID: "p", ProjectPath: "/p", At: t0})
+		return tx.UpsertSession(context.Background(), record.SessionSeen{ID: "p", ProjectPath: "/p", At: t0})
 	}); err != nil {
 		t.Fatal(err)
 	}

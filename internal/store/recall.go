@@ -10,41 +10,12 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/fault"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 // This file holds the SQL recall and the memory commands need: the FTS5
 // search (BM25), reads by id, forgetting, conflict links, export, and the
 // few project counts the SessionStart state line shows.
-
-// MemoryRecord is one stored memory as recall and `vibe memory show` read it.
-type MemoryRecord struct {
-	ID          int64
-	ProjectPath string
-	SessionID   string
-	Kind        string
-	Text        string
-	Ref         string
-	Source      string
-	Trust       float64
-	Forgotten   bool
-	// Conflicts are the memories this one contradicts (links in either
-	// direction), smallest id first.
-	Conflicts []int64
-	// SupersededBy is the newest memory that contradicts this one and is
-	// newer than it, when there is one that is not forgotten: recall ranks
-	// this one down and points there.
-	SupersededBy *int64
-	CreatedAt    time.Time
-}
-
-// TextHit is a memory matched by FTS5, with its BM25 relevance (FTS5's
-// bm25() negated, so larger is better) and its position in that order (1
-// is the best match).
-type TextHit struct {
-	MemoryRecord
-	BM25 float64
-	Rank int
-}
 
 // memoryCols reads a memory with its links: the conflicts are one range of
 // memory_links' primary key, a few microseconds a row.
@@ -52,8 +23,8 @@ const memoryCols = `m.id, m.project_path, COALESCE(m.session_id,''), m.kind, m.t
     m.trust, m.forgotten, m.superseded_by,
     (SELECT group_concat(l.other_id) FROM memory_links l WHERE l.memory_id = m.id), m.created_at`
 
-func scanMemory(row interface{ Scan(...any) error }, extra ...any) (MemoryRecord, error) {
-	var m MemoryRecord
+func scanMemory(row interface{ Scan(...any) error }, extra ...any) (record.MemoryRecord, error) {
+	var m record.MemoryRecord
 	var superseded sql.NullInt64
 	var conflicts sql.NullString
 	var created int64
@@ -86,38 +57,19 @@ type queryer interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
-// TextQuery is one FTS5 search of a project's memories.
-type TextQuery struct {
-	Project string
-	// Match must already be a safe FTS5 expression: recall builds it from
-	// free text.
-	Match string
-	// Kinds keeps only these kinds (all when empty).
-	Kinds []string
-	Limit int
-	// MinID, when not 0, searches only memories with this id or a larger
-	// one (the newest part of the index).
-	MinID int64
-	// Since, when not zero, keeps memories created at or after it;
-	// Session, when set, those of one session. Project "" searches every
-	// project.
-	Since   time.Time
-	Session string
-}
-
 // SearchMemories runs an FTS5 search over the project's memories that are
 // not forgotten, best BM25 first (ties by id).
-func (s *Store) SearchMemories(ctx context.Context, q TextQuery) ([]TextHit, error) {
+func (s *Store) SearchMemories(ctx context.Context, q record.TextQuery) ([]record.TextHit, error) {
 	return searchMemories(ctx, s.db, q)
 }
 
 // SearchMemories is Store.SearchMemories inside a transaction (it sees the
 // transaction's own writes).
-func (t *Tx) SearchMemories(ctx context.Context, q TextQuery) ([]TextHit, error) {
+func (t *Tx) SearchMemories(ctx context.Context, q record.TextQuery) ([]record.TextHit, error) {
 	return searchMemories(ctx, t.tx, q)
 }
 
-func searchMemories(ctx context.Context, db queryer, q TextQuery) ([]TextHit, error) {
+func searchMemories(ctx context.Context, db queryer, q record.TextQuery) ([]record.TextHit, error) {
 	if q.Match == "" || q.Limit <= 0 {
 		return nil, nil
 	}
@@ -157,7 +109,7 @@ type rankedID struct {
 
 // rankText is the BM25 order of all indexed memories (every project),
 // best first, at most limit (-1: all).
-func rankText(ctx context.Context, db queryer, q TextQuery, limit int) ([]rankedID, error) {
+func rankText(ctx context.Context, db queryer, q record.TextQuery, limit int) ([]rankedID, error) {
 	query := "SELECT rowid, bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ?"
 	args := []any{q.Match}
 	if q.MinID > 0 {
@@ -186,7 +138,7 @@ func rankText(ctx context.Context, db queryer, q TextQuery, limit int) ([]ranked
 
 // hydrate reads the ranked memories that belong to the query's project (and
 // kinds) and are not forgotten, keeping the ranked order.
-func hydrate(ctx context.Context, db queryer, q TextQuery, ranked []rankedID) ([]TextHit, error) {
+func hydrate(ctx context.Context, db queryer, q record.TextQuery, ranked []rankedID) ([]record.TextHit, error) {
 	if len(ranked) == 0 {
 		return nil, nil
 	}
@@ -230,7 +182,7 @@ func hydrate(ctx context.Context, db queryer, q TextQuery, ranked []rankedID) ([
 		return nil, classify("search memories", err)
 	}
 	defer rows.Close()
-	byID := make(map[int64]MemoryRecord, len(ranked))
+	byID := make(map[int64]record.MemoryRecord, len(ranked))
 	for rows.Next() {
 		m, err := scanMemory(rows)
 		if err != nil {
@@ -241,10 +193,10 @@ func hydrate(ctx context.Context, db queryer, q TextQuery, ranked []rankedID) ([
 	if err := rows.Err(); err != nil {
 		return nil, classify("search memories", err)
 	}
-	out := make([]TextHit, 0, len(byID))
+	out := make([]record.TextHit, 0, len(byID))
 	for _, r := range ranked {
 		if m, ok := byID[r.id]; ok {
-			out = append(out, TextHit{MemoryRecord: m, BM25: -r.score, Rank: len(out) + 1})
+			out = append(out, record.TextHit{MemoryRecord: m, BM25: -r.score, Rank: len(out) + 1})
 		}
 	}
 	return out, nil
@@ -255,16 +207,16 @@ func hydrate(ctx context.Context, db queryer, q TextQuery, ranked []rankedID) ([
 // its postings in rowid order and stops at the limit, so the cost is
 // bounded however common the words are, where a BM25 order must score
 // every match: the contradiction check of a new memory uses it.
-func (s *Store) NewestMatches(ctx context.Context, project, match string, limit int) ([]MemoryRecord, error) {
+func (s *Store) NewestMatches(ctx context.Context, project, match string, limit int) ([]record.MemoryRecord, error) {
 	return newestMatches(ctx, s.db, project, match, limit)
 }
 
 // NewestMatches is Store.NewestMatches inside a transaction.
-func (t *Tx) NewestMatches(ctx context.Context, project, match string, limit int) ([]MemoryRecord, error) {
+func (t *Tx) NewestMatches(ctx context.Context, project, match string, limit int) ([]record.MemoryRecord, error) {
 	return newestMatches(ctx, t.tx, project, match, limit)
 }
 
-func newestMatches(ctx context.Context, db queryer, project, match string, limit int) ([]MemoryRecord, error) {
+func newestMatches(ctx context.Context, db queryer, project, match string, limit int) ([]record.MemoryRecord, error) {
 	if match == "" || limit <= 0 {
 		return nil, nil
 	}
@@ -275,7 +227,7 @@ WHERE m.id IN (SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? ORDER B
 		return nil, classify("search memories", err)
 	}
 	defer rows.Close()
-	var out []MemoryRecord
+	var out []record.MemoryRecord
 	for rows.Next() {
 		m, err := scanMemory(rows)
 		if err != nil {
@@ -344,7 +296,7 @@ func maxMemoryID(ctx context.Context, db queryer) (int64, error) {
 // MemoriesByID reads the given memories of a project that are not
 // forgotten, in the order of ids; ids that are missing, forgotten or of
 // another project are left out. Vector hits are hydrated with it.
-func (s *Store) MemoriesByID(ctx context.Context, project string, ids []int64) ([]MemoryRecord, error) {
+func (s *Store) MemoriesByID(ctx context.Context, project string, ids []int64) ([]record.MemoryRecord, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
@@ -365,7 +317,7 @@ func (s *Store) MemoriesByID(ctx context.Context, project string, ids []int64) (
 		return nil, classify("read memories", err)
 	}
 	defer rows.Close()
-	byID := make(map[int64]MemoryRecord, len(ids))
+	byID := make(map[int64]record.MemoryRecord, len(ids))
 	for rows.Next() {
 		m, err := scanMemory(rows)
 		if err != nil {
@@ -376,7 +328,7 @@ func (s *Store) MemoriesByID(ctx context.Context, project string, ids []int64) (
 	if err := rows.Err(); err != nil {
 		return nil, classify("read memories", err)
 	}
-	out := make([]MemoryRecord, 0, len(byID))
+	out := make([]record.MemoryRecord, 0, len(byID))
 	for _, id := range ids {
 		if m, ok := byID[id]; ok {
 			out = append(out, m)
@@ -387,7 +339,7 @@ func (s *Store) MemoriesByID(ctx context.Context, project string, ids []int64) (
 }
 
 // Memory reads one memory by id, forgotten or not.
-func (s *Store) Memory(ctx context.Context, id int64) (MemoryRecord, error) {
+func (s *Store) Memory(ctx context.Context, id int64) (record.MemoryRecord, error) {
 	m, err := scanMemory(s.db.QueryRowContext(ctx, "SELECT "+memoryCols+" FROM memories m WHERE m.id = ?", id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return m, fault.Errorf(fault.NotFound, "read memory", "no memory M-%d (see `vibe recall QUERY`)", id)
@@ -396,7 +348,7 @@ func (s *Store) Memory(ctx context.Context, id int64) (MemoryRecord, error) {
 }
 
 // Memory is Store.Memory inside a transaction.
-func (t *Tx) Memory(ctx context.Context, id int64) (MemoryRecord, error) {
+func (t *Tx) Memory(ctx context.Context, id int64) (record.MemoryRecord, error) {
 	m, err := scanMemory(t.tx.QueryRowContext(ctx, "SELECT "+memoryCols+" FROM memories m WHERE m.id = ?", id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return m, fault.Errorf(fault.NotFound, "read memory", "no memory M-%d (see `vibe recall QUERY`)", id)
@@ -406,14 +358,14 @@ func (t *Tx) Memory(ctx context.Context, id int64) (MemoryRecord, error) {
 
 // RecentMemories lists a project's memories that are not forgotten, newest
 // first (ties by id), at most limit; SessionStart ranks them by salience.
-func (s *Store) RecentMemories(ctx context.Context, project string, limit int) ([]MemoryRecord, error) {
+func (s *Store) RecentMemories(ctx context.Context, project string, limit int) ([]record.MemoryRecord, error) {
 	rows, err := s.db.QueryContext(ctx, "SELECT "+memoryCols+` FROM memories m
 WHERE m.project_path = ? AND m.forgotten = 0 ORDER BY m.created_at DESC, m.id DESC LIMIT ?`, project, limit)
 	if err != nil {
 		return nil, classify("list memories", err)
 	}
 	defer rows.Close()
-	var out []MemoryRecord
+	var out []record.MemoryRecord
 	for rows.Next() {
 		m, err := scanMemory(rows)
 		if err != nil {
@@ -427,7 +379,7 @@ WHERE m.project_path = ? AND m.forgotten = 0 ORDER BY m.created_at DESC, m.id DE
 // ExportMemories calls fn for every memory that is not forgotten, of one
 // project ("" means all), oldest first, streaming so a large export does
 // not sit in memory.
-func (s *Store) ExportMemories(ctx context.Context, project string, fn func(MemoryRecord) error) error {
+func (s *Store) ExportMemories(ctx context.Context, project string, fn func(record.MemoryRecord) error) error {
 	rows, err := s.db.QueryContext(ctx, "SELECT "+memoryCols+` FROM memories m
 WHERE (?1 = '' OR m.project_path = ?1) AND m.forgotten = 0 ORDER BY m.created_at, m.id`, project)
 	if err != nil {
@@ -507,13 +459,13 @@ func (t *Tx) RememberMemory(ctx context.Context, id int64, now time.Time) error 
 // UncheckedMemories lists, oldest first, at most limit memories stored
 // without the contradiction check (NewMemory.Checked false: what the hooks
 // write), forgotten or not.
-func (s *Store) UncheckedMemories(ctx context.Context, limit int) ([]MemoryRecord, error) {
+func (s *Store) UncheckedMemories(ctx context.Context, limit int) ([]record.MemoryRecord, error) {
 	rows, err := s.db.QueryContext(ctx, "SELECT "+memoryCols+` FROM memories m WHERE m.unchecked = 1 ORDER BY m.id LIMIT ?`, limit)
 	if err != nil {
 		return nil, classify("list unchecked memories", err)
 	}
 	defer rows.Close()
-	var out []MemoryRecord
+	var out []record.MemoryRecord
 	for rows.Next() {
 		m, err := scanMemory(rows)
 		if err != nil {

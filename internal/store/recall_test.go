@@ -11,6 +11,7 @@ import (
 
 	"github.com/vibe-science/vibe/db"
 	"github.com/vibe-science/vibe/internal/fault"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 func addMem(t *testing.T, s *Store, project, kind, text string, at time.Time) int64 {
@@ -18,7 +19,7 @@ func addMem(t *testing.T, s *Store, project, kind, text string, at time.Time) in
 	var id int64
 	err := s.Tx(context.Background(), func(tx *Tx) error {
 		var err error
-		id, _, err = tx.AddMemory(context.Background(), NewMemory{ProjectPath: project, Kind: kind, Text: text, Ref: "r:" + text, At: at})
+		id, _, err = tx.AddMemory(context.Background(), record.NewMemory{ProjectPath: project, Kind: kind, Text: text, Ref: "r:" + text, At: at})
 		return err
 	})
 	if err != nil {
@@ -27,7 +28,7 @@ func addMem(t *testing.T, s *Store, project, kind, text string, at time.Time) in
 	return id
 }
 
-func ids(hs []TextHit) []int64 {
+func ids(hs []record.TextHit) []int64 {
 	out := []int64{}
 	for _, h := range hs {
 		out = append(out, h.ID)
@@ -41,13 +42,13 @@ func TestSearchMemoriesFastAndSlowPath(t *testing.T) {
 	// Project /a owns 300 strong matches; /b has 3 weak ones, which the
 	// global top 200 does not reach, so the slow path must find them.
 	for i := 0; i < 300; i++ {
-		addMem(t, s, "/a", KindNote, fmt.Sprintf("gate gate gate %d", i), t0)
+		addMem(t, s, "/a", record.KindNote, fmt.Sprintf("gate gate gate %d", i), t0)
 	}
 	var b []int64
 	for i := 0; i < 3; i++ {
-		b = append(b, addMem(t, s, "/b", KindNote, fmt.Sprintf("the gate of building %d was locked early in the morning today", i), t0))
+		b = append(b, addMem(t, s, "/b", record.KindNote, fmt.Sprintf("the gate of building %d was locked early in the morning today", i), t0))
 	}
-	got, err := s.SearchMemories(ctx, TextQuery{Project: "/b", Match: `"gate"`, Limit: 10})
+	got, err := s.SearchMemories(ctx, record.TextQuery{Project: "/b", Match: `"gate"`, Limit: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,21 +61,21 @@ func TestSearchMemoriesFastAndSlowPath(t *testing.T) {
 		}
 	}
 	// Fast path: /a's best 10 are exactly its first 10 by BM25, then id.
-	got, _ = s.SearchMemories(ctx, TextQuery{Project: "/a", Match: `"gate"`, Limit: 10})
+	got, _ = s.SearchMemories(ctx, record.TextQuery{Project: "/a", Match: `"gate"`, Limit: 10})
 	if want := []int64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}; !reflect.DeepEqual(ids(got), want) {
 		t.Errorf("fast path: %v, want %v", ids(got), want)
 	}
 	// Kinds, the newest window and an empty match.
-	d := addMem(t, s, "/b", KindDecision, "gate policy decided", t0)
-	got, _ = s.SearchMemories(ctx, TextQuery{Project: "/b", Match: `"gate"`, Kinds: []string{KindDecision}, Limit: 10})
+	d := addMem(t, s, "/b", record.KindDecision, "gate policy decided", t0)
+	got, _ = s.SearchMemories(ctx, record.TextQuery{Project: "/b", Match: `"gate"`, Kinds: []string{record.KindDecision}, Limit: 10})
 	if !reflect.DeepEqual(ids(got), []int64{d}) {
 		t.Errorf("kinds: %v, want [%d]", ids(got), d)
 	}
-	got, _ = s.SearchMemories(ctx, TextQuery{Project: "/b", Match: `"gate"`, MinID: b[2], Limit: 10})
+	got, _ = s.SearchMemories(ctx, record.TextQuery{Project: "/b", Match: `"gate"`, MinID: b[2], Limit: 10})
 	if !reflect.DeepEqual(ids(got), []int64{d, b[2]}) {
 		t.Errorf("window: %v, want %v", ids(got), []int64{d, b[2]})
 	}
-	if got, err := s.SearchMemories(ctx, TextQuery{Project: "/b", Limit: 10}); got != nil || err != nil {
+	if got, err := s.SearchMemories(ctx, record.TextQuery{Project: "/b", Limit: 10}); got != nil || err != nil {
 		t.Errorf("empty match: %v %v", got, err)
 	}
 }
@@ -83,9 +84,9 @@ func TestTermCountsAndCounts(t *testing.T) {
 	ctx := context.Background()
 	s := openTest(t)
 	for i := 0; i < 12; i++ {
-		addMem(t, s, "/a", KindNote, fmt.Sprintf("calibration run %d", i), t0)
+		addMem(t, s, "/a", record.KindNote, fmt.Sprintf("calibration run %d", i), t0)
 	}
-	addMem(t, s, "/b", KindNote, "rare word zyxt", t0)
+	addMem(t, s, "/b", record.KindNote, "rare word zyxt", t0)
 	got, err := s.TermCounts(ctx, []string{`"calibration"`, `"zyxt"`, `"absent"`, `("run" OR "zyxt")`}, 10)
 	if err != nil {
 		t.Fatal(err)
@@ -113,8 +114,8 @@ func ftsCount(t *testing.T, s *Store, word string) int {
 func TestForgetAndRemember(t *testing.T) {
 	ctx := context.Background()
 	s := openTest(t)
-	id := addMem(t, s, "/a", KindNote, "mycoplasma test passed", t0)
-	keep := addMem(t, s, "/a", KindNote, "mycoplasma stock thawed", t0)
+	id := addMem(t, s, "/a", record.KindNote, "mycoplasma test passed", t0)
+	keep := addMem(t, s, "/a", record.KindNote, "mycoplasma stock thawed", t0)
 	emb := make([]byte, 384*4)
 	if _, err := s.DB().Exec("INSERT INTO vec_memories(memory_id, project_path, embedding, model, kind, created_at) VALUES (?, '/a', ?, 'm', 'note', 0)", id, emb); err != nil {
 		t.Fatal(err)
@@ -156,10 +157,10 @@ func TestForgetAndRemember(t *testing.T) {
 func TestLinkConflictAndReads(t *testing.T) {
 	ctx := context.Background()
 	s := openTest(t)
-	a := addMem(t, s, "/a", KindNote, "one", t0)
-	b := addMem(t, s, "/a", KindNote, "two", t0.Add(time.Hour))
-	c := addMem(t, s, "/a", KindNote, "three", t0.Add(2*time.Hour))
-	o := addMem(t, s, "/o", KindNote, "other", t0)
+	a := addMem(t, s, "/a", record.KindNote, "one", t0)
+	b := addMem(t, s, "/a", record.KindNote, "two", t0.Add(time.Hour))
+	c := addMem(t, s, "/a", record.KindNote, "three", t0.Add(2*time.Hour))
+	o := addMem(t, s, "/o", record.KindNote, "other", t0)
 	link := func(x, y int64) {
 		t.Helper()
 		var added bool
@@ -219,7 +220,7 @@ func TestLinkConflictAndReads(t *testing.T) {
 		t.Errorf("RecentMemories = %+v", rec)
 	}
 	var all []int64
-	s.ExportMemories(ctx, "", func(m MemoryRecord) error { all = append(all, m.ID); return nil })
+	s.ExportMemories(ctx, "", func(m record.MemoryRecord) error { all = append(all, m.ID); return nil })
 	if !reflect.DeepEqual(all, []int64{a, o, b, c}) {
 		t.Errorf("export all = %v, want %v", all, []int64{a, o, b, c})
 	}
@@ -232,7 +233,7 @@ func TestClaimGateCounts(t *testing.T) {
 	ctx := context.Background()
 	s := openTest(t)
 	if err := s.Tx(ctx, func(tx *Tx) error {
-		return tx.UpsertSession(ctx, SessionSeen{ID: "s1", ProjectPath: "/a", At: t0, Start: true})
+		return tx.UpsertSession(ctx, record.SessionSeen{ID: "s1", ProjectPath: "/a", At: t0, Start: true})
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -276,8 +277,8 @@ func TestClaimGateCounts(t *testing.T) {
 // editing a forgotten or a remembered memory, and deleting either.
 func TestForgottenRowsKeepFTSConsistent(t *testing.T) {
 	s := openTest(t)
-	a := addMem(t, s, "/a", KindNote, "alpha resonance", t0)
-	b := addMem(t, s, "/a", KindNote, "beta resonance", t0)
+	a := addMem(t, s, "/a", record.KindNote, "alpha resonance", t0)
+	b := addMem(t, s, "/a", record.KindNote, "beta resonance", t0)
 	check := func(step string, alpha, beta, gamma int) {
 		t.Helper()
 		if _, err := s.DB().Exec("INSERT INTO memories_fts(memories_fts) VALUES ('integrity-check')"); err != nil {
@@ -321,9 +322,9 @@ func TestMigrationMovesConflictLinks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := addMem(t, s, "/a", KindNote, "one", t0)
-	b := addMem(t, s, "/a", KindNote, "two", t0.Add(time.Hour))
-	c := addMem(t, s, "/a", KindNote, "three", t0.Add(2*time.Hour))
+	a := addMem(t, s, "/a", record.KindNote, "one", t0)
+	b := addMem(t, s, "/a", record.KindNote, "two", t0.Add(time.Hour))
+	c := addMem(t, s, "/a", record.KindNote, "three", t0.Add(2*time.Hour))
 	for _, q := range []string{
 		"DROP INDEX idx_memories_unchecked", "ALTER TABLE memories DROP COLUMN unchecked",
 		"ALTER TABLE memories DROP COLUMN superseded_by", "DROP TABLE memory_links",

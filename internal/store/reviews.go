@@ -10,47 +10,15 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/privacy"
+	"github.com/vibe-science/vibe/internal/record"
 )
-
-// ReviewModeUnknown is the mode stored for a review known only from its
-// judge report; the R2 report, once parsed, replaces it.
-const ReviewModeUnknown = "UNKNOWN"
-
-// R2Review is one Reviewer 2 review as calibration records it. Several files
-// describe the same review (the R2 report, the judge's report on it, the V0
-// seeded-fault record), so every part is optional: a zero or nil part means
-// "this file does not say", and UpsertReview keeps what an earlier file said.
-type R2Review struct {
-	ReviewID    string
-	SessionID   string
-	ProjectPath string
-	// Mode is INLINE, FORCED, BATCH, …; "" when the file does not say.
-	Mode string
-	// Claims are the claim ids reviewed; nil when the file does not say.
-	// ClaimsWeak marks a list that only fills an empty one (the judge's copy).
-	Claims     []string
-	ClaimsWeak bool
-	// J0Score is the judge's total (nil before a judge report).
-	J0Score      *int
-	J0Dimensions map[string]int
-	// SFIKnown says the file carried a seeded-fault tally.
-	SFIKnown    bool
-	SFIInjected int
-	SFICaught   int
-	SFIMissed   []string
-	// Weaknesses are what the review lacked (judge dimensions scored low);
-	// nil when the file does not say.
-	Weaknesses []string
-	SourcePath string
-	At         time.Time
-}
 
 // UpsertReview records or completes a review, keyed by its review id, and
 // returns the key it was stored under. The same file recorded twice changes
 // nothing. Review ids are unique across the database, but two projects may
 // well both have an R2-20260114-001: a review of another project keeps its
 // row, and this project's is stored under "<id>@<8 hex of the project path>".
-func (t *Tx) UpsertReview(ctx context.Context, r R2Review) (string, error) {
+func (t *Tx) UpsertReview(ctx context.Context, r record.R2Review) (string, error) {
 	key := privacy.Scrub(r.ReviewID)
 	var owner string
 	err := t.tx.QueryRowContext(ctx, "SELECT project_path FROM r2_reviews WHERE review_id = ?", key).Scan(&owner)
@@ -100,7 +68,7 @@ ON CONFLICT(review_id) DO UPDATE SET
     r2_weaknesses   = COALESCE(excluded.r2_weaknesses, r2_reviews.r2_weaknesses),
     source_path     = COALESCE(r2_reviews.source_path, excluded.source_path)`,
 		key, r.SessionID, r.ProjectPath, r.Mode, claims, score, dims, r.SFIInjected, r.SFICaught, missed, weak,
-		privacy.Scrub(r.SourcePath), r.At.UnixMilli(), weakClaims, ReviewModeUnknown)
+		privacy.Scrub(r.SourcePath), r.At.UnixMilli(), weakClaims, record.ReviewModeUnknown)
 	if err != nil {
 		return "", classify("upsert review", err)
 	}
@@ -109,7 +77,7 @@ ON CONFLICT(review_id) DO UPDATE SET
 
 // RecentReviews lists a project's reviews, newest first (by the time the
 // review was first recorded).
-func (s *Store) RecentReviews(ctx context.Context, project string, limit int) ([]R2Review, error) {
+func (s *Store) RecentReviews(ctx context.Context, project string, limit int) ([]record.R2Review, error) {
 	if limit <= 0 {
 		limit = 20
 	}
@@ -121,9 +89,9 @@ FROM r2_reviews WHERE project_path = ? ORDER BY ts DESC, id DESC LIMIT ?`, proje
 		return nil, classify("list reviews", err)
 	}
 	defer rows.Close()
-	var out []R2Review
+	var out []record.R2Review
 	for rows.Next() {
-		var r R2Review
+		var r record.R2Review
 		var claims string
 		var score sql.NullInt64
 		var dims, missed, weak sql.NullString

@@ -5,19 +5,21 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 // reviewSession records a session so rows that reference it can be added.
 func reviewSession(t *testing.T, s *Store, id, project string, at time.Time) {
 	t.Helper()
 	if err := s.Tx(context.Background(), func(tx *Tx) error {
-		return tx.UpsertSession(context.Background(), SessionSeen{ID: id, ProjectPath: project, At: at, Start: true})
+		return tx.UpsertSession(context.Background(), record.SessionSeen{ID: id, ProjectPath: project, At: at, Start: true})
 	}); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func upsertReview(t *testing.T, s *Store, r R2Review) string {
+func upsertReview(t *testing.T, s *Store, r record.R2Review) string {
 	t.Helper()
 	var key string
 	if err := s.Tx(context.Background(), func(tx *Tx) error {
@@ -37,16 +39,16 @@ func TestUpsertReviewMergesTheFilesOfOneReview(t *testing.T) {
 	thirteen := 13
 
 	// The judge report arrives first: mode unknown, its claims fill the list.
-	upsertReview(t, s, R2Review{ReviewID: "R2-1", SessionID: "s1", ProjectPath: "/p", Claims: []string{"C-007"},
+	upsertReview(t, s, record.R2Review{ReviewID: "R2-1", SessionID: "s1", ProjectPath: "/p", Claims: []string{"C-007"},
 		ClaimsWeak: true, J0Score: &thirteen, J0Dimensions: map[string]int{"specificity": 3, "escalation": 1},
 		Weaknesses: []string{"escalation"}, SourcePath: "RQ-001/05-reviewer2/judge-reports/J-1.json", At: t0})
 	// Then the R2 report: its mode, claims and tally win; the judge's parts stay.
-	upsertReview(t, s, R2Review{ReviewID: "R2-1", SessionID: "s1", ProjectPath: "/p", Mode: "FORCED",
+	upsertReview(t, s, record.R2Review{ReviewID: "R2-1", SessionID: "s1", ProjectPath: "/p", Mode: "FORCED",
 		Claims: []string{"C-006", "C-007"}, SFIKnown: true, SFIInjected: 2, SFICaught: 1, SFIMissed: []string{"SFI-01a"},
 		SourcePath: "RQ-001/05-reviewer2/R2-1.json", At: t0.Add(time.Minute)})
 	// The judge file recorded again changes nothing: its weak claims do not
 	// replace the report's, and without a tally the tally stays.
-	upsertReview(t, s, R2Review{ReviewID: "R2-1", SessionID: "s1", ProjectPath: "/p", Claims: []string{"C-007"},
+	upsertReview(t, s, record.R2Review{ReviewID: "R2-1", SessionID: "s1", ProjectPath: "/p", Claims: []string{"C-007"},
 		ClaimsWeak: true, J0Score: &thirteen, J0Dimensions: map[string]int{"specificity": 3, "escalation": 1},
 		Weaknesses: []string{"escalation"}, At: t0.Add(2 * time.Minute)})
 
@@ -54,7 +56,7 @@ func TestUpsertReviewMergesTheFilesOfOneReview(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []R2Review{{ReviewID: "R2-1", SessionID: "s1", ProjectPath: "/p", Mode: "FORCED",
+	want := []record.R2Review{{ReviewID: "R2-1", SessionID: "s1", ProjectPath: "/p", Mode: "FORCED",
 		Claims: []string{"C-006", "C-007"}, J0Score: &thirteen, J0Dimensions: map[string]int{"specificity": 3, "escalation": 1},
 		SFIKnown: true, SFIInjected: 2, SFICaught: 1, SFIMissed: []string{"SFI-01a"}, Weaknesses: []string{"escalation"},
 		SourcePath: "RQ-001/05-reviewer2/judge-reports/J-1.json", At: t0}}
@@ -66,12 +68,12 @@ func TestUpsertReviewMergesTheFilesOfOneReview(t *testing.T) {
 func TestUpsertReviewModeStaysUnknownUntilTheReport(t *testing.T) {
 	s := openTest(t)
 	reviewSession(t, s, "s1", "/p", t0)
-	upsertReview(t, s, R2Review{ReviewID: "R2-2", SessionID: "s1", ProjectPath: "/p", At: t0})
+	upsertReview(t, s, record.R2Review{ReviewID: "R2-2", SessionID: "s1", ProjectPath: "/p", At: t0})
 	got, err := s.RecentReviews(context.Background(), "/p", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 1 || got[0].Mode != ReviewModeUnknown || len(got[0].Claims) != 0 || got[0].SFIKnown || got[0].J0Score != nil {
+	if len(got) != 1 || got[0].Mode != record.ReviewModeUnknown || len(got[0].Claims) != 0 || got[0].SFIKnown || got[0].J0Score != nil {
 		t.Errorf("got %+v", got)
 	}
 }
@@ -81,15 +83,15 @@ func TestUpsertReviewSameIDInTwoProjects(t *testing.T) {
 	s := openTest(t)
 	reviewSession(t, s, "s1", "/a", t0)
 	reviewSession(t, s, "s2", "/b", t0)
-	if k := upsertReview(t, s, R2Review{ReviewID: "R2-9", SessionID: "s1", ProjectPath: "/a", Mode: "BATCH", At: t0}); k != "R2-9" {
+	if k := upsertReview(t, s, record.R2Review{ReviewID: "R2-9", SessionID: "s1", ProjectPath: "/a", Mode: "BATCH", At: t0}); k != "R2-9" {
 		t.Errorf("first key %q", k)
 	}
 	// sha256("/b")[:4] in hex.
-	kb := upsertReview(t, s, R2Review{ReviewID: "R2-9", SessionID: "s2", ProjectPath: "/b", Mode: "FORCED", At: t0})
+	kb := upsertReview(t, s, record.R2Review{ReviewID: "R2-9", SessionID: "s2", ProjectPath: "/b", Mode: "FORCED", At: t0})
 	if kb != "R2-9@9812b0b9" {
 		t.Errorf("second key %q", kb)
 	}
-	if again := upsertReview(t, s, R2Review{ReviewID: "R2-9", SessionID: "s2", ProjectPath: "/b", Mode: "INLINE", At: t0}); again != kb {
+	if again := upsertReview(t, s, record.R2Review{ReviewID: "R2-9", SessionID: "s2", ProjectPath: "/b", Mode: "INLINE", At: t0}); again != kb {
 		t.Errorf("second key again %q, want %q", again, kb)
 	}
 	a, _ := s.RecentReviews(ctx, "/a", 0)
@@ -103,7 +105,7 @@ func TestRecentReviewsNewestFirstAndLimited(t *testing.T) {
 	s := openTest(t)
 	reviewSession(t, s, "s1", "/p", t0)
 	for i, id := range []string{"R2-a", "R2-b", "R2-c"} {
-		upsertReview(t, s, R2Review{ReviewID: id, SessionID: "s1", ProjectPath: "/p", Mode: "BATCH", At: t0.Add(time.Duration(i) * time.Hour)})
+		upsertReview(t, s, record.R2Review{ReviewID: id, SessionID: "s1", ProjectPath: "/p", Mode: "BATCH", At: t0.Add(time.Duration(i) * time.Hour)})
 	}
 	got, err := s.RecentReviews(context.Background(), "/p", 2)
 	if err != nil {

@@ -8,34 +8,8 @@ import (
 
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/privacy"
+	"github.com/vibe-science/vibe/internal/record"
 )
-
-// SeedRemoved is the status of a seed that was in the database but is no
-// longer in SERENDIPITY.md; it is kept (not deleted) so its history stays,
-// and it comes back with its file status if the entry reappears.
-const SeedRemoved = "REMOVED"
-
-// SeedRecord is one serendipity seed as stored. Title lands in the
-// blueprint's narrative column.
-type SeedRecord struct {
-	SeedID              string
-	ProjectPath         string
-	CreatedSession      string
-	Status              string
-	Source              string
-	Score               *float64
-	Title               string
-	CausalQuestion      string
-	DiscriminatingTest  string
-	FallbackTest        string
-	SalvagedFrom        string
-	Resolution          string
-	LastReviewedSession string
-	SessionsPending     int
-	Escalated           bool
-	CreatedAt           time.Time
-	UpdatedAt           time.Time
-}
 
 // UpsertSeed records a seed parsed from SERENDIPITY.md in session. A new
 // seed starts pending for one session (the one it was written in). A known
@@ -43,7 +17,7 @@ type SeedRecord struct {
 // last_reviewed_session. Nothing is written when nothing changed, so syncing
 // the same file twice leaves updated_at alone. It reports whether the seed
 // was new.
-func (t *Tx) UpsertSeed(ctx context.Context, s SeedRecord, session string, now time.Time) (bool, error) {
+func (t *Tx) UpsertSeed(ctx context.Context, s record.SeedRecord, session string, now time.Time) (bool, error) {
 	var exists int
 	err := t.tx.QueryRowContext(ctx, "SELECT 1 FROM serendipity_seeds WHERE project_path = ? AND seed_id = ?",
 		s.ProjectPath, s.SeedID).Scan(&exists)
@@ -91,7 +65,7 @@ func (t *Tx) MarkSeedsRemoved(ctx context.Context, project string, present []str
 	res, err := t.tx.ExecContext(ctx, `
 UPDATE serendipity_seeds SET status = ?1, last_reviewed_session = ?4, updated_at = ?5
 WHERE project_path = ?2 AND status <> ?1 AND seed_id NOT IN (SELECT value FROM json_each(?3))`,
-		SeedRemoved, project, marshalIDs(present), session, now.UnixMilli())
+		record.SeedRemoved, project, marshalIDs(present), session, now.UnixMilli())
 	if err != nil {
 		return 0, classify("mark removed seeds", err)
 	}
@@ -150,8 +124,8 @@ const seedCols = `seed_id, project_path, created_session, status, source, score,
     COALESCE(salvaged_from,''), COALESCE(resolution,''), COALESCE(last_reviewed_session,''),
     sessions_pending, escalated, created_at, updated_at`
 
-func scanSeedRecord(row interface{ Scan(...any) error }) (SeedRecord, error) {
-	var r SeedRecord
+func scanSeedRecord(row interface{ Scan(...any) error }) (record.SeedRecord, error) {
+	var r record.SeedRecord
 	var score sql.NullFloat64
 	var esc int
 	var created, updated int64
@@ -168,13 +142,13 @@ func scanSeedRecord(row interface{ Scan(...any) error }) (SeedRecord, error) {
 	return r, err
 }
 
-func (s *Store) querySeeds(ctx context.Context, op, where string, args ...any) ([]SeedRecord, error) {
+func (s *Store) querySeeds(ctx context.Context, op, where string, args ...any) ([]record.SeedRecord, error) {
 	rows, err := s.db.QueryContext(ctx, "SELECT "+seedCols+" FROM serendipity_seeds WHERE "+where, args...)
 	if err != nil {
 		return nil, classify(op, err)
 	}
 	defer rows.Close()
-	var out []SeedRecord
+	var out []record.SeedRecord
 	for rows.Next() {
 		r, err := scanSeedRecord(rows)
 		if err != nil {
@@ -188,7 +162,7 @@ func (s *Store) querySeeds(ctx context.Context, op, where string, args ...any) (
 // SeedsToTriage lists the project's seeds waiting for triage (PENDING_TRIAGE
 // or QUEUED) for the session-start context: escalated first, then by score,
 // highest first, then by id.
-func (s *Store) SeedsToTriage(ctx context.Context, project string, limit int) ([]SeedRecord, error) {
+func (s *Store) SeedsToTriage(ctx context.Context, project string, limit int) ([]record.SeedRecord, error) {
 	if limit <= 0 {
 		limit = 5
 	}
@@ -198,17 +172,17 @@ ORDER BY escalated DESC, COALESCE(score, -1) DESC, seed_id LIMIT ?`, project, li
 
 // SeedsSalvagedFrom lists the project's seeds (removed ones excepted) that
 // record claimID as the claim they were salvaged from.
-func (s *Store) SeedsSalvagedFrom(ctx context.Context, project, claimID string) ([]SeedRecord, error) {
+func (s *Store) SeedsSalvagedFrom(ctx context.Context, project, claimID string) ([]record.SeedRecord, error) {
 	return s.querySeeds(ctx, "find salvaged seeds", `project_path = ? AND salvaged_from = ? AND status <> ?
-ORDER BY seed_id`, project, claimID, SeedRemoved)
+ORDER BY seed_id`, project, claimID, record.SeedRemoved)
 }
 
 // ListSeeds lists the project's seeds by id; status "" means every status
 // but REMOVED.
-func (s *Store) ListSeeds(ctx context.Context, project, status string, limit int) ([]SeedRecord, error) {
+func (s *Store) ListSeeds(ctx context.Context, project, status string, limit int) ([]record.SeedRecord, error) {
 	if limit <= 0 {
 		limit = 100
 	}
 	return s.querySeeds(ctx, "list seeds", `project_path = ?1 AND ((?2 = '' AND status <> ?3) OR status = ?2)
-ORDER BY seed_id LIMIT ?4`, project, status, SeedRemoved, limit)
+ORDER BY seed_id LIMIT ?4`, project, status, record.SeedRemoved, limit)
 }

@@ -5,9 +5,11 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/vibe-science/vibe/internal/record"
 )
 
-func upsertSeed(t *testing.T, s *Store, r SeedRecord, session string, at time.Time) bool {
+func upsertSeed(t *testing.T, s *Store, r record.SeedRecord, session string, at time.Time) bool {
 	t.Helper()
 	var created bool
 	if err := s.Tx(context.Background(), func(tx *Tx) error {
@@ -20,7 +22,7 @@ func upsertSeed(t *testing.T, s *Store, r SeedRecord, session string, at time.Ti
 	return created
 }
 
-func seedIDs(rs []SeedRecord) []string {
+func seedIDs(rs []record.SeedRecord) []string {
 	var out []string
 	for _, r := range rs {
 		out = append(out, r.SeedID)
@@ -34,7 +36,7 @@ func TestUpsertSeedKeepsCreationAndRecordsStatusChanges(t *testing.T) {
 	reviewSession(t, s, "s1", "/p", t0)
 	reviewSession(t, s, "s2", "/p", t0.Add(time.Hour))
 	score := 13.0
-	seed := SeedRecord{SeedID: "SEED-20260112-001", ProjectPath: "/p", Status: "PENDING_TRIAGE", Source: "SALVAGED_FROM_R2",
+	seed := record.SeedRecord{SeedID: "SEED-20260112-001", ProjectPath: "/p", Status: "PENDING_TRIAGE", Source: "SALVAGED_FROM_R2",
 		Score: &score, Title: "Bulges", CausalQuestion: "Do bulges raise cleavage?", DiscriminatingTest: "Match on mismatches",
 		SalvagedFrom: "C-006"}
 	if !upsertSeed(t, s, seed, "s1", t0.Add(time.Minute)) {
@@ -53,7 +55,7 @@ func TestUpsertSeedKeepsCreationAndRecordsStatusChanges(t *testing.T) {
 	seed.Status = "QUEUED"
 	upsertSeed(t, s, seed, "s2", t0.Add(3*time.Hour))
 	got, _ = s.ListSeeds(ctx, "/p", "QUEUED", 0)
-	want := SeedRecord{SeedID: "SEED-20260112-001", ProjectPath: "/p", CreatedSession: "s1", Status: "QUEUED",
+	want := record.SeedRecord{SeedID: "SEED-20260112-001", ProjectPath: "/p", CreatedSession: "s1", Status: "QUEUED",
 		Source: "SALVAGED_FROM_R2", Score: &score, Title: "Bulges", CausalQuestion: "Do bulges raise cleavage?",
 		DiscriminatingTest: "Match on mismatches", SalvagedFrom: "C-006", LastReviewedSession: "s2", SessionsPending: 1,
 		CreatedAt: t0.Add(time.Minute), UpdatedAt: t0.Add(3 * time.Hour)}
@@ -67,7 +69,7 @@ func TestMarkSeedsRemovedAndBack(t *testing.T) {
 	s := openTest(t)
 	reviewSession(t, s, "s1", "/p", t0)
 	for _, id := range []string{"SEED-20260101-001", "SEED-20260101-002"} {
-		upsertSeed(t, s, SeedRecord{SeedID: id, ProjectPath: "/p", Status: "PENDING_TRIAGE", Source: "SCANNER"}, "s1", t0)
+		upsertSeed(t, s, record.SeedRecord{SeedID: id, ProjectPath: "/p", Status: "PENDING_TRIAGE", Source: "SCANNER"}, "s1", t0)
 	}
 	var n int
 	s.Tx(ctx, func(tx *Tx) error {
@@ -81,7 +83,7 @@ func TestMarkSeedsRemovedAndBack(t *testing.T) {
 	if got := seedIDs(mustSeeds(t)(s.ListSeeds(ctx, "/p", "", 0))); !reflect.DeepEqual(got, []string{"SEED-20260101-002"}) {
 		t.Errorf("listed %v", got)
 	}
-	if got := seedIDs(mustSeeds(t)(s.ListSeeds(ctx, "/p", SeedRemoved, 0))); !reflect.DeepEqual(got, []string{"SEED-20260101-001"}) {
+	if got := seedIDs(mustSeeds(t)(s.ListSeeds(ctx, "/p", record.SeedRemoved, 0))); !reflect.DeepEqual(got, []string{"SEED-20260101-001"}) {
 		t.Errorf("removed list %v", got)
 	}
 	// An empty file removes everything.
@@ -93,7 +95,7 @@ func TestMarkSeedsRemovedAndBack(t *testing.T) {
 		t.Errorf("second removal %d, want 1", n)
 	}
 	// The entry comes back: it takes its file status again.
-	upsertSeed(t, s, SeedRecord{SeedID: "SEED-20260101-001", ProjectPath: "/p", Status: "PENDING_TRIAGE", Source: "SCANNER"}, "s1", t0)
+	upsertSeed(t, s, record.SeedRecord{SeedID: "SEED-20260101-001", ProjectPath: "/p", Status: "PENDING_TRIAGE", Source: "SCANNER"}, "s1", t0)
 	if got := seedIDs(mustSeeds(t)(s.ListSeeds(ctx, "/p", "", 0))); !reflect.DeepEqual(got, []string{"SEED-20260101-001"}) {
 		t.Errorf("after return %v", got)
 	}
@@ -101,8 +103,8 @@ func TestMarkSeedsRemovedAndBack(t *testing.T) {
 
 // mustSeeds returns a function that passes a seed listing through, failing
 // the test on its error: mustSeeds(t)(s.ListSeeds(...)).
-func mustSeeds(t *testing.T) func([]SeedRecord, error) []SeedRecord {
-	return func(rs []SeedRecord, err error) []SeedRecord {
+func mustSeeds(t *testing.T) func([]record.SeedRecord, error) []record.SeedRecord {
+	return func(rs []record.SeedRecord, err error) []record.SeedRecord {
 		t.Helper()
 		if err != nil {
 			t.Fatal(err)
@@ -115,8 +117,8 @@ func TestTickSeedsCountsSessionsAndEscalatesAfterFive(t *testing.T) {
 	ctx := context.Background()
 	s := openTest(t)
 	reviewSession(t, s, "s1", "/p", t0)
-	upsertSeed(t, s, SeedRecord{SeedID: "SEED-20260101-001", ProjectPath: "/p", Status: "PENDING_TRIAGE", Source: "SCANNER"}, "s1", t0.Add(time.Minute))
-	upsertSeed(t, s, SeedRecord{SeedID: "SEED-20260101-002", ProjectPath: "/p", Status: "QUEUED", Source: "SCANNER"}, "s1", t0.Add(time.Minute))
+	upsertSeed(t, s, record.SeedRecord{SeedID: "SEED-20260101-001", ProjectPath: "/p", Status: "PENDING_TRIAGE", Source: "SCANNER"}, "s1", t0.Add(time.Minute))
+	upsertSeed(t, s, record.SeedRecord{SeedID: "SEED-20260101-002", ProjectPath: "/p", Status: "QUEUED", Source: "SCANNER"}, "s1", t0.Add(time.Minute))
 	// Another project's sessions never count.
 	reviewSession(t, s, "other", "/q", t0.Add(2*time.Minute))
 
@@ -159,7 +161,7 @@ func TestSeedsToTriageOrderAndSalvaged(t *testing.T) {
 	s := openTest(t)
 	reviewSession(t, s, "s1", "/p", t0)
 	f := func(v float64) *float64 { return &v }
-	for _, r := range []SeedRecord{
+	for _, r := range []record.SeedRecord{
 		{SeedID: "SEED-20260101-001", Status: "PENDING_TRIAGE", Source: "SCANNER", Score: f(9)},
 		{SeedID: "SEED-20260101-002", Status: "QUEUED", Source: "SCANNER", Score: f(15)},
 		{SeedID: "SEED-20260101-003", Status: "KILLED", Source: "SALVAGED_FROM_R2", Score: f(20), SalvagedFrom: "C-006"},

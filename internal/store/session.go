@@ -9,47 +9,13 @@ import (
 
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/privacy"
+	"github.com/vibe-science/vibe/internal/record"
 )
-
-// Session is one Claude Code session, keyed by Claude's session_id.
-type Session struct {
-	ID               string
-	ProjectPath      string
-	StartedAt        time.Time
-	LastSeenAt       time.Time
-	EndedAt          *time.Time
-	EndReason        string
-	StartCount       int
-	LastSource       string
-	NarrativeSummary string
-	NarrativeTurn    string
-	TotalActions     int
-	ClaimsCreated    int
-	ClaimsKilled     int
-	GatesPassed      int
-	GatesFailed      int
-	StopBlocks       int
-}
-
-// SessionSeen is what every hook knows about its session.
-type SessionSeen struct {
-	ID          string
-	ProjectPath string
-	At          time.Time
-	// Start marks a SessionStart (startup, resume, clear, compact, fork):
-	// it counts the start and re-opens an ended session.
-	Start          bool
-	Source         string
-	TranscriptPath string
-	// Client is the agent client ("codex", "gemini"); empty for Claude Code
-	// and leaves a recorded client as it is.
-	Client string
-}
 
 // UpsertSession records that a hook saw the session: it creates the row on
 // first sight (whichever hook fires first) and otherwise refreshes it, so no
 // per-session insert can ever miss its parent row.
-func (t *Tx) UpsertSession(ctx context.Context, s SessionSeen) error {
+func (t *Tx) UpsertSession(ctx context.Context, s record.SessionSeen) error {
 	ms := s.At.UnixMilli()
 	start := 0
 	if s.Start {
@@ -71,24 +37,8 @@ ON CONFLICT(id) DO UPDATE SET
 	return classify("upsert session", err)
 }
 
-// SessionSummary is a narrative written at Stop (checkpoint) or SessionEnd
-// (final).
-type SessionSummary struct {
-	ID        string
-	Narrative string
-	Turn      string // prompt_id the checkpoint belongs to
-	Counts    SessionCounts
-	EndedAt   *time.Time
-	EndReason string
-}
-
-// SessionCounts are the blueprint's per-session counters.
-type SessionCounts struct {
-	TotalActions, ClaimsCreated, ClaimsKilled, GatesPassed, GatesFailed int
-}
-
 // SaveSummary stores the narrative and counters on the session row.
-func (t *Tx) SaveSummary(ctx context.Context, s SessionSummary) error {
+func (t *Tx) SaveSummary(ctx context.Context, s record.SessionSummary) error {
 	s.Narrative = privacy.Scrub(s.Narrative)
 	var ended any
 	if s.EndedAt != nil {
@@ -105,8 +55,8 @@ WHERE id = ?`,
 }
 
 // SessionCountsFor computes the counters from the session's rows.
-func (t *Tx) SessionCountsFor(ctx context.Context, id string) (SessionCounts, error) {
-	var c SessionCounts
+func (t *Tx) SessionCountsFor(ctx context.Context, id string) (record.SessionCounts, error) {
+	var c record.SessionCounts
 	err := t.tx.QueryRowContext(ctx, `
 SELECT (SELECT count(*) FROM spine_entries WHERE session_id = ?1),
        (SELECT count(*) FROM claim_events WHERE session_id = ?1 AND event_type = 'CREATED'),
@@ -121,8 +71,8 @@ const sessionCols = `id, project_path, started_at, last_seen_at, ended_at, COALE
     COALESCE(last_source,''), COALESCE(narrative_summary,''), COALESCE(narrative_turn,''), total_actions, claims_created,
     claims_killed, gates_passed, gates_failed, stop_blocks`
 
-func scanSession(row interface{ Scan(...any) error }) (Session, error) {
-	var s Session
+func scanSession(row interface{ Scan(...any) error }) (record.Session, error) {
+	var s record.Session
 	var started, seen int64
 	var ended sql.NullInt64
 	err := row.Scan(&s.ID, &s.ProjectPath, &started, &seen, &ended, &s.EndReason, &s.StartCount, &s.LastSource,
@@ -141,7 +91,7 @@ func scanSession(row interface{ Scan(...any) error }) (Session, error) {
 }
 
 // Session returns one session by id.
-func (s *Store) Session(ctx context.Context, id string) (Session, error) {
+func (s *Store) Session(ctx context.Context, id string) (record.Session, error) {
 	row := s.db.QueryRowContext(ctx, "SELECT "+sessionCols+" FROM sessions WHERE id = ?", id)
 	out, err := scanSession(row)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -151,7 +101,7 @@ func (s *Store) Session(ctx context.Context, id string) (Session, error) {
 }
 
 // Sessions lists sessions, newest first; project "" means all projects.
-func (s *Store) Sessions(ctx context.Context, project string, limit int) ([]Session, error) {
+func (s *Store) Sessions(ctx context.Context, project string, limit int) ([]record.Session, error) {
 	if limit <= 0 {
 		limit = 20
 	}
@@ -161,7 +111,7 @@ WHERE (?1 = '' OR project_path = ?1) ORDER BY started_at DESC, id LIMIT ?2`, pro
 		return nil, classify("list sessions", err)
 	}
 	defer rows.Close()
-	var out []Session
+	var out []record.Session
 	for rows.Next() {
 		se, err := scanSession(rows)
 		if err != nil {
@@ -174,7 +124,7 @@ WHERE (?1 = '' OR project_path = ?1) ORDER BY started_at DESC, id LIMIT ?2`, pro
 
 // PreviousSession is the most recent other session of the project that has
 // a narrative, for the SessionStart state block.
-func (s *Store) PreviousSession(ctx context.Context, project, exclude string) (Session, bool, error) {
+func (s *Store) PreviousSession(ctx context.Context, project, exclude string) (record.Session, bool, error) {
 	row := s.db.QueryRowContext(ctx, "SELECT "+sessionCols+` FROM sessions
 WHERE project_path = ? AND id <> ? AND narrative_summary IS NOT NULL AND narrative_summary <> ''
 ORDER BY COALESCE(ended_at, last_seen_at) DESC LIMIT 1`, project, exclude)

@@ -6,38 +6,12 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/privacy"
+	"github.com/vibe-science/vibe/internal/record"
 )
-
-// SpineEntry is one significant action of the research spine.
-type SpineEntry struct {
-	ID            int64
-	SessionID     string
-	ProjectPath   string
-	At            time.Time
-	ActionType    string
-	ToolName      string
-	ToolUseID     string
-	InputSummary  string
-	OutputSummary string
-	InputSHA256   string
-	OutputSHA256  string
-	DurationMS    *int64
-	AgentRole     string
-	AgentType     string
-	GateResult    string
-}
-
-// Touched is one file a tool call read, wrote or deleted.
-type Touched struct {
-	Path   string
-	Op     string
-	SHA256 string
-	Size   int64
-}
 
 // AddSpine records one tool call and the files it touched. A repeated
 // tool_use_id (a hook re-run) records nothing new and returns the first id.
-func (t *Tx) AddSpine(ctx context.Context, e SpineEntry, files []Touched) (int64, error) {
+func (t *Tx) AddSpine(ctx context.Context, e record.SpineEntry, files []record.Touched) (int64, error) {
 	e.InputSummary, e.OutputSummary = privacy.Scrub(e.InputSummary), privacy.Scrub(e.OutputSummary)
 	var dur any
 	if e.DurationMS != nil {
@@ -85,18 +59,8 @@ func (t *Tx) SessionToolCalls(ctx context.Context, session string) (int, error) 
 	return n, classify("count tool calls", err)
 }
 
-// SpineFilter selects spine entries.
-type SpineFilter struct {
-	Project    string
-	Session    string
-	ActionType string
-	Tool       string
-	Since      time.Time
-	Limit      int
-}
-
 // Spine lists entries, newest first.
-func (s *Store) Spine(ctx context.Context, f SpineFilter) ([]SpineEntry, error) {
+func (s *Store) Spine(ctx context.Context, f record.SpineFilter) ([]record.SpineEntry, error) {
 	if f.Limit <= 0 {
 		f.Limit = 50
 	}
@@ -115,9 +79,9 @@ ORDER BY ts DESC, id DESC LIMIT ?6`, f.Project, f.Session, f.ActionType, f.Tool,
 		return nil, classify("list spine", err)
 	}
 	defer rows.Close()
-	var out []SpineEntry
+	var out []record.SpineEntry
 	for rows.Next() {
-		var e SpineEntry
+		var e record.SpineEntry
 		var ts int64
 		var dur sql.NullInt64
 		if err := rows.Scan(&e.ID, &e.SessionID, &e.ProjectPath, &ts, &e.ActionType, &e.ToolName, &e.ToolUseID,

@@ -12,6 +12,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/privacy"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 
@@ -20,14 +21,14 @@ import (
 // full disk, deleted): a permission decision never waits for the
 // database, and what it could not record is written later, not lost.
 type Record struct {
-	Session  *SessionSeen      `json:"session,omitempty"`
-	Spine    *SpineEntry       `json:"spine,omitempty"`
-	Files    []Touched         `json:"files,omitempty"`
-	Memory   *NewMemory        `json:"memory,omitempty"`
-	Prompt   *PromptSeen       `json:"prompt,omitempty"`
-	Verdicts []verdict.Verdict `json:"verdicts,omitempty"`
+	Session  *record.SessionSeen `json:"session,omitempty"`
+	Spine    *record.SpineEntry  `json:"spine,omitempty"`
+	Files    []record.Touched    `json:"files,omitempty"`
+	Memory   *record.NewMemory   `json:"memory,omitempty"`
+	Prompt   *record.PromptSeen  `json:"prompt,omitempty"`
+	Verdicts []verdict.Verdict   `json:"verdicts,omitempty"`
 	// Advisory places Verdicts (required when there are verdicts).
-	Advisory *AdvisoryContext `json:"advisory,omitempty"`
+	Advisory *record.AdvisoryContext `json:"advisory,omitempty"`
 }
 
 // Empty reports whether r writes nothing.
@@ -60,7 +61,7 @@ func (t *Tx) Apply(ctx context.Context, r Record) error {
 		}
 	}
 	if len(r.Verdicts) > 0 {
-		c := AdvisoryContext{}
+		c := record.AdvisoryContext{}
 		if r.Advisory != nil {
 			c = *r.Advisory
 		}

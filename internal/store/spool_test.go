@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 
@@ -25,14 +26,14 @@ func TestSpoolReplaysWhatTheDatabaseRefused(t *testing.T) {
 	}
 	defer s.Close()
 	spool := filepath.Join(dir, "home", "spool.jsonl")
-	seen := SessionSeen{ID: "sp-1", ProjectPath: "/p", At: t0}
+	seen := record.SessionSeen{ID: "sp-1", ProjectPath: "/p", At: t0}
 	v := verdict.New("permission", verdict.HardBlock, verdict.High, "reviewer2 may not write CLAIM-LEDGER.md", nil)
 	recs := []Record{
 		{Session: &seen},
-		{Session: &seen, Spine: &SpineEntry{SessionID: "sp-1", ProjectPath: "/p", At: t0, ActionType: "COMMAND", ToolName: "Bash",
+		{Session: &seen, Spine: &record.SpineEntry{SessionID: "sp-1", ProjectPath: "/p", At: t0, ActionType: "COMMAND", ToolName: "Bash",
 			ToolUseID: "tu-1", InputSummary: "curl -H 'Authorization: Bearer abcdefghijklmnopqrstuvwxyz0123'"},
-			Files: []Touched{{Path: "out.csv", Op: "write", SHA256: "ab", Size: 2}}},
-		{Session: &seen, Verdicts: []verdict.Verdict{v}, Advisory: &AdvisoryContext{SessionID: "sp-1", ProjectPath: "/p", Event: "PreToolUse", At: t0}},
+			Files: []record.Touched{{Path: "out.csv", Op: "write", SHA256: "ab", Size: 2}}},
+		{Session: &seen, Verdicts: []verdict.Verdict{v}, Advisory: &record.AdvisoryContext{SessionID: "sp-1", ProjectPath: "/p", Event: "PreToolUse", At: t0}},
 	}
 	for _, r := range recs {
 		if err := Spool(spool, r); err != nil {
@@ -70,7 +71,7 @@ func TestSpoolReplaysWhatTheDatabaseRefused(t *testing.T) {
 		t.Fatal("a failed replay lost the spool")
 	}
 	// A hook appends while the replay file waits.
-	late := SessionSeen{ID: "sp-2", ProjectPath: "/p", At: t0}
+	late := record.SessionSeen{ID: "sp-2", ProjectPath: "/p", At: t0}
 	if err := Spool(spool, Record{Session: &late}); err != nil {
 		t.Fatal(err)
 	}

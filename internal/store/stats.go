@@ -1,27 +1,14 @@
 package store
 
-import "context"
+import (
+	"context"
 
-// Stats are the row counts `vibe status` shows.
-type Stats struct {
-	Sessions     int `json:"sessions"`
-	Spine        int `json:"spine_entries"`
-	Provenance   int `json:"provenance"`
-	ClaimEvents  int `json:"claim_events"`
-	GateChecks   int `json:"gate_checks"`
-	Literature   int `json:"literature_searches"`
-	OpenAlerts   int `json:"open_alerts"`
-	Advisories   int `json:"advisories"`
-	Memories     int `json:"memories"`
-	Vectors      int `json:"vectors"`
-	QueuePending int `json:"queue_pending"`
-	QueueFailed  int `json:"queue_failed"`
-	QueueDone    int `json:"queue_done"`
-}
+	"github.com/vibe-science/vibe/internal/record"
+)
 
 // Stats counts rows.
-func (s *Store) Stats(ctx context.Context) (Stats, error) {
-	var st Stats
+func (s *Store) Stats(ctx context.Context) (record.Stats, error) {
+	var st record.Stats
 	err := s.db.QueryRowContext(ctx, `SELECT
   (SELECT count(*) FROM sessions), (SELECT count(*) FROM spine_entries), (SELECT count(*) FROM provenance),
   (SELECT count(*) FROM claim_events), (SELECT count(*) FROM gate_checks), (SELECT count(*) FROM literature_searches),
@@ -61,11 +48,11 @@ func (e errString) Error() string { return string(e) }
 // ProjectStats counts the rows of one project (every project when project
 // is ""). The vectors and the embed queue are the machine's, not a
 // project's, so they are counted whole.
-func (s *Store) ProjectStats(ctx context.Context, project string) (Stats, error) {
+func (s *Store) ProjectStats(ctx context.Context, project string) (record.Stats, error) {
 	if project == "" {
 		return s.Stats(ctx)
 	}
-	var st Stats
+	var st record.Stats
 	err := s.db.QueryRowContext(ctx, `SELECT
   (SELECT count(*) FROM sessions WHERE project_path = ?1),
   (SELECT count(*) FROM spine_entries WHERE project_path = ?1),

@@ -9,6 +9,7 @@ import (
 
 	"github.com/vibe-science/vibe/db"
 	"github.com/vibe-science/vibe/internal/fault"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 
@@ -66,17 +67,17 @@ func TestUpsertSessionAndSpine(t *testing.T) {
 	ctx := context.Background()
 	s := openTest(t)
 	err := s.Tx(ctx, func(tx *Tx) error {
-		if err := tx.UpsertSession(ctx, SessionSeen{ID: "s1", ProjectPath: "/p", At: t0, Start: true, Source: "startup"}); err != nil {
+		if err := tx.UpsertSession(ctx, record.SessionSeen{ID: "s1", ProjectPath: "/p", At: t0, Start: true, Source: "startup"}); err != nil {
 			return err
 		}
-		if err := tx.UpsertSession(ctx, SessionSeen{ID: "s1", ProjectPath: "/other", At: t0.Add(time.Minute), Start: true, Source: "resume"}); err != nil {
+		if err := tx.UpsertSession(ctx, record.SessionSeen{ID: "s1", ProjectPath: "/other", At: t0.Add(time.Minute), Start: true, Source: "resume"}); err != nil {
 			return err
 		}
 		d := int64(13)
 		for i := 0; i < 2; i++ { // the same tool_use_id twice records once
-			if _, err := tx.AddSpine(ctx, SpineEntry{SessionID: "s1", ProjectPath: "/p", At: t0, ActionType: "DATA_LOAD",
+			if _, err := tx.AddSpine(ctx, record.SpineEntry{SessionID: "s1", ProjectPath: "/p", At: t0, ActionType: "DATA_LOAD",
 				ToolName: "Write", ToolUseID: "toolu_1", DurationMS: &d},
-				[]Touched{{Path: "data.csv", Op: "write", SHA256: "ab", Size: 3}}); err != nil {
+				[]record.Touched{{Path: "data.csv", Op: "write", SHA256: "ab", Size: 3}}); err != nil {
 				return err
 			}
 		}
@@ -92,7 +93,7 @@ func TestUpsertSessionAndSpine(t *testing.T) {
 	if se.StartCount != 2 || se.LastSource != "resume" || se.ProjectPath != "/p" || !se.LastSeenAt.Equal(t0.Add(time.Minute)) {
 		t.Errorf("session %+v", se)
 	}
-	es, _ := s.Spine(ctx, SpineFilter{Session: "s1"})
+	es, _ := s.Spine(ctx, record.SpineFilter{Session: "s1"})
 	if len(es) != 1 || es[0].ActionType != "DATA_LOAD" || *es[0].DurationMS != 13 {
 		t.Fatalf("spine %+v", es)
 	}
@@ -107,7 +108,7 @@ func TestSpineWithoutSessionFailsForeignKey(t *testing.T) {
 	ctx := context.Background()
 	s := openTest(t)
 	err := s.Tx(ctx, func(tx *Tx) error {
-		_, err := tx.AddSpine(ctx, SpineEntry{SessionID: "nope", ProjectPath: "/p", At: t0, ActionType: "X", ToolName: "Bash"}, nil)
+		_, err := tx.AddSpine(ctx, record.SpineEntry{SessionID: "nope", ProjectPath: "/p", At: t0, ActionType: "X", ToolName: "Bash"}, nil)
 		return err
 	})
 	if err == nil || fault.KindOf(err) != fault.Invalid {
@@ -120,7 +121,7 @@ func TestAdvisoriesAreAppendOnly(t *testing.T) {
 	s := openTest(t)
 	v := verdict.New("permission", verdict.HardBlock, verdict.High, "denied", map[string]string{"path": "CLAIM-LEDGER.md"})
 	if err := s.Tx(ctx, func(tx *Tx) error {
-		return tx.AppendAdvisories(ctx, AdvisoryContext{ProjectPath: "/p", Event: "PreToolUse", At: t0}, []verdict.Verdict{v})
+		return tx.AppendAdvisories(ctx, record.AdvisoryContext{ProjectPath: "/p", Event: "PreToolUse", At: t0}, []verdict.Verdict{v})
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -140,11 +141,11 @@ func TestAddMemoryDedupsAndQueues(t *testing.T) {
 	s := openTest(t)
 	var ids []int64
 	err := s.Tx(ctx, func(tx *Tx) error {
-		if err := tx.UpsertSession(ctx, SessionSeen{ID: "s1", ProjectPath: "/p", At: t0}); err != nil {
+		if err := tx.UpsertSession(ctx, record.SessionSeen{ID: "s1", ProjectPath: "/p", At: t0}); err != nil {
 			return err
 		}
 		for _, text := range []string{"AUC 0.81 on held-out guides", "AUC 0.81 on held-out guides", "leakage column dropped"} {
-			id, _, err := tx.AddMemory(ctx, NewMemory{ProjectPath: "/p", SessionID: "s1", Kind: KindNote, Text: text, At: t0})
+			id, _, err := tx.AddMemory(ctx, record.NewMemory{ProjectPath: "/p", SessionID: "s1", Kind: record.KindNote, Text: text, At: t0})
 			if err != nil {
 				return err
 			}

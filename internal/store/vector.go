@@ -8,26 +8,21 @@ import (
 	sqlite_vec "github.com/asg017/sqlite-vec-go-bindings/cgo"
 
 	"github.com/vibe-science/vibe/internal/fault"
+	"github.com/vibe-science/vibe/internal/record"
 )
-
-// VectorDims is the width of vec_memories.embedding (all-MiniLM-L6-v2's
-// 384). A narrower model's vectors (potion-base-8M's 256) are stored and
-// queried zero-padded, which changes no L2 distance and no sign bit; a
-// wider model cannot share the table.
-const VectorDims = 384
 
 // padVector returns v zero-padded to VectorDims, or an error when it is
 // wider.
 func padVector(op, what string, v []float32) ([]float32, error) {
 	switch {
-	case len(v) == VectorDims:
+	case len(v) == record.VectorDims:
 		return v, nil
-	case len(v) == 0 || len(v) > VectorDims:
+	case len(v) == 0 || len(v) > record.VectorDims:
 		return nil, fault.Errorf(fault.Invalid, op,
 			"%s has %d dims, the vector table holds up to %d (use a model of at most %d dims such as potion-base-8M or all-MiniLM-L6-v2)",
-			what, len(v), VectorDims, VectorDims)
+			what, len(v), record.VectorDims, record.VectorDims)
 	}
-	out := make([]float32, VectorDims)
+	out := make([]float32, record.VectorDims)
 	copy(out, v)
 	return out, nil
 }
@@ -42,19 +37,9 @@ func shortlist(k int) int { return min(MaxKNN, max(2*k, 100)) }
 // MaxKNN is sqlite-vec's largest k.
 const MaxKNN = 4096
 
-// Vector is one memory's embedding as vec_memories stores it.
-type Vector struct {
-	MemoryID    int64
-	ProjectPath string
-	Embedding   []float32
-	Model       string
-	Kind        string
-	CreatedAt   int64 // the memory's unix milliseconds
-}
-
 // PutVector replaces the memory's vector: a memory has at most one, and it
 // records the model that made it.
-func (t *Tx) PutVector(ctx context.Context, v Vector) error {
+func (t *Tx) PutVector(ctx context.Context, v record.Vector) error {
 	emb, err := padVector("store vector", fmt.Sprintf("memory %d: vector", v.MemoryID), v.Embedding)
 	if err != nil {
 		return err
@@ -92,13 +77,6 @@ func (t *Tx) deleteVector(ctx context.Context, id int64) error {
 	return classify("delete vector floats", err)
 }
 
-// VectorHit is one nearest neighbour. Distance is L2 between unit vectors,
-// so cosine similarity is 1 - Distance²/2.
-type VectorHit struct {
-	MemoryID int64   `json:"memory_id"`
-	Distance float64 `json:"distance"`
-}
-
 // KNN returns the k memories of project whose vectors (made by model) lie
 // nearest to query, nearest first, optionally only of the given kinds.
 // Project is the vec0 partition key and model a metadata column, so both
@@ -110,7 +88,7 @@ type VectorHit struct {
 // float vectors read from vec_floats (B-tree lookups; vec0's own point
 // lookups cost up to a millisecond each): the float vec0 scan alone took
 // 73 ms p50 at 100k vectors on two cores (`make bench` has the new figure).
-func (s *Store) KNN(ctx context.Context, project string, query []float32, k int, model string, kinds []string) ([]VectorHit, error) {
+func (s *Store) KNN(ctx context.Context, project string, query []float32, k int, model string, kinds []string) ([]record.VectorHit, error) {
 	query, err := padVector("knn", "query vector", query)
 	if err != nil {
 		return nil, err
@@ -151,9 +129,9 @@ ORDER BY d, c.memory_id LIMIT ?`)
 		return nil, classify("knn", err)
 	}
 	defer rows.Close()
-	hits := make([]VectorHit, 0, k)
+	hits := make([]record.VectorHit, 0, k)
 	for rows.Next() {
-		var h VectorHit
+		var h record.VectorHit
 		if err := rows.Scan(&h.MemoryID, &h.Distance); err != nil {
 			return nil, classify("knn", err)
 		}

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	sqlite_vec "github.com/asg017/sqlite-vec-go-bindings/cgo"
+
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 func TestKNNPartitionModelKindsAndForgotten(t *testing.T) {
@@ -17,7 +19,7 @@ func TestKNNPartitionModelKindsAndForgotten(t *testing.T) {
 	s := openTest(t)
 	// Memory ids 1..6; vectors put directly so distances are exact.
 	addMemories(t, s, "m1", "m2", "m3", "m4", "m5", "m6")
-	puts := []Vector{
+	puts := []record.Vector{
 		{MemoryID: 1, ProjectPath: "/p", Embedding: unit(0, 0, 0), Model: "A", Kind: "note"},
 		{MemoryID: 2, ProjectPath: "/p", Embedding: unit(0, 1, 1), Model: "A", Kind: "decision"},
 		{MemoryID: 3, ProjectPath: "/p", Embedding: unit(1, 1, 0), Model: "A", Kind: "note"},
@@ -49,15 +51,15 @@ func TestKNNPartitionModelKindsAndForgotten(t *testing.T) {
 		model   string
 		k       int
 		kinds   []string
-		want    []VectorHit
+		want    []record.VectorHit
 	}{
 		{"nearest first within project and model", "/p", "A", 10, nil,
-			[]VectorHit{{1, 0}, {6, d6}, {2, d2}, {3, math.Sqrt2}}},
-		{"k", "/p", "A", 2, nil, []VectorHit{{1, 0}, {6, d6}}},
-		{"kinds", "/p", "A", 10, []string{"decision", "seed"}, []VectorHit{{6, d6}, {2, d2}}},
-		{"other project", "/q", "A", 10, nil, []VectorHit{{4, 0}}},
-		{"other model", "/p", "B", 10, nil, []VectorHit{{5, 0}}},
-		{"unknown model", "/p", "C", 10, nil, []VectorHit{}},
+			[]record.VectorHit{{MemoryID: 1, Distance: 0}, {MemoryID: 6, Distance: d6}, {MemoryID: 2, Distance: d2}, {MemoryID: 3, Distance: math.Sqrt2}}},
+		{"k", "/p", "A", 2, nil, []record.VectorHit{{MemoryID: 1, Distance: 0}, {MemoryID: 6, Distance: d6}}},
+		{"kinds", "/p", "A", 10, []string{"decision", "seed"}, []record.VectorHit{{MemoryID: 6, Distance: d6}, {MemoryID: 2, Distance: d2}}},
+		{"other project", "/q", "A", 10, nil, []record.VectorHit{{MemoryID: 4, Distance: 0}}},
+		{"other model", "/p", "B", 10, nil, []record.VectorHit{{MemoryID: 5, Distance: 0}}},
+		{"unknown model", "/p", "C", 10, nil, []record.VectorHit{}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -141,12 +143,12 @@ func TestKNNBinaryScanMatchesExact(t *testing.T) {
 	// memory a centre plus noise, so near neighbours are close in angle.
 	centres := make([][]float32, 30)
 	for i := range centres {
-		centres[i] = randUnit(rng, VectorDims, nil, 0)
+		centres[i] = randUnit(rng, record.VectorDims, nil, 0)
 	}
 	err := s.Tx(ctx, func(tx *Tx) error {
 		for i, id := range ids {
-			v := randUnit(rng, VectorDims, centres[i%30], 1.5)
-			if err := tx.PutVector(ctx, Vector{MemoryID: id, ProjectPath: "/p", Embedding: v, Model: "A", Kind: "note"}); err != nil {
+			v := randUnit(rng, record.VectorDims, centres[i%30], 1.5)
+			if err := tx.PutVector(ctx, record.Vector{MemoryID: id, ProjectPath: "/p", Embedding: v, Model: "A", Kind: "note"}); err != nil {
 				return err
 			}
 		}
@@ -160,7 +162,7 @@ func TestKNNBinaryScanMatchesExact(t *testing.T) {
 	}
 	found, total := 0, 0
 	for q := 0; q < 40; q++ {
-		query := randUnit(rng, VectorDims, centres[q%30], 1.5)
+		query := randUnit(rng, record.VectorDims, centres[q%30], 1.5)
 		want := exactKNN(t, s, "/p", query, 10, "A")
 		got, err := s.KNN(ctx, "/p", query, 10, "A", nil)
 		if err != nil {
@@ -197,10 +199,10 @@ func TestNarrowVectorsArePadded(t *testing.T) {
 	b := make([]float32, 256)
 	a[0], b[0], b[1] = 1, 0.6, 0.8
 	err := s.Tx(ctx, func(tx *Tx) error {
-		if err := tx.PutVector(ctx, Vector{MemoryID: ids[0], ProjectPath: "/p", Embedding: a, Model: "S", Kind: "note"}); err != nil {
+		if err := tx.PutVector(ctx, record.Vector{MemoryID: ids[0], ProjectPath: "/p", Embedding: a, Model: "S", Kind: "note"}); err != nil {
 			return err
 		}
-		return tx.PutVector(ctx, Vector{MemoryID: ids[1], ProjectPath: "/p", Embedding: b, Model: "S", Kind: "note"})
+		return tx.PutVector(ctx, record.Vector{MemoryID: ids[1], ProjectPath: "/p", Embedding: b, Model: "S", Kind: "note"})
 	})
 	if err != nil {
 		t.Fatal(err)

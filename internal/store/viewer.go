@@ -6,26 +6,16 @@ import (
 	"errors"
 	"strings"
 	"time"
+
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 // This file holds the read-only queries of `vibe ui` (internal/viewer). None
 // of them writes, so they run on a database opened with Options.ReadOnly.
 
-// ClaimSummary is one claim as its events leave it.
-type ClaimSummary struct {
-	ClaimID string
-	// Status is the latest event's new status ("" when no event set one).
-	Status string
-	// Confidence is the latest confidence an event recorded (nil: none).
-	Confidence *float64
-	Events     int
-	FirstAt    time.Time
-	LastAt     time.Time
-}
-
 // ClaimSummaries lists the project's claims with their latest status and
 // confidence, most recently changed first.
-func (s *Store) ClaimSummaries(ctx context.Context, project string) ([]ClaimSummary, error) {
+func (s *Store) ClaimSummaries(ctx context.Context, project string) ([]record.ClaimSummary, error) {
 	const op = "list claims"
 	rows, err := s.db.QueryContext(ctx, `
 SELECT claim_id, count(*), min(ts), max(ts),
@@ -43,9 +33,9 @@ ORDER BY max(ts) DESC, claim_id`, project)
 		return nil, classify(op, err)
 	}
 	defer rows.Close()
-	var out []ClaimSummary
+	var out []record.ClaimSummary
 	for rows.Next() {
-		var c ClaimSummary
+		var c record.ClaimSummary
 		var first, last int64
 		var status sql.NullString
 		var conf sql.NullFloat64
@@ -63,26 +53,8 @@ ORDER BY max(ts) DESC, claim_id`, project)
 	return out, classify(op, rows.Err())
 }
 
-// SpineQuery selects a page of spine entries for the viewer.
-type SpineQuery struct {
-	Project    string
-	Session    string // "" = every session
-	Tool       string // "" = every tool
-	ActionType string // "" = every action
-	// Search keeps entries whose input or output summary contains it
-	// (case-insensitive for ASCII).
-	Search string
-	// BeforeID pages back: only entries with a smaller id (0 = from the newest).
-	BeforeID int64
-	// AfterID bounds the scan: only entries with a larger id (0 = none). A
-	// filter or a search that matches little would otherwise read the whole
-	// spine for one page.
-	AfterID int64
-	Limit   int // <= 0 means 100
-}
-
 // SpinePage lists spine entries newest first (by id, the order they landed).
-func (s *Store) SpinePage(ctx context.Context, q SpineQuery) ([]SpineEntry, error) {
+func (s *Store) SpinePage(ctx context.Context, q record.SpineQuery) ([]record.SpineEntry, error) {
 	const op = "list spine"
 	if q.Limit <= 0 {
 		q.Limit = 100
@@ -135,9 +107,9 @@ FROM spine_entries WHERE `+where.String()+` ORDER BY `+order+` LIMIT ?`, args...
 		return nil, classify(op, err)
 	}
 	defer rows.Close()
-	var out []SpineEntry
+	var out []record.SpineEntry
 	for rows.Next() {
-		var e SpineEntry
+		var e record.SpineEntry
 		var ts int64
 		var dur sql.NullInt64
 		if err := rows.Scan(&e.ID, &e.SessionID, &e.ProjectPath, &ts, &e.ActionType, &e.ToolName, &e.ToolUseID,
@@ -183,24 +155,12 @@ func (s *Store) SpineMaxID(ctx context.Context) (int64, error) {
 	return id.Int64, nil
 }
 
-// NameCount is a name and how often it occurs.
-type NameCount struct {
-	Name  string
-	Count int
-}
-
-// SpineCount is how many spine entries have one tool and action type.
-type SpineCount struct {
-	Tool, Action string
-	Count        int
-}
-
 // SpineCounts counts one project's spine entries (one session's when
 // session is not "") by tool and action type, only those with an id above
 // afterID, and returns the largest id it counted (afterID when none). A
 // caller keeps the counts and adds what landed since, so a project of 100k
 // entries is scanned once, not on every page.
-func (s *Store) SpineCounts(ctx context.Context, project, session string, afterID int64) ([]SpineCount, int64, error) {
+func (s *Store) SpineCounts(ctx context.Context, project, session string, afterID int64) ([]record.SpineCount, int64, error) {
 	const op = "count spine entries"
 	q := `SELECT tool_name, action_type, count(*), max(id) FROM spine_entries
 WHERE +project_path = ?1 AND id > ?2 GROUP BY 1, 2`
@@ -215,10 +175,10 @@ WHERE session_id = ?3 AND +project_path = ?1 AND +id > ?2 GROUP BY 1, 2`
 		return nil, afterID, classify(op, err)
 	}
 	defer rows.Close()
-	var out []SpineCount
+	var out []record.SpineCount
 	top := afterID
 	for rows.Next() {
-		var c SpineCount
+		var c record.SpineCount
 		var m int64
 		if err := rows.Scan(&c.Tool, &c.Action, &c.Count, &m); err != nil {
 			return nil, afterID, classify(op, err)
@@ -229,17 +189,9 @@ WHERE session_id = ?3 AND +project_path = ?1 AND +id > ?2 GROUP BY 1, 2`
 	return out, top, classify(op, rows.Err())
 }
 
-// GateSummary counts one gate's recorded results.
-type GateSummary struct {
-	GateID           string
-	Pass, Warn, Fail int
-	LastStatus       string
-	LastAt           time.Time
-}
-
 // GateSummaries lists the gates recorded for a project with their result
 // counts and latest result, by gate id.
-func (s *Store) GateSummaries(ctx context.Context, project string) ([]GateSummary, error) {
+func (s *Store) GateSummaries(ctx context.Context, project string) ([]record.GateSummary, error) {
 	const op = "count gate results"
 	rows, err := s.db.QueryContext(ctx, `
 SELECT gate_id, sum(status = 'PASS'), sum(status = 'WARN'), sum(status = 'FAIL'), max(ts),
@@ -250,9 +202,9 @@ FROM gate_checks g WHERE project_path = ? GROUP BY gate_id ORDER BY gate_id`, pr
 		return nil, classify(op, err)
 	}
 	defer rows.Close()
-	var out []GateSummary
+	var out []record.GateSummary
 	for rows.Next() {
-		var g GateSummary
+		var g record.GateSummary
 		var last int64
 		if err := rows.Scan(&g.GateID, &g.Pass, &g.Warn, &g.Fail, &last, &g.LastStatus); err != nil {
 			return nil, classify(op, err)

@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/gate"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
-func addSpine(t *testing.T, s *Store, e SpineEntry) int64 {
+func addSpine(t *testing.T, s *Store, e record.SpineEntry) int64 {
 	t.Helper()
 	var id int64
 	if err := s.Tx(context.Background(), func(tx *Tx) error {
@@ -32,7 +32,7 @@ func TestViewerSpineQueries(t *testing.T) {
 	if head, err := s.SpineHead(ctx, "/p"); err != nil || head != 0 {
 		t.Fatalf("head of an empty spine: %d, %v", head, err)
 	}
-	rows := []SpineEntry{
+	rows := []record.SpineEntry{
 		{SessionID: "s1", ProjectPath: "/p", ActionType: "COMMAND", ToolName: "Bash", InputSummary: "$ echo 100% done"},
 		{SessionID: "s1", ProjectPath: "/p", ActionType: "FILE_READ", ToolName: "Read", InputSummary: "data/a_b.csv"},
 		{SessionID: "o1", ProjectPath: "/other", ActionType: "COMMAND", ToolName: "Bash", InputSummary: "$ echo 100% done"},
@@ -45,7 +45,7 @@ func TestViewerSpineQueries(t *testing.T) {
 		e.ToolUseID = fmt.Sprintf("tu%d", i)
 		ids = append(ids, addSpine(t, s, e))
 	}
-	page := func(q SpineQuery) []int64 {
+	page := func(q record.SpineQuery) []int64 {
 		t.Helper()
 		es, err := s.SpinePage(ctx, q)
 		if err != nil {
@@ -59,19 +59,19 @@ func TestViewerSpineQueries(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name string
-		q    SpineQuery
+		q    record.SpineQuery
 		want []int64
 	}{
-		{"project, newest first", SpineQuery{Project: "/p"}, []int64{ids[4], ids[3], ids[1], ids[0]}},
-		{"one session", SpineQuery{Project: "/p", Session: "s1"}, []int64{ids[1], ids[0]}},
-		{"tool", SpineQuery{Project: "/p", Tool: "Read"}, []int64{ids[4], ids[1]}},
-		{"action", SpineQuery{Project: "/p", ActionType: "COMMAND"}, []int64{ids[3], ids[0]}},
-		{"search is case-insensitive and reads the output", SpineQuery{Project: "/p", Search: "readme.md"}, []int64{ids[3]}},
-		{"% in a search is a character", SpineQuery{Project: "/p", Search: "100%"}, []int64{ids[0]}},
-		{"_ in a search is a character", SpineQuery{Project: "/p", Search: "a_b"}, []int64{ids[1]}},
-		{"page back", SpineQuery{Project: "/p", BeforeID: ids[3], Limit: 1}, []int64{ids[1]}},
-		{"session page back", SpineQuery{Project: "/p", Session: "s2", BeforeID: ids[4]}, []int64{ids[3]}},
-		{"id range", SpineQuery{Project: "/p", AfterID: ids[0], BeforeID: ids[4]}, []int64{ids[3], ids[1]}},
+		{"project, newest first", record.SpineQuery{Project: "/p"}, []int64{ids[4], ids[3], ids[1], ids[0]}},
+		{"one session", record.SpineQuery{Project: "/p", Session: "s1"}, []int64{ids[1], ids[0]}},
+		{"tool", record.SpineQuery{Project: "/p", Tool: "Read"}, []int64{ids[4], ids[1]}},
+		{"action", record.SpineQuery{Project: "/p", ActionType: "COMMAND"}, []int64{ids[3], ids[0]}},
+		{"search is case-insensitive and reads the output", record.SpineQuery{Project: "/p", Search: "readme.md"}, []int64{ids[3]}},
+		{"% in a search is a character", record.SpineQuery{Project: "/p", Search: "100%"}, []int64{ids[0]}},
+		{"_ in a search is a character", record.SpineQuery{Project: "/p", Search: "a_b"}, []int64{ids[1]}},
+		{"page back", record.SpineQuery{Project: "/p", BeforeID: ids[3], Limit: 1}, []int64{ids[1]}},
+		{"session page back", record.SpineQuery{Project: "/p", Session: "s2", BeforeID: ids[4]}, []int64{ids[3]}},
+		{"id range", record.SpineQuery{Project: "/p", AfterID: ids[0], BeforeID: ids[4]}, []int64{ids[3], ids[1]}},
 	} {
 		if got := page(c.q); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
@@ -84,12 +84,12 @@ func TestViewerSpineQueries(t *testing.T) {
 		t.Errorf("head %d, %v, want %d", head, err, ids[4])
 	}
 	counts, top, err := s.SpineCounts(ctx, "/p", "", 0)
-	want := []SpineCount{{"Bash", "COMMAND", 2}, {"Read", "FILE_READ", 2}}
+	want := []record.SpineCount{{Tool: "Bash", Action: "COMMAND", Count: 2}, {Tool: "Read", Action: "FILE_READ", Count: 2}}
 	if err != nil || top != ids[4] || !reflect.DeepEqual(counts, want) {
 		t.Errorf("counts %v top %d %v, want %v top %d", counts, top, err, want, ids[4])
 	}
 	counts, top, err = s.SpineCounts(ctx, "/p", "", ids[3])
-	if want := []SpineCount{{"Read", "FILE_READ", 1}}; err != nil || top != ids[4] || !reflect.DeepEqual(counts, want) {
+	if want := []record.SpineCount{{Tool: "Read", Action: "FILE_READ", Count: 1}}; err != nil || top != ids[4] || !reflect.DeepEqual(counts, want) {
 		t.Errorf("counts after %d: %v top %d %v, want %v", ids[3], counts, top, err, want)
 	}
 	counts, top, err = s.SpineCounts(ctx, "/p", "", ids[4])
@@ -97,7 +97,7 @@ func TestViewerSpineQueries(t *testing.T) {
 		t.Errorf("counts with nothing new: %v top %d %v", counts, top, err)
 	}
 	counts, _, err = s.SpineCounts(ctx, "/p", "s1", 0)
-	if want := []SpineCount{{"Bash", "COMMAND", 1}, {"Read", "FILE_READ", 1}}; err != nil || !reflect.DeepEqual(counts, want) {
+	if want := []record.SpineCount{{Tool: "Bash", Action: "COMMAND", Count: 1}, {Tool: "Read", Action: "FILE_READ", Count: 1}}; err != nil || !reflect.DeepEqual(counts, want) {
 		t.Errorf("session counts %v %v, want %v", counts, err, want)
 	}
 }
@@ -107,7 +107,7 @@ func TestViewerClaimAndGateQueries(t *testing.T) {
 	s := openTest(t)
 	reviewSession(t, s, "s1", "/p", t0)
 	c := func(v float64) *float64 { return &v }
-	steps := [][]ClaimEvent{
+	steps := [][]record.ClaimEvent{
 		{{ClaimID: "C-001", Type: "CREATED", NewStatus: "PROVISIONAL", Confidence: c(0.5)}},
 		{{ClaimID: "C-002", Type: "CREATED", NewStatus: "PROVISIONAL", Confidence: c(0.7)}},
 		{{ClaimID: "C-001", Type: "R2_REVIEWED", R2Verdict: "WEAK"}},
@@ -143,13 +143,13 @@ func TestViewerClaimAndGateQueries(t *testing.T) {
 	if hist[0].SessionID != "s1" || !hist[2].At.Equal(t0.Add(3*time.Minute)) || hist[1].Confidence != nil {
 		t.Errorf("history rows %+v", hist)
 	}
-	for i, st := range []gate.Status{gate.StatusPass, gate.StatusFail, gate.StatusWarn, gate.StatusFail} {
-		addGateCheck(t, s, GateCheck{Session: "s1", Project: "/p", Result: gate.Result{Gate: "DQ1", Status: st}, At: t0.Add(time.Duration(i) * time.Minute)})
+	for i, st := range []record.GateStatus{record.GatePass, record.GateFail, record.GateWarn, record.GateFail} {
+		addGateCheck(t, s, record.GateCheck{Session: "s1", Project: "/p", Result: record.GateResult{Gate: "DQ1", Status: st}, At: t0.Add(time.Duration(i) * time.Minute)})
 	}
-	addGateCheck(t, s, GateCheck{Session: "s1", Project: "/p", Result: gate.Result{Gate: "DQ4", Status: gate.StatusPass}, At: t0})
-	addGateCheck(t, s, GateCheck{Session: "s1", Project: "/q", Result: gate.Result{Gate: "DQ4", Status: gate.StatusFail}, At: t0})
+	addGateCheck(t, s, record.GateCheck{Session: "s1", Project: "/p", Result: record.GateResult{Gate: "DQ4", Status: record.GatePass}, At: t0})
+	addGateCheck(t, s, record.GateCheck{Session: "s1", Project: "/q", Result: record.GateResult{Gate: "DQ4", Status: record.GateFail}, At: t0})
 	gs, err := s.GateSummaries(ctx, "/p")
-	want := []GateSummary{
+	want := []record.GateSummary{
 		{GateID: "DQ1", Pass: 1, Warn: 1, Fail: 2, LastStatus: "FAIL", LastAt: t0.Add(3 * time.Minute)},
 		{GateID: "DQ4", Pass: 1, LastStatus: "PASS", LastAt: t0},
 	}

@@ -70,7 +70,7 @@ func check(ctx context.Context, env *hookrun.Env, ev *hook.Event, full bool, res
 			c.Approved = func(p *permission.Policy, rel string) bool { return DownloadApproved(p, req, rel) }
 		}
 	}
-	c.Drift = configDrift(ctx, func() *store.Store {
+	c.Drift = configDrift(ctx, func() integrityhook.Store[*store.Tx] {
 		st, err := env.Store(ctx)
 		if err != nil {
 			return nil // judged on this change alone: no history
@@ -121,7 +121,7 @@ func DownloadApproved(p *permission.Policy, req permission.Request, rel string) 
 // configDrift judges a domain-config change with integrityhook.ConfigWrite
 // against the project's threshold history (none when st gives nil). A
 // change under the warning level is no finding.
-func configDrift(ctx context.Context, st func() *store.Store, proj project.Project, now time.Time) func(rel string, old, cur []byte) (verdict.Verdict, bool) {
+func configDrift(ctx context.Context, st func() integrityhook.Store[*store.Tx], proj project.Project, now time.Time) func(rel string, old, cur []byte) (verdict.Verdict, bool) {
 	return func(rel string, old, cur []byte) (verdict.Verdict, bool) {
 		vs, err := integrityhook.ConfigWrite(ctx, st(), proj, rel, old, cur, now)
 		if err != nil || len(vs) == 0 || vs[0].Result == verdict.Pass {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/integrityhook"
 	"github.com/vibe-science/vibe/internal/permission"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/store"
@@ -480,7 +481,7 @@ func TestDriftBySedRestored(t *testing.T) {
 	f := newProject(t, nil, Options{})
 	before := f.read(config)
 	proj := project.Project{Root: f.root, Git: true}
-	drift := configDrift(context.Background(), func() *store.Store { return nil }, proj, t0)
+	drift := configDrift(context.Background(), func() integrityhook.Store[*store.Tx] { return nil }, proj, t0)
 	f.check(Call{})
 	cmd := "sed -i 's/0.6/0.36/' " + config
 	f.sh(cmd)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -33,12 +34,12 @@ func prefillSpine(b testing.TB, f *filled, rows int) {
 			sid := fmt.Sprintf("prefill-%d", i/perSession)
 			at := base.Add(time.Duration(i) * time.Second)
 			if i%perSession == 0 {
-				if err := tx.UpsertSession(ctx, store.SessionSeen{ID: sid, ProjectPath: f.proj, At: at, Start: true}); err != nil {
+				if err := tx.UpsertSession(ctx, record.SessionSeen{ID: sid, ProjectPath: f.proj, At: at, Start: true}); err != nil {
 					return err
 				}
 			}
 			d := int64(i % 900)
-			if _, err := tx.AddSpine(ctx, store.SpineEntry{SessionID: sid, ProjectPath: f.proj, At: at,
+			if _, err := tx.AddSpine(ctx, record.SpineEntry{SessionID: sid, ProjectPath: f.proj, At: at,
 				ActionType: []string{"DATA_LOAD", "MODEL_TRAIN", "CODE_EDIT", "COMMAND", "FILE_READ"}[i%5],
 				ToolName:   []string{"Bash", "Read", "Write", "Edit"}[i%4], ToolUseID: fmt.Sprintf("toolu_pre_%d", i),
 				InputSummary: fmt.Sprintf("$ python step_%d.py --seed %d", i%97, i), OutputSummary: "ok",

@@ -2,8 +2,9 @@
 // recorded for one project (overview, sessions and their spine, claims with
 // their history and evidence graph, gate history, calibration, literature,
 // seeds), with its plots drawn as SVG on the server. It must not write: it
-// reads the database through a store opened read-only and the project's
-// ledger and review files, and it has no handler for any method but GET and
+// reads the database through the Reads interface it declares (store.go; a
+// store opened read-only is passed in, and the package never imports store)
+// and the project's ledger and review files, and it has no handler for any method but GET and
 // HEAD.
 //
 // Safety is part of the shape, not an option: the server listens on

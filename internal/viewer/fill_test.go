@@ -13,6 +13,7 @@ import (
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/handler"
 	"github.com/vibe-science/vibe/internal/hookrun"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -183,17 +184,17 @@ func (f *filled) research(t testing.TB) {
 	next := func() time.Time { at = at.Add(time.Minute); return at }
 	err = st.Tx(ctx, func(tx *store.Tx) error {
 		steps := []struct {
-			evs []store.ClaimEvent
+			evs []record.ClaimEvent
 		}{
-			{[]store.ClaimEvent{{ClaimID: "C-001", Type: "CREATED", NewStatus: "PROVISIONAL", Confidence: conf(0.5), SourceRef: ".vibe-science/CLAIM-LEDGER.md#toolu_1"}}},
-			{[]store.ClaimEvent{{ClaimID: "C-002", Type: "CREATED", NewStatus: "PROVISIONAL", Confidence: conf(0.7)}}},
-			{[]store.ClaimEvent{{ClaimID: "C-001", Type: "CONFIDENCE_CHANGED", OldStatus: "PROVISIONAL", NewStatus: "PROVISIONAL", Confidence: conf(0.62)}}},
-			{[]store.ClaimEvent{{ClaimID: "C-003", Type: "CREATED", NewStatus: "PROVISIONAL", Confidence: conf(0.55)}}},
-			{[]store.ClaimEvent{{ClaimID: "C-002", Type: "DISPUTED", OldStatus: "PROVISIONAL", NewStatus: "DISPUTED", Confidence: conf(0.4), R2Verdict: "WEAK", Narrative: "R2: confounded by guide GC content"}}},
-			{[]store.ClaimEvent{{ClaimID: "C-004", Type: "CREATED", NewStatus: "PROVISIONAL", Confidence: conf(0.8)}}},
-			{[]store.ClaimEvent{{ClaimID: "C-004", Type: "VERIFIED", OldStatus: "PROVISIONAL", NewStatus: "VERIFIED", Confidence: conf(0.8), GateID: "DQ4"}}},
-			{[]store.ClaimEvent{{ClaimID: "C-005", Type: "CREATED", NewStatus: "PROVISIONAL", Confidence: conf(0.9)}}},
-			{[]store.ClaimEvent{{ClaimID: "C-005", Type: "KILLED", OldStatus: "PROVISIONAL", NewStatus: "KILLED", KillReason: "ARTIFACT", Narrative: "batch effect"}}},
+			{[]record.ClaimEvent{{ClaimID: "C-001", Type: "CREATED", NewStatus: "PROVISIONAL", Confidence: conf(0.5), SourceRef: ".vibe-science/CLAIM-LEDGER.md#toolu_1"}}},
+			{[]record.ClaimEvent{{ClaimID: "C-002", Type: "CREATED", NewStatus: "PROVISIONAL", Confidence: conf(0.7)}}},
+			{[]record.ClaimEvent{{ClaimID: "C-001", Type: "CONFIDENCE_CHANGED", OldStatus: "PROVISIONAL", NewStatus: "PROVISIONAL", Confidence: conf(0.62)}}},
+			{[]record.ClaimEvent{{ClaimID: "C-003", Type: "CREATED", NewStatus: "PROVISIONAL", Confidence: conf(0.55)}}},
+			{[]record.ClaimEvent{{ClaimID: "C-002", Type: "DISPUTED", OldStatus: "PROVISIONAL", NewStatus: "DISPUTED", Confidence: conf(0.4), R2Verdict: "WEAK", Narrative: "R2: confounded by guide GC content"}}},
+			{[]record.ClaimEvent{{ClaimID: "C-004", Type: "CREATED", NewStatus: "PROVISIONAL", Confidence: conf(0.8)}}},
+			{[]record.ClaimEvent{{ClaimID: "C-004", Type: "VERIFIED", OldStatus: "PROVISIONAL", NewStatus: "VERIFIED", Confidence: conf(0.8), GateID: "DQ4"}}},
+			{[]record.ClaimEvent{{ClaimID: "C-005", Type: "CREATED", NewStatus: "PROVISIONAL", Confidence: conf(0.9)}}},
+			{[]record.ClaimEvent{{ClaimID: "C-005", Type: "KILLED", OldStatus: "PROVISIONAL", NewStatus: "KILLED", KillReason: "ARTIFACT", Narrative: "batch effect"}}},
 		}
 		for _, s := range steps {
 			if err := tx.AddClaimEvents(ctx, researchSession, f.proj, next(), s.evs); err != nil {
@@ -206,22 +207,22 @@ func (f *filled) research(t testing.TB) {
 				claimID = "C-001"
 			}
 			r := gate.Result{Gate: "DQ2", Status: st, Checks: []gate.Check{{Name: "min_auc", Status: st, Detail: fmt.Sprintf("run %d", i)}}}
-			if _, err := tx.AddGateCheck(ctx, store.GateCheck{Session: researchSession, Project: f.proj, ClaimID: claimID, Result: r, At: next()}); err != nil {
+			if _, err := tx.AddGateCheck(ctx, record.GateCheck{Session: researchSession, Project: f.proj, ClaimID: claimID, Result: r.Record(), At: next()}); err != nil {
 				return err
 			}
 		}
 		r := gate.Result{Gate: "DQ4", Status: gate.StatusPass, Checks: []gate.Check{{Name: "numbers", Status: gate.StatusPass}}}
-		if _, err := tx.AddGateCheck(ctx, store.GateCheck{Session: researchSession, Project: f.proj, ClaimID: "C-004", Result: r, At: next()}); err != nil {
+		if _, err := tx.AddGateCheck(ctx, record.GateCheck{Session: researchSession, Project: f.proj, ClaimID: "C-004", Result: r.Record(), At: next()}); err != nil {
 			return err
 		}
 		j0 := 7
-		if _, err := tx.UpsertReview(ctx, store.R2Review{ReviewID: "R2-001", SessionID: researchSession, ProjectPath: f.proj,
+		if _, err := tx.UpsertReview(ctx, record.R2Review{ReviewID: "R2-001", SessionID: researchSession, ProjectPath: f.proj,
 			Mode: "INLINE", Claims: []string{"C-001", "C-002"}, J0Score: &j0, SFIKnown: true, SFIInjected: 3, SFICaught: 2,
 			Weaknesses: []string{"D3"}, SourcePath: ".vibe-science/05-reviewer2/R2-001.md", At: next()}); err != nil {
 			return err
 		}
 		score := 0.7
-		for i, seed := range []store.SeedRecord{
+		for i, seed := range []record.SeedRecord{
 			{SeedID: "SEED-20261120-001", ProjectPath: f.proj, Status: "PENDING_TRIAGE", Source: "SALVAGED_FROM_R2", Score: &score,
 				CausalQuestion: "Does GC content confound the mismatch effect?", SalvagedFrom: "C-002"},
 			{SeedID: "SEED-20261120-002", ProjectPath: f.proj, Status: "PENDING_TRIAGE", Source: "OBSERVATION",
@@ -231,12 +232,12 @@ func (f *filled) research(t testing.TB) {
 				return fmt.Errorf("seed %d: %w", i, err)
 			}
 		}
-		if _, _, err := tx.RaiseAlert(ctx, store.NewAlert{ProjectPath: f.proj, SessionID: researchSession, Check: "literature_stale",
+		if _, _, err := tx.RaiseAlert(ctx, record.NewAlert{ProjectPath: f.proj, SessionID: researchSession, Check: "literature_stale",
 			Level: "WARN", Message: "No literature search in the last 40 actions", Fingerprint: "lit-1", At: next()}); err != nil {
 			return err
 		}
 		n := 40
-		if _, _, err := tx.AddLiteratureSearch(ctx, store.LiteratureSearch{SessionID: researchSession, ProjectPath: f.proj,
+		if _, _, err := tx.AddLiteratureSearch(ctx, record.LiteratureSearch{SessionID: researchSession, ProjectPath: f.proj,
 			Query: "seed region mismatch specificity", Sources: []string{"pubmed", "biorxiv"}, KeyPapers: []string{"10.1038/nbt.2647"},
 			ResultsCount: &n, Layer: "MCP", At: next()}); err != nil {
 			return err
@@ -253,7 +254,7 @@ func (f *filled) research(t testing.TB) {
 			if o.held {
 				out = "VERIFIED"
 			}
-			if _, err := tx.AddCalibration(ctx, store.CalibrationEntry{ClaimID: fmt.Sprintf("C-%03d", 100+i), ProjectPath: f.proj,
+			if _, err := tx.AddCalibration(ctx, record.CalibrationEntry{ClaimID: fmt.Sprintf("C-%03d", 100+i), ProjectPath: f.proj,
 				SessionID: researchSession, Predicted: o.p, Outcome: out, At: next()}); err != nil {
 				return err
 			}

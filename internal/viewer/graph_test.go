@@ -7,7 +7,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/calibrate"
 	"github.com/vibe-science/vibe/internal/claim"
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 func TestLayeredKeepsACycleInOneColumn(t *testing.T) {
@@ -69,14 +69,14 @@ func TestReliabilityDiagramDrawsNonEmptyBins(t *testing.T) {
 }
 
 func TestPlotsEscapeRecordedText(t *testing.T) {
-	strip := string(GateStrip(`<g onload="x">`, []store.GateRecord{{GateID: "G", Status: `PASS" onclick="x`, ClaimID: "<script>"}}))
+	strip := string(GateStrip(`<g onload="x">`, []record.GateRecord{{GateID: "G", Status: `PASS" onclick="x`, ClaimID: "<script>"}}))
 	for _, bad := range []string{`<script>`, `" onclick="x`, `<g onload`} {
 		if strings.Contains(strip, bad) {
 			t.Errorf("gate strip carries %q unescaped:\n%s", bad, strip)
 		}
 	}
 	c := 0.5
-	tl := string(ConfidenceTimeline([]store.ClaimEventRecord{{ClaimEvent: store.ClaimEvent{Type: "<b>", NewStatus: "</title><script>", Confidence: &c}}}))
+	tl := string(ConfidenceTimeline([]record.ClaimEventRecord{{ClaimEvent: record.ClaimEvent{Type: "<b>", NewStatus: "</title><script>", Confidence: &c}}}))
 	if strings.Contains(tl, "<script>") || strings.Contains(tl, "<b>") {
 		t.Errorf("confidence timeline carries event text unescaped:\n%s", tl)
 	}

@@ -22,7 +22,7 @@ import (
 	"github.com/vibe-science/vibe/internal/claim"
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/project"
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 //go:embed templates/*.html assets/*
@@ -225,13 +225,13 @@ var closedStatuses = []string{claim.StatusKilled, claim.StatusVerified}
 type overviewData struct {
 	Sessions     int
 	Spine        int
-	Claims       []store.ClaimSummary
-	OpenClaims   []store.ClaimSummary
-	ByStatus     []store.NameCount
-	Failing      []store.GateState
-	Seeds        []store.PendingSeed
-	Alerts       []store.Alert
-	Recent       []store.Session
+	Claims       []record.ClaimSummary
+	OpenClaims   []record.ClaimSummary
+	ByStatus     []record.NameCount
+	Failing      []record.GateState
+	Seeds        []record.PendingSeed
+	Alerts       []record.Alert
+	Recent       []record.Session
 	Cycles       []string
 	EvidenceErr  string
 	CalibrationN int
@@ -269,7 +269,7 @@ func (p *pages) overview(r *http.Request, pg *page) error {
 		}
 	}
 	for k, n := range counts {
-		d.ByStatus = append(d.ByStatus, store.NameCount{Name: k, Count: n})
+		d.ByStatus = append(d.ByStatus, record.NameCount{Name: k, Count: n})
 	}
 	sort.Slice(d.ByStatus, func(i, j int) bool { return d.ByStatus[i].Name < d.ByStatus[j].Name })
 	if d.Failing, err = st.FailingGates(ctx, root, 0); err != nil {
@@ -278,7 +278,7 @@ func (p *pages) overview(r *http.Request, pg *page) error {
 	if d.Seeds, err = st.PendingSeeds(ctx, root, 20); err != nil {
 		return err
 	}
-	if d.Alerts, err = st.Alerts(ctx, store.AlertFilter{Project: root, Limit: 50}); err != nil {
+	if d.Alerts, err = st.Alerts(ctx, record.AlertFilter{Project: root, Limit: 50}); err != nil {
 		return err
 	}
 	if d.Recent, err = st.Sessions(ctx, root, 8); err != nil {
@@ -307,11 +307,11 @@ func (p *pages) sessions(r *http.Request, pg *page) error {
 }
 
 type spineData struct {
-	Session  *store.Session
-	Query    store.SpineQuery
-	Entries  []store.SpineEntry
-	Tools    []store.NameCount
-	Actions  []store.NameCount
+	Session  *record.Session
+	Query    record.SpineQuery
+	Entries  []record.SpineEntry
+	Tools    []record.NameCount
+	Actions  []record.NameCount
 	Older    int64
 	Filtered bool
 	// Window says the page stopped at the bottom of its id range, not
@@ -335,10 +335,10 @@ func (p *pages) session(r *http.Request, pg *page) error {
 
 func (p *pages) spine(r *http.Request, pg *page) error { return p.spineFor(r, pg, nil) }
 
-func (p *pages) spineFor(r *http.Request, pg *page, ss *store.Session) error {
+func (p *pages) spineFor(r *http.Request, pg *page, ss *record.Session) error {
 	q := r.URL.Query()
 	d := spineData{Session: ss}
-	d.Query = store.SpineQuery{Project: p.s.cfg.Project, Tool: q.Get("tool"), ActionType: q.Get("action"),
+	d.Query = record.SpineQuery{Project: p.s.cfg.Project, Tool: q.Get("tool"), ActionType: q.Get("action"),
 		Search: strings.TrimSpace(q.Get("q")), Limit: spinePageSize}
 	d.Query.BeforeID, _ = strconv.ParseInt(q.Get("before"), 10, 64)
 	pg.Title, pg.Active = "Spine", "spine"
@@ -382,7 +382,7 @@ func (p *pages) spineFor(r *http.Request, pg *page, ss *store.Session) error {
 }
 
 type claimRow struct {
-	store.ClaimSummary
+	record.ClaimSummary
 	Title string
 	Type  string
 }
@@ -423,7 +423,7 @@ func (p *pages) claims(r *http.Request, pg *page) error {
 	// watched the project) are listed from the ledger.
 	for _, lc := range ev.ledger.Claims {
 		if !seen[lc.ID] {
-			row := claimRow{ClaimSummary: store.ClaimSummary{ClaimID: lc.ID, Status: lc.Status}, Title: lc.Title, Type: lc.Type}
+			row := claimRow{ClaimSummary: record.ClaimSummary{ClaimID: lc.ID, Status: lc.Status}, Title: lc.Title, Type: lc.Type}
 			if lc.HasConfidence {
 				c := lc.Confidence
 				row.Confidence = &c
@@ -431,7 +431,7 @@ func (p *pages) claims(r *http.Request, pg *page) error {
 			d.Claims = append(d.Claims, row)
 		}
 	}
-	hist := map[string][]store.ClaimEventRecord{}
+	hist := map[string][]record.ClaimEventRecord{}
 	var order []string
 	for i := len(sums) - 1; i >= 0; i-- { // oldest change first, newest at the bottom
 		if len(sums)-i > maxLifecycles {
@@ -456,12 +456,12 @@ func (p *pages) claims(r *http.Request, pg *page) error {
 type claimData struct {
 	ID          string
 	Ledger      *claim.Claim
-	Events      []store.ClaimEventRecord
+	Events      []record.ClaimEventRecord
 	Timeline    template.HTML
-	Reviews     []store.R2Review
-	Gates       []store.GateRecord
-	Seeds       []store.SeedRecord
-	Calibration []store.CalibrationEntry
+	Reviews     []record.R2Review
+	Gates       []record.GateRecord
+	Seeds       []record.SeedRecord
+	Calibration []record.CalibrationEntry
 	Graph       template.HTML
 	Cycles      []string
 	EvidenceErr string
@@ -526,7 +526,7 @@ func (p *pages) claim(r *http.Request, pg *page) error {
 }
 
 type gateRow struct {
-	store.GateSummary
+	record.GateSummary
 	Strip template.HTML
 }
 
@@ -550,7 +550,7 @@ func (p *pages) gates(r *http.Request, pg *page) error {
 
 type gateData struct {
 	ID       string
-	Runs     []store.GateRecord
+	Runs     []record.GateRecord
 	Strip    template.HTML
 	Timeline template.HTML
 }
@@ -579,7 +579,7 @@ type calibrationData struct {
 	Min         int
 	Reliability template.HTML
 	Outcome     template.HTML
-	Entries     []store.CalibrationEntry
+	Entries     []record.CalibrationEntry
 }
 
 func (p *pages) calibration(r *http.Request, pg *page) error {
@@ -604,9 +604,9 @@ func (p *pages) calibration(r *http.Request, pg *page) error {
 }
 
 type literatureData struct {
-	Searches []store.LiteratureSearch
-	Sources  []store.NameCount
-	Papers   []store.NameCount
+	Searches []record.LiteratureSearch
+	Sources  []record.NameCount
+	Papers   []record.NameCount
 }
 
 func (p *pages) literature(r *http.Request, pg *page) error {
@@ -615,22 +615,22 @@ func (p *pages) literature(r *http.Request, pg *page) error {
 	if err != nil {
 		return err
 	}
-	d := literatureData{Searches: ls, Sources: tally(ls, func(l store.LiteratureSearch) []string { return l.Sources }),
-		Papers: tally(ls, func(l store.LiteratureSearch) []string { return l.KeyPapers })}
+	d := literatureData{Searches: ls, Sources: tally(ls, func(l record.LiteratureSearch) []string { return l.Sources }),
+		Papers: tally(ls, func(l record.LiteratureSearch) []string { return l.KeyPapers })}
 	pg.D = d
 	return nil
 }
 
-func tally(ls []store.LiteratureSearch, of func(store.LiteratureSearch) []string) []store.NameCount {
+func tally(ls []record.LiteratureSearch, of func(record.LiteratureSearch) []string) []record.NameCount {
 	n := map[string]int{}
 	for _, l := range ls {
 		for _, s := range of(l) {
 			n[s]++
 		}
 	}
-	out := make([]store.NameCount, 0, len(n))
+	out := make([]record.NameCount, 0, len(n))
 	for k, v := range n {
-		out = append(out, store.NameCount{Name: k, Count: v})
+		out = append(out, record.NameCount{Name: k, Count: v})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Count != out[j].Count {
@@ -689,22 +689,22 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 type spineFacets struct {
 	mu     sync.Mutex
 	top    int64
-	counts map[store.SpineCount]int // keyed by tool and action, Count zero
+	counts map[record.SpineCount]int // keyed by tool and action, Count zero
 }
 
 // facets are the filter choices of the spine: tools and action types with
 // their counts, most used first. A session's come from its index; the
 // project's from the cache plus what landed since.
-func (s *Server) facets(ctx context.Context, session string) (tools, actions []store.NameCount, err error) {
-	var counts map[store.SpineCount]int
+func (s *Server) facets(ctx context.Context, session string) (tools, actions []record.NameCount, err error) {
+	var counts map[record.SpineCount]int
 	if session != "" {
 		cs, _, err := s.cfg.Store.SpineCounts(ctx, s.cfg.Project, session, 0)
 		if err != nil {
 			return nil, nil, err
 		}
-		counts = map[store.SpineCount]int{}
+		counts = map[record.SpineCount]int{}
 		for _, c := range cs {
-			counts[store.SpineCount{Tool: c.Tool, Action: c.Action}] += c.Count
+			counts[record.SpineCount{Tool: c.Tool, Action: c.Action}] += c.Count
 		}
 	} else {
 		f := &s.spine
@@ -715,10 +715,10 @@ func (s *Server) facets(ctx context.Context, session string) (tools, actions []s
 			return nil, nil, err
 		}
 		if f.counts == nil {
-			f.counts = map[store.SpineCount]int{}
+			f.counts = map[record.SpineCount]int{}
 		}
 		for _, c := range cs {
-			f.counts[store.SpineCount{Tool: c.Tool, Action: c.Action}] += c.Count
+			f.counts[record.SpineCount{Tool: c.Tool, Action: c.Action}] += c.Count
 		}
 		f.top = top
 		counts = f.counts
@@ -731,10 +731,10 @@ func (s *Server) facets(ctx context.Context, session string) (tools, actions []s
 	return ranked(byTool), ranked(byAction), nil
 }
 
-func ranked(m map[string]int) []store.NameCount {
-	out := make([]store.NameCount, 0, len(m))
+func ranked(m map[string]int) []record.NameCount {
+	out := make([]record.NameCount, 0, len(m))
 	for k, v := range m {
-		out = append(out, store.NameCount{Name: k, Count: v})
+		out = append(out, record.NameCount{Name: k, Count: v})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Count != out[j].Count {

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/calibrate"
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 // The plots are SVG written here, not by a script in the browser: the pages
@@ -124,7 +124,7 @@ func ConfidenceOutcome(points []calibrate.Point) template.HTML {
 
 // GateStrip draws a gate's results oldest to newest, one cell per run,
 // coloured by status.
-func GateStrip(id string, runs []store.GateRecord) template.HTML {
+func GateStrip(id string, runs []record.GateRecord) template.HTML {
 	const cell, gap, h = 9.0, 2.0, 22.0
 	w := math.Max(float64(len(runs))*(cell+gap), cell)
 	var s svg
@@ -149,7 +149,7 @@ func GateStrip(id string, runs []store.GateRecord) template.HTML {
 // GateTimeline draws a gate's runs on a time axis, one lane per result
 // (PASS on top, FAIL at the bottom), so a run of failures and a fix show as
 // when they happened, not only in what order.
-func GateTimeline(id string, runs []store.GateRecord) template.HTML {
+func GateTimeline(id string, runs []record.GateRecord) template.HTML {
 	if len(runs) == 0 {
 		return ""
 	}
@@ -195,7 +195,7 @@ func GateTimeline(id string, runs []store.GateRecord) template.HTML {
 // in the colour of each status the claim held, from the event that set it to
 // the next (an open claim's last status runs to the end of the axis), and a
 // dot at every event. Claims come in the order given.
-func (s *Server) claimLifecycles(hist map[string][]store.ClaimEventRecord, order []string) template.HTML {
+func (s *Server) claimLifecycles(hist map[string][]record.ClaimEventRecord, order []string) template.HTML {
 	var t0, t1 time.Time
 	for _, id := range order {
 		for _, e := range hist[id] {
@@ -257,7 +257,7 @@ func (s *Server) claimLifecycles(hist map[string][]store.ClaimEventRecord, order
 
 // ConfidenceTimeline draws a claim's confidence at each event that stated
 // one, over time, with the status it moved to.
-func ConfidenceTimeline(evs []store.ClaimEventRecord) template.HTML {
+func ConfidenceTimeline(evs []record.ClaimEventRecord) template.HTML {
 	type pt struct {
 		at   time.Time
 		c    float64

@@ -13,8 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/vibe-science/vibe/internal/store"
 )
 
 // DefaultPollInterval is how often the live stream looks for new spine
@@ -31,7 +29,7 @@ const ContentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 
 type Config struct {
 	// Store is the database, opened read-only by the caller
 	// (store.Options{ReadOnly: true}).
-	Store *store.Store
+	Store Reads
 	// Project is the project root whose records are shown.
 	Project string
 	// Token is the per-run secret every request must carry (?t=...); empty

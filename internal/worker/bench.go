@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -28,15 +29,15 @@ func BenchKNN(ctx context.Context, st *store.Store, n int) (time.Duration, error
 	for start := 0; start < n; start += chunk {
 		err := st.Tx(ctx, func(tx *store.Tx) error {
 			for i := start; i < min(start+chunk, n); i++ {
-				id, _, err := tx.AddMemory(ctx, store.NewMemory{
-					ProjectPath: BenchProject, Kind: store.KindNote, Source: "bench",
+				id, _, err := tx.AddMemory(ctx, record.NewMemory{
+					ProjectPath: BenchProject, Kind: record.KindNote, Source: "bench",
 					Text: fmt.Sprintf("bench memory %d", i), At: at.Add(time.Duration(i) * time.Second),
 				})
 				if err != nil {
 					return err
 				}
-				if err := tx.PutVector(ctx, store.Vector{MemoryID: id, ProjectPath: BenchProject,
-					Embedding: randomUnit(rng), Model: BenchModel, Kind: store.KindNote, CreatedAt: at.UnixMilli()}); err != nil {
+				if err := tx.PutVector(ctx, record.Vector{MemoryID: id, ProjectPath: BenchProject,
+					Embedding: randomUnit(rng), Model: BenchModel, Kind: record.KindNote, CreatedAt: at.UnixMilli()}); err != nil {
 					return err
 				}
 			}
@@ -64,7 +65,7 @@ func BenchKNN(ctx context.Context, st *store.Store, n int) (time.Duration, error
 }
 
 func randomUnit(rng *rand.Rand) []float32 {
-	v := make([]float32, store.VectorDims)
+	v := make([]float32, record.VectorDims)
 	var s float64
 	for i := range v {
 		x := rng.NormFloat64()

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -64,13 +65,13 @@ func BenchmarkHookReadsUnderEmbedWrites(b *testing.B) {
 					}
 					err := w.Tx(ctx, func(tx *store.Tx) error {
 						for j := 0; j < 8; j++ {
-							id, _, err := tx.AddMemory(ctx, store.NewMemory{ProjectPath: BenchProject, Kind: store.KindNote, Source: "bench",
+							id, _, err := tx.AddMemory(ctx, record.NewMemory{ProjectPath: BenchProject, Kind: record.KindNote, Source: "bench",
 								Text: fmt.Sprintf("written %d %d", i, j), At: at.Add(time.Duration(i*8+j) * time.Millisecond)})
 							if err != nil {
 								return err
 							}
-							if err := tx.PutVector(ctx, store.Vector{MemoryID: id, ProjectPath: BenchProject, Embedding: randomUnit(rng),
-								Model: BenchModel, Kind: store.KindNote, CreatedAt: at.UnixMilli()}); err != nil {
+							if err := tx.PutVector(ctx, record.Vector{MemoryID: id, ProjectPath: BenchProject, Embedding: randomUnit(rng),
+								Model: BenchModel, Kind: record.KindNote, CreatedAt: at.UnixMilli()}); err != nil {
 								return err
 							}
 						}
@@ -93,7 +94,7 @@ func BenchmarkHookReadsUnderEmbedWrites(b *testing.B) {
 				for pb.Next() {
 					t := time.Now()
 					n++
-					if _, err := reader.SearchMemories(ctx, store.TextQuery{Project: BenchProject, Match: fmt.Sprint(n % 2000), Limit: 5}); err != nil {
+					if _, err := reader.SearchMemories(ctx, record.TextQuery{Project: BenchProject, Match: fmt.Sprint(n % 2000), Limit: 5}); err != nil {
 						b.Error(err)
 						return
 					}
@@ -178,13 +179,13 @@ func BenchmarkHookReadsBesideKNN(b *testing.B) {
 					}
 					w.Tx(ctx, func(tx *store.Tx) error {
 						for j := 0; j < 8; j++ {
-							id, _, err := tx.AddMemory(ctx, store.NewMemory{ProjectPath: BenchProject, Kind: store.KindNote, Source: "bench",
+							id, _, err := tx.AddMemory(ctx, record.NewMemory{ProjectPath: BenchProject, Kind: record.KindNote, Source: "bench",
 								Text: fmt.Sprintf("written %d %d", i, j), At: at.Add(time.Duration(i*8+j) * time.Millisecond)})
 							if err != nil {
 								return err
 							}
-							if err := tx.PutVector(ctx, store.Vector{MemoryID: id, ProjectPath: BenchProject, Embedding: randomUnit(rng),
-								Model: BenchModel, Kind: store.KindNote, CreatedAt: at.UnixMilli()}); err != nil {
+							if err := tx.PutVector(ctx, record.Vector{MemoryID: id, ProjectPath: BenchProject, Embedding: randomUnit(rng),
+								Model: BenchModel, Kind: record.KindNote, CreatedAt: at.UnixMilli()}); err != nil {
 								return err
 							}
 						}
@@ -198,7 +199,7 @@ func BenchmarkHookReadsBesideKNN(b *testing.B) {
 			start := time.Now()
 			for i := 0; i < b.N; i++ {
 				t := time.Now()
-				if _, err := w.SearchMemories(ctx, store.TextQuery{Project: BenchProject, Match: fmt.Sprint(i % 5000), Limit: 5}); err != nil {
+				if _, err := w.SearchMemories(ctx, record.TextQuery{Project: BenchProject, Match: fmt.Sprint(i % 5000), Limit: 5}); err != nil {
 					b.Fatal(err)
 				}
 				w.Session(ctx, "no-such-session")

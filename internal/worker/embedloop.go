@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/embed"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -148,19 +149,19 @@ func (w *Worker) yieldToQueries(ctx context.Context) {
 // chunk, each text is tried alone so one bad text fails alone. It returns
 // how many vectors were stored and how many texts failed; an error means
 // the database refused them (they stay pending).
-func (w *Worker) embedChunk(ctx context.Context, emb embed.Embedder, chunk []store.EmbedItem) (stored, failedN int, err error) {
+func (w *Worker) embedChunk(ctx context.Context, emb embed.Embedder, chunk []record.EmbedItem) (stored, failedN int, err error) {
 	texts := make([]string, len(chunk))
 	for i, it := range chunk {
 		texts[i] = it.Text
 	}
 	t0 := w.now()
 	vecs, eerr := emb.Embed(ctx, texts)
-	var results []store.EmbedResult
+	var results []record.EmbedResult
 	var failed []int64
 	var lastErr error
 	if eerr == nil {
 		for i, it := range chunk {
-			results = append(results, store.EmbedResult{Item: it, Vector: vecs[i]})
+			results = append(results, record.EmbedResult{Item: it, Vector: vecs[i]})
 		}
 	} else {
 		for _, it := range chunk {
@@ -170,7 +171,7 @@ func (w *Worker) embedChunk(ctx context.Context, emb embed.Embedder, chunk []sto
 				lastErr = err
 				continue
 			}
-			results = append(results, store.EmbedResult{Item: it, Vector: v[0]})
+			results = append(results, record.EmbedResult{Item: it, Vector: v[0]})
 		}
 	}
 	busy := w.now().Sub(t0)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/embed"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -89,7 +90,7 @@ func (l *fakeLoader) Load(dir string) (embed.Embedder, error) {
 	defer l.mu.Unlock()
 	dims := l.dims
 	if dims == 0 {
-		dims = store.VectorDims
+		dims = record.VectorDims
 	}
 	e := &fakeEmbedder{name: filepath.Base(dir), dims: dims, gate: l.gate, inside: l.inside}
 	l.loaded = append(l.loaded, e)
@@ -166,7 +167,7 @@ func seedMemories(t *testing.T, p config.Paths, texts ...string) []int64 {
 	var ids []int64
 	err = st.Tx(ctx, func(tx *store.Tx) error {
 		for i, text := range texts {
-			id, _, err := tx.AddMemory(ctx, store.NewMemory{ProjectPath: "/p", Kind: store.KindNote, Text: text,
+			id, _, err := tx.AddMemory(ctx, record.NewMemory{ProjectPath: "/p", Kind: record.KindNote, Text: text,
 				At: t0.Add(time.Duration(i) * time.Millisecond)})
 			if err != nil {
 				return err

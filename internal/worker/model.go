@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/embed"
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 // Model states as health reports them.
@@ -152,10 +152,10 @@ func (m *models) open(dir string) (embed.Embedder, error) {
 	if err != nil {
 		return nil, err
 	}
-	if emb.Dims() > store.VectorDims {
+	if emb.Dims() > record.VectorDims {
 		emb.Close()
 		return nil, fmt.Errorf("model %s gives %d-dim vectors, the vector table holds up to %d: use a model of at most %d dims (such as %s) with `vibe model use`",
-			emb.Model(), emb.Dims(), store.VectorDims, store.VectorDims, embed.DefaultModel)
+			emb.Model(), emb.Dims(), record.VectorDims, record.VectorDims, embed.DefaultModel)
 	}
 	m.logf("loaded model %s from %s in %s", emb.Model(), dir, m.now().Sub(start).Round(time.Millisecond))
 	return emb, nil

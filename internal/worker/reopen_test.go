@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/buildinfo"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/wire"
 )
@@ -68,7 +69,7 @@ func TestDeletedDatabaseIsDetected(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	es, err := st.Spine(context.Background(), store.SpineFilter{Session: "del-1"})
+	es, err := st.Spine(context.Background(), record.SpineFilter{Session: "del-1"})
 	if err != nil || len(es) != 2 {
 		t.Fatalf("the new database holds %d entries (%v), want the 2 after the deletion", len(es), err)
 	}
@@ -78,7 +79,7 @@ func TestDeletedDatabaseIsDetected(t *testing.T) {
 // refused them are written by the worker's next poll, with no hook event.
 func TestWorkerReplaysTheSpool(t *testing.T) {
 	p := testHome(t)
-	seen := store.SessionSeen{ID: "spooled-1", ProjectPath: "/p", At: t0}
+	seen := record.SessionSeen{ID: "spooled-1", ProjectPath: "/p", At: t0}
 	if err := store.Spool(p.Spool, store.Record{Session: &seen}); err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/buildinfo"
 	"github.com/vibe-science/vibe/internal/config"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/worker/client"
 )
@@ -28,7 +29,7 @@ func health(t *testing.T, p config.Paths) client.Health {
 	return h
 }
 
-func stats(t *testing.T, p config.Paths) (store.Stats, map[string]int) {
+func stats(t *testing.T, p config.Paths) (record.Stats, map[string]int) {
 	t.Helper()
 	ctx := context.Background()
 	st, err := store.Open(ctx, p.DB, store.Options{})
@@ -247,7 +248,7 @@ func TestWorkerSurvivesLockedDatabase(t *testing.T) {
 	go func() {
 		txDone <- other.Tx(ctx, func(tx *store.Tx) error {
 			// Write something so the transaction holds the write lock.
-			if _, _, err := tx.AddMemory(ctx, store.NewMemory{ProjectPath: "/p", Kind: store.KindNote, Text: "written under lock", At: t0}); err != nil {
+			if _, _, err := tx.AddMemory(ctx, record.NewMemory{ProjectPath: "/p", Kind: record.KindNote, Text: "written under lock", At: t0}); err != nil {
 				return err
 			}
 			close(locked)

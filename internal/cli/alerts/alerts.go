@@ -11,6 +11,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/cli"
 	"github.com/vibe-science/vibe/internal/fault"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -69,7 +70,7 @@ type alertJSON struct {
 	Resolution  string  `json:"resolution,omitempty"`
 }
 
-func alertToJSON(a store.Alert) alertJSON {
+func alertToJSON(a record.Alert) alertJSON {
 	j := alertJSON{ID: a.ID, Project: a.ProjectPath, Session: a.SessionID, Level: a.Level, Check: a.Check,
 		Message: a.Message, Fingerprint: a.Fingerprint, CreatedAt: a.CreatedAt.UTC().Format(time.RFC3339),
 		Resolved: a.Resolved, Resolution: a.Resolution}
@@ -92,7 +93,7 @@ func runAlertsList(ctx context.Context, o *AlertsListOptions) error {
 	if err != nil {
 		return err
 	}
-	as, err := st.Alerts(ctx, store.AlertFilter{Project: pr, IncludeResolved: o.All, Limit: o.Limit})
+	as, err := st.Alerts(ctx, record.AlertFilter{Project: pr, IncludeResolved: o.All, Limit: o.Limit})
 	if err != nil {
 		return err
 	}
@@ -121,7 +122,7 @@ func runAlertsList(ctx context.Context, o *AlertsListOptions) error {
 		switch {
 		case a.Resolved && a.ResolvedAt != nil:
 			fmt.Fprintf(w, "    resolved %s (%s)\n", cli.TS(*a.ResolvedAt), a.Resolution)
-		case a.Level == store.AlertHalt:
+		case a.Level == record.AlertHalt:
 			fmt.Fprintf(w, "    writes are denied until it is resolved: fix the cause, then `vibe alerts resolve %d`\n", a.ID)
 		}
 	}
@@ -174,10 +175,10 @@ func runAlertsResolve(ctx context.Context, o *AlertsResolveOptions) error {
 	if err != nil {
 		return err
 	}
-	var a store.Alert
+	var a record.Alert
 	err = st.Tx(ctx, func(tx *store.Tx) error {
 		var err error
-		a, err = tx.ResolveAlert(ctx, o.ID, store.ResolvedByUser, o.Note, o.Now())
+		a, err = tx.ResolveAlert(ctx, o.ID, record.ResolvedByUser, o.Note, o.Now())
 		return err
 	})
 	if err != nil {

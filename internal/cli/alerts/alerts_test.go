@@ -12,6 +12,7 @@ import (
 	"github.com/vibe-science/vibe/internal/cli/clitest"
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -85,11 +86,11 @@ func seedAlerts(t *testing.T, f *cli.Factory, root string) {
 		t.Fatal(err)
 	}
 	err = st.Tx(ctx, func(tx *store.Tx) error {
-		for i, a := range []store.NewAlert{
-			{ProjectPath: root, Check: "phase-drift", Level: store.AlertInfo, Message: "STATE.md names an unknown phase.", Fingerprint: "a"},
-			{ProjectPath: root, Check: "literature-drought", Level: store.AlertWarn, Message: "No literature search lately.", Fingerprint: "b"},
-			{ProjectPath: root, Check: "state-stale", Level: store.AlertHalt, Message: "STATE.md is stale.", Fingerprint: "c"},
-			{ProjectPath: "/elsewhere", Check: "state-stale", Level: store.AlertHalt, Message: "Other project.", Fingerprint: "c"},
+		for i, a := range []record.NewAlert{
+			{ProjectPath: root, Check: "phase-drift", Level: record.AlertInfo, Message: "STATE.md names an unknown phase.", Fingerprint: "a"},
+			{ProjectPath: root, Check: "literature-drought", Level: record.AlertWarn, Message: "No literature search lately.", Fingerprint: "b"},
+			{ProjectPath: root, Check: "state-stale", Level: record.AlertHalt, Message: "STATE.md is stale.", Fingerprint: "c"},
+			{ProjectPath: "/elsewhere", Check: "state-stale", Level: record.AlertHalt, Message: "Other project.", Fingerprint: "c"},
 		} {
 			a.At = initT0.Add(time.Duration(i) * time.Minute)
 			a.SessionID = "s1"

@@ -17,6 +17,7 @@ import (
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/integrityhook"
 	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -201,7 +202,7 @@ type briefVersionJSON struct {
 	IngestedAt  string `json:"ingested_at"`
 }
 
-func toBriefVersionJSON(v store.BriefVersion) briefVersionJSON {
+func toBriefVersionJSON(v record.BriefVersion) briefVersionJSON {
 	return briefVersionJSON{ID: v.ID, Source: v.SourcePath, Hash: v.Hash, Title: v.Title, Constraints: v.Constraints,
 		Decisions: v.Decisions, Anchors: v.Anchors, IngestedAt: v.IngestedAt.UTC().Format(time.RFC3339)}
 }
@@ -240,7 +241,7 @@ func runBriefShow(ctx context.Context, o *BriefShowOptions) error {
 	return nil
 }
 
-func writeBrief(w io.Writer, b brief.Brief, v store.BriefVersion, results []brief.AnchorResult) {
+func writeBrief(w io.Writer, b brief.Brief, v record.BriefVersion, results []brief.AnchorResult) {
 	fmt.Fprintf(w, "Brief %q, version %d from %s, ingested %s (sha256 %s)\n", b.Title, v.ID, v.SourcePath, cli.TS(v.IngestedAt), cli.ShortID(v.Hash))
 	fmt.Fprintf(w, "\nConstraints (%d):\n", len(b.Constraints))
 	for _, c := range b.Constraints {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/cli"
 	"github.com/vibe-science/vibe/internal/cli/clitest"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -66,7 +67,7 @@ func calAddOutcomes(t *testing.T, st *store.Store, root string, outcomes ...stri
 			f := strings.Fields(o)
 			var p float64
 			json.Unmarshal([]byte(f[1]), &p)
-			if _, err := tx.AddCalibration(ctx, store.CalibrationEntry{ClaimID: f[0], ProjectPath: root, SessionID: "s1",
+			if _, err := tx.AddCalibration(ctx, record.CalibrationEntry{ClaimID: f[0], ProjectPath: root, SessionID: "s1",
 				Predicted: p, Outcome: f[2], At: calT0.Add(time.Duration(i) * time.Minute)}); err != nil {
 				return err
 			}

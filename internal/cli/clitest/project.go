@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/cli"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -72,7 +73,7 @@ func Session(t testing.TB, f *cli.Factory, id, root string, at time.Time) *store
 		t.Fatal(err)
 	}
 	if err := st.Tx(ctx, func(tx *store.Tx) error {
-		return tx.UpsertSession(ctx, store.SessionSeen{ID: id, ProjectPath: root, At: at, Start: true})
+		return tx.UpsertSession(ctx, record.SessionSeen{ID: id, ProjectPath: root, At: at, Start: true})
 	}); err != nil {
 		t.Fatal(err)
 	}

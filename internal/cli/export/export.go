@@ -14,6 +14,7 @@ import (
 	"github.com/vibe-science/vibe/internal/cli"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/projectfiles"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -117,20 +118,20 @@ func count(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
-// record is what the database holds about one project, oldest first.
-type record struct {
-	sessions   []store.Session
-	spine      []store.SpineEntry
-	claims     map[string][]store.ClaimEventRecord
+// researchRecord is what the database holds about one project, oldest first.
+type researchRecord struct {
+	sessions   []record.Session
+	spine      []record.SpineEntry
+	claims     map[string][]record.ClaimEventRecord
 	claimOrder []string
-	gates      []store.GateRecord
-	reviews    []store.R2Review
-	seeds      []store.SeedRecord
-	alerts     []store.Alert
+	gates      []record.GateRecord
+	reviews    []record.R2Review
+	seeds      []record.SeedRecord
+	alerts     []record.Alert
 }
 
-func gatherRecord(ctx context.Context, st *store.Store, root string, spineLimit int) (record, error) {
-	var r record
+func gatherRecord(ctx context.Context, st *store.Store, root string, spineLimit int) (researchRecord, error) {
+	var r researchRecord
 	var err error
 	if r.sessions, err = st.Sessions(ctx, root, exportLimit); err != nil {
 		return r, err
@@ -139,7 +140,7 @@ func gatherRecord(ctx context.Context, st *store.Store, root string, spineLimit 
 	if spineLimit <= 0 {
 		spineLimit = exportLimit
 	}
-	if r.spine, err = st.Spine(ctx, store.SpineFilter{Project: root, Limit: spineLimit}); err != nil {
+	if r.spine, err = st.Spine(ctx, record.SpineFilter{Project: root, Limit: spineLimit}); err != nil {
 		return r, err
 	}
 	slices.Reverse(r.spine)
@@ -147,7 +148,7 @@ func gatherRecord(ctx context.Context, st *store.Store, root string, spineLimit 
 	if err != nil {
 		return r, err
 	}
-	r.claims = map[string][]store.ClaimEventRecord{}
+	r.claims = map[string][]record.ClaimEventRecord{}
 	for _, e := range evs {
 		if _, ok := r.claims[e.ClaimID]; !ok {
 			r.claimOrder = append(r.claimOrder, e.ClaimID)
@@ -165,14 +166,14 @@ func gatherRecord(ctx context.Context, st *store.Store, root string, spineLimit 
 	if r.seeds, err = st.ListSeeds(ctx, root, "", exportLimit); err != nil {
 		return r, err
 	}
-	if r.alerts, err = st.Alerts(ctx, store.AlertFilter{Project: root, IncludeResolved: true, Limit: exportLimit}); err != nil {
+	if r.alerts, err = st.Alerts(ctx, record.AlertFilter{Project: root, IncludeResolved: true, Limit: exportLimit}); err != nil {
 		return r, err
 	}
-	slices.SortStableFunc(r.alerts, func(a, b store.Alert) int { return a.CreatedAt.Compare(b.CreatedAt) })
+	slices.SortStableFunc(r.alerts, func(a, b record.Alert) int { return a.CreatedAt.Compare(b.CreatedAt) })
 	return r, nil
 }
 
-func (r record) markdown(proj project.Project, now time.Time, db string) string {
+func (r researchRecord) markdown(proj project.Project, now time.Time, db string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Research record: %s\n\n", proj.Name())
 	fmt.Fprintf(&b, "_Written by `vibe export` (vibe %s) on %s from %s, for the project at %s. "+

@@ -12,6 +12,7 @@ import (
 	"github.com/vibe-science/vibe/internal/cli"
 	"github.com/vibe-science/vibe/internal/cli/clitest"
 	"github.com/vibe-science/vibe/internal/gate"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -31,40 +32,40 @@ func TestExportResearchRecord(t *testing.T) {
 	conf := 0.7
 	err = st.Tx(ctx, func(tx *store.Tx) error {
 		for _, s := range []struct{ id, p string }{{"sess-aaaa1111", root}, {"sess-other", other}} {
-			if err := tx.UpsertSession(ctx, store.SessionSeen{ID: s.id, ProjectPath: s.p, At: gateT0, Start: true}); err != nil {
+			if err := tx.UpsertSession(ctx, record.SessionSeen{ID: s.id, ProjectPath: s.p, At: gateT0, Start: true}); err != nil {
 				return err
 			}
 		}
-		if err := tx.SaveSummary(ctx, store.SessionSummary{ID: "sess-aaaa1111", Narrative: "Trained the baseline | tuned theta.\nSecond line."}); err != nil {
+		if err := tx.SaveSummary(ctx, record.SessionSummary{ID: "sess-aaaa1111", Narrative: "Trained the baseline | tuned theta.\nSecond line."}); err != nil {
 			return err
 		}
-		if _, err := tx.AddSpine(ctx, store.SpineEntry{SessionID: "sess-aaaa1111", ProjectPath: root, At: gateT0, ActionType: "MODEL_TRAIN",
+		if _, err := tx.AddSpine(ctx, record.SpineEntry{SessionID: "sess-aaaa1111", ProjectPath: root, At: gateT0, ActionType: "MODEL_TRAIN",
 			ToolName: "Bash", InputSummary: "python train.py --seed 1"}, nil); err != nil {
 			return err
 		}
-		if _, err := tx.AddSpine(ctx, store.SpineEntry{SessionID: "sess-other", ProjectPath: other, At: gateT0, ActionType: "FILE_WRITE",
+		if _, err := tx.AddSpine(ctx, record.SpineEntry{SessionID: "sess-other", ProjectPath: other, At: gateT0, ActionType: "FILE_WRITE",
 			ToolName: "Write", InputSummary: "elsewhere.md"}, nil); err != nil {
 			return err
 		}
-		if err := tx.AddClaimEvents(ctx, "sess-aaaa1111", root, gateT0, []store.ClaimEvent{
+		if err := tx.AddClaimEvents(ctx, "sess-aaaa1111", root, gateT0, []record.ClaimEvent{
 			{ClaimID: "C-001", Type: "CREATED", NewStatus: "PROVISIONAL", Confidence: &conf, Narrative: "AUC beats baseline"},
 			{ClaimID: "C-001", Type: "KILLED", OldStatus: "PROVISIONAL", NewStatus: "KILLED", KillReason: "leakage"},
 		}); err != nil {
 			return err
 		}
-		if _, err := tx.AddGateCheck(ctx, store.GateCheck{Session: "sess-aaaa1111", Project: root, ClaimID: "C-001", At: gateT0,
-			Result: gate.Result{Gate: "DQ4", Status: gate.StatusFail, Checks: []gate.Check{{Name: "numbers", Status: gate.StatusFail, Detail: "0.86 not in JSON"}}}}); err != nil {
+		if _, err := tx.AddGateCheck(ctx, record.GateCheck{Session: "sess-aaaa1111", Project: root, ClaimID: "C-001", At: gateT0,
+			Result: gate.Result{Gate: "DQ4", Status: gate.StatusFail, Checks: []gate.Check{{Name: "numbers", Status: gate.StatusFail, Detail: "0.86 not in JSON"}}}.Record()}); err != nil {
 			return err
 		}
-		if _, err := tx.UpsertReview(ctx, store.R2Review{ReviewID: "R2-20260302-001", SessionID: "sess-aaaa1111", ProjectPath: root,
+		if _, err := tx.UpsertReview(ctx, record.R2Review{ReviewID: "R2-20260302-001", SessionID: "sess-aaaa1111", ProjectPath: root,
 			Mode: "FORCED", Claims: []string{"C-001"}, At: gateT0}); err != nil {
 			return err
 		}
-		if _, err := tx.UpsertSeed(ctx, store.SeedRecord{SeedID: "SEED-001", ProjectPath: root, Status: "PENDING", Title: "GC bias",
+		if _, err := tx.UpsertSeed(ctx, record.SeedRecord{SeedID: "SEED-001", ProjectPath: root, Status: "PENDING", Title: "GC bias",
 			CausalQuestion: "Does GC content drive the error?"}, "sess-aaaa1111", gateT0); err != nil {
 			return err
 		}
-		_, _, err := tx.RaiseAlert(ctx, store.NewAlert{ProjectPath: root, SessionID: "sess-aaaa1111", Check: "drift", Level: "WARN",
+		_, _, err := tx.RaiseAlert(ctx, record.NewAlert{ProjectPath: root, SessionID: "sess-aaaa1111", Check: "drift", Level: "WARN",
 			Message: "threshold loosened", Fingerprint: "fp1", At: gateT0})
 		return err
 	})

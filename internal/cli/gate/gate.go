@@ -22,6 +22,7 @@ import (
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/gatecheck"
 	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/schemacheck"
 	"github.com/vibe-science/vibe/internal/store"
 )
@@ -136,14 +137,14 @@ func NewCmdGateRun(f *cli.Factory, runF func(*GateRunOptions) error) *cobra.Comm
 
 // gateRunJSON is the JSON of `vibe gate run`.
 type gateRunJSON struct {
-	Gate         string            `json:"gate"`
-	Status       gate.Status       `json:"status"`
-	Claim        string            `json:"claim,omitempty"`
-	Checks       []gate.Check      `json:"checks"`
-	Numbers      []string          `json:"numbers,omitempty"`
-	Inputs       []store.GateInput `json:"inputs"`
-	RecordID     int64             `json:"record_id"`
-	DecisionHash string            `json:"decision_hash"`
+	Gate         string             `json:"gate"`
+	Status       gate.Status        `json:"status"`
+	Claim        string             `json:"claim,omitempty"`
+	Checks       []gate.Check       `json:"checks"`
+	Numbers      []string           `json:"numbers,omitempty"`
+	Inputs       []record.GateInput `json:"inputs"`
+	RecordID     int64              `json:"record_id"`
+	DecisionHash string             `json:"decision_hash"`
 }
 
 func runGateRun(ctx context.Context, o *GateRunOptions) error {
@@ -215,24 +216,24 @@ func runGateRun(ctx context.Context, o *GateRunOptions) error {
 		}
 	}
 	now := o.Now()
-	var rec store.GateRecord
+	var rec record.GateRecord
 	st, err := o.Store(ctx)
 	if err == nil {
 		err = st.Tx(ctx, func(tx *store.Tx) error {
 			if session != "" {
-				if err := tx.UpsertSession(ctx, store.SessionSeen{ID: session, ProjectPath: proj.Root, At: now}); err != nil {
+				if err := tx.UpsertSession(ctx, record.SessionSeen{ID: session, ProjectPath: proj.Root, At: now}); err != nil {
 					return err
 				}
 			}
 			var err error
-			rec, err = tx.AddGateCheck(ctx, store.GateCheck{Session: session, Project: proj.Root, ClaimID: o.Claim,
-				Result: res, Inputs: inputs, At: now})
+			rec, err = tx.AddGateCheck(ctx, record.GateCheck{Session: session, Project: proj.Root, ClaimID: o.Claim,
+				Result: res.Record(), Inputs: inputs, At: now})
 			return err
 		})
 	}
 	recordErr := err
 	if recordErr == nil {
-		res.Status = rec.Status
+		res.Status = gate.Status(rec.Status)
 	}
 
 	if o.JSON {
@@ -255,7 +256,7 @@ func runGateRun(ctx context.Context, o *GateRunOptions) error {
 		claimNote = " for " + o.Claim
 	}
 	fmt.Fprintf(o.IO.ErrOut, "vibe: recorded %s %s%s (gate check %d, decision %s)\n", g.ID, rec.Status, claimNote, rec.ID, cli.ShortID(rec.DecisionHash))
-	if rec.Status == gate.StatusFail {
+	if rec.Status == record.GateFail {
 		failed := 0
 		for _, c := range res.Checks {
 			if c.Status == gate.StatusFail {
@@ -337,14 +338,14 @@ func gateFilledInputs(before, after gate.Inputs) []gateFilled {
 
 // gateInputHashes records each input file with the SHA-256 of its content,
 // by its project-relative path.
-func gateInputHashes(proj project.Project, paths []string) []store.GateInput {
-	out := make([]store.GateInput, 0, len(paths))
+func gateInputHashes(proj project.Project, paths []string) []record.GateInput {
+	out := make([]record.GateInput, 0, len(paths))
 	for _, p := range paths {
 		abs, err := filepath.Abs(p)
 		if err != nil {
 			abs = p
 		}
-		in := store.GateInput{Path: proj.Rel(abs)}
+		in := record.GateInput{Path: proj.Rel(abs)}
 		if raw, err := os.ReadFile(abs); err == nil {
 			sum := sha256.Sum256(raw)
 			in.SHA256 = hex.EncodeToString(sum[:])
@@ -367,7 +368,7 @@ func gateRelChecks(checks []gate.Check, root string) []gate.Check {
 
 // writeGateResult prints a gate result: a status line, each check with its
 // status and, for one that did not pass, its fix, then the inputs.
-func writeGateResult(w io.Writer, g gate.Gate, res gate.Result, inputs []store.GateInput) {
+func writeGateResult(w io.Writer, g gate.Gate, res gate.Result, inputs []record.GateInput) {
 	fmt.Fprintf(w, "%s %s  %s\n", g.ID, res.Status, g.Name)
 	width := 0
 	for _, c := range res.Checks {
@@ -651,18 +652,18 @@ func NewCmdGateHistory(f *cli.Factory, runF func(*GateHistoryOptions) error) *co
 }
 
 type gateHistoryJSON struct {
-	ID           int64             `json:"id"`
-	CheckedAt    string            `json:"checked_at"`
-	Gate         string            `json:"gate"`
-	Claim        string            `json:"claim,omitempty"`
-	Status       gate.Status       `json:"status"`
-	Passed       int               `json:"checks_passed"`
-	Warned       int               `json:"checks_warned"`
-	Failed       int               `json:"checks_failed"`
-	Session      string            `json:"session,omitempty"`
-	Checks       []gate.Check      `json:"checks"`
-	Inputs       []store.GateInput `json:"inputs"`
-	DecisionHash string            `json:"decision_hash"`
+	ID           int64              `json:"id"`
+	CheckedAt    string             `json:"checked_at"`
+	Gate         string             `json:"gate"`
+	Claim        string             `json:"claim,omitempty"`
+	Status       record.GateStatus  `json:"status"`
+	Passed       int                `json:"checks_passed"`
+	Warned       int                `json:"checks_warned"`
+	Failed       int                `json:"checks_failed"`
+	Session      string             `json:"session,omitempty"`
+	Checks       []record.GateItem  `json:"checks"`
+	Inputs       []record.GateInput `json:"inputs"`
+	DecisionHash string             `json:"decision_hash"`
 }
 
 func runGateHistory(ctx context.Context, o *GateHistoryOptions) error {
@@ -689,10 +690,10 @@ func runGateHistory(ctx context.Context, o *GateHistoryOptions) error {
 				Status: r.Status, Passed: r.Passed, Warned: r.Warned, Failed: r.Failed, Session: r.Session,
 				Checks: r.Checks, Inputs: r.Inputs, DecisionHash: r.DecisionHash}
 			if j.Checks == nil {
-				j.Checks = []gate.Check{}
+				j.Checks = []record.GateItem{}
 			}
 			if j.Inputs == nil {
-				j.Inputs = []store.GateInput{}
+				j.Inputs = []record.GateInput{}
 			}
 			out = append(out, j)
 		}

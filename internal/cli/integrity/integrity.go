@@ -78,7 +78,7 @@ func runIntegrityCheck(ctx context.Context, o *IntegrityCheckOptions) error {
 		// The evidence graph lives in files: check it even without the
 		// database, and say what was skipped.
 		fmt.Fprintf(o.IO.ErrOut, "vibe: threshold drift not checked: %v (run `vibe doctor`)\n", err)
-		st = nil
+		st = nil // a nil interface, not a nil *store.Store
 	}
 	vs, err := integrityhook.Check(ctx, st, root, o.Now())
 	if err != nil {

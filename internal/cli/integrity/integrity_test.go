@@ -11,6 +11,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/cli"
 	"github.com/vibe-science/vibe/internal/cli/clitest"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -95,7 +96,7 @@ func TestRunIntegrityCheck(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				rows := []store.ThresholdChange{
+				rows := []record.ThresholdChange{
 					{ProjectPath: root, Domain: "generic", Key: "dq2.max_fold_cv", Old: 0.5, New: 0.55, Bps: 1000, Loosens: true, Direction: "higher_looser", At: integT0.Add(-9 * 24 * time.Hour)},
 					{ProjectPath: root, Domain: "generic", Key: "dq2.min_auc", Old: 0.6, New: 0.61, Bps: 167, Direction: "lower_looser", At: integT0.Add(-24 * time.Hour)},
 				}

@@ -12,6 +12,7 @@ import (
 	"github.com/vibe-science/vibe/internal/cli"
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/literature"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -237,14 +238,14 @@ func runLiteratureSearches(ctx context.Context, o *LiteratureSearchesOptions) er
 		out := make([]literatureSearchJSON, 0, len(ls))
 		for _, l := range ls {
 			out = append(out, literatureSearchJSON{l.ID, l.SessionID, l.At.Format("2006-01-02T15:04:05Z"), l.Layer,
-				l.GateContext != store.LiteratureUncounted, l.Query, l.Sources, l.KeyPapers, l.ResultsCount})
+				l.GateContext != record.LiteratureUncounted, l.Query, l.Sources, l.KeyPapers, l.ResultsCount})
 		}
 		return cli.WriteJSON(o.IO.Out, out)
 	}
 	var rows [][]string
 	for _, l := range ls {
 		counts := "yes"
-		if l.GateContext == store.LiteratureUncounted {
+		if l.GateContext == record.LiteratureUncounted {
 			counts = "no"
 		}
 		rows = append(rows, []string{cli.TS(l.At), cli.ShortID(l.SessionID), l.Layer, counts, l.Query,

@@ -17,6 +17,7 @@ import (
 	"github.com/vibe-science/vibe/internal/cli"
 	"github.com/vibe-science/vibe/internal/disclosure"
 	"github.com/vibe-science/vibe/internal/recall"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -63,14 +64,14 @@ func NewCmdMemoryAdd(f *cli.Factory, runF func(*MemoryAddOptions) error) *cobra.
 			if !recall.KnownKind(opts.Kind) {
 				return &cli.UsageError{Err: fmt.Errorf("--kind must be one of %s, not %q", strings.Join(recall.Kinds, ", "), opts.Kind)}
 			}
-			if _, ok := store.SourceTrust[opts.SourceType]; opts.SourceType != "" && !ok {
+			if _, ok := record.SourceTrust[opts.SourceType]; opts.SourceType != "" && !ok {
 				return &cli.UsageError{Err: fmt.Errorf("--source must be one of code, paper, person, blog, model, not %q", opts.SourceType)}
 			}
 			if cmd.Flags().Changed("trust") {
 				if trust < 0 || trust > 1 {
 					return &cli.UsageError{Err: fmt.Errorf("--trust must be between 0 and 1, not %v", trust)}
 				}
-				opts.Trust = store.Trust(trust)
+				opts.Trust = record.Trust(trust)
 			}
 			if runF != nil {
 				return runF(opts)
@@ -81,7 +82,7 @@ func NewCmdMemoryAdd(f *cli.Factory, runF func(*MemoryAddOptions) error) *cobra.
 			return runMemoryAdd(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.Kind, "kind", store.KindNote, "kind: "+strings.Join(recall.Kinds, ", "))
+	cmd.Flags().StringVar(&opts.Kind, "kind", record.KindNote, "kind: "+strings.Join(recall.Kinds, ", "))
 	cmd.Flags().StringVar(&opts.Ref, "ref", "", "where it comes from: a file, claim id, DOI or URL")
 	cmd.Flags().StringVar(&opts.Project, "project", "", "project folder (default: the current one)")
 	cmd.Flags().StringVar(&opts.SourceType, "source", "", "where it comes from, which sets its default trust: code 1, person 1 (the default), paper 0.85, blog 0.5, model 0.35")
@@ -108,7 +109,7 @@ func runMemoryAdd(ctx context.Context, o *MemoryAddOptions) error {
 		watched = &watchedVectors{inner: o.Vectors}
 		vec = watched
 	}
-	m := store.NewMemory{ProjectPath: pr, Kind: o.Kind, Text: o.Text, Ref: o.Ref, Source: "cli",
+	m := record.NewMemory{ProjectPath: pr, Kind: o.Kind, Text: o.Text, Ref: o.Ref, Source: "cli",
 		SourceType: o.SourceType, Trust: o.Trust, At: o.Now()}
 	a, err := recall.AddMemory(ctx, st, vec, m)
 	if err != nil {
@@ -323,7 +324,7 @@ type memoryJSON struct {
 	Forgotten    bool    `json:"forgotten,omitempty"`
 }
 
-func toMemoryJSON(m store.MemoryRecord) memoryJSON {
+func toMemoryJSON(m record.MemoryRecord) memoryJSON {
 	return memoryJSON{ID: m.ID, Project: m.ProjectPath, Kind: m.Kind, Text: m.Text, Ref: m.Ref,
 		CreatedAt: m.CreatedAt.UTC().Format(time.RFC3339Nano), Trust: m.Trust, Source: m.Source, Session: m.SessionID,
 		SupersededBy: m.SupersededBy, Conflicts: m.Conflicts, Forgotten: m.Forgotten}
@@ -345,7 +346,7 @@ func runMemoryExport(ctx context.Context, o *MemoryExportOptions) error {
 	if err != nil {
 		return err
 	}
-	err = st.ExportMemories(ctx, pr, func(m store.MemoryRecord) error {
+	err = st.ExportMemories(ctx, pr, func(m record.MemoryRecord) error {
 		n++
 		if o.JSON {
 			all = append(all, toMemoryJSON(m))

@@ -15,7 +15,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/cli"
 	"github.com/vibe-science/vibe/internal/cli/clitest"
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 // memArgv runs a memory subcommand's argv through its constructor and
@@ -45,7 +45,7 @@ func TestNewCmdMemoryFlags(t *testing.T) {
 			`--kind must be one of action, claim_event, decision, failure, gate_failure, hypothesis, insight, narrative, note, open_thread, pattern, seed, not "rumour"`},
 		{[]string{}, MemoryAddOptions{}, "requires at least 1 arg(s), only received 0"},
 		{[]string{"--source", "paper", "--trust", "0", "a paper's number"},
-			MemoryAddOptions{Text: "a paper's number", Kind: "note", SourceType: "paper", Trust: store.Trust(0)}, ""},
+			MemoryAddOptions{Text: "a paper's number", Kind: "note", SourceType: "paper", Trust: record.Trust(0)}, ""},
 		{[]string{"--source", "tabloid", "x"}, MemoryAddOptions{}, `--source must be one of code, paper, person, blog, model, not "tabloid"`},
 		{[]string{"--trust", "1.5", "x"}, MemoryAddOptions{}, "--trust must be between 0 and 1, not 1.5"},
 	}
@@ -306,10 +306,10 @@ func TestMemoryTrustRoundTrips(t *testing.T) {
 		}
 		return m.Trust
 	}
-	if got := add(&MemoryAddOptions{Text: "a rumour overheard at the bench", Trust: store.Trust(0)}); got != 0 {
+	if got := add(&MemoryAddOptions{Text: "a rumour overheard at the bench", Trust: record.Trust(0)}); got != 0 {
 		t.Errorf("--trust 0 stored as %v", got)
 	}
-	if got := add(&MemoryAddOptions{Text: "a blog says GC content matters", SourceType: store.SourceBlog}); got != 0.5 {
+	if got := add(&MemoryAddOptions{Text: "a blog says GC content matters", SourceType: record.SourceBlog}); got != 0.5 {
 		t.Errorf("--source blog stored trust %v, want 0.5", got)
 	}
 	if got := add(&MemoryAddOptions{Text: "the PI says split by guide"}); got != 1 {

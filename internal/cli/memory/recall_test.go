@@ -11,13 +11,14 @@ import (
 
 	"github.com/vibe-science/vibe/internal/cli"
 	"github.com/vibe-science/vibe/internal/recall"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
 var memT0 = time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
 
 // memSeed adds memories to project root and returns their ids.
-func memSeed(t *testing.T, f *cli.Factory, root string, ms ...store.NewMemory) []int64 {
+func memSeed(t *testing.T, f *cli.Factory, root string, ms ...record.NewMemory) []int64 {
 	t.Helper()
 	ctx := context.Background()
 	st, err := f.Store(ctx)
@@ -81,9 +82,9 @@ func TestRunRecall(t *testing.T) {
 	ctx := context.Background()
 	f, out, errOut, root := memTestFactory(t)
 	ids := memSeed(t, f, root,
-		store.NewMemory{Kind: store.KindGateFailure, Text: "Gate DQ2 passed for claim C-12 on the guide split", Ref: "ledger#C-12", At: memT0.Add(-48 * time.Hour)},
-		store.NewMemory{Kind: store.KindGateFailure, Text: "Gate DQ2 failed for claim C-12 on the guide split", At: memT0.Add(-24 * time.Hour)},
-		store.NewMemory{Kind: store.KindNote, Text: "Mycoplasma test passed on 2 May", At: memT0.Add(-72 * time.Hour)},
+		record.NewMemory{Kind: record.KindGateFailure, Text: "Gate DQ2 passed for claim C-12 on the guide split", Ref: "ledger#C-12", At: memT0.Add(-48 * time.Hour)},
+		record.NewMemory{Kind: record.KindGateFailure, Text: "Gate DQ2 failed for claim C-12 on the guide split", At: memT0.Add(-24 * time.Hour)},
+		record.NewMemory{Kind: record.KindNote, Text: "Mycoplasma test passed on 2 May", At: memT0.Add(-72 * time.Hour)},
 	)
 	// JSON: exactly the documented keys, superseded_by and conflicts when set.
 	if err := runRecall(ctx, &RecallOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Now: f.Now, Query: "DQ2 guide split", Project: root, Limit: 5, JSON: true}); err != nil {
@@ -218,7 +219,7 @@ func TestRecallChecksHookMemories(t *testing.T) {
 	var ids []int64
 	for i, text := range []string{"Minimum read threshold is 1% for off-target calls", "Minimum read threshold is 0.1% for off-target calls"} {
 		err := st.Tx(ctx, func(tx *store.Tx) error {
-			id, _, err := tx.AddMemory(ctx, store.NewMemory{ProjectPath: root, Kind: store.KindDecision, Text: text, Source: "hook",
+			id, _, err := tx.AddMemory(ctx, record.NewMemory{ProjectPath: root, Kind: record.KindDecision, Text: text, Source: "hook",
 				At: memT0.Add(time.Duration(i-2) * time.Hour)})
 			ids = append(ids, id)
 			return err

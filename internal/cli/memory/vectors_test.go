@@ -11,7 +11,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/cli"
 	"github.com/vibe-science/vibe/internal/cli/clitest"
-	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/record"
 )
 
 // fakeWorker answers every request on VIBE_HOME's worker socket with the
@@ -51,7 +51,7 @@ func fakeWorker(t *testing.T, f *cli.Factory, hits map[int64]float64) *atomic.In
 // built without a vector source and was always lexical (issue 16, finding 8).
 func TestRecallUsesTheWorkersVectors(t *testing.T) {
 	f, out, errOut, root := memTestFactory(t)
-	ids := memSeed(t, f, root, store.NewMemory{Kind: store.KindNote, Text: "Harmony theta 3 fixed the batch split"})
+	ids := memSeed(t, f, root, record.NewMemory{Kind: record.KindNote, Text: "Harmony theta 3 fixed the batch split"})
 	calls := fakeWorker(t, f, map[int64]float64{ids[0]: 0.2})
 	if code := memMain(f, []string{"recall", "--project", root, "--json", "integration of donors"}); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -72,7 +72,7 @@ func TestRecallUsesTheWorkersVectors(t *testing.T) {
 func TestRecallSaysWhyLexical(t *testing.T) {
 	t.Run("worker not running", func(t *testing.T) {
 		f, _, errOut, root := memTestFactory(t)
-		memSeed(t, f, root, store.NewMemory{Kind: store.KindNote, Text: "batch split"})
+		memSeed(t, f, root, record.NewMemory{Kind: record.KindNote, Text: "batch split"})
 		if code := memMain(f, []string{"recall", "--project", root, "batch"}); code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
@@ -86,7 +86,7 @@ func TestRecallSaysWhyLexical(t *testing.T) {
 		f.Getenv = func(k string) string {
 			return map[string]string{"VIBE_HOME": home, "VIBE_WORKER": "off"}[k]
 		}
-		memSeed(t, f, root, store.NewMemory{Kind: store.KindNote, Text: "batch split"})
+		memSeed(t, f, root, record.NewMemory{Kind: record.KindNote, Text: "batch split"})
 		if code := memMain(f, []string{"recall", "--project", root, "batch"}); code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
@@ -100,7 +100,7 @@ func TestRecallSaysWhyLexical(t *testing.T) {
 // worker when it runs.
 func TestMemoryAddAsksTheWorker(t *testing.T) {
 	f, _, errOut, root := memTestFactory(t)
-	ids := memSeed(t, f, root, store.NewMemory{Kind: store.KindDecision, Text: "use Harmony with theta 3"})
+	ids := memSeed(t, f, root, record.NewMemory{Kind: record.KindDecision, Text: "use Harmony with theta 3"})
 	calls := fakeWorker(t, f, map[int64]float64{ids[0]: 0.1})
 	if code := memMain(f, []string{"memory", "add", "--project", root, "--kind", "decision", "do not use Harmony"}); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)

@@ -17,6 +17,7 @@ import (
 	"github.com/vibe-science/vibe/internal/cli"
 	"github.com/vibe-science/vibe/internal/cli/clitest"
 	"github.com/vibe-science/vibe/internal/embed"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -358,7 +359,7 @@ func TestRunModelUse(t *testing.T) {
 	}
 	err = st.Tx(ctx, func(tx *store.Tx) error {
 		for _, text := range []string{"alpha", "beta"} {
-			if _, _, err := tx.AddMemory(ctx, store.NewMemory{ProjectPath: "/p", Kind: store.KindNote, Text: text, At: modelT0}); err != nil {
+			if _, _, err := tx.AddMemory(ctx, record.NewMemory{ProjectPath: "/p", Kind: record.KindNote, Text: text, At: modelT0}); err != nil {
 				return err
 			}
 		}

@@ -9,13 +9,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vibe-science/vibe/internal/cli"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/seeds"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
 // seedStatuses are the statuses `vibe seeds --status` accepts.
 var seedStatuses = []string{seeds.StatusPendingTriage, seeds.StatusQueued, seeds.StatusTesting, seeds.StatusKilled,
-	seeds.StatusPromotedToClaim, store.SeedRemoved}
+	seeds.StatusPromotedToClaim, record.SeedRemoved}
 
 // SeedsOptions are the flags of `vibe seeds`.
 type SeedsOptions struct {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/cli"
 	"github.com/vibe-science/vibe/internal/cli/clitest"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -117,7 +118,7 @@ func seedSessions(t *testing.T, f *cli.Factory, root string) {
 	ended := sessT0.Add(time.Hour)
 	dur := int64(1500)
 	err = st.Tx(ctx, func(tx *store.Tx) error {
-		for _, s := range []store.SessionSeen{
+		for _, s := range []record.SessionSeen{
 			{ID: "aaaa1111-first", ProjectPath: root, At: sessT0, Start: true},
 			{ID: "bbbb2222-second", ProjectPath: root, At: sessT0.Add(2 * time.Hour), Start: true},
 			{ID: "cccc3333-other", ProjectPath: "/elsewhere", At: sessT0.Add(3 * time.Hour), Start: true},
@@ -126,7 +127,7 @@ func seedSessions(t *testing.T, f *cli.Factory, root string) {
 				return err
 			}
 		}
-		for _, e := range []store.SpineEntry{
+		for _, e := range []record.SpineEntry{
 			{SessionID: "aaaa1111-first", ProjectPath: root, At: sessT0.Add(time.Minute), ActionType: "DATA_LOAD", ToolName: "Read", ToolUseID: "t1", InputSummary: "data/raw.csv"},
 			{SessionID: "aaaa1111-first", ProjectPath: root, At: sessT0.Add(2 * time.Minute), ActionType: "MODEL_TRAIN", ToolName: "Bash", ToolUseID: "t2", InputSummary: "python train.py", DurationMS: &dur},
 			{SessionID: "bbbb2222-second", ProjectPath: root, At: sessT0.Add(2*time.Hour + time.Minute), ActionType: "CODE_EDIT", ToolName: "Edit", ToolUseID: "t3", InputSummary: "train.py"},
@@ -136,8 +137,8 @@ func seedSessions(t *testing.T, f *cli.Factory, root string) {
 				return err
 			}
 		}
-		return tx.SaveSummary(ctx, store.SessionSummary{ID: "aaaa1111-first", Narrative: "Loaded the raw data and trained a first model.",
-			Counts: store.SessionCounts{TotalActions: 2, ClaimsCreated: 1, GatesPassed: 3, GatesFailed: 1}, EndedAt: &ended, EndReason: "logout"})
+		return tx.SaveSummary(ctx, record.SessionSummary{ID: "aaaa1111-first", Narrative: "Loaded the raw data and trained a first model.",
+			Counts: record.SessionCounts{TotalActions: 2, ClaimsCreated: 1, GatesPassed: 3, GatesFailed: 1}, EndedAt: &ended, EndReason: "logout"})
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vibe-science/vibe/internal/cli"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -65,7 +66,7 @@ type sessionJSON struct {
 	Narrative     string  `json:"narrative,omitempty"`
 }
 
-func toJSON(s store.Session, withNarrative bool) sessionJSON {
+func toJSON(s record.Session, withNarrative bool) sessionJSON {
 	j := sessionJSON{ID: s.ID, Project: s.ProjectPath, StartedAt: s.StartedAt.Format("2006-01-02T15:04:05Z"),
 		Starts: s.StartCount, Actions: s.TotalActions, ClaimsCreated: s.ClaimsCreated, ClaimsKilled: s.ClaimsKilled,
 		GatesPassed: s.GatesPassed, GatesFailed: s.GatesFailed}
@@ -163,7 +164,7 @@ func runSessionsShow(ctx context.Context, o *SessionsShowOptions) error {
 	if err != nil {
 		return err
 	}
-	entries, err := st.Spine(ctx, store.SpineFilter{Session: id, Limit: 20})
+	entries, err := st.Spine(ctx, record.SpineFilter{Session: id, Limit: 20})
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vibe-science/vibe/internal/cli"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -66,7 +67,7 @@ func runSpine(ctx context.Context, o *SpineOptions) error {
 	if err != nil {
 		return err
 	}
-	filter := store.SpineFilter{Project: pr, ActionType: o.Action,
+	filter := record.SpineFilter{Project: pr, ActionType: o.Action,
 		Tool: o.Tool, Limit: o.Limit}
 	if o.Session != "" {
 		if filter.Session, err = st.ResolveSessionID(ctx, o.Session); err != nil {
@@ -101,7 +102,7 @@ type spineEntryJSON struct {
 	AgentType    string `json:"agent_type,omitempty"`
 }
 
-func spineJSON(es []store.SpineEntry) []spineEntryJSON {
+func spineJSON(es []record.SpineEntry) []spineEntryJSON {
 	out := make([]spineEntryJSON, 0, len(es))
 	for _, e := range es {
 		out = append(out, spineEntryJSON{e.ID, e.SessionID, e.At.UTC().Format(time.RFC3339), e.ActionType, e.ToolName,
@@ -110,7 +111,7 @@ func spineJSON(es []store.SpineEntry) []spineEntryJSON {
 	return out
 }
 
-func writeSpine(io cli.IO, es []store.SpineEntry) {
+func writeSpine(io cli.IO, es []record.SpineEntry) {
 	var rows [][]string
 	for _, e := range es {
 		rows = append(rows, []string{strconv.FormatInt(e.ID, 10), cli.TS(e.At), cli.ShortID(e.SessionID), e.ActionType, e.ToolName, e.InputSummary})

@@ -11,6 +11,7 @@ import (
 	"github.com/vibe-science/vibe/internal/cli"
 	"github.com/vibe-science/vibe/internal/cli/setup"
 	"github.com/vibe-science/vibe/internal/config"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/worker/client"
 )
@@ -55,13 +56,13 @@ type Status struct {
 	Home     string `json:"home"`
 	Database string `json:"database"`
 	// Scope is the project the counts are of, or "all projects".
-	Scope      string      `json:"scope"`
-	Schema     int         `json:"schema_version"`
-	Counts     store.Stats `json:"counts"`
-	Worker     string      `json:"worker"`
-	Model      string      `json:"model"`
-	PluginRoot string      `json:"plugin_root"`
-	Binaries   string      `json:"binaries"`
+	Scope      string       `json:"scope"`
+	Schema     int          `json:"schema_version"`
+	Counts     record.Stats `json:"counts"`
+	Worker     string       `json:"worker"`
+	Model      string       `json:"model"`
+	PluginRoot string       `json:"plugin_root"`
+	Binaries   string       `json:"binaries"`
 	// Gates are the research files of the project in scope whose gates
 	// failed or warned at their last change (none for all projects).
 	Gates []ArtifactGate `json:"gates"`

@@ -10,6 +10,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/cli"
 	"github.com/vibe-science/vibe/internal/cli/clitest"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -26,7 +27,7 @@ func TestStatusScopedToTheProject(t *testing.T) {
 	}
 	err = st.Tx(ctx, func(tx *store.Tx) error {
 		for i, p := range []string{mine, other, other} {
-			if err := tx.UpsertSession(ctx, store.SessionSeen{ID: "s" + string(rune('a'+i)), ProjectPath: p, At: gateT0, Start: true}); err != nil {
+			if err := tx.UpsertSession(ctx, record.SessionSeen{ID: "s" + string(rune('a'+i)), ProjectPath: p, At: gateT0, Start: true}); err != nil {
 				return err
 			}
 		}
@@ -90,7 +91,7 @@ func TestStatusShowsWhatTheGatesDecidedAtTheHooks(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = st.Tx(ctx, func(tx *store.Tx) error {
-		for _, a := range []store.ArtifactState{
+		for _, a := range []record.ArtifactState{
 			{Project: root, Path: "RQ-001/04-results/metrics.json", Kind: "metrics", Status: "WARN", At: gateT0},
 			{Project: root, Path: "RQ-001/02-data/processed/features.csv", Kind: "features", Status: "FAIL", At: gateT0},
 			{Project: root, Path: "RQ-001/04-results/FINDINGS.md", Kind: "findings", Status: "PASS", At: gateT0},

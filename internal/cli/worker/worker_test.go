@@ -17,6 +17,7 @@ import (
 	"github.com/vibe-science/vibe/internal/cli/clitest"
 	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/embed"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/worker"
 	"github.com/vibe-science/vibe/internal/worker/client"
@@ -106,13 +107,13 @@ type unitEmbedder struct{ name string }
 func (u unitEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
 	out := make([][]float32, len(texts))
 	for i := range out {
-		out[i] = make([]float32, store.VectorDims)
+		out[i] = make([]float32, record.VectorDims)
 		out[i][0] = 1
 	}
 	return out, nil
 }
 func (u unitEmbedder) Model() string { return u.name }
-func (u unitEmbedder) Dims() int     { return store.VectorDims }
+func (u unitEmbedder) Dims() int     { return record.VectorDims }
 func (u unitEmbedder) Close() error  { return nil }
 
 func seedNotes(t *testing.T, f *cli.Factory, n int) {
@@ -124,7 +125,7 @@ func seedNotes(t *testing.T, f *cli.Factory, n int) {
 	}
 	err = st.Tx(ctx, func(tx *store.Tx) error {
 		for i := range n {
-			if _, _, err := tx.AddMemory(ctx, store.NewMemory{ProjectPath: "/p", Kind: store.KindNote, Text: fmt.Sprintf("note %d", i), At: modelT0}); err != nil {
+			if _, _, err := tx.AddMemory(ctx, record.NewMemory{ProjectPath: "/p", Kind: record.KindNote, Text: fmt.Sprintf("note %d", i), At: modelT0}); err != nil {
 				return err
 			}
 		}

@@ -1,0 +1,104 @@
+package record
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+	"time"
+)
+
+// Memory kinds recall knows about.
+const (
+	KindNarrative   = "narrative"
+	KindDecision    = "decision"
+	KindGateFailure = "gate_failure"
+	KindClaimEvent  = "claim_event"
+	KindSeed        = "seed"
+	KindNote        = "note"
+	KindAction      = "action"
+	// KindFailure is a tool call that failed, with its error: what was
+	// tried and what went wrong.
+	KindFailure = "failure"
+	// KindPattern is a regularity seen more than once ("batch 3 always
+	// fails QC"); KindInsight an understanding reached; KindHypothesis a
+	// conjecture not yet tested; KindOpenThread a question or task left
+	// open, to pick up later.
+	KindPattern    = "pattern"
+	KindInsight    = "insight"
+	KindHypothesis = "hypothesis"
+	KindOpenThread = "open_thread"
+)
+
+// NewMemory is a text to remember.
+type NewMemory struct {
+	ProjectPath string
+	SessionID   string
+	Kind        string
+	Text        string
+	Ref         string
+	Source      string // hook, cli, import
+	// SourceType is where the knowledge comes from (SourceCode …); empty
+	// takes the default of Source (see DefaultSourceType).
+	SourceType string
+	// Trust in 0..1; nil takes the trust of the source type (SourceTrust),
+	// and 0 is kept as 0.
+	Trust *float64
+	At    time.Time
+	// Checked says the caller has linked the memory with those it
+	// contradicts (recall.AddMemory, an import); otherwise the worker does
+	// it later (recall.CheckPending), so a hook never pays for the check.
+	Checked bool `json:",omitempty"`
+}
+
+// Source types, from most to least trusted by default: what code computed
+// or observed (a gate result, a tool call, a claim event parsed from the
+// ledger) and a person's note, a paper, a web page or blog, model output.
+const (
+	SourceCode   = "code"
+	SourcePaper  = "paper"
+	SourcePerson = "person"
+	SourceBlog   = "blog"
+	SourceModel  = "model"
+)
+
+// SourceTrust is the default trust of each source type (the Sylk seed's
+// ordering: code > paper > blog > model output). A person's note — what the
+// researcher records with `vibe memory add` or imports — is trusted as code
+// is: it is the researcher's own statement.
+var SourceTrust = map[string]float64{SourceCode: 1.0, SourcePerson: 1.0, SourcePaper: 0.85, SourceBlog: 0.5, SourceModel: 0.35}
+
+// DefaultSourceType is the source type of a memory whose source type is
+// not given: what the hooks record is code's observation, `vibe memory add`
+// is a person's note, an import is a person's note too.
+func DefaultSourceType(source string) string {
+	switch source {
+	case "hook", "bench":
+		return SourceCode
+	}
+	return SourcePerson
+}
+
+// TrustOf is the trust a new memory is stored with.
+func TrustOf(m NewMemory) float64 {
+	if m.Trust != nil {
+		return *m.Trust
+	}
+	st := m.SourceType
+	if st == "" {
+		st = DefaultSourceType(m.Source)
+	}
+	if t, ok := SourceTrust[st]; ok {
+		return t
+	}
+	return SourceTrust[SourcePerson]
+}
+
+// Trust is a helper for setting NewMemory.Trust.
+func Trust(t float64) *float64 { return &t }
+
+// ContentHash identifies a memory's text within a project, so the same text
+// is stored once.
+func ContentHash(kind, text string) string {
+	sum := sha256.Sum256([]byte(kind + "\x00" + strings.TrimSpace(text)))
+	return hex.EncodeToString(sum[:16])
+}
