@@ -73,7 +73,8 @@ func runIntegrityCheck(ctx context.Context, o *IntegrityCheckOptions) error {
 		return err
 	}
 	root := pr
-	st, err := o.Store(ctx)
+	s, err := o.Store(ctx)
+	var st integrityhook.Reads = s
 	if err != nil {
 		// The evidence graph lives in files: check it even without the
 		// database, and say what was skipped.
