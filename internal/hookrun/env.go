@@ -167,13 +167,6 @@ func spoolable(err error) bool {
 	return fault.KindOf(err) == fault.Unavailable || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
 }
 
-// StoreOpened reports whether Store was called and succeeded.
-func (e *Env) StoreOpened() bool {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.opened && e.stErr == nil
-}
-
 // storeState is what Store left: whether it was called, the handle and
 // its error.
 func (e *Env) storeState() (opened bool, st *store.Store, err error) {

@@ -21,7 +21,7 @@ func TestDoctorReportsUnknownSettings(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"breakers": {"databse": "fail"}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err := runDoctor(nil, &DoctorOptions{IO: f.IO, Factory: f})
+	err := runDoctor(context.Background(), &DoctorOptions{IO: f.IO, Factory: f})
 	if err == nil || cli.ExitCode(err) != 1 {
 		t.Fatalf("err %v, want a failed check (exit 1)", err)
 	}
@@ -37,7 +37,7 @@ func TestDoctorReportsUnknownSettings(t *testing.T) {
 // installed copy (no go.mod) it says they are not needed for running.
 func TestDoctorChecksBuildPrerequisites(t *testing.T) {
 	f, out, _ := installedFactory(t)
-	_ = runDoctor(nil, &DoctorOptions{IO: f.IO, Factory: f})
+	_ = runDoctor(context.Background(), &DoctorOptions{IO: f.IO, Factory: f})
 	if !strings.Contains(out.String(), "ok   build tools        not needed for running (Go, a C compiler and sqlite3.h only build vibe from source)\n") {
 		t.Fatalf("without go.mod:\n%s", out)
 	}
@@ -49,7 +49,7 @@ func TestDoctorChecksBuildPrerequisites(t *testing.T) {
 	t.Cleanup(func() { sqliteHeaderDirs = saved })
 	sqliteHeaderDirs = []string{t.TempDir()}
 	out.Reset()
-	_ = runDoctor(nil, &DoctorOptions{IO: f.IO, Factory: f})
+	_ = runDoctor(context.Background(), &DoctorOptions{IO: f.IO, Factory: f})
 	for _, want := range []string{
 		"FAIL Go toolchain       go not on PATH\n     fix: install Go 1.26 or newer (https://go.dev/dl/), needed to build vibe from " + f.Root + "\n",
 		"FAIL C compiler         none of cc, gcc, clang on PATH\n     fix: install one (Debian: apt-get install gcc); cgo builds SQLite into vibe\n",
@@ -73,7 +73,7 @@ func TestDoctorChecksBuildPrerequisites(t *testing.T) {
 		return "", nil
 	}
 	out.Reset()
-	_ = runDoctor(nil, &DoctorOptions{IO: f.IO, Factory: f})
+	_ = runDoctor(context.Background(), &DoctorOptions{IO: f.IO, Factory: f})
 	for _, want := range []string{
 		"FAIL Go toolchain       /usr/bin/go is go1.25.3; go.mod needs go 1.26\n",
 		"ok   C compiler         /usr/bin/cc\n",
@@ -92,7 +92,7 @@ func TestDoctorChecksTheProjectConfigs(t *testing.T) {
 	f, out, _ := installedFactory(t)
 	proj := clitest.MkVibeDir(t, t.TempDir())
 	t.Chdir(proj)
-	_ = runDoctor(nil, &DoctorOptions{IO: f.IO, Factory: f})
+	_ = runDoctor(context.Background(), &DoctorOptions{IO: f.IO, Factory: f})
 	for _, want := range []string{
 		"ok   permissions        " + filepath.Join(proj, ".vibe-science") + ": no permissions.json, the shipped policy applies\n",
 		"ok   domain config      " + filepath.Join(proj, ".vibe-science") + ": no domain-config.json, the generic domain applies\n",
@@ -104,7 +104,7 @@ func TestDoctorChecksTheProjectConfigs(t *testing.T) {
 	os.WriteFile(filepath.Join(proj, ".vibe-science", "permissions.json"), []byte(`{"modde": "team"}`), 0o644)
 	os.WriteFile(filepath.Join(proj, ".vibe-science", "domain-config.json"), []byte(`{"domain": "generic", "dq1": {"min_sample": 3}}`), 0o644)
 	out.Reset()
-	if err := runDoctor(nil, &DoctorOptions{IO: f.IO, Factory: f}); err == nil {
+	if err := runDoctor(context.Background(), &DoctorOptions{IO: f.IO, Factory: f}); err == nil {
 		t.Fatal("doctor passed with broken project configs")
 	}
 	for _, want := range []string{

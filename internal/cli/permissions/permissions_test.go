@@ -80,12 +80,12 @@ func TestPermissionsCheckSaysHowToChange(t *testing.T) {
 // plugin's agent is a guest, as in a hook.
 func TestPermissionsCheckUnknownAgentType(t *testing.T) {
 	proj := clitest.MkVibeDir(t, t.TempDir())
-	f, out, errOut := gateTestFactory(t, nil)
+	f, _, errOut := gateTestFactory(t, nil)
 	code := permMain(f, []string{"permissions", "check", "--project", proj, "--agent-type", "vibe:reviwer2", "--path", "x.md"})
 	if code != 2 || !strings.HasPrefix(errOut.String(), "vibe: --agent-type \"vibe:reviwer2\": no such role; did you mean reviewer2?\n") {
 		t.Fatalf("exit %d; stderr %q", code, errOut)
 	}
-	f, out, errOut = gateTestFactory(t, nil)
+	f, out, errOut := gateTestFactory(t, nil)
 	if code := permMain(f, []string{"permissions", "check", "--project", proj, "--agent-type", "other:helper", "--path", proj + "/notes.md"}); code != 0 ||
 		!strings.HasPrefix(out.String(), "ALLOW: guest") {
 		t.Fatalf("another plugin's agent: exit %d; stdout %q stderr %q", code, out, errOut)

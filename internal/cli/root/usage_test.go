@@ -252,7 +252,7 @@ func TestProjectFlagAndAll(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Chdir(sub)
-	f, out, errOut = gateTestFactory(t, nil)
+	f, _, errOut = gateTestFactory(t, nil)
 	if code := Main([]string{"gate", "check"}, f); code != 0 {
 		t.Fatalf("gate check below the project: exit %d; stderr %q", code, errOut)
 	}
