@@ -171,13 +171,16 @@ type WorkerStatusOptions struct {
 	Paths func() config.Paths
 	Store func(context.Context) (*store.Store, error)
 	Now   func() time.Time
+	// Binary is this install's worker program (client.Binary), which a
+	// running worker must be; nil or an error skips the check.
+	Binary func() (string, error)
 
 	JSON bool
 }
 
 // NewCmdWorkerStatus builds `vibe worker status`.
 func NewCmdWorkerStatus(f *cli.Factory, runF func(*WorkerStatusOptions) error) *cobra.Command {
-	opts := &WorkerStatusOptions{IO: f.IO, Paths: f.Paths, Store: f.Store, Now: f.Now}
+	opts := &WorkerStatusOptions{IO: f.IO, Paths: f.Paths, Store: f.Store, Now: f.Now, Binary: client.Binary}
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "Show the worker's pid, model, throughput, backlog, failures and memory",
@@ -197,6 +200,9 @@ func NewCmdWorkerStatus(f *cli.Factory, runF func(*WorkerStatusOptions) error) *
 type WorkerStatus struct {
 	Running bool   `json:"running"`
 	Note    string `json:"note,omitempty"`
+	// Stale says why the running worker is not this install's build, so
+	// hooks bypass it (and run slower) until it is replaced.
+	Stale string `json:"stale,omitempty"`
 	client.Health
 	// StartedAt replaces the worker's unix milliseconds with RFC 3339, the
 	// one time format of vibe's JSON.
@@ -212,6 +218,11 @@ func runWorkerStatus(ctx context.Context, o *WorkerStatusOptions) error {
 	h, herr := client.GetHealth(cctx, p.Socket)
 	cancel()
 	s := WorkerStatus{Running: herr == nil, Health: h}
+	if herr == nil && o.Binary != nil {
+		if bin, err := o.Binary(); err == nil {
+			s.Stale = client.Stale(p, bin, h)
+		}
+	}
 	if herr != nil {
 		// No answer: say why, and read the queue from the database so the
 		// backlog shows even with the worker down.
@@ -256,6 +267,9 @@ func runWorkerStatus(ctx context.Context, o *WorkerStatusOptions) error {
 	if s.Running {
 		up := o.Now().Sub(time.UnixMilli(s.Health.StartedAt)).Round(time.Second)
 		fmt.Fprintf(w, "worker   running (pid %d, version %s, up %s)\n", s.PID, s.Version, up)
+		if s.Stale != "" {
+			fmt.Fprintf(w, "stale    %s: hooks bypass it and run slower; `vibe setup` replaces it (or `vibe worker stop`, then `vibe worker start`)\n", s.Stale)
+		}
 	} else {
 		fmt.Fprintf(w, "worker   %s\n", s.Note)
 	}

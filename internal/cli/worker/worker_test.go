@@ -202,6 +202,32 @@ func TestRunWorkerStatus(t *testing.T) {
 	if len(lines) != 6 || !reflect.DeepEqual(lines[:4], wantLines) || !strings.HasPrefix(lines[4], "memory   ") || !strings.HasSuffix(lines[4], " resident") {
 		t.Errorf("running:\n%s", out)
 	}
+	// This install's worker program is another file than the one running
+	// (a rebuild replaced it): status says the worker is stale, and how to
+	// replace it.
+	bin := filepath.Join(t.TempDir(), client.BinaryName)
+	if err := os.WriteFile(bin, []byte("the rebuilt worker"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if err := runWorkerStatus(ctx, &WorkerStatusOptions{IO: f.IO, Paths: f.Paths, Store: f.Store, Now: f.Now,
+		Binary: func() (string, error) { return bin, nil }}); err != nil {
+		t.Fatal(err)
+	}
+	lines = strings.Split(out.String(), "\n")
+	wantStale := fmt.Sprintf("stale    the worker (pid %d) runs another file than %s: another install's copy, or the one a rebuild replaced: hooks bypass it and run slower; `vibe setup` replaces it (or `vibe worker stop`, then `vibe worker start`)", os.Getpid(), bin)
+	if len(lines) < 2 || lines[1] != wantStale {
+		t.Errorf("stale worker:\n%s\nwant line 2 %q", out, wantStale)
+	}
+	out.Reset()
+	if err := runWorkerStatus(ctx, &WorkerStatusOptions{IO: f.IO, Paths: f.Paths, Store: f.Store, Now: f.Now, JSON: true,
+		Binary: func() (string, error) { return bin, nil }}); err != nil {
+		t.Fatal(err)
+	}
+	var staleJS map[string]any
+	if err := json.Unmarshal(out.Bytes(), &staleJS); err != nil || !strings.HasPrefix(fmt.Sprint(staleJS["stale"]), fmt.Sprintf("the worker (pid %d) runs another file", os.Getpid())) {
+		t.Errorf("stale worker json: %s %v", out, err)
+	}
 }
 
 func TestRunWorkerStartStopWithoutWorker(t *testing.T) {
