@@ -74,7 +74,10 @@ func TestNewCmdWorkerFlags(t *testing.T) {
 		if err := cmd.Execute(); err != nil {
 			t.Fatal(err)
 		}
-		got.IO, got.Paths, got.Store, got.Now = cli.IO{}, nil, nil, nil
+		if got.Binary == nil {
+			t.Errorf("status %q: no Binary, so a stale worker would go unnoticed", c.argv)
+		}
+		got.IO, got.Paths, got.Store, got.Now, got.Binary = cli.IO{}, nil, nil, nil, nil
 		if !reflect.DeepEqual(*got, c.want) {
 			t.Errorf("status %q: %+v, want %+v", c.argv, *got, c.want)
 		}
