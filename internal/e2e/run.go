@@ -97,6 +97,19 @@ func RunClaude(t testing.TB, opts RunOptions) Result {
 	}()
 
 	res := Result{Mock: mock, Home: TempDir(t), VibeHome: TempDir(t), ProjectDir: opts.ProjectDir}
+	// A failed test shows what vibe logged (hooks and worker), which is
+	// all there is to go on when it fails only in CI.
+	t.Cleanup(func() {
+		if !t.Failed() {
+			return
+		}
+		logs, _ := filepath.Glob(filepath.Join(res.VibeHome, "logs", "*"))
+		for _, l := range logs {
+			if b, err := os.ReadFile(l); err == nil {
+				t.Logf("%s:\n%s", filepath.Base(l), tail(string(b), 4000))
+			}
+		}
+	})
 	if res.ProjectDir == "" {
 		res.ProjectDir = TempDir(t)
 	}
@@ -294,4 +307,12 @@ func TempDir(t testing.TB) string {
 		t.Fatalf("resolve temp dir: %v", err)
 	}
 	return dir
+}
+
+// tail is the last n bytes of s.
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[len(s)-n:]
 }

@@ -187,13 +187,6 @@ func copyTree(t *testing.T, src, dst string) {
 	}
 }
 
-func tail(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[len(s)-n:]
-}
-
 // TestReviewerRoleEnforcedBeforeTheWrite runs the reviewer2 subagent shipped
 // in plugin/agents through the real client: its Write to CLAIM-LEDGER.md and
 // its Bash append to it are denied before they happen, and its report under

@@ -471,13 +471,18 @@ func notRestored(vs, restored []verdict.Verdict) []verdict.Verdict {
 	return out
 }
 
-// spool keeps the call's spine entry, files and memory for later when the
-// database refuses them now (hookrun.Env.Record); literature and claim
-// events of this call are not spooled.
+// spool keeps the call's spine entry, files, memory and literature search
+// for later when the database refuses them now (hookrun.Env.Record); the
+// claim events of this call are not spooled.
 func spool(env *hookrun.Env, ev *hook.Event, proj project.Project, call Call, now time.Time) bool {
 	seen := hookrun.Seen(ev, proj.Root, now)
 	entry := call.Entry
-	if err := store.Spool(env.Paths().Spool, store.Record{Session: &seen, Spine: &entry, Files: call.Files, Memory: call.Memory}); err != nil {
+	r := store.Record{Session: &seen, Spine: &entry, Files: call.Files, Memory: call.Memory}
+	if s, ok := literature.Detect(ev.ToolName, ev.ToolInput, ev.ToolResponse); ok {
+		l := s.Record(ev.SessionID, proj.Root, ev.ToolUseID, now)
+		r.Literature = &l
+	}
+	if err := store.Spool(env.Paths().Spool, r); err != nil {
 		env.Logf("spool %s call: %v", ev.ToolName, err)
 		return false
 	}

@@ -116,7 +116,7 @@ func handlePreToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (ho
 	}
 	out.Verdicts = append(out.Verdicts, ledgerCheck(ctx, proj, target, old, proposed, domain, st)...)
 	out.Verdicts = append(out.Verdicts, findingsCheck(proj, target, proposed, domain)...)
-	out.Verdicts = append(out.Verdicts, directionCheck(ctx, ev, st, proj, target, old, proposed, domain)...)
+	out.Verdicts = append(out.Verdicts, directionCheck(ctx, env, ev, st, proj, target, old, proposed, domain)...)
 	if rel := proj.Rel(target); integrityhook.IsDomainConfig(rel) {
 		vs, err := integrityhook.ConfigWrite(ctx, integrityStore(st), proj, rel, old, proposed, now)
 		if err != nil {
@@ -163,7 +163,7 @@ func briefCheck(ctx context.Context, env *hookrun.Env, st *store.Store, proj pro
 // directionCheck is gate L-1: writing a research direction before any
 // literature search in the session is refused, naming the domain's
 // recommended sources.
-func directionCheck(ctx context.Context, ev *hook.Event, st *store.Store, proj project.Project, abs string, old, proposed []byte, d gate.Domain) []verdict.Verdict {
+func directionCheck(ctx context.Context, env *hookrun.Env, ev *hook.Event, st *store.Store, proj project.Project, abs string, old, proposed []byte, d gate.Domain) []verdict.Verdict {
 	if !literature.IsDirectionChange(proj.Rel(abs), old, proposed) {
 		return nil
 	}
@@ -173,6 +173,10 @@ func directionCheck(ctx context.Context, ev *hook.Event, st *store.Store, proj p
 		if has, err = st.HasLiteratureSearch(ctx, ev.SessionID); err != nil {
 			has = false
 		}
+	}
+	if !has {
+		// A search whose call the database refused waits in the spool.
+		has = store.SpooledLiteratureSearch(env.Paths().Spool, ev.SessionID)
 	}
 	v := literature.DirectionVerdict(has, d.Name, d.Literature.Primary)
 	if v.Result == verdict.Pass {

@@ -61,7 +61,7 @@ func shellWrites(ctx context.Context, env *hookrun.Env, ev *hook.Event, st *stor
 		w, spelled := lits[rel]
 		if !spelled || !w.Known {
 			if literature.IsDirectionFile(rel) {
-				out = append(out, directionCheck(ctx, ev, st, proj, abs, nil, []byte{0}, domain())...)
+				out = append(out, directionCheck(ctx, env, ev, st, proj, abs, nil, []byte{0}, domain())...)
 			}
 			continue
 		}
@@ -73,7 +73,7 @@ func shellWrites(ctx context.Context, env *hookrun.Env, ev *hook.Event, st *stor
 		if slices.Contains(gate.AutoGates(rel, domain()), "DQ4") {
 			out = append(out, findingsCheck(proj, abs, proposed, domain())...)
 		}
-		out = append(out, directionCheck(ctx, ev, st, proj, abs, old, proposed, domain())...)
+		out = append(out, directionCheck(ctx, env, ev, st, proj, abs, old, proposed, domain())...)
 	}
 	return out
 }

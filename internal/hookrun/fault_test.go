@@ -235,3 +235,37 @@ func TestBriefEnforcedWithTheDatabaseDown(t *testing.T) {
 		t.Fatalf("the brief was not enforced with the database down: %s", out)
 	}
 }
+
+// TestLiteratureSearchUnderALockStillCounts: a literature search whose
+// PostToolUse found the database locked is spooled with its call, gate
+// L-1 counts it at once (a direction written next is allowed, not refused
+// for want of a search), and it is recorded when the spool is replayed.
+func TestLiteratureSearchUnderALockStillCounts(t *testing.T) {
+	r := newFaultRig(t)
+	direction := func(id string) map[string]any {
+		return map[string]any{"hook_event_name": "PreToolUse", "tool_name": "Write", "tool_use_id": id,
+			"tool_input": map[string]any{"file_path": filepath.Join(r.project, "RQ-001", "00-brainstorm", "direction.md"),
+				"content": "# Direction\n\nPredict off-target cleavage from bulges.\n"}}
+	}
+	unlock := r.lock()
+	if out, _ := r.run("pre-tool-use", direction("toolu_dir1")); !strings.Contains(out, `"deny"`) || !strings.Contains(out, "L-1") {
+		t.Fatalf("a direction before any search was not refused: %s", out)
+	}
+	r.run("post-tool-use", map[string]any{"hook_event_name": "PostToolUse", "tool_name": "WebSearch", "tool_use_id": "toolu_search",
+		"tool_input":    map[string]any{"query": "CRISPR off-target bulge prediction PubMed review"},
+		"tool_response": map[string]any{"query": "CRISPR off-target bulge prediction PubMed review", "results": []any{}}})
+	if !store.SpooledLiteratureSearch(filepath.Join(r.home, "spool.jsonl"), "fault-1") {
+		t.Fatal("the search made under the lock is not in the spool")
+	}
+	if out, _ := r.run("pre-tool-use", direction("toolu_dir2")); strings.Contains(out, `"deny"`) {
+		t.Fatalf("the direction after a spooled search was refused: %s", out)
+	}
+	unlock()
+	r.run("pre-tool-use", writeEvent(r, "", "other.txt")) // the next event replays
+	if n := r.count("SELECT count(*) FROM literature_searches WHERE session_id = 'fault-1' AND tool_use_id = 'toolu_search'"); n != 1 {
+		t.Errorf("%d literature searches recorded after the replay, want 1", n)
+	}
+	if store.SpooledLiteratureSearch(filepath.Join(r.home, "spool.jsonl"), "fault-1") {
+		t.Error("the spool still holds the search after the replay")
+	}
+}

@@ -21,19 +21,23 @@ import (
 // full disk, deleted): a permission decision never waits for the
 // database, and what it could not record is written later, not lost.
 type Record struct {
-	Session  *record.SessionSeen `json:"session,omitempty"`
-	Spine    *record.SpineEntry  `json:"spine,omitempty"`
-	Files    []record.Touched    `json:"files,omitempty"`
-	Memory   *record.NewMemory   `json:"memory,omitempty"`
-	Prompt   *record.PromptSeen  `json:"prompt,omitempty"`
-	Verdicts []verdict.Verdict   `json:"verdicts,omitempty"`
+	Session *record.SessionSeen `json:"session,omitempty"`
+	Spine   *record.SpineEntry  `json:"spine,omitempty"`
+	Files   []record.Touched    `json:"files,omitempty"`
+	Memory  *record.NewMemory   `json:"memory,omitempty"`
+	Prompt  *record.PromptSeen  `json:"prompt,omitempty"`
+	// Literature is a literature search the call made: spooled with its
+	// call so gate L-1 still counts it (SpooledLiteratureSearch) before
+	// the spool is replayed.
+	Literature *record.LiteratureSearch `json:"literature,omitempty"`
+	Verdicts   []verdict.Verdict        `json:"verdicts,omitempty"`
 	// Advisory places Verdicts (required when there are verdicts).
 	Advisory *record.AdvisoryContext `json:"advisory,omitempty"`
 }
 
 // Empty reports whether r writes nothing.
 func (r Record) Empty() bool {
-	return r.Session == nil && r.Spine == nil && r.Memory == nil && r.Prompt == nil && len(r.Verdicts) == 0
+	return r.Session == nil && r.Spine == nil && r.Memory == nil && r.Prompt == nil && r.Literature == nil && len(r.Verdicts) == 0
 }
 
 // Apply writes r: the session first, so every row below has its parent.
@@ -57,6 +61,11 @@ func (t *Tx) Apply(ctx context.Context, r Record) error {
 	}
 	if r.Prompt != nil {
 		if err := t.LogPrompt(ctx, *r.Prompt); err != nil {
+			return err
+		}
+	}
+	if r.Literature != nil {
+		if _, _, err := t.AddLiteratureSearch(ctx, *r.Literature); err != nil {
 			return err
 		}
 	}
@@ -87,6 +96,11 @@ func (r Record) scrubbed() Record {
 		m := *r.Memory
 		m.Text = privacy.Scrub(m.Text)
 		r.Memory = &m
+	}
+	if r.Literature != nil {
+		l := *r.Literature
+		l.Query = privacy.Scrub(l.Query)
+		r.Literature = &l
 	}
 	if len(r.Verdicts) > 0 {
 		vs := make([]verdict.Verdict, len(r.Verdicts))
@@ -143,6 +157,33 @@ func Spooled(path string) bool {
 	}
 	_, err := os.Lstat(path + replaySuffix)
 	return err == nil
+}
+
+// SpooledLiteratureSearch reports whether the spool at path (or the part
+// being replayed) holds a counted literature search of session: a search
+// whose call the database refused is then still seen by gate L-1, which
+// must not wait for the replay. It reads the small spool file only; an
+// unreadable line is skipped.
+func SpooledLiteratureSearch(path, session string) bool {
+	for _, p := range []string{path, path + replaySuffix} {
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		for _, line := range bytes.Split(raw, []byte("\n")) {
+			if !bytes.Contains(line, []byte(`"literature"`)) {
+				continue
+			}
+			var r Record
+			if json.Unmarshal(line, &r) != nil || r.Literature == nil {
+				continue
+			}
+			if r.Literature.SessionID == session && r.Literature.GateContext != record.LiteratureUncounted {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // errReplaying: another process holds the replay lock.
