@@ -139,7 +139,7 @@ func startWorker(f *cli.Factory) SetupStep {
 		return SetupStep{Step: "worker", OK: true, Note: true, Detail: "not started (VIBE_WORKER=off)",
 			Fix: "unset VIBE_WORKER and run `vibe worker start` for faster hooks and vector recall"}
 	}
-	bin := filepath.Join(f.Root, "bin", "vibe-embed-worker")
+	bin := cli.InstalledWorker(f)
 	if _, err := os.Stat(bin); err != nil {
 		return step("worker", false, bin+" is missing", "run `make build` in "+f.Root)
 	}

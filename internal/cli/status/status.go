@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -147,10 +146,8 @@ func runStatus(ctx context.Context, o *StatusOptions) error {
 // workerState asks the worker itself (its socket), so a stale pid file can
 // never make a dead worker look alive.
 func workerState(ctx context.Context, p config.Paths) string {
-	hctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
-	defer cancel()
-	h, err := client.GetHealth(hctx, p.Socket)
-	if err != nil {
+	h, up := cli.AskWorker(ctx, p)
+	if !up {
 		if held, _ := client.LockHeld(p); held {
 			return "running but not answering on " + p.Socket + " (see `vibe worker logs`)"
 		}
