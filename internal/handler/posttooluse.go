@@ -149,6 +149,11 @@ func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (h
 	proj := project.ResolveEnv(ev.Cwd, env.Getenv)
 	now := env.Now()
 	call := Digest(ev, proj, now)
+	var lit *record.LiteratureSearch
+	if s, ok := literature.Detect(ev.ToolName, ev.ToolInput, ev.ToolResponse); ok {
+		l := s.Record(ev.SessionID, proj.Root, ev.ToolUseID, now)
+		lit = &l
+	}
 	// Protected files changed without an allowed write are restored first,
 	// whatever the database's state, so what is gated and recorded below is
 	// the restored content.
@@ -162,7 +167,7 @@ func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (h
 	}
 	st, err := env.Store(ctx)
 	if err != nil {
-		if spool(env, ev, proj, call, now) {
+		if spool(env, ev, proj, call, lit, now) {
 			env.Note("the memory database is unavailable (%v); this %s call was spooled and is recorded once it is back", err, ev.ToolName)
 		} else {
 			env.Note("the memory database is unavailable (%v); this %s call was not recorded in the research spine", err, ev.ToolName)
@@ -188,8 +193,8 @@ func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (h
 				return err
 			}
 		}
-		if s, ok := literature.Detect(ev.ToolName, ev.ToolInput, ev.ToolResponse); ok {
-			if _, _, err := tx.AddLiteratureSearch(ctx, s.Record(ev.SessionID, proj.Root, ev.ToolUseID, now)); err != nil {
+		if lit != nil {
+			if _, _, err := tx.AddLiteratureSearch(ctx, *lit); err != nil {
 				return err
 			}
 		}
@@ -209,7 +214,7 @@ func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (h
 	if err != nil {
 		// What was found on disk still reaches Claude; the call itself is
 		// recorded once the database takes it.
-		if !(fault.KindOf(err) == fault.Unavailable && spool(env, ev, proj, call, now)) {
+		if !(fault.KindOf(err) == fault.Unavailable && spool(env, ev, proj, call, lit, now)) {
 			env.Note("record %s call: %v; this call is missing from the research spine", ev.ToolName, err)
 		}
 		return hookrun.Outcome{Verdicts: onDisk(g)}, nil
@@ -474,14 +479,10 @@ func notRestored(vs, restored []verdict.Verdict) []verdict.Verdict {
 // spool keeps the call's spine entry, files, memory and literature search
 // for later when the database refuses them now (hookrun.Env.Record); the
 // claim events of this call are not spooled.
-func spool(env *hookrun.Env, ev *hook.Event, proj project.Project, call Call, now time.Time) bool {
+func spool(env *hookrun.Env, ev *hook.Event, proj project.Project, call Call, lit *record.LiteratureSearch, now time.Time) bool {
 	seen := hookrun.Seen(ev, proj.Root, now)
 	entry := call.Entry
-	r := store.Record{Session: &seen, Spine: &entry, Files: call.Files, Memory: call.Memory}
-	if s, ok := literature.Detect(ev.ToolName, ev.ToolInput, ev.ToolResponse); ok {
-		l := s.Record(ev.SessionID, proj.Root, ev.ToolUseID, now)
-		r.Literature = &l
-	}
+	r := store.Record{Session: &seen, Spine: &entry, Files: call.Files, Memory: call.Memory, Literature: lit}
 	if err := store.Spool(env.Paths().Spool, r); err != nil {
 		env.Logf("spool %s call: %v", ev.ToolName, err)
 		return false
