@@ -65,9 +65,7 @@ func main() {
 		rep := report{When: time.Now().UTC(), Runs: *runs, CPUs: numCPU(), Ratios: map[string]any{}}
 		err := memoryBench(&rep, *bin, *empty, *fixtures, *runs)
 		if err == nil {
-			printTable(rep)
-			raw, _ := json.MarshalIndent(rep, "", "  ")
-			err = os.WriteFile(*out, append(raw, '\n'), 0o644)
+			err = writeReport(rep, *out)
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)
@@ -163,6 +161,11 @@ func run(root, bin, empty, fixtures string, runs, rows int, out string, memory, 
 		}
 	}
 	ratios(&rep)
+	return writeReport(rep, out)
+}
+
+// writeReport prints rep's table and writes it as JSON to out.
+func writeReport(rep report, out string) error {
 	printTable(rep)
 	raw, _ := json.MarshalIndent(rep, "", "  ")
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
