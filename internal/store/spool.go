@@ -170,20 +170,33 @@ func SpooledLiteratureSearch(path, session string) bool {
 		if err != nil {
 			continue
 		}
-		for _, line := range bytes.Split(raw, []byte("\n")) {
-			if !bytes.Contains(line, []byte(`"literature"`)) {
-				continue
-			}
-			var r Record
-			if json.Unmarshal(line, &r) != nil || r.Literature == nil {
-				continue
-			}
-			if r.Literature.SessionID == session && r.Literature.GateContext != record.LiteratureUncounted {
+		recs, _ := parseSpool(raw)
+		for _, r := range recs {
+			if l := r.Literature; l != nil && l.SessionID == session && l.GateContext != record.LiteratureUncounted {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// parseSpool reads the records of a spool file, one JSON object a line,
+// and counts the lines it could not read (blank lines are not counted).
+func parseSpool(raw []byte) (recs []Record, skipped int) {
+	sc := bufio.NewScanner(bytes.NewReader(raw))
+	sc.Buffer(nil, len(raw)+1)
+	for sc.Scan() {
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+			continue
+		}
+		var r Record
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil || r.Empty() {
+			skipped++
+			continue
+		}
+		recs = append(recs, r)
+	}
+	return recs, skipped
 }
 
 // errReplaying: another process holds the replay lock.
@@ -232,20 +245,7 @@ func (s *Store) replayOnce(ctx context.Context, path string) (applied, skipped i
 	if err != nil {
 		return 0, 0, fault.E(fault.Unavailable, "replay spool", err)
 	}
-	var recs []Record
-	sc := bufio.NewScanner(bytes.NewReader(raw))
-	sc.Buffer(nil, len(raw)+1)
-	for sc.Scan() {
-		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
-			continue
-		}
-		var r Record
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil || r.Empty() {
-			skipped++
-			continue
-		}
-		recs = append(recs, r)
-	}
+	recs, skipped := parseSpool(raw)
 	if err := s.Tx(ctx, func(tx *Tx) error {
 		for _, r := range recs {
 			if err := tx.Apply(ctx, r); err != nil {
