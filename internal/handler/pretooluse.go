@@ -63,15 +63,15 @@ func handlePreToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (ho
 	if stErr != nil {
 		env.NoteUnavailable(integrity.DepDatabase, "the memory database is unavailable (%v); checks that need recorded history refuse what they cannot confirm", stErr)
 	}
-	// Decide first, record after: a database that cannot take the session
-	// row now (locked, full disk) delays the record (spooled), never the
-	// decision.
-	defer func() {
+	// Decide first, record after (in the resident process, after the
+	// reply): a database that cannot take the session row now (locked,
+	// full disk) delays the record (spooled), never the decision.
+	defer env.AfterReply(ctx, func(ctx context.Context) {
 		seen := hookrun.Seen(ev, proj.Root, now)
 		if err := env.Record(ctx, store.Record{Session: &seen}); err != nil {
 			env.Logf("record session: %v", err)
 		}
-	}()
+	})
 	var out hookrun.Outcome
 	policy, err := permission.Load(proj.Root)
 	if err != nil {
@@ -88,7 +88,8 @@ func handlePreToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (ho
 	case permission.Ask:
 		out.Ask = append(out.Ask, d.Reason)
 	}
-	if st != nil {
+	probe := probeState(ctx, env, st, ev, proj)
+	if probe.mistakes {
 		if c, err := mistake.Context(ctx, st, ev, proj.Root); err != nil {
 			env.Logf("mistake memory: %v", err)
 		} else if c != "" {
@@ -97,10 +98,14 @@ func handlePreToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (ho
 	}
 	out.Verdicts = append(out.Verdicts, ledgerBash(ev, proj, req)...)
 	out.Verdicts = append(out.Verdicts, shellWrites(ctx, env, ev, st, proj, d.Paths)...)
-	out.Verdicts = append(out.Verdicts, haltCheck(ctx, env, st, proj, d.Paths)...)
-	briefVerdicts, ask := briefCheck(ctx, env, st, proj, d.Paths)
-	out.Verdicts = append(out.Verdicts, briefVerdicts...)
-	out.Ask = append(out.Ask, ask...)
+	if probe.halts {
+		out.Verdicts = append(out.Verdicts, haltCheck(ctx, env, st, proj, d.Paths)...)
+	}
+	if probe.brief {
+		briefVerdicts, ask := briefCheck(ctx, env, st, proj, d.Paths)
+		out.Verdicts = append(out.Verdicts, briefVerdicts...)
+		out.Ask = append(out.Ask, ask...)
+	}
 	target := edit.Target(ev)
 	if target == "" {
 		return out, nil
@@ -125,6 +130,26 @@ func handlePreToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (ho
 		out.Verdicts = append(out.Verdicts, vs...)
 	}
 	return out, nil
+}
+
+// pending is what the project holds that a PreToolUse must read further.
+type pending struct{ halts, mistakes, brief bool }
+
+// probeState asks the database in one statement whether the project has
+// open HALT alerts, mistakes recorded on this call's target, and a brief,
+// so that the checks run only on what is there. Without the database only
+// the brief's copy can be read; when the probe fails every check runs and
+// reports its own error.
+func probeState(ctx context.Context, env *hookrun.Env, st *store.Store, ev *hook.Event, proj project.Project) pending {
+	if st == nil {
+		return pending{brief: true}
+	}
+	halts, mistakes, brief, err := st.PreToolProbe(ctx, proj.Root, mistake.Target(ev.ToolName, ev.ToolInput, ev.Cwd, proj.Root))
+	if err != nil {
+		env.Logf("probe the project's state: %v", err)
+		return pending{halts: true, mistakes: true, brief: true}
+	}
+	return pending{halts: halts, mistakes: mistakes, brief: brief}
 }
 
 // integrityStore is st as integrityhook takes it: a nil interface, not a

@@ -37,6 +37,10 @@ type Env struct {
 	// resident process counts them, so that it closes the database only
 	// after the last one returned, even one that overran its time budget.
 	Go func(func())
+	// After takes work that must not delay the reply, such as recording
+	// what the hook saw: the resident process runs it once the reply is
+	// written. nil means AfterReply runs the work at once.
+	After func(func(context.Context))
 
 	// mu guards the lazily resolved state below, and notesMu the notes: a
 	// handler that overran its budget goes on using the Env while Main
@@ -70,7 +74,7 @@ func (e *Env) UseStore(st *store.Store) {
 // shared, not owned: the copy leaves it open.
 func (e *Env) WithStreams(stdin io.Reader, stdout, stderr io.Writer) *Env {
 	e.mu.Lock()
-	sub := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Now: e.Now, Getenv: e.Getenv, Context: e.Context, Go: e.Go,
+	sub := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Now: e.Now, Getenv: e.Getenv, Context: e.Context, Go: e.Go, After: e.After,
 		paths: e.paths, settings: e.settings, st: e.st, stErr: e.stErr, opened: e.opened,
 		borrowed: e.borrowed || e.st != nil, spooled: e.spooled}
 	e.mu.Unlock()
@@ -128,6 +132,17 @@ func (e *Env) Store(ctx context.Context) (*store.Store, error) {
 		e.st, e.stErr = store.Open(ctx, p.DB, opt)
 	}
 	return e.st, e.stErr
+}
+
+// AfterReply runs f after the hook's reply has gone out when the resident
+// process hosts the hook (Env.After), and now, with ctx, elsewhere: a
+// hook binary's caller waits for the process to exit anyway.
+func (e *Env) AfterReply(ctx context.Context, f func(context.Context)) {
+	if e.After != nil {
+		e.After(f)
+		return
+	}
+	f(ctx)
 }
 
 // Record writes r in one transaction when the database takes it, and

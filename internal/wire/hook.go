@@ -176,7 +176,7 @@ func ReadHookReply(r io.Reader, max int) (HookReply, error) {
 // readFrame reads up to the end of the header line and splits it into n
 // fields (the last one keeps its blanks); rest is what was read past it.
 func readFrame(r io.Reader, n, max int) (fields []string, rest []byte, err error) {
-	buf := make([]byte, 0, 64<<10)
+	buf := make([]byte, 0, 4<<10)
 	for {
 		if i := bytes.IndexByte(buf, '\n'); i >= 0 {
 			f := strings.SplitN(string(buf[:i]), " ", n)

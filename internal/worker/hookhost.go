@@ -22,21 +22,24 @@ import (
 // handleHook answers the one hook frame a hook binary sends.
 func (w *Worker) handleHook(conn net.Conn, r io.Reader) {
 	var reply wire.HookReply
+	later := &afterReply{w: w}
 	req, err := wire.ReadHookRequest(r, maxLine)
 	if err != nil {
 		reply = wire.HookReply{Code: client.CodeInvalid, Error: err.Error()}
 	} else {
-		reply = w.runHook(req)
+		reply = w.runHook(req, later)
 	}
 	conn.SetWriteDeadline(time.Now().Add(connIdle))
 	conn.Write(wire.AppendHookReply(nil, reply))
+	conn.Close() // the client has its reply; what follows is the worker's own
+	later.run()
 }
 
 // runHook runs a hook event in the worker, on the database it holds open,
 // for a hook client of the same build (another build's handlers may decide
 // differently, so its client runs them itself). The hook's own time budget
 // and failure policy apply as in the hook binary.
-func (w *Worker) runHook(req wire.HookRequest) wire.HookReply {
+func (w *Worker) runHook(req wire.HookRequest, later *afterReply) wire.HookReply {
 	if req.Version != buildinfo.Version {
 		return wire.HookReply{Code: client.CodeVersion, Error: fmt.Sprintf(
 			"the worker is build %s, the hook %s: the hook runs its handler itself", buildinfo.Version, req.Version)}
@@ -54,7 +57,7 @@ func (w *Worker) runHook(req wire.HookRequest) wire.HookReply {
 	w.checkDatabase(context.Background())
 	var stdout, stderr bytes.Buffer
 	env := &hookrun.Env{Stdin: bytes.NewReader(req.Stdin), Stdout: &stdout, Stderr: &stderr, Now: w.now,
-		Getenv: func(k string) string { return vars[k] }, Context: w.hookCtx, Go: w.goHandler}
+		Getenv: func(k string) string { return vars[k] }, Context: w.hookCtx, Go: w.goHandler, After: later.add}
 	env.UseStore(w.store())
 	if n := w.notice.Swap(nil); n != nil {
 		env.Note("%s", *n)
