@@ -97,3 +97,72 @@ func TestQueriesDoNotWaitForTheWriter(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestWorkAfterTheReply: what a handler leaves for after its reply
+// (Env.AfterReply) runs once the hook has its reply, not before; Close
+// waits for it with the database open; and a handler that overran its
+// budget gets its after-reply work run at once.
+func TestWorkAfterTheReply(t *testing.T) {
+	p := testHome(t)
+	cfg := fastConfig(p, &fakeLoader{}, "fake")
+	release := make(chan struct{})
+	ran := make(chan error, 2)
+	cfg.Lookup = func(name string) (hookrun.Spec, error) {
+		h := hookrun.Spec{Name: name, Events: []string{hook.Stop}, Budget: 20 * time.Millisecond}
+		after := func(ctx context.Context, env *hookrun.Env) {
+			env.AfterReply(ctx, func(ctx context.Context) {
+				<-release
+				st, err := env.Store(ctx)
+				if err == nil {
+					_, err = st.Stats(ctx)
+				}
+				ran <- err
+			})
+		}
+		switch name {
+		case "later":
+			h.Handle = func(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
+				after(ctx, env)
+				return hookrun.Outcome{Context: []string{"decided"}}, nil
+			}
+		case "overrun":
+			h.Handle = func(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
+				<-ctx.Done() // answered already
+				after(ctx, env)
+				return hookrun.Outcome{}, nil
+			}
+		default:
+			return hookrun.Spec{}, fmt.Errorf("no hook %q", name)
+		}
+		return h, nil
+	}
+	w := New(cfg)
+	if err := w.Open(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	// The reply arrives while the after-reply work still waits.
+	rep := hookFrame(t, p.Socket, "later", `{"session_id":"s1","hook_event_name":"Stop"}`, "VIBE_HOME="+p.Home)
+	if rep.Code != "" || rep.Exit != 0 {
+		t.Fatalf("reply: %+v %s", rep, rep.Stdout)
+	}
+	rep = hookFrame(t, p.Socket, "overrun", `{"session_id":"s1","hook_event_name":"Stop"}`, "VIBE_HOME="+p.Home)
+	if !strings.Contains(string(rep.Stdout), "gave up") {
+		t.Fatalf("overrun reply: %+v %s", rep, rep.Stdout)
+	}
+	closed := make(chan error, 1)
+	go func() { closed <- w.Close() }()
+	select {
+	case err := <-closed:
+		t.Fatalf("Close returned (%v) before the after-reply work ran", err)
+	case <-time.After(100 * time.Millisecond):
+	}
+	close(release)
+	for i := 0; i < 2; i++ {
+		if err := <-ran; err != nil {
+			t.Fatalf("after-reply work found the store closed: %v", err)
+		}
+	}
+	if err := <-closed; err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+}
