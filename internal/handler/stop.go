@@ -36,27 +36,49 @@ func handleStop(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.
 		return hookrun.Outcome{Verdicts: restored}, nil
 	}
 	var out hookrun.Outcome
-	err = st.Tx(ctx, func(tx *store.Tx) error {
-		if err := tx.UpsertSession(ctx, hookrun.Seen(ev, proj.Root, now)); err != nil {
+	seen := hookrun.Seen(ev, proj.Root, now)
+	decide := ev.HookEventName != hook.SubagentStop
+	if decide {
+		// Most turns create no claim: one read says so, and nothing is
+		// written before the reply.
+		pending, err := st.StopPending(ctx, ev.SessionID)
+		decide = err != nil || pending
+	}
+	if decide {
+		err = st.Tx(ctx, func(tx *store.Tx) error {
+			if err := tx.UpsertSession(ctx, seen); err != nil {
+				return err
+			}
+			vs, err := ledger.StopCheck(ctx, tx, ev.SessionID, ev.StopHookActive, env.Settings().StopBlockLimit)
+			out.Verdicts = vs
 			return err
+		})
+		if err != nil {
+			if len(restored) == 0 {
+				return hookrun.Outcome{}, fmt.Errorf("check the session's claims: %w", err)
+			}
+			env.Note("check the session's claims: %v", err)
+			return hookrun.Outcome{Verdicts: restored}, nil
+		}
+	}
+	// The session row and the narrative are memory, not the decision: in
+	// the resident process they are written after the reply. A session row
+	// the database refuses is spooled; the narrative is rebuilt from the
+	// facts at the next Stop.
+	env.AfterReply(ctx, func(ctx context.Context) {
+		if !decide {
+			if err := env.Record(ctx, store.Record{Session: &seen}); err != nil {
+				env.Logf("record session: %v", err)
+				return
+			}
 		}
 		if ev.HookEventName == hook.SubagentStop {
-			return nil
+			return
 		}
-		vs, err := ledger.StopCheck(ctx, tx, ev.SessionID, ev.StopHookActive, env.Settings().StopBlockLimit)
-		if err != nil {
-			return err
+		if err := st.Tx(ctx, func(tx *store.Tx) error { return Checkpoint(ctx, tx, ev.SessionID, ev.PromptID, nil, "") }); err != nil {
+			env.Logf("checkpoint narrative: %v", err)
 		}
-		out.Verdicts = vs
-		return Checkpoint(ctx, tx, ev.SessionID, ev.PromptID, nil, "")
 	})
-	if err != nil {
-		if len(restored) == 0 {
-			return hookrun.Outcome{}, fmt.Errorf("checkpoint narrative: %w", err)
-		}
-		env.Note("checkpoint narrative: %v", err)
-		return hookrun.Outcome{Verdicts: restored}, nil
-	}
 	out.Verdicts = append(out.Verdicts, restored...)
 	return out, nil
 }

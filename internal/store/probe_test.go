@@ -58,3 +58,51 @@ func TestPreToolProbe(t *testing.T) {
 		t.Fatalf("a resolved HALT still counts: %v", got)
 	}
 }
+
+// TestStopPending agrees with Tx.UnreviewedClaims and also reports a
+// stop-block count left to reset.
+func TestStopPending(t *testing.T) {
+	s := openTest(t)
+	ctx := context.Background()
+	at := time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)
+	pending := func() bool {
+		t.Helper()
+		p, err := s.StopPending(ctx, "s1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	tx := func(f func(tx *Tx) error) {
+		t.Helper()
+		if err := s.Tx(ctx, f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if pending() {
+		t.Fatal("an unknown session has something pending")
+	}
+	tx(func(tx *Tx) error { return tx.UpsertSession(ctx, record.SessionSeen{ID: "s1", ProjectPath: "/p", At: at}) })
+	if pending() {
+		t.Fatal("a session without claims has something pending")
+	}
+	tx(func(tx *Tx) error {
+		return tx.AddClaimEvents(ctx, "s1", "/p", at, []record.ClaimEvent{{ClaimID: "C-1", Type: "CREATED", NewStatus: "PROPOSED"}})
+	})
+	if !pending() {
+		t.Fatal("an unreviewed claim is not pending")
+	}
+	tx(func(tx *Tx) error {
+		if err := tx.UpsertSession(ctx, record.SessionSeen{ID: "s2", ProjectPath: "/p", At: at}); err != nil {
+			return err
+		}
+		return tx.AddClaimEvents(ctx, "s2", "/p", at, []record.ClaimEvent{{ClaimID: "C-1", Type: "R2_REVIEWED", R2Verdict: "ACCEPT"}})
+	})
+	if pending() {
+		t.Fatal("a claim reviewed in another session of the project is still pending")
+	}
+	tx(func(tx *Tx) error { return tx.SetStopBlocks(ctx, "s1", 2) })
+	if !pending() {
+		t.Fatal("a stop-block count to reset is not pending")
+	}
+}
