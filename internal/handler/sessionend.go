@@ -22,14 +22,30 @@ var SessionEnd = hookrun.Spec{
 	Handle: handleSessionEnd,
 }
 
-// handleSessionEnd writes the final narrative.
+// handleSessionEnd writes the final narrative (SessionEnd) or a checkpoint
+// (PreCompact) and the project files. Neither event's reply carries
+// anything, so the resident process does this work after answering: the
+// end of a session no longer waits for it, and the work is not cut short
+// by Claude Code's 1.5 s SessionEnd limit. Elsewhere it runs before the
+// reply, whose systemMessage then says what failed; the worker logs it.
 func handleSessionEnd(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
 	proj := project.ResolveEnv(ev.Cwd, env.Getenv)
 	now := env.Now()
+	env.AfterReply(ctx, func(ctx context.Context) {
+		if problem := endSession(ctx, env, ev, proj, now); problem != "" {
+			env.Note("%s", problem)
+			env.Logf("%s: %s", ev.HookEventName, problem)
+		}
+	})
+	return hookrun.Outcome{}, nil
+}
+
+// endSession does handleSessionEnd's work and says what went wrong, if
+// anything.
+func endSession(ctx context.Context, env *hookrun.Env, ev *hook.Event, proj project.Project, now time.Time) string {
 	st, err := env.Store(ctx)
 	if err != nil {
-		env.Note("the memory database is unavailable (%v); the final session summary was not saved", err)
-		return hookrun.Outcome{}, nil
+		return fmt.Sprintf("the memory database is unavailable (%v); the final session summary was not saved", err)
 	}
 	err = st.Tx(ctx, func(tx *store.Tx) error {
 		if err := tx.UpsertSession(ctx, hookrun.Seen(ev, proj.Root, now)); err != nil {
@@ -52,16 +68,16 @@ func handleSessionEnd(ctx context.Context, env *hookrun.Env, ev *hook.Event) (ho
 		return err
 	})
 	if err != nil {
-		return hookrun.Outcome{}, fmt.Errorf("final narrative: %w", err)
+		return fmt.Sprintf("the final narrative was not saved: %v", err)
 	}
 	// The project files (STATE.md section, SPINE.md, project_pickup.md)
 	// follow the database; a failure here is reported, the data is safe.
 	if ev.HookEventName == hook.PreCompact {
 		if _, err := projectfiles.Checkpoint(ctx, st, proj, ev.SessionID, now); err != nil {
-			env.Note("could not update .vibe-science/STATE.md: %v", err)
+			return fmt.Sprintf("could not update .vibe-science/STATE.md: %v", err)
 		}
 	} else if err := projectfiles.Export(ctx, st, proj, ev.SessionID, now); err != nil {
-		env.Note("could not export .vibe-science files: %v", err)
+		return fmt.Sprintf("could not export .vibe-science files: %v", err)
 	}
-	return hookrun.Outcome{}, nil
+	return ""
 }
