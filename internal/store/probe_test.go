@@ -82,7 +82,9 @@ func TestStopPending(t *testing.T) {
 	if pending() {
 		t.Fatal("an unknown session has something pending")
 	}
-	tx(func(tx *Tx) error { return tx.UpsertSession(ctx, record.SessionSeen{ID: "s1", ProjectPath: "/p", At: at}) })
+	tx(func(tx *Tx) error {
+		return tx.UpsertSession(ctx, record.SessionSeen{ID: "s1", ProjectPath: "/p", At: at})
+	})
 	if pending() {
 		t.Fatal("a session without claims has something pending")
 	}
