@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -106,5 +107,67 @@ func TestStopPending(t *testing.T) {
 	tx(func(tx *Tx) error { return tx.SetStopBlocks(ctx, "s1", 2) })
 	if !pending() {
 		t.Fatal("a stop-block count to reset is not pending")
+	}
+}
+
+// TestSessionToolCallsIsKeptCount: the count PostToolUse reads follows
+// every new spine entry of the session (not a repeated tool_use_id, not
+// another session's), and migration 0010 fills it for existing sessions.
+func TestSessionToolCallsIsKeptCount(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "vibe.db")
+	s, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)
+	add := func(session, id string) {
+		t.Helper()
+		if err := s.Tx(ctx, func(tx *Tx) error {
+			if err := tx.UpsertSession(ctx, record.SessionSeen{ID: session, ProjectPath: "/p", At: at}); err != nil {
+				return err
+			}
+			_, err := tx.AddSpine(ctx, record.SpineEntry{SessionID: session, ProjectPath: "/p", At: at, ActionType: "COMMAND", ToolName: "Bash", ToolUseID: id}, nil)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	calls := func(session string) int {
+		t.Helper()
+		var n int
+		if err := s.Tx(ctx, func(tx *Tx) error {
+			var err error
+			n, err = tx.SessionToolCalls(ctx, session)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	for _, id := range []string{"t1", "t2", "t3", "t2"} { // t2 again: the same call, recorded once
+		add("s1", id)
+	}
+	add("s2", "t1")
+	if a, b, c := calls("s1"), calls("s2"), calls("nobody"); a != 3 || b != 1 || c != 0 {
+		t.Fatalf("tool calls s1=%d s2=%d unknown=%d, want 3 1 0", a, b, c)
+	}
+	// Back to schema 9 with the count lost: 0010 counts the entries again.
+	for _, q := range []string{"DROP TRIGGER spine_entries_count", "ALTER TABLE sessions DROP COLUMN tool_calls", "PRAGMA user_version = 9"} {
+		if _, err := s.DB().ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	s.Close()
+	if s, err = Open(ctx, path, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if a, b := calls("s1"), calls("s2"); a != 3 || b != 1 {
+		t.Fatalf("after the migration s1=%d s2=%d, want 3 1", a, b)
+	}
+	add("s1", "t4")
+	if a := calls("s1"); a != 4 {
+		t.Fatalf("after the migration a new call counts: s1=%d, want 4", a)
 	}
 }

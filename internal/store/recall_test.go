@@ -328,6 +328,7 @@ func TestMigrationMovesConflictLinks(t *testing.T) {
 	for _, q := range []string{
 		"DROP INDEX idx_memories_unchecked", "ALTER TABLE memories DROP COLUMN unchecked",
 		"ALTER TABLE memories DROP COLUMN superseded_by", "DROP TABLE memory_links",
+		"DROP TRIGGER spine_entries_count", "ALTER TABLE sessions DROP COLUMN tool_calls",
 		// b contradicted a first, then c contradicted a: a kept b.
 		fmt.Sprintf("UPDATE memories SET conflicts_with = %d WHERE id IN (%d, %d)", a, b, c),
 		fmt.Sprintf("UPDATE memories SET conflicts_with = %d WHERE id = %d", b, a),

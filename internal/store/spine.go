@@ -51,11 +51,11 @@ INSERT INTO provenance (spine_id, session_id, path, op, sha256, size, ts) VALUES
 	return id, nil
 }
 
-// SessionToolCalls counts the session's spine entries; the observer runs on
-// every Nth.
+// SessionToolCalls is how many tool calls the session's spine holds (a
+// count the schema keeps, migration 0010); the observer runs on every Nth.
 func (t *Tx) SessionToolCalls(ctx context.Context, session string) (int, error) {
 	var n int
-	err := t.tx.QueryRowContext(ctx, "SELECT count(*) FROM spine_entries WHERE session_id = ?", session).Scan(&n)
+	err := t.tx.QueryRowContext(ctx, "SELECT COALESCE((SELECT tool_calls FROM sessions WHERE id = ?), 0)", session).Scan(&n)
 	return n, classify("count tool calls", err)
 }
 

@@ -256,10 +256,11 @@ func TestVectorBitsMigrationBackfills(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// Back to version 7: as if 0008 (and 0009, the memory links) had never run.
+	// Back to version 7: as if 0008 (and 0009, the memory links, and 0010, the tool-call count) had never run.
 	for _, q := range []string{"DROP TABLE vec_memories_bits", "DROP TABLE vec_floats",
 		"DROP INDEX idx_memories_unchecked", "ALTER TABLE memories DROP COLUMN unchecked",
-		"ALTER TABLE memories DROP COLUMN superseded_by", "DROP TABLE memory_links", "PRAGMA user_version=7"} {
+		"ALTER TABLE memories DROP COLUMN superseded_by", "DROP TABLE memory_links",
+		"DROP TRIGGER spine_entries_count", "ALTER TABLE sessions DROP COLUMN tool_calls", "PRAGMA user_version=7"} {
 		if _, err := s.DB().Exec(q); err != nil {
 			t.Fatal(err)
 		}

@@ -17,6 +17,7 @@ import (
 func BenchmarkRelayedHook(b *testing.B) {
 	dir := b.TempDir()
 	for _, c := range []struct{ name, hook, event string }{
+		{"subagent-stop", "stop", `{"session_id":"bench-1","cwd":"` + dir + `","hook_event_name":"SubagentStop","stop_hook_active":false,"agent_id":"a1","agent_type":"reviewer2"}`},
 		{"pre-tool-use-read", "pre-tool-use", `{"session_id":"bench-1","cwd":"` + dir + `","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"` + dir + `/notes.md"},"tool_use_id":"t1"}`},
 		{"post-tool-use-bash", "post-tool-use", `{"session_id":"bench-1","cwd":"` + dir + `","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_response":{"stdout":"a\nb"},"tool_use_id":"t2"}`},
 	} {

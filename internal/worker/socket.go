@@ -53,7 +53,7 @@ func (w *Worker) serve() {
 // than the injected clock.
 func (w *Worker) handle(conn net.Conn) {
 	defer conn.Close()
-	r := bufio.NewReaderSize(conn, 64<<10)
+	r := bufio.NewReaderSize(conn, 4<<10) // longer lines and frames are read in parts
 	conn.SetReadDeadline(time.Now().Add(connIdle))
 	if first, err := r.Peek(1); err == nil && wire.FramingOf(first[0]) == wire.Hook {
 		w.handleHook(conn, r)
