@@ -176,47 +176,70 @@ func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (h
 	}
 	g := gateArtifacts(ctx, env, st, ev, call, now)
 	call.Entry.GateResult = string(g.worst)
-	var calls int
-	err = st.Tx(ctx, func(tx *store.Tx) error {
-		if err := tx.UpsertSession(ctx, hookrun.Seen(ev, proj.Root, now)); err != nil {
-			return err
-		}
-		if _, err := tx.AddSpine(ctx, call.Entry, call.Files); err != nil {
-			return err
-		}
-		var err error
-		if calls, err = tx.SessionToolCalls(ctx, ev.SessionID); err != nil {
-			return err
-		}
-		if call.Memory != nil {
-			if _, _, err := tx.AddMemory(ctx, *call.Memory); err != nil {
+	calls, brief, perr := st.PostToolProbe(ctx, ev.SessionID, proj.Root)
+	every := env.Settings().ObserverEvery
+	record := func(ctx context.Context) error {
+		return st.Tx(ctx, func(tx *store.Tx) error {
+			if err := tx.UpsertSession(ctx, hookrun.Seen(ev, proj.Root, now)); err != nil {
 				return err
 			}
-		}
-		if lit != nil {
-			if _, _, err := tx.AddLiteratureSearch(ctx, *lit); err != nil {
+			if _, err := tx.AddSpine(ctx, call.Entry, call.Files); err != nil {
 				return err
 			}
-		}
-		if err := recordClaims(ctx, tx, ev, call, now); err != nil {
-			return err
-		}
-		if ev.HookEventName == hook.PostToolUseFailure {
-			err = mistake.Record(ctx, tx, ev, proj.Root, call.Entry.InputSummary, now)
-		} else {
-			err = mistake.Resolve(ctx, tx, ev, proj.Root, call.Entry.InputSummary, now)
-		}
-		if err != nil {
-			return err
-		}
-		return g.record(ctx, tx, ev, proj, now)
-	})
-	if err != nil {
-		// What was found on disk still reaches Claude; the call itself is
-		// recorded once the database takes it.
+			var err error
+			if calls, err = tx.SessionToolCalls(ctx, ev.SessionID); err != nil {
+				return err
+			}
+			if call.Memory != nil {
+				if _, _, err := tx.AddMemory(ctx, *call.Memory); err != nil {
+					return err
+				}
+			}
+			if lit != nil {
+				if _, _, err := tx.AddLiteratureSearch(ctx, *lit); err != nil {
+					return err
+				}
+			}
+			if err := recordClaims(ctx, tx, ev, call, now); err != nil {
+				return err
+			}
+			if ev.HookEventName == hook.PostToolUseFailure {
+				err = mistake.Record(ctx, tx, ev, proj.Root, call.Entry.InputSummary, now)
+			} else {
+				err = mistake.Resolve(ctx, tx, ev, proj.Root, call.Entry.InputSummary, now)
+			}
+			if err != nil {
+				return err
+			}
+			return g.record(ctx, tx, ev, proj, now)
+		})
+	}
+	// A record the database refuses is spooled (or, when it cannot be,
+	// reported); what was found on disk reaches Claude either way.
+	refused := func(err error) {
 		if !(fault.KindOf(err) == fault.Unavailable && spool(env, ev, proj, call, lit, now)) {
 			env.Note("record %s call: %v; this call is missing from the research spine", ev.ToolName, err)
+			env.Logf("record %s call: %v", ev.ToolName, err)
 		}
+	}
+	if perr == nil && recordAfterReply(ev, call, g, lit) && !observer.Due(calls+1, every) {
+		// Most calls: nothing in the reply depends on the record, so the
+		// resident process writes it after answering.
+		env.AfterReply(ctx, func(ctx context.Context) {
+			if err := record(ctx); err != nil {
+				refused(err)
+				return
+			}
+			recordDownloads(ctx, env, st, ev, call, now)
+		})
+		out := hookrun.Outcome{Verdicts: onDisk(g)}
+		if brief {
+			out.Verdicts = append(out.Verdicts, integrityAfterWrite(ctx, env, st, ev, call, now)...)
+		}
+		return out, nil
+	}
+	if err := record(ctx); err != nil {
+		refused(err)
 		return hookrun.Outcome{Verdicts: onDisk(g)}, nil
 	}
 	recordDownloads(ctx, env, st, ev, call, now)
@@ -224,7 +247,7 @@ func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (h
 	out.Verdicts = append(out.Verdicts, syncSeeds(ctx, env, st, ev, call, now)...)
 	out.Verdicts = append(out.Verdicts, recordReviews(ctx, env, st, ev, call, now)...)
 	out.Verdicts = append(out.Verdicts, integrityAfterWrite(ctx, env, st, ev, call, now)...)
-	if observer.Due(calls, env.Settings().ObserverEvery) {
+	if observer.Due(calls, every) {
 		raised, err := observer.Run(ctx, st, proj, ev.SessionID, now, observer.Config{})
 		if err != nil {
 			env.Logf("observer: %v", err)
@@ -232,6 +255,25 @@ func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (h
 		out.Verdicts = append(out.Verdicts, observer.Verdicts(raised)...)
 	}
 	return out, nil
+}
+
+// recordAfterReply: the call's record may follow the reply, because no
+// part of the reply reads it and nothing Claude does next can depend on it
+// sooner. Kept before the reply: a failed call (its mistake memory), a
+// literature search (gate L-1 counts it), gates that ran (their results),
+// and writes of the claim ledger, a review, the seeds file or the domain
+// config (their rows feed verdicts of this very reply).
+func recordAfterReply(ev *hook.Event, call Call, g gated, lit *record.LiteratureSearch) bool {
+	if ev.HookEventName != hook.PostToolUse || lit != nil || len(g.judged) > 0 {
+		return false
+	}
+	for _, f := range call.Files {
+		if f.Op == "write" && (ledger.IsLedger(f.Path) || ledger.IsReview(f.Path) || calibrate.IsReviewFile(f.Path) ||
+			integrityhook.IsDomainConfig(f.Path) || strings.EqualFold(filepath.Base(filepath.FromSlash(f.Path)), seeds.FileName)) {
+			return false
+		}
+	}
+	return true
 }
 
 // CheckProtectedChange names the second line of defence: a protected file

@@ -30,3 +30,14 @@ SELECT EXISTS (SELECT 1 FROM claim_events c WHERE c.session_id = ?1 AND c.event_
     OR COALESCE((SELECT stop_blocks FROM sessions WHERE id = ?1), 0) <> 0`, session).Scan(&pending)
 	return pending, classify("probe the session's claims", err)
 }
+
+// PostToolProbe answers in one statement what a PostToolUse asks before it
+// replies: how many tool calls the session has recorded (the observer runs
+// on every Nth) and whether the project has a brief (whose anchors a write
+// may have moved).
+func (s *Store) PostToolProbe(ctx context.Context, session, project string) (calls int, brief bool, err error) {
+	err = s.db.QueryRowContext(ctx, `
+SELECT COALESCE((SELECT tool_calls FROM sessions WHERE id = ?1), 0),
+       EXISTS (SELECT 1 FROM briefs WHERE project_path = ?2)`, session, project).Scan(&calls, &brief)
+	return calls, brief, classify("probe the session's state", err)
+}

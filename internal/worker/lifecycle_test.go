@@ -3,6 +3,8 @@ package worker
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -164,5 +166,46 @@ func TestWorkAfterTheReply(t *testing.T) {
 	}
 	if err := <-closed; err != nil {
 		t.Fatalf("Close: %v", err)
+	}
+}
+
+// TestPostToolUseRecordedAfterTheReply: the resident process answers a
+// plain PostToolUse before it records the call, and the record lands
+// before Close releases the database; a failed call is recorded before
+// its reply (its mistake memory), and both count as the session's calls.
+func TestPostToolUseRecordedAfterTheReply(t *testing.T) {
+	p := testHome(t)
+	w := New(fastConfig(p, &fakeLoader{}, "fake"))
+	if err := w.Open(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	proj := t.TempDir()
+	os.MkdirAll(filepath.Join(proj, ".git"), 0o755)
+	os.WriteFile(filepath.Join(proj, "notes.txt"), []byte("AUC 0.81\n"), 0o644)
+	env := []string{"VIBE_HOME=" + p.Home, "HOME=" + p.Home, "VIBE_WORKER=off"}
+	ok := `{"session_id":"s1","cwd":"` + proj + `","hook_event_name":"PostToolUse","tool_name":"Write","tool_use_id":"t1",` +
+		`"tool_input":{"file_path":"` + filepath.Join(proj, "notes.txt") + `","content":"AUC 0.81\n"},"tool_response":{"type":"create"}}`
+	failed := `{"session_id":"s1","cwd":"` + proj + `","hook_event_name":"PostToolUseFailure","tool_name":"Bash","tool_use_id":"t2",` +
+		`"tool_input":{"command":"python3 train.py"},"error":"KeyError: 'guide_id'"}`
+	for _, c := range []struct{ hook, event string }{{"post-tool-use", ok}, {"post-tool-use", failed}} {
+		if rep := hookFrame(t, p.Socket, c.hook, c.event, env...); rep.Code != "" || rep.Exit != 0 || strings.Contains(string(rep.Stdout), "systemMessage") {
+			t.Fatalf("reply: %+v %s", rep, rep.Stdout)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(context.Background(), p.DB, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var entries, calls, mistakes int
+	db := st.DB()
+	db.QueryRow("SELECT count(*) FROM spine_entries WHERE session_id = 's1'").Scan(&entries)
+	db.QueryRow("SELECT tool_calls FROM sessions WHERE id = 's1'").Scan(&calls)
+	db.QueryRow("SELECT count(*) FROM mistakes").Scan(&mistakes)
+	if entries != 2 || calls != 2 || mistakes != 1 {
+		t.Fatalf("spine entries %d, tool calls %d, mistakes %d; want 2, 2, 1", entries, calls, mistakes)
 	}
 }
