@@ -102,13 +102,14 @@ func TestHookBinaryEndToEnd(t *testing.T) {
 	// denial comes back, and the local script (exit 3) never runs. The
 	// worker runs in this test binary, so that is the daemon next to bin.
 	trustTestBinary(t, dir)
-	paths := startWorker(t, home)
+	paths, stop := startWorker(t, home)
 	pre := `{"session_id":"proc-2","cwd":"` + t.TempDir() + `","hook_event_name":"PreToolUse","agent_id":"a","agent_type":"vibe:reviewer2",` +
 		`"tool_name":"Bash","tool_input":{"command":"echo x >> CLAIM-LEDGER.md"},"tool_use_id":"t"}`
 	r = runProc(t, bin, pre, "VIBE_HOME="+home, "VIBE_WORKER=off", "TMPDIR="+tmp)
 	if r.code != 0 || !strings.Contains(r.stdout, `"permissionDecision":"deny"`) {
 		t.Fatalf("relayed: %+v", r)
 	}
+	stop()
 	st, err := store.Open(context.Background(), paths.DB, store.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)

@@ -77,26 +77,30 @@ func runMainTrusting(t *testing.T, hookName, event string, env map[string]string
 	return run{Main(hookName, e), out.String(), errOut.String()}
 }
 
-func startWorker(t *testing.T, home string) config.Paths {
+// startWorker runs a worker for home until the test ends or stop is called;
+// stop returns once the work hooks left for after their replies is done
+// (a relayed hook records some of what it saw after answering).
+func startWorker(t *testing.T, home string) (paths config.Paths, stop func()) {
 	t.Helper()
-	paths := config.Resolve(func(k string) string { return map[string]string{"VIBE_HOME": home}[k] })
+	paths = config.Resolve(func(k string) string { return map[string]string{"VIBE_HOME": home}[k] })
 	w := worker.New(worker.Config{Paths: paths})
 	if err := w.Open(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { w.Close() })
-	return paths
+	return paths, func() { w.Close() }
 }
 
 // TestRelayRunsTheHookInTheWorker: with a worker up, the event is handled
 // there; no local handler exists, so a fallback would have failed.
 func TestRelayRunsTheHookInTheWorker(t *testing.T) {
 	home := t.TempDir()
-	paths := startWorker(t, home)
+	paths, stop := startWorker(t, home)
 	r := runMain(t, "post-tool-use", postEvent, map[string]string{"VIBE_HOME": home, "VIBE_WORKER": "off"}, "")
 	if r.code != 0 || r.stdout != "" || r.stderr != "" {
 		t.Fatalf("relay: %+v", r)
 	}
+	stop()
 	st, err := store.Open(context.Background(), paths.DB, store.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
@@ -147,7 +151,7 @@ func TestRelayFallsBackToTheLocalHandler(t *testing.T) {
 // build (its handlers may decide differently); the client then runs locally.
 func TestRelayRefusesAnotherBuild(t *testing.T) {
 	home := t.TempDir()
-	paths := startWorker(t, home)
+	paths, _ := startWorker(t, home)
 	frame := wire.AppendHookRequest(nil, wire.HookRequest{Hook: "post-tool-use", Version: "other-build", Stdin: []byte(postEvent)})
 	self, _ := os.Executable()
 	rep, err := roundTrip(paths.Socket, frame, 5000, self)

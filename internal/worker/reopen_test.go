@@ -64,6 +64,7 @@ func TestDeletedDatabaseIsDetected(t *testing.T) {
 	if rep := hookFrame(t, p.Socket, "post-tool-use", event("later"), env...); len(rep.Stdout) != 0 {
 		t.Fatalf("the notice repeats: %s", rep.Stdout)
 	}
+	w.Close() // the calls are recorded after their replies; Close waits for that
 	st, err := store.Open(context.Background(), p.DB, store.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
