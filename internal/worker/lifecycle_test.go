@@ -114,9 +114,11 @@ func TestWorkAfterTheReply(t *testing.T) {
 		after := func(ctx context.Context, env *hookrun.Env) {
 			env.AfterReply(ctx, func(ctx context.Context) {
 				<-release
-				st, err := env.Store(ctx)
+				// Close may have cancelled ctx by now (it cancels what
+				// outlives its hook); the database must still be open.
+				st, err := env.Store(context.Background())
 				if err == nil {
-					_, err = st.Stats(ctx)
+					_, err = st.Stats(context.Background())
 				}
 				ran <- err
 			})
