@@ -240,3 +240,72 @@ func TestNewCmdSetupAndUninstallWireEveryDependency(t *testing.T) {
 }
 
 func replaceRoot(s, root string) string { return strings.ReplaceAll(s, "%ROOT%", root) }
+
+// TestRunSetupRegistrationThroughExec: each answer of the claude CLI (a
+// fake Exec) and the step setup reports for it, with the commands it ran.
+func TestRunSetupRegistrationThroughExec(t *testing.T) {
+	manual := "claude plugin marketplace add %ROOT% && claude plugin install vibe@vibe-local"
+	for _, c := range []struct {
+		name      string
+		answers   map[string]error // command → its error (nil: success)
+		listed    bool             // `claude plugin list` names the plugin
+		staleCopy bool             // Claude Code's cached copy is older than bin/
+		wantCalls string
+		want      string
+	}{
+		{name: "list fails", answers: map[string]error{"claude plugin list": errors.New("exit status 1\nstack")},
+			wantCalls: "claude plugin list",
+			want:      "FAIL plugin    `claude plugin list` failed: exit status 1\n     fix: run: " + manual + "\n"},
+		{name: "marketplace already added", answers: map[string]error{"claude plugin marketplace add %ROOT%": errors.New("marketplace vibe-local already exists")},
+			wantCalls: "claude plugin list|claude plugin marketplace add %ROOT%|claude plugin install vibe@vibe-local",
+			want:      "ok   plugin    vibe@vibe-local installed from %ROOT% (restart Claude Code to load it)\n"},
+		{name: "install fails", answers: map[string]error{"claude plugin install vibe@vibe-local": errors.New("network down")},
+			wantCalls: "claude plugin list|claude plugin marketplace add %ROOT%|claude plugin install vibe@vibe-local",
+			want:      "FAIL plugin    `claude plugin install` failed: network down\n     fix: run: " + manual + "\n"},
+		{name: "installed", listed: true, wantCalls: "claude plugin list",
+			want: "ok   plugin    vibe@vibe-local is installed\n"},
+		{name: "stale copy", listed: true, staleCopy: true,
+			wantCalls: "claude plugin list|claude plugin uninstall vibe@vibe-local|claude plugin marketplace add %ROOT%|claude plugin install vibe@vibe-local",
+			want:      "ok   plugin    vibe@vibe-local installed from %ROOT% (restart Claude Code to load it)\n"},
+	} {
+		in := newFakeInstall(t)
+		in.env["VIBE_WORKER"] = "off"
+		if c.staleCopy {
+			cache := filepath.Join(in.home, ".claude", "plugins", "cache", MarketplaceName, "vibe", "0.1.0", "bin")
+			os.MkdirAll(cache, 0o755)
+			old := time.Now().Add(-time.Hour)
+			for _, b := range HookBinaries {
+				os.WriteFile(filepath.Join(cache, b), []byte("#!/bin/sh\n"), 0o755)
+				os.Chtimes(filepath.Join(cache, b), old, old)
+			}
+		}
+		var calls []string
+		o := in.setupOptions(t, nil)
+		o.NoRegister = false
+		o.LookPath = func(name string) (string, error) { return "/usr/bin/" + name, nil }
+		o.Exec = func(_ context.Context, name string, args ...string) (string, error) {
+			line := strings.Join(append([]string{name}, args...), " ")
+			calls = append(calls, strings.ReplaceAll(line, in.root, "%ROOT%"))
+			if line == "claude plugin list" && c.listed && c.answers[line] == nil {
+				return "vibe@vibe-local (enabled)\n", nil
+			}
+			return "", c.answers[strings.ReplaceAll(line, in.root, "%ROOT%")]
+		}
+		_ = runSetup(context.Background(), o)
+		if got := strings.Join(calls, "|"); got != c.wantCalls {
+			t.Errorf("%s: calls %q, want %q", c.name, got, c.wantCalls)
+		}
+		// The report from the plugin step on (it is the last).
+		plugin := in.out.String()
+		if i := strings.Index(plugin, " plugin    "); i >= 4 {
+			plugin = plugin[i-4:]
+		}
+		if want := replaceRoot(c.want, in.root); plugin != want {
+			t.Errorf("%s: plugin step:\n%s\nwant:\n%s", c.name, plugin, want)
+		}
+		stamped := in.paths().Home + "/plugin-registered"
+		if _, err := os.Stat(stamped); (err == nil) != strings.HasPrefix(c.want, "ok") {
+			t.Errorf("%s: registration stamp present %v after %q", c.name, err == nil, c.want)
+		}
+	}
+}
