@@ -33,14 +33,14 @@ type DoctorOptions struct {
 	Exec     func(ctx context.Context, name string, args ...string) (string, error)
 	LookPath func(string) (string, error)
 	// OpenDB opens the database file afresh, as a hook would, rather than
-	// sharing the factory's store (OpenStore).
+	// sharing the factory's store (openStore).
 	OpenDB func(ctx context.Context, path string) (Database, error)
 	// FindProject is the project doctor runs in; an error means none, and
 	// its config files are not checked.
 	FindProject func(dir string) (project.Project, error)
 	// Root is the plugin root (bin/, hooks.json, plugin/guard.sh).
 	Root string
-	// HeaderDirs are where the sqlite3.h check looks (SQLiteHeaderDirs).
+	// HeaderDirs are where the sqlite3.h check looks (sqliteHeaderDirs).
 	HeaderDirs []string
 
 	JSON bool
@@ -54,8 +54,8 @@ type Database interface {
 	Close() error
 }
 
-// OpenStore opens the store at path: DoctorOptions.OpenDB outside tests.
-func OpenStore(ctx context.Context, path string) (Database, error) {
+// openStore opens the store at path: DoctorOptions.OpenDB outside tests.
+func openStore(ctx context.Context, path string) (Database, error) {
 	st, err := store.Open(ctx, path, store.Options{})
 	if err != nil {
 		return nil, err // not a nil *store.Store in a non-nil Database
@@ -63,13 +63,13 @@ func OpenStore(ctx context.Context, path string) (Database, error) {
 	return st, nil
 }
 
-// SQLiteHeaderDirs are where doctor looks for sqlite3.h.
-var SQLiteHeaderDirs = []string{"/usr/include", "/usr/local/include", "/opt/homebrew/include", "/opt/local/include"}
+// sqliteHeaderDirs are where doctor looks for sqlite3.h.
+var sqliteHeaderDirs = []string{"/usr/include", "/usr/local/include", "/opt/homebrew/include", "/opt/local/include"}
 
 // NewCmdDoctor builds `vibe doctor`.
 func NewCmdDoctor(f *cli.Factory, runF func(*DoctorOptions) error) *cobra.Command {
 	opts := &DoctorOptions{IO: f.IO, Paths: f.Paths, Getenv: f.Getenv, Exec: f.Exec, LookPath: f.LookPath,
-		OpenDB: OpenStore, FindProject: f.FindProject, Root: f.Root, HeaderDirs: SQLiteHeaderDirs}
+		OpenDB: openStore, FindProject: f.FindProject, Root: f.Root, HeaderDirs: sqliteHeaderDirs}
 	cmd := &cobra.Command{
 		Use:   "doctor",
 		Short: "Check every prerequisite and say how to fix each failure",
