@@ -9,8 +9,9 @@ import (
 	"github.com/vibe-science/vibe/internal/worker/client"
 )
 
-// InstalledWorker is this install's resident process binary.
-func InstalledWorker(f *Factory) string { return filepath.Join(f.Root, "bin", client.BinaryName) }
+// InstalledWorker is the resident process binary of the install whose
+// plugin root is root.
+func InstalledWorker(root string) string { return filepath.Join(root, "bin", client.BinaryName) }
 
 // AskWorker returns the running worker's health, or ok false when none
 // answers within a moment.

@@ -161,3 +161,28 @@ func Flags[O any](t *testing.T, newCmd func(runF func(*O) error) *cobra.Command,
 		}
 	}
 }
+
+// Built is the Options newCmd fills in for argv, its runF recording them
+// instead of running: an Options → output test starts from them (every
+// dependency taken from the factory, as `vibe` takes it) and replaces the
+// ones it fakes.
+func Built[O any](t testing.TB, newCmd func(runF func(*O) error) *cobra.Command, argv ...string) *O {
+	t.Helper()
+	var got *O
+	if err := Parse(newCmd(func(o *O) error { got = o; return nil }), argv...); err != nil {
+		t.Fatalf("%q: %v", argv, err)
+	}
+	return got
+}
+
+// Wired fails t for each func field of the Options struct *o left nil: a
+// dependency the command's constructor forgot to take from the factory.
+func Wired(t testing.TB, o any) {
+	t.Helper()
+	v := reflect.ValueOf(o).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		if fl := v.Field(i); fl.Kind() == reflect.Func && fl.IsNil() {
+			t.Errorf("%s.%s is nil: its constructor does not set it", v.Type().Name(), v.Type().Field(i).Name)
+		}
+	}
+}

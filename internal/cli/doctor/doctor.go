@@ -19,19 +19,57 @@ import (
 	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/permission"
+	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
-// DoctorOptions are the flags of `vibe doctor`.
+// DoctorOptions are the flags of `vibe doctor` and what its checks read.
 type DoctorOptions struct {
-	IO      cli.IO
-	Factory *cli.Factory
-	JSON    bool
+	IO     cli.IO
+	Paths  func() config.Paths
+	Getenv func(string) string
+	// Exec runs and LookPath finds the programs doctor asks: claude, go
+	// and the C compiler.
+	Exec     func(ctx context.Context, name string, args ...string) (string, error)
+	LookPath func(string) (string, error)
+	// OpenDB opens the database file afresh, as a hook would, rather than
+	// sharing the factory's store (openStore).
+	OpenDB func(ctx context.Context, path string) (Database, error)
+	// FindProject is the project doctor runs in; an error means none, and
+	// its config files are not checked.
+	FindProject func(dir string) (project.Project, error)
+	// Root is the plugin root (bin/, hooks.json, plugin/guard.sh).
+	Root string
+	// HeaderDirs are where the sqlite3.h check looks (sqliteHeaderDirs).
+	HeaderDirs []string
+
+	JSON bool
 }
+
+// Database is what doctor asks of the database file: the schema version,
+// and an integrity check that also proves sqlite-vec and FTS5 are built in.
+type Database interface {
+	Version(ctx context.Context) (int, error)
+	Check(ctx context.Context) (vecVersion string, err error)
+	Close() error
+}
+
+// openStore opens the store at path: DoctorOptions.OpenDB outside tests.
+func openStore(ctx context.Context, path string) (Database, error) {
+	st, err := store.Open(ctx, path, store.Options{})
+	if err != nil {
+		return nil, err // not a nil *store.Store in a non-nil Database
+	}
+	return st, nil
+}
+
+// sqliteHeaderDirs are where doctor looks for sqlite3.h.
+var sqliteHeaderDirs = []string{"/usr/include", "/usr/local/include", "/opt/homebrew/include", "/opt/local/include"}
 
 // NewCmdDoctor builds `vibe doctor`.
 func NewCmdDoctor(f *cli.Factory, runF func(*DoctorOptions) error) *cobra.Command {
-	opts := &DoctorOptions{IO: f.IO, Factory: f}
+	opts := &DoctorOptions{IO: f.IO, Paths: f.Paths, Getenv: f.Getenv, Exec: f.Exec, LookPath: f.LookPath,
+		OpenDB: openStore, FindProject: f.FindProject, Root: f.Root, HeaderDirs: sqliteHeaderDirs}
 	cmd := &cobra.Command{
 		Use:   "doctor",
 		Short: "Check every prerequisite and say how to fix each failure",
@@ -59,8 +97,7 @@ func runDoctor(ctx context.Context, o *DoctorOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	f := o.Factory
-	p := f.Paths()
+	p := o.Paths()
 	var checks []Check
 	add := func(c Check) { checks = append(checks, c) }
 
@@ -74,7 +111,7 @@ func runDoctor(ctx context.Context, o *DoctorOptions) error {
 		add(Check{"vibe home", true, p.Home, ""})
 	}
 
-	st, err := store.Open(ctx, p.DB, store.Options{})
+	st, err := o.OpenDB(ctx, p.DB)
 	if err != nil {
 		add(Check{"database", false, err.Error(), "if the file is corrupt, move it aside (" + p.DB + ") and run `vibe setup`; if it is locked, find the process holding it"})
 	} else {
@@ -87,51 +124,51 @@ func runDoctor(ctx context.Context, o *DoctorOptions) error {
 		st.Close()
 	}
 
-	if m := setup.MissingBinaries(f.Root); len(m) > 0 {
-		add(Check{"hook binaries", false, "missing: " + strings.Join(m, ", "), "run `make build` in " + f.Root})
+	if m := setup.MissingBinaries(o.Root); len(m) > 0 {
+		add(Check{"hook binaries", false, "missing: " + strings.Join(m, ", "), "run `make build` in " + o.Root})
 	} else {
-		add(Check{"hook binaries", true, filepath.Join(f.Root, "bin"), ""})
+		add(Check{"hook binaries", true, filepath.Join(o.Root, "bin"), ""})
 	}
-	guard := filepath.Join(f.Root, "plugin", "guard.sh")
+	guard := filepath.Join(o.Root, "plugin", "guard.sh")
 	if info, err := os.Stat(guard); err != nil || info.Mode()&0o111 == 0 {
 		add(Check{"pre-tool-use guard", false, guard + " is missing or not executable", "restore it from git and `chmod +x` it"})
 	} else {
 		add(Check{"pre-tool-use guard", true, guard, ""})
 	}
-	if _, err := os.Stat(filepath.Join(f.Root, "hooks.json")); err != nil {
+	if _, err := os.Stat(filepath.Join(o.Root, "hooks.json")); err != nil {
 		add(Check{"hooks.json", false, err.Error(), "run vibe from its checkout, or set VIBE_PLUGIN_ROOT"})
 	} else {
-		add(Check{"hooks.json", true, filepath.Join(f.Root, "hooks.json"), ""})
+		add(Check{"hooks.json", true, filepath.Join(o.Root, "hooks.json"), ""})
 	}
 
-	for _, c := range buildChecks(ctx, f) {
+	for _, c := range buildChecks(ctx, o) {
 		add(c)
 	}
-	for _, c := range projectChecks(f) {
+	for _, c := range projectChecks(o) {
 		add(c)
 	}
 
-	if path, err := f.LookPath("claude"); err != nil {
+	if path, err := o.LookPath("claude"); err != nil {
 		add(Check{"claude CLI", false, "not on PATH", "install Claude Code (npm install -g @anthropic-ai/claude-code)"})
 	} else {
-		out, err := f.Exec(ctx, "claude", "--version")
+		out, err := o.Exec(ctx, "claude", "--version")
 		if err != nil {
 			add(Check{"claude CLI", false, path + ": " + setup.FirstLine(err.Error()), "reinstall Claude Code"})
 		} else {
 			add(Check{"claude CLI", true, path + " " + strings.TrimSpace(out), ""})
-			list, err := f.Exec(ctx, "claude", "plugin", "list")
+			list, err := o.Exec(ctx, "claude", "plugin", "list")
 			switch {
 			case err != nil:
 				add(Check{"plugin registered", false, setup.FirstLine(err.Error()), "run `vibe setup`"})
 			case strings.Contains(list, setup.PluginRef):
 				add(Check{"plugin registered", true, setup.PluginRef, ""})
 			default:
-				add(Check{"plugin registered", false, setup.PluginRef + " is not installed", "run `vibe setup`, or start Claude Code with --plugin-dir " + f.Root})
+				add(Check{"plugin registered", false, setup.PluginRef + " is not installed", "run `vibe setup`, or start Claude Code with --plugin-dir " + o.Root})
 			}
 		}
 	}
-	checks = append(checks, clientChecks(f)...) // doctor_clients.go
-	add(workerCheck(ctx, f))                    // worker.go
+	checks = append(checks, clientChecks(o)...) // doctor_clients.go
+	add(workerCheck(ctx, o))                    // worker.go
 	add(Check{"embedding model", true, status.ModelState(p.Models), ""})
 	if raw, err := os.ReadFile(p.Settings); err == nil {
 		if problems := cli.SettingsProblems(raw); len(problems) > 0 {
@@ -176,22 +213,19 @@ func runDoctor(ctx context.Context, o *DoctorOptions) error {
 	return nil
 }
 
-// sqliteHeaderDirs are where doctor looks for sqlite3.h (tests replace it).
-var sqliteHeaderDirs = []string{"/usr/include", "/usr/local/include", "/opt/homebrew/include", "/opt/local/include"}
-
 // buildChecks are the prerequisites of building vibe from source (the
-// README's list). They matter only in a source checkout (f.Root holds
+// README's list). They matter only in a source checkout (o.Root holds
 // go.mod); an installed copy runs without them.
-func buildChecks(ctx context.Context, f *cli.Factory) []Check {
-	raw, err := os.ReadFile(filepath.Join(f.Root, "go.mod"))
+func buildChecks(ctx context.Context, o *DoctorOptions) []Check {
+	raw, err := os.ReadFile(filepath.Join(o.Root, "go.mod"))
 	if err != nil {
 		return []Check{{"build tools", true, "not needed for running (Go, a C compiler and sqlite3.h only build vibe from source)", ""}}
 	}
 	want := goDirective(string(raw))
 	var checks []Check
-	if path, err := f.LookPath("go"); err != nil {
-		checks = append(checks, Check{"Go toolchain", false, "go not on PATH", "install Go " + want + " or newer (https://go.dev/dl/), needed to build vibe from " + f.Root})
-	} else if out, err := f.Exec(ctx, "go", "env", "GOVERSION"); err != nil {
+	if path, err := o.LookPath("go"); err != nil {
+		checks = append(checks, Check{"Go toolchain", false, "go not on PATH", "install Go " + want + " or newer (https://go.dev/dl/), needed to build vibe from " + o.Root})
+	} else if out, err := o.Exec(ctx, "go", "env", "GOVERSION"); err != nil {
 		checks = append(checks, Check{"Go toolchain", false, path + ": " + setup.FirstLine(err.Error()), "reinstall Go " + want + " or newer"})
 	} else if have := goVersionOf(out); versionLess(strings.TrimPrefix(have, "go"), want) {
 		checks = append(checks, Check{"Go toolchain", false, path + " is " + have + "; go.mod needs go " + want, "install Go " + want + " or newer (https://go.dev/dl/)"})
@@ -200,8 +234,8 @@ func buildChecks(ctx context.Context, f *cli.Factory) []Check {
 	}
 
 	cc := ""
-	if env := f.Getenv("CC"); env != "" {
-		if p, err := f.LookPath(strings.Fields(env)[0]); err == nil {
+	if env := o.Getenv("CC"); env != "" {
+		if p, err := o.LookPath(strings.Fields(env)[0]); err == nil {
 			cc = p
 		}
 	}
@@ -209,7 +243,7 @@ func buildChecks(ctx context.Context, f *cli.Factory) []Check {
 		if cc != "" {
 			break
 		}
-		if p, err := f.LookPath(name); err == nil {
+		if p, err := o.LookPath(name); err == nil {
 			cc = p
 		}
 	}
@@ -220,14 +254,14 @@ func buildChecks(ctx context.Context, f *cli.Factory) []Check {
 	}
 
 	header := ""
-	for _, d := range sqliteHeaderDirs {
+	for _, d := range o.HeaderDirs {
 		if _, err := os.Stat(filepath.Join(d, "sqlite3.h")); err == nil {
 			header = filepath.Join(d, "sqlite3.h")
 			break
 		}
 	}
 	if header == "" {
-		checks = append(checks, Check{"sqlite3.h", false, "not found in " + strings.Join(sqliteHeaderDirs, ", "), "Debian: apt-get install libsqlite3-dev (macOS: brew install sqlite)"})
+		checks = append(checks, Check{"sqlite3.h", false, "not found in " + strings.Join(o.HeaderDirs, ", "), "Debian: apt-get install libsqlite3-dev (macOS: brew install sqlite)"})
 	} else {
 		checks = append(checks, Check{"sqlite3.h", true, header, ""})
 	}
@@ -275,8 +309,8 @@ func versionLess(a, b string) bool {
 // projectChecks read the current project's config files, when doctor runs
 // in a project: a key vibe does not know would otherwise keep its default
 // silently.
-func projectChecks(f *cli.Factory) []Check {
-	proj, err := f.FindProject("")
+func projectChecks(o *DoctorOptions) []Check {
+	proj, err := o.FindProject("")
 	if err != nil {
 		return nil
 	}

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/vibe-science/vibe/internal/cli"
 	"github.com/vibe-science/vibe/internal/client"
 )
 
@@ -13,19 +12,19 @@ import (
 // `vibe setup --client`: its hooks, the binaries they run, and that its
 // context file holds the current methodology. Clients never set up are not
 // reported.
-func clientChecks(f *cli.Factory) []Check {
-	home := f.Getenv("HOME")
+func clientChecks(o *DoctorOptions) []Check {
+	home := o.Getenv("HOME")
 	if home == "" {
 		home, _ = os.UserHomeDir()
 	}
-	skill, _ := os.ReadFile(filepath.Join(f.Root, "skill", "vibe", "SKILL.md"))
+	skill, _ := os.ReadFile(filepath.Join(o.Root, "skill", "vibe", "SKILL.md"))
 	var out []Check
 	for _, name := range []string{client.Codex, client.Gemini} {
 		in, err := client.Locate(name, home)
 		if err != nil || !in.Installed() {
 			continue
 		}
-		if p := in.Check(f.Root, client.Methodology(string(skill))); len(p) > 0 {
+		if p := in.Check(o.Root, client.Methodology(string(skill))); len(p) > 0 {
 			out = append(out, Check{name + " hooks", false, strings.Join(p, "; "), "run `vibe setup --client " + name + "` (and `make build`)"})
 		} else {
 			out = append(out, Check{name + " hooks", true, in.Settings + ", " + in.Context, ""})

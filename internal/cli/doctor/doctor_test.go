@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
+
 	"github.com/vibe-science/vibe/internal/cli"
 	"github.com/vibe-science/vibe/internal/cli/clitest"
 	"github.com/vibe-science/vibe/internal/cli/setup"
@@ -21,7 +23,7 @@ func TestDoctorReportsUnknownSettings(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"breakers": {"databse": "fail"}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err := runDoctor(context.Background(), &DoctorOptions{IO: f.IO, Factory: f})
+	err := runDoctor(context.Background(), doctorOpts(t, f))
 	if err == nil || cli.ExitCode(err) != 1 {
 		t.Fatalf("err %v, want a failed check (exit 1)", err)
 	}
@@ -37,7 +39,8 @@ func TestDoctorReportsUnknownSettings(t *testing.T) {
 // installed copy (no go.mod) it says they are not needed for running.
 func TestDoctorChecksBuildPrerequisites(t *testing.T) {
 	f, out, _ := installedFactory(t)
-	_ = runDoctor(context.Background(), &DoctorOptions{IO: f.IO, Factory: f})
+	o := doctorOpts(t, f)
+	_ = runDoctor(context.Background(), o)
 	if !strings.Contains(out.String(), "ok   build tools        not needed for running (Go, a C compiler and sqlite3.h only build vibe from source)\n") {
 		t.Fatalf("without go.mod:\n%s", out)
 	}
@@ -45,15 +48,13 @@ func TestDoctorChecksBuildPrerequisites(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(f.Root, "go.mod"), []byte("module x\n\ngo 1.26\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	saved := sqliteHeaderDirs
-	t.Cleanup(func() { sqliteHeaderDirs = saved })
-	sqliteHeaderDirs = []string{t.TempDir()}
+	o.HeaderDirs = []string{t.TempDir()}
 	out.Reset()
-	_ = runDoctor(context.Background(), &DoctorOptions{IO: f.IO, Factory: f})
+	_ = runDoctor(context.Background(), o)
 	for _, want := range []string{
 		"FAIL Go toolchain       go not on PATH\n     fix: install Go 1.26 or newer (https://go.dev/dl/), needed to build vibe from " + f.Root + "\n",
 		"FAIL C compiler         none of cc, gcc, clang on PATH\n     fix: install one (Debian: apt-get install gcc); cgo builds SQLite into vibe\n",
-		"FAIL sqlite3.h          not found in " + sqliteHeaderDirs[0] + "\n     fix: Debian: apt-get install libsqlite3-dev (macOS: brew install sqlite)\n",
+		"FAIL sqlite3.h          not found in " + o.HeaderDirs[0] + "\n     fix: Debian: apt-get install libsqlite3-dev (macOS: brew install sqlite)\n",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("doctor lacks %q:\n%s", want, out)
@@ -64,16 +65,16 @@ func TestDoctorChecksBuildPrerequisites(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "sqlite3.h"), []byte("/* */"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	sqliteHeaderDirs = []string{dir}
-	f.LookPath = func(name string) (string, error) { return "/usr/bin/" + name, nil }
-	f.Exec = func(_ context.Context, name string, args ...string) (string, error) {
+	o.HeaderDirs = []string{dir}
+	o.LookPath = func(name string) (string, error) { return "/usr/bin/" + name, nil }
+	o.Exec = func(_ context.Context, name string, args ...string) (string, error) {
 		if name == "go" {
 			return "go version go1.25.3 linux/amd64\n", nil
 		}
 		return "", nil
 	}
 	out.Reset()
-	_ = runDoctor(context.Background(), &DoctorOptions{IO: f.IO, Factory: f})
+	_ = runDoctor(context.Background(), o)
 	for _, want := range []string{
 		"FAIL Go toolchain       /usr/bin/go is go1.25.3; go.mod needs go 1.26\n",
 		"ok   C compiler         /usr/bin/cc\n",
@@ -92,7 +93,7 @@ func TestDoctorChecksTheProjectConfigs(t *testing.T) {
 	f, out, _ := installedFactory(t)
 	proj := clitest.MkVibeDir(t, t.TempDir())
 	t.Chdir(proj)
-	_ = runDoctor(context.Background(), &DoctorOptions{IO: f.IO, Factory: f})
+	_ = runDoctor(context.Background(), doctorOpts(t, f))
 	for _, want := range []string{
 		"ok   permissions        " + filepath.Join(proj, ".vibe-science") + ": no permissions.json, the shipped policy applies\n",
 		"ok   domain config      " + filepath.Join(proj, ".vibe-science") + ": no domain-config.json, the generic domain applies\n",
@@ -104,7 +105,7 @@ func TestDoctorChecksTheProjectConfigs(t *testing.T) {
 	os.WriteFile(filepath.Join(proj, ".vibe-science", "permissions.json"), []byte(`{"modde": "team"}`), 0o644)
 	os.WriteFile(filepath.Join(proj, ".vibe-science", "domain-config.json"), []byte(`{"domain": "generic", "dq1": {"min_sample": 3}}`), 0o644)
 	out.Reset()
-	if err := runDoctor(context.Background(), &DoctorOptions{IO: f.IO, Factory: f}); err == nil {
+	if err := runDoctor(context.Background(), doctorOpts(t, f)); err == nil {
 		t.Fatal("doctor passed with broken project configs")
 	}
 	for _, want := range []string{
@@ -125,23 +126,28 @@ func TestDoctorChecksInstalledClients(t *testing.T) {
 	f, out, home := installedFactory(t)
 	os.MkdirAll(filepath.Join(f.Root, "skill", "vibe"), 0o755)
 	os.WriteFile(filepath.Join(f.Root, "skill", "vibe", "SKILL.md"), []byte("# vibe\n"), 0o644)
-	if got := clientChecks(f); len(got) != 0 {
+	if got := clientChecks(doctorOpts(t, f)); len(got) != 0 {
 		t.Errorf("no client set up, yet: %+v", got)
 	}
 	if code := clitest.Main(f, []string{"setup", "--client", "gemini"}, setup.NewCmdSetup(f, nil)); code != 0 {
 		t.Fatalf("setup: exit %d\n%s", code, out)
 	}
-	got := clientChecks(f)
+	got := clientChecks(doctorOpts(t, f))
 	if len(got) != 1 || got[0].Name != "gemini hooks" || !got[0].OK {
 		t.Errorf("after setup: %+v", got)
 	}
 	os.WriteFile(filepath.Join(f.Root, "skill", "vibe", "SKILL.md"), []byte("# vibe, revised\n"), 0o644)
 	os.Remove(filepath.Join(f.Root, "bin", "vibe-stop"))
-	got = clientChecks(f)
+	got = clientChecks(doctorOpts(t, f))
 	if len(got) != 1 || got[0].OK || !strings.Contains(got[0].Detail, "vibe-stop is missing") ||
 		!strings.Contains(got[0].Detail, filepath.Join(home, ".gemini", "GEMINI.md")+" does not hold the current methodology") {
 		t.Errorf("stale: %+v", got)
 	}
+}
+
+// doctorOpts are the Options `vibe doctor argv...` runs with over f.
+func doctorOpts(t *testing.T, f *cli.Factory, argv ...string) *DoctorOptions {
+	return clitest.Built(t, func(runF func(*DoctorOptions) error) *cobra.Command { return NewCmdDoctor(f, runF) }, argv...)
 }
 
 // installedFactory is a factory over a plugin root holding every hook

@@ -12,7 +12,10 @@ import (
 func TestNewCmdDoctorFlags(t *testing.T) {
 	f, _, _ := clitest.New(t, clitest.Options{})
 	clitest.Flags(t, func(runF func(*DoctorOptions) error) *cobra.Command { return NewCmdDoctor(f, runF) },
-		func(o *DoctorOptions) { o.IO, o.Factory = cli.IO{}, nil },
+		func(o *DoctorOptions) {
+			o.IO, o.Paths, o.Getenv, o.Exec, o.LookPath, o.OpenDB, o.FindProject = cli.IO{}, nil, nil, nil, nil, nil, nil
+			o.Root, o.HeaderDirs = "", nil
+		},
 		[]clitest.FlagCase[DoctorOptions]{
 			{Argv: nil, Want: DoctorOptions{}},
 			{Argv: []string{"--json"}, Want: DoctorOptions{JSON: true}},

@@ -19,13 +19,14 @@ import (
 func TestRunDoctorJSON(t *testing.T) {
 	f, out, _ := installedFactory(t)
 	registered := true
-	f.LookPath = func(name string) (string, error) {
+	o := doctorOpts(t, f, "--json")
+	o.LookPath = func(name string) (string, error) {
 		if name == "claude" {
 			return "/usr/bin/claude", nil
 		}
 		return "", errors.New("not found")
 	}
-	f.Exec = func(_ context.Context, name string, args ...string) (string, error) {
+	o.Exec = func(_ context.Context, name string, args ...string) (string, error) {
 		switch strings.Join(append([]string{name}, args...), " ") {
 		case "claude --version":
 			return "2.1.330 (Claude Code)\n", nil
@@ -48,7 +49,7 @@ func TestRunDoctorJSON(t *testing.T) {
 
 	run := func() (map[string]Check, bool, error) {
 		out.Reset()
-		err := runDoctor(context.Background(), &DoctorOptions{IO: f.IO, Factory: f, JSON: true})
+		err := runDoctor(context.Background(), o)
 		var got struct {
 			OK     bool    `json:"ok"`
 			Checks []Check `json:"checks"`

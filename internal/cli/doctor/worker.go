@@ -13,9 +13,9 @@ import (
 // workerCheck is doctor's finding on the resident process: hooks are
 // fastest when this install's worker runs, and silently slow when a stale
 // one holds the socket.
-func workerCheck(ctx context.Context, f *cli.Factory) Check {
-	p := f.Paths()
-	if config.WorkerOff(f.Getenv) {
+func workerCheck(ctx context.Context, o *DoctorOptions) Check {
+	p := o.Paths()
+	if config.WorkerOff(o.Getenv) {
 		return Check{"worker", true, "not used (VIBE_WORKER=off): each hook runs its handler in a process of its own", ""}
 	}
 	h, up := cli.AskWorker(ctx, p)
@@ -27,7 +27,7 @@ func workerCheck(ctx context.Context, f *cli.Factory) Check {
 		return Check{"worker", true, "not running: hooks run their handlers in a process of their own (slower) until a session start starts it",
 			"`vibe worker start` starts it now"}
 	}
-	bin := cli.InstalledWorker(f)
+	bin := cli.InstalledWorker(o.Root)
 	if why := client.Stale(p, bin, h); why != "" {
 		return Check{"worker", false, why + ": hooks bypass it and run slower",
 			"run `vibe setup` (it replaces the worker), or `vibe worker stop` then `vibe worker start`"}

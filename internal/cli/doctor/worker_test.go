@@ -28,10 +28,11 @@ func TestWorkerCheckFlagsAStaleWorker(t *testing.T) {
 	f, _, _ := clitest.New(t, clitest.Options{Now: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)})
 	f.Root = t.TempDir()
 	p := f.Paths()
-	bin := cli.InstalledWorker(f)
+	bin := cli.InstalledWorker(f.Root)
 	os.MkdirAll(filepath.Dir(bin), 0o755)
 
-	c := workerCheck(ctx, f)
+	o := doctorOpts(t, f)
+	c := workerCheck(ctx, o)
 	if !c.OK || !strings.HasPrefix(c.Detail, "not running") {
 		t.Fatalf("no worker: %+v", c)
 	}
@@ -49,7 +50,7 @@ func TestWorkerCheckFlagsAStaleWorker(t *testing.T) {
 	if err := os.Symlink(self, bin); err != nil {
 		t.Fatal(err)
 	}
-	if c := workerCheck(ctx, f); !c.OK || !strings.HasPrefix(c.Detail, "running (pid ") {
+	if c := workerCheck(ctx, o); !c.OK || !strings.HasPrefix(c.Detail, "running (pid ") {
 		t.Fatalf("this install's worker: %+v", c)
 	}
 	if detail, ok := cli.ReplaceStale(ctx, p, bin); detail != "" || !ok {
@@ -60,7 +61,7 @@ func TestWorkerCheckFlagsAStaleWorker(t *testing.T) {
 	if err := os.WriteFile(bin, []byte("the rebuilt worker"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	c = workerCheck(ctx, f)
+	c = workerCheck(ctx, o)
 	if c.OK || !strings.Contains(c.Detail, "runs another file than "+bin) || !strings.Contains(c.Fix, "vibe setup") {
 		t.Fatalf("stale worker: %+v", c)
 	}

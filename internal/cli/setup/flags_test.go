@@ -12,7 +12,9 @@ import (
 func TestNewCmdSetupFlags(t *testing.T) {
 	f, _, _ := clitest.New(t, clitest.Options{})
 	clitest.Flags(t, func(runF func(*SetupOptions) error) *cobra.Command { return NewCmdSetup(f, runF) },
-		func(o *SetupOptions) { o.IO, o.Factory = cli.IO{}, nil },
+		func(o *SetupOptions) {
+			o.IO, o.Paths, o.Store, o.Getenv, o.Exec, o.LookPath, o.StartWorker, o.Root = cli.IO{}, nil, nil, nil, nil, nil, nil, ""
+		},
 		[]clitest.FlagCase[SetupOptions]{
 			{Argv: nil, Want: SetupOptions{}},
 			{Argv: []string{"--no-register", "--recheck", "--json"}, Want: SetupOptions{NoRegister: true, Recheck: true, JSON: true}},
@@ -25,7 +27,9 @@ func TestNewCmdSetupFlags(t *testing.T) {
 func TestNewCmdUninstallFlags(t *testing.T) {
 	f, _, _ := clitest.New(t, clitest.Options{})
 	clitest.Flags(t, func(runF func(*UninstallOptions) error) *cobra.Command { return NewCmdUninstall(f, runF) },
-		func(o *UninstallOptions) { o.IO, o.Factory = cli.IO{}, nil },
+		func(o *UninstallOptions) {
+			o.IO, o.Paths, o.Getenv, o.Exec, o.LookPath, o.CloseStore, o.StopWorker, o.Root = cli.IO{}, nil, nil, nil, nil, nil, nil, ""
+		},
 		[]clitest.FlagCase[UninstallOptions]{
 			{Argv: nil, Want: UninstallOptions{}},
 			{Argv: []string{"--purge", "--json"}, Want: UninstallOptions{Purge: true, JSON: true}},

@@ -12,6 +12,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/cli"
 	"github.com/vibe-science/vibe/internal/config"
+	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/worker/client"
 )
 
@@ -27,10 +28,22 @@ const (
 	PluginRef       = "vibe@" + MarketplaceName
 )
 
-// SetupOptions are the flags of `vibe setup`.
+// SetupOptions are the flags of `vibe setup` and what it uses.
 type SetupOptions struct {
-	IO         cli.IO
-	Factory    *cli.Factory
+	IO     cli.IO
+	Paths  func() config.Paths
+	Store  func(context.Context) (*store.Store, error)
+	Getenv func(string) string
+	// Exec runs and LookPath finds the claude CLI.
+	Exec     func(ctx context.Context, name string, args ...string) (string, error)
+	LookPath func(string) (string, error)
+	// StartWorker starts the worker program bin unless a worker answers
+	// already (client.EnsureRunningBinary); started says it was started.
+	StartWorker func(p config.Paths, bin string) (started bool, err error)
+	// Root is the plugin root (bin/, the marketplace Claude Code installs
+	// from, skill/).
+	Root string
+
 	NoRegister bool
 	// Recheck asks claude even when the remembered registration still
 	// matches the binaries.
@@ -42,7 +55,8 @@ type SetupOptions struct {
 
 // NewCmdSetup builds `vibe setup`.
 func NewCmdSetup(f *cli.Factory, runF func(*SetupOptions) error) *cobra.Command {
-	opts := &SetupOptions{IO: f.IO, Factory: f}
+	opts := &SetupOptions{IO: f.IO, Paths: f.Paths, Store: f.Store, Getenv: f.Getenv, Exec: f.Exec, LookPath: f.LookPath,
+		StartWorker: client.EnsureRunningBinary, Root: f.Root}
 	cmd := &cobra.Command{
 		Use:   "setup",
 		Short: "Create vibe's folders and database, check the binaries, register the plugin with Claude Code",
@@ -78,12 +92,11 @@ func runSetup(ctx context.Context, o *SetupOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	f := o.Factory
 	start := time.Now()
 	var steps []SetupStep
 	add := func(s SetupStep) { steps = append(steps, s) }
 
-	p := f.Paths()
+	p := o.Paths()
 	for _, d := range []string{filepath.Dir(p.DB), p.Logs, p.Models} {
 		if err := os.MkdirAll(d, config.DirMode); err != nil {
 			add(step("folders", false, err.Error(), "make VIBE_HOME ("+p.Home+") writable or point VIBE_HOME elsewhere"))
@@ -102,7 +115,7 @@ func runSetup(ctx context.Context, o *SetupOptions) error {
 		}
 	}
 
-	st, err := f.Store(ctx)
+	st, err := o.Store(ctx)
 	if err != nil {
 		add(step("database", false, err.Error(), "run `vibe doctor`; move a corrupt file aside and run setup again"))
 		return report(o, steps, start)
@@ -110,15 +123,15 @@ func runSetup(ctx context.Context, o *SetupOptions) error {
 	v, _ := st.Version(ctx)
 	add(step("database", true, fmt.Sprintf("%s (schema %d)", p.DB, v), ""))
 
-	missing := MissingBinaries(f.Root)
+	missing := MissingBinaries(o.Root)
 	if len(missing) > 0 {
-		add(step("binaries", false, "missing in "+filepath.Join(f.Root, "bin")+": "+strings.Join(missing, ", "),
-			"run `make build` in "+f.Root))
+		add(step("binaries", false, "missing in "+filepath.Join(o.Root, "bin")+": "+strings.Join(missing, ", "),
+			"run `make build` in "+o.Root))
 	} else {
-		add(step("binaries", true, filepath.Join(f.Root, "bin"), ""))
+		add(step("binaries", true, filepath.Join(o.Root, "bin"), ""))
 	}
 
-	add(startWorker(f))
+	add(startWorker(ctx, o))
 
 	if len(o.Clients) > 0 {
 		steps = append(steps, setupClients(ctx, o)...)
@@ -127,23 +140,23 @@ func runSetup(ctx context.Context, o *SetupOptions) error {
 	if o.NoRegister {
 		add(step("plugin", true, "registration skipped (--no-register)", ""))
 	} else {
-		add(register(ctx, f, o.Recheck))
+		add(o.plugin().register(ctx, o.Recheck))
 	}
 	return report(o, steps, start)
 }
 
 // startWorker starts the embed worker (detached) unless it runs already or
 // VIBE_WORKER=off; the hooks hand their events to it.
-func startWorker(f *cli.Factory) SetupStep {
-	if config.WorkerOff(f.Getenv) {
+func startWorker(ctx context.Context, o *SetupOptions) SetupStep {
+	if config.WorkerOff(o.Getenv) {
 		return SetupStep{Step: "worker", OK: true, Note: true, Detail: "not started (VIBE_WORKER=off)",
 			Fix: "unset VIBE_WORKER and run `vibe worker start` for faster hooks and vector recall"}
 	}
-	bin := cli.InstalledWorker(f)
+	bin := cli.InstalledWorker(o.Root)
 	if _, err := os.Stat(bin); err != nil {
-		return step("worker", false, bin+" is missing", "run `make build` in "+f.Root)
+		return step("worker", false, bin+" is missing", "run `make build` in "+o.Root)
 	}
-	started, err := client.EnsureRunningBinary(f.Paths(), bin)
+	started, err := o.StartWorker(o.Paths(), bin)
 	switch {
 	case err != nil:
 		return step("worker", false, "could not start the embed worker: "+err.Error(), "see `vibe worker logs`, then `vibe worker start`")
@@ -151,7 +164,7 @@ func startWorker(f *cli.Factory) SetupStep {
 		return step("worker", true, "embed worker started", "")
 	}
 	// A worker of an earlier build or another install serves no hook.
-	if detail, ok := cli.ReplaceStale(context.Background(), f.Paths(), bin); detail != "" {
+	if detail, ok := cli.ReplaceStale(ctx, o.Paths(), bin); detail != "" {
 		return step("worker", ok, detail, "`vibe worker stop`, then `vibe worker start`")
 	}
 	return step("worker", true, "embed worker running", "")
@@ -182,32 +195,32 @@ func MissingBinaries(root string) []string {
 // made or saw is remembered (registrationStamp); while the binaries, the
 // checkout and Claude Code's copy of the plugin are unchanged, a re-run
 // does not ask again.
-func register(ctx context.Context, f *cli.Factory, recheck bool) SetupStep {
-	if !recheck && readStamp(f) == registrationStamp(f) {
+func (pl plugin) register(ctx context.Context, recheck bool) SetupStep {
+	if !recheck && pl.readStamp() == pl.registrationStamp() {
 		return step("plugin", true, PluginRef+" is installed (registered by vibe setup; nothing changed since)", "")
 	}
-	s := registerWithClaude(ctx, f)
+	s := pl.registerWithClaude(ctx)
 	if s.OK && !s.Note {
-		writeStamp(f)
+		pl.writeStamp()
 	} else {
-		removeStamp(f)
+		pl.removeStamp()
 	}
 	return s
 }
 
-func registerWithClaude(ctx context.Context, f *cli.Factory) SetupStep {
-	manual := fmt.Sprintf("claude plugin marketplace add %s && claude plugin install %s", f.Root, PluginRef)
-	if _, err := f.LookPath("claude"); err != nil {
+func (pl plugin) registerWithClaude(ctx context.Context) SetupStep {
+	manual := fmt.Sprintf("claude plugin marketplace add %s && claude plugin install %s", pl.Root, PluginRef)
+	if _, err := pl.LookPath("claude"); err != nil {
 		return SetupStep{Step: "plugin", OK: true, Note: true, Detail: "not registered: the claude CLI is not on PATH",
-			Fix: "install Claude Code, then run: " + manual + " (or start Claude Code with --plugin-dir " + f.Root + ")"}
+			Fix: "install Claude Code, then run: " + manual + " (or start Claude Code with --plugin-dir " + pl.Root + ")"}
 	}
-	list, err := f.Exec(ctx, "claude", "plugin", "list")
+	list, err := pl.Exec(ctx, "claude", "plugin", "list")
 	if err != nil {
 		return step("plugin", false, "`claude plugin list` failed: "+FirstLine(err.Error()), "run: "+manual)
 	}
 	if strings.Contains(list, PluginRef) {
-		if cached := cachedCopy(f); cached != "" && !sameBinaries(f.Root, cached) {
-			if _, err := f.Exec(ctx, "claude", "plugin", "uninstall", PluginRef); err != nil {
+		if cached := pl.cachedCopy(); cached != "" && !sameBinaries(pl.Root, cached) {
+			if _, err := pl.Exec(ctx, "claude", "plugin", "uninstall", PluginRef); err != nil {
 				return step("plugin", false, "could not refresh the stale installed copy: "+FirstLine(err.Error()),
 					"run: claude plugin uninstall "+PluginRef+" && "+manual)
 			}
@@ -215,19 +228,19 @@ func registerWithClaude(ctx context.Context, f *cli.Factory) SetupStep {
 			return step("plugin", true, PluginRef+" is installed", "")
 		}
 	}
-	if out, err := f.Exec(ctx, "claude", "plugin", "marketplace", "add", f.Root); err != nil && !strings.Contains(out+err.Error(), "already") {
+	if out, err := pl.Exec(ctx, "claude", "plugin", "marketplace", "add", pl.Root); err != nil && !strings.Contains(out+err.Error(), "already") {
 		return step("plugin", false, "`claude plugin marketplace add` failed: "+FirstLine(err.Error()), "run: "+manual)
 	}
-	if _, err := f.Exec(ctx, "claude", "plugin", "install", PluginRef); err != nil {
+	if _, err := pl.Exec(ctx, "claude", "plugin", "install", PluginRef); err != nil {
 		return step("plugin", false, "`claude plugin install` failed: "+FirstLine(err.Error()), "run: "+manual)
 	}
-	return step("plugin", true, PluginRef+" installed from "+f.Root+" (restart Claude Code to load it)", "")
+	return step("plugin", true, PluginRef+" installed from "+pl.Root+" (restart Claude Code to load it)", "")
 }
 
 // cachedCopy finds Claude Code's installed copy of the plugin, if any.
-func cachedCopy(f *cli.Factory) string {
-	home := f.Getenv("HOME")
-	if d := f.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
+func (pl plugin) cachedCopy() string {
+	home := pl.Getenv("HOME")
+	if d := pl.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
 		home = filepath.Dir(d)
 	}
 	matches, _ := filepath.Glob(filepath.Join(home, ".claude", "plugins", "cache", MarketplaceName, "vibe", "*"))

@@ -13,7 +13,6 @@ import (
 // methodology for each client named with --client. Claude Code is the plugin
 // registration; Codex and Gemini get their settings and context files.
 func setupClients(ctx context.Context, o *SetupOptions) []SetupStep {
-	f := o.Factory
 	var steps []SetupStep
 	for _, name := range o.Clients {
 		if name == client.Claude {
@@ -21,10 +20,10 @@ func setupClients(ctx context.Context, o *SetupOptions) []SetupStep {
 				steps = append(steps, step("claude", true, "remove the plugin with `claude plugin uninstall vibe@vibe-local`", ""))
 				continue
 			}
-			steps = append(steps, register(ctx, f, o.Recheck))
+			steps = append(steps, o.plugin().register(ctx, o.Recheck))
 			continue
 		}
-		home := f.Getenv("HOME")
+		home := o.Getenv("HOME")
 		if home == "" {
 			home, _ = os.UserHomeDir()
 		}
@@ -33,12 +32,12 @@ func setupClients(ctx context.Context, o *SetupOptions) []SetupStep {
 			steps = append(steps, step(name, false, err.Error(), "use --client claude, codex or gemini"))
 			continue
 		}
-		skill, err := os.ReadFile(filepath.Join(f.Root, "skill", "vibe", "SKILL.md"))
+		skill, err := os.ReadFile(filepath.Join(o.Root, "skill", "vibe", "SKILL.md"))
 		if err != nil {
 			steps = append(steps, step(name, false, err.Error(), "run setup from the vibe checkout (or set VIBE_PLUGIN_ROOT)"))
 			continue
 		}
-		changed, err := in.Apply(f.Root, f.Getenv("VIBE_HOME"), client.Methodology(string(skill)), o.Remove)
+		changed, err := in.Apply(o.Root, o.Getenv("VIBE_HOME"), client.Methodology(string(skill)), o.Remove)
 		if err != nil {
 			steps = append(steps, step(name, false, err.Error(), ""))
 			continue

@@ -15,7 +15,11 @@ func TestSetupClientsWritesAndRemoves(t *testing.T) {
 	os.WriteFile(filepath.Join(f.Root, "skill", "vibe", "SKILL.md"), []byte("---\nname: vibe\n---\n# vibe\n"), 0o644)
 	run := func(remove bool) string {
 		out.Reset()
-		if err := runSetup(context.Background(), &SetupOptions{IO: f.IO, Factory: f, Clients: []string{"codex", "gemini"}, Remove: remove}); err != nil {
+		args := []string{"--client", "codex,gemini"}
+		if remove {
+			args = append(args, "--remove")
+		}
+		if err := runSetup(context.Background(), setupOpts(t, f, args...)); err != nil {
 			t.Fatalf("setup: %v\n%s", err, out)
 		}
 		return out.String()

@@ -11,8 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/vibe-science/vibe/db"
 	"github.com/vibe-science/vibe/internal/cli"
+	"github.com/vibe-science/vibe/internal/cli/clitest"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -58,12 +61,22 @@ func setupFactory(t *testing.T, claude *fakeClaude) (*cli.Factory, *bytes.Buffer
 	return f, &out, home
 }
 
+// setupOpts are the Options `vibe setup argv...` runs with over f.
+func setupOpts(t *testing.T, f *cli.Factory, argv ...string) *SetupOptions {
+	return clitest.Built(t, func(runF func(*SetupOptions) error) *cobra.Command { return NewCmdSetup(f, runF) }, argv...)
+}
+
+// uninstallOpts are the Options `vibe uninstall argv...` runs with over f.
+func uninstallOpts(t *testing.T, f *cli.Factory, argv ...string) *UninstallOptions {
+	return clitest.Built(t, func(runF func(*UninstallOptions) error) *cobra.Command { return NewCmdUninstall(f, runF) }, argv...)
+}
+
 // TestForensicB3: setup creates the folders and the database at the latest
 // schema, checks the binaries, and without the claude CLI says exactly how
 // to register; a second run changes nothing.
 func TestForensicB3(t *testing.T) {
 	f, out, home := setupFactory(t, nil)
-	if err := runSetup(context.Background(), &SetupOptions{IO: f.IO, Factory: f}); err != nil {
+	if err := runSetup(context.Background(), setupOpts(t, f)); err != nil {
 		t.Fatalf("setup: %v\n%s", err, out)
 	}
 	for _, d := range []string{"db", "logs", "models"} {
@@ -90,7 +103,7 @@ func TestForensicB3(t *testing.T) {
 	first := out.String()
 	out.Reset()
 	f.Close()
-	if err := runSetup(context.Background(), &SetupOptions{IO: f.IO, Factory: f}); err != nil || out.String() != first {
+	if err := runSetup(context.Background(), setupOpts(t, f)); err != nil || out.String() != first {
 		t.Errorf("second run differs or fails: %v\n%s", err, out)
 	}
 }
@@ -98,7 +111,7 @@ func TestForensicB3(t *testing.T) {
 func TestSetupRegistersThroughClaude(t *testing.T) {
 	claude := &fakeClaude{}
 	f, out, _ := setupFactory(t, claude)
-	if err := runSetup(context.Background(), &SetupOptions{IO: f.IO, Factory: f}); err != nil {
+	if err := runSetup(context.Background(), setupOpts(t, f)); err != nil {
 		t.Fatalf("setup: %v\n%s", err, out)
 	}
 	want := []string{"claude plugin list", "claude plugin marketplace add " + f.Root, "claude plugin install vibe@vibe-local"}
@@ -107,7 +120,7 @@ func TestSetupRegistersThroughClaude(t *testing.T) {
 	}
 	claude.calls = nil
 	out.Reset()
-	if err := runSetup(context.Background(), &SetupOptions{IO: f.IO, Factory: f}); err != nil {
+	if err := runSetup(context.Background(), setupOpts(t, f)); err != nil {
 		t.Fatal(err)
 	}
 	// Nothing changed: the registration is remembered, claude is not asked
@@ -122,21 +135,21 @@ func TestSetupRegistersThroughClaude(t *testing.T) {
 func TestSetupRechecksWhenSomethingChanged(t *testing.T) {
 	claude := &fakeClaude{}
 	f, out, _ := setupFactory(t, claude)
-	run := func(o *SetupOptions) {
+	run := func(argv ...string) {
 		t.Helper()
 		claude.calls = nil
 		out.Reset()
-		o.IO, o.Factory = f.IO, f
+		o := setupOpts(t, f, argv...)
 		if err := runSetup(context.Background(), o); err != nil {
 			t.Fatalf("setup: %v\n%s", err, out)
 		}
 	}
-	run(&SetupOptions{})
-	run(&SetupOptions{})
+	run()
+	run()
 	if len(claude.calls) != 0 {
 		t.Fatalf("unchanged re-run asked claude: %q", claude.calls)
 	}
-	run(&SetupOptions{Recheck: true})
+	run("--recheck")
 	if strings.Join(claude.calls, "|") != "claude plugin list" {
 		t.Fatalf("--recheck: calls %q, want the list", claude.calls)
 	}
@@ -144,12 +157,12 @@ func TestSetupRechecksWhenSomethingChanged(t *testing.T) {
 	if err := os.Chtimes(filepath.Join(f.Root, "bin", "vibe-stop"), later, later); err != nil {
 		t.Fatal(err)
 	}
-	run(&SetupOptions{})
+	run()
 	if strings.Join(claude.calls, "|") != "claude plugin list" {
 		t.Fatalf("after a rebuild: calls %q, want the list", claude.calls)
 	}
 	claude.installed = false
-	run(&SetupOptions{})
+	run()
 	if len(claude.calls) != 0 {
 		t.Fatalf("stamp not refreshed after the recheck: %q", claude.calls)
 	}
@@ -164,13 +177,13 @@ func TestSetupRerunIsFast(t *testing.T) {
 		time.Sleep(2 * time.Second) // what a real `claude plugin list` costs at worst
 		return claude.exec(ctx, name, args...)
 	}
-	f.Exec = claude.exec
-	if err := runSetup(context.Background(), &SetupOptions{IO: f.IO, Factory: f}); err != nil {
+	if err := runSetup(context.Background(), setupOpts(t, f)); err != nil {
 		t.Fatal(err)
 	}
-	f.Exec = slow
+	o := setupOpts(t, f)
+	o.Exec = slow
 	start := time.Now()
-	if err := runSetup(context.Background(), &SetupOptions{IO: f.IO, Factory: f}); err != nil {
+	if err := runSetup(context.Background(), o); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	if d := time.Since(start); d > time.Second {
@@ -183,13 +196,13 @@ func TestSetupRerunIsFast(t *testing.T) {
 func TestUninstall(t *testing.T) {
 	claude := &fakeClaude{}
 	f, out, home := setupFactory(t, claude)
-	if err := runSetup(context.Background(), &SetupOptions{IO: f.IO, Factory: f}); err != nil {
+	if err := runSetup(context.Background(), setupOpts(t, f)); err != nil {
 		t.Fatal(err)
 	}
 	claude.calls = nil
 	out.Reset()
 	f.Close()
-	if err := runUninstall(context.Background(), &UninstallOptions{IO: f.IO, Factory: f}); err != nil {
+	if err := runUninstall(context.Background(), uninstallOpts(t, f)); err != nil {
 		t.Fatalf("uninstall: %v\n%s", err, out)
 	}
 	want := []string{"claude plugin uninstall vibe@vibe-local", "claude plugin marketplace remove vibe-local"}
@@ -207,7 +220,7 @@ func TestUninstall(t *testing.T) {
 	}
 	out.Reset()
 	claude.calls = nil
-	if err := runUninstall(context.Background(), &UninstallOptions{IO: f.IO, Factory: f, Purge: true}); err != nil {
+	if err := runUninstall(context.Background(), uninstallOpts(t, f, "--purge")); err != nil {
 		t.Fatalf("uninstall --purge: %v\n%s", err, out)
 	}
 	if _, err := os.Stat(home); !os.IsNotExist(err) {
@@ -221,7 +234,7 @@ func TestUninstall(t *testing.T) {
 func TestSetupReportsMissingBinaries(t *testing.T) {
 	f, out, _ := setupFactory(t, nil)
 	os.Remove(filepath.Join(f.Root, "bin", "vibe-pre-tool-use"))
-	err := runSetup(context.Background(), &SetupOptions{IO: f.IO, Factory: f})
+	err := runSetup(context.Background(), setupOpts(t, f))
 	if err == nil || !strings.Contains(out.String(), "FAIL binaries  missing in "+filepath.Join(f.Root, "bin")+": vibe-pre-tool-use") ||
 		!strings.Contains(out.String(), "fix: run `make build` in "+f.Root) {
 		t.Errorf("err %v\n%s", err, out)
@@ -280,7 +293,7 @@ func TestSetupReportsUnknownSettings(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"observer_evry": 5}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err := runSetup(context.Background(), &SetupOptions{IO: f.IO, Factory: f})
+	err := runSetup(context.Background(), setupOpts(t, f))
 	if err == nil || cli.ExitCode(err) != 1 {
 		t.Fatalf("err %v, want a failed setup (exit 1)", err)
 	}

@@ -1,31 +1,50 @@
 package setup
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/vibe-science/vibe/internal/cli"
 )
 
+// plugin is what registering vibe's plugin with Claude Code needs: the
+// checkout it installs from, VIBE_HOME (where the registration is
+// remembered), the environment (where Claude Code keeps its files) and the
+// claude CLI. Setup and uninstall fill it from their Options.
+type plugin struct {
+	Root     string
+	Home     string
+	Getenv   func(string) string
+	Exec     func(ctx context.Context, name string, args ...string) (string, error)
+	LookPath func(string) (string, error)
+}
+
+func (o *SetupOptions) plugin() plugin {
+	return plugin{Root: o.Root, Home: o.Paths().Home, Getenv: o.Getenv, Exec: o.Exec, LookPath: o.LookPath}
+}
+
+func (o *UninstallOptions) plugin() plugin {
+	return plugin{Root: o.Root, Home: o.Paths().Home, Getenv: o.Getenv, Exec: o.Exec, LookPath: o.LookPath}
+}
+
 // stampFile is where setup remembers the registration it made or saw.
-func stampFile(f *cli.Factory) string { return filepath.Join(f.Paths().Home, "plugin-registered") }
+func (pl plugin) stampFile() string { return filepath.Join(pl.Home, "plugin-registered") }
 
 // registrationStamp describes what a registration depends on: the checkout,
 // the size and modification time of each binary hooks.json runs (a rebuild
 // changes them and makes Claude Code's copy stale), Claude Code's cached
 // copy of the plugin and its list of installed plugins, when present (an
 // uninstall outside vibe changes them). Equal stamps mean nothing changed.
-func registrationStamp(f *cli.Factory) string {
+func (pl plugin) registrationStamp() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "plugin %s\nroot %s\n", PluginRef, f.Root)
+	fmt.Fprintf(&b, "plugin %s\nroot %s\n", PluginRef, pl.Root)
 	for _, name := range HookBinaries {
-		fmt.Fprintf(&b, "bin %s %s\n", name, statLine(filepath.Join(f.Root, "bin", name)))
+		fmt.Fprintf(&b, "bin %s %s\n", name, statLine(filepath.Join(pl.Root, "bin", name)))
 	}
-	cached := cachedCopy(f)
+	cached := pl.cachedCopy()
 	fmt.Fprintf(&b, "cache %s %s\n", cached, statLine(cached))
-	installed := filepath.Join(claudeHome(f), "plugins", "installed_plugins.json")
+	installed := filepath.Join(pl.claudeHome(), "plugins", "installed_plugins.json")
 	fmt.Fprintf(&b, "installed %s\n", statLine(installed))
 	return b.String()
 }
@@ -41,8 +60,8 @@ func statLine(p string) string {
 	return fmt.Sprintf("%d %d", info.Size(), info.ModTime().UnixNano())
 }
 
-func readStamp(f *cli.Factory) string {
-	raw, err := os.ReadFile(stampFile(f))
+func (pl plugin) readStamp() string {
+	raw, err := os.ReadFile(pl.stampFile())
 	if err != nil {
 		return ""
 	}
@@ -51,15 +70,17 @@ func readStamp(f *cli.Factory) string {
 
 // writeStamp remembers the registration; failing to is harmless (the next
 // setup asks claude again), so the error is dropped.
-func writeStamp(f *cli.Factory) { _ = os.WriteFile(stampFile(f), []byte(registrationStamp(f)), 0o644) }
+func (pl plugin) writeStamp() {
+	_ = os.WriteFile(pl.stampFile(), []byte(pl.registrationStamp()), 0o644)
+}
 
-func removeStamp(f *cli.Factory) { _ = os.Remove(stampFile(f)) }
+func (pl plugin) removeStamp() { _ = os.Remove(pl.stampFile()) }
 
 // claudeHome is Claude Code's configuration folder (~/.claude, or
 // CLAUDE_CONFIG_DIR).
-func claudeHome(f *cli.Factory) string {
-	if d := f.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
+func (pl plugin) claudeHome() string {
+	if d := pl.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
 		return d
 	}
-	return filepath.Join(f.Getenv("HOME"), ".claude")
+	return filepath.Join(pl.Getenv("HOME"), ".claude")
 }

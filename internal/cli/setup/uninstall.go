@@ -12,14 +12,29 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vibe-science/vibe/internal/cli"
+	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/worker"
 	"github.com/vibe-science/vibe/internal/worker/client"
 )
 
-// UninstallOptions are the flags of `vibe uninstall`.
+// UninstallOptions are the flags of `vibe uninstall` and what it uses.
 type UninstallOptions struct {
-	IO      cli.IO
-	Factory *cli.Factory
+	IO     cli.IO
+	Paths  func() config.Paths
+	Getenv func(string) string
+	// Exec runs and LookPath finds the claude CLI.
+	Exec     func(ctx context.Context, name string, args ...string) (string, error)
+	LookPath func(string) (string, error)
+	// CloseStore releases the database the factory opened, so that --purge
+	// removes a file nothing holds.
+	CloseStore func()
+	// StopWorker stops the running worker, polling every poll, and returns
+	// its pid (worker.Stop); client.ErrNotRunning when none runs.
+	StopWorker func(ctx context.Context, p config.Paths, poll time.Duration) (int, error)
+	// Root is the plugin root (where ~/.local/bin/vibe points when `make
+	// install` linked it).
+	Root string
+
 	// Purge removes VIBE_HOME (the database, models and logs) too.
 	Purge bool
 	JSON  bool
@@ -27,7 +42,8 @@ type UninstallOptions struct {
 
 // NewCmdUninstall builds `vibe uninstall`.
 func NewCmdUninstall(f *cli.Factory, runF func(*UninstallOptions) error) *cobra.Command {
-	opts := &UninstallOptions{IO: f.IO, Factory: f}
+	opts := &UninstallOptions{IO: f.IO, Paths: f.Paths, Getenv: f.Getenv, Exec: f.Exec, LookPath: f.LookPath,
+		CloseStore: f.Close, StopWorker: worker.Stop, Root: f.Root}
 	cmd := &cobra.Command{
 		Use:   "uninstall",
 		Short: "Unregister the plugin from Claude Code and stop the worker; keep the data unless --purge",
@@ -53,14 +69,14 @@ func runUninstall(ctx context.Context, o *UninstallOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	f := o.Factory
-	f.Close()
+	o.CloseStore()
 	start := time.Now()
+	pl := o.plugin()
 	var steps []SetupStep
-	steps = append(steps, unregister(ctx, f))
+	steps = append(steps, pl.unregister(ctx))
 
 	stopCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	pid, err := worker.Stop(stopCtx, f.Paths(), 50*time.Millisecond)
+	pid, err := o.StopWorker(stopCtx, o.Paths(), 50*time.Millisecond)
 	cancel()
 	workerStopped := err == nil || errors.Is(err, client.ErrNotRunning)
 	switch {
@@ -71,10 +87,10 @@ func runUninstall(ctx context.Context, o *UninstallOptions) error {
 	default:
 		steps = append(steps, step("worker", true, "stopped (pid "+itoa(pid)+")", ""))
 	}
-	removeStamp(f)
+	pl.removeStamp()
 
-	if link := localBinLink(f); link != "" {
-		if target, err := os.Readlink(link); err == nil && target == filepath.Join(f.Root, "bin", "vibe") {
+	if link := localBinLink(o.Getenv); link != "" {
+		if target, err := os.Readlink(link); err == nil && target == filepath.Join(o.Root, "bin", "vibe") {
 			if err := os.Remove(link); err != nil {
 				steps = append(steps, step("PATH link", false, err.Error(), "remove "+link+" by hand"))
 			} else {
@@ -83,7 +99,7 @@ func runUninstall(ctx context.Context, o *UninstallOptions) error {
 		}
 	}
 
-	home := f.Paths().Home
+	home := o.Paths().Home
 	if o.Purge && !workerStopped {
 		steps = append(steps, step("data", false, "kept in "+home+": the worker still runs and holds the database",
 			"stop it with `vibe worker stop`, then run `vibe uninstall --purge` again"))
@@ -101,8 +117,8 @@ func runUninstall(ctx context.Context, o *UninstallOptions) error {
 
 // unregister removes the plugin and the marketplace setup added; what is
 // already gone is not an error.
-func unregister(ctx context.Context, f *cli.Factory) SetupStep {
-	if _, err := f.LookPath("claude"); err != nil {
+func (pl plugin) unregister(ctx context.Context) SetupStep {
+	if _, err := pl.LookPath("claude"); err != nil {
 		return SetupStep{Step: "plugin", OK: true, Note: true, Detail: "the claude CLI is not on PATH, so nothing was unregistered",
 			Fix: "if Claude Code is installed elsewhere, run: claude plugin uninstall " + PluginRef + " && claude plugin marketplace remove " + MarketplaceName}
 	}
@@ -111,21 +127,21 @@ func unregister(ctx context.Context, f *cli.Factory) SetupStep {
 		return strings.Contains(s, "not installed") || strings.Contains(s, "not found") || strings.Contains(s, "no plugin") || strings.Contains(s, "not exist")
 	}
 	detail := PluginRef + " uninstalled"
-	if out, err := f.Exec(ctx, "claude", "plugin", "uninstall", PluginRef); err != nil {
+	if out, err := pl.Exec(ctx, "claude", "plugin", "uninstall", PluginRef); err != nil {
 		if !gone(out, err) {
 			return step("plugin", false, "`claude plugin uninstall` failed: "+FirstLine(err.Error()), "run: claude plugin uninstall "+PluginRef)
 		}
 		detail = PluginRef + " was not installed"
 	}
-	if out, err := f.Exec(ctx, "claude", "plugin", "marketplace", "remove", MarketplaceName); err != nil && !gone(out, err) {
+	if out, err := pl.Exec(ctx, "claude", "plugin", "marketplace", "remove", MarketplaceName); err != nil && !gone(out, err) {
 		return step("plugin", false, "`claude plugin marketplace remove` failed: "+FirstLine(err.Error()), "run: claude plugin marketplace remove "+MarketplaceName)
 	}
 	return step("plugin", true, detail+" (restart Claude Code to unload it)", "")
 }
 
 // localBinLink is ~/.local/bin/vibe, where `make install` links the CLI.
-func localBinLink(f *cli.Factory) string {
-	home := f.Getenv("HOME")
+func localBinLink(getenv func(string) string) string {
+	home := getenv("HOME")
 	if home == "" {
 		return ""
 	}

@@ -29,7 +29,10 @@ func NewCmdWorker(f *cli.Factory) *cobra.Command {
 		Use:   "worker",
 		Short: "Start, stop and inspect the embed worker (vectors for recall)",
 		Long: "The embed worker turns remembered text into vectors in the background and answers recall queries.\n" +
-			"Hooks start it on demand; without it (or without a model) recall is lexical only.",
+			"Hooks start it on demand; without it recall is lexical only. While the current model is not installed,\n" +
+			"it embeds with the fallback hashed-token embedder (degraded vectors, replaced once the model is in place)\n" +
+			"and downloads the model on first need. VIBE_EMBED_FALLBACK=off and VIBE_MODEL_PULL=off turn either off\n" +
+			"(`vibe help environment`); without the fallback, recall stays lexical until the model is installed.",
 	}
 	cmd.AddCommand(NewCmdWorkerStart(f, nil), NewCmdWorkerStop(f, nil), NewCmdWorkerStatus(f, nil), NewCmdWorkerLogs(f, nil))
 	return cmd
@@ -171,6 +174,9 @@ type WorkerStatusOptions struct {
 	Paths func() config.Paths
 	Store func(context.Context) (*store.Store, error)
 	Now   func() time.Time
+	// Getenv reads VIBE_EMBED_FALLBACK and VIBE_MODEL_PULL, which decide
+	// what a worker started now does without its model.
+	Getenv func(string) string
 	// Binary is this install's worker program (client.Binary), which a
 	// running worker must be; nil or an error skips the check.
 	Binary func() (string, error)
@@ -180,7 +186,7 @@ type WorkerStatusOptions struct {
 
 // NewCmdWorkerStatus builds `vibe worker status`.
 func NewCmdWorkerStatus(f *cli.Factory, runF func(*WorkerStatusOptions) error) *cobra.Command {
-	opts := &WorkerStatusOptions{IO: f.IO, Paths: f.Paths, Store: f.Store, Now: f.Now, Binary: client.Binary}
+	opts := &WorkerStatusOptions{IO: f.IO, Paths: f.Paths, Store: f.Store, Now: f.Now, Getenv: f.Getenv, Binary: client.Binary}
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "Show the worker's pid, model, throughput, backlog, failures and memory",
@@ -254,7 +260,7 @@ func runWorkerStatus(ctx context.Context, o *WorkerStatusOptions) error {
 			return err
 		}
 		s.Model, s.Backlog, s.Waiting, s.Failed, s.Done = model, c.Backlog, c.Waiting, c.Failed, c.Done
-		s.State = StateOf(p, model)
+		s.State, s.Fallback = StateOf(p, model, o.Getenv)
 	}
 	if s.Health.StartedAt > 0 {
 		at := time.UnixMilli(s.Health.StartedAt).UTC().Format(time.RFC3339)
@@ -289,13 +295,39 @@ func runWorkerStatus(ctx context.Context, o *WorkerStatusOptions) error {
 	return nil
 }
 
-// StateOf describes a model the worker is not running for: installed or
-// not, as the worker itself would report it.
-func StateOf(p config.Paths, model string) string {
-	if embed.Ready(embed.Dir(p.Models, model)) != nil {
-		return worker.StateNoModel + " (run `vibe model pull`)"
+// StateOf describes a model the worker is not running for: installed, or
+// not and then what a worker started with this environment does without
+// it (getenv nil: the defaults). fallback says it would embed with the
+// fallback embedder, as Health.Fallback of a running worker says.
+func StateOf(p config.Paths, model string, getenv func(string) string) (state string, fallback bool) {
+	dir := embed.Dir(p.Models, model)
+	if embed.Ready(dir) == nil {
+		return "installed, not loaded", false
 	}
-	return "installed, not loaded"
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	// As cmd/vibe-embed-worker reads them.
+	fallback = getenv("VIBE_EMBED_FALLBACK") != "off"
+	pullOff := getenv("VIBE_MODEL_PULL") == "off"
+	_, catalogued := embed.Catalog[model]
+	var until string
+	switch {
+	case !catalogued:
+		until = "until its files are placed in " + dir + " (vibe does not know how to download it)"
+	case pullOff && fallback:
+		until = "until `vibe model pull` installs it (VIBE_MODEL_PULL=off: no download on first need)"
+	case pullOff:
+		until = "until `vibe model pull` installs it (VIBE_MODEL_PULL=off)"
+	case fallback:
+		until = "and downloads the model on first need (`vibe model pull` installs it now)"
+	default:
+		until = "until the worker, once started, downloads the model on first need (`vibe model pull` installs it now)"
+	}
+	if fallback {
+		return "not installed: once started, the worker embeds with the fallback hashed-token embedder (degraded vectors) " + until, true
+	}
+	return "not installed: recall stays lexical (VIBE_EMBED_FALLBACK=off) " + until, false
 }
 
 // WorkerLogsOptions are the flags of `vibe worker logs`.

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/vibe-science/vibe/internal/buildinfo"
 	"github.com/vibe-science/vibe/internal/cli"
 	"github.com/vibe-science/vibe/internal/cli/clitest"
@@ -77,7 +79,8 @@ func TestNewCmdWorkerFlags(t *testing.T) {
 		if got.Binary == nil {
 			t.Errorf("status %q: no Binary, so a stale worker would go unnoticed", c.argv)
 		}
-		got.IO, got.Paths, got.Store, got.Now, got.Binary = cli.IO{}, nil, nil, nil, nil
+		clitest.Wired(t, got)
+		got.IO, got.Paths, got.Store, got.Now, got.Getenv, got.Binary = cli.IO{}, nil, nil, nil, nil, nil
 		if !reflect.DeepEqual(*got, c.want) {
 			t.Errorf("status %q: %+v, want %+v", c.argv, *got, c.want)
 		}
@@ -144,11 +147,11 @@ func TestRunWorkerStatus(t *testing.T) {
 	f, out, _ := modelTestFactory(t)
 	p := f.Paths()
 	seedNotes(t, f, 3)
-	if err := runWorkerStatus(ctx, &WorkerStatusOptions{IO: f.IO, Paths: f.Paths, Store: f.Store, Now: f.Now}); err != nil {
+	if err := runWorkerStatus(ctx, &WorkerStatusOptions{IO: f.IO, Paths: f.Paths, Store: f.Store, Now: f.Now, Getenv: f.Getenv}); err != nil {
 		t.Fatal(err)
 	}
 	want := "worker   not running: start it with `vibe worker start`\n" +
-		"model    potion-base-8M: no model: lexical only (run `vibe model pull`)\n" +
+		"model    potion-base-8M: not installed: once started, the worker embeds with the fallback hashed-token embedder (degraded vectors) and downloads the model on first need (`vibe model pull` installs it now)\n" +
 		"queue    backlog 3 (0 in retry backoff) · failed 0 · done 0\n"
 	if out.String() != want {
 		t.Errorf("down:\n%s\nwant:\n%s", out, want)
@@ -162,7 +165,7 @@ func TestRunWorkerStatus(t *testing.T) {
 	var js map[string]any
 	json.Unmarshal(out.Bytes(), &js)
 	if js["running"] != false || js["note"] != "not running (stale pid file "+p.PIDFile+" names 4242): start it with `vibe worker start`" ||
-		js["backlog"] != 3.0 || js["model"] != "potion-base-8M" {
+		js["backlog"] != 3.0 || js["model"] != "potion-base-8M" || js["fallback"] != true {
 		t.Errorf("stale pid json: %s", out)
 	}
 
@@ -314,4 +317,92 @@ func modelTestFactory(t *testing.T) (*cli.Factory, *bytes.Buffer, *bytes.Buffer)
 // string in a field named <something>_at.
 func TestWorkerJSONTimeFields(t *testing.T) {
 	clitest.JSONTimeFields(t, WorkerStatus{}, logLineJSON{})
+}
+
+// TestWorkerStatusSaysWhatAWorkerWouldDoWithoutItsModel: with no worker
+// running and the model not installed, the model line and --json say what
+// a worker started with this environment does: embed with the fallback
+// embedder and download the model on first need by default; without the
+// download under VIBE_MODEL_PULL=off; lexical only under
+// VIBE_EMBED_FALLBACK=off (it downloads the model when it needs one
+// unless VIBE_MODEL_PULL=off too).
+func TestWorkerStatusSaysWhatAWorkerWouldDoWithoutItsModel(t *testing.T) {
+	const fallbackNow = "not installed: once started, the worker embeds with the fallback hashed-token embedder (degraded vectors) "
+	for _, c := range []struct {
+		name, pull, fallback string
+		want                 string
+		wantFallback         bool
+	}{
+		{name: "defaults", wantFallback: true,
+			want: fallbackNow + "and downloads the model on first need (`vibe model pull` installs it now)"},
+		{name: "no pull", pull: "off", wantFallback: true,
+			want: fallbackNow + "until `vibe model pull` installs it (VIBE_MODEL_PULL=off: no download on first need)"},
+		{name: "no fallback", fallback: "off",
+			want: "not installed: recall stays lexical (VIBE_EMBED_FALLBACK=off) until the worker, once started, downloads the model on first need (`vibe model pull` installs it now)"},
+		{name: "neither", pull: "off", fallback: "off",
+			want: "not installed: recall stays lexical (VIBE_EMBED_FALLBACK=off) until `vibe model pull` installs it (VIBE_MODEL_PULL=off)"},
+	} {
+		f, out, _ := clitest.New(t, clitest.Options{Now: modelT0, Env: map[string]string{"VIBE_MODEL_PULL": c.pull, "VIBE_EMBED_FALLBACK": c.fallback}})
+		o := clitest.Built(t, func(runF func(*WorkerStatusOptions) error) *cobra.Command { return NewCmdWorkerStatus(f, runF) })
+		if err := runWorkerStatus(context.Background(), o); err != nil {
+			t.Fatal(err)
+		}
+		want := "worker   not running: start it with `vibe worker start`\n" +
+			"model    " + embed.DefaultModel + ": " + c.want + "\n" +
+			"queue    backlog 0 (0 in retry backoff) · failed 0 · done 0\n"
+		if out.String() != want {
+			t.Errorf("%s:\n%s\nwant:\n%s", c.name, out, want)
+		}
+		out.Reset()
+		o.JSON = true
+		if err := runWorkerStatus(context.Background(), o); err != nil {
+			t.Fatal(err)
+		}
+		var js WorkerStatus
+		if err := json.Unmarshal(out.Bytes(), &js); err != nil {
+			t.Fatalf("%s: %v: %s", c.name, err, out)
+		}
+		if js.Running || js.State != c.want || js.Fallback != c.wantFallback {
+			t.Errorf("%s: json running %v, state %q, fallback %v; want state %q, fallback %v", c.name, js.Running, js.State, js.Fallback, c.want, c.wantFallback)
+		}
+	}
+}
+
+// TestStateOf: an installed model is "installed, not loaded"; a model vibe
+// cannot download says where its files go, fallback or not.
+func TestStateOf(t *testing.T) {
+	p := config.Resolve(func(k string) string {
+		if k == "VIBE_HOME" {
+			return "/v"
+		}
+		return ""
+	})
+	dir := embed.Dir(p.Models, "my-own")
+	for _, c := range []struct {
+		env          map[string]string
+		want         string
+		wantFallback bool
+	}{
+		{nil, "not installed: once started, the worker embeds with the fallback hashed-token embedder (degraded vectors) until its files are placed in " + dir + " (vibe does not know how to download it)", true},
+		{map[string]string{"VIBE_EMBED_FALLBACK": "off"}, "not installed: recall stays lexical (VIBE_EMBED_FALLBACK=off) until its files are placed in " + dir + " (vibe does not know how to download it)", false},
+	} {
+		got, fb := StateOf(p, "my-own", func(k string) string { return c.env[k] })
+		if got != c.want || fb != c.wantFallback {
+			t.Errorf("%v: %q %v, want %q %v", c.env, got, fb, c.want, c.wantFallback)
+		}
+	}
+	home := t.TempDir()
+	p = config.Resolve(func(k string) string {
+		if k == "VIBE_HOME" {
+			return home
+		}
+		return ""
+	})
+	dir = embed.Dir(p.Models, "mini")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, embed.ONNXFile), []byte("x"), 0o644)
+	os.WriteFile(filepath.Join(dir, embed.TokenizerFile), []byte("x"), 0o644)
+	if got, fb := StateOf(p, "mini", nil); got != "installed, not loaded" || fb {
+		t.Errorf("installed: %q %v", got, fb)
+	}
 }

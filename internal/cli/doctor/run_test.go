@@ -1,0 +1,170 @@
+package doctor
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/vibe-science/vibe/db"
+	"github.com/vibe-science/vibe/internal/cli"
+	"github.com/vibe-science/vibe/internal/cli/clitest"
+	"github.com/vibe-science/vibe/internal/cli/setup"
+	"github.com/vibe-science/vibe/internal/config"
+	"github.com/vibe-science/vibe/internal/project"
+)
+
+// fakeDB is a database file as doctor sees it.
+type fakeDB struct {
+	version  int
+	checkErr error
+	closed   bool
+}
+
+func (d *fakeDB) Version(context.Context) (int, error) { return d.version, nil }
+func (d *fakeDB) Check(context.Context) (string, error) {
+	if d.checkErr != nil {
+		return "", d.checkErr
+	}
+	return "v0.0.0-fake", nil
+}
+func (d *fakeDB) Close() error { d.closed = true; return nil }
+
+// fakeDoctor is DoctorOptions built without a factory: a plugin root with
+// every hook binary and the guard, a VIBE_HOME and HOME of its own, the
+// worker off, no project, and no program on the PATH.
+func fakeDoctor(t *testing.T) (*DoctorOptions, *bytes.Buffer) {
+	t.Helper()
+	home, root := t.TempDir(), t.TempDir()
+	os.MkdirAll(filepath.Join(root, "bin"), 0o755)
+	for _, b := range setup.HookBinaries {
+		os.WriteFile(filepath.Join(root, "bin", b), []byte("#!/bin/sh\n"), 0o755)
+	}
+	os.MkdirAll(filepath.Join(root, "plugin"), 0o755)
+	os.WriteFile(filepath.Join(root, "plugin", "guard.sh"), []byte("#!/bin/sh\n"), 0o755)
+	os.WriteFile(filepath.Join(root, "hooks.json"), []byte("{}"), 0o644)
+	env := map[string]string{"VIBE_HOME": home, "HOME": home, "VIBE_WORKER": "off"}
+	getenv := func(k string) string { return env[k] }
+	var out bytes.Buffer
+	return &DoctorOptions{
+		IO:       cli.IO{Out: &out, ErrOut: &bytes.Buffer{}},
+		Paths:    func() config.Paths { return config.Resolve(getenv) },
+		Getenv:   getenv,
+		LookPath: func(string) (string, error) { return "", errors.New("not found") },
+		Exec: func(context.Context, string, ...string) (string, error) {
+			t.Error("Exec called although LookPath finds nothing")
+			return "", errors.New("unexpected")
+		},
+		OpenDB:      func(context.Context, string) (Database, error) { return &fakeDB{version: db.Latest()}, nil },
+		FindProject: func(string) (project.Project, error) { return project.Project{}, errors.New("not a project") },
+		Root:        root,
+		HeaderDirs:  []string{t.TempDir()},
+	}, &out
+}
+
+// TestRunDoctorOutput: the whole report of an installed copy, each
+// dependency faked through the Options; the one failure is the claude CLI,
+// so the command fails (exit 1) saying how many checks failed.
+func TestRunDoctorOutput(t *testing.T) {
+	o, out := fakeDoctor(t)
+	p := o.Paths()
+	err := runDoctor(context.Background(), o)
+	if err == nil || err.Error() != "1 check(s) failed" || cli.ExitCode(err) != 1 {
+		t.Errorf("err %v, want 1 failed check (exit 1)", err)
+	}
+	want := "ok   vibe home          " + p.Home + "\n" +
+		"ok   database           " + p.DB + ", schema " + itoa(db.Latest()) + " of " + itoa(db.Latest()) + ", sqlite-vec v0.0.0-fake, FTS5 ok\n" +
+		"ok   hook binaries      " + filepath.Join(o.Root, "bin") + "\n" +
+		"ok   pre-tool-use guard " + filepath.Join(o.Root, "plugin", "guard.sh") + "\n" +
+		"ok   hooks.json         " + filepath.Join(o.Root, "hooks.json") + "\n" +
+		"ok   build tools        not needed for running (Go, a C compiler and sqlite3.h only build vibe from source)\n" +
+		"FAIL claude CLI         not on PATH\n" +
+		"     fix: install Claude Code (npm install -g @anthropic-ai/claude-code)\n" +
+		"ok   worker             not used (VIBE_WORKER=off): each hook runs its handler in a process of its own\n" +
+		"ok   embedding model    none installed: the worker embeds with the fallback hashed-token embedder (degraded vectors) and downloads the default model on first need (`vibe model pull` installs it now)\n" +
+		"ok   settings           no " + p.Settings + ": the defaults apply\n"
+	if out.String() != want {
+		t.Errorf("doctor printed:\n%s\nwant:\n%s", out, want)
+	}
+}
+
+// TestRunDoctorDatabase: the database line for a file that does not open,
+// one that fails its check, and a good one, which doctor closes again.
+func TestRunDoctorDatabase(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		open     error
+		check    error
+		wantLine string
+	}{
+		{"locked", errors.New("database is locked"), nil,
+			"FAIL database           database is locked\n" +
+				"     fix: if the file is corrupt, move it aside (%DB%) and run `vibe setup`; if it is locked, find the process holding it\n"},
+		{"no fts5", nil, errors.New("no such module: fts5"),
+			"FAIL database           no such module: fts5\n" +
+				"     fix: rebuild with `make build` (needs -tags sqlite_fts5 and libsqlite3-dev); move a corrupt file aside\n"},
+		{"good", nil, nil, "ok   database           %DB%, schema 2 of " + itoa(db.Latest()) + ", sqlite-vec v0.0.0-fake, FTS5 ok\n"},
+	} {
+		o, out := fakeDoctor(t)
+		d := &fakeDB{version: 2, checkErr: c.check}
+		var openedAt string
+		o.OpenDB = func(_ context.Context, path string) (Database, error) {
+			openedAt = path
+			if c.open != nil {
+				return nil, c.open
+			}
+			return d, nil
+		}
+		_ = runDoctor(context.Background(), o)
+		file := o.Paths().DB
+		if openedAt != file {
+			t.Errorf("%s: opened %q, want %q", c.name, openedAt, file)
+		}
+		if want := strings.ReplaceAll(c.wantLine, "%DB%", file); !bytes.Contains(out.Bytes(), []byte("\n"+want)) {
+			t.Errorf("%s: doctor lacks %q:\n%s", c.name, want, out)
+		}
+		if c.open == nil && !d.closed {
+			t.Errorf("%s: the database was left open", c.name)
+		}
+	}
+}
+
+// TestRunDoctorInAProject: the project doctor runs in comes from
+// FindProject; its configs are checked there.
+func TestRunDoctorInAProject(t *testing.T) {
+	o, out := fakeDoctor(t)
+	proj := clitest.Project(t)
+	o.FindProject = func(dir string) (project.Project, error) {
+		if dir != "" {
+			t.Errorf("FindProject(%q), want the current folder", dir)
+		}
+		return project.Project{Root: proj}, nil
+	}
+	_ = runDoctor(context.Background(), o)
+	want := "ok   permissions        " + filepath.Join(proj, ".vibe-science") + ": no permissions.json, the shipped policy applies\n" +
+		"ok   domain config      " + filepath.Join(proj, ".vibe-science") + ": no domain-config.json, the generic domain applies\n" +
+		"FAIL claude CLI"
+	if !bytes.Contains(out.Bytes(), []byte(want)) {
+		t.Errorf("doctor lacks %q:\n%s", want, out)
+	}
+}
+
+// TestNewCmdDoctorWiresEveryDependency: NewCmdDoctor fills each dependency
+// from the factory.
+func TestNewCmdDoctorWiresEveryDependency(t *testing.T) {
+	f, _, _ := clitest.New(t, clitest.Options{})
+	f.Root = "/plugin"
+	f.LookPath = func(string) (string, error) { return "", errors.New("not found") }
+	f.Exec = func(context.Context, string, ...string) (string, error) { return "", errors.New("no") }
+	o := doctorOpts(t, f)
+	clitest.Wired(t, o)
+	if o.Root != "/plugin" || len(o.HeaderDirs) == 0 || o.Paths() != f.Paths() {
+		t.Errorf("root %q, header dirs %q, paths %+v", o.Root, o.HeaderDirs, o.Paths())
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
