@@ -42,6 +42,9 @@ func handleStop(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.
 		// Most turns create no claim: one read says so, and nothing is
 		// written before the reply.
 		pending, err := st.StopPending(ctx, ev.SessionID)
+		if err != nil {
+			env.Logf("probe the session's claims: %v", err)
+		}
 		decide = err != nil || pending
 	}
 	if decide {
