@@ -177,6 +177,9 @@ func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (h
 	g := gateArtifacts(ctx, env, st, ev, call, now)
 	call.Entry.GateResult = string(g.worst)
 	calls, brief, perr := st.PostToolProbe(ctx, ev.SessionID, proj.Root)
+	if perr != nil {
+		env.Logf("probe the session's state: %v", perr) // the call is then recorded before the reply
+	}
 	every := env.Settings().ObserverEvery
 	record := func(ctx context.Context) error {
 		return st.Tx(ctx, func(tx *store.Tx) error {
