@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"time"
 	"unicode/utf8"
 
@@ -34,13 +33,18 @@ func handlePromptSubmit(ctx context.Context, env *hookrun.Env, ev *hook.Event) (
 	now := env.Now()
 	sum := sha256.Sum256([]byte(ev.Prompt))
 	seen := hookrun.Seen(ev, proj.Root, now)
-	// Spooled when the database refuses it now (hookrun.Env.Record).
-	if err := env.Record(ctx, store.Record{Session: &seen, Prompt: &record.PromptSeen{
-		SessionID: ev.SessionID, PromptID: ev.PromptID, AgentRole: ev.AgentType,
-		SHA256: hex.EncodeToString(sum[:]), Chars: utf8.RuneCountInString(ev.Prompt), At: now,
-	}}); err != nil {
-		return hookrun.Outcome{}, fmt.Errorf("log prompt: %w", err)
-	}
+	// The recall below does not read it, so the resident process logs the
+	// prompt after its reply; spooled when the database refuses it now
+	// (hookrun.Env.Record).
+	env.AfterReply(ctx, func(ctx context.Context) {
+		if err := env.Record(ctx, store.Record{Session: &seen, Prompt: &record.PromptSeen{
+			SessionID: ev.SessionID, PromptID: ev.PromptID, AgentRole: ev.AgentType,
+			SHA256: hex.EncodeToString(sum[:]), Chars: utf8.RuneCountInString(ev.Prompt), At: now,
+		}}); err != nil {
+			env.Note("this prompt's hash could not be logged: %v", err)
+			env.Logf("log prompt: %v", err)
+		}
+	})
 	st, err := env.Store(ctx)
 	if err != nil {
 		env.NoteUnavailable(integrity.DepDatabase, "the memory database is unavailable (%v); this prompt's hash was spooled and nothing was recalled", err)
