@@ -8,6 +8,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/vibe-science/vibe/internal/embed"
 	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
@@ -100,6 +101,55 @@ func (tv *trigramVectors) KNN(_ context.Context, _, text string, k int, _ []stri
 	out := make([]VectorHit, 0, k)
 	for _, s := range all[:min(k, len(all))] {
 		out = append(out, VectorHit{ID: s.id, Distance: math.Sqrt(math.Max(0, 2-2*s.cos))})
+	}
+	return out, nil
+}
+
+// fallbackVectors is the fallback embedder (embed.Fallback: words and
+// trigrams hashed to signed buckets) with exact KNN, as the worker serves
+// it while no model is installed.
+type fallbackVectors struct {
+	ids  []int64
+	vecs [][]float32
+}
+
+func newFallbackVectors(ms []record.MemoryRecord) *fallbackVectors {
+	fv := &fallbackVectors{}
+	texts := make([]string, len(ms))
+	for i, m := range ms {
+		fv.ids = append(fv.ids, m.ID)
+		texts[i] = m.Text
+	}
+	fv.vecs, _ = embed.Fallback{}.Embed(context.Background(), texts)
+	return fv
+}
+
+func (fv *fallbackVectors) KNN(ctx context.Context, _, text string, k int, _ []string) ([]VectorHit, error) {
+	qv, err := embed.Fallback{}.Embed(ctx, []string{text})
+	if err != nil {
+		return nil, err
+	}
+	type sc struct {
+		id  int64
+		cos float64
+	}
+	all := make([]sc, len(fv.ids))
+	for i, v := range fv.vecs {
+		c := 0.0
+		for j := range v {
+			c += float64(v[j]) * float64(qv[0][j])
+		}
+		all[i] = sc{fv.ids[i], c}
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].cos != all[j].cos {
+			return all[i].cos > all[j].cos
+		}
+		return all[i].id < all[j].id
+	})
+	out := make([]VectorHit, 0, k)
+	for _, s := range all[:min(k, len(all))] {
+		out = append(out, VectorHit{ID: s.id, Distance: math.Sqrt(math.Max(0, 2-2*s.cos)), Model: embed.FallbackModel})
 	}
 	return out, nil
 }
