@@ -205,3 +205,44 @@ func (o oracleVectors) KNN(ctx context.Context, project, text string, k int, kin
 	}
 	return out, nil
 }
+
+// liftedVectors is a model that knows a little: trigram cosines, with the
+// memories that answer the set's queries lifted by lift, so they stand
+// out of the rest only as far as lift takes them.
+type liftedVectors struct {
+	*trigramVectors
+	relevant map[string]map[int64]bool
+	lift     float64
+}
+
+func newLiftedVectors(t testing.TB, st *store.Store, s Set, lift float64) liftedVectors {
+	o := newOracleVectors(t, st, s)
+	l := liftedVectors{o.trigramVectors, map[string]map[int64]bool{}, lift}
+	for q, ids := range o.relevant {
+		l.relevant[q] = map[int64]bool{}
+		for _, id := range ids {
+			l.relevant[q][id] = true
+		}
+	}
+	return l
+}
+
+func (l liftedVectors) KNN(ctx context.Context, project, text string, k int, kinds []string) ([]VectorHit, error) {
+	all, err := l.trigramVectors.KNN(ctx, project, text, len(l.ids), kinds)
+	if err != nil {
+		return nil, err
+	}
+	cos := func(h VectorHit) float64 {
+		c := 1 - h.Distance*h.Distance/2
+		if l.relevant[text][h.ID] {
+			c += l.lift
+		}
+		return math.Min(1, c)
+	}
+	sort.SliceStable(all, func(i, j int) bool { return cos(all[i]) > cos(all[j]) })
+	out := all[:min(k, len(all))]
+	for i := range out {
+		out[i].Distance = math.Sqrt(math.Max(0, 2-2*cos(out[i])))
+	}
+	return out, nil
+}
