@@ -64,8 +64,8 @@
 // conservatively for the lighter tails of cosines). Measured on
 // testdata/retrieval (256 queries, recall@5, k = 5): groups formed with
 // trigram-count vectors in 43 queries, the fallback embedder 21, the
-// potion and MiniLM shapes with random weights 18 and 3, random vectors
-// none; a member outside BM25's top 5 in 3, 3, 2, 0 and 0 of them, and
+// potion and MiniLM shapes with random weights 18 and 3 (vectors of the
+// generated test models, exact KNN), random vectors none; a member outside BM25's top 5 in 3, 3, 2, 0 and 0 of them, and
 // none cost a relevant memory: lexical and all five 0.9056. A model that
 // ranks the answering memories first at cosine 0.955 (the test's oracle)
 // reaches 0.9961.
