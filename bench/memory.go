@@ -167,6 +167,7 @@ func memoryBench(rep *report, bin, empty, fixtures string, runs int) error {
 	if err != nil {
 		return err
 	}
+	var lexScores []recall.QueryScore
 	for _, shape := range []struct{ key, model, dir string }{
 		{"lexical", "", ""},
 		{"hybrid_static_random_weights", config.Defaults.Model, static},
@@ -184,12 +185,12 @@ func memoryBench(rep *report, bin, empty, fixtures string, runs int) error {
 			return err
 		}
 		if shape.key == "lexical" {
-			r, err := recall.RecallAtK(ctx, rst, nil, set, 5)
+			lexScores, err = recall.Evaluate(ctx, rst, nil, set, 5)
 			rst.Close()
 			if err != nil {
 				return err
 			}
-			extra["recall_at_5_lexical"] = round2(r)
+			extra["recall_at_5_lexical"] = round2(meanRecall(lexScores))
 			continue
 		}
 		rst.Close()
@@ -210,7 +211,7 @@ func memoryBench(rep *report, bin, empty, fixtures string, runs int) error {
 			rstop()
 			return err
 		}
-		r, err := recall.RecallAtK(ctx, rst, recall.WorkerVectors(rpaths.Socket, 5*time.Second), set, 5)
+		scores, err := recall.Evaluate(ctx, rst, recall.WorkerVectors(rpaths.Socket, 5*time.Second), set, 5)
 		rst.Close()
 		if shape.model == "all-MiniLM-L6-v2" {
 			extra["worker_peak_rss_mb_minilm"] = procPeakMB(rpid)
@@ -219,9 +220,30 @@ func memoryBench(rep *report, bin, empty, fixtures string, runs int) error {
 		if err != nil {
 			return err
 		}
-		extra["recall_at_5_"+shape.key] = round2(r)
+		extra["recall_at_5_"+shape.key] = round2(meanRecall(scores))
+		// Hybrid may not be worse than lexical (issue 18): the queries
+		// where it found less than BM25 alone.
+		lost := 0
+		for i, q := range scores {
+			if q.Recall < lexScores[i].Recall {
+				lost++
+			}
+		}
+		extra["recall_at_5_"+shape.key+"_queries_lost"] = lost
 	}
 	return nil
+}
+
+// meanRecall is the mean recall over an evaluation's queries.
+func meanRecall(scores []recall.QueryScore) float64 {
+	if len(scores) == 0 {
+		return 0
+	}
+	sum := 0.0
+	for _, q := range scores {
+		sum += q.Recall
+	}
+	return sum / float64(len(scores))
 }
 
 // waitBacklog waits until the worker has embedded everything queued.

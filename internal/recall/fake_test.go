@@ -94,10 +94,6 @@ func (f *fakeMemories) MemoriesByID(ctx context.Context, project string, ids []i
 	return out, nil
 }
 
-func (f *fakeMemories) MemoryCount(ctx context.Context, project string) (int, error) {
-	return len(f.mems), nil
-}
-
 func (f *fakeMemories) ExportMemories(ctx context.Context, project string, fn func(record.MemoryRecord) error) error {
 	for _, m := range f.mems {
 		if err := fn(m); err != nil {

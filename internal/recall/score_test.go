@@ -61,63 +61,45 @@ func TestWeight(t *testing.T) {
 	}
 }
 
-func TestVectorWeight(t *testing.T) {
-	lex := func(ids ...int64) map[int64]bool {
-		m := map[int64]bool{}
-		for _, id := range ids {
-			m[id] = true
-		}
-		return m
-	}
-	seq := func(from, n int64) []int64 {
-		var out []int64
-		for i := from; i < from+n; i++ {
-			out = append(out, i)
+func TestStandouts(t *testing.T) {
+	// sims builds a nearest-first list: head, then a smooth tail of n
+	// cosines falling by step.
+	sims := func(head []float64, top float64, n int, step float64) []float64 {
+		out := append([]float64(nil), head...)
+		for i := 0; i < n; i++ {
+			out = append(out, top-float64(i)*step)
 		}
 		return out
 	}
-	lex50 := lex(seq(1, 50)...)
 	tests := []struct {
-		name    string
-		vec     []int64
-		lexical map[int64]bool
-		pool    int
-		want    float64
+		name  string
+		sims  []float64
+		slots int
+		want  int
 	}{
-		{"no vector hits", nil, lex50, 1000, 0},
-		{"no lexical hits: vectors are all there is", seq(1, 5), lex(), 1000, 1},
-		{"full agreement in a big pool", seq(1, 10), lex50, 50000, 1},
-		{"chance-level agreement", append(seq(1, 1), seq(100, 9)...), lex50, 300, 0},
-		// 6 of 10 in a pool of 1000 with 50 candidates: p = 0.05,
-		// P(X ≥ 6) ≈ 2.8e-6 < 1e-5, weight (6 − 0.5) / (10 − 0.5).
-		{"significant partial agreement", append(seq(1, 6), seq(100, 4)...), lex50, 1000, 5.5 / 9.5},
-		// 5 of 10, p = 0.05: P(X ≥ 5) ≈ 6e-5 > 1e-5 (the agreement a
-		// random-weight model reaches through shared tokens).
-		{"not significant", append(seq(1, 5), seq(100, 5)...), lex50, 1000, 0},
-		{"every memory a candidate", seq(1, 10), lex50, 50, 0},
-		{"pool smaller than candidates is the candidates", seq(1, 10), lex50, 10, 0},
+		{"too short to have a gap below", []float64{0.9, 0.1}, 5, 0},
+		{"empty", nil, 5, 0},
+		{"one far ahead of a smooth tail", sims([]float64{0.95}, 0.30, 49, 0.002), 5, 1},
+		{"two far ahead", sims([]float64{0.95, 0.94}, 0.30, 48, 0.002), 5, 2},
+		// Compressed cosines (a random-weight transformer): the scale is
+		// the list's own, so the same shape 100 times smaller stands out
+		// alike.
+		{"the same, compressed", sims([]float64{0.9995, 0.9994}, 0.9930, 48, 0.00002), 5, 2},
+		{"a group larger than the slots asked for", sims([]float64{0.95, 0.94, 0.93}, 0.30, 47, 0.002), 2, 0},
+		{"a smooth list", sims(nil, 0.50, 50, 0.004), 5, 0},
+		{"all equal", sims(nil, 0.50, 50, 0), 5, 0},
+		// Among 9 hits, a first gap of 0.6 is 12 times the mean
+		// normalised gap below it (0.05), over n = 7: the chance
+		// (1+12/7)^-7 times 5 slots is 0.005.
+		{"short list, wide gap", sims([]float64{0.9}, 0.3, 8, 0.01), 5, 1},
+		// Half that gap is 6 times the mean: 0.065, within chance.
+		{"short list, narrower gap", sims([]float64{0.9}, 0.6, 8, 0.01), 5, 0},
+		// A gap 12 times the mean among 4 hits (n = 2): (1+6)^-2·5 = 0.1.
+		{"very short list", []float64{0.9, 0.6, 0.59, 0.58}, 5, 0},
 	}
 	for _, tt := range tests {
-		if got := vectorWeight(tt.vec, tt.lexical, tt.pool); math.Abs(got-tt.want) > 1e-9 {
-			t.Errorf("%s: vectorWeight = %v, want %v", tt.name, got, tt.want)
-		}
-	}
-}
-
-func TestBinomialTail(t *testing.T) {
-	tests := []struct {
-		n, k int
-		p    float64
-		want float64
-	}{
-		{10, 0, 0.3, 1},
-		{10, 10, 0.5, 1.0 / 1024},
-		{2, 1, 0.5, 0.75},
-		{10, 11, 0.5, 0},
-	}
-	for _, tt := range tests {
-		if got := binomialTail(tt.n, tt.k, tt.p); math.Abs(got-tt.want) > 1e-12 {
-			t.Errorf("binomialTail(%d, %d, %v) = %v, want %v", tt.n, tt.k, tt.p, got, tt.want)
+		if got := standouts(tt.sims, tt.slots); got != tt.want {
+			t.Errorf("%s: standouts = %d, want %d", tt.name, got, tt.want)
 		}
 	}
 }

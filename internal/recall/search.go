@@ -120,8 +120,10 @@ type Result struct {
 	Hits []Hit
 	Mode string // ModeHybrid or ModeLexical
 	Note string
-	// VectorWeight is the confidence the vector ranks were given (0..1).
-	VectorWeight float64
+	// Standouts is how many vector hits stood out of the model's own
+	// similarities and were placed first (package doc); 0 means the
+	// lexical order stands.
+	Standouts int
 	// Fallback says the vectors came from the fallback hashed-token
 	// embedder (no model installed): hybrid, but degraded.
 	Fallback bool
@@ -214,7 +216,7 @@ func Search(ctx context.Context, st Reads, vec Vectors, q Query) (Result, error)
 		byID[s.id] = &Hit{Score: rrf(i + 1), Sources: []string{SourceFTS}}
 	}
 	if len(vhits) > 0 {
-		if err := addVectorHits(ctx, st, q.Project, now, vhits, inLexical, records, byID, &res); err != nil {
+		if err := addVectorHits(ctx, st, q.Project, now, limit, vhits, inLexical, records, byID, &res); err != nil {
 			return Result{}, err
 		}
 	}
@@ -295,8 +297,12 @@ func decay(m record.MemoryRecord, now time.Time) float64 {
 }
 
 // addVectorHits hydrates the vector hits (dropping forgotten ones and those
-// of other projects), weighs them by confidence and adds their share.
-func addVectorHits(ctx context.Context, st Reads, project string, now time.Time, vhits []VectorHit,
+// of other projects) and places the group that stands out of the model's
+// similarities (standouts) ahead of the lexical order, in BM25's order and
+// then, for memories BM25 did not match, the model's; the other vector hits
+// change nothing (package doc). With no lexical candidate there is nothing
+// to protect, and the vector ranks are the order.
+func addVectorHits(ctx context.Context, st Reads, project string, now time.Time, limit int, vhits []VectorHit,
 	inLexical map[int64]bool, records map[int64]record.MemoryRecord, byID map[int64]*Hit, res *Result) error {
 	var missing []int64
 	for _, v := range vhits {
@@ -311,10 +317,14 @@ func addVectorHits(ctx context.Context, st Reads, project string, now time.Time,
 	for _, m := range ms {
 		records[m.ID] = m
 	}
-	// The model's own order decides the confidence; freshness and trust
-	// then reorder by cosine, as they reorder BM25.
-	order := make([]int64, 0, len(vhits))
-	ranked := make([]scored, 0, len(vhits))
+	// The model's raw cosines, nearest first, decide the group; freshness
+	// and trust then order the memories BM25 did not match, as they order
+	// BM25's.
+	type near struct {
+		cos float64
+		s   scored
+	}
+	nears := make([]near, 0, len(vhits))
 	seen := make(map[int64]bool, len(vhits))
 	for _, v := range vhits {
 		m, ok := records[v.ID]
@@ -322,30 +332,39 @@ func addVectorHits(ctx context.Context, st Reads, project string, now time.Time,
 			continue
 		}
 		seen[v.ID] = true
-		order = append(order, v.ID)
-		ranked = append(ranked, scored{v.ID, (1 - v.Distance*v.Distance/2) * decay(m, now)})
+		cos := 1 - v.Distance*v.Distance/2
+		nears = append(nears, near{cos, scored{v.ID, cos * decay(m, now)}})
 	}
-	pool := len(inLexical)
-	if len(inLexical) > 0 && len(order) > 0 {
-		if pool, err = st.MemoryCount(ctx, project); err != nil {
-			return fmt.Errorf("recall: %w", err)
-		}
-	}
-	w := vectorWeight(order, inLexical, pool)
-	res.VectorWeight = w
-	if w == 0 {
-		if len(order) > 0 {
-			res.Note = joinNotes(res.Note, "vector ranks agree with the lexical ones no better than chance: lexical order kept")
-		}
+	if len(nears) == 0 {
 		return nil
 	}
-	for i, s := range rank(ranked) {
+	sort.SliceStable(nears, func(i, j int) bool { return nears[i].cos > nears[j].cos })
+	sims := make([]float64, len(nears))
+	ranked := make([]scored, len(nears))
+	for i, n := range nears {
+		sims[i], ranked[i] = n.cos, n.s
+	}
+	n := len(ranked)
+	if len(inLexical) > 0 {
+		n = standouts(sims, limit)
+	}
+	res.Standouts = n
+	if n == 0 {
+		res.Note = joinNotes(res.Note, "no vector hit stands out of the model's own similarities: lexical order kept")
+		return nil
+	}
+	// Lexical hits hold 1/(RRFK + rank) ≤ 1/61; the group is lifted by 1
+	// above all of them, keeping BM25's order inside it, and the members
+	// BM25 did not match follow its candidates.
+	added := 0
+	for _, s := range rank(ranked[:n]) {
 		h := byID[s.id]
 		if h == nil {
-			h = &Hit{}
+			added++
+			h = &Hit{Score: rrf(len(inLexical) + added)}
 			byID[s.id] = h
 		}
-		h.Score += w * rrf(i+1)
+		h.Score++
 		h.Sources = append(h.Sources, SourceVector)
 	}
 	return nil

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"reflect"
 	"slices"
 	"testing"
@@ -109,9 +108,9 @@ func TestSearchNotesWhenVectorsFail(t *testing.T) {
 		{"other failure", fixedVectors{err: errors.New("bad frame")}, "doublet", ModeLexical, "vector search failed (bad frame): lexical only"},
 		{"empty query", fixedVectors{}, "   ", ModeLexical, "the query is empty: nothing to search"},
 		{"vectors alone", fixedVectors{hits: []VectorHit{{ID: ids[0], Distance: 0.5}}}, "what about it?", ModeHybrid, "the query has no searchable words: vector ranks only"},
-		// With one memory in the project, agreement proves nothing.
-		{"both agree in a tiny pool", fixedVectors{hits: []VectorHit{{ID: ids[0], Distance: 0.5}}}, "doublet", ModeHybrid,
-			"vector ranks agree with the lexical ones no better than chance: lexical order kept"},
+		// One vector hit has no gap below it to stand out of.
+		{"one vector hit", fixedVectors{hits: []VectorHit{{ID: ids[0], Distance: 0.5}}}, "doublet", ModeHybrid,
+			"no vector hit stands out of the model's own similarities: lexical order kept"},
 	}
 	for _, tt := range tests {
 		res, err := Search(ctx, st, tt.vec, Query{Project: "/p", Text: tt.text})
@@ -138,10 +137,22 @@ func TestSearchFusesVectorHits(t *testing.T) {
 	)
 	ids := seed(t, st, ms...)
 	a, b, c := ids[2000], ids[2001], ids[2002]
-	// A model that agrees with BM25 on both lexical hits and also finds the
-	// paraphrase: 2 of its first 3 among 2 candidates in a pool of 2003 has
-	// a chance of about 3e-6.
-	vec := fixedVectors{hits: []VectorHit{{ID: a, Distance: 0.3}, {ID: c, Distance: 0.4}, {ID: b, Distance: 0.5}}}
+	// A model that puts a and the paraphrase b far ahead of 48 fillers
+	// spaced evenly: the two stand out (standouts), go first in BM25's
+	// order (a, which BM25 ranks second) and then the model's (b, which
+	// BM25 did not match), ahead of c, BM25's first.
+	tail := func(head ...VectorHit) fixedVectors {
+		f := fixedVectors{hits: head}
+		for i := 0; i < 48; i++ {
+			f.hits = append(f.hits, VectorHit{ID: ids[i], Distance: 1 + 0.002*float64(i)})
+		}
+		return f
+	}
+	vec := tail(VectorHit{ID: a, Distance: 0.3}, VectorHit{ID: b, Distance: 0.35})
+	lex, err := Search(ctx, st, nil, Query{Project: "/p", Text: "what is the genes per cell cutoff", Limit: Candidates})
+	if err != nil {
+		t.Fatal(err)
+	}
 	res, err := Search(ctx, st, vec, Query{Project: "/p", Text: "what is the genes per cell cutoff", Limit: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -149,24 +160,34 @@ func TestSearchFusesVectorHits(t *testing.T) {
 	type got struct {
 		ID      int64
 		Sources []string
+		Score   float64
 	}
 	var g []got
 	for _, h := range res.Hits {
-		g = append(g, got{h.ID, h.Sources})
+		g = append(g, got{h.ID, h.Sources, h.Score})
 	}
-	p := 2.0 / 2003
-	wantWeight := (2 - 3*p) / (3 - 3*p)
-	want := []got{{c, []string{SourceFTS, SourceVector}}, {a, []string{SourceFTS, SourceVector}}, {b, []string{SourceVector}}}
-	if !reflect.DeepEqual(g, want) || res.Mode != ModeHybrid || math.Abs(res.VectorWeight-wantWeight) > 1e-12 || res.Note != "" {
-		t.Errorf("hits %+v mode %s weight %v note %q, want %+v hybrid %v", g, res.Mode, res.VectorWeight, res.Note, want, wantWeight)
+	want := []got{
+		{a, []string{SourceFTS, SourceVector}, 1 + rrf(2)},
+		{b, []string{SourceVector}, 1 + rrf(len(lex.Hits)+1)}, // after BM25's candidates
+		{c, []string{SourceFTS}, rrf(1)},
 	}
-	// c is BM25's first (two query words), a vector's first: c wins on the
-	// lexical share, b trails with the vector share alone.
-	wantScores := []float64{rrf(1) + wantWeight*rrf(2), rrf(2) + wantWeight*rrf(1), wantWeight * rrf(3)}
-	for i, h := range res.Hits {
-		if math.Abs(h.Score-wantScores[i]) > 1e-12 {
-			t.Errorf("hit %d score %v, want %v", i, h.Score, wantScores[i])
-		}
+	if !reflect.DeepEqual(g, want) || res.Mode != ModeHybrid || res.Standouts != 2 || res.Note != "" {
+		t.Errorf("hits %+v mode %s standouts %d note %q, want %+v hybrid 2", g, res.Mode, res.Standouts, res.Note, want)
+	}
+	// The same neighbours at even spacing stand out of nothing: BM25's
+	// order stands, and the vector-only b is not added.
+	vec = fixedVectors{}
+	for i, id := range []int64{a, b, c} {
+		vec.hits = append(vec.hits, VectorHit{ID: id, Distance: 1 + 0.002*float64(i)})
+	}
+	vec.hits = append(vec.hits, tail().hits...)
+	for i := range vec.hits[3:] {
+		vec.hits[3+i].Distance += 0.006
+	}
+	res, _ = Search(ctx, st, vec, Query{Project: "/p", Text: "what is the genes per cell cutoff", Limit: 3})
+	if got := hitIDs(res.Hits); !reflect.DeepEqual(got, []int64{c, a}) || res.Standouts != 0 ||
+		res.Note != "no vector hit stands out of the model's own similarities: lexical order kept" {
+		t.Errorf("smooth vectors: %v standouts %d note %q, want %v and the lexical order kept", got, res.Standouts, res.Note, []int64{c, a})
 	}
 	// Hits in vectors that are of another project or unknown are dropped.
 	other := seed(t, st, mem{project: "/x", kind: record.KindNote, text: "genes per cell elsewhere", at: t0})

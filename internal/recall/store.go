@@ -8,11 +8,10 @@ import (
 )
 
 // Reads is what recall reads of the database: the FTS5 side (searcher)
-// and memories by id, by count and in bulk. *store.Store has it.
+// and memories by id and in bulk. *store.Store has it.
 type Reads interface {
 	searcher
 	MemoriesByID(ctx context.Context, project string, ids []int64) ([]record.MemoryRecord, error)
-	MemoryCount(ctx context.Context, project string) (int, error)
 	ExportMemories(ctx context.Context, project string, fn func(record.MemoryRecord) error) error
 	// NewestMatches and UncheckedMemories serve the contradiction check.
 	NewestMatches(ctx context.Context, project, match string, limit int) ([]record.MemoryRecord, error)

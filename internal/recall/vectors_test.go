@@ -8,6 +8,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/vibe-science/vibe/internal/embed"
 	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
@@ -104,6 +105,55 @@ func (tv *trigramVectors) KNN(_ context.Context, _, text string, k int, _ []stri
 	return out, nil
 }
 
+// fallbackVectors is the fallback embedder (embed.Fallback: words and
+// trigrams hashed to signed buckets) with exact KNN, as the worker serves
+// it while no model is installed.
+type fallbackVectors struct {
+	ids  []int64
+	vecs [][]float32
+}
+
+func newFallbackVectors(ms []record.MemoryRecord) *fallbackVectors {
+	fv := &fallbackVectors{}
+	texts := make([]string, len(ms))
+	for i, m := range ms {
+		fv.ids = append(fv.ids, m.ID)
+		texts[i] = m.Text
+	}
+	fv.vecs, _ = embed.Fallback{}.Embed(context.Background(), texts)
+	return fv
+}
+
+func (fv *fallbackVectors) KNN(ctx context.Context, _, text string, k int, _ []string) ([]VectorHit, error) {
+	qv, err := embed.Fallback{}.Embed(ctx, []string{text})
+	if err != nil {
+		return nil, err
+	}
+	type sc struct {
+		id  int64
+		cos float64
+	}
+	all := make([]sc, len(fv.ids))
+	for i, v := range fv.vecs {
+		c := 0.0
+		for j := range v {
+			c += float64(v[j]) * float64(qv[0][j])
+		}
+		all[i] = sc{fv.ids[i], c}
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].cos != all[j].cos {
+			return all[i].cos > all[j].cos
+		}
+		return all[i].id < all[j].id
+	})
+	out := make([]VectorHit, 0, k)
+	for _, s := range all[:min(k, len(all))] {
+		out = append(out, VectorHit{ID: s.id, Distance: math.Sqrt(math.Max(0, 2-2*s.cos)), Model: embed.FallbackModel})
+	}
+	return out, nil
+}
+
 // fixedVectors answers with given hits, or an error.
 type fixedVectors struct {
 	hits []VectorHit
@@ -152,6 +202,47 @@ func (o oracleVectors) KNN(ctx context.Context, project, text string, k int, kin
 		if !first[h.ID] {
 			out = append(out, h)
 		}
+	}
+	return out, nil
+}
+
+// liftedVectors is a model that knows a little: trigram cosines, with the
+// memories that answer the set's queries lifted by lift, so they stand
+// out of the rest only as far as lift takes them.
+type liftedVectors struct {
+	*trigramVectors
+	relevant map[string]map[int64]bool
+	lift     float64
+}
+
+func newLiftedVectors(t testing.TB, st *store.Store, s Set, lift float64) liftedVectors {
+	o := newOracleVectors(t, st, s)
+	l := liftedVectors{o.trigramVectors, map[string]map[int64]bool{}, lift}
+	for q, ids := range o.relevant {
+		l.relevant[q] = map[int64]bool{}
+		for _, id := range ids {
+			l.relevant[q][id] = true
+		}
+	}
+	return l
+}
+
+func (l liftedVectors) KNN(ctx context.Context, project, text string, k int, kinds []string) ([]VectorHit, error) {
+	all, err := l.trigramVectors.KNN(ctx, project, text, len(l.ids), kinds)
+	if err != nil {
+		return nil, err
+	}
+	cos := func(h VectorHit) float64 {
+		c := 1 - h.Distance*h.Distance/2
+		if l.relevant[text][h.ID] {
+			c += l.lift
+		}
+		return math.Min(1, c)
+	}
+	sort.SliceStable(all, func(i, j int) bool { return cos(all[i]) > cos(all[j]) })
+	out := all[:min(k, len(all))]
+	for i := range out {
+		out[i].Distance = math.Sqrt(math.Max(0, 2-2*cos(out[i])))
 	}
 	return out, nil
 }
