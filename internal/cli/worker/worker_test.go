@@ -151,7 +151,7 @@ func TestRunWorkerStatus(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "worker   not running: start it with `vibe worker start`\n" +
-		"model    potion-base-8M: not installed: once started, the worker embeds with the fallback hashed-token embedder (degraded vectors) and downloads the model on first need (`vibe model pull` installs it now)\n" +
+		"model    potion-base-8M: not installed: once started, the worker embeds with the fallback hashed-token embedder (degraded vectors) and downloads the model on first need (`vibe model pull potion-base-8M` installs it now)\n" +
 		"queue    backlog 3 (0 in retry backoff) · failed 0 · done 0\n"
 	if out.String() != want {
 		t.Errorf("down:\n%s\nwant:\n%s", out, want)
@@ -334,13 +334,13 @@ func TestWorkerStatusSaysWhatAWorkerWouldDoWithoutItsModel(t *testing.T) {
 		wantFallback         bool
 	}{
 		{name: "defaults", wantFallback: true,
-			want: fallbackNow + "and downloads the model on first need (`vibe model pull` installs it now)"},
+			want: fallbackNow + "and downloads the model on first need (`vibe model pull " + embed.DefaultModel + "` installs it now)"},
 		{name: "no pull", pull: "off", wantFallback: true,
-			want: fallbackNow + "until `vibe model pull` installs it (VIBE_MODEL_PULL=off: no download on first need)"},
+			want: fallbackNow + "until `vibe model pull " + embed.DefaultModel + "` installs it (VIBE_MODEL_PULL=off: no download on first need)"},
 		{name: "no fallback", fallback: "off",
-			want: "not installed: recall stays lexical (VIBE_EMBED_FALLBACK=off) until the worker, once started, downloads the model on first need (`vibe model pull` installs it now)"},
-		{name: "neither", pull: "off", fallback: "off",
-			want: "not installed: recall stays lexical (VIBE_EMBED_FALLBACK=off) until `vibe model pull` installs it (VIBE_MODEL_PULL=off)"},
+			want: "not installed: recall stays lexical (VIBE_EMBED_FALLBACK=off) until the worker, once started, downloads the model on first need (`vibe model pull " + embed.DefaultModel + "` installs it now)"},
+		{name: "neither, in capitals", pull: "OFF", fallback: "Off",
+			want: "not installed: recall stays lexical (VIBE_EMBED_FALLBACK=off) until `vibe model pull " + embed.DefaultModel + "` installs it (VIBE_MODEL_PULL=off)"},
 	} {
 		f, out, _ := clitest.New(t, clitest.Options{Now: modelT0, Env: map[string]string{"VIBE_MODEL_PULL": c.pull, "VIBE_EMBED_FALLBACK": c.fallback}})
 		o := clitest.Built(t, func(runF func(*WorkerStatusOptions) error) *cobra.Command { return NewCmdWorkerStatus(f, runF) })
