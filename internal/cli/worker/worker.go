@@ -276,6 +276,12 @@ func runWorkerStatus(ctx context.Context, o *WorkerStatusOptions) error {
 		fmt.Fprintf(w, "worker   %s\n", s.Note)
 	}
 	fmt.Fprintf(w, "model    %s: %s\n", s.Model, s.State)
+	if s.Running && !s.Pulling && s.Model != "" && embed.Ready(embed.Dir(p.Models, s.Model)) != nil {
+		// The worker's own state does not say how to install it now.
+		if _, ok := embed.Catalog[s.Model]; ok {
+			fmt.Fprintf(w, "note: `vibe model pull %s` installs the model now\n", s.Model)
+		}
+	}
 	fmt.Fprintf(w, "queue    backlog %d (%d in retry backoff) · failed %d · done %d\n", s.Backlog, s.Waiting, s.Failed, s.Done)
 	if s.Running {
 		fmt.Fprintf(w, "speed    %.1f texts/s over the last minute (%.1f texts/s while embedding)\n", s.Throughput, s.EmbedRate)
