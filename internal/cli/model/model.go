@@ -28,7 +28,10 @@ func NewCmdModel(f *cli.Factory) *cobra.Command {
 		Use:   "model",
 		Short: "Download, list and choose the embedding model",
 		Long: "Recall ranks memories by meaning with a sentence-embedding model kept in VIBE_HOME/models.\n" +
-			"Without one, recall is lexical (full-text search) only.",
+			"While the current one is not installed, the worker embeds with the fallback hashed-token embedder\n" +
+			"(degraded vectors, replaced once the model is in place) and downloads the model on first need;\n" +
+			"VIBE_EMBED_FALLBACK=off keeps recall lexical (full-text search) instead, VIBE_MODEL_PULL=off leaves\n" +
+			"the download to `vibe model pull` (`vibe help environment`). `vibe model list` says which applies.",
 	}
 	cmd.AddCommand(NewCmdModelPull(f, nil), NewCmdModelList(f, nil), NewCmdModelUse(f, nil))
 	return cmd
