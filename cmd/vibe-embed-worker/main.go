@@ -80,7 +80,7 @@ Usage: vibe-embed-worker [--home DIR] [--foreground]
 	// off (VIBE_EMBED_FALLBACK=off, VIBE_MODEL_PULL=off: an offline or
 	// audited machine, a benchmark of the lexical path).
 	w := worker.New(worker.Config{Paths: paths, Load: hugotembed.Load, Now: time.Now, LogMirror: mirror, Executable: exe,
-		Fallback: os.Getenv("VIBE_EMBED_FALLBACK") != "off", AutoPull: os.Getenv("VIBE_MODEL_PULL") != "off"})
+		Fallback: !config.EmbedFallbackOff(os.Getenv), AutoPull: !config.ModelPullOff(os.Getenv)})
 	if err := w.Open(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "vibe-embed-worker:", err)
 		if errors.Is(err, worker.ErrAlreadyRunning) {

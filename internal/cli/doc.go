@@ -1,7 +1,8 @@
 // Package cli holds what every `vibe` command shares: the Factory that
 // hands commands their dependencies lazily, the output helpers (--json,
 // tables, timestamps), flag values, the project lookup, settings checks,
-// usage errors and the one table from errors to exit codes. The commands
+// the current embedding model and the one sentence for its absence
+// (embedmodel.go), usage errors and the one table from errors to exit codes. The commands
 // live one noun per sub-package (cli/gate, cli/memory, ...), each command
 // an Options struct, a NewCmdX(f, runF) constructor and a private runX, so
 // tests check argv → Options and Options → output separately. An Options

@@ -32,6 +32,21 @@ func WorkerOff(getenv func(string) string) bool {
 	return strings.EqualFold(getenv("VIBE_WORKER"), "off")
 }
 
+// EmbedFallbackOff reports whether VIBE_EMBED_FALLBACK=off asks the worker
+// not to embed with the fallback hashed-token embedder while the current
+// model is not installed: memories then wait unembedded and recall stays
+// lexical until the model arrives.
+func EmbedFallbackOff(getenv func(string) string) bool {
+	return strings.EqualFold(getenv("VIBE_EMBED_FALLBACK"), "off")
+}
+
+// ModelPullOff reports whether VIBE_MODEL_PULL=off asks the worker never to
+// download the current model by itself when it needs it and it is not
+// installed (an offline or audited machine): `vibe model pull` installs it.
+func ModelPullOff(getenv func(string) string) bool {
+	return strings.EqualFold(getenv("VIBE_MODEL_PULL"), "off")
+}
+
 // Settings are the knobs a user may set in VIBE_HOME/config.json. Zero
 // values mean "use the default"; Defaults documents each default.
 type Settings struct {

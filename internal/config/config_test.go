@@ -62,3 +62,24 @@ func TestSettingsErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestOffSwitches: VIBE_WORKER, VIBE_EMBED_FALLBACK and VIBE_MODEL_PULL
+// are off for "off" in any case, and only for it; each reads its own
+// variable.
+func TestOffSwitches(t *testing.T) {
+	for name, off := range map[string]func(func(string) string) bool{
+		"VIBE_WORKER": WorkerOff, "VIBE_EMBED_FALLBACK": EmbedFallbackOff, "VIBE_MODEL_PULL": ModelPullOff,
+	} {
+		for v, want := range map[string]bool{"off": true, "OFF": true, "Off": true, "": false, "on": false, "0": false, "false": false, " off": false} {
+			getenv := func(k string) string {
+				if k == name {
+					return v
+				}
+				return "off" // every other variable: must not be read
+			}
+			if got := off(getenv); got != want {
+				t.Errorf("%s=%q: off %v, want %v", name, v, got, want)
+			}
+		}
+	}
+}

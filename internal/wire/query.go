@@ -51,8 +51,12 @@ type Health struct {
 	PID     int    `json:"pid"`
 	Version string `json:"version"`
 	// Model is the current model's name; State says what the worker does
-	// with it: "loaded", "loading", "unloaded (idle)", "no model: lexical
-	// only" or "error: …".
+	// with it: "starting", "loaded", "loading", "unloaded (idle)",
+	// "error: …", or, while it is not installed, "not installed: …": the
+	// worker embeds with the fallback hashed-token embedder (Fallback; and
+	// downloads the model, Pulling), or with VIBE_EMBED_FALLBACK=off recall
+	// stays lexical until the model is installed (worker.StateNoModel,
+	// StateFallback, StatePulling).
 	Model  string `json:"model"`
 	Loaded bool   `json:"loaded"`
 	State  string `json:"state"`

@@ -11,20 +11,26 @@ import (
 	"github.com/vibe-science/vibe/internal/record"
 )
 
-// Model states as health reports them.
+// Model states as health reports them. The three for a current model that
+// is not installed say it in the terms of cli.MissingModel, which says what
+// a worker not running would do.
 const (
-	StateNoModel  = "no model: lexical only"
+	// StateNoModel is reported only with the fallback embedder off
+	// (Health turns it into StateFallback otherwise).
+	StateNoModel  = "not installed: recall stays lexical (VIBE_EMBED_FALLBACK=off) until the model is installed"
 	StateLoading  = "loading"
 	StateLoaded   = "loaded"
 	StateUnloaded = "unloaded (idle)"
 	StateStarting = "starting"
 	// StateFallback is StateNoModel when the fallback embedder stands in.
-	StateFallback = "no model: fallback hashed-token embedder (degraded vectors; run `vibe model pull`)"
+	StateFallback = "not installed: the worker embeds with the fallback hashed-token embedder (degraded vectors) until the model is installed"
 	// StatePulling is StateFallback while the model downloads.
-	StatePulling = "downloading the model: fallback hashed-token embedder meanwhile"
+	StatePulling = "not installed, downloading it: the worker embeds with the fallback hashed-token embedder (degraded vectors) meanwhile"
 )
 
-// errNoModel says the current model is not installed.
+// errNoModel says the current model is not installed. It reaches a caller
+// only with the fallback embedder off (embedNow answers with it otherwise),
+// so recall is then lexical only.
 var errNoModel = errors.New("no embedding model installed: recall is lexical only (run `vibe model pull`)")
 
 // handle is one loaded model and the callers using it. A retired handle

@@ -47,10 +47,12 @@ type DoctorOptions struct {
 }
 
 // Database is what doctor asks of the database file: the schema version,
-// and an integrity check that also proves sqlite-vec and FTS5 are built in.
+// an integrity check that also proves sqlite-vec and FTS5 are built in,
+// and the embedding model `vibe model use` chose.
 type Database interface {
 	Version(ctx context.Context) (int, error)
 	Check(ctx context.Context) (vecVersion string, err error)
+	EmbedModel(ctx context.Context) (string, error)
 	Close() error
 }
 
@@ -111,6 +113,9 @@ func runDoctor(ctx context.Context, o *DoctorOptions) error {
 		add(Check{"vibe home", true, p.Home, ""})
 	}
 
+	// The current model as the worker reads it; without the database,
+	// from the settings.
+	model, _ := cli.CurrentModel(ctx, nil, p)
 	st, err := o.OpenDB(ctx, p.DB)
 	if err != nil {
 		add(Check{"database", false, err.Error(), "if the file is corrupt, move it aside (" + p.DB + ") and run `vibe setup`; if it is locked, find the process holding it"})
@@ -120,6 +125,9 @@ func runDoctor(ctx context.Context, o *DoctorOptions) error {
 			add(Check{"database", false, err.Error(), "rebuild with `make build` (needs -tags sqlite_fts5 and libsqlite3-dev); move a corrupt file aside"})
 		} else {
 			add(Check{"database", true, fmt.Sprintf("%s, schema %d of %d, sqlite-vec %s, FTS5 ok", p.DB, v, db.Latest(), vec), ""})
+		}
+		if m, err := cli.CurrentModel(ctx, st, p); err == nil {
+			model = m
 		}
 		st.Close()
 	}
@@ -169,7 +177,7 @@ func runDoctor(ctx context.Context, o *DoctorOptions) error {
 	}
 	checks = append(checks, clientChecks(o)...) // doctor_clients.go
 	add(workerCheck(ctx, o))                    // worker.go
-	add(Check{"embedding model", true, status.ModelState(p.Models), ""})
+	add(Check{"embedding model", true, status.ModelState(p, model, o.Getenv), ""})
 	if raw, err := os.ReadFile(p.Settings); err == nil {
 		if problems := cli.SettingsProblems(raw); len(problems) > 0 {
 			fix := "edit " + p.Settings + " (`vibe help environment` says where VIBE_HOME is)"

@@ -23,9 +23,12 @@ type fakeDB struct {
 	version  int
 	checkErr error
 	closed   bool
+	// model is the one `vibe model use` chose ("": none).
+	model string
 }
 
-func (d *fakeDB) Version(context.Context) (int, error) { return d.version, nil }
+func (d *fakeDB) Version(context.Context) (int, error)       { return d.version, nil }
+func (d *fakeDB) EmbedModel(context.Context) (string, error) { return d.model, nil }
 func (d *fakeDB) Check(context.Context) (string, error) {
 	if d.checkErr != nil {
 		return "", d.checkErr
@@ -85,7 +88,7 @@ func TestRunDoctorOutput(t *testing.T) {
 		"FAIL claude CLI         not on PATH\n" +
 		"     fix: install Claude Code (npm install -g @anthropic-ai/claude-code)\n" +
 		"ok   worker             not used (VIBE_WORKER=off): each hook runs its handler in a process of its own\n" +
-		"ok   embedding model    none installed: the worker embeds with the fallback hashed-token embedder (degraded vectors) and downloads the default model on first need (`vibe model pull` installs it now)\n" +
+		"ok   embedding model    potion-base-8M: not installed: once started, the worker embeds with the fallback hashed-token embedder (degraded vectors) and downloads the model on first need (`vibe model pull potion-base-8M` installs it now)\n" +
 		"ok   settings           no " + p.Settings + ": the defaults apply\n"
 	if out.String() != want {
 		t.Errorf("doctor printed:\n%s\nwant:\n%s", out, want)
@@ -129,6 +132,59 @@ func TestRunDoctorDatabase(t *testing.T) {
 		}
 		if c.open == nil && !d.closed {
 			t.Errorf("%s: the database was left open", c.name)
+		}
+	}
+}
+
+// TestRunDoctorEmbeddingModel: the embedding model line names the current
+// model (the database's choice, else the settings', also when the database
+// does not open) and says what a missing one means under each switch
+// (cli.MissingModel); a missing model is not a failure.
+func TestRunDoctorEmbeddingModel(t *testing.T) {
+	const fb = "not installed: once started, the worker embeds with the fallback hashed-token embedder (degraded vectors) "
+	const lex = "not installed: recall stays lexical (VIBE_EMBED_FALLBACK=off) "
+	const pot, mini = "potion-base-8M", "all-MiniLM-L6-v2"
+	for _, c := range []struct {
+		name     string
+		env      map[string]string
+		chosen   string // by `vibe model use`, in the database
+		settings string // config.json
+		openErr  error
+		want     string
+	}{
+		{name: "defaults", want: pot + ": " + fb + "and downloads the model on first need (`vibe model pull " + pot + "` installs it now)"},
+		{name: "no pull", env: map[string]string{"VIBE_MODEL_PULL": "off"},
+			want: pot + ": " + fb + "until `vibe model pull " + pot + "` installs it (VIBE_MODEL_PULL=off: no download on first need)"},
+		{name: "no fallback", env: map[string]string{"VIBE_EMBED_FALLBACK": "OFF"},
+			want: pot + ": " + lex + "until the worker, once started, downloads the model on first need (`vibe model pull " + pot + "` installs it now)"},
+		{name: "neither", env: map[string]string{"VIBE_EMBED_FALLBACK": "off", "VIBE_MODEL_PULL": "off"},
+			want: pot + ": " + lex + "until `vibe model pull " + pot + "` installs it (VIBE_MODEL_PULL=off)"},
+		{name: "chosen in the database", chosen: mini, settings: pot,
+			want: mini + ": " + fb + "and downloads the model on first need (`vibe model pull " + mini + "` installs it now)"},
+		{name: "settings, database locked", settings: mini, openErr: errors.New("database is locked"),
+			want: mini + ": " + fb + "and downloads the model on first need (`vibe model pull " + mini + "` installs it now)"},
+	} {
+		o, out := fakeDoctor(t)
+		base := o.Getenv
+		o.Getenv = func(k string) string {
+			if v, ok := c.env[k]; ok {
+				return v
+			}
+			return base(k)
+		}
+		p := o.Paths()
+		if c.settings != "" {
+			os.WriteFile(p.Settings, []byte(`{"model": "`+c.settings+`"}`), 0o644)
+		}
+		o.OpenDB = func(context.Context, string) (Database, error) {
+			if c.openErr != nil {
+				return nil, c.openErr
+			}
+			return &fakeDB{version: db.Latest(), model: c.chosen}, nil
+		}
+		_ = runDoctor(context.Background(), o)
+		if line := "\nok   embedding model    " + c.want + "\n"; !strings.Contains(out.String(), line) {
+			t.Errorf("%s:\n%s\nwant the line%s", c.name, out, line)
 		}
 	}
 }

@@ -516,7 +516,8 @@ func (w *watchedVectors) KNN(ctx context.Context, project, text string, k int, k
 func vectorReason(err error) string {
 	switch {
 	case errors.Is(err, recall.ErrNoModel):
-		return "no embedding model is installed (`vibe model pull`)"
+		// The worker refuses only with its fallback embedder off.
+		return "the current embedding model is not installed and the fallback embedder is off (VIBE_EMBED_FALLBACK=off; `vibe model pull` installs the model)"
 	case errors.Is(err, recall.ErrNoWorker):
 		return "the embed worker is not running (`vibe worker start`)"
 	}

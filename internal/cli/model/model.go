@@ -28,7 +28,10 @@ func NewCmdModel(f *cli.Factory) *cobra.Command {
 		Use:   "model",
 		Short: "Download, list and choose the embedding model",
 		Long: "Recall ranks memories by meaning with a sentence-embedding model kept in VIBE_HOME/models.\n" +
-			"Without one, recall is lexical (full-text search) only.",
+			"While the current one is not installed, the worker embeds with the fallback hashed-token embedder\n" +
+			"(degraded vectors, replaced once the model is in place) and downloads the model on first need;\n" +
+			"VIBE_EMBED_FALLBACK=off keeps recall lexical (full-text search) instead, VIBE_MODEL_PULL=off leaves\n" +
+			"the download to `vibe model pull` (`vibe help environment`). `vibe model list` says which applies.",
 	}
 	cmd.AddCommand(NewCmdModelPull(f, nil), NewCmdModelList(f, nil), NewCmdModelUse(f, nil))
 	return cmd
@@ -184,6 +187,9 @@ type ModelListOptions struct {
 	IO    cli.IO
 	Paths func() config.Paths
 	Store func(context.Context) (*store.Store, error)
+	// Getenv reads VIBE_EMBED_FALLBACK and VIBE_MODEL_PULL, which decide
+	// what a worker started now does without the current model.
+	Getenv func(string) string
 
 	Verify  bool
 	JSON    bool
@@ -192,7 +198,7 @@ type ModelListOptions struct {
 
 // NewCmdModelList builds `vibe model list`.
 func NewCmdModelList(f *cli.Factory, runF func(*ModelListOptions) error) *cobra.Command {
-	opts := &ModelListOptions{IO: f.IO, Paths: f.Paths, Store: f.Store}
+	opts := &ModelListOptions{IO: f.IO, Paths: f.Paths, Store: f.Store, Getenv: f.Getenv}
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List installed and downloadable models, marking the current one",
@@ -213,8 +219,9 @@ func NewCmdModelList(f *cli.Factory, runF func(*ModelListOptions) error) *cobra.
 type ModelRow struct {
 	Name    string `json:"name"`
 	Current bool   `json:"current"`
-	// Status is installed, incomplete (files missing) or available (in
-	// the catalogue, not downloaded).
+	// Status is installed, incomplete (files missing), available (in
+	// the catalogue, not downloaded) or missing (the current model, neither
+	// installed nor in the catalogue).
 	Status string `json:"status"`
 	Bytes  int64  `json:"bytes"`
 	// Checksums is recorded or none; with --verify, verified, mismatch or
@@ -233,7 +240,11 @@ func runModelList(ctx context.Context, o *ModelListOptions) error {
 		catalog = embed.Catalog
 	}
 	p := o.Paths()
-	current, err := currentModel(ctx, o.Store, o.Paths)
+	st, err := o.Store(ctx)
+	if err != nil {
+		return err
+	}
+	current, err := cli.CurrentModel(ctx, st, p)
 	if err != nil {
 		return err
 	}
@@ -275,6 +286,11 @@ func runModelList(ctx context.Context, o *ModelListOptions) error {
 			rows = append(rows, ModelRow{Name: name, Current: name == current, Status: "available", Bytes: size, Checksums: sums})
 		}
 	}
+	if !seen[current] {
+		if _, ok := catalog[current]; !ok {
+			rows = append(rows, ModelRow{Name: current, Current: true, Status: "missing", Checksums: "none"})
+		}
+	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i].Name < rows[j].Name })
 	if o.JSON {
 		if rows == nil {
@@ -289,7 +305,10 @@ func runModelList(ctx context.Context, o *ModelListOptions) error {
 			mark = "*"
 		}
 		size := cli.HumanBytes(r.Bytes)
-		if r.Bytes == 0 && r.Status == "available" {
+		switch {
+		case r.Status == "missing":
+			size = "-"
+		case r.Bytes == 0 && r.Status == "available":
 			size = "unpublished"
 		}
 		out = append(out, []string{mark + " " + r.Name, r.Status, size, r.Checksums})
@@ -300,24 +319,11 @@ func runModelList(ctx context.Context, o *ModelListOptions) error {
 			fmt.Fprintf(o.IO.Out, "%s: %s\n", r.Name, r.Problem)
 		}
 		if r.Current && r.Status != "installed" {
-			fmt.Fprintf(o.IO.Out, "the current model %s is not installed: the worker embeds with the fallback hashed-token embedder (degraded vectors, replaced once the model is in place) and downloads it on first need; `vibe model pull %s` installs it now\n", r.Name, r.Name)
+			state, _ := cli.MissingModel(p, r.Name, o.Getenv)
+			fmt.Fprintf(o.IO.Out, "current model %s: %s\n", r.Name, state)
 		}
 	}
 	return nil
-}
-
-// currentModel is the model `vibe model use` chose, else the settings'.
-func currentModel(ctx context.Context, openStore func(context.Context) (*store.Store, error), paths func() config.Paths) (string, error) {
-	st, err := openStore(ctx)
-	if err != nil {
-		return "", err
-	}
-	name, err := st.EmbedModel(ctx)
-	if err != nil || name != "" {
-		return name, err
-	}
-	s, _ := config.LoadSettings(paths())
-	return s.Model, nil
 }
 
 // ModelUseOptions are the flags of `vibe model use`.

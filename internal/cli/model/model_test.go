@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/vibe-science/vibe/internal/cli"
 	"github.com/vibe-science/vibe/internal/cli/clitest"
 	"github.com/vibe-science/vibe/internal/embed"
@@ -62,7 +64,8 @@ func TestNewCmdModelFlags(t *testing.T) {
 		if err := cmd.Execute(); err != nil {
 			t.Fatalf("%q: %v", c.argv, err)
 		}
-		got.IO, got.Paths, got.Store = cli.IO{}, nil, nil
+		clitest.Wired(t, got)
+		got.IO, got.Paths, got.Store, got.Getenv = cli.IO{}, nil, nil, nil
 		if !reflect.DeepEqual(*got, c.want) {
 			t.Errorf("list %q: got %+v, want %+v", c.argv, *got, c.want)
 		}
@@ -293,14 +296,14 @@ func installModel(t *testing.T, f *cli.Factory, name string, files ...string) st
 func TestRunModelList(t *testing.T) {
 	ctx := context.Background()
 	f, out, _ := modelTestFactory(t)
-	o := &ModelListOptions{IO: f.IO, Paths: f.Paths, Store: f.Store}
+	o := &ModelListOptions{IO: f.IO, Paths: f.Paths, Store: f.Store, Getenv: f.Getenv}
 	if err := runModelList(ctx, o); err != nil {
 		t.Fatal(err)
 	}
 	want := "  NAME\tSTATUS\tSIZE\tCHECKSUMS\n" +
 		"  all-MiniLM-L6-v2\tavailable\t86.7 MiB\tpublished\n" +
 		"* potion-base-8M\tavailable\tunpublished\ton first download\n" +
-		"the current model potion-base-8M is not installed: the worker embeds with the fallback hashed-token embedder (degraded vectors, replaced once the model is in place) and downloads it on first need; `vibe model pull potion-base-8M` installs it now\n"
+		"current model potion-base-8M: not installed: once started, the worker embeds with the fallback hashed-token embedder (degraded vectors) and downloads the model on first need (`vibe model pull potion-base-8M` installs it now)\n"
 	if out.String() != want {
 		t.Errorf("empty:\n%s\nwant:\n%s", out, want)
 	}
@@ -338,6 +341,57 @@ func TestRunModelList(t *testing.T) {
     "bytes": 194,
     "checksums": "recorded",`) {
 		t.Errorf("json:\n%s", out)
+	}
+}
+
+// TestRunModelListSaysWhatAMissingModelMeans: the note under the table
+// for a current model that is not installed says what a worker started
+// with this environment does without it, under each switch
+// (cli.MissingModel), also for a model vibe cannot download, which is
+// listed as missing.
+func TestRunModelListSaysWhatAMissingModelMeans(t *testing.T) {
+	const fb = "not installed: once started, the worker embeds with the fallback hashed-token embedder (degraded vectors) "
+	const lex = "not installed: recall stays lexical (VIBE_EMBED_FALLBACK=off) "
+	const pot = "potion-base-8M"
+	for _, c := range []struct {
+		name  string
+		env   map[string]string
+		model string // in config.json ("": the default)
+		want  string
+	}{
+		{name: "defaults", want: "current model " + pot + ": " + fb + "and downloads the model on first need (`vibe model pull " + pot + "` installs it now)\n"},
+		{name: "no pull", env: map[string]string{"VIBE_MODEL_PULL": "off"},
+			want: "current model " + pot + ": " + fb + "until `vibe model pull " + pot + "` installs it (VIBE_MODEL_PULL=off: no download on first need)\n"},
+		{name: "no fallback", env: map[string]string{"VIBE_EMBED_FALLBACK": "OFF"},
+			want: "current model " + pot + ": " + lex + "until the worker, once started, downloads the model on first need (`vibe model pull " + pot + "` installs it now)\n"},
+		{name: "neither", env: map[string]string{"VIBE_EMBED_FALLBACK": "off", "VIBE_MODEL_PULL": "off"},
+			want: "current model " + pot + ": " + lex + "until `vibe model pull " + pot + "` installs it (VIBE_MODEL_PULL=off)\n"},
+		{name: "unknown model", model: "my-own", want: "current model my-own: " + fb + "until its files are placed in %DIR% (vibe does not know how to download it)\n"},
+	} {
+		f, out, _ := modelTestFactory(t)
+		p := f.Paths()
+		if c.model != "" {
+			if err := setSettingsModel(p, c.model); err != nil {
+				t.Fatal(err)
+			}
+		}
+		o := clitest.Built(t, func(runF func(*ModelListOptions) error) *cobra.Command { return NewCmdModelList(f, runF) })
+		o.Getenv = func(k string) string {
+			if v, ok := c.env[k]; ok {
+				return v
+			}
+			return f.Getenv(k)
+		}
+		if err := runModelList(context.Background(), o); err != nil {
+			t.Fatal(err)
+		}
+		want := strings.ReplaceAll(c.want, "%DIR%", embed.Dir(p.Models, c.model))
+		if !strings.HasSuffix(out.String(), "\n"+want) {
+			t.Errorf("%s:\n%s\nwant it to end with\n%s", c.name, out, want)
+		}
+		if c.model != "" && !strings.Contains(out.String(), "\n* "+c.model+"\tmissing\t-\tnone\n") {
+			t.Errorf("%s: the current model is not listed as missing:\n%s", c.name, out)
+		}
 	}
 }
 

@@ -27,10 +27,10 @@ const environmentHelp = `Variables that change what vibe does:
       "off": hooks and the CLI never start the resident worker; hooks then
       run their handlers in a vibe-hook process of their own.
   VIBE_EMBED_FALLBACK
-      "off": while no embedding model is installed, the worker leaves memories
-      unembedded and recall lexical, instead of embedding them with the
-      fallback hashed-token embedder (degraded vectors, labelled as such and
-      replaced once the model is installed).
+      "off": while the current embedding model is not installed, the worker
+      leaves memories unembedded and recall lexical, instead of embedding them
+      with the fallback hashed-token embedder (degraded vectors, labelled as
+      such and replaced once the model is installed).
   VIBE_MODEL_PULL
       "off": the worker never downloads the current model by itself when an
       embedding is needed and it is not installed (use ` + "`vibe model pull`" + `).

@@ -3,13 +3,13 @@ package status
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/vibe-science/vibe/internal/cli"
 	"github.com/vibe-science/vibe/internal/cli/setup"
 	"github.com/vibe-science/vibe/internal/config"
+	"github.com/vibe-science/vibe/internal/embed"
 	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/worker/client"
@@ -21,7 +21,10 @@ type StatusOptions struct {
 	Paths       func() config.Paths
 	Store       func(context.Context) (*store.Store, error)
 	ProjectRoot func(dir string, all bool) (string, error)
-	Root        string
+	// Getenv reads VIBE_EMBED_FALLBACK and VIBE_MODEL_PULL, which decide
+	// what a worker started now does without its model.
+	Getenv func(string) string
+	Root   string
 
 	// Project scopes the counts (default: the current folder's project);
 	// All counts every project.
@@ -32,7 +35,7 @@ type StatusOptions struct {
 
 // NewCmdStatus builds `vibe status`.
 func NewCmdStatus(f *cli.Factory, runF func(*StatusOptions) error) *cobra.Command {
-	opts := &StatusOptions{IO: f.IO, Paths: f.Paths, Store: f.Store, ProjectRoot: f.ProjectRoot, Root: f.Root}
+	opts := &StatusOptions{IO: f.IO, Paths: f.Paths, Store: f.Store, ProjectRoot: f.ProjectRoot, Getenv: f.Getenv, Root: f.Root}
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "Show paths, schema version, row counts, embedding queue, worker, model and plugin registration",
@@ -106,7 +109,11 @@ func runStatus(ctx context.Context, o *StatusOptions) error {
 		return err
 	}
 	s.Worker = workerState(ctx, p)
-	s.Model = ModelState(p.Models)
+	model, err := cli.CurrentModel(ctx, st, p)
+	if err != nil {
+		return err
+	}
+	s.Model = ModelState(p, model, o.Getenv)
 	if m := setup.MissingBinaries(o.Root); len(m) > 0 {
 		s.Binaries = fmt.Sprintf("%d missing (run `make build`)", len(m))
 	} else {
@@ -161,13 +168,14 @@ func workerState(ctx context.Context, p config.Paths) string {
 	return fmt.Sprintf("running (pid %d, %s; backlog %d, failed %d)", h.PID, h.State, h.Backlog, h.Failed)
 }
 
-// ModelState says whether an embedding model is installed under dir.
-func ModelState(dir string) string {
-	matches, _ := filepath.Glob(filepath.Join(dir, "*", "*.onnx"))
-	static, _ := filepath.Glob(filepath.Join(dir, "*", "model.safetensors")) // a static (Model2Vec) model
-	matches = append(matches, static...)
-	if len(matches) == 0 {
-		return "none installed: the worker embeds with the fallback hashed-token embedder (degraded vectors) and downloads the default model on first need (`vibe model pull` installs it now)"
+// ModelState says whether model, the current embedding model, is
+// installed, and if not what a worker started with this environment
+// (getenv) does without it (cli.MissingModel).
+func ModelState(p config.Paths, model string, getenv func(string) string) string {
+	dir := embed.Dir(p.Models, model)
+	if embed.Ready(dir) == nil {
+		return model + ": installed in " + dir
 	}
-	return fmt.Sprintf("%d installed (%s)", len(matches), filepath.Base(filepath.Dir(matches[0])))
+	state, _ := cli.MissingModel(p, model, getenv)
+	return model + ": " + state
 }

@@ -4,12 +4,18 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/vibe-science/vibe/internal/cli"
 	"github.com/vibe-science/vibe/internal/cli/clitest"
+	"github.com/vibe-science/vibe/internal/config"
+	"github.com/vibe-science/vibe/internal/embed"
 	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
@@ -121,4 +127,77 @@ var gateT0 = time.Date(2026, 3, 2, 10, 30, 0, 0, time.UTC)
 // output_test.go checks the pipe form).
 func gateTestFactory(t *testing.T, env map[string]string) (*cli.Factory, *bytes.Buffer, *bytes.Buffer) {
 	return clitest.New(t, clitest.Options{Now: gateT0, Env: env, TTY: true, Width: 200})
+}
+
+// TestStatusSaysWhatAMissingModelMeans: the model line names the current
+// model (the one `vibe model use` chose, else the settings') and, when it
+// is not installed, says what a worker started with this environment does
+// without it, under each switch (cli.MissingModel); an installed model
+// says where it is.
+func TestStatusSaysWhatAMissingModelMeans(t *testing.T) {
+	const fb = "not installed: once started, the worker embeds with the fallback hashed-token embedder (degraded vectors) "
+	const lex = "not installed: recall stays lexical (VIBE_EMBED_FALLBACK=off) "
+	def := config.Defaults.Model
+	for _, c := range []struct {
+		name string
+		env  map[string]string
+		want string
+	}{
+		{"defaults", nil, def + ": " + fb + "and downloads the model on first need (`vibe model pull " + def + "` installs it now)"},
+		{"no pull", map[string]string{"VIBE_MODEL_PULL": "off"},
+			def + ": " + fb + "until `vibe model pull " + def + "` installs it (VIBE_MODEL_PULL=off: no download on first need)"},
+		{"no fallback", map[string]string{"VIBE_EMBED_FALLBACK": "OFF"},
+			def + ": " + lex + "until the worker, once started, downloads the model on first need (`vibe model pull " + def + "` installs it now)"},
+		{"neither", map[string]string{"VIBE_EMBED_FALLBACK": "off", "VIBE_MODEL_PULL": "off"},
+			def + ": " + lex + "until `vibe model pull " + def + "` installs it (VIBE_MODEL_PULL=off)"},
+	} {
+		f, out, _ := gateTestFactory(t, nil)
+		o := clitest.Built(t, func(runF func(*StatusOptions) error) *cobra.Command { return NewCmdStatus(f, runF) }, "--all")
+		o.Getenv = func(k string) string {
+			if v, ok := c.env[k]; ok {
+				return v
+			}
+			return f.Getenv(k)
+		}
+		if err := runStatus(context.Background(), o); err != nil {
+			t.Fatal(err)
+		}
+		if line := "\nmodel      " + c.want + "\n"; !strings.Contains(out.String(), line) {
+			t.Errorf("%s:\n%s\nwant the line%s", c.name, out, line)
+		}
+		out.Reset()
+		o.JSON = true
+		if err := runStatus(context.Background(), o); err != nil {
+			t.Fatal(err)
+		}
+		var s Status
+		if err := json.Unmarshal(out.Bytes(), &s); err != nil {
+			t.Fatalf("%s: %v: %s", c.name, err, out)
+		}
+		if s.Model != c.want {
+			t.Errorf("%s: json model %q, want %q", c.name, s.Model, c.want)
+		}
+	}
+
+	// `vibe model use` chose an installed model: its name and folder.
+	f, out, _ := gateTestFactory(t, nil)
+	ctx := context.Background()
+	dir := embed.Dir(f.Paths().Models, "mini")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, embed.ONNXFile), []byte("x"), 0o644)
+	os.WriteFile(filepath.Join(dir, embed.TokenizerFile), []byte("x"), 0o644)
+	st, err := f.Store(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.UseEmbedModel(ctx, "mini", gateT0); err != nil {
+		t.Fatal(err)
+	}
+	o := clitest.Built(t, func(runF func(*StatusOptions) error) *cobra.Command { return NewCmdStatus(f, runF) }, "--all")
+	if err := runStatus(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	if line := "\nmodel      mini: installed in " + dir + "\n"; !strings.Contains(out.String(), line) {
+		t.Errorf("installed:\n%s\nwant the line%s", out, line)
+	}
 }

@@ -247,13 +247,9 @@ func runWorkerStatus(ctx context.Context, o *WorkerStatusOptions) error {
 		if err != nil {
 			return fmt.Errorf("worker status: %w", err)
 		}
-		model, err := st.EmbedModel(ctx)
+		model, err := cli.CurrentModel(ctx, st, p)
 		if err != nil {
 			return err
-		}
-		if model == "" {
-			settings, _ := config.LoadSettings(p)
-			model = settings.Model
 		}
 		c, err := st.EmbedCounts(ctx, model, o.Now())
 		if err != nil {
@@ -280,6 +276,12 @@ func runWorkerStatus(ctx context.Context, o *WorkerStatusOptions) error {
 		fmt.Fprintf(w, "worker   %s\n", s.Note)
 	}
 	fmt.Fprintf(w, "model    %s: %s\n", s.Model, s.State)
+	if s.Running && !s.Pulling && s.Model != "" && embed.Ready(embed.Dir(p.Models, s.Model)) != nil {
+		// The worker's own state does not say how to install it now.
+		if _, ok := embed.Catalog[s.Model]; ok {
+			fmt.Fprintf(w, "note: `vibe model pull %s` installs the model now\n", s.Model)
+		}
+	}
 	fmt.Fprintf(w, "queue    backlog %d (%d in retry backoff) · failed %d · done %d\n", s.Backlog, s.Waiting, s.Failed, s.Done)
 	if s.Running {
 		fmt.Fprintf(w, "speed    %.1f texts/s over the last minute (%.1f texts/s while embedding)\n", s.Throughput, s.EmbedRate)
@@ -297,37 +299,12 @@ func runWorkerStatus(ctx context.Context, o *WorkerStatusOptions) error {
 
 // StateOf describes a model the worker is not running for: installed, or
 // not and then what a worker started with this environment does without
-// it (getenv nil: the defaults). fallback says it would embed with the
-// fallback embedder, as Health.Fallback of a running worker says.
+// it (cli.MissingModel; getenv nil: the defaults).
 func StateOf(p config.Paths, model string, getenv func(string) string) (state string, fallback bool) {
-	dir := embed.Dir(p.Models, model)
-	if embed.Ready(dir) == nil {
+	if embed.Ready(embed.Dir(p.Models, model)) == nil {
 		return "installed, not loaded", false
 	}
-	if getenv == nil {
-		getenv = func(string) string { return "" }
-	}
-	// As cmd/vibe-embed-worker reads them.
-	fallback = getenv("VIBE_EMBED_FALLBACK") != "off"
-	pullOff := getenv("VIBE_MODEL_PULL") == "off"
-	_, catalogued := embed.Catalog[model]
-	var until string
-	switch {
-	case !catalogued:
-		until = "until its files are placed in " + dir + " (vibe does not know how to download it)"
-	case pullOff && fallback:
-		until = "until `vibe model pull` installs it (VIBE_MODEL_PULL=off: no download on first need)"
-	case pullOff:
-		until = "until `vibe model pull` installs it (VIBE_MODEL_PULL=off)"
-	case fallback:
-		until = "and downloads the model on first need (`vibe model pull` installs it now)"
-	default:
-		until = "until the worker, once started, downloads the model on first need (`vibe model pull` installs it now)"
-	}
-	if fallback {
-		return "not installed: once started, the worker embeds with the fallback hashed-token embedder (degraded vectors) " + until, true
-	}
-	return "not installed: recall stays lexical (VIBE_EMBED_FALLBACK=off) " + until, false
+	return cli.MissingModel(p, model, getenv)
 }
 
 // WorkerLogsOptions are the flags of `vibe worker logs`.

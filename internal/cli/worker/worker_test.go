@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -151,7 +152,7 @@ func TestRunWorkerStatus(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "worker   not running: start it with `vibe worker start`\n" +
-		"model    potion-base-8M: not installed: once started, the worker embeds with the fallback hashed-token embedder (degraded vectors) and downloads the model on first need (`vibe model pull` installs it now)\n" +
+		"model    potion-base-8M: not installed: once started, the worker embeds with the fallback hashed-token embedder (degraded vectors) and downloads the model on first need (`vibe model pull potion-base-8M` installs it now)\n" +
 		"queue    backlog 3 (0 in retry backoff) · failed 0 · done 0\n"
 	if out.String() != want {
 		t.Errorf("down:\n%s\nwant:\n%s", out, want)
@@ -334,13 +335,13 @@ func TestWorkerStatusSaysWhatAWorkerWouldDoWithoutItsModel(t *testing.T) {
 		wantFallback         bool
 	}{
 		{name: "defaults", wantFallback: true,
-			want: fallbackNow + "and downloads the model on first need (`vibe model pull` installs it now)"},
+			want: fallbackNow + "and downloads the model on first need (`vibe model pull " + embed.DefaultModel + "` installs it now)"},
 		{name: "no pull", pull: "off", wantFallback: true,
-			want: fallbackNow + "until `vibe model pull` installs it (VIBE_MODEL_PULL=off: no download on first need)"},
+			want: fallbackNow + "until `vibe model pull " + embed.DefaultModel + "` installs it (VIBE_MODEL_PULL=off: no download on first need)"},
 		{name: "no fallback", fallback: "off",
-			want: "not installed: recall stays lexical (VIBE_EMBED_FALLBACK=off) until the worker, once started, downloads the model on first need (`vibe model pull` installs it now)"},
-		{name: "neither", pull: "off", fallback: "off",
-			want: "not installed: recall stays lexical (VIBE_EMBED_FALLBACK=off) until `vibe model pull` installs it (VIBE_MODEL_PULL=off)"},
+			want: "not installed: recall stays lexical (VIBE_EMBED_FALLBACK=off) until the worker, once started, downloads the model on first need (`vibe model pull " + embed.DefaultModel + "` installs it now)"},
+		{name: "neither, in capitals", pull: "OFF", fallback: "Off",
+			want: "not installed: recall stays lexical (VIBE_EMBED_FALLBACK=off) until `vibe model pull " + embed.DefaultModel + "` installs it (VIBE_MODEL_PULL=off)"},
 	} {
 		f, out, _ := clitest.New(t, clitest.Options{Now: modelT0, Env: map[string]string{"VIBE_MODEL_PULL": c.pull, "VIBE_EMBED_FALLBACK": c.fallback}})
 		o := clitest.Built(t, func(runF func(*WorkerStatusOptions) error) *cobra.Command { return NewCmdWorkerStatus(f, runF) })
@@ -404,5 +405,47 @@ func TestStateOf(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, embed.TokenizerFile), []byte("x"), 0o644)
 	if got, fb := StateOf(p, "mini", nil); got != "installed, not loaded" || fb {
 		t.Errorf("installed: %q %v", got, fb)
+	}
+}
+
+// TestWorkerStatusOfARunningWorkerWithoutItsModel: a running worker
+// reports its own state for a model that is not installed (the fallback
+// embedder, or lexical recall without it), and status adds how to install
+// the model now, which that state does not say.
+func TestWorkerStatusOfARunningWorkerWithoutItsModel(t *testing.T) {
+	for _, c := range []struct {
+		fallback bool
+		state    string
+	}{{true, worker.StateFallback}, {false, worker.StateNoModel}} {
+		ctx := context.Background()
+		f, out, _ := modelTestFactory(t)
+		p := f.Paths()
+		settings := config.Defaults
+		w := worker.New(worker.Config{Paths: p, Settings: &settings, Now: f.Now, PollInterval: 10 * time.Millisecond, Fallback: c.fallback,
+			Load: func(dir string) (embed.Embedder, error) { return unitEmbedder{filepath.Base(dir)}, nil }})
+		if err := w.Open(ctx); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			h, err := client.GetHealth(ctx, p.Socket)
+			if err == nil && h.State == c.state {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("fallback %v: health %+v %v, want state %q", c.fallback, h, err, c.state)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		err := runWorkerStatus(ctx, &WorkerStatusOptions{IO: f.IO, Paths: f.Paths, Store: f.Store, Now: f.Now, Getenv: f.Getenv})
+		w.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(out.String(), "\n")
+		want := []string{"model    " + embed.DefaultModel + ": " + c.state, "note: `vibe model pull " + embed.DefaultModel + "` installs the model now"}
+		if len(lines) < 6 || !reflect.DeepEqual(lines[1:2], want[:1]) || !slices.Contains(lines, want[1]) {
+			t.Errorf("fallback %v:\n%s\nwant the lines\n%s", c.fallback, out, strings.Join(want, "\n"))
+		}
 	}
 }
