@@ -154,6 +154,42 @@ func TestMissingPreToolUseBinaryFailsClosed(t *testing.T) {
 	}
 }
 
+// TestAMissingHookBinaryIsNoOpinion pins the fact the guard exists for:
+// with hooks.json naming only the pre-tool-use binary (exec form, no
+// guard beside it) and the binary missing, the pinned Claude Code lets
+// the write through. Should a later client refuse instead, this test
+// fails and the guard (a second process on every call) can go.
+func TestAMissingHookBinaryIsNoOpinion(t *testing.T) {
+	root := vibeRoot(t)
+	plugin := TempDir(t)
+	for _, rel := range []string{".claude-plugin/plugin.json", "README.md"} {
+		copyFile(t, filepath.Join(root, rel), filepath.Join(plugin, rel))
+	}
+	for _, dir := range []string{"skill", "plugin/commands", "plugin/agents"} {
+		copyTree(t, filepath.Join(root, dir), filepath.Join(plugin, dir))
+	}
+	hooks := `{"hooks":{"PreToolUse":[{"matcher":"Write","hooks":[` +
+		`{"type":"command","command":"${CLAUDE_PLUGIN_ROOT}/bin/vibe-pre-tool-use","args":[],"timeout":30}]}]}}`
+	if err := os.WriteFile(filepath.Join(plugin, "hooks.json"), []byte(hooks), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	project := TempDir(t)
+	target := filepath.Join(project, "results.txt")
+	res := RunClaude(t, RunOptions{
+		Prompt: "write results", PluginDir: plugin, ProjectDir: project,
+		Script: Script{Turns: []Turn{
+			{Tool("Write", map[string]any{"file_path": target, "content": "x\n"}).WithID("toolu_unguarded")},
+			{Text("done")},
+		}},
+	})
+	if res.ExitCode != 0 {
+		t.Fatalf("claude exit %d: %s %s", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	if _, err := os.Stat(target); err != nil {
+		t.Fatalf("the write was refused without the guard (stat: %v): Claude Code now fails closed on a missing hook binary, so plugin/guard.sh --check may be dropped from hooks.json", err)
+	}
+}
+
 func copyFile(t *testing.T, src, dst string) {
 	t.Helper()
 	b, err := os.ReadFile(src)
