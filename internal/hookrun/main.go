@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -174,8 +175,17 @@ func run(spec Spec, env *Env) (o Outcome, ev *hook.Event, err error) {
 		if parent.Err() != nil {
 			return o, ev, fault.Errorf(fault.Unavailable, spec.Name, "stopped before it decided: the process running it is shutting down (%v)", context.Cause(parent))
 		}
-		return o, ev, fault.Errorf(fault.Unavailable, spec.Name, "gave up after its %v time budget", budget)
+		// The log gets where the handler waits (describe keeps the stacks
+		// out of the message the user sees).
+		return o, ev, fault.Errorf(fault.Unavailable, spec.Name, "gave up after its %v time budget\n%s", budget, stacks())
 	}
+}
+
+// stacks is every goroutine's stack, at most 64 KB of it: for the log of
+// a handler that overran its budget, where it was waiting is the fix.
+func stacks() string {
+	buf := make([]byte, 64<<10)
+	return string(buf[:runtime.Stack(buf, true)])
 }
 
 // failure applies the declared policy to an error. An event this route does

@@ -3,6 +3,8 @@ package hookrun_test
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -48,8 +50,16 @@ func TestOverrunningHandlerIsCountedAndCancelled(t *testing.T) {
 	if started != 1 {
 		t.Fatalf("Env.Go started %d handlers, want 1", started)
 	}
-	if !strings.Contains(out.String(), "gave up after its 20ms time budget") {
-		t.Errorf("reply %s does not say the budget ran out", out.String())
+	if !strings.Contains(out.String(), "gave up after its 20ms time budget") || strings.Contains(out.String(), "goroutine ") {
+		t.Errorf("reply %s does not say the budget ran out (or carries stacks)", out.String())
+	}
+	// The log says where the handler was waiting.
+	logs, _ := filepath.Glob(filepath.Join(home, "logs", "hooks-*.log"))
+	if len(logs) != 1 {
+		t.Fatalf("hook logs: %v", logs)
+	}
+	if b, _ := os.ReadFile(logs[0]); !strings.Contains(string(b), "gave up after its 20ms time budget") || !strings.Contains(string(b), "overrun_test.go") {
+		t.Errorf("the log does not hold the waiting handler's stack:\n%s", b)
 	}
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
