@@ -512,6 +512,11 @@ func (g *Guard) firstSight(s *state, c Call) (Report, error) {
 	s.gen++
 	sc := scan{g: g, s: s, c: c, ix: ix, gen: s.gen}
 	seen := 0
+	// The folders on the way down, by device and inode: a followed link
+	// that leads back up (05-reviewer2/r2 -> ..) is not walked again,
+	// or the walk would go round until MaxWalk (seconds, past the hook's
+	// time budget).
+	above := map[[2]uint64]bool{}
 	var walk func(rel string, depth int, tree, link string)
 	walk = func(rel string, depth int, tree, link string) {
 		abs := sc.abs(rel)
@@ -522,6 +527,12 @@ func (g *Guard) firstSight(s *state, c Call) (Report, error) {
 		if err != nil || st.Mode.Kind != kindDir {
 			return
 		}
+		id := [2]uint64{st.Dev, st.Ino}
+		if above[id] {
+			return
+		}
+		above[id] = true
+		defer delete(above, id)
 		ents, err := os.ReadDir(abs)
 		if err != nil {
 			return

@@ -748,3 +748,26 @@ func TestCleanSessionSeesNoBlock(t *testing.T) {
 		t.Fatal("the researcher's ledger append was undone")
 	}
 }
+
+// TestLinkLoopInAGuardedFolder: links inside the reviews folder that lead
+// back up (r2 -> .., root -> ../..) do not send the first look round in
+// circles (it took the hook past its time budget); the reviews are still
+// guarded, and a forged one is still restored.
+func TestLinkLoopInAGuardedFolder(t *testing.T) {
+	f := newProject(t, nil, Options{})
+	f.sh("ln -s .. " + r2dir + "/r2 && ln -s ../.. " + r2dir + "/root")
+	start := time.Now()
+	rep := f.check(Call{})
+	if d := time.Since(start); d > time.Second {
+		t.Fatalf("the first look took %v", d)
+	}
+	if !rep.FirstSight || rep.Files < 3 {
+		t.Fatalf("first look: %+v", rep)
+	}
+	before := f.read(r2dir + "/review-01.md")
+	f.write(r2dir+"/review-01.md", "forged\n")
+	wantOutcomes(t, f.check(Call{AgentType: "vibe:experimenter", Tool: "Bash"}), "modified "+r2dir+"/review-01.md restored")
+	if f.read(r2dir+"/review-01.md") != before {
+		t.Fatal("the forged review was not restored")
+	}
+}
