@@ -21,6 +21,8 @@ type hookProject struct {
 	t          *testing.T
 	root, home string
 	now        time.Time
+	// projectDir is CLAUDE_PROJECT_DIR ("" unset).
+	projectDir string
 }
 
 func newHookProject(t *testing.T) *hookProject {
@@ -58,8 +60,11 @@ func (h *hookProject) run(spec hookrun.Spec, event map[string]any) (int, map[str
 	now := h.now
 	env := &hookrun.Env{Stdin: bytes.NewReader(raw), Stdout: &out, Stderr: &errb, Now: func() time.Time { return now },
 		Getenv: func(k string) string {
-			if k == "VIBE_HOME" {
+			switch k {
+			case "VIBE_HOME":
 				return h.home
+			case "CLAUDE_PROJECT_DIR":
+				return h.projectDir
 			}
 			return ""
 		}}
@@ -233,5 +238,32 @@ func TestSmallLooseningsByScriptAddUp(t *testing.T) {
 	}
 	if !strings.Contains(h.read(cfg), "0.57") {
 		t.Fatalf("config after the second: %q", h.read(cfg))
+	}
+}
+
+// TestShellElsewhereStillGuardsTheProject: the shell cd'd into a nested
+// repository (the event's cwd), but the project is CLAUDE_PROJECT_DIR, as
+// for every handler: a script run from there that rewrites the project's
+// ledger is undone, and the nested repository gets no snapshot of its own.
+func TestShellElsewhereStillGuardsTheProject(t *testing.T) {
+	h := newHookProject(t)
+	h.projectDir = h.root
+	nested := filepath.Join(h.root, "vendor", "lib")
+	os.MkdirAll(filepath.Join(nested, ".git"), 0o755)
+	ledger := ".vibe-science/RQ-001/CLAIM-LEDGER.md"
+	before := h.read(ledger)
+	from := func(cmd string) map[string]any {
+		ev := h.bash("vibe:experimenter", cmd)
+		ev["cwd"] = nested
+		return ev
+	}
+	h.run(handler.PostToolUse, from("ls"))
+	code, reply := h.run(handler.PostToolUse, from("python3 .vibe-science/RQ-001/03-analysis/tidy.py"))
+	if code != 0 || reply["decision"] != "block" || h.read(ledger) != before {
+		t.Fatalf("the ledger rewritten from a nested repository was not undone: %d %v, ledger %q", code, reply, h.read(ledger))
+	}
+	idx, _ := filepath.Glob(filepath.Join(h.home, "tamper", "projects", "*.idx"))
+	if len(idx) != 1 {
+		t.Fatalf("snapshots %v, want the project's only", idx)
 	}
 }
