@@ -517,6 +517,10 @@ func (g *Guard) firstSight(s *state, c Call) (Report, error) {
 	// or the walk would go round until MaxWalk (seconds, past the hook's
 	// time budget).
 	above := map[[2]uint64]bool{}
+	// The walk, like the reading after it, stops after FirstSightTime (a
+	// project root of / or a home folder): as past MaxWalk, what it did not
+	// reach is not in the snapshot.
+	walkEnd := time.Now().Add(g.opts.FirstSightTime)
 	var walk func(rel string, depth int, tree, link string)
 	walk = func(rel string, depth int, tree, link string) {
 		abs := sc.abs(rel)
@@ -548,7 +552,7 @@ func (g *Guard) firstSight(s *state, c Call) (Report, error) {
 		watch := tree != "" || depth >= 0 || depth == -1
 		var holds bool
 		for _, de := range ents {
-			if seen++; seen > g.opts.MaxWalk {
+			if seen++; seen > g.opts.MaxWalk || (seen%1024 == 0 && time.Now().After(walkEnd)) {
 				return
 			}
 			child := joinRel(rel, de.Name())

@@ -771,3 +771,21 @@ func TestLinkLoopInAGuardedFolder(t *testing.T) {
 		t.Fatal("the forged review was not restored")
 	}
 }
+
+// TestFirstLookStopsInTime: the first look's walk stops after
+// FirstSightTime, as after MaxWalk entries, however large the tree.
+func TestFirstLookStopsInTime(t *testing.T) {
+	files := map[string]string{}
+	for i := 0; i < 1500; i++ {
+		files[fmt.Sprintf("%s/f%04d.csv", raw, i)] = "x\n"
+	}
+	f := newProject(t, files, Options{FirstSightTime: time.Nanosecond})
+	rep := f.check(Call{})
+	if !rep.FirstSight || rep.Files == 0 || rep.Files >= 1500 {
+		t.Fatalf("a walk bounded by 1 ns indexed %d files of 1500+", rep.Files)
+	}
+	g := New(Options{Home: t.TempDir()})
+	if rep, err := g.Check(Call{Root: f.root, Now: t0}); err != nil || rep.Files < 1500 {
+		t.Fatalf("with the default time the walk indexed %d files (%v)", rep.Files, err)
+	}
+}
