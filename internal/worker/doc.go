@@ -14,7 +14,9 @@
 //     cancel context and is counted: Close answers the hooks in flight,
 //     cancels the handlers still running (one that overran its time budget
 //     was answered for but may still be working) and waits for them before
-//     it closes the database.
+//     it closes the database. What a handler leaves for after its reply
+//     (hookrun.Env.AfterReply, afterreply.go) runs on the connection's
+//     goroutine once the reply is written, so Close waits for it too.
 //   - embed loop (embedloop.go): drains embed_queue in batches with retries
 //     and backoff, yields the model to waiting queries between chunks, and
 //     unloads the model when idle (model.go); it also replays what hooks
