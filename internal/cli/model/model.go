@@ -41,8 +41,11 @@ func NewCmdModel(f *cli.Factory) *cobra.Command {
 type ModelPullOptions struct {
 	IO    cli.IO
 	Paths func() config.Paths
+	// Current is the model the worker runs (cli.CurrentModel), pulled when
+	// no name is given.
+	Current func(context.Context) (string, error)
 
-	Name string
+	Name string // "" the current model
 	URL  string
 	JSON bool
 	// Catalog and Client default to embed.Catalog and http.DefaultClient;
@@ -53,13 +56,19 @@ type ModelPullOptions struct {
 
 // NewCmdModelPull builds `vibe model pull [name]`.
 func NewCmdModelPull(f *cli.Factory, runF func(*ModelPullOptions) error) *cobra.Command {
-	opts := &ModelPullOptions{IO: f.IO, Paths: f.Paths}
+	opts := &ModelPullOptions{IO: f.IO, Paths: f.Paths, Current: func(ctx context.Context) (string, error) {
+		var choice cli.ModelChoice
+		if st, err := f.Store(ctx); err == nil {
+			choice = st
+		} // without the database the settings decide, as for the worker
+		return cli.CurrentModel(ctx, choice, f.Paths())
+	}}
 	cmd := &cobra.Command{
 		Use:   "pull [name]",
-		Short: "Download a model (default " + embed.DefaultModel + ") and check its SHA-256",
+		Short: "Download a model (default: the current one, else " + embed.DefaultModel + ") and check its SHA-256",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Name = embed.DefaultModel
+			opts.Name = ""
 			if len(args) == 1 {
 				opts.Name = args[0]
 			}
@@ -81,6 +90,13 @@ func runModelPull(ctx context.Context, o *ModelPullOptions) error {
 	catalog := o.Catalog
 	if catalog == nil {
 		catalog = embed.Catalog
+	}
+	if o.Name == "" {
+		name, err := o.Current(ctx)
+		if err != nil {
+			return fault.E(fault.Unavailable, "model pull", fmt.Errorf("which model is current: %w (name one: `vibe model pull %s`)", err, embed.DefaultModel))
+		}
+		o.Name = name
 	}
 	if err := embed.CheckName(o.Name); err != nil {
 		return fault.E(fault.Invalid, "model pull", err)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -33,7 +34,7 @@ func TestNewCmdModelFlags(t *testing.T) {
 		argv []string
 		want ModelPullOptions
 	}{
-		{[]string{}, ModelPullOptions{Name: embed.DefaultModel}},
+		{[]string{}, ModelPullOptions{}}, // the current model, asked when it runs
 		{[]string{"other", "--url", "http://mirror/x", "--json"}, ModelPullOptions{Name: "other", URL: "http://mirror/x", JSON: true}},
 	}
 	for _, c := range pulls {
@@ -44,7 +45,13 @@ func TestNewCmdModelFlags(t *testing.T) {
 		if err := cmd.Execute(); err != nil {
 			t.Fatalf("%q: %v", c.argv, err)
 		}
-		got.IO, got.Paths = cli.IO{}, nil
+		if got.Current == nil {
+			t.Fatalf("pull %q: Current not wired", c.argv)
+		}
+		if name, err := got.Current(context.Background()); err != nil || name != embed.DefaultModel {
+			t.Errorf("pull %q: the current model of a new VIBE_HOME is %q (%v), want %s", c.argv, name, err, embed.DefaultModel)
+		}
+		got.IO, got.Paths, got.Current = cli.IO{}, nil, nil
 		if !reflect.DeepEqual(*got, c.want) {
 			t.Errorf("pull %q: got %+v, want %+v", c.argv, *got, c.want)
 		}
@@ -142,6 +149,23 @@ func testSpec(published bool) embed.Spec {
 func TestRunModelPull(t *testing.T) {
 	srv := modelServer(t, modelFiles)
 	ctx := context.Background()
+
+	t.Run("no name: the current model", func(t *testing.T) {
+		f, out, _ := modelTestFactory(t)
+		o := &ModelPullOptions{IO: f.IO, Paths: f.Paths, Catalog: map[string]embed.Spec{"mini": testSpec(true)}, URL: srv.URL + "/repo",
+			Current: func(context.Context) (string, error) { return "mini", nil }}
+		if err := runModelPull(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), "installed mini in ") {
+			t.Errorf("stdout %s", out)
+		}
+		o = &ModelPullOptions{IO: f.IO, Paths: f.Paths, Current: func(context.Context) (string, error) { return "", errors.New("database is locked") }}
+		err := runModelPull(ctx, o)
+		if want := "model pull: which model is current: database is locked (name one: `vibe model pull " + embed.DefaultModel + "`)"; err == nil || err.Error() != want {
+			t.Errorf("err %v, want %s", err, want)
+		}
+	})
 
 	t.Run("published digests, plain progress", func(t *testing.T) {
 		f, out, errOut := modelTestFactory(t)
