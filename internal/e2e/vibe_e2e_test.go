@@ -115,28 +115,9 @@ func TestVibeSessionLeavesRows(t *testing.T) {
 // pre-tool-use binary is missing: Claude Code would treat exit 127 as "no
 // opinion", the guard must turn it into a refusal.
 func TestMissingPreToolUseBinaryFailsClosed(t *testing.T) {
-	root := vibeRoot(t)
-	plugin := TempDir(t)
-	for _, rel := range []string{".claude-plugin/plugin.json", "hooks.json", "README.md", "plugin/guard.sh",
-		"bin/vibe-session-start", "bin/vibe-prompt-submit", "bin/vibe-post-tool-use", "bin/vibe-stop", "bin/vibe-session-end", "bin/vibe-hook"} {
-		copyFile(t, filepath.Join(root, rel), filepath.Join(plugin, rel))
-	}
-	// The manifest names skills, commands and agents; keep them resolvable.
-	for _, dir := range []string{"skill", "plugin/commands", "plugin/agents"} {
-		copyTree(t, filepath.Join(root, dir), filepath.Join(plugin, dir))
-	}
-	project := TempDir(t)
-	target := filepath.Join(project, "results.txt")
-	res := RunClaude(t, RunOptions{
-		Prompt: "write results", PluginDir: plugin, ProjectDir: project,
-		Script: Script{Turns: []Turn{
-			{Tool("Write", map[string]any{"file_path": target, "content": "x\n"}).WithID("toolu_guard")},
-			{Text("done")},
-		}},
-	})
-	if res.ExitCode != 0 {
-		t.Fatalf("claude exit %d: %s %s", res.ExitCode, res.Stdout, res.Stderr)
-	}
+	plugin := pluginCopy(t, "hooks.json", "plugin/guard.sh", "bin/vibe-session-start", "bin/vibe-prompt-submit",
+		"bin/vibe-post-tool-use", "bin/vibe-stop", "bin/vibe-session-end", "bin/vibe-hook")
+	res, target := writeResults(t, plugin, "toolu_guard")
 	if _, err := os.Stat(target); !os.IsNotExist(err) {
 		t.Fatalf("the write landed although the guard's binary is missing (stat err %v)", err)
 	}
@@ -160,34 +141,50 @@ func TestMissingPreToolUseBinaryFailsClosed(t *testing.T) {
 // the write through. Should a later client refuse instead, this test
 // fails and the guard (a second process on every call) can go.
 func TestAMissingHookBinaryIsNoOpinion(t *testing.T) {
-	root := vibeRoot(t)
-	plugin := TempDir(t)
-	for _, rel := range []string{".claude-plugin/plugin.json", "README.md"} {
-		copyFile(t, filepath.Join(root, rel), filepath.Join(plugin, rel))
-	}
-	for _, dir := range []string{"skill", "plugin/commands", "plugin/agents"} {
-		copyTree(t, filepath.Join(root, dir), filepath.Join(plugin, dir))
-	}
+	plugin := pluginCopy(t)
 	hooks := `{"hooks":{"PreToolUse":[{"matcher":"Write","hooks":[` +
 		`{"type":"command","command":"${CLAUDE_PLUGIN_ROOT}/bin/vibe-pre-tool-use","args":[],"timeout":30}]}]}}`
 	if err := os.WriteFile(filepath.Join(plugin, "hooks.json"), []byte(hooks), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	project := TempDir(t)
-	target := filepath.Join(project, "results.txt")
+	_, target := writeResults(t, plugin, "toolu_unguarded")
+	if _, err := os.Stat(target); err != nil {
+		t.Fatalf("the write was refused without the guard (stat: %v): Claude Code now fails closed on a missing hook binary, so plugin/guard.sh --check may be dropped from hooks.json", err)
+	}
+}
+
+// pluginCopy copies the plugin's manifest and README, the skill, commands
+// and agents it names (they must resolve), and the extra files given, into a
+// new folder: a plugin whose hooks and binaries a test chooses.
+func pluginCopy(t *testing.T, extra ...string) string {
+	t.Helper()
+	root := vibeRoot(t)
+	plugin := TempDir(t)
+	for _, rel := range append([]string{".claude-plugin/plugin.json", "README.md"}, extra...) {
+		copyFile(t, filepath.Join(root, rel), filepath.Join(plugin, rel))
+	}
+	for _, dir := range []string{"skill", "plugin/commands", "plugin/agents"} {
+		copyTree(t, filepath.Join(root, dir), filepath.Join(plugin, dir))
+	}
+	return plugin
+}
+
+// writeResults has Claude write results.txt in a new project (tool_use id
+// id) with the plugin loaded, and returns the run and the file's path.
+func writeResults(t *testing.T, plugin, id string) (Result, string) {
+	t.Helper()
+	target := filepath.Join(TempDir(t), "results.txt")
 	res := RunClaude(t, RunOptions{
-		Prompt: "write results", PluginDir: plugin, ProjectDir: project,
+		Prompt: "write results", PluginDir: plugin, ProjectDir: filepath.Dir(target),
 		Script: Script{Turns: []Turn{
-			{Tool("Write", map[string]any{"file_path": target, "content": "x\n"}).WithID("toolu_unguarded")},
+			{Tool("Write", map[string]any{"file_path": target, "content": "x\n"}).WithID(id)},
 			{Text("done")},
 		}},
 	})
 	if res.ExitCode != 0 {
 		t.Fatalf("claude exit %d: %s %s", res.ExitCode, res.Stdout, res.Stderr)
 	}
-	if _, err := os.Stat(target); err != nil {
-		t.Fatalf("the write was refused without the guard (stat: %v): Claude Code now fails closed on a missing hook binary, so plugin/guard.sh --check may be dropped from hooks.json", err)
-	}
+	return res, target
 }
 
 func copyFile(t *testing.T, src, dst string) {

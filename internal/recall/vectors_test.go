@@ -80,17 +80,25 @@ func trigrams(text string) map[string]float64 {
 
 func (tv *trigramVectors) KNN(_ context.Context, _, text string, k int, _ []string) ([]VectorHit, error) {
 	q := trigrams(text)
+	return nearest(tv.ids, func(i int) float64 {
+		c := 0.0
+		for g, x := range q {
+			c += x * tv.vecs[i][g]
+		}
+		return c
+	}, k, ""), nil
+}
+
+// nearest is exact KNN over unit vectors: the k ids of highest cosine
+// (cos(i) for ids[i]; ties by id), as VectorHits of model.
+func nearest(ids []int64, cos func(i int) float64, k int, model string) []VectorHit {
 	type sc struct {
 		id  int64
 		cos float64
 	}
-	all := make([]sc, len(tv.ids))
-	for i, v := range tv.vecs {
-		c := 0.0
-		for g, x := range q {
-			c += x * v[g]
-		}
-		all[i] = sc{tv.ids[i], c}
+	all := make([]sc, len(ids))
+	for i, id := range ids {
+		all[i] = sc{id, cos(i)}
 	}
 	sort.Slice(all, func(i, j int) bool {
 		if all[i].cos != all[j].cos {
@@ -100,9 +108,9 @@ func (tv *trigramVectors) KNN(_ context.Context, _, text string, k int, _ []stri
 	})
 	out := make([]VectorHit, 0, k)
 	for _, s := range all[:min(k, len(all))] {
-		out = append(out, VectorHit{ID: s.id, Distance: math.Sqrt(math.Max(0, 2-2*s.cos))})
+		out = append(out, VectorHit{ID: s.id, Distance: math.Sqrt(math.Max(0, 2-2*s.cos)), Model: model})
 	}
-	return out, nil
+	return out
 }
 
 // fallbackVectors is the fallback embedder (embed.Fallback: words and
@@ -129,29 +137,13 @@ func (fv *fallbackVectors) KNN(ctx context.Context, _, text string, k int, _ []s
 	if err != nil {
 		return nil, err
 	}
-	type sc struct {
-		id  int64
-		cos float64
-	}
-	all := make([]sc, len(fv.ids))
-	for i, v := range fv.vecs {
+	return nearest(fv.ids, func(i int) float64 {
 		c := 0.0
-		for j := range v {
-			c += float64(v[j]) * float64(qv[0][j])
+		for j, x := range fv.vecs[i] {
+			c += float64(x) * float64(qv[0][j])
 		}
-		all[i] = sc{fv.ids[i], c}
-	}
-	sort.Slice(all, func(i, j int) bool {
-		if all[i].cos != all[j].cos {
-			return all[i].cos > all[j].cos
-		}
-		return all[i].id < all[j].id
-	})
-	out := make([]VectorHit, 0, k)
-	for _, s := range all[:min(k, len(all))] {
-		out = append(out, VectorHit{ID: s.id, Distance: math.Sqrt(math.Max(0, 2-2*s.cos)), Model: embed.FallbackModel})
-	}
-	return out, nil
+		return c
+	}, k, embed.FallbackModel), nil
 }
 
 // fixedVectors answers with given hits, or an error.
