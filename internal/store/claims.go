@@ -74,15 +74,19 @@ WHERE project_path = ? AND claim_id = ? AND status = 'PASS'`, project, claimID)
 	return out, classify("read passed gates", rows.Err())
 }
 
+// unreviewedIn selects (as c) the claim events of the claims created in
+// session ?1 with no review, kill or dispute recorded for them in the
+// project: LAW 4's open claims (UnreviewedClaims, StopPending).
+const unreviewedIn = `
+FROM claim_events c
+WHERE c.session_id = ?1 AND c.event_type = 'CREATED'
+  AND NOT EXISTS (SELECT 1 FROM claim_events r WHERE r.project_path = c.project_path AND r.claim_id = c.claim_id
+                  AND r.event_type IN ('R2_REVIEWED', 'KILLED', 'DISPUTED'))`
+
 // UnreviewedClaims lists the claims created in a session that have no
 // review, kill or dispute recorded for them in the project (LAW 4).
 func (t *Tx) UnreviewedClaims(ctx context.Context, session string) ([]string, error) {
-	rows, err := t.tx.QueryContext(ctx, `
-SELECT DISTINCT c.claim_id FROM claim_events c
-WHERE c.session_id = ?1 AND c.event_type = 'CREATED'
-  AND NOT EXISTS (SELECT 1 FROM claim_events r WHERE r.project_path = c.project_path AND r.claim_id = c.claim_id
-                  AND r.event_type IN ('R2_REVIEWED', 'KILLED', 'DISPUTED'))
-ORDER BY c.claim_id`, session)
+	rows, err := t.tx.QueryContext(ctx, `SELECT DISTINCT c.claim_id `+unreviewedIn+` ORDER BY c.claim_id`, session)
 	if err != nil {
 		return nil, classify("find unreviewed claims", err)
 	}

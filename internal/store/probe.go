@@ -18,15 +18,12 @@ SELECT EXISTS (SELECT 1 FROM observer_alerts WHERE project_path = ?1 AND resolve
 
 // StopPending reports, in one statement, whether a Stop hook has anything
 // to decide for the session: a claim created in it with no review, kill or
-// dispute (LAW 4, Tx.UnreviewedClaims), or a count of blocked stops to
+// dispute (LAW 4, unreviewedIn), or a count of blocked stops to
 // reset. Most turns have neither, and their Stop then writes nothing
 // before it answers.
 func (s *Store) StopPending(ctx context.Context, session string) (bool, error) {
 	var pending bool
-	err := s.db.QueryRowContext(ctx, `
-SELECT EXISTS (SELECT 1 FROM claim_events c WHERE c.session_id = ?1 AND c.event_type = 'CREATED'
-          AND NOT EXISTS (SELECT 1 FROM claim_events r WHERE r.project_path = c.project_path AND r.claim_id = c.claim_id
-                          AND r.event_type IN ('R2_REVIEWED', 'KILLED', 'DISPUTED')))
+	err := s.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 `+unreviewedIn+`)
     OR COALESCE((SELECT stop_blocks FROM sessions WHERE id = ?1), 0) <> 0`, session).Scan(&pending)
 	return pending, classify("probe the session's claims", err)
 }
