@@ -62,7 +62,7 @@ func handleSessionStart(ctx context.Context, env *hookrun.Env, ev *hook.Event) (
 	if err != nil {
 		return hookrun.Outcome{}, fmt.Errorf("record session start: %w", err)
 	}
-	vec := ensureWorker(env)
+	vec := ensureWorker(ctx, env)
 	if err := integrityhook.BaselineConfigs(ctx, st, proj, now); err != nil {
 		env.Logf("baseline configs: %v", err)
 	}
@@ -146,15 +146,22 @@ func parts(ctx context.Context, env *hookrun.Env, st *store.Store, proj project.
 }
 
 // ensureWorker starts the embed worker when it is not running (detached; a
-// running worker costs one lock probe), asks it to load its model before the
-// first prompt, and returns the vector search recall should use. With
-// VIBE_WORKER=off (tests, or a user who wants lexical recall only) recall is
-// lexical.
-func ensureWorker(env *hookrun.Env) recall.Vectors {
+// hook never waits for it), replaces one of another build or install, and
+// warms the model for the session's first prompt; it returns the vector
+// search recall uses. A handler running inside the worker (env.Query) only
+// warms the model: the worker is the process it runs in.
+func ensureWorker(ctx context.Context, env *hookrun.Env) recall.Vectors {
 	if config.WorkerOff(env.Getenv) {
 		return nil
 	}
 	paths := env.Paths()
+	deadline := env.Settings().RecallDeadline()
+	if env.Query != nil {
+		if _, err := env.Query(ctx, client.Request{Op: client.OpWarm}); err != nil {
+			env.Logf("warm the model: %v", err)
+		}
+		return recall.HookVectors(env.Getenv, paths.Socket, deadline, env.Query)
+	}
 	started, err := client.EnsureRunning(paths)
 	if err != nil {
 		env.Logf("start embed worker: %v", err)
@@ -177,5 +184,5 @@ func ensureWorker(env *hookrun.Env) recall.Vectors {
 		defer cancel()
 		_ = client.Warm(ctx, paths.Socket)
 	}
-	return recall.HookVectors(env.Getenv, paths.Socket, env.Settings().RecallDeadline())
+	return recall.HookVectors(env.Getenv, paths.Socket, deadline, nil)
 }

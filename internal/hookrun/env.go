@@ -19,6 +19,7 @@ import (
 	"github.com/vibe-science/vibe/internal/privacy"
 	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/wire"
 )
 
 // Env is all the I/O a handler may do. Tests build one over buffers and a
@@ -41,6 +42,11 @@ type Env struct {
 	// what the hook saw: the resident process runs it once the reply is
 	// written. nil means AfterReply runs the work at once.
 	After func(func(context.Context))
+	// Query, in the resident process, answers the query service's
+	// requests (warm, embed, knn) in-process, so a handler there does not
+	// dial its own socket; nil in vibe-hook, whose handlers ask the
+	// resident process over the socket (internal/worker/client).
+	Query func(context.Context, wire.Request) (*wire.Response, error)
 
 	// mu guards the lazily resolved state below, and notesMu the notes: a
 	// handler that overran its budget goes on using the Env while Main
@@ -74,7 +80,7 @@ func (e *Env) UseStore(st *store.Store) {
 // shared, not owned: the copy leaves it open.
 func (e *Env) WithStreams(stdin io.Reader, stdout, stderr io.Writer) *Env {
 	e.mu.Lock()
-	sub := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Now: e.Now, Getenv: e.Getenv, Context: e.Context, Go: e.Go, After: e.After,
+	sub := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Now: e.Now, Getenv: e.Getenv, Context: e.Context, Go: e.Go, After: e.After, Query: e.Query,
 		paths: e.paths, settings: e.settings, st: e.st, stErr: e.stErr, opened: e.opened,
 		borrowed: e.borrowed || e.st != nil, spooled: e.spooled}
 	e.mu.Unlock()

@@ -10,11 +10,20 @@ import (
 	"github.com/vibe-science/vibe/internal/worker/client"
 )
 
+// Asker answers one request of the worker's query service: client.Call
+// over its socket, or, for a handler running inside the worker, the worker
+// itself (hookrun.Env.Query).
+type Asker func(context.Context, client.Request) (*client.Response, error)
+
 // HookVectors is the vector search of a hook: the worker's, within the
-// recall deadline, unless VIBE_WORKER=off (then nil: lexical recall).
-func HookVectors(getenv func(string) string, socket string, deadline time.Duration) Vectors {
+// recall deadline, unless VIBE_WORKER=off (then nil: lexical recall). query
+// is the worker in-process when the hook runs there; nil asks over socket.
+func HookVectors(getenv func(string) string, socket string, deadline time.Duration, query Asker) Vectors {
 	if config.WorkerOff(getenv) {
 		return nil
+	}
+	if query != nil {
+		return workerVectors{call: query, deadline: deadline}
 	}
 	return WorkerVectors(socket, deadline)
 }
@@ -24,18 +33,20 @@ func HookVectors(getenv func(string) string, socket string, deadline time.Durati
 // answers late makes recall fall back to FTS5, and the returned error says
 // which (wrapping ErrNoWorker or ErrNoModel).
 func WorkerVectors(socket string, deadline time.Duration) Vectors {
-	return workerVectors{socket: socket, deadline: deadline}
+	return workerVectors{deadline: deadline, call: func(ctx context.Context, req client.Request) (*client.Response, error) {
+		return client.Call(ctx, socket, req)
+	}}
 }
 
 type workerVectors struct {
-	socket   string
+	call     Asker
 	deadline time.Duration
 }
 
 func (w workerVectors) KNN(ctx context.Context, project, text string, k int, kinds []string) ([]VectorHit, error) {
 	ctx, cancel := context.WithTimeout(ctx, w.deadline)
 	defer cancel()
-	hits, model, err := client.KNNModel(ctx, w.socket, client.KNNRequest{Project: project, Text: text, K: k, Kinds: kinds})
+	resp, err := w.call(ctx, client.Request{Op: client.OpKNN, Project: project, Text: text, K: k, Kinds: kinds})
 	if err != nil {
 		var ce *client.Error
 		switch {
@@ -48,9 +59,9 @@ func (w workerVectors) KNN(ctx context.Context, project, text string, k int, kin
 		}
 		return nil, fmt.Errorf("%w: %v", ErrNoWorker, err)
 	}
-	out := make([]VectorHit, len(hits))
-	for i, h := range hits {
-		out[i] = VectorHit{ID: h.MemoryID, Distance: h.Distance, Model: model}
+	out := make([]VectorHit, len(resp.Hits))
+	for i, h := range resp.Hits {
+		out[i] = VectorHit{ID: h.MemoryID, Distance: h.Distance, Model: resp.Model}
 	}
 	return out, nil
 }

@@ -57,7 +57,7 @@ func (w *Worker) runHook(req wire.HookRequest, later *afterReply) wire.HookReply
 	w.checkDatabase(context.Background())
 	var stdout, stderr bytes.Buffer
 	env := &hookrun.Env{Stdin: bytes.NewReader(req.Stdin), Stdout: &stdout, Stderr: &stderr, Now: w.now,
-		Getenv: func(k string) string { return vars[k] }, Context: w.hookCtx, Go: w.goHandler, After: later.add}
+		Getenv: func(k string) string { return vars[k] }, Context: w.hookCtx, Go: w.goHandler, After: later.add, Query: w.query}
 	env.UseStore(w.store())
 	if n := w.notice.Swap(nil); n != nil {
 		env.Note("%s", *n)

@@ -68,6 +68,25 @@ func (w *Worker) answer(ctx context.Context, req client.Request) client.Response
 	return refuse(client.CodeInvalid, "unknown op %q: use health, warm, embed, knn (hook events come as frames)", req.Op)
 }
 
+// query answers a request of the query service in-process, for the hooks
+// this process runs (hookrun.Env.Query): what a socket client would get,
+// without the dial and the JSON. The answer is worked out on a counted
+// goroutine, so a caller whose deadline passes (a slow model) goes on at
+// once, as a socket client does, and Close still waits for the work.
+func (w *Worker) query(ctx context.Context, req client.Request) (*client.Response, error) {
+	done := make(chan client.Response, 1)
+	w.goHandler(func() { done <- w.answer(ctx, req) })
+	select {
+	case resp := <-done:
+		if !resp.OK {
+			return &resp, &client.Error{Code: resp.Code, Message: resp.Error}
+		}
+		return &resp, nil
+	case <-ctx.Done():
+		return nil, fmt.Errorf("%w: no reply to %s: %w", client.ErrUnavailable, req.Op, ctx.Err())
+	}
+}
+
 // embedNow embeds texts for a caller who is waiting, ahead of the backlog.
 // Without the current model it starts the lazy download and, when the
 // fallback is on, answers with the fallback embedder (the returned model
