@@ -16,7 +16,7 @@
 #
 # Claude Code does not need it: hooks.json runs bin/vibe-pre-tool-use
 # directly with "onFailure": "block", so the client itself refuses the call
-# when the binary cannot start, crashes or answers invalid JSON.
+# when the binary cannot start, crashes or answers JSON that fails validation.
 name=$1
 shift
 bin="${0%/*}/../bin/$name"

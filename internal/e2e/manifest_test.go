@@ -53,7 +53,7 @@ func TestForensicB1(t *testing.T) {
 // the blueprint's "Setup hook" is `vibe setup` (Setup is not an event a
 // plugin can rely on). PreToolUse runs its binary alone with "onFailure":
 // "block", so the client refuses the call when the binary cannot start,
-// crashes or answers invalid JSON; every other hook keeps the client's
+// crashes or answers JSON that fails validation; every other hook keeps the client's
 // default ("continue"), since a broken UserPromptSubmit or SessionStart must
 // not block the session. The E2E suite validates the file with the real
 // client (TestVibePluginValidatesStrict) and proves the refusal

@@ -38,8 +38,8 @@ func (d *fakeDB) Check(context.Context) (string, error) {
 func (d *fakeDB) Close() error { d.closed = true; return nil }
 
 // fakeDoctor is DoctorOptions built without a factory: a plugin root with
-// every hook binary, guard.sh and the shipped hooks.json, a VIBE_HOME and HOME of its own, the
-// worker off, no project, and no program on the PATH.
+// every hook binary, guard.sh and the shipped hooks.json, a VIBE_HOME and
+// HOME of its own, the worker off, no project, and no program on the PATH.
 func fakeDoctor(t *testing.T) (*DoctorOptions, *bytes.Buffer) {
 	t.Helper()
 	home, root := t.TempDir(), t.TempDir()
