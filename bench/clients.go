@@ -23,7 +23,9 @@ var clientCases = []struct{ client, hook, file string }{
 
 // clientBench times the hooks as Codex and Gemini run them (`--client
 // NAME`, the event translated in the worker) next to the same hooks on
-// Claude Code's recorded events and the empty binary, in one run.
+// Claude Code's recorded events and the empty binary, in one run. It times
+// the binaries themselves: the plugin/guard.sh those clients run in front
+// of vibe-pre-tool-use is timed apart (run's extra job).
 func clientBench(rep *report, bin, empty, fixtures string, runs int) error {
 	home, project, cleanup, err := homeAndProject("vibe-clients-")
 	if err != nil {

@@ -126,14 +126,15 @@ func run(root, bin, empty, fixtures string, runs, rows int, out string, memory, 
 			rep.Samples = append(rep.Samples, measure("node -e 0", scenario, []string{"node", "-e", "0"}, env, func(int) []byte { return nil }, runs))
 		}
 		// Every event as hooks.json runs it, in turns with the empty
-		// binary; with the worker, also the pre-tool-use binary alone and
-		// through the guard that ran it until 2026-11-24 (guard.sh NAME).
+		// binary (PreToolUse is the binary alone: its "onFailure": "block"
+		// costs nothing here, the client applies it); with the worker, also
+		// the pre-tool-use binary through plugin/guard.sh, the shell in
+		// front of it that Codex and Gemini run (clientBench times their
+		// events without it).
 		var extra []job
 		if scenario == "worker running" {
-			pre := filepath.Join(bin, "vibe-pre-tool-use")
 			extra = []job{
-				{"vibe-pre-tool-use alone", [][]string{{pre}}, inputs["vibe-pre-tool-use"]},
-				{"plugin/guard.sh vibe-pre-tool-use (the guard running the binary)", [][]string{{filepath.Join(root, "plugin", "guard.sh"), "vibe-pre-tool-use"}}, inputs["vibe-pre-tool-use"]},
+				{"plugin/guard.sh vibe-pre-tool-use (as Codex and Gemini run it)", [][]string{{filepath.Join(root, "plugin", "guard.sh"), "vibe-pre-tool-use"}}, inputs["vibe-pre-tool-use"]},
 			}
 		}
 		samples := measureInterleaved(scenario, empty, events, extra, root, env, runs)

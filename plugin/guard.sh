@@ -1,26 +1,22 @@
 #!/bin/sh
-# Fail-closed guard for vibe's PreToolUse hook.
+# Fail-closed runner for vibe's PreToolUse hook, for agent clients that run
+# hooks one by one and have no way to say "refuse the call when this hook
+# fails" (Codex, Gemini: internal/client writes `guard.sh vibe-pre-tool-use
+# --client NAME` into their settings).
 #
-# Claude Code treats a hook that cannot start (exit 127) as "no opinion", so a
-# missing or broken binary would silently allow every protected write. This
-# script is committed with the plugin, so it is always there. It has two uses:
+# Such a client treats a hook that cannot start (exit 127) or crashes as "no
+# opinion", so a missing or broken binary would silently allow every
+# protected write. This script is committed with the plugin, so it is always
+# there:
 #
-#   guard.sh --check <binary-name>   (hooks.json) only checks that the binary
-#       is there and executable: exit 0 when it is, else exit 2 with the
-#       reason on stderr, which blocks the tool call. Claude Code runs every
-#       matching hook in parallel, so hooks.json lists the binary itself and
-#       this check side by side: the call costs the slower of the two, not a
-#       shell in front of the binary. The binary maps its own failures to
-#       exit 2 (internal/relay: a Go panic exits 2, a handler that crashes or
-#       returns another code becomes exit 2 with a message).
-#   guard.sh <binary-name> [args...]   (clients that run hooks one by one,
-#       internal/client) runs the binary and turns "missing", "not
-#       executable" and "crashed" (any exit but 0 and 2) into exit 2.
-check=
-if [ "$1" = --check ]; then
-  check=1
-  shift
-fi
+#   guard.sh <binary-name> [args...]
+#       runs the binary with the arguments and turns "missing", "not
+#       executable" and "crashed" (any exit but 0 and 2) into exit 2, which
+#       blocks the call, with the reason on stderr.
+#
+# Claude Code does not need it: hooks.json runs bin/vibe-pre-tool-use
+# directly with "onFailure": "block", so the client itself refuses the call
+# when the binary cannot start, crashes or answers JSON that fails validation.
 name=$1
 shift
 bin="${0%/*}/../bin/$name"
@@ -28,7 +24,6 @@ if [ ! -x "$bin" ]; then
   echo "vibe: the $name hook binary is missing or not executable ($bin), so this write was refused to keep protected files safe. Run \`make build\` (or \`vibe setup\`) in the vibe plugin folder." >&2
   exit 2
 fi
-[ -n "$check" ] && exit 0
 "$bin" "$@"
 rc=$?
 case $rc in

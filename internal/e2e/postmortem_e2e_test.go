@@ -15,7 +15,9 @@ import (
 // through the real client: the clean control, where no tool call may draw a
 // denial, a block or a warning, and two error scenarios whose scripts write
 // a faulty features table through Bash, where the model must be told which
-// gate failed on which column in the same turn.
+// gate failed on which column in the same turn. M10's PreToolUse answers
+// with additionalContext alone: under hooks.json's "onFailure": "block" a
+// reply the client cannot validate would refuse the write.
 func TestPostMortemThroughTheClient(t *testing.T) {
 	root := vibeRoot(t)
 	all, err := postmortem.All()
@@ -26,7 +28,7 @@ func TestPostMortemThroughTheClient(t *testing.T) {
 	for _, s := range all {
 		byID[s.ID] = s
 	}
-	for _, id := range []string{"clean", "M3", "M4", "M7"} {
+	for _, id := range []string{"clean", "M3", "M4", "M7", "M10"} {
 		sc := byID[id]
 		t.Run(id, func(t *testing.T) {
 			project := TempDir(t)

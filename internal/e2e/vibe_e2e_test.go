@@ -111,35 +111,107 @@ func TestVibeSessionLeavesRows(t *testing.T) {
 	}
 }
 
-// TestMissingPreToolUseBinaryFailsClosed loads a copy of the plugin whose
-// pre-tool-use binary is missing: Claude Code would treat exit 127 as "no
-// opinion", the guard must turn it into a refusal.
+// TestMissingPreToolUseBinaryFailsClosed loads a copy of the plugin, with
+// the shipped hooks.json, whose pre-tool-use binary is missing: the client
+// cannot start the hook, and hooks.json's `"onFailure": "block"` makes
+// that a refusal of the write. Claude Code 2.1.330 tells the model, in an
+// is_error tool_result:
+//
+//	PreToolUse:Write hook error: [${CLAUDE_PLUGIN_ROOT}/bin/vibe-pre-tool-use]: failed; blocking because onFailure is "block"
+//	Error occurred while executing hook command: ENOENT: no such file or directory, posix_spawn '<plugin>/bin/vibe-pre-tool-use'
+//
+// It names the missing binary, not the fix (vibe's own words cannot run).
 func TestMissingPreToolUseBinaryFailsClosed(t *testing.T) {
-	plugin := pluginCopy(t, "hooks.json", "plugin/guard.sh", "bin/vibe-session-start", "bin/vibe-prompt-submit",
-		"bin/vibe-post-tool-use", "bin/vibe-stop", "bin/vibe-session-end", "bin/vibe-hook")
-	res, target := writeResults(t, plugin, "toolu_guard")
+	plugin := brokenPreToolUse(t, "")
+	res, target := writeResults(t, plugin, "toolu_missing")
 	if _, err := os.Stat(target); !os.IsNotExist(err) {
-		t.Fatalf("the write landed although the guard's binary is missing (stat err %v)", err)
+		t.Fatalf("the write landed although the pre-tool-use binary is missing (stat err %v)", err)
 	}
-	var found bool
-	for _, r := range res.Mock.ToolResults() {
-		if r.ToolUseID == "toolu_guard" {
-			found = true
-			if !r.IsError || !strings.Contains(r.Text, "vibe-pre-tool-use hook binary is missing") {
-				t.Errorf("tool result: error=%v text=%q", r.IsError, r.Text)
-			}
+	r := toolResult(t, res.Mock, "toolu_missing")
+	t.Logf("the client tells the model: %q", r.Text)
+	bin := filepath.Join(plugin, "bin", "vibe-pre-tool-use")
+	for _, want := range []string{`blocking because onFailure is "block"`, "ENOENT", bin} {
+		if !r.IsError || !strings.Contains(r.Text, want) {
+			t.Errorf("tool result (error=%v) %q lacks %q", r.IsError, r.Text, want)
 		}
-	}
-	if !found {
-		t.Errorf("no tool_result for the guarded write reached the model")
 	}
 }
 
-// TestAMissingHookBinaryIsNoOpinion pins the fact the guard exists for:
-// with hooks.json naming only the pre-tool-use binary (exec form, no
-// guard beside it) and the binary missing, the pinned Claude Code lets
-// the write through. Should a later client refuse instead, this test
-// fails and the guard (a second process on every call) can go.
+// TestABrokenPreToolUseBinaryFailsClosed: the other failures that
+// "onFailure": "block" turns into a refusal, each played by a shell script
+// standing in for the binary under the shipped hooks.json: an exit code
+// other than 0 and 2 (the binary maps its own to 2, internal/relay; this
+// is the client's net beneath it), a crash, JSON that fails the client's
+// validation, and a binary that is there but not executable. What the client tells the model is logged; it
+// passes the hook's stderr on.
+func TestABrokenPreToolUseBinaryFailsClosed(t *testing.T) {
+	for _, c := range []struct{ name, body, want string }{
+		{"exit 1", `echo "vibe-e2e: boom" >&2; exit 1`, "vibe-e2e: boom"},
+		{"killed", `kill -9 $$`, "No stderr output"},
+		{"invalid decision", `echo '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "maybe"}}'`,
+			"Hook JSON output validation failed"},
+		{"not executable", `exit 0`, "EACCES"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			plugin := brokenPreToolUse(t, "cat >/dev/null; "+c.body)
+			if c.name == "not executable" {
+				if err := os.Chmod(filepath.Join(plugin, "bin", "vibe-pre-tool-use"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			res, target := writeResults(t, plugin, "toolu_broken")
+			if _, err := os.Stat(target); !os.IsNotExist(err) {
+				t.Fatalf("the write landed although the pre-tool-use hook failed (stat err %v)", err)
+			}
+			r := toolResult(t, res.Mock, "toolu_broken")
+			t.Logf("the client tells the model: %q", r.Text)
+			for _, want := range []string{`blocking because onFailure is "block"`, c.want} {
+				if !r.IsError || !strings.Contains(r.Text, want) {
+					t.Errorf("tool result (error=%v) %q lacks %q", r.IsError, r.Text, want)
+				}
+			}
+		})
+	}
+}
+
+// TestUnparsablePreToolUseOutputIsPlainText pins a gap in what onFailure
+// covers on 2.1.330: output that starts with "{" but does not parse, with
+// exit 0, is "treated as plain text" (debug log), not as a failure, so the
+// write goes ahead even under "block". vibe's binary cannot print that:
+// it writes a whole reply built by encoding/json (the worker's, framed and
+// length-checked, or the local handler's), and a handler killed mid-write
+// exits by signal, which internal/relay turns into exit 2. Should a later
+// client refuse here, this test fails and its comment and the README can
+// say that onFailure covers garbled output too.
+func TestUnparsablePreToolUseOutputIsPlainText(t *testing.T) {
+	plugin := brokenPreToolUse(t, `cat >/dev/null; echo '{"hookSpecificOutput": {"hookEventName": '`)
+	_, target := writeResults(t, plugin, "toolu_garbled")
+	if _, err := os.Stat(target); err != nil {
+		t.Fatalf("the write was refused (stat: %v): the client now fails on unparsable hook output; update this pin and the README", err)
+	}
+}
+
+// brokenPreToolUse copies the plugin with the shipped hooks.json and every
+// hook binary but vibe-pre-tool-use, which is a shell script with body, or
+// missing when body is empty.
+func brokenPreToolUse(t *testing.T, body string) string {
+	t.Helper()
+	plugin := pluginCopy(t, "hooks.json", "bin/vibe-session-start", "bin/vibe-prompt-submit",
+		"bin/vibe-post-tool-use", "bin/vibe-stop", "bin/vibe-session-end", "bin/vibe-hook")
+	if body != "" {
+		if err := os.WriteFile(filepath.Join(plugin, "bin", "vibe-pre-tool-use"), []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return plugin
+}
+
+// TestAMissingHookBinaryIsNoOpinion pins why hooks.json sets "onFailure":
+// "block" on PreToolUse: with a hooks.json naming the pre-tool-use binary
+// without it (the client's default, "continue") and the binary missing,
+// the pinned Claude Code lets the write through. Every other vibe hook
+// keeps that default on purpose: a broken UserPromptSubmit must not block
+// prompts.
 func TestAMissingHookBinaryIsNoOpinion(t *testing.T) {
 	plugin := pluginCopy(t)
 	hooks := `{"hooks":{"PreToolUse":[{"matcher":"Write","hooks":[` +
@@ -147,9 +219,10 @@ func TestAMissingHookBinaryIsNoOpinion(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(plugin, "hooks.json"), []byte(hooks), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, target := writeResults(t, plugin, "toolu_unguarded")
+	_, target := writeResults(t, plugin, "toolu_no_opinion")
 	if _, err := os.Stat(target); err != nil {
-		t.Fatalf("the write was refused without the guard (stat: %v): Claude Code now fails closed on a missing hook binary, so plugin/guard.sh --check may be dropped from hooks.json", err)
+		t.Fatalf("the write was refused without onFailure (stat: %v): Claude Code now fails closed on a missing hook binary by default; "+
+			"hooks.json's \"onFailure\": \"block\" is then belt and braces, and this pin must be updated", err)
 	}
 }
 

@@ -130,11 +130,14 @@ func Main(hookName string, env Env) int {
 }
 
 // failClosed turns any PreToolUse exit code but 0 (decided) and 2 (refused)
-// into 2 with the reason on stderr: hooks.json runs this binary directly
-// (plugin/guard.sh only checks beside it that it exists), and Claude Code
-// treats any other code as "no opinion", which would let a protected write
-// through. A Go panic already exits 2; runHandler runs PreToolUse's local
-// handler as a child so that its crash lands here too.
+// into 2 with the reason on stderr. A client left to itself treats any other
+// code as "no opinion", which would let a protected write through. Claude
+// Code runs this binary with "onFailure": "block" (hooks.json) and would
+// refuse anyway, but with a bare "failed"; Codex and Gemini run it through
+// plugin/guard.sh, which does the same mapping; this is the binary's own
+// net beneath both, and the one that says why. A Go panic already exits 2;
+// runHandler runs PreToolUse's local handler as a child so that its crash
+// lands here too.
 func failClosed(hookName string, code int, env Env) int {
 	if hookName != "pre-tool-use" || code == 0 || code == 2 {
 		return code

@@ -38,7 +38,8 @@ type DoctorOptions struct {
 	// FindProject is the project doctor runs in; an error means none, and
 	// its config files are not checked.
 	FindProject func(dir string) (project.Project, error)
-	// Root is the plugin root (bin/, hooks.json, plugin/guard.sh).
+	// Root is the plugin root (bin/, hooks.json, plugin/guard.sh for the
+	// clients set up with `vibe setup --client`).
 	Root string
 	// HeaderDirs are where the sqlite3.h check looks (sqliteHeaderDirs).
 	HeaderDirs []string
@@ -137,16 +138,13 @@ func runDoctor(ctx context.Context, o *DoctorOptions) error {
 	} else {
 		add(Check{"hook binaries", true, filepath.Join(o.Root, "bin"), ""})
 	}
-	guard := filepath.Join(o.Root, "plugin", "guard.sh")
-	if info, err := os.Stat(guard); err != nil || info.Mode()&0o111 == 0 {
-		add(Check{"pre-tool-use guard", false, guard + " is missing or not executable", "restore it from git and `chmod +x` it"})
-	} else {
-		add(Check{"pre-tool-use guard", true, guard, ""})
-	}
 	if _, err := os.Stat(filepath.Join(o.Root, "hooks.json")); err != nil {
 		add(Check{"hooks.json", false, err.Error(), "run vibe from its checkout, or set VIBE_PLUGIN_ROOT"})
 	} else {
 		add(Check{"hooks.json", true, filepath.Join(o.Root, "hooks.json"), ""})
+	}
+	if c, ok := failClosedCheck(o.Root); ok { // failclosed.go
+		add(c)
 	}
 
 	for _, c := range buildChecks(ctx, o) {

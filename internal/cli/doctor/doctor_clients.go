@@ -9,8 +9,9 @@ import (
 )
 
 // clientChecks checks each agent client vibe was set up for with
-// `vibe setup --client`: its hooks, the binaries they run, and that its
-// context file holds the current methodology. Clients never set up are not
+// `vibe setup --client`: its hooks, the binaries they run, plugin/guard.sh
+// through which it runs vibe-pre-tool-use, and that its context file holds
+// the current methodology. Clients never set up are not
 // reported.
 func clientChecks(o *DoctorOptions) []Check {
 	home := o.Getenv("HOME")
@@ -24,7 +25,11 @@ func clientChecks(o *DoctorOptions) []Check {
 		if err != nil || !in.Installed() {
 			continue
 		}
-		if p := in.Check(o.Root, client.Methodology(string(skill))); len(p) > 0 {
+		p := in.Check(o.Root, client.Methodology(string(skill)))
+		if g := guardCheck(o.Root); g != "" { // failclosed.go
+			p = append(p, g)
+		}
+		if len(p) > 0 {
 			out = append(out, Check{name + " hooks", false, strings.Join(p, "; "), "run `vibe setup --client " + name + "` (and `make build`)"})
 		} else {
 			out = append(out, Check{name + " hooks", true, in.Settings + ", " + in.Context, ""})

@@ -126,6 +126,8 @@ func TestDoctorChecksInstalledClients(t *testing.T) {
 	f, out, home := installedFactory(t)
 	os.MkdirAll(filepath.Join(f.Root, "skill", "vibe"), 0o755)
 	os.WriteFile(filepath.Join(f.Root, "skill", "vibe", "SKILL.md"), []byte("# vibe\n"), 0o644)
+	os.MkdirAll(filepath.Join(f.Root, "plugin"), 0o755)
+	os.WriteFile(filepath.Join(f.Root, "plugin", "guard.sh"), []byte("#!/bin/sh\n"), 0o755)
 	if got := clientChecks(doctorOpts(t, f)); len(got) != 0 {
 		t.Errorf("no client set up, yet: %+v", got)
 	}
@@ -142,6 +144,13 @@ func TestDoctorChecksInstalledClients(t *testing.T) {
 	if len(got) != 1 || got[0].OK || !strings.Contains(got[0].Detail, "vibe-stop is missing") ||
 		!strings.Contains(got[0].Detail, filepath.Join(home, ".gemini", "GEMINI.md")+" does not hold the current methodology") {
 		t.Errorf("stale: %+v", got)
+	}
+	// Gemini runs vibe-pre-tool-use through guard.sh: without it the
+	// binary's failures would not refuse the call.
+	os.Chmod(filepath.Join(f.Root, "plugin", "guard.sh"), 0o644)
+	got = clientChecks(doctorOpts(t, f))
+	if len(got) != 1 || got[0].OK || !strings.Contains(got[0].Detail, filepath.Join(f.Root, "plugin", "guard.sh")+" is missing or not executable") {
+		t.Errorf("guard.sh not executable: %+v", got)
 	}
 }
 

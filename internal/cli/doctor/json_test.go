@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -38,13 +37,7 @@ func TestRunDoctorJSON(t *testing.T) {
 		}
 		return "", errors.New("unexpected call")
 	}
-	// A plugin root with the guard but no hooks.json.
-	if err := os.MkdirAll(filepath.Join(f.Root, "plugin"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(f.Root, "plugin", "guard.sh"), []byte("#!/bin/sh\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	// A plugin root without hooks.json.
 	t.Chdir(t.TempDir()) // outside any project
 
 	run := func() (map[string]Check, bool, error) {
@@ -68,10 +61,9 @@ func TestRunDoctorJSON(t *testing.T) {
 		t.Fatalf("ok %v, err %v: want a failed doctor (exit 1)", ok, err)
 	}
 	want := map[string]Check{
-		"hook binaries":      {"hook binaries", true, filepath.Join(f.Root, "bin"), ""},
-		"pre-tool-use guard": {"pre-tool-use guard", true, filepath.Join(f.Root, "plugin", "guard.sh"), ""},
-		"claude CLI":         {"claude CLI", true, "/usr/bin/claude 2.1.330 (Claude Code)", ""},
-		"plugin registered":  {"plugin registered", true, setup.PluginRef, ""},
+		"hook binaries":     {"hook binaries", true, filepath.Join(f.Root, "bin"), ""},
+		"claude CLI":        {"claude CLI", true, "/usr/bin/claude 2.1.330 (Claude Code)", ""},
+		"plugin registered": {"plugin registered", true, setup.PluginRef, ""},
 	}
 	for name, w := range want {
 		if got := checks[name]; got != w {
@@ -80,6 +72,9 @@ func TestRunDoctorJSON(t *testing.T) {
 	}
 	if c := checks["hooks.json"]; c.OK || c.Fix != "run vibe from its checkout, or set VIBE_PLUGIN_ROOT" {
 		t.Errorf("hooks.json: %+v, want a failure with its fix", c)
+	}
+	if c, ok := checks["fails closed"]; ok {
+		t.Errorf("without hooks.json, fails closed is reported as well: %+v", c)
 	}
 
 	registered = false

@@ -38,8 +38,8 @@ func (d *fakeDB) Check(context.Context) (string, error) {
 func (d *fakeDB) Close() error { d.closed = true; return nil }
 
 // fakeDoctor is DoctorOptions built without a factory: a plugin root with
-// every hook binary and the guard, a VIBE_HOME and HOME of its own, the
-// worker off, no project, and no program on the PATH.
+// every hook binary, guard.sh and the shipped hooks.json, a VIBE_HOME and
+// HOME of its own, the worker off, no project, and no program on the PATH.
 func fakeDoctor(t *testing.T) (*DoctorOptions, *bytes.Buffer) {
 	t.Helper()
 	home, root := t.TempDir(), t.TempDir()
@@ -49,7 +49,11 @@ func fakeDoctor(t *testing.T) (*DoctorOptions, *bytes.Buffer) {
 	}
 	os.MkdirAll(filepath.Join(root, "plugin"), 0o755)
 	os.WriteFile(filepath.Join(root, "plugin", "guard.sh"), []byte("#!/bin/sh\n"), 0o755)
-	os.WriteFile(filepath.Join(root, "hooks.json"), []byte("{}"), 0o644)
+	shipped, err := os.ReadFile(filepath.Join("..", "..", "..", "hooks.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(root, "hooks.json"), shipped, 0o644)
 	env := map[string]string{"VIBE_HOME": home, "HOME": home, "VIBE_WORKER": "off"}
 	getenv := func(k string) string { return env[k] }
 	var out bytes.Buffer
@@ -82,8 +86,8 @@ func TestRunDoctorOutput(t *testing.T) {
 	want := "ok   vibe home          " + p.Home + "\n" +
 		"ok   database           " + p.DB + ", schema " + itoa(db.Latest()) + " of " + itoa(db.Latest()) + ", sqlite-vec v0.0.0-fake, FTS5 ok\n" +
 		"ok   hook binaries      " + filepath.Join(o.Root, "bin") + "\n" +
-		"ok   pre-tool-use guard " + filepath.Join(o.Root, "plugin", "guard.sh") + "\n" +
 		"ok   hooks.json         " + filepath.Join(o.Root, "hooks.json") + "\n" +
+		"ok   fails closed       PreToolUse has \"onFailure\": \"block\" (a missing or broken binary refuses the call; verified on Claude Code 2.1.330)\n" +
 		"ok   build tools        not needed for running (Go, a C compiler and sqlite3.h only build vibe from source)\n" +
 		"FAIL claude CLI         not on PATH\n" +
 		"     fix: install Claude Code (npm install -g @anthropic-ai/claude-code)\n" +
@@ -224,3 +228,41 @@ func TestNewCmdDoctorWiresEveryDependency(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestRunDoctorFailsClosed: the fails-closed line passes only when every
+// PreToolUse hook running vibe-pre-tool-use carries "onFailure": "block",
+// and says what is at stake when one does not.
+func TestRunDoctorFailsClosed(t *testing.T) {
+	const bin = `"${CLAUDE_PLUGIN_ROOT}/bin/vibe-pre-tool-use"`
+	for _, c := range []struct{ name, hooks, want string }{
+		{"block", `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":` + bin + `,"onFailure":"block"}]}]}}`,
+			`ok   fails closed       PreToolUse has "onFailure": "block"`},
+		{"no onFailure", `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":` + bin + `}]}]}}`,
+			`FAIL fails closed       %H: the PreToolUse hook lacks "onFailure": "block", so a missing or crashing vibe-pre-tool-use would let protected writes through`},
+		{"continue", `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":` + bin + `,"onFailure":"continue"}]}]}}`,
+			`FAIL fails closed       %H: the PreToolUse hook lacks "onFailure": "block"`},
+		{"one of two", `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":` + bin + `,"onFailure":"block"}]},` +
+			`{"matcher":"Read","hooks":[{"type":"command","command":` + bin + `}]}]}}`,
+			`FAIL fails closed       %H: the PreToolUse hook lacks "onFailure": "block"`},
+		{"no pre-tool-use", `{"hooks":{"PostToolUse":[{"hooks":[{"type":"command","command":"${CLAUDE_PLUGIN_ROOT}/bin/vibe-post-tool-use"}]}]}}`,
+			`FAIL fails closed       %H runs no vibe-pre-tool-use on PreToolUse: protected files are not guarded`},
+		{"not JSON", `{"hooks":`, `FAIL fails closed       %H is not valid JSON: `},
+	} {
+		o, out := fakeDoctor(t)
+		path := filepath.Join(o.Root, "hooks.json")
+		if err := os.WriteFile(path, []byte(c.hooks), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		err := runDoctor(context.Background(), o)
+		if want := strings.ReplaceAll(c.want, "%H", path); !strings.Contains(out.String(), "\n"+want) {
+			t.Errorf("%s: doctor lacks %q:\n%s", c.name, want, out)
+		}
+		fix := "     fix: restore hooks.json from the vibe checkout (`git checkout hooks.json`) and restart Claude Code\n"
+		if failed := strings.HasPrefix(c.want, "FAIL"); failed != strings.Contains(out.String(), fix) {
+			t.Errorf("%s: the fix is printed %v, want %v:\n%s", c.name, !failed, failed, out)
+		}
+		if wantFailed := map[bool]string{true: "2 check(s) failed", false: "1 check(s) failed"}[strings.HasPrefix(c.want, "FAIL")]; err == nil || err.Error() != wantFailed {
+			t.Errorf("%s: err %v, want %q (claude is not on the PATH either)", c.name, err, wantFailed)
+		}
+	}
+}

@@ -1,0 +1,72 @@
+package doctor
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// preToolUseBinary is the hook that must refuse a call it cannot judge.
+const preToolUseBinary = "vibe-pre-tool-use"
+
+// failClosedVerified is the Claude Code release on which the E2E suite
+// proved that "onFailure": "block" refuses the call when the binary is
+// missing, not executable, crashes or answers JSON that fails validation
+// (internal/e2e TestMissingPreToolUseBinaryFailsClosed). No minimum version
+// is claimed: none was tested.
+const failClosedVerified = "2.1.330"
+
+// failClosedCheck reads the plugin's hooks.json: every hook that runs
+// vibe-pre-tool-use must carry "onFailure": "block", or Claude Code treats a
+// binary that cannot start or crashes as "no opinion" and lets protected
+// writes through. ok is false with nothing to report when hooks.json cannot
+// be read (the hooks.json check says so).
+func failClosedCheck(root string) (c Check, ok bool) {
+	path := filepath.Join(root, "hooks.json")
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return Check{}, false
+	}
+	const name, fix = "fails closed", "restore hooks.json from the vibe checkout (`git checkout hooks.json`) and restart Claude Code"
+	var h struct {
+		Hooks map[string][]struct {
+			Hooks []struct {
+				Command   string `json:"command"`
+				OnFailure string `json:"onFailure"`
+			} `json:"hooks"`
+		} `json:"hooks"`
+	}
+	if err := json.Unmarshal(raw, &h); err != nil {
+		return Check{name, false, path + " is not valid JSON: " + err.Error(), fix}, true
+	}
+	found := 0
+	for _, g := range h.Hooks["PreToolUse"] {
+		for _, hk := range g.Hooks {
+			if !strings.HasSuffix(hk.Command, "/"+preToolUseBinary) {
+				continue
+			}
+			found++
+			if hk.OnFailure != "block" {
+				return Check{name, false, path + `: the PreToolUse hook lacks "onFailure": "block", so a missing or crashing ` +
+					preToolUseBinary + " would let protected writes through", fix}, true
+			}
+		}
+	}
+	if found == 0 {
+		return Check{name, false, path + " runs no " + preToolUseBinary + " on PreToolUse: protected files are not guarded", fix}, true
+	}
+	return Check{name, true, `PreToolUse has "onFailure": "block" (a missing or broken binary refuses the call; verified on Claude Code ` +
+		failClosedVerified + ")", ""}, true
+}
+
+// guardCheck is the problem with plugin/guard.sh, through which the clients
+// without onFailure (Codex, Gemini) run vibe-pre-tool-use so that it fails
+// closed; "" when it is there and executable.
+func guardCheck(root string) string {
+	guard := filepath.Join(root, "plugin", "guard.sh")
+	if info, err := os.Stat(guard); err != nil || info.Mode()&0o111 == 0 {
+		return guard + " is missing or not executable (it runs " + preToolUseBinary + " fail-closed); restore it from git and `chmod +x` it"
+	}
+	return ""
+}
