@@ -35,7 +35,7 @@ func clientBench(rep *report, bin, empty, fixtures string, runs int) error {
 	os.MkdirAll(filepath.Join(project, ".git"), 0o755)
 	os.MkdirAll(filepath.Join(project, "notes"), 0o755)
 	os.WriteFile(filepath.Join(project, "notes", "a.md"), []byte("hello\n"), 0o644)
-	env := append(os.Environ(), "VIBE_HOME="+home, "VIBE_WORKER=off")
+	env := append(os.Environ(), "VIBE_HOME="+home)
 	claude, err := loadInputs(fixtures, project)
 	if err != nil {
 		return err

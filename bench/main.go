@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -99,7 +100,7 @@ func run(root, bin, empty, fixtures string, runs, rows int, out string, memory, 
 	if err != nil {
 		return err
 	}
-	env := append(os.Environ(), "VIBE_HOME="+home, "VIBE_WORKER=off")
+	env := append(os.Environ(), "VIBE_HOME="+home)
 	rep := report{When: time.Now().UTC(), Rows: rows, Runs: runs, CPUs: numCPU(), Ratios: map[string]any{}}
 
 	events, err := loadHooksJSON(root, fixtures, project)
@@ -115,10 +116,15 @@ func run(root, bin, empty, fixtures string, runs, rows int, out string, memory, 
 	// the last connection, pays the checkpoint on close.
 	for _, scenario := range []string{"worker running", "no worker"} {
 		stop := func() {}
+		env := env
 		if scenario == "worker running" {
 			if stop, err = startWorker(bin, home); err != nil {
 				return err
 			}
+		} else {
+			// A hook that finds no worker would start one (SessionStart)
+			// and ask it for recall: this scenario measures without.
+			env = append(slices.Clip(env), "VIBE_WORKER=off")
 		}
 		if _, err := exec.LookPath("node"); err != nil {
 			fmt.Fprintf(os.Stderr, "skip node -e 0: %v\n", err)
