@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 	"sync"
 
 	sqlite_vec "github.com/asg017/sqlite-vec-go-bindings/cgo"
@@ -106,7 +107,7 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 			sdb.Close()
 			return nil, err
 		}
-	} else if err := s.migrate(ctx); err != nil {
+	} else if err := s.migrate(ctx, time.Duration(busy)*time.Millisecond); err != nil {
 		sdb.Close()
 		return nil, err
 	}
@@ -145,7 +146,7 @@ func (s *Store) Version(ctx context.Context) (int, error) {
 	return v, nil
 }
 
-func (s *Store) migrate(ctx context.Context) error {
+func (s *Store) migrate(ctx context.Context, busy time.Duration) error {
 	v, err := s.Version(ctx)
 	if err != nil {
 		return err
@@ -163,8 +164,8 @@ func (s *Store) migrate(ctx context.Context) error {
 		return fault.E(fault.Internal, "load migrations", err)
 	}
 	// WAL is a property of the file: set it once, when the schema is made.
-	if _, err := s.db.ExecContext(ctx, "PRAGMA journal_mode=WAL"); err != nil {
-		return classify("enable WAL", err)
+	if err := s.enableWAL(ctx, busy); err != nil {
+		return err
 	}
 	for _, m := range ms {
 		if err := s.apply(ctx, m); err != nil {
@@ -172,6 +173,30 @@ func (s *Store) migrate(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// enableWAL turns the file to WAL. Processes that create the database at
+// the same moment race for the lock this takes, and SQLite answers the
+// losers "busy" at once instead of waiting (its busy handler could
+// deadlock there: seen with eight hook processes on a new VIBE_HOME), so a
+// busy answer is retried, with growing pauses, until the busy timeout.
+func (s *Store) enableWAL(ctx context.Context, busy time.Duration) error {
+	deadline := time.Now().Add(busy)
+	for pause := time.Millisecond; ; pause = min(2*pause, 50*time.Millisecond) {
+		_, err := s.db.ExecContext(ctx, "PRAGMA journal_mode=WAL")
+		if err == nil {
+			return nil
+		}
+		var se sqlite3.Error
+		if !errors.As(err, &se) || (se.Code != sqlite3.ErrBusy && se.Code != sqlite3.ErrLocked) || time.Now().Add(pause).After(deadline) {
+			return classify("enable WAL", err)
+		}
+		select {
+		case <-ctx.Done():
+			return classify("enable WAL", err)
+		case <-time.After(pause):
+		}
+	}
 }
 
 // apply runs one migration in its own immediate transaction, re-checking the

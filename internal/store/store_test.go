@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -164,5 +165,40 @@ func TestAddMemoryDedupsAndQueues(t *testing.T) {
 	s.DB().QueryRow("SELECT count(*) FROM memories_fts WHERE memories_fts MATCH 'leakage'").Scan(&fts)
 	if q != 2 || fts != 1 {
 		t.Errorf("queue %d fts %d", q, fts)
+	}
+}
+
+// TestOpenRacesOnANewFile: hook processes that find no database all create
+// it at once; the one that loses the race to turn the file to WAL is told
+// "busy" without a wait (SQLite's deadlock guard), and must try again
+// rather than fail the hook. Sixteen opens at once, on fresh files (the
+// old code failed about one run in three).
+func TestOpenRacesOnANewFile(t *testing.T) {
+	ctx := context.Background()
+	for round := 0; round < 40; round++ {
+		path := filepath.Join(t.TempDir(), "vibe.db")
+		start := make(chan struct{})
+		errs := make(chan error, 16)
+		var wg sync.WaitGroup
+		for i := 0; i < 16; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				s, err := Open(ctx, path, Options{BusyTimeoutMS: HookBusyTimeoutMS})
+				if err == nil {
+					s.Close()
+				}
+				errs <- err
+			}()
+		}
+		close(start)
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Fatalf("round %d: %v", round, err)
+			}
+		}
 	}
 }
