@@ -107,3 +107,13 @@ func FlagError(err error) error {
 	}
 	return fmt.Errorf("%s %q: %s", flag, value, cause)
 }
+
+// CheckLimit refuses a --limit below 1: "how many" of none prints nothing,
+// and a negative one would mean "all of them" to SQLite; neither is what
+// the researcher asked for.
+func CheckLimit(n int) error {
+	if n < 1 {
+		return &UsageError{Err: fmt.Errorf("--limit must be at least 1, not %d", n)}
+	}
+	return nil
+}

@@ -42,6 +42,9 @@ func NewCmdAlertsList(f *cli.Factory, runF func(*AlertsListOptions) error) *cobr
 		Short: "List the project's open alerts, most severe first (HALT, WARN, INFO), then newest",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := cli.CheckLimit(opts.Limit); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}

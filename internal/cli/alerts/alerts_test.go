@@ -3,6 +3,7 @@ package alerts
 import (
 	"bytes"
 	"context"
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -216,4 +217,16 @@ func initTestFactory(t *testing.T) (*cli.Factory, *bytes.Buffer, *bytes.Buffer) 
 // string in a field named <something>_at.
 func TestAlertJSONTimeFields(t *testing.T) {
 	clitest.JSONTimeFields(t, alertJSON{})
+}
+
+// TestAlertsLimitAtLeastOne: --limit 0 would list nothing and a negative
+// one everything; both are usage errors (exit 2) before anything runs.
+func TestAlertsLimitAtLeastOne(t *testing.T) {
+	f, _, _ := initTestFactory(t)
+	ran := false
+	err := clitest.Parse(NewCmdAlertsList(f, func(*AlertsListOptions) error { ran = true; return nil }), "--limit", "0")
+	var ue *cli.UsageError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "--limit must be at least 1, not 0") || ran {
+		t.Errorf("err %v (usage error: %v), ran %v", err, errors.As(err, &ue), ran)
+	}
 }

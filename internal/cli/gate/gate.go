@@ -633,8 +633,8 @@ func NewCmdGateHistory(f *cli.Factory, runF func(*GateHistoryOptions) error) *co
 				}
 				opts.Claim = id
 			}
-			if opts.Limit < 1 {
-				return &cli.UsageError{Err: fmt.Errorf("--limit must be at least 1, not %d", opts.Limit)}
+			if err := cli.CheckLimit(opts.Limit); err != nil {
+				return err
 			}
 			if runF != nil {
 				return runF(opts)

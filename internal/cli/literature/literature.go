@@ -185,6 +185,9 @@ func NewCmdLiteratureSearches(f *cli.Factory, runF func(*LiteratureSearchesOptio
 			"search with nothing scholarly about it is recorded but does not count.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := cli.CheckLimit(opts.Limit); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}

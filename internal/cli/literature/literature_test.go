@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -199,4 +200,16 @@ func calSession(t *testing.T, f *cli.Factory, id, root string) *store.Store {
 // string in a field named <something>_at.
 func TestLiteratureJSONTimeFields(t *testing.T) {
 	clitest.JSONTimeFields(t, literatureSearchJSON{})
+}
+
+// TestLiteratureSearchesLimitAtLeastOne: --limit below 1 is a usage error
+// (exit 2) before anything runs.
+func TestLiteratureSearchesLimitAtLeastOne(t *testing.T) {
+	f, _, _, _ := calTestFactory(t)
+	ran := false
+	err := clitest.Parse(NewCmdLiteratureSearches(f, func(*LiteratureSearchesOptions) error { ran = true; return nil }), "--limit", "-2")
+	var ue *cli.UsageError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "--limit must be at least 1, not -2") || ran {
+		t.Errorf("err %v (usage error: %v), ran %v", err, errors.As(err, &ue), ran)
+	}
 }

@@ -54,8 +54,8 @@ func NewCmdRecall(f *cli.Factory, runF func(*RecallOptions) error) *cobra.Comman
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Query = strings.Join(args, " ")
-			if opts.Limit < 1 {
-				return &cli.UsageError{Err: fmt.Errorf("--limit must be at least 1, not %d", opts.Limit)}
+			if err := cli.CheckLimit(opts.Limit); err != nil {
+				return err
 			}
 			for _, k := range opts.Kinds {
 				if !recall.KnownKind(k) {

@@ -41,6 +41,9 @@ func NewCmdSeeds(f *cli.Factory, runF func(*SeedsOptions) error) *cobra.Command 
 			"the file are listed only with --status REMOVED.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := cli.CheckLimit(opts.Limit); err != nil {
+				return err
+			}
 			if opts.Status != "" {
 				s := strings.ToUpper(strings.ReplaceAll(opts.Status, "-", "_"))
 				if !seedStatusKnown(s) {

@@ -26,6 +26,7 @@ func TestNewCmdSeedsFlags(t *testing.T) {
 		{[]string{"--status", "removed"}, SeedsOptions{Status: "REMOVED", Limit: 100}, ""},
 		{[]string{"--status", "open"}, SeedsOptions{},
 			`--status must be one of PENDING_TRIAGE, QUEUED, TESTING, KILLED, PROMOTED_TO_CLAIM, REMOVED, not "open"`},
+		{[]string{"--limit", "-1"}, SeedsOptions{}, "--limit must be at least 1, not -1"},
 	}
 	for _, tt := range tests {
 		f, _, _, _ := calTestFactory(t)

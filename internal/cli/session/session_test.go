@@ -26,6 +26,8 @@ func TestNewCmdSessionsFlags(t *testing.T) {
 		{[]string{"--all", "--limit", "5", "--json", "--project", "/p"}, SessionsListOptions{All: true, Limit: 5, JSON: true, Project: "/p"}, ""},
 		{[]string{"extra"}, SessionsListOptions{}, `unknown command "extra"`},
 		{[]string{"--limit", "many"}, SessionsListOptions{}, `invalid argument "many" for "--limit"`},
+		{[]string{"--limit", "0"}, SessionsListOptions{}, "--limit must be at least 1, not 0"},
+		{[]string{"--limit", "-3"}, SessionsListOptions{}, "--limit must be at least 1, not -3"},
 	}
 	for _, c := range list {
 		var got *SessionsListOptions
@@ -86,6 +88,7 @@ func TestNewCmdSpineFlags(t *testing.T) {
 		{[]string{"--since", "90s"}, SpineOptions{Since: 90 * time.Second, Limit: 30}, ""},
 		{[]string{"--since", "soon"}, SpineOptions{}, "want a duration such as 90s, 30m, 24h, 7d or 2w"},
 		{[]string{"x"}, SpineOptions{}, `unknown command "x"`},
+		{[]string{"--limit", "0"}, SpineOptions{}, "--limit must be at least 1, not 0"},
 	}
 	for _, c := range tests {
 		var got *SpineOptions

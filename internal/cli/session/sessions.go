@@ -39,6 +39,9 @@ func NewCmdSessionsList(f *cli.Factory, runF func(*SessionsListOptions) error) *
 		Short: "List sessions of the current project (or --all), newest first",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := cli.CheckLimit(opts.Limit); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}

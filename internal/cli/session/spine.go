@@ -37,6 +37,9 @@ func NewCmdSpine(f *cli.Factory, runF func(*SpineOptions) error) *cobra.Command 
 		Short: "Show recent research-spine entries (every tool call vibe recorded)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := cli.CheckLimit(opts.Limit); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}
