@@ -201,7 +201,7 @@ func fillRealistic(tb testing.TB, s *Store, project string) {
 		for i := 0; i < 40; i++ {
 			r := record.SeedRecord{SeedID: fmt.Sprintf("SEED-%03d", i), ProjectPath: project, Source: "OBSERVER",
 				Status: []string{"PENDING_TRIAGE", "QUEUED", "PROMOTED", "PENDING_TRIAGE", "DISCARDED"}[i%5],
-				Title: fmt.Sprintf("seed %d", i)}
+				Title:  fmt.Sprintf("seed %d", i)}
 			if i%3 != 0 {
 				v := float64(i%4) / 4
 				r.Score = &v
