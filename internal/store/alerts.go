@@ -142,9 +142,21 @@ func (s *Store) Alerts(ctx context.Context, f record.AlertFilter) ([]record.Aler
 	if f.Limit <= 0 {
 		f.Limit = 100
 	}
-	return queryAlerts(ctx, s.db, "list alerts",
-		`(?1 = '' OR project_path = ?1) AND (?2 OR resolved = 0) AND (?3 = '' OR level = ?3)
-ORDER BY resolved, `+alertOrder+` LIMIT ?4`, f.Project, f.IncludeResolved, f.Level, f.Limit)
+	// Only the filters given are written into the statement: a filter
+	// spelled "(? = '' OR project_path = ?)" keeps SQLite from the
+	// (project_path, resolved) index and scans every project's alerts.
+	where, args := "1", []any{}
+	if f.Project != "" {
+		where, args = where+" AND project_path = ?", append(args, f.Project)
+	}
+	if !f.IncludeResolved {
+		where += " AND resolved = 0"
+	}
+	if f.Level != "" {
+		where, args = where+" AND level = ?", append(args, f.Level)
+	}
+	return queryAlerts(ctx, s.db, "list alerts", where+" ORDER BY resolved, "+alertOrder+" LIMIT ?",
+		append(args, f.Limit)...)
 }
 
 // OpenHalts lists a project's open HALT alerts, newest first. PreToolUse

@@ -527,19 +527,22 @@ func (t *Tx) resupersedeLinked(ctx context.Context, id int64) error {
 // ClaimGateCounts counts, for a project, the claims still in play (latest
 // status neither KILLED nor VERIFIED) and the gates whose latest run, per
 // gate and claim, failed.
+//
+// Both read one index range in group order (0011): a claim is in play
+// unless its latest non-null status closed it, and the status of a
+// group's latest row is the bare column beside max(id), which SQLite takes
+// from the row holding the maximum.
 func (s *Store) ClaimGateCounts(ctx context.Context, project string) (activeClaims, pendingGates int, err error) {
 	err = s.db.QueryRowContext(ctx, `
 SELECT
+ (SELECT count(DISTINCT claim_id) FROM claim_events WHERE project_path = ?1)
+ - (SELECT count(*) FROM (
+      SELECT max(id), new_status FROM claim_events
+      WHERE project_path = ?1 AND new_status IS NOT NULL GROUP BY claim_id)
+    WHERE new_status IN ('KILLED', 'VERIFIED')),
  (SELECT count(*) FROM (
-    SELECT (SELECT e2.new_status FROM claim_events e2
-            WHERE e2.project_path = ?1 AND e2.claim_id = e.claim_id AND e2.new_status IS NOT NULL
-            ORDER BY e2.id DESC LIMIT 1) AS status
-    FROM claim_events e WHERE e.project_path = ?1 GROUP BY e.claim_id)
-  WHERE status IS NULL OR status NOT IN ('KILLED', 'VERIFIED')),
- (SELECT count(*) FROM gate_checks g
-  WHERE g.project_path = ?1 AND g.status = 'FAIL' AND g.id = (
-    SELECT max(g2.id) FROM gate_checks g2
-    WHERE g2.project_path = ?1 AND g2.gate_id = g.gate_id AND COALESCE(g2.claim_id,'') = COALESCE(g.claim_id,'')))`,
+    SELECT max(id), status FROM gate_checks WHERE project_path = ?1 GROUP BY gate_id, COALESCE(claim_id, ''))
+  WHERE status = 'FAIL')`,
 		project).Scan(&activeClaims, &pendingGates)
 	return activeClaims, pendingGates, classify("count claims and gates", err)
 }

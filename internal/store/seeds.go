@@ -81,17 +81,26 @@ WHERE project_path = ?2 AND status <> ?1 AND seed_id NOT IN (SELECT value FROM j
 // session (resume, clear, compact) changes nothing, and two sessions running
 // at once are both counted. It returns the ids that became escalated now.
 func (s *Store) TickSeeds(ctx context.Context, project, session string, escalateAfter int) ([]string, error) {
+	// Most session starts find no seed waiting: a read says so without
+	// taking the write lock and committing a transaction that changes
+	// nothing.
+	var n int
+	var waiting bool
+	if err := s.db.QueryRowContext(ctx, `
+SELECT (SELECT count(*) FROM sessions WHERE id = ?1 AND project_path = ?2),
+       EXISTS (SELECT 1 FROM serendipity_seeds WHERE project_path = ?2 AND status = 'PENDING_TRIAGE')`,
+		session, project).Scan(&n, &waiting); err != nil {
+		return nil, classify("tick seeds", err)
+	}
+	if n == 0 {
+		return nil, fault.Errorf(fault.Invalid, "tick seeds",
+			"session %q is not recorded for project %s: record the session start before ticking its seeds", session, project)
+	}
+	if !waiting {
+		return nil, nil
+	}
 	var newly []string
 	err := s.Tx(ctx, func(tx *Tx) error {
-		var n int
-		if err := tx.tx.QueryRowContext(ctx, "SELECT count(*) FROM sessions WHERE id = ? AND project_path = ?",
-			session, project).Scan(&n); err != nil {
-			return classify("tick seeds", err)
-		}
-		if n == 0 {
-			return fault.Errorf(fault.Invalid, "tick seeds",
-				"session %q is not recorded for project %s: record the session start before ticking its seeds", session, project)
-		}
 		if _, err := tx.tx.ExecContext(ctx, `
 UPDATE serendipity_seeds SET sessions_pending = 1 + (
     SELECT count(*) FROM sessions

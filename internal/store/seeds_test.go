@@ -156,6 +156,28 @@ func TestTickSeedsCountsSessionsAndEscalatesAfterFive(t *testing.T) {
 	}
 }
 
+// TestTickSeedsWithoutPendingSeeds: the read-only path TickSeeds takes when
+// no seed waits still checks the session, and leaves queued seeds alone.
+func TestTickSeedsWithoutPendingSeeds(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	reviewSession(t, s, "s1", "/p", t0)
+	upsertSeed(t, s, record.SeedRecord{SeedID: "SEED-20260101-002", ProjectPath: "/p", Status: "QUEUED", Source: "SCANNER"}, "s1", t0)
+	reviewSession(t, s, "s2", "/p", t0.Add(time.Hour))
+	if newly, err := s.TickSeeds(ctx, "/p", "s2", 0); err != nil || newly != nil {
+		t.Errorf("TickSeeds = %v, %v; want nothing escalated", newly, err)
+	}
+	if q := mustSeeds(t)(s.ListSeeds(ctx, "/p", "QUEUED", 0)); len(q) != 1 || q[0].SessionsPending != 1 || q[0].Escalated {
+		t.Errorf("a queued seed is not pending triage: %+v", q)
+	}
+	if _, err := s.TickSeeds(ctx, "/p", "never-started", 5); err == nil {
+		t.Error("ticking for an unknown session should fail")
+	}
+	if _, err := s.TickSeeds(ctx, "/q", "s1", 5); err == nil {
+		t.Error("ticking with another project's session should fail")
+	}
+}
+
 func TestSeedsToTriageOrderAndSalvaged(t *testing.T) {
 	ctx := context.Background()
 	s := openTest(t)

@@ -123,11 +123,13 @@ WHERE (?1 = '' OR project_path = ?1) ORDER BY started_at DESC, id LIMIT ?2`, pro
 }
 
 // PreviousSession is the most recent other session of the project that has
-// a narrative, for the SessionStart state block.
+// a narrative, for the SessionStart state block; of sessions that ended (or
+// were last seen) at the same time, the one started first. It reads the
+// idx_sessions_previous index in order and stops at the first match.
 func (s *Store) PreviousSession(ctx context.Context, project, exclude string) (record.Session, bool, error) {
 	row := s.db.QueryRowContext(ctx, "SELECT "+sessionCols+` FROM sessions
 WHERE project_path = ? AND id <> ? AND narrative_summary IS NOT NULL AND narrative_summary <> ''
-ORDER BY COALESCE(ended_at, last_seen_at) DESC LIMIT 1`, project, exclude)
+ORDER BY COALESCE(ended_at, last_seen_at) DESC, started_at, rowid LIMIT 1`, project, exclude)
 	out, err := scanSession(row)
 	if errors.Is(err, sql.ErrNoRows) {
 		return out, false, nil

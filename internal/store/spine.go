@@ -29,8 +29,10 @@ ON CONFLICT DO NOTHING`,
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
 		var id int64
-		err := t.tx.QueryRowContext(ctx, "SELECT id FROM spine_entries WHERE session_id = ? AND tool_use_id = ?",
-			e.SessionID, e.ToolUseID).Scan(&id)
+		// tool_use_id <> '' (true here: only that index conflicts) lets
+		// the planner use the partial index without peeking at the value.
+		err := t.tx.QueryRowContext(ctx, `SELECT id FROM spine_entries
+WHERE session_id = ? AND tool_use_id = ? AND tool_use_id <> ''`, e.SessionID, e.ToolUseID).Scan(&id)
 		return id, classify("find spine entry", err)
 	}
 	id, err := res.LastInsertId()

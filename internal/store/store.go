@@ -31,7 +31,8 @@ const DefaultBusyTimeoutMS = 5000
 // under a millisecond.
 const HookBusyTimeoutMS = 250
 
-// registerVec loads sqlite-vec and tunes the C allocator, once per process.
+// registerVec loads sqlite-vec, makes query plans stable (stablePlans) and
+// tunes the C allocator, once per process.
 var registerVec sync.Once
 
 // Store is an open vibe database.
@@ -63,6 +64,7 @@ const stmtCacheSize = 128
 func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	registerVec.Do(func() {
 		sqlite_vec.Auto()
+		stablePlans()
 		keepFreedMemory()
 	})
 	if path == "" {
