@@ -149,7 +149,11 @@ func (s *Store) Version(ctx context.Context) (int, error) {
 }
 
 func (s *Store) migrate(ctx context.Context, busy time.Duration) error {
-	v, err := s.Version(ctx)
+	var v int
+	err := retryBusy(ctx, busy, func() (err error) {
+		v, err = s.Version(ctx)
+		return err
+	})
 	if err != nil {
 		return err
 	}
@@ -166,36 +170,39 @@ func (s *Store) migrate(ctx context.Context, busy time.Duration) error {
 		return fault.E(fault.Internal, "load migrations", err)
 	}
 	// WAL is a property of the file: set it once, when the schema is made.
-	if err := s.enableWAL(ctx, busy); err != nil {
+	err = retryBusy(ctx, busy, func() error {
+		_, err := s.db.ExecContext(ctx, "PRAGMA journal_mode=WAL")
+		return classify("enable WAL", err)
+	})
+	if err != nil {
 		return err
 	}
 	for _, m := range ms {
-		if err := s.apply(ctx, m); err != nil {
+		if err := retryBusy(ctx, busy, func() error { return s.apply(ctx, m) }); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// enableWAL turns the file to WAL. Processes that create the database at
-// the same moment race for the lock this takes, and SQLite answers the
-// losers "busy" at once instead of waiting (its busy handler could
-// deadlock there: seen with eight hook processes on a new VIBE_HOME), so a
-// busy answer is retried, with growing pauses, until the busy timeout.
-func (s *Store) enableWAL(ctx context.Context, busy time.Duration) error {
+// retryBusy runs f again while it fails with "busy", with growing pauses,
+// until the busy timeout. Processes that create the database at the same
+// moment race for its locks while one of them turns the file to WAL and
+// writes the schema, and SQLite answers some of them "busy" at once instead
+// of waiting (its busy handler could deadlock there, or the file is
+// mid-switch): seen with eight hook processes on a new VIBE_HOME.
+func retryBusy(ctx context.Context, busy time.Duration, f func() error) error {
 	deadline := time.Now().Add(busy)
 	for pause := time.Millisecond; ; pause = min(2*pause, 50*time.Millisecond) {
-		_, err := s.db.ExecContext(ctx, "PRAGMA journal_mode=WAL")
-		if err == nil {
-			return nil
-		}
+		err := f()
 		var se sqlite3.Error
-		if !errors.As(err, &se) || (se.Code != sqlite3.ErrBusy && se.Code != sqlite3.ErrLocked) || time.Now().Add(pause).After(deadline) {
-			return classify("enable WAL", err)
+		if err == nil || !errors.As(err, &se) || (se.Code != sqlite3.ErrBusy && se.Code != sqlite3.ErrLocked) ||
+			time.Now().Add(pause).After(deadline) {
+			return err
 		}
 		select {
 		case <-ctx.Done():
-			return classify("enable WAL", err)
+			return err
 		case <-time.After(pause):
 		}
 	}

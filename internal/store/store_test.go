@@ -169,10 +169,11 @@ func TestAddMemoryDedupsAndQueues(t *testing.T) {
 }
 
 // TestOpenRacesOnANewFile: hook processes that find no database all create
-// it at once; the one that loses the race to turn the file to WAL is told
-// "busy" without a wait (SQLite's deadlock guard), and must try again
-// rather than fail the hook. Sixteen opens at once, on fresh files (the
-// old code failed about one run in three).
+// it at once; those that lose the race for its locks (while another turns
+// the file to WAL or writes the schema) are told "busy" without a wait
+// (SQLite's deadlock guard), and must try again rather than fail the hook.
+// Sixteen opens at once, on fresh files (without the retries one run in
+// three failed, at the WAL switch or at the first schema read).
 func TestOpenRacesOnANewFile(t *testing.T) {
 	ctx := context.Background()
 	for round := 0; round < 40; round++ {
