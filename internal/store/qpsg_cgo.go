@@ -9,12 +9,12 @@ extern int sqlite3_auto_extension(void (*)(void));
 
 // SQLITE_DBCONFIG_ENABLE_QPSG (sqlite3.h); declared here so the package
 // needs no copy of the header, as vibe_keep_freed_memory needs none.
-#define VIBE_DBCONFIG_ENABLE_QPSG 1007
+#define DBCONFIG_ENABLE_QPSG 1007
 
 // vibe_stable_plans runs on every new connection (an auto extension).
 static int vibe_stable_plans(sqlite3 *db, char **err, const void *api) {
 	(void)err; (void)api;
-	return sqlite3_db_config(db, VIBE_DBCONFIG_ENABLE_QPSG, 1, (int*)0);
+	return sqlite3_db_config(db, DBCONFIG_ENABLE_QPSG, 1, (int*)0);
 }
 
 static int vibe_register_stable_plans(void) {
