@@ -2,7 +2,6 @@ package worker
 
 import (
 	"context"
-	"net"
 	"strings"
 	"testing"
 	"time"
@@ -32,17 +31,8 @@ func BenchmarkRelayedHook(b *testing.B) {
 				Env: []string{"VIBE_HOME=" + p.Home, "HOME=" + p.Home, "VIBE_WORKER=off"}, Stdin: []byte(c.event)})
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				conn, err := net.Dial("unix", p.Socket)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if _, err := conn.Write(frame); err != nil {
-					b.Fatal(err)
-				}
-				rep, err := wire.ReadHookReply(conn, 1<<20)
-				conn.Close()
-				if err != nil || rep.Code != "" || rep.Exit != 0 || strings.Contains(string(rep.Stdout), "could not") {
-					b.Fatalf("reply %+v %s %v", rep, rep.Stdout, err)
+				if rep := sendFrame(b, p.Socket, frame); rep.Code != "" || rep.Exit != 0 || strings.Contains(string(rep.Stdout), "could not") {
+					b.Fatalf("reply %+v %s", rep, rep.Stdout)
 				}
 			}
 		})

@@ -17,18 +17,25 @@ import (
 // hookFrame runs one hook event in the worker through its socket.
 func hookFrame(t *testing.T, socket, hookName, event string, env ...string) wire.HookReply {
 	t.Helper()
+	return sendFrame(t, socket, wire.AppendHookRequest(nil, wire.HookRequest{Hook: hookName, Version: buildinfo.Version, Env: env, Stdin: []byte(event)}))
+}
+
+// sendFrame sends one hook frame to the worker on socket and returns its
+// reply, as a hook binary does.
+func sendFrame(tb testing.TB, socket string, frame []byte) wire.HookReply {
+	tb.Helper()
 	conn, err := net.Dial("unix", socket)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	defer conn.Close()
 	conn.SetDeadline(time.Now().Add(10 * time.Second))
-	if _, err := conn.Write(wire.AppendHookRequest(nil, wire.HookRequest{Hook: hookName, Version: buildinfo.Version, Env: env, Stdin: []byte(event)})); err != nil {
-		t.Fatal(err)
+	if _, err := conn.Write(frame); err != nil {
+		tb.Fatal(err)
 	}
 	rep, err := wire.ReadHookReply(conn, 1<<20)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	return rep
 }

@@ -2,7 +2,6 @@ package worker
 
 import (
 	"context"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,17 +37,8 @@ func BenchmarkRelayedSessionStart(b *testing.B) {
 		Env:   []string{"VIBE_HOME=" + p.Home, "HOME=" + p.Home, "CLAUDE_PROJECT_DIR=" + proj},
 		Stdin: []byte(strings.Replace(sessionStartFixture, "CWD", proj, 1))})
 	run := func() {
-		conn, err := net.Dial("unix", p.Socket)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := conn.Write(frame); err != nil {
-			b.Fatal(err)
-		}
-		rep, err := wire.ReadHookReply(conn, 1<<20)
-		conn.Close()
-		if err != nil || rep.Code != "" || rep.Exit != 0 || !strings.Contains(string(rep.Stdout), "VIBE STATE") {
-			b.Fatalf("reply %+v %s %v", rep, rep.Stdout, err)
+		if rep := sendFrame(b, p.Socket, frame); rep.Code != "" || rep.Exit != 0 || !strings.Contains(string(rep.Stdout), "VIBE STATE") {
+			b.Fatalf("reply %+v %s", rep, rep.Stdout)
 		}
 	}
 	run() // the first start creates the project's rows
