@@ -146,7 +146,7 @@ func Digest(ev *hook.Event, proj project.Project, now time.Time) Call {
 
 // handlePostToolUse records the call.
 func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
-	proj := project.ResolveEnv(ev.Cwd, env.Getenv)
+	proj := env.Project(ev.Cwd)
 	now := env.Now()
 	call := Digest(ev, proj, now)
 	var lit *record.LiteratureSearch

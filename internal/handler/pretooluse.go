@@ -57,7 +57,7 @@ func MayWrite(tool string) bool {
 // handlePreToolUse judges one proposed tool call. Checks that need no history run
 // even when the database is unavailable; checks that need it fail closed.
 func handlePreToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
-	proj := project.ResolveEnv(ev.Cwd, env.Getenv)
+	proj := env.Project(ev.Cwd)
 	now := env.Now()
 	st, stErr := env.Store(ctx)
 	if stErr != nil {

@@ -12,7 +12,6 @@ import (
 	"github.com/vibe-science/vibe/internal/hookrun"
 	"github.com/vibe-science/vibe/internal/integrity"
 	"github.com/vibe-science/vibe/internal/privacy"
-	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/recall"
 	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
@@ -29,7 +28,7 @@ var PromptSubmit = hookrun.Spec{
 
 // handlePromptSubmit records the prompt's hash.
 func handlePromptSubmit(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
-	proj := project.ResolveEnv(ev.Cwd, env.Getenv)
+	proj := env.Project(ev.Cwd)
 	now := env.Now()
 	sum := sha256.Sum256([]byte(ev.Prompt))
 	seen := hookrun.Seen(ev, proj.Root, now)

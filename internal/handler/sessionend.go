@@ -29,7 +29,7 @@ var SessionEnd = hookrun.Spec{
 // by Claude Code's 1.5 s SessionEnd limit. Elsewhere it runs before the
 // reply, whose systemMessage then says what failed; the worker logs it.
 func handleSessionEnd(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
-	proj := project.ResolveEnv(ev.Cwd, env.Getenv)
+	proj := env.Project(ev.Cwd)
 	now := env.Now()
 	env.AfterReply(ctx, func(ctx context.Context) {
 		if problem := endSession(ctx, env, ev, proj, now); problem != "" {

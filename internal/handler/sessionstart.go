@@ -42,7 +42,7 @@ const (
 
 // handleSessionStart builds the SessionStart context.
 func handleSessionStart(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
-	proj := project.ResolveEnv(ev.Cwd, env.Getenv)
+	proj := env.Project(ev.Cwd)
 	now := env.Now()
 	st, err := env.Store(ctx)
 	if err != nil {

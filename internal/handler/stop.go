@@ -9,7 +9,6 @@ import (
 	"github.com/vibe-science/vibe/internal/hookrun"
 	"github.com/vibe-science/vibe/internal/ledger"
 	"github.com/vibe-science/vibe/internal/narrative"
-	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/tamper"
@@ -26,7 +25,7 @@ var Stop = hookrun.Spec{
 
 // handleStop checkpoints the narrative.
 func handleStop(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
-	proj := project.ResolveEnv(ev.Cwd, env.Getenv)
+	proj := env.Project(ev.Cwd)
 	now := env.Now()
 	// The last look at the protected files needs no database.
 	restored := tamper.AtStop(ctx, env, ev)

@@ -17,6 +17,7 @@ import (
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/integrity"
 	"github.com/vibe-science/vibe/internal/privacy"
+	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/wire"
@@ -54,6 +55,8 @@ type Env struct {
 	mu       sync.Mutex
 	paths    *config.Paths
 	settings *config.Settings
+	proj     *project.Project // Project's answer, for projCwd
+	projCwd  string
 	st       *store.Store
 	stErr    error
 	opened   bool
@@ -102,6 +105,19 @@ func (e *Env) Paths() config.Paths {
 		e.paths = &p
 	}
 	return *e.paths
+}
+
+// Project is the project of this hook's event (project.ResolveEnv: the
+// folder CLAUDE_PROJECT_DIR names, else the one holding cwd), resolved
+// once: the handler, tamper's check and the advisory record ask for it.
+func (e *Env) Project(cwd string) project.Project {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.proj == nil || e.projCwd != cwd {
+		p := project.ResolveEnv(cwd, e.Getenv)
+		e.proj, e.projCwd = &p, cwd
+	}
+	return *e.proj
 }
 
 // Settings are the user's settings; a broken settings file is reported to

@@ -13,7 +13,6 @@ import (
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/integrity"
-	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/verdict"
@@ -227,7 +226,7 @@ func recordOutcome(env *Env, ev *hook.Event, o Outcome) {
 	c := record.AdvisoryContext{At: env.Now()}
 	if ev != nil {
 		c.SessionID, c.Event, c.ToolUseID = ev.SessionID, ev.HookEventName, ev.ToolUseID
-		c.ProjectPath = project.ResolveEnv(ev.Cwd, env.Getenv).Root
+		c.ProjectPath = env.Project(ev.Cwd).Root
 	}
 	if c.ProjectPath == "" {
 		c.ProjectPath = "(unknown)"

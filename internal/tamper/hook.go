@@ -40,7 +40,7 @@ func AtStop(ctx context.Context, env *hookrun.Env, ev *hook.Event) []verdict.Ver
 func check(ctx context.Context, env *hookrun.Env, ev *hook.Event, full bool, result verdict.Result) []verdict.Verdict {
 	// The project as every handler sees it (CLAUDE_PROJECT_DIR first): a
 	// shell that cd'd elsewhere does not move what is guarded.
-	proj := project.ResolveEnv(ev.Cwd, env.Getenv)
+	proj := env.Project(ev.Cwd)
 	c := Call{Root: proj.Root, AgentType: ev.AgentType, Full: full, Now: env.Now(), Clock: env.Now}
 	if !full {
 		c.Tool, c.ToolUseID = ev.ToolName, ev.ToolUseID
