@@ -107,7 +107,9 @@ func run(root, bin, empty, fixtures string, runs, rows int, out string, memory, 
 	if err != nil {
 		return err
 	}
-	env = append(env, "CLAUDE_PLUGIN_ROOT="+absRoot(root))
+	// Claude Code gives every hook the plugin's root and the project the
+	// session started in (reference/claude-code-hooks.md, "Environment").
+	env = append(env, "CLAUDE_PLUGIN_ROOT="+absRoot(root), "CLAUDE_PROJECT_DIR="+project)
 
 	// Scenario 1: the embed worker runs, as it does once vibe is set up: the
 	// hook binaries hand their events to it (internal/relay) and it runs the
