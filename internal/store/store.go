@@ -31,9 +31,9 @@ const DefaultBusyTimeoutMS = 5000
 // under a millisecond.
 const HookBusyTimeoutMS = 250
 
-// registerVec loads sqlite-vec, makes query plans stable (stablePlans) and
+// setupSQLite loads sqlite-vec, makes query plans stable (stablePlans) and
 // tunes the C allocator, once per process.
-var registerVec sync.Once
+var setupSQLite sync.Once
 
 // Store is an open vibe database.
 type Store struct {
@@ -62,7 +62,7 @@ const stmtCacheSize = 128
 // schema to the latest version. The version check is one PRAGMA read; the
 // migrations themselves run only when the file is behind.
 func Open(ctx context.Context, path string, opt Options) (*Store, error) {
-	registerVec.Do(func() {
+	setupSQLite.Do(func() {
 		sqlite_vec.Auto()
 		stablePlans()
 		keepFreedMemory()
