@@ -60,6 +60,7 @@ func main() {
 	out := flag.String("out", "bench/hooks.json", "JSON report")
 	memory := flag.Bool("memory", true, "also measure recall, KNN and the embed worker (needs python3-onnx for the test model)")
 	only := flag.Bool("hooks-only", false, "measure only the hooks as hooks.json runs them (a quick check between full runs)")
+	keep := flag.Bool("keep", false, "keep the hooks' VIBE_HOME and project afterwards, to inspect what the hooks recorded")
 	onlyMemory := flag.Bool("only-memory", false, "measure only recall, KNN and the embed worker (write them to -out, e.g. bench/memory.json)")
 	flag.Parse()
 	if *onlyMemory {
@@ -74,19 +75,23 @@ func main() {
 		}
 		return
 	}
-	if err := run(*root, *bin, *empty, *fixtures, *runs, *rows, *out, *memory, *only); err != nil {
+	if err := run(*root, *bin, *empty, *fixtures, *runs, *rows, *out, *memory, *only, *keep); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(root, bin, empty, fixtures string, runs, rows int, out string, memory, only bool) error {
+func run(root, bin, empty, fixtures string, runs, rows int, out string, memory, only, keep bool) error {
 	ctx := context.Background()
 	home, project, cleanup, err := homeAndProject("vibe-bench-")
 	if err != nil {
 		return err
 	}
-	defer cleanup()
+	if keep {
+		defer fmt.Fprintf(os.Stderr, "kept VIBE_HOME %s and project %s\n", home, project)
+	} else {
+		defer cleanup()
+	}
 	os.MkdirAll(filepath.Join(project, ".git"), 0o755)
 	dbPath := filepath.Join(home, "db", "vibe-science.db")
 	fmt.Fprintf(os.Stderr, "pre-filling %d spine entries… ", rows)
