@@ -68,13 +68,16 @@ func memoryBench(rep *report, bin, empty, fixtures string, runs int) error {
 			return err
 		}
 		fmt.Fprintf(os.Stderr, "KNN at %d vectors…\n", n)
-		p50, err := worker.BenchKNN(ctx, st, n)
+		times, err := worker.BenchKNN(ctx, st, n)
 		st.Close()
 		os.RemoveAll(dir)
 		if err != nil {
 			return err
 		}
-		extra[fmt.Sprintf("knn_p50_ms_%dk", n/1000)] = round2(float64(p50.Microseconds()) / 1000)
+		ms := func(d time.Duration) float64 { return round2(float64(d.Microseconds()) / 1000) }
+		extra[fmt.Sprintf("knn_p50_ms_%dk", n/1000)] = ms(times.P50)
+		extra[fmt.Sprintf("knn_load_ms_%dk", n/1000)] = ms(times.Load)
+		extra[fmt.Sprintf("knn_sqlite_vec_p50_ms_%dk", n/1000)] = ms(times.SQLP50)
 	}
 
 	// prompt-submit over 50k memories.

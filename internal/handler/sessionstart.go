@@ -62,7 +62,7 @@ func handleSessionStart(ctx context.Context, env *hookrun.Env, ev *hook.Event) (
 	if err != nil {
 		return hookrun.Outcome{}, fmt.Errorf("record session start: %w", err)
 	}
-	vec := ensureWorker(ctx, env)
+	vec := ensureWorker(ctx, env, proj.Root)
 	if err := integrityhook.BaselineConfigs(ctx, st, proj, now); err != nil {
 		env.Logf("baseline configs: %v", err)
 	}
@@ -149,15 +149,16 @@ func parts(ctx context.Context, env *hookrun.Env, st *store.Store, proj project.
 // hook never waits for it), replaces one of another build or install, and
 // warms the model for the session's first prompt; it returns the vector
 // search recall uses. A handler running inside the worker (env.Query) only
-// warms the model: the worker is the process it runs in.
-func ensureWorker(ctx context.Context, env *hookrun.Env) recall.Vectors {
+// warms the model and the project's vector codes: the worker is the
+// process it runs in.
+func ensureWorker(ctx context.Context, env *hookrun.Env, project string) recall.Vectors {
 	if config.WorkerOff(env.Getenv) {
 		return nil
 	}
 	paths := env.Paths()
 	deadline := env.Settings().RecallDeadline()
 	if env.Query != nil {
-		if _, err := env.Query(ctx, client.Request{Op: client.OpWarm}); err != nil {
+		if _, err := env.Query(ctx, client.Request{Op: client.OpWarm, Project: project}); err != nil {
 			env.Logf("warm the model: %v", err)
 		}
 		return recall.HookVectors(env.Getenv, paths.Socket, deadline, env.Query)

@@ -53,14 +53,14 @@ LIMIT ?`, now.UnixMilli(), model, limit)
 // any instant leaves each item either pending with its old state or done
 // with exactly one vector. An item requeued for another model since it was
 // claimed (`vibe model use` ran meanwhile) is skipped, so it is embedded
-// again by the new model. It returns how many items it stored.
-func (s *Store) CompleteEmbeds(ctx context.Context, model string, results []record.EmbedResult, now time.Time) (int, error) {
+// again by the new model. It returns the vectors it stored.
+func (s *Store) CompleteEmbeds(ctx context.Context, model string, results []record.EmbedResult, now time.Time) ([]record.Vector, error) {
 	if len(results) == 0 {
-		return 0, nil
+		return nil, nil
 	}
-	stored := 0
+	var stored []record.Vector
 	err := s.Tx(ctx, func(tx *Tx) error {
-		stored = 0
+		stored = stored[:0]
 		for _, r := range results {
 			res, err := tx.tx.ExecContext(ctx, `
 UPDATE embed_queue SET status = 'done', model = ?, attempts = attempts + 1, last_error = NULL, updated_at = ?
@@ -72,18 +72,19 @@ WHERE id = ? AND status = 'pending' AND model IN ('', ?)`,
 			if n, _ := res.RowsAffected(); n == 0 {
 				continue
 			}
-			if err := tx.PutVector(ctx, record.Vector{
+			v := record.Vector{
 				MemoryID: r.Item.MemoryID, ProjectPath: r.Item.ProjectPath, Embedding: r.Vector,
 				Model: model, Kind: r.Item.Kind, CreatedAt: r.Item.CreatedAt,
-			}); err != nil {
+			}
+			if err := tx.PutVector(ctx, v); err != nil {
 				return err
 			}
-			stored++
+			stored = append(stored, v)
 		}
 		return nil
 	})
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	return stored, nil
 }

@@ -129,13 +129,15 @@ func TestCompleteEmbedsLeavesExactlyOneVector(t *testing.T) {
 		t.Fatal(err)
 	}
 	results := []record.EmbedResult{{Item: items[0], Vector: unit(0, 0, 0)}, {Item: items[1], Vector: unit(1, 1, 0)}}
-	n, err := s.CompleteEmbeds(ctx, "m1", results, t0)
+	stored, err := s.CompleteEmbeds(ctx, "m1", results, t0)
+	n := len(stored)
 	if err != nil || n != 2 {
 		t.Fatalf("CompleteEmbeds = %d, %v; want 2, nil", n, err)
 	}
 	// A second completion of the same claim (a worker that stored, then was
 	// killed before it knew) stores nothing more.
-	n, err = s.CompleteEmbeds(ctx, "m1", results, t0)
+	stored, err = s.CompleteEmbeds(ctx, "m1", results, t0)
+	n = len(stored)
 	if err != nil || n != 0 {
 		t.Fatalf("repeated CompleteEmbeds = %d, %v; want 0, nil", n, err)
 	}
@@ -236,7 +238,8 @@ func TestUseEmbedModelReembedsAndNeverMixes(t *testing.T) {
 		for _, it := range items {
 			rs = append(rs, record.EmbedResult{Item: it, Vector: unit(int(it.MemoryID), int(it.MemoryID), 0)})
 		}
-		n, err := s.CompleteEmbeds(ctx, model, rs, t0)
+		stored, err := s.CompleteEmbeds(ctx, model, rs, t0)
+		n := len(stored)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -313,7 +316,8 @@ func TestCompleteSkipsItemsRequeuedForAnotherModel(t *testing.T) {
 	if _, err := s.UseEmbedModel(ctx, "B", t0); err != nil {
 		t.Fatal(err)
 	}
-	n, err := s.CompleteEmbeds(ctx, "A", []record.EmbedResult{{Item: items[0], Vector: unit(0, 0, 0)}}, t0)
+	stored, err := s.CompleteEmbeds(ctx, "A", []record.EmbedResult{{Item: items[0], Vector: unit(0, 0, 0)}}, t0)
+	n := len(stored)
 	if err != nil || n != 0 {
 		t.Fatalf("CompleteEmbeds(A) after the switch = %d, %v; want 0", n, err)
 	}

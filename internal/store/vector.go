@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	sqlite_vec "github.com/asg017/sqlite-vec-go-bindings/cgo"
@@ -27,12 +28,12 @@ func padVector(op, what string, v []float32) ([]float32, error) {
 	return out, nil
 }
 
-// shortlist is how many candidates the Hamming scan hands to the exact
-// rerank for a k. vec0's top-k costs about k passes over each chunk, so
+// Shortlist is how many candidates the Hamming scan hands to the exact
+// rerank for a k (here and in the resident process's in-memory scan). vec0's top-k costs about k passes over each chunk, so
 // the shortlist is kept short: twice k and never under 100 (on clustered
 // random 384-dim vectors that finds 99.5% of the exact top 10; a shortlist
 // of 64 found 94%, of k alone 38%).
-func shortlist(k int) int { return min(MaxKNN, max(2*k, 100)) }
+func Shortlist(k int) int { return min(MaxKNN, max(2*k, 100)) }
 
 // MaxKNN is sqlite-vec's largest k.
 const MaxKNN = 4096
@@ -106,7 +107,7 @@ func (s *Store) KNN(ctx context.Context, project string, query []float32, k int,
 	b.WriteString(`WITH c AS MATERIALIZED (
   SELECT memory_id FROM vec_memories_bits
   WHERE embedding MATCH vec_quantize_binary(?) AND k = ? AND project_path = ? AND model = ?`)
-	args := []any{blob, shortlist(k), project, model}
+	args := []any{blob, Shortlist(k), project, model}
 	if len(kinds) > 0 {
 		b.WriteString(" AND kind IN (")
 		for i, kind := range kinds {
@@ -141,6 +142,76 @@ ORDER BY d, c.memory_id LIMIT ?`)
 		return nil, classify("knn", err)
 	}
 	return hits, nil
+}
+
+// VectorCodes calls fn with the binary code (vec_quantize_binary's bytes)
+// of every vector of project made by model, with its memory's kind: what
+// the resident process loads into its in-memory index (internal/vecindex)
+// once per project, to scan in Go instead of in vec0.
+func (s *Store) VectorCodes(ctx context.Context, project, model string, fn func(id int64, kind string, code []byte)) error {
+	rows, err := s.db.QueryContext(ctx, `
+SELECT memory_id, kind, embedding FROM vec_memories_bits WHERE project_path = ? AND model = ?`, project, model)
+	if err != nil {
+		return classify("read vector codes", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var kind string
+		var code []byte
+		if err := rows.Scan(&id, &kind, &code); err != nil {
+			return classify("read vector codes", err)
+		}
+		fn(id, kind, code)
+	}
+	return classify("read vector codes", rows.Err())
+}
+
+// VectorDistances is the exact L2 distance from query to the vector of
+// each of ids, for the ids whose vector still exists and whose memory is
+// not forgotten (any other is left out), nearest first, ties by id: the
+// rerank of a short list found by binary code.
+func (s *Store) VectorDistances(ctx context.Context, query []float32, ids []int64) ([]record.VectorHit, error) {
+	query, err := padVector("rerank", "query vector", query)
+	if err != nil {
+		return nil, err
+	}
+	if len(ids) == 0 {
+		return []record.VectorHit{}, nil
+	}
+	blob, err := sqlite_vec.SerializeFloat32(query)
+	if err != nil {
+		return nil, fault.E(fault.Internal, "rerank", err)
+	}
+	var list strings.Builder
+	list.WriteByte('[')
+	for i, id := range ids {
+		if i > 0 {
+			list.WriteByte(',')
+		}
+		list.WriteString(strconv.FormatInt(id, 10))
+	}
+	list.WriteByte(']')
+	// One statement shape whatever the number of ids (the statement cache
+	// keeps it prepared): the list goes in as a JSON array.
+	rows, err := s.db.QueryContext(ctx, `
+SELECT f.memory_id, vec_distance_l2(f.embedding, ?) AS d
+FROM vec_floats f JOIN memories m ON m.id = f.memory_id AND m.forgotten = 0
+WHERE f.memory_id IN (SELECT value FROM json_each(?))
+ORDER BY d, f.memory_id`, blob, list.String())
+	if err != nil {
+		return nil, classify("rerank", err)
+	}
+	defer rows.Close()
+	hits := make([]record.VectorHit, 0, len(ids))
+	for rows.Next() {
+		var h record.VectorHit
+		if err := rows.Scan(&h.MemoryID, &h.Distance); err != nil {
+			return nil, classify("rerank", err)
+		}
+		hits = append(hits, h)
+	}
+	return hits, classify("rerank", rows.Err())
 }
 
 // VectorCounts counts vectors by the model that made them.

@@ -10,7 +10,9 @@
 // internal/worker/client:
 //
 //	{"op":"health"}
-//	{"op":"warm"}      (load the model in the background; answers at once)
+//	{"op":"warm","project":"/abs/root"}
+//	                   (load the model, and the project's vector codes when
+//	                   a project is given, in the background; answers at once)
 //	{"op":"embed","texts":["…","…"]}
 //	{"op":"knn","project":"/abs/root","text":"…","k":5,"kinds":["decision"]}
 //

@@ -15,9 +15,9 @@ func TestBenchKNNRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	p50, err := BenchKNN(ctx, st, 300)
-	if err != nil || p50 <= 0 {
-		t.Fatalf("BenchKNN = %v, %v", p50, err)
+	times, err := BenchKNN(ctx, st, 300)
+	if err != nil || times.P50 <= 0 || times.SQLP50 <= 0 || times.Load <= 0 {
+		t.Fatalf("BenchKNN = %+v, %v", times, err)
 	}
 	s, err := st.Stats(ctx)
 	if err != nil || s.Vectors != 300 || s.Memories != 300 {

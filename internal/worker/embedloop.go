@@ -176,10 +176,12 @@ func (w *Worker) embedChunk(ctx context.Context, emb embed.Embedder, chunk []rec
 	}
 	busy := w.now().Sub(t0)
 	now := w.now()
-	stored, err = w.store().CompleteEmbeds(ctx, emb.Model(), results, now)
+	vs, err := w.store().CompleteEmbeds(ctx, emb.Model(), results, now)
 	if err != nil {
 		return 0, 0, err
 	}
+	w.vectors.put(vs)
+	stored = len(vs)
 	w.meter.add(now, stored, busy)
 	if len(failed) > 0 {
 		gaveUp, err := w.store().FailEmbeds(ctx, failed, lastErr.Error(), now, w.cfg.Retry)

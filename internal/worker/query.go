@@ -30,6 +30,16 @@ func (w *Worker) answer(ctx context.Context, req client.Request) client.Response
 				release()
 			}
 		}()
+		if req.Project != "" {
+			// The first KNN of a large project would read its codes
+			// (about a second at 100k vectors).
+			rd := w.reader()
+			w.goHandler(func() {
+				if _, err := w.vectors.set(w.hookCtx, rd, vectorKey{req.Project, name}); err != nil {
+					w.logf("read the vector codes of %s: %v", req.Project, err)
+				}
+			})
+		}
 		return client.Response{OK: true, Model: name}
 	case client.OpEmbed:
 		if len(req.Texts) == 0 || len(req.Texts) > maxEmbedTexts {
@@ -55,7 +65,7 @@ func (w *Worker) answer(ctx context.Context, req client.Request) client.Response
 		if err != nil {
 			return refusal(err)
 		}
-		hits, err := w.reader().KNN(ctx, req.Project, vecs[0], k, model, req.Kinds)
+		hits, err := w.vectors.knn(ctx, w.reader(), req.Project, vecs[0], k, model, req.Kinds)
 		if err != nil {
 			return refusal(err)
 		}

@@ -148,6 +148,8 @@ type Worker struct {
 	lastErr string
 
 	qcache *queryCache
+	// vectors is every queried project's binary codes, for KNN (vectors.go).
+	vectors vectorIndex
 	// fallbackVectors says vectors of the fallback embedder may exist: the
 	// first tick that finds the real model installed queues their memories
 	// again for it.
