@@ -168,15 +168,12 @@ func hydrate(ctx context.Context, db queryer, q record.TextQuery, ranked []ranke
 		}
 		b.WriteString(")")
 	}
-	b.WriteString(" AND m.id IN (")
+	ids := make([]int64, len(ranked))
 	for i, r := range ranked {
-		if i > 0 {
-			b.WriteString(",")
-		}
-		b.WriteString("?")
-		args = append(args, r.id)
+		ids[i] = r.id
 	}
-	b.WriteString(")")
+	b.WriteString(" AND m.id IN (SELECT value FROM json_each(?))")
+	args = append(args, idList(ids))
 	rows, err := db.QueryContext(ctx, b.String(), args...)
 	if err != nil {
 		return nil, classify("search memories", err)
@@ -300,19 +297,9 @@ func (s *Store) MemoriesByID(ctx context.Context, project string, ids []int64) (
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	var b strings.Builder
-	b.WriteString("SELECT " + memoryCols + " FROM memories m WHERE +m.project_path = ? AND m.forgotten = 0 AND m.id IN (")
-	args := make([]any, 0, len(ids)+1)
-	args = append(args, project)
-	for i, id := range ids {
-		if i > 0 {
-			b.WriteString(",")
-		}
-		b.WriteString("?")
-		args = append(args, id)
-	}
-	b.WriteString(")")
-	rows, err := s.db.QueryContext(ctx, b.String(), args...)
+	rows, err := s.db.QueryContext(ctx, "SELECT "+memoryCols+
+		" FROM memories m WHERE +m.project_path = ? AND m.forgotten = 0 AND m.id IN (SELECT value FROM json_each(?))",
+		project, idList(ids))
 	if err != nil {
 		return nil, classify("read memories", err)
 	}

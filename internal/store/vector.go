@@ -28,6 +28,21 @@ func padVector(op, what string, v []float32) ([]float32, error) {
 	return out, nil
 }
 
+// idList is ids as a JSON array, for `IN (SELECT value FROM json_each(?))`:
+// one statement whatever the number of ids, which the statement cache keeps
+// prepared (a list of placeholders is a new statement for every length).
+func idList(ids []int64) string {
+	b := make([]byte, 0, 8*len(ids)+2)
+	b = append(b, '[')
+	for i, id := range ids {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, id, 10)
+	}
+	return string(append(b, ']'))
+}
+
 // Shortlist is how many candidates the Hamming scan hands to the exact
 // rerank for a k (here and in the resident process's in-memory scan). vec0's top-k costs about k passes over each chunk, so
 // the shortlist is kept short: twice k and never under 100 (on clustered
@@ -183,22 +198,11 @@ func (s *Store) VectorDistances(ctx context.Context, query []float32, ids []int6
 	if err != nil {
 		return nil, fault.E(fault.Internal, "rerank", err)
 	}
-	var list strings.Builder
-	list.WriteByte('[')
-	for i, id := range ids {
-		if i > 0 {
-			list.WriteByte(',')
-		}
-		list.WriteString(strconv.FormatInt(id, 10))
-	}
-	list.WriteByte(']')
-	// One statement shape whatever the number of ids (the statement cache
-	// keeps it prepared): the list goes in as a JSON array.
 	rows, err := s.db.QueryContext(ctx, `
 SELECT f.memory_id, vec_distance_l2(f.embedding, ?) AS d
 FROM vec_floats f JOIN memories m ON m.id = f.memory_id AND m.forgotten = 0
 WHERE f.memory_id IN (SELECT value FROM json_each(?))
-ORDER BY d, f.memory_id`, blob, list.String())
+ORDER BY d, f.memory_id`, blob, idList(ids))
 	if err != nil {
 		return nil, classify("rerank", err)
 	}
