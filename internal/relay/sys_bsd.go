@@ -11,6 +11,3 @@ func dupStdin(f int) error { return syscall.Dup2(f, 0) }
 
 // executable: only Linux offers the path without package os.
 func executable() (string, error) { return os.Executable() }
-
-// args: only Linux offers them without package os.
-func args() []string { return os.Args[1:] }

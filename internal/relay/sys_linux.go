@@ -10,38 +10,23 @@ import (
 // no dup2).
 func dupStdin(f int) error { return syscall.Dup3(f, 0, 0) }
 
-// executable is this binary's path, read from /proc without package os.
+// executable is this binary's path: argv[0] when it names this file
+// itself (a path with a slash to a regular file, not a link to one: the
+// daemon is looked for beside the real binary), else /proc/self/exe, which
+// costs several times the one lstat.
 func executable() (string, error) {
+	if a := runtimeArgs(); len(a) > 0 && strings.Contains(a[0], "/") {
+		var st syscall.Stat_t
+		if syscall.Lstat(a[0], &st) == nil && st.Mode&syscall.S_IFMT == syscall.S_IFREG {
+			return a[0], nil
+		}
+	}
 	buf := make([]byte, 4096)
 	n, err := syscall.Readlink("/proc/self/exe", buf)
 	if err != nil {
 		return "", err
 	}
 	return string(buf[:n]), nil
-}
-
-// args are the process's arguments after its name, read from /proc
-// without package os.
-func args() []string {
-	fd, err := syscall.Open("/proc/self/cmdline", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		return nil
-	}
-	defer syscall.Close(fd)
-	buf := make([]byte, 0, 512)
-	chunk := make([]byte, 512)
-	for {
-		n, err := syscall.Read(fd, chunk)
-		if n <= 0 || err != nil {
-			break
-		}
-		buf = append(buf, chunk[:n]...)
-	}
-	parts := strings.Split(strings.TrimSuffix(string(buf), "\x00"), "\x00")
-	if len(parts) <= 1 {
-		return nil
-	}
-	return parts[1:]
 }
 
 // checkPeer trusts the process on the other end of socket s only when it

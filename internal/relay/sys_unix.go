@@ -14,9 +14,9 @@ import (
 // OSEnv is the Env of a real process: file descriptors 0, 1 and 2 and the
 // process environment, through system calls.
 func OSEnv() Env {
-	return Env{Stdin: fd(0), Stdout: fd(1), Stderr: fd(2), Getenv: getenv, Environ: syscall.Environ,
+	return Env{Stdin: fd(0), Stdout: fd(1), Stderr: fd(2), Getenv: thisProcess.getenv, Environ: thisProcess.environ,
 		Executable: executable, Run: runHandler,
-		Args: args, Setenv: syscall.Setenv}
+		Args: args, Setenv: thisProcess.setenv}
 }
 
 // exists reports whether a file is there.
@@ -68,7 +68,7 @@ func roundTrip(socket string, frame []byte, timeoutMS int64, daemon string) (wir
 // killer, a crash in SQLite) must still refuse the call (failClosed), and
 // nothing would be left to say so after an exec.
 func runHandler(full, hookName string, data []byte, note string) (int, error) {
-	argv, env := []string{full, hookName}, syscall.Environ()
+	argv, env := []string{full, hookName}, thisProcess.environ()
 	if note != "" {
 		env = append(env, NoteVar+"="+note)
 	}
@@ -88,7 +88,7 @@ func runHandler(full, hookName string, data []byte, note string) (int, error) {
 // eventFile writes data to a new temporary file, unlinked at once, and
 // returns it open at offset 0.
 func eventFile(data []byte) (int, error) {
-	dir := getenv("TMPDIR")
+	dir := thisProcess.getenv("TMPDIR")
 	if dir == "" {
 		dir = "/tmp"
 	}
@@ -181,9 +181,4 @@ func (f fd) Write(p []byte) (int, error) {
 		done += n
 	}
 	return done, nil
-}
-
-func getenv(k string) string {
-	v, _ := syscall.Getenv(k)
-	return v
 }
