@@ -357,7 +357,8 @@ func (t *Tx) Memory(ctx context.Context, id int64) (record.MemoryRecord, error) 
 }
 
 // RecentMemories lists a project's memories that are not forgotten, newest
-// first (ties by id), at most limit; SessionStart ranks them by salience.
+// first (ties by id), at most limit, in full (SessionStart ranks only the
+// heads: SalientCandidates).
 func (s *Store) RecentMemories(ctx context.Context, project string, limit int) ([]record.MemoryRecord, error) {
 	rows, err := s.db.QueryContext(ctx, "SELECT "+memoryCols+` FROM memories m
 WHERE m.project_path = ? AND m.forgotten = 0 ORDER BY m.created_at DESC, m.id DESC LIMIT ?`, project, limit)
@@ -372,6 +373,42 @@ WHERE m.project_path = ? AND m.forgotten = 0 ORDER BY m.created_at DESC, m.id DE
 			return nil, classify("list memories", err)
 		}
 		out = append(out, m)
+	}
+	return out, classify("list memories", rows.Err())
+}
+
+const salientCandidatesSQL = `SELECT id, kind, trust, superseded_by, created_at
+FROM memories INDEXED BY idx_memories_salient
+WHERE project_path = ? AND forgotten = 0 AND kind <> '` + record.KindNarrative + `'
+ORDER BY created_at DESC, id DESC LIMIT ?`
+
+// SalientCandidates lists the heads of a project's newest memories that
+// SessionStart may rank by salience: not forgotten and not narratives
+// (layer 1 already summarises the last session, and a narrative is written
+// every session), newest first (ties by id, larger first), at most limit.
+// It reads one range of idx_memories_salient (0012) and no row; the caller
+// reads the few it keeps with MemoriesByID. The WHERE repeats the index's
+// literally, or SQLite would not use it (see stablePlans).
+func (s *Store) SalientCandidates(ctx context.Context, project string, limit int) ([]record.MemoryHead, error) {
+	rows, err := s.db.QueryContext(ctx, salientCandidatesSQL, project, limit)
+	if err != nil {
+		return nil, classify("list memories", err)
+	}
+	defer rows.Close()
+	out := make([]record.MemoryHead, 0, min(limit, 64))
+	for rows.Next() {
+		var h record.MemoryHead
+		var superseded sql.NullInt64
+		var created int64
+		if err := rows.Scan(&h.ID, &h.Kind, &h.Trust, &superseded, &created); err != nil {
+			return nil, classify("list memories", err)
+		}
+		if superseded.Valid {
+			c := superseded.Int64
+			h.SupersededBy = &c
+		}
+		h.CreatedAt = time.UnixMilli(created).UTC()
+		out = append(out, h)
 	}
 	return out, classify("list memories", rows.Err())
 }
