@@ -91,15 +91,14 @@ func searchMemories(ctx context.Context, db queryer, q record.TextQuery) ([]reco
 	if len(out) >= q.Limit || len(ranked) < fetch {
 		return out[:min(len(out), q.Limit)], nil
 	}
-	// Another project owns most of the best matches: rank them all.
-	if ranked, err = rankText(ctx, db, q, -1); err != nil {
+	// Another project, or kinds the query leaves out, own most of the best
+	// matches: rank only the matches the query keeps, reading each one's
+	// row to filter it (no BM25 for those left out), and read in full
+	// only the best Limit.
+	if ranked, err = rankFiltered(ctx, db, q); err != nil {
 		return nil, err
 	}
-	out, err = hydrate(ctx, db, q, ranked)
-	if err != nil {
-		return nil, err
-	}
-	return out[:min(len(out), q.Limit)], nil
+	return hydrate(ctx, db, q, ranked)
 }
 
 type rankedID struct {
@@ -108,7 +107,7 @@ type rankedID struct {
 }
 
 // rankText is the BM25 order of all indexed memories (every project),
-// best first, at most limit (-1: all).
+// best first, at most limit.
 func rankText(ctx context.Context, db queryer, q record.TextQuery, limit int) ([]rankedID, error) {
 	query := "SELECT rowid, bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ?"
 	args := []any{q.Match}
@@ -136,15 +135,11 @@ func rankText(ctx context.Context, db queryer, q record.TextQuery, limit int) ([
 	return out, classify("search memories", rows.Err())
 }
 
-// hydrate reads the ranked memories that belong to the query's project (and
-// kinds) and are not forgotten, keeping the ranked order.
-func hydrate(ctx context.Context, db queryer, q record.TextQuery, ranked []rankedID) ([]record.TextHit, error) {
-	if len(ranked) == 0 {
-		return nil, nil
-	}
-	var b strings.Builder
-	b.WriteString("SELECT " + memoryCols + " FROM memories m WHERE m.forgotten = 0")
-	args := make([]any, 0, len(ranked)+len(q.Kinds)+3)
+// keeps writes the conditions a memory m must meet to answer q (its
+// project, since, session and kinds, not forgotten) and appends their
+// arguments.
+func keeps(b *strings.Builder, q record.TextQuery, args []any) []any {
+	b.WriteString("m.forgotten = 0")
 	if q.Project != "" {
 		b.WriteString(" AND +m.project_path = ?")
 		args = append(args, q.Project)
@@ -168,6 +163,51 @@ func hydrate(ctx context.Context, db queryer, q record.TextQuery, ranked []ranke
 		}
 		b.WriteString(")")
 	}
+	return args
+}
+
+// rankFiltered is the BM25 order of the matches q keeps, best first (ties
+// by id), at most q.Limit: FTS5 yields the matches, each one's row is read
+// by rowid and filtered, and only those kept are scored and sorted.
+func rankFiltered(ctx context.Context, db queryer, q record.TextQuery) ([]rankedID, error) {
+	var b strings.Builder
+	b.WriteString(`SELECT memories_fts.rowid, bm25(memories_fts) FROM memories_fts CROSS JOIN memories m ON m.id = memories_fts.rowid
+WHERE memories_fts MATCH ?`)
+	args := []any{q.Match}
+	if q.MinID > 0 {
+		b.WriteString(" AND memories_fts.rowid >= ?")
+		args = append(args, q.MinID)
+	}
+	b.WriteString(" AND ")
+	args = keeps(&b, q, args)
+	b.WriteString(" ORDER BY 2, 1 LIMIT ?")
+	args = append(args, q.Limit)
+	rows, err := db.QueryContext(ctx, b.String(), args...)
+	if err != nil {
+		return nil, classify("search memories", err)
+	}
+	defer rows.Close()
+	var out []rankedID
+	for rows.Next() {
+		var r rankedID
+		if err := rows.Scan(&r.id, &r.score); err != nil {
+			return nil, classify("search memories", err)
+		}
+		out = append(out, r)
+	}
+	return out, classify("search memories", rows.Err())
+}
+
+// hydrate reads the ranked memories that belong to the query's project (and
+// kinds) and are not forgotten, keeping the ranked order.
+func hydrate(ctx context.Context, db queryer, q record.TextQuery, ranked []rankedID) ([]record.TextHit, error) {
+	if len(ranked) == 0 {
+		return nil, nil
+	}
+	var b strings.Builder
+	b.WriteString("SELECT " + memoryCols + " FROM memories m WHERE ")
+	args := make([]any, 0, len(ranked)+len(q.Kinds)+3)
+	args = keeps(&b, q, args)
 	b.WriteString(" AND m.id IN (")
 	for i, r := range ranked {
 		if i > 0 {
