@@ -78,18 +78,19 @@ func searchMemories(ctx context.Context, db queryer, q record.TextQuery) ([]reco
 	// project first costs far more than BM25 itself. The project's best
 	// hits are its first rows in the global BM25 order, so when the global
 	// best `fetch` hold Limit of them, or were all the matches, the answer
-	// is exact.
+	// is exact. Which of them the query keeps is one narrow read; only the
+	// best Limit are read in full (text, links).
 	fetch := max(4*q.Limit, 40)
 	ranked, err := rankText(ctx, db, q, fetch)
 	if err != nil {
 		return nil, err
 	}
-	out, err := hydrate(ctx, db, q, ranked)
+	kept, err := keptOf(ctx, db, q, ranked)
 	if err != nil {
 		return nil, err
 	}
-	if len(out) >= q.Limit || len(ranked) < fetch {
-		return out[:min(len(out), q.Limit)], nil
+	if len(kept) >= q.Limit || len(ranked) < fetch {
+		return hydrate(ctx, db, q, kept[:min(len(kept), q.Limit)])
 	}
 	// Another project, or kinds the query leaves out, own most of the best
 	// matches: rank only the matches the query keeps, reading each one's
@@ -164,6 +165,50 @@ func keeps(b *strings.Builder, q record.TextQuery, args []any) []any {
 		b.WriteString(")")
 	}
 	return args
+}
+
+// keptOf is the ranked memories that q keeps, in the ranked order: the
+// same rows hydrate returns, without reading their text and links.
+func keptOf(ctx context.Context, db queryer, q record.TextQuery, ranked []rankedID) ([]rankedID, error) {
+	if len(ranked) == 0 {
+		return nil, nil
+	}
+	var b strings.Builder
+	b.WriteString("SELECT m.id FROM memories m WHERE ")
+	args := make([]any, 0, len(ranked)+len(q.Kinds)+3)
+	args = keeps(&b, q, args)
+	b.WriteString(" AND m.id IN (")
+	for i, r := range ranked {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString("?")
+		args = append(args, r.id)
+	}
+	b.WriteString(")")
+	rows, err := db.QueryContext(ctx, b.String(), args...)
+	if err != nil {
+		return nil, classify("search memories", err)
+	}
+	defer rows.Close()
+	in := make(map[int64]bool, len(ranked))
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, classify("search memories", err)
+		}
+		in[id] = true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, classify("search memories", err)
+	}
+	out := make([]rankedID, 0, len(in))
+	for _, r := range ranked {
+		if in[r.id] {
+			out = append(out, r)
+		}
+	}
+	return out, nil
 }
 
 // rankFiltered is the BM25 order of the matches q keeps, best first (ties
