@@ -80,6 +80,19 @@ func searchMemories(ctx context.Context, db queryer, q record.TextQuery) ([]reco
 	// best `fetch` hold Limit of them, or were all the matches, the answer
 	// is exact. Which of them the query keeps is one narrow read; only the
 	// best Limit are read in full (text, links).
+	//
+	// A kinds filter, as a rule, leaves out most of the best matches:
+	// SessionStart searches the last session's narrative and keeps no
+	// narrative, which that query matches best; `vibe recall --kind` keeps
+	// one kind of a dozen. The global order would rarely answer, so such a
+	// search filters first.
+	if len(q.Kinds) > 0 {
+		ranked, err := rankFiltered(ctx, db, q)
+		if err != nil {
+			return nil, err
+		}
+		return hydrate(ctx, db, q, ranked)
+	}
 	fetch := max(4*q.Limit, 40)
 	ranked, err := rankText(ctx, db, q, fetch)
 	if err != nil {
@@ -92,8 +105,8 @@ func searchMemories(ctx context.Context, db queryer, q record.TextQuery) ([]reco
 	if len(kept) >= q.Limit || len(ranked) < fetch {
 		return hydrate(ctx, db, q, kept[:min(len(kept), q.Limit)])
 	}
-	// Another project, or kinds the query leaves out, own most of the best
-	// matches: rank only the matches the query keeps, reading each one's
+	// Other projects (or dates, sessions the query leaves out) own most of
+	// the best matches: rank only the matches the query keeps, reading each one's
 	// row to filter it (no BM25 for those left out), and read in full
 	// only the best Limit.
 	if ranked, err = rankFiltered(ctx, db, q); err != nil {
