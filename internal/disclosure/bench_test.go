@@ -2,7 +2,9 @@ package disclosure
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -107,5 +109,66 @@ func BenchmarkSessionStartContext50k(b *testing.B) {
 		if err != nil || Tokens(text) > config.Defaults.SessionStartTokens {
 			b.Fatalf("SessionStartContext: %d tokens, %v", Tokens(text), err)
 		}
+	}
+}
+
+// fillNarratives builds the project `make bench` leaves behind: a
+// narrative memory for each of 200 SessionEnds of one session (texts that
+// differ in their counts), 4 decisions, and, with previous, another
+// session that ended with such a narrative (a real next session; the
+// bench's SessionStart is of the same session and has none).
+func fillNarratives(b *testing.B, st *store.Store, previous bool) {
+	b.Helper()
+	ctx := context.Background()
+	narrative := func(i int) string {
+		return fmt.Sprintf("Session 372e7d5d: %d actions (COMMAND %d, CODE_EDIT %d, DATA_LOAD %d, FILE_READ %d, MODEL_TRAIN %d).\nGates passed: DQ1, L0.",
+			1000+5*i, 200+i, 200+i, 200+i, 200+i, 200+i)
+	}
+	must(b, st.Tx(ctx, func(tx *store.Tx) error {
+		for i := 0; i < 200; i++ {
+			at := now.Add(-time.Duration(200-i) * time.Minute)
+			if _, _, err := tx.AddMemory(ctx, record.NewMemory{ProjectPath: "/lab/bench", SessionID: "372e7d5d", Kind: record.KindNarrative,
+				Text: narrative(i), Ref: "session:372e7d5d", Source: "hook", At: at}); err != nil {
+				return err
+			}
+			if i%60 == 7 {
+				if _, _, err := tx.AddMemory(ctx, record.NewMemory{ProjectPath: "/lab/bench", Kind: record.KindDecision,
+					Text: fmt.Sprintf("Decided to keep GUIDE-seq reads only, run %d", i), Source: "cli", At: at}); err != nil {
+					return err
+				}
+			}
+		}
+		if !previous {
+			return nil
+		}
+		ended := now.Add(-time.Hour)
+		if err := tx.UpsertSession(ctx, record.SessionSeen{ID: "prev", ProjectPath: "/lab/bench", At: now.Add(-3 * time.Hour), Start: true}); err != nil {
+			return err
+		}
+		return tx.SaveSummary(ctx, record.SessionSummary{ID: "prev", EndedAt: &ended, Narrative: narrative(200)})
+	}))
+}
+
+// BenchmarkSessionStartContextNarratives builds the SessionStart context
+// of `make bench`'s project (fillNarratives), without and with a previous
+// session whose narrative recall searches for.
+func BenchmarkSessionStartContextNarratives(b *testing.B) {
+	for _, previous := range []bool{false, true} {
+		b.Run(fmt.Sprintf("previous=%t", previous), func(b *testing.B) {
+			ctx := context.Background()
+			st, err := store.Open(ctx, filepath.Join(b.TempDir(), "vibe.db"), store.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer st.Close()
+			fillNarratives(b, st, previous)
+			b.ResetTimer()
+			for b.Loop() {
+				text, err := SessionStartContext(ctx, st, nil, "/lab/bench", "372e7d5d", now, DefaultBudgets(config.Defaults.SessionStartTokens), nil)
+				if err != nil || !strings.Contains(text, "Decided to keep") {
+					b.Fatalf("SessionStartContext = %q, %v", text, err)
+				}
+			}
+		})
 	}
 }

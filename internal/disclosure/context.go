@@ -26,7 +26,9 @@ const SessionMemories = 6
 // summaryTokens caps the last session's one-line summary in layer 1.
 const summaryTokens = 70
 
-// salientPool is how many recent memories SessionStart ranks by salience.
+// salientPool is how many recent memories SessionStart ranks by salience:
+// the newest that are neither forgotten nor narratives (narratives are
+// never shown there, so they do not take places in the pool).
 const salientPool = 200
 
 // MemoryID is the stable id a memory is cited by in context and accepted by
@@ -192,36 +194,12 @@ func sessionMemories(ctx context.Context, st Reads, vec recall.Vectors, project,
 			picks = append(picks, pick{h.ID, h.Kind, h.CreatedAt, h.Text, h.SupersededBy, h.Conflicts})
 		}
 	}
-	recent, err := st.RecentMemories(ctx, project, salientPool)
+	salient, err := salientMemories(ctx, st, project, now, seen, SessionMemories-len(picks))
 	if err != nil {
 		return Part{}, fmt.Errorf("session context: %w", err)
 	}
-	type ranked struct {
-		m     record.MemoryRecord
-		score float64
-	}
-	rs := make([]ranked, 0, len(recent))
-	for _, m := range recent {
-		if seen[m.ID] || m.Kind == record.KindNarrative {
-			continue
-		}
-		score := salience(m.Kind) * recall.Freshness(m.Kind, m.CreatedAt, now) * (0.5 + 0.5*m.Trust)
-		if m.SupersededBy != nil {
-			score *= recall.SupersededWeight
-		}
-		rs = append(rs, ranked{m, score})
-	}
-	sort.SliceStable(rs, func(i, j int) bool {
-		if rs[i].score != rs[j].score {
-			return rs[i].score > rs[j].score
-		}
-		return rs[i].m.ID > rs[j].m.ID
-	})
-	for _, r := range rs {
-		if len(picks) >= SessionMemories {
-			break
-		}
-		picks = append(picks, pick{r.m.ID, r.m.Kind, r.m.CreatedAt, r.m.Text, r.m.SupersededBy, r.m.Conflicts})
+	for _, m := range salient {
+		picks = append(picks, pick{m.ID, m.Kind, m.CreatedAt, m.Text, m.SupersededBy, m.Conflicts})
 	}
 	lines := make([]string, len(picks))
 	for i, p := range picks {
@@ -229,6 +207,47 @@ func sessionMemories(ctx context.Context, st Reads, vec recall.Vectors, project,
 	}
 	return Part{Layer: LayerRecall, Priority: PriorityMemories, Title: "MEMORY (full text: vibe memory show ID)",
 		Lines: lines, More: "vibe recall QUERY"}, nil
+}
+
+// salientMemories is the n most salient of the project's salientPool
+// newest memories that are not narratives, leaving out those in skip:
+// ranked by salience(kind) × freshness × (0.5 + 0.5 × trust), a superseded
+// one weighed down by recall.SupersededWeight, ties by id (newer first).
+// Ranking needs only the heads; the kept few are read in full.
+func salientMemories(ctx context.Context, st Reads, project string, now time.Time, skip map[int64]bool, n int) ([]record.MemoryRecord, error) {
+	if n <= 0 {
+		return nil, nil
+	}
+	heads, err := st.SalientCandidates(ctx, project, salientPool)
+	if err != nil {
+		return nil, err
+	}
+	type ranked struct {
+		id    int64
+		score float64
+	}
+	rs := make([]ranked, 0, len(heads))
+	for _, h := range heads {
+		if skip[h.ID] || h.Kind == record.KindNarrative {
+			continue
+		}
+		score := salience(h.Kind) * recall.Freshness(h.Kind, h.CreatedAt, now) * (0.5 + 0.5*h.Trust)
+		if h.SupersededBy != nil {
+			score *= recall.SupersededWeight
+		}
+		rs = append(rs, ranked{h.ID, score})
+	}
+	sort.Slice(rs, func(i, j int) bool {
+		if rs[i].score != rs[j].score {
+			return rs[i].score > rs[j].score
+		}
+		return rs[i].id > rs[j].id
+	})
+	ids := make([]int64, 0, n)
+	for _, r := range rs[:min(n, len(rs))] {
+		ids = append(ids, r.id)
+	}
+	return st.MemoriesByID(ctx, project, ids)
 }
 
 // PromptContext builds the UserPromptSubmit injection: the top

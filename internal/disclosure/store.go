@@ -8,12 +8,15 @@ import (
 )
 
 // Reads is what the context builders read of the database: recall's
-// search, the project's counts, the previous session and the recent
-// memories. *store.Store has it.
+// search (and its MemoriesByID), the project's counts, the previous
+// session and the heads of the recent memories. *store.Store has it.
 type Reads interface {
 	recall.Reads
 	ProjectSessionCount(ctx context.Context, project string) (int, error)
 	ClaimGateCounts(ctx context.Context, project string) (activeClaims, pendingGates int, err error)
 	PreviousSession(ctx context.Context, project, exclude string) (record.Session, bool, error)
-	RecentMemories(ctx context.Context, project string, limit int) ([]record.MemoryRecord, error)
+	// SalientCandidates lists the heads of the project's newest memories
+	// that are neither forgotten nor narratives, newest first (ties by
+	// id, larger first), at most limit.
+	SalientCandidates(ctx context.Context, project string, limit int) ([]record.MemoryHead, error)
 }

@@ -23,6 +23,17 @@ type MemoryRecord struct {
 	CreatedAt    time.Time
 }
 
+// MemoryHead is what SessionStart ranks a memory by (kind, age, trust,
+// whether it is superseded), without its text and links: it reads the
+// full record only for the few it keeps.
+type MemoryHead struct {
+	ID           int64
+	Kind         string
+	Trust        float64
+	SupersededBy *int64
+	CreatedAt    time.Time
+}
+
 // TextHit is a memory matched by FTS5, with its BM25 relevance (FTS5's
 // bm25() negated, so larger is better) and its position in that order (1
 // is the best match).

@@ -78,28 +78,41 @@ func searchMemories(ctx context.Context, db queryer, q record.TextQuery) ([]reco
 	// project first costs far more than BM25 itself. The project's best
 	// hits are its first rows in the global BM25 order, so when the global
 	// best `fetch` hold Limit of them, or were all the matches, the answer
-	// is exact.
+	// is exact. Which of them the query keeps is one narrow read; only the
+	// best Limit are read in full (text, links).
+	//
+	// A kinds filter, as a rule, leaves out most of the best matches:
+	// SessionStart searches the last session's narrative and keeps no
+	// narrative, which that query matches best; `vibe recall --kind` keeps
+	// one kind of a dozen. The global order would rarely answer, so such a
+	// search filters first.
+	if len(q.Kinds) > 0 {
+		ranked, err := rankFiltered(ctx, db, q)
+		if err != nil {
+			return nil, err
+		}
+		return hydrate(ctx, db, q, ranked)
+	}
 	fetch := max(4*q.Limit, 40)
 	ranked, err := rankText(ctx, db, q, fetch)
 	if err != nil {
 		return nil, err
 	}
-	out, err := hydrate(ctx, db, q, ranked)
+	kept, err := keptOf(ctx, db, q, ranked)
 	if err != nil {
 		return nil, err
 	}
-	if len(out) >= q.Limit || len(ranked) < fetch {
-		return out[:min(len(out), q.Limit)], nil
+	if len(kept) >= q.Limit || len(ranked) < fetch {
+		return hydrate(ctx, db, q, kept[:min(len(kept), q.Limit)])
 	}
-	// Another project owns most of the best matches: rank them all.
-	if ranked, err = rankText(ctx, db, q, -1); err != nil {
+	// Other projects (or dates, sessions the query leaves out) own most of
+	// the best matches: rank only the matches the query keeps, reading each one's
+	// row to filter it (no BM25 for those left out), and read in full
+	// only the best Limit.
+	if ranked, err = rankFiltered(ctx, db, q); err != nil {
 		return nil, err
 	}
-	out, err = hydrate(ctx, db, q, ranked)
-	if err != nil {
-		return nil, err
-	}
-	return out[:min(len(out), q.Limit)], nil
+	return hydrate(ctx, db, q, ranked)
 }
 
 type rankedID struct {
@@ -107,8 +120,17 @@ type rankedID struct {
 	score float64
 }
 
+// rankedList is the ids of ranked as idList's JSON array.
+func rankedList(ranked []rankedID) string {
+	ids := make([]int64, len(ranked))
+	for i, r := range ranked {
+		ids[i] = r.id
+	}
+	return idList(ids)
+}
+
 // rankText is the BM25 order of all indexed memories (every project),
-// best first, at most limit (-1: all).
+// best first, at most limit.
 func rankText(ctx context.Context, db queryer, q record.TextQuery, limit int) ([]rankedID, error) {
 	query := "SELECT rowid, bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ?"
 	args := []any{q.Match}
@@ -136,15 +158,11 @@ func rankText(ctx context.Context, db queryer, q record.TextQuery, limit int) ([
 	return out, classify("search memories", rows.Err())
 }
 
-// hydrate reads the ranked memories that belong to the query's project (and
-// kinds) and are not forgotten, keeping the ranked order.
-func hydrate(ctx context.Context, db queryer, q record.TextQuery, ranked []rankedID) ([]record.TextHit, error) {
-	if len(ranked) == 0 {
-		return nil, nil
-	}
-	var b strings.Builder
-	b.WriteString("SELECT " + memoryCols + " FROM memories m WHERE m.forgotten = 0")
-	args := make([]any, 0, len(ranked)+len(q.Kinds)+3)
+// keeps writes the conditions a memory m must meet to answer q (its
+// project, since, session and kinds, not forgotten) and appends their
+// arguments.
+func keeps(b *strings.Builder, q record.TextQuery, args []any) []any {
+	b.WriteString("m.forgotten = 0")
 	if q.Project != "" {
 		b.WriteString(" AND +m.project_path = ?")
 		args = append(args, q.Project)
@@ -168,12 +186,90 @@ func hydrate(ctx context.Context, db queryer, q record.TextQuery, ranked []ranke
 		}
 		b.WriteString(")")
 	}
-	ids := make([]int64, len(ranked))
-	for i, r := range ranked {
-		ids[i] = r.id
+	return args
+}
+
+// keptOf is the ranked memories that q keeps, in the ranked order: the
+// same rows hydrate returns, without reading their text and links.
+func keptOf(ctx context.Context, db queryer, q record.TextQuery, ranked []rankedID) ([]rankedID, error) {
+	if len(ranked) == 0 {
+		return nil, nil
 	}
+	var b strings.Builder
+	b.WriteString("SELECT m.id FROM memories m WHERE ")
+	args := make([]any, 0, len(ranked)+len(q.Kinds)+3)
+	args = keeps(&b, q, args)
 	b.WriteString(" AND m.id IN (SELECT value FROM json_each(?))")
-	args = append(args, idList(ids))
+	args = append(args, rankedList(ranked))
+	rows, err := db.QueryContext(ctx, b.String(), args...)
+	if err != nil {
+		return nil, classify("search memories", err)
+	}
+	defer rows.Close()
+	in := make(map[int64]bool, len(ranked))
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, classify("search memories", err)
+		}
+		in[id] = true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, classify("search memories", err)
+	}
+	out := make([]rankedID, 0, len(in))
+	for _, r := range ranked {
+		if in[r.id] {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// rankFiltered is the BM25 order of the matches q keeps, best first (ties
+// by id), at most q.Limit: FTS5 yields the matches, each one's row is read
+// by rowid and filtered, and only those kept are scored and sorted.
+func rankFiltered(ctx context.Context, db queryer, q record.TextQuery) ([]rankedID, error) {
+	var b strings.Builder
+	b.WriteString(`SELECT memories_fts.rowid, bm25(memories_fts) FROM memories_fts CROSS JOIN memories m ON m.id = memories_fts.rowid
+WHERE memories_fts MATCH ?`)
+	args := []any{q.Match}
+	if q.MinID > 0 {
+		b.WriteString(" AND memories_fts.rowid >= ?")
+		args = append(args, q.MinID)
+	}
+	b.WriteString(" AND ")
+	args = keeps(&b, q, args)
+	b.WriteString(" ORDER BY 2, 1 LIMIT ?")
+	args = append(args, q.Limit)
+	rows, err := db.QueryContext(ctx, b.String(), args...)
+	if err != nil {
+		return nil, classify("search memories", err)
+	}
+	defer rows.Close()
+	var out []rankedID
+	for rows.Next() {
+		var r rankedID
+		if err := rows.Scan(&r.id, &r.score); err != nil {
+			return nil, classify("search memories", err)
+		}
+		out = append(out, r)
+	}
+	return out, classify("search memories", rows.Err())
+}
+
+// hydrate reads the ranked memories that belong to the query's project (and
+// kinds) and are not forgotten, keeping the ranked order.
+func hydrate(ctx context.Context, db queryer, q record.TextQuery, ranked []rankedID) ([]record.TextHit, error) {
+	if len(ranked) == 0 {
+		return nil, nil
+	}
+	var b strings.Builder
+	b.WriteString("SELECT " + memoryCols + " FROM memories m WHERE ")
+	args := make([]any, 0, len(ranked)+len(q.Kinds)+3)
+	args = keeps(&b, q, args)
+	b.WriteString(" AND m.id IN (SELECT value FROM json_each(?))")
+	args = append(args, rankedList(ranked))
 	rows, err := db.QueryContext(ctx, b.String(), args...)
 	if err != nil {
 		return nil, classify("search memories", err)
@@ -344,7 +440,8 @@ func (t *Tx) Memory(ctx context.Context, id int64) (record.MemoryRecord, error) 
 }
 
 // RecentMemories lists a project's memories that are not forgotten, newest
-// first (ties by id), at most limit; SessionStart ranks them by salience.
+// first (ties by id), at most limit, in full (SessionStart ranks only the
+// heads: SalientCandidates).
 func (s *Store) RecentMemories(ctx context.Context, project string, limit int) ([]record.MemoryRecord, error) {
 	rows, err := s.db.QueryContext(ctx, "SELECT "+memoryCols+` FROM memories m
 WHERE m.project_path = ? AND m.forgotten = 0 ORDER BY m.created_at DESC, m.id DESC LIMIT ?`, project, limit)
@@ -359,6 +456,42 @@ WHERE m.project_path = ? AND m.forgotten = 0 ORDER BY m.created_at DESC, m.id DE
 			return nil, classify("list memories", err)
 		}
 		out = append(out, m)
+	}
+	return out, classify("list memories", rows.Err())
+}
+
+const salientCandidatesSQL = `SELECT id, kind, trust, superseded_by, created_at
+FROM memories INDEXED BY idx_memories_salient
+WHERE project_path = ? AND forgotten = 0 AND kind <> '` + record.KindNarrative + `'
+ORDER BY created_at DESC, id DESC LIMIT ?`
+
+// SalientCandidates lists the heads of a project's newest memories that
+// SessionStart may rank by salience: not forgotten and not narratives
+// (layer 1 already summarises the last session, and a narrative is written
+// every session), newest first (ties by id, larger first), at most limit.
+// It reads one range of idx_memories_salient (0012) and no row; the caller
+// reads the few it keeps with MemoriesByID. The WHERE repeats the index's
+// literally, or SQLite would not use it (see stablePlans).
+func (s *Store) SalientCandidates(ctx context.Context, project string, limit int) ([]record.MemoryHead, error) {
+	rows, err := s.db.QueryContext(ctx, salientCandidatesSQL, project, limit)
+	if err != nil {
+		return nil, classify("list memories", err)
+	}
+	defer rows.Close()
+	out := make([]record.MemoryHead, 0, min(limit, 64))
+	for rows.Next() {
+		var h record.MemoryHead
+		var superseded sql.NullInt64
+		var created int64
+		if err := rows.Scan(&h.ID, &h.Kind, &h.Trust, &superseded, &created); err != nil {
+			return nil, classify("list memories", err)
+		}
+		if superseded.Valid {
+			c := superseded.Int64
+			h.SupersededBy = &c
+		}
+		h.CreatedAt = time.UnixMilli(created).UTC()
+		out = append(out, h)
 	}
 	return out, classify("list memories", rows.Err())
 }

@@ -326,6 +326,7 @@ func TestMigrationMovesConflictLinks(t *testing.T) {
 	b := addMem(t, s, "/a", record.KindNote, "two", t0.Add(time.Hour))
 	c := addMem(t, s, "/a", record.KindNote, "three", t0.Add(2*time.Hour))
 	for _, q := range []string{
+		"DROP INDEX idx_memories_salient", // 0012 indexes superseded_by
 		"DROP INDEX idx_memories_unchecked", "ALTER TABLE memories DROP COLUMN unchecked",
 		"ALTER TABLE memories DROP COLUMN superseded_by", "DROP TABLE memory_links",
 		"DROP TRIGGER spine_entries_count", "ALTER TABLE sessions DROP COLUMN tool_calls",

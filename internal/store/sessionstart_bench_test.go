@@ -31,8 +31,8 @@ var sessionStartQueries = []struct {
 		_, _, err := s.PreviousSession(ctx, p, sess)
 		return err
 	}},
-	{"RecentMemories", func(ctx context.Context, s *Store, p, _ string) error {
-		_, err := s.RecentMemories(ctx, p, 200) // disclosure.salientPool
+	{"SalientCandidates", func(ctx context.Context, s *Store, p, _ string) error {
+		_, err := s.SalientCandidates(ctx, p, 200) // disclosure.salientPool
 		return err
 	}},
 	{"Alerts", func(ctx context.Context, s *Store, p, _ string) error {
@@ -74,9 +74,9 @@ var sessionStartQueries = []struct {
 var benchNow = t0.Add(30 * 24 * time.Hour)
 
 // BenchmarkSessionStartQueries times each store read of a SessionStart on
-// an empty database (the session's own row only) and on a realistic one
+// an empty database (the session's own row only), on a realistic one
 // (fillRealistic: a few hundred rows per table in the project and as many
-// in another project). Run it before and after changing a query or an
+// in another project) and on the one `make bench` leaves (fillNarratives). Run it before and after changing a query or an
 // index:
 //
 //	go test -tags sqlite_fts5 -run '^$' -bench SessionStartQueries ./internal/store/
@@ -91,6 +91,7 @@ func BenchmarkSessionStartQueries(b *testing.B) {
 			fillRealistic(tb, s, p)
 			fillRealistic(tb, s, p+"-other")
 		}},
+		{"narratives", fillNarratives},
 	} {
 		s, err := Open(ctx, filepath.Join(b.TempDir(), "vibe.db"), Options{})
 		if err != nil {
@@ -129,6 +130,42 @@ func BenchmarkSessionStartQueries(b *testing.B) {
 			}
 		})
 		s.Close()
+	}
+}
+
+// fillNarratives writes what `make bench` leaves in its project: a
+// session and a narrative memory for each of 200 SessionEnds (the texts
+// differ in their numbers only), and a few decisions.
+func fillNarratives(tb testing.TB, s *Store, project string) {
+	tb.Helper()
+	ctx := context.Background()
+	err := s.Tx(ctx, func(tx *Tx) error {
+		for i := 0; i < 200; i++ {
+			at := t0.Add(time.Duration(i) * 3 * time.Minute)
+			sid := fmt.Sprintf("bench-%03d", i)
+			if err := tx.UpsertSession(ctx, record.SessionSeen{ID: sid, ProjectPath: project, At: at, Start: true}); err != nil {
+				return err
+			}
+			text := fmt.Sprintf("Session %s (exit): %d tool calls, 2 edits to analysis/run.py, 1 claim event (C-%03d PROVISIONAL), gate DQ1 passed; last prompt: re-run the GUIDE-seq alignment with the fixed aligner.", sid, 12+i%5, i%9)
+			end := at.Add(time.Minute)
+			if err := tx.SaveSummary(ctx, record.SessionSummary{ID: sid, Narrative: text, EndedAt: &end, EndReason: "exit"}); err != nil {
+				return err
+			}
+			if _, _, err := tx.AddMemory(ctx, record.NewMemory{ProjectPath: project, SessionID: sid, Kind: record.KindNarrative,
+				Text: text, Ref: "session:" + sid, Source: "hook", At: end}); err != nil {
+				return err
+			}
+			if i%60 == 7 {
+				if _, _, err := tx.AddMemory(ctx, record.NewMemory{ProjectPath: project, SessionID: sid, Kind: record.KindDecision,
+					Text: fmt.Sprintf("Decided to keep GUIDE-seq reads only for run %d", i), Source: "cli", At: end}); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		tb.Fatal(err)
 	}
 }
 

@@ -256,8 +256,8 @@ func TestVectorBitsMigrationBackfills(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// Back to version 7: as if 0008 (and 0009, the memory links, and 0010, the tool-call count) had never run.
-	for _, q := range []string{"DROP TABLE vec_memories_bits", "DROP TABLE vec_floats",
+	// Back to version 7: as if 0008 (and 0009, the memory links, 0010, the tool-call count, and 0012, an index on 0009's column) had never run.
+	for _, q := range []string{"DROP INDEX idx_memories_salient", "DROP TABLE vec_memories_bits", "DROP TABLE vec_floats",
 		"DROP INDEX idx_memories_unchecked", "ALTER TABLE memories DROP COLUMN unchecked",
 		"ALTER TABLE memories DROP COLUMN superseded_by", "DROP TABLE memory_links",
 		"DROP TRIGGER spine_entries_count", "ALTER TABLE sessions DROP COLUMN tool_calls", "PRAGMA user_version=7"} {
