@@ -25,21 +25,26 @@ func (w *Worker) answer(ctx context.Context, req client.Request) client.Response
 		if err != nil {
 			return refusal(err)
 		}
-		go func() {
+		// The model loads in the background; so, when a project is named,
+		// do its vector codes, which the first KNN of a large project
+		// would otherwise read (about a second at 100k vectors), under the
+		// model name that KNN will use (the fallback's, while the model is
+		// not installed).
+		rd := w.reader()
+		w.goHandler(func() {
+			codesOf := name
 			if _, release, err := w.models.acquire(name, w.now()); err == nil {
 				release()
+			} else if errors.Is(err, errNoModel) && w.cfg.Fallback {
+				codesOf = embed.FallbackModel
 			}
-		}()
-		if req.Project != "" {
-			// The first KNN of a large project would read its codes
-			// (about a second at 100k vectors).
-			rd := w.reader()
-			w.goHandler(func() {
-				if _, err := w.vectors.set(w.hookCtx, rd, vectorKey{req.Project, name}); err != nil {
-					w.logf("read the vector codes of %s: %v", req.Project, err)
-				}
-			})
-		}
+			if req.Project == "" {
+				return
+			}
+			if _, err := w.vectors.set(w.hookCtx, rd, vectorKey{req.Project, codesOf}); err != nil && w.hookCtx.Err() == nil {
+				w.logf("read the vector codes of %s: %v", req.Project, err)
+			}
+		})
 		return client.Response{OK: true, Model: name}
 	case client.OpEmbed:
 		if len(req.Texts) == 0 || len(req.Texts) > maxEmbedTexts {

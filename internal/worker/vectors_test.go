@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/embed"
 	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/worker/client"
@@ -284,28 +285,39 @@ func TestWorkerKNNFindsWhatItEmbedsLater(t *testing.T) {
 }
 
 // Session start's warm request with a project reads that project's codes
-// in the background, so the session's first prompt does not wait for them.
+// in the background, so the session's first prompt does not wait for them:
+// those of the current model, or of the fallback embedder while the model
+// is not installed (the name KNN then uses).
 func TestWarmLoadsTheProjectsCodes(t *testing.T) {
-	p := testHome(t)
-	installFakeModel(t, p, "fake")
-	seedMemories(t, p, "alpha", "beta")
-	w := openWorker(t, fastConfig(p, &fakeLoader{}, "fake"))
-	eventually(t, 5*time.Second, "drained", func() bool { return health(t, p).Done == 2 })
-	loaded := func() int {
-		w.vectors.mu.RLock()
-		defer w.vectors.mu.RUnlock()
-		if s, ok := w.vectors.sets[vectorKey{"/p", "fake"}]; ok {
-			return s.Len()
-		}
-		return -1
+	for _, installed := range []bool{true, false} {
+		t.Run(fmt.Sprint("model installed ", installed), func(t *testing.T) {
+			p := testHome(t)
+			cfg, codesOf := fastConfig(p, &fakeLoader{}, "fake"), "fake"
+			if installed {
+				installFakeModel(t, p, "fake")
+			} else {
+				cfg.Fallback, cfg.AutoPull, codesOf = true, false, embed.FallbackModel
+			}
+			seedMemories(t, p, "alpha", "beta")
+			w := openWorker(t, cfg)
+			eventually(t, 5*time.Second, "drained", func() bool { return health(t, p).Done == 2 })
+			loaded := func() int {
+				w.vectors.mu.RLock()
+				defer w.vectors.mu.RUnlock()
+				if s, ok := w.vectors.sets[vectorKey{"/p", codesOf}]; ok {
+					return s.Len()
+				}
+				return -1
+			}
+			if n := loaded(); n != -1 {
+				t.Fatalf("codes loaded before any request: %d", n)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			if _, err := client.Call(ctx, p.Socket, client.Request{Op: client.OpWarm, Project: "/p"}); err != nil {
+				t.Fatal(err)
+			}
+			eventually(t, 5*time.Second, "codes loaded", func() bool { return loaded() == 2 })
+		})
 	}
-	if n := loaded(); n != -1 {
-		t.Fatalf("codes loaded before any request: %d", n)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if _, err := client.Call(ctx, p.Socket, client.Request{Op: client.OpWarm, Project: "/p"}); err != nil {
-		t.Fatal(err)
-	}
-	eventually(t, 5*time.Second, "codes loaded", func() bool { return loaded() == 2 })
 }
