@@ -10,6 +10,11 @@ import (
 // record that waits on a busy database gives up and is spooled).
 const afterBudget = 5 * time.Second
 
+// afterWait bounds how long a hook waits for the after-reply work of the
+// replies written before it arrived (afterGate); beyond it the database
+// is stuck anyway, and the hook goes on as it would have without waiting.
+const afterWait = time.Second
+
 // afterReply holds a hook's work that must not delay its reply
 // (hookrun.Env.After): handleHook runs it once the reply is written. Work
 // added later, by a handler that overran its budget, runs at once.
@@ -31,6 +36,13 @@ func (a *afterReply) add(f func(context.Context)) {
 	a.w.runAfter(f)
 }
 
+// pending reports whether work was added before the reply.
+func (a *afterReply) pending() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return len(a.fs) > 0
+}
+
 // run runs the work added so far, in order, on the caller's goroutine
 // (the connection's, which Close waits for before the database closes).
 func (a *afterReply) run() {
@@ -50,4 +62,63 @@ func (w *Worker) runAfter(f func(context.Context)) {
 	ctx, cancel := context.WithTimeout(w.hookCtx, afterBudget)
 	defer cancel()
 	f(ctx)
+}
+
+// afterGate orders after-reply work before the hooks that follow it: a
+// hook that arrives once another hook's reply is written waits until that
+// hook's after-reply work is done, so what a hook records after its reply
+// (a failed call's mistake memory, a spine entry, a session row) is seen
+// by every hook that comes after the reply, as if it had been recorded
+// before. Hooks that overlap are not ordered: Claude Code runs them in
+// parallel, and neither could rely on the other's record anyway. With
+// nothing pending, which is the usual case (the next event comes after a
+// new process started), the check is one uncontended lock.
+type afterGate struct {
+	mu      sync.Mutex
+	pending map[*afterReply]chan struct{}
+}
+
+// hold registers a's work as pending, before its reply is written; the
+// returned func marks it done.
+func (g *afterGate) hold(a *afterReply) (done func()) {
+	ch := make(chan struct{})
+	g.mu.Lock()
+	if g.pending == nil {
+		g.pending = map[*afterReply]chan struct{}{}
+	}
+	g.pending[a] = ch
+	g.mu.Unlock()
+	return func() {
+		g.mu.Lock()
+		delete(g.pending, a)
+		g.mu.Unlock()
+		close(ch)
+	}
+}
+
+// wait waits for the work pending now, at most limit (or until ctx is
+// done), and reports whether it all finished.
+func (g *afterGate) wait(ctx context.Context, limit time.Duration) bool {
+	g.mu.Lock()
+	if len(g.pending) == 0 {
+		g.mu.Unlock()
+		return true
+	}
+	chs := make([]chan struct{}, 0, len(g.pending))
+	for _, ch := range g.pending {
+		chs = append(chs, ch)
+	}
+	g.mu.Unlock()
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	for _, ch := range chs {
+		select {
+		case <-ch:
+		case <-timer.C:
+			return false
+		case <-ctx.Done():
+			return false
+		}
+	}
+	return true
 }

@@ -29,10 +29,15 @@ func (w *Worker) handleHook(conn net.Conn, r io.Reader) {
 	} else {
 		reply = w.runHook(req, later)
 	}
+	done := func() {}
+	if later.pending() {
+		done = w.after.hold(later) // before the reply: a hook that follows it waits for this work
+	}
 	conn.SetWriteDeadline(time.Now().Add(connIdle))
 	conn.Write(wire.AppendHookReply(nil, reply))
 	conn.Close() // the client has its reply; what follows is the worker's own
 	later.run()
+	done()
 }
 
 // runHook runs a hook event in the worker, on the database it holds open,
@@ -53,6 +58,11 @@ func (w *Worker) runHook(req wire.HookRequest, later *afterReply) wire.HookReply
 		if k, v, ok := strings.Cut(kv, "="); ok {
 			vars[k] = v
 		}
+	}
+	// What earlier hooks recorded after their replies is there before this
+	// one reads (afterGate).
+	if !w.after.wait(w.hookCtx, afterWait) && w.hookCtx.Err() == nil {
+		w.logf("%s: went on after waiting %v for earlier hooks' records", req.Hook, afterWait)
 	}
 	w.checkDatabase(context.Background())
 	var stdout, stderr bytes.Buffer

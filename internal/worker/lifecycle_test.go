@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -209,5 +210,60 @@ func TestPostToolUseRecordedAfterTheReply(t *testing.T) {
 	db.QueryRow("SELECT count(*) FROM mistakes").Scan(&mistakes)
 	if entries != 2 || calls != 2 || mistakes != 1 {
 		t.Fatalf("spine entries %d, tool calls %d, mistakes %d; want 2, 2, 1", entries, calls, mistakes)
+	}
+}
+
+// TestAHookSeesTheRecordsOfEarlierReplies: what a hook leaves for after
+// its reply is done before a hook that arrives after that reply runs, so
+// moving a record after the reply never changes what the next hook reads;
+// hooks that arrive while nothing is pending do not wait.
+func TestAHookSeesTheRecordsOfEarlierReplies(t *testing.T) {
+	p := testHome(t)
+	cfg := fastConfig(p, &fakeLoader{}, "fake")
+	var recorded atomic.Int32
+	cfg.Lookup = func(name string) (hookrun.Spec, error) {
+		h := hookrun.Spec{Name: name, Events: []string{hook.Stop}, Budget: 5 * time.Second}
+		switch name {
+		case "record":
+			h.Handle = func(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
+				env.AfterReply(ctx, func(context.Context) {
+					time.Sleep(150 * time.Millisecond)
+					recorded.Add(1)
+				})
+				return hookrun.Outcome{}, nil
+			}
+		case "read":
+			h.Handle = func(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
+				env.Note("recorded %d", recorded.Load())
+				return hookrun.Outcome{}, nil
+			}
+		default:
+			return hookrun.Spec{}, fmt.Errorf("no hook %q", name)
+		}
+		return h, nil
+	}
+	w := New(cfg)
+	if err := w.Open(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	event := `{"session_id":"s1","hook_event_name":"Stop"}`
+	for i := 1; i <= 2; i++ {
+		start := time.Now()
+		if rep := hookFrame(t, p.Socket, "record", event, "VIBE_HOME="+p.Home); rep.Code != "" || rep.Exit != 0 {
+			t.Fatalf("reply: %+v %s", rep, rep.Stdout)
+		}
+		if d := time.Since(start); d > 100*time.Millisecond {
+			t.Fatalf("the reply waited %v for its own after-reply work", d)
+		}
+		rep := hookFrame(t, p.Socket, "read", event, "VIBE_HOME="+p.Home)
+		if want := fmt.Sprintf("recorded %d", i); !strings.Contains(string(rep.Stdout), want) {
+			t.Fatalf("the hook after the reply read %s, want %q", rep.Stdout, want)
+		}
+	}
+	start := time.Now()
+	hookFrame(t, p.Socket, "read", event, "VIBE_HOME="+p.Home)
+	if d := time.Since(start); d > 100*time.Millisecond {
+		t.Fatalf("a hook with nothing pending waited %v", d)
 	}
 }

@@ -142,6 +142,7 @@ type Worker struct {
 	hookCtx    context.Context
 	hookCancel context.CancelFunc
 	handlers   sync.WaitGroup
+	after      afterGate // after-reply work that later hooks wait for
 	exe        *exeWatch
 
 	errMu   sync.Mutex
