@@ -225,9 +225,9 @@ func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (h
 			env.Logf("record %s call: %v", ev.ToolName, err)
 		}
 	}
-	if perr == nil && recordAfterReply(ev, call, g, lit) && !observer.Due(calls+1, every) {
-		// Most calls: nothing in the reply depends on the record, so the
-		// resident process writes it after answering.
+	if perr == nil && recordAfterReply(call, g) && !observer.Due(calls+1, every) {
+		// Most calls, failed ones too: nothing in the reply depends on the
+		// record, so the resident process writes it after answering.
 		env.AfterReply(ctx, func(ctx context.Context) {
 			if err := record(ctx); err != nil {
 				refused(err)
@@ -261,13 +261,15 @@ func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (h
 }
 
 // recordAfterReply: the call's record may follow the reply, because no
-// part of the reply reads it and nothing Claude does next can depend on it
-// sooner. Kept before the reply: a failed call (its mistake memory), a
-// literature search (gate L-1 counts it), gates that ran (their results),
-// and writes of the claim ledger, a review, the seeds file or the domain
-// config (their rows feed verdicts of this very reply).
-func recordAfterReply(ev *hook.Event, call Call, g gated, lit *record.LiteratureSearch) bool {
-	if ev.HookEventName != hook.PostToolUse || lit != nil || len(g.judged) > 0 {
+// part of the reply reads it, and the resident process finishes it before
+// any hook that arrives after the reply runs (worker's afterGate): a failed
+// call's mistake memory and a literature search (gate L-1 counts it) are
+// there for the next PreToolUse as if written before the reply. Kept
+// before the reply: gates that ran (their results), and writes of the
+// claim ledger, a review, the seeds file or the domain config (their rows
+// feed verdicts of this very reply).
+func recordAfterReply(call Call, g gated) bool {
+	if len(g.judged) > 0 {
 		return false
 	}
 	for _, f := range call.Files {

@@ -24,6 +24,7 @@ func (w *Worker) handleHook(conn net.Conn, r io.Reader) {
 	var reply wire.HookReply
 	later := &afterReply{w: w}
 	req, err := wire.ReadHookRequest(r, maxLine)
+	start := time.Now()
 	if err != nil {
 		reply = wire.HookReply{Code: client.CodeInvalid, Error: err.Error()}
 	} else {
@@ -36,6 +37,9 @@ func (w *Worker) handleHook(conn net.Conn, r io.Reader) {
 	conn.SetWriteDeadline(time.Now().Add(connIdle))
 	conn.Write(wire.AppendHookReply(nil, reply))
 	conn.Close() // the client has its reply; what follows is the worker's own
+	if w.replied != nil {
+		w.replied(req.Hook, time.Since(start))
+	}
 	later.run()
 	done()
 }

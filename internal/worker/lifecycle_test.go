@@ -173,9 +173,9 @@ func TestWorkAfterTheReply(t *testing.T) {
 }
 
 // TestPostToolUseRecordedAfterTheReply: the resident process answers a
-// plain PostToolUse before it records the call, and the record lands
-// before Close releases the database; a failed call is recorded before
-// its reply (its mistake memory), and both count as the session's calls.
+// plain PostToolUse and a failed call before it records them, and the
+// records land before Close releases the database; both count as the
+// session's calls, and the failure is remembered as a mistake.
 func TestPostToolUseRecordedAfterTheReply(t *testing.T) {
 	p := testHome(t)
 	w := New(fastConfig(p, &fakeLoader{}, "fake"))
@@ -194,6 +194,13 @@ func TestPostToolUseRecordedAfterTheReply(t *testing.T) {
 		if rep := hookFrame(t, p.Socket, c.hook, c.event, env...); rep.Code != "" || rep.Exit != 0 || strings.Contains(string(rep.Stdout), "systemMessage") {
 			t.Fatalf("reply: %+v %s", rep, rep.Stdout)
 		}
+	}
+	// The next call of the failed command, sent the moment the failure
+	// was answered, is told of it (the worker's afterGate).
+	retry := `{"session_id":"s1","cwd":"` + proj + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_use_id":"t3",` +
+		`"tool_input":{"command":"python3 train.py"}}`
+	if rep := hookFrame(t, p.Socket, "pre-tool-use", retry, env...); !strings.Contains(string(rep.Stdout), "KeyError") {
+		t.Fatalf("the PreToolUse right after the failure does not name it: %+v %s", rep, rep.Stdout)
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)

@@ -143,6 +143,9 @@ type Worker struct {
 	hookCancel context.CancelFunc
 	handlers   sync.WaitGroup
 	after      afterGate // after-reply work that later hooks wait for
+	// replied, when set (benchmarks), is told each hook's time from its
+	// decoded frame to its written reply.
+	replied func(hook string, took time.Duration)
 	exe        *exeWatch
 
 	errMu   sync.Mutex
