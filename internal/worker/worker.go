@@ -146,7 +146,7 @@ type Worker struct {
 	// replied, when set (benchmarks), is told each hook's time from its
 	// decoded frame to its written reply.
 	replied func(hook string, took time.Duration)
-	exe        *exeWatch
+	exe     *exeWatch
 
 	errMu   sync.Mutex
 	lastErr string
