@@ -142,11 +142,12 @@ type Worker struct {
 	hookCtx    context.Context
 	hookCancel context.CancelFunc
 	handlers   sync.WaitGroup
-	after      afterGate // after-reply work that later hooks wait for
+	exe        *exeWatch
+
+	after afterGate // after-reply work that later hooks wait for
 	// replied, when set (benchmarks), is told each hook's time from its
 	// decoded frame to its written reply.
 	replied func(hook string, took time.Duration)
-	exe     *exeWatch
 
 	errMu   sync.Mutex
 	lastErr string
