@@ -102,6 +102,25 @@ func (w *Worker) goHandler(f func()) {
 	w.handlers.Add(1)
 	go func() {
 		defer w.handlers.Done()
+		growStack()
 		f()
 	}()
 }
+
+// hookStack is about the stack a hook's goroutines reach (the handler, and
+// the connection's through hookrun and the after-reply record); growStack
+// gives a new goroutine that much at once, while its stack is still empty,
+// instead of the doublings that each copy what the stack holds by then
+// (about 18 µs of CPU a hook before, 4 µs after, in BenchmarkToolHooks's
+// profile).
+const hookStack = 32 << 10
+
+// growStack makes the calling goroutine's stack at least hookStack deep.
+//
+//go:noinline
+func growStack() {
+	var buf [hookStack - 1<<10]byte
+	stackSink = buf[stackIndex] // an index the compiler cannot know keeps buf on the frame
+}
+
+var stackSink, stackIndex = byte(0), 0
