@@ -17,8 +17,10 @@ import (
 // have the file system's granularity (a few milliseconds), so a file
 // rewritten with the same size within one tick of its last change would
 // look unchanged; a file whose last change is older than Settle cannot be
-// changed again without new times (git's "racily clean" rule).
-const Settle = time.Second
+// changed again without new times (git's "racily clean" rule). Tests of
+// the packages that keep values here set it to 0 to have a file they just
+// wrote kept.
+var Settle = time.Second
 
 // now is the clock Settle is measured on; tests move it.
 var now = time.Now
