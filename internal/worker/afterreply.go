@@ -11,9 +11,16 @@ import (
 const afterBudget = 5 * time.Second
 
 // afterWait bounds how long a hook waits for the after-reply work of the
-// replies written before it arrived (afterGate); beyond it the database
-// is stuck anyway, and the hook goes on as it would have without waiting.
-const afterWait = time.Second
+// replies written before it arrived (afterGate): a fifth of the hook's own
+// budget, so its client's deadline still holds. Work that takes that long
+// waits on a stuck database, which the hook would wait on as well; it goes
+// on as it would have without waiting.
+func afterWait(budget time.Duration) time.Duration {
+	if budget <= 0 {
+		budget = 5 * time.Second // hookrun's default
+	}
+	return budget / 5
+}
 
 // afterReply holds a hook's work that must not delay its reply
 // (hookrun.Env.After): handleHook runs it once the reply is written. Work

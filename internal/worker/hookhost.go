@@ -65,8 +65,8 @@ func (w *Worker) runHook(req wire.HookRequest, later *afterReply) wire.HookReply
 	}
 	// What earlier hooks recorded after their replies is there before this
 	// one reads (afterGate).
-	if !w.after.wait(w.hookCtx, afterWait) && w.hookCtx.Err() == nil {
-		w.logf("%s: went on after waiting %v for earlier hooks' records", req.Hook, afterWait)
+	if limit := afterWait(spec.Budget); !w.after.wait(w.hookCtx, limit) && w.hookCtx.Err() == nil {
+		w.logf("%s: went on after waiting %v for earlier hooks' records", req.Hook, limit)
 	}
 	w.checkDatabase(context.Background())
 	var stdout, stderr bytes.Buffer
