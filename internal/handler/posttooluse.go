@@ -249,7 +249,11 @@ func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (h
 	if perr == nil && recordAfterReply(call, g) && !observer.Due(calls+1, every) {
 		// Most calls, failed ones too: nothing in the reply depends on the
 		// record, so the resident process writes it after answering.
-		env.AfterReply(ctx, func(ctx context.Context) {
+		after := env.AfterReply
+		if ev.HookEventName == hook.PostToolUseFailure || lit != nil {
+			after = env.AfterReplyOrdered // the next PreToolUse reads the mistake, gate L-1 the search
+		}
+		after(ctx, func(ctx context.Context) {
 			if err := record(ctx); err != nil {
 				refused(err)
 				return
@@ -282,10 +286,10 @@ func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (h
 }
 
 // recordAfterReply: the call's record may follow the reply, because no
-// part of the reply reads it, and the resident process finishes it before
-// any hook that arrives after the reply runs (worker's afterGate): a failed
-// call's mistake memory and a literature search (gate L-1 counts it) are
-// there for the next PreToolUse as if written before the reply. Kept
+// part of the reply reads it; a failed call's mistake memory and a
+// literature search (gate L-1 counts it) are recorded with
+// AfterReplyOrdered, so they are there for the next PreToolUse as if
+// written before the reply. Kept
 // before the reply: gates that ran (their results), and writes of the
 // claim ledger, a review, the seeds file or the domain config (their rows
 // feed verdicts of this very reply).

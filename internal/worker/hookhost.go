@@ -31,7 +31,7 @@ func (w *Worker) handleHook(conn net.Conn, r io.Reader) {
 		reply = w.runHook(req, later)
 	}
 	done := func() {}
-	if later.pending() {
+	if later.pendingOrdered() {
 		done = w.after.hold(later) // before the reply: a hook that follows it waits for this work
 	}
 	conn.SetWriteDeadline(time.Now().Add(connIdle))
@@ -63,15 +63,15 @@ func (w *Worker) runHook(req wire.HookRequest, later *afterReply) wire.HookReply
 			vars[k] = v
 		}
 	}
-	// What earlier hooks recorded after their replies is there before this
-	// one reads (afterGate).
+	// What earlier hooks recorded after their replies for the hooks that
+	// follow is there before this one reads (afterGate).
 	if limit := afterWait(spec.Budget); !w.after.wait(w.hookCtx, limit) && w.hookCtx.Err() == nil {
 		w.logf("%s: went on after waiting %v for earlier hooks' records", req.Hook, limit)
 	}
 	w.checkDatabase(context.Background())
 	var stdout, stderr bytes.Buffer
 	env := &hookrun.Env{Stdin: bytes.NewReader(req.Stdin), Stdout: &stdout, Stderr: &stderr, Now: w.now,
-		Getenv: func(k string) string { return vars[k] }, Context: w.hookCtx, Go: w.goHandler, After: later.add, Query: w.query}
+		Getenv: func(k string) string { return vars[k] }, Context: w.hookCtx, Go: w.goHandler, After: later.add, AfterOrdered: later.addOrdered, Query: w.query}
 	env.UseStore(w.store())
 	if n := w.notice.Swap(nil); n != nil {
 		env.Note("%s", *n)

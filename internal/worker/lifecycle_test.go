@@ -13,6 +13,7 @@ import (
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/wire"
 	"github.com/vibe-science/vibe/internal/worker/client"
 )
 
@@ -221,9 +222,10 @@ func TestPostToolUseRecordedAfterTheReply(t *testing.T) {
 }
 
 // TestAHookSeesTheRecordsOfEarlierReplies: what a hook leaves for after
-// its reply is done before a hook that arrives after that reply runs, so
-// moving a record after the reply never changes what the next hook reads;
-// hooks that arrive while nothing is pending do not wait.
+// its reply with AfterReplyOrdered is done before a hook that arrives
+// after that reply runs, so moving such a record after the reply never
+// changes what the next hook reads; other after-reply work, and nothing
+// pending, make no hook wait.
 func TestAHookSeesTheRecordsOfEarlierReplies(t *testing.T) {
 	p := testHome(t)
 	cfg := fastConfig(p, &fakeLoader{}, "fake")
@@ -233,10 +235,15 @@ func TestAHookSeesTheRecordsOfEarlierReplies(t *testing.T) {
 		switch name {
 		case "record":
 			h.Handle = func(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
-				env.AfterReply(ctx, func(context.Context) {
+				env.AfterReplyOrdered(ctx, func(context.Context) {
 					time.Sleep(150 * time.Millisecond)
 					recorded.Add(1)
 				})
+				return hookrun.Outcome{}, nil
+			}
+		case "plain":
+			h.Handle = func(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
+				env.AfterReply(ctx, func(context.Context) { time.Sleep(300 * time.Millisecond) })
 				return hookrun.Outcome{}, nil
 			}
 		case "read":
@@ -255,22 +262,26 @@ func TestAHookSeesTheRecordsOfEarlierReplies(t *testing.T) {
 	}
 	defer w.Close()
 	event := `{"session_id":"s1","hook_event_name":"Stop"}`
-	for i := 1; i <= 2; i++ {
+	quick := func(hookName string) wire.HookReply {
+		t.Helper()
 		start := time.Now()
-		if rep := hookFrame(t, p.Socket, "record", event, "VIBE_HOME="+p.Home); rep.Code != "" || rep.Exit != 0 {
-			t.Fatalf("reply: %+v %s", rep, rep.Stdout)
+		rep := hookFrame(t, p.Socket, hookName, event, "VIBE_HOME="+p.Home)
+		if rep.Code != "" || rep.Exit != 0 {
+			t.Fatalf("%s: reply %+v %s", hookName, rep, rep.Stdout)
 		}
 		if d := time.Since(start); d > 100*time.Millisecond {
-			t.Fatalf("the reply waited %v for its own after-reply work", d)
+			t.Fatalf("%s waited %v", hookName, d)
 		}
+		return rep
+	}
+	for i := 1; i <= 2; i++ {
+		quick("record") // its reply does not wait for its own record
 		rep := hookFrame(t, p.Socket, "read", event, "VIBE_HOME="+p.Home)
 		if want := fmt.Sprintf("recorded %d", i); !strings.Contains(string(rep.Stdout), want) {
 			t.Fatalf("the hook after the reply read %s, want %q", rep.Stdout, want)
 		}
 	}
-	start := time.Now()
-	hookFrame(t, p.Socket, "read", event, "VIBE_HOME="+p.Home)
-	if d := time.Since(start); d > 100*time.Millisecond {
-		t.Fatalf("a hook with nothing pending waited %v", d)
-	}
+	quick("plain")
+	quick("read") // a plain record after the reply is not waited for
+	quick("read") // nor is anything when nothing is pending
 }
