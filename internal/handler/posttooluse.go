@@ -289,10 +289,9 @@ func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (h
 // part of the reply reads it; a failed call's mistake memory and a
 // literature search (gate L-1 counts it) are recorded with
 // AfterReplyOrdered, so they are there for the next PreToolUse as if
-// written before the reply. Kept
-// before the reply: gates that ran (their results), and writes of the
-// claim ledger, a review, the seeds file or the domain config (their rows
-// feed verdicts of this very reply).
+// written before the reply. Kept before the reply: gates that ran (their
+// results), and writes of the claim ledger, a review, the seeds file or
+// the domain config (their rows feed verdicts of this very reply).
 func recordAfterReply(call Call, g gated) bool {
 	if len(g.judged) > 0 {
 		return false
