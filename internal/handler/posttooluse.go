@@ -328,15 +328,23 @@ func protectedChanges(env *hookrun.Env, ev *hook.Event, call Call) []verdict.Ver
 		policy = permission.Default()
 	}
 	role := policy.RoleFor(ev.AgentType, policy.TeamMode())
-	// A download the user approved (into raw data, say) is not a forbidden change.
-	fetched := map[string]bool{}
-	for _, d := range permission.Downloads(permission.Request{ProjectRoot: call.Project.Root, Cwd: ev.Cwd,
-		AgentType: ev.AgentType, ToolName: ev.ToolName, ToolInput: ev.ToolInput}) {
-		fetched[d.Path] = true
-	}
+	// A download the user approved (into raw data, say) is not a forbidden
+	// change; the command is analysed for downloads only when it wrote a
+	// protected file, which most calls do not.
+	var fetched map[string]bool
 	var out []verdict.Verdict
 	for _, p := range written {
-		if fetched[p] || !policy.ProtectedFor(role, p) {
+		if !policy.ProtectedFor(role, p) {
+			continue
+		}
+		if fetched == nil {
+			fetched = map[string]bool{}
+			for _, d := range permission.Downloads(permission.Request{ProjectRoot: call.Project.Root, Cwd: ev.Cwd,
+				AgentType: ev.AgentType, ToolName: ev.ToolName, ToolInput: ev.ToolInput}) {
+				fetched[d.Path] = true
+			}
+		}
+		if fetched[p] {
 			continue
 		}
 		v := verdict.New(CheckProtectedChange, verdict.Block, verdict.High,
