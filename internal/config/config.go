@@ -9,11 +9,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
+	"io/fs"
+	"maps"
 	"reflect"
 	"strings"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/filememo"
 	"github.com/vibe-science/vibe/internal/integrity"
 	"github.com/vibe-science/vibe/internal/vibehome"
 )
@@ -91,21 +93,36 @@ var Defaults = Settings{
 // key vibe does not know is an error naming the closest known key: a
 // misspelt setting would otherwise be silently ignored.
 func LoadSettings(p Paths) (Settings, error) {
+	s, err := settingsFiles.Load(p.Settings, func(raw []byte) (Settings, error) {
+		f, err := ParseSettings(raw)
+		if err != nil {
+			return Settings{}, fmt.Errorf("settings %s: %w", p.Settings, err)
+		}
+		s := defaults()
+		merge(&s, f)
+		return s, nil
+	})
+	var read *filememo.ReadError
+	switch {
+	case errors.As(err, &read) && errors.Is(read.Err, fs.ErrNotExist):
+		return defaults(), nil
+	case errors.As(err, &read):
+		return defaults(), fmt.Errorf("read settings %s: %w", p.Settings, read.Err)
+	case err != nil:
+		return defaults(), err
+	}
+	s.Breakers = maps.Clone(s.Breakers) // the kept value is shared
+	return s, nil
+}
+
+// settingsFiles keeps each config.json's settings while the file is
+// unchanged: the resident process reads them for hook after hook.
+var settingsFiles filememo.Memo[Settings]
+
+func defaults() Settings {
 	s := Defaults
 	s.Breakers = integrity.DefaultBreakers()
-	raw, err := os.ReadFile(p.Settings)
-	if errors.Is(err, os.ErrNotExist) {
-		return s, nil
-	}
-	if err != nil {
-		return s, fmt.Errorf("read settings %s: %w", p.Settings, err)
-	}
-	f, err := ParseSettings(raw)
-	if err != nil {
-		return s, fmt.Errorf("settings %s: %w", p.Settings, err)
-	}
-	merge(&s, f)
-	return s, nil
+	return s
 }
 
 // ParseSettings decodes a config.json, refusing unknown keys.

@@ -5,7 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/vibe-science/vibe/internal/filememo"
 	"github.com/vibe-science/vibe/internal/integrity"
 )
 
@@ -81,5 +83,46 @@ func TestOffSwitches(t *testing.T) {
 				t.Errorf("%s=%q: off %v, want %v", name, v, got, want)
 			}
 		}
+	}
+}
+
+// TestSettingsFollowTheFile: the settings the resident process keeps
+// between hooks are read again once config.json changes (to another text
+// of the same length, or to a broken one, or away), and a caller that
+// changes the breakers it got does not change what the next one gets.
+func TestSettingsFollowTheFile(t *testing.T) {
+	settle := filememo.Settle
+	filememo.Settle = 0 // keep what this test just wrote
+	t.Cleanup(func() { filememo.Settle = settle })
+	p := settingsFile(t, `{"observer_every": 5}`)
+	at := time.Now().Add(-time.Hour)
+	write := func(content string) {
+		t.Helper()
+		if err := os.WriteFile(p.Settings, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		at = at.Add(time.Second)
+		os.Chtimes(p.Settings, at, at)
+	}
+	write(`{"observer_every": 5}`)
+	s, err := LoadSettings(p)
+	if err != nil || s.ObserverEvery != 5 {
+		t.Fatalf("%+v %v", s, err)
+	}
+	s.Breakers[integrity.DepDatabase] = integrity.ModeFail
+	if s, _ := LoadSettings(p); s.ObserverEvery != 5 || s.Breakers.Mode(integrity.DepDatabase) != integrity.ModeWarn {
+		t.Fatalf("unchanged file: %+v", s)
+	}
+	write(`{"observer_every": 7}`)
+	if s, err := LoadSettings(p); err != nil || s.ObserverEvery != 7 {
+		t.Fatalf("changed file: %+v %v", s, err)
+	}
+	write(`{"observer_every": "7"}`)
+	if _, err := LoadSettings(p); err == nil {
+		t.Fatal("a broken file gave no error")
+	}
+	os.Remove(p.Settings)
+	if s, err := LoadSettings(p); err != nil || s.ObserverEvery != Defaults.ObserverEvery {
+		t.Fatalf("removed file: %+v %v", s, err)
 	}
 }

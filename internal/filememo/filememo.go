@@ -1,22 +1,45 @@
 // Package filememo keeps a value built from a file's contents and builds it
-// again only when the file's modification time or size changes. The
-// resident worker uses it for the project files every event needs (the
-// permission policy, the domain config), whose parsing would otherwise cost
-// a few hundred microseconds per tool call. Values are shared between
-// callers: they must not be changed.
+// again only when the file may have changed. The resident worker uses it
+// for the files every event needs (the permission policy, the domain
+// config, the user's settings), whose parsing would otherwise cost tens to
+// hundreds of microseconds per tool call. Values are shared between
+// callers: they must not be changed. It imports only the standard library.
 package filememo
 
 import (
 	"os"
 	"sync"
+	"time"
 )
+
+// Settle is how old a file's last change (its modification and status
+// change times) must be before its value is kept. A file's times only
+// have the file system's granularity (a few milliseconds), so a file
+// rewritten with the same size within one tick of its last change would
+// look unchanged; a file whose last change is older than Settle cannot be
+// changed again without new times (git's "racily clean" rule). Tests of
+// the packages that keep values here set it to 0 to have a file they just
+// wrote kept.
+var Settle = time.Second
+
+// now is the clock Settle is measured on; tests move it.
+var now = time.Now
 
 // Memo keeps one value per file path; the zero Memo is ready to use.
 type Memo[T any] struct{ m sync.Map }
 
 type entry[T any] struct {
-	mtimeNS, size int64
-	v             T
+	id stamp
+	v  T
+}
+
+// stamp is what tells one version of a file from another: the inode (a
+// file replaced by a rename is another file, even with the old times and
+// size), size, modification time and status-change time (which no one
+// can set back).
+type stamp struct {
+	dev, ino               uint64
+	size, mtimeNS, ctimeNS int64
 }
 
 // ReadError is a failure to stat or read the file, as os reported it (so
@@ -30,16 +53,16 @@ func (e *ReadError) Unwrap() error { return e.Err }
 // Load returns build's value for the file at path: the kept one while the
 // file is unchanged, else a new one from its contents. Reading fails with a
 // *ReadError; build's error comes back as it is and nothing is kept, so the
-// next call reports it again. A file that changed while it was read is
-// built but not kept.
+// next call reports it again. A file that changed while it was read, or
+// changed less than Settle ago, is built but not kept.
 func (m *Memo[T]) Load(path string, build func(raw []byte) (T, error)) (T, error) {
 	var zero T
 	info, err := os.Stat(path)
 	if err != nil {
 		return zero, &ReadError{err}
 	}
-	mt, size := info.ModTime().UnixNano(), info.Size()
-	if e, ok := m.m.Load(path); ok && e.(entry[T]).mtimeNS == mt && e.(entry[T]).size == size {
+	id := stampOf(info)
+	if e, ok := m.m.Load(path); ok && e.(entry[T]).id == id {
 		return e.(entry[T]).v, nil
 	}
 	raw, err := os.ReadFile(path)
@@ -50,8 +73,10 @@ func (m *Memo[T]) Load(path string, build func(raw []byte) (T, error)) (T, error
 	if err != nil {
 		return zero, err
 	}
-	if int64(len(raw)) == size {
-		m.m.Store(path, entry[T]{mt, size, v})
+	if settled := now().Add(-Settle).UnixNano(); int64(len(raw)) == id.size && id.mtimeNS < settled && id.ctimeNS < settled {
+		m.m.Store(path, entry[T]{id, v})
+	} else {
+		m.m.Delete(path)
 	}
 	return v, nil
 }

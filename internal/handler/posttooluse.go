@@ -56,57 +56,22 @@ type Call struct {
 // Digest turns an event into the rows to record. It reads written files to
 // checksum them and nothing else.
 func Digest(ev *hook.Event, proj project.Project, now time.Time) Call {
-	in := ev.Files()
-	text := in.Content
-	switch {
-	case in.NewString != "" || in.OldString != "":
-		text = in.NewString
-	case len(in.Edits) > 0:
-		for _, e := range in.Edits {
-			text += e.NewString + "\n"
-		}
-	case in.NewSource != "":
-		text = in.NewSource
-	}
-	if len(text) > 4096 {
-		text = text[:4096]
-	}
-	query := in.Query
-	if query == "" {
-		query = in.URL
-	}
+	call, in, rel := digestFiles(ev, proj)
+	call.digestEntry(ev, in, rel, now)
+	return call
+}
+
+// digestFiles is the part of Digest that the checks before the reply need:
+// the files the call read and wrote (written ones checksummed), with the
+// tool input and the project-relative path of its file.
+func digestFiles(ev *hook.Event, proj project.Project) (call Call, in hook.FileInput, rel string) {
+	in = ev.Files()
 	abs := in.FilePath
 	if abs != "" && !filepath.IsAbs(abs) {
 		abs = filepath.Join(ev.Cwd, abs)
 	}
-	rel := ""
 	if abs != "" {
 		rel = proj.Rel(filepath.Clean(abs))
-	}
-	c := spine.Call{Tool: ev.ToolName, Path: rel, Command: in.Command, Text: text, Query: query}
-	action := spine.Classify(c)
-	entry := record.SpineEntry{
-		SessionID:     ev.SessionID,
-		ProjectPath:   proj.Root,
-		At:            now,
-		ActionType:    action,
-		ToolName:      ev.ToolName,
-		ToolUseID:     ev.ToolUseID,
-		InputSummary:  spine.InputSummary(ev.ToolName, c, ev.ToolInput),
-		OutputSummary: spine.OutputSummary(ev.ToolResponse),
-		InputSHA256:   spine.Digest(ev.ToolInput),
-		OutputSHA256:  spine.Digest(ev.ToolResponse),
-		DurationMS:    ev.DurationMS,
-		AgentType:     ev.AgentType,
-	}
-	if ev.HookEventName == hook.PostToolUseFailure {
-		// The call failed: the spine keeps what was tried and the error.
-		msg := ev.Error
-		if ev.IsInterrupt {
-			msg = "interrupted: " + msg
-		}
-		entry.OutputSummary = spine.Clip("failed: "+msg, spine.MaxSummary)
-		entry.OutputSHA256 = spine.Digest([]byte(msg))
 	}
 	var files []record.Touched
 	if ev.ToolName == "Bash" || ev.ToolName == "PowerShell" || strings.HasPrefix(ev.ToolName, "mcp__") {
@@ -128,7 +93,59 @@ func Digest(ev *hook.Event, proj project.Project, now time.Time) Call {
 			files = append(files, record.Touched{Path: rel, Op: "read"})
 		}
 	}
-	call := Call{Project: proj, Entry: entry, Files: files}
+	return Call{Project: proj, Files: files}, in, rel
+}
+
+// digestEntry fills in the call's spine entry and memory: the summaries
+// and digests that only the record reads, so the resident process makes
+// them after the reply when the record follows it.
+func (call *Call) digestEntry(ev *hook.Event, in hook.FileInput, rel string, now time.Time) {
+	proj := call.Project
+	text := in.Content
+	switch {
+	case in.NewString != "" || in.OldString != "":
+		text = in.NewString
+	case len(in.Edits) > 0:
+		for _, e := range in.Edits {
+			text += e.NewString + "\n"
+		}
+	case in.NewSource != "":
+		text = in.NewSource
+	}
+	if len(text) > 4096 {
+		text = text[:4096]
+	}
+	query := in.Query
+	if query == "" {
+		query = in.URL
+	}
+	c := spine.Call{Tool: ev.ToolName, Path: rel, Command: in.Command, Text: text, Query: query}
+	action := spine.Classify(c)
+	entry := record.SpineEntry{
+		SessionID:     ev.SessionID,
+		ProjectPath:   proj.Root,
+		At:            now,
+		ActionType:    action,
+		ToolName:      ev.ToolName,
+		ToolUseID:     ev.ToolUseID,
+		InputSummary:  spine.InputSummary(ev.ToolName, c, ev.ToolInput),
+		OutputSummary: spine.OutputSummary(ev.ToolResponse),
+		InputSHA256:   spine.Digest(ev.ToolInput),
+		OutputSHA256:  spine.Digest(ev.ToolResponse),
+		DurationMS:    ev.DurationMS,
+		AgentType:     ev.AgentType,
+		GateResult:    call.Entry.GateResult,
+	}
+	if ev.HookEventName == hook.PostToolUseFailure {
+		// The call failed: the spine keeps what was tried and the error.
+		msg := ev.Error
+		if ev.IsInterrupt {
+			msg = "interrupted: " + msg
+		}
+		entry.OutputSummary = spine.Clip("failed: "+msg, spine.MaxSummary)
+		entry.OutputSHA256 = spine.Digest([]byte(msg))
+	}
+	call.Entry = entry
 	if ev.HookEventName == hook.PostToolUseFailure {
 		// mistake.Record remembers a failed call.
 	} else if spine.Significant(action) {
@@ -141,14 +158,16 @@ func Digest(ev *hook.Event, proj project.Project, now time.Time) Call {
 			Text: action + ": " + entry.InputSummary, Ref: ref, Source: "hook", At: now,
 		}
 	}
-	return call
 }
 
 // handlePostToolUse records the call.
 func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
 	proj := env.Project(ev.Cwd)
 	now := env.Now()
-	call := Digest(ev, proj, now)
+	// The files first: the checks before the reply read them; the spine
+	// entry waits for the record (entry), after the reply when it can.
+	call, in, rel := digestFiles(ev, proj)
+	entry := func() { call.digestEntry(ev, in, rel, now) }
 	var lit *record.LiteratureSearch
 	if s, ok := literature.Detect(ev.ToolName, ev.ToolInput, ev.ToolResponse); ok {
 		l := s.Record(ev.SessionID, proj.Root, ev.ToolUseID, now)
@@ -167,6 +186,7 @@ func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (h
 	}
 	st, err := env.Store(ctx)
 	if err != nil {
+		entry()
 		if spool(env, ev, proj, call, lit, now) {
 			env.Note("the memory database is unavailable (%v); this %s call was spooled and is recorded once it is back", err, ev.ToolName)
 		} else {
@@ -182,6 +202,7 @@ func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (h
 	}
 	every := env.Settings().ObserverEvery
 	record := func(ctx context.Context) error {
+		entry()
 		return st.Tx(ctx, func(tx *store.Tx) error {
 			if err := tx.UpsertSession(ctx, hookrun.Seen(ev, proj.Root, now)); err != nil {
 				return err
@@ -225,10 +246,14 @@ func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (h
 			env.Logf("record %s call: %v", ev.ToolName, err)
 		}
 	}
-	if perr == nil && recordAfterReply(ev, call, g, lit) && !observer.Due(calls+1, every) {
-		// Most calls: nothing in the reply depends on the record, so the
-		// resident process writes it after answering.
-		env.AfterReply(ctx, func(ctx context.Context) {
+	if perr == nil && recordAfterReply(call, g) && !observer.Due(calls+1, every) {
+		// Most calls, failed ones too: nothing in the reply depends on the
+		// record, so the resident process writes it after answering.
+		after := env.AfterReply
+		if ev.HookEventName == hook.PostToolUseFailure || lit != nil {
+			after = env.AfterReplyOrdered // the next PreToolUse reads the mistake, gate L-1 the search
+		}
+		after(ctx, func(ctx context.Context) {
 			if err := record(ctx); err != nil {
 				refused(err)
 				return
@@ -261,13 +286,14 @@ func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (h
 }
 
 // recordAfterReply: the call's record may follow the reply, because no
-// part of the reply reads it and nothing Claude does next can depend on it
-// sooner. Kept before the reply: a failed call (its mistake memory), a
-// literature search (gate L-1 counts it), gates that ran (their results),
-// and writes of the claim ledger, a review, the seeds file or the domain
-// config (their rows feed verdicts of this very reply).
-func recordAfterReply(ev *hook.Event, call Call, g gated, lit *record.LiteratureSearch) bool {
-	if ev.HookEventName != hook.PostToolUse || lit != nil || len(g.judged) > 0 {
+// part of the reply reads it; a failed call's mistake memory and a
+// literature search (gate L-1 counts it) are recorded with
+// AfterReplyOrdered, so they are there for the next PreToolUse as if
+// written before the reply. Kept before the reply: gates that ran (their
+// results), and writes of the claim ledger, a review, the seeds file or
+// the domain config (their rows feed verdicts of this very reply).
+func recordAfterReply(call Call, g gated) bool {
+	if len(g.judged) > 0 {
 		return false
 	}
 	for _, f := range call.Files {
@@ -302,15 +328,23 @@ func protectedChanges(env *hookrun.Env, ev *hook.Event, call Call) []verdict.Ver
 		policy = permission.Default()
 	}
 	role := policy.RoleFor(ev.AgentType, policy.TeamMode())
-	// A download the user approved (into raw data, say) is not a forbidden change.
-	fetched := map[string]bool{}
-	for _, d := range permission.Downloads(permission.Request{ProjectRoot: call.Project.Root, Cwd: ev.Cwd,
-		AgentType: ev.AgentType, ToolName: ev.ToolName, ToolInput: ev.ToolInput}) {
-		fetched[d.Path] = true
-	}
+	// A download the user approved (into raw data, say) is not a forbidden
+	// change; the command is analysed for downloads only when it wrote a
+	// protected file, which most calls do not.
+	var fetched map[string]bool
 	var out []verdict.Verdict
 	for _, p := range written {
-		if fetched[p] || !policy.ProtectedFor(role, p) {
+		if !policy.ProtectedFor(role, p) {
+			continue
+		}
+		if fetched == nil {
+			fetched = map[string]bool{}
+			for _, d := range permission.Downloads(permission.Request{ProjectRoot: call.Project.Root, Cwd: ev.Cwd,
+				AgentType: ev.AgentType, ToolName: ev.ToolName, ToolInput: ev.ToolInput}) {
+				fetched[d.Path] = true
+			}
+		}
+		if fetched[p] {
 			continue
 		}
 		v := verdict.New(CheckProtectedChange, verdict.Block, verdict.High,

@@ -49,8 +49,8 @@ func gateArtifacts(ctx context.Context, env *hookrun.Env, st *store.Store, ev *h
 		}
 	}
 	since := now.Add(-2 * time.Second)
-	if call.Entry.DurationMS != nil {
-		since = since.Add(-time.Duration(*call.Entry.DurationMS) * time.Millisecond)
+	if ev.DurationMS != nil {
+		since = since.Add(-time.Duration(*ev.DurationMS) * time.Millisecond)
 	}
 	var load artifact.Loader
 	if st != nil {

@@ -96,7 +96,7 @@ func handlePreToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (ho
 			out.Context = append(out.Context, c)
 		}
 	}
-	out.Verdicts = append(out.Verdicts, ledgerBash(ev, proj, req)...)
+	out.Verdicts = append(out.Verdicts, ledgerBash(ev, d.Paths)...)
 	out.Verdicts = append(out.Verdicts, shellWrites(ctx, env, ev, st, proj, d.Paths)...)
 	if probe.halts {
 		out.Verdicts = append(out.Verdicts, haltCheck(ctx, env, st, proj, d.Paths)...)
@@ -271,12 +271,13 @@ func dedupAlerts(as []observer.Alert) []observer.Alert {
 
 // ledgerBash refuses shell writes to a claim ledger: promotions can only be
 // checked when the new content is known, which Write and Edit give and a
-// shell command does not.
-func ledgerBash(ev *hook.Event, proj project.Project, req permission.Request) []verdict.Verdict {
+// shell command does not. paths are the files the call writes as the
+// permission check found them (Decision.Paths: the command is not
+// analysed again).
+func ledgerBash(ev *hook.Event, paths []string) []verdict.Verdict {
 	if ev.ToolName != "Bash" && ev.ToolName != "PowerShell" {
 		return nil
 	}
-	paths, _ := permission.WrittenPaths(req)
 	for _, p := range paths {
 		if ledger.IsLedger(p) {
 			v := verdict.New(ledger.CheckLedger, verdict.Block, verdict.High,

@@ -43,6 +43,9 @@ type Env struct {
 	// what the hook saw: the resident process runs it once the reply is
 	// written. nil means AfterReply runs the work at once.
 	After func(func(context.Context))
+	// AfterOrdered is After for work whose records the hooks that follow
+	// read (AfterReplyOrdered); nil means After.
+	AfterOrdered func(func(context.Context))
 	// Query, in the resident process, answers the query service's
 	// requests (warm, embed, knn) in-process, so a handler there does not
 	// dial its own socket; nil in vibe-hook, whose handlers ask the
@@ -83,7 +86,7 @@ func (e *Env) UseStore(st *store.Store) {
 // shared, not owned: the copy leaves it open.
 func (e *Env) WithStreams(stdin io.Reader, stdout, stderr io.Writer) *Env {
 	e.mu.Lock()
-	sub := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Now: e.Now, Getenv: e.Getenv, Context: e.Context, Go: e.Go, After: e.After, Query: e.Query,
+	sub := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Now: e.Now, Getenv: e.Getenv, Context: e.Context, Go: e.Go, After: e.After, AfterOrdered: e.AfterOrdered, Query: e.Query,
 		paths: e.paths, settings: e.settings, st: e.st, stErr: e.stErr, opened: e.opened,
 		borrowed: e.borrowed || e.st != nil, spooled: e.spooled}
 	e.mu.Unlock()
@@ -165,6 +168,23 @@ func (e *Env) AfterReply(ctx context.Context, f func(context.Context)) {
 		return
 	}
 	f(ctx)
+}
+
+// AfterReplyOrdered is AfterReply for a record that the hooks after this
+// one read to decide or to tell Claude something (a failed call's mistake
+// memory, a literature search that gate L-1 counts): the resident process
+// finishes it before it runs a hook that arrives after this reply
+// (Env.AfterOrdered), so it is there as if it had been written before the
+// reply.
+func (e *Env) AfterReplyOrdered(ctx context.Context, f func(context.Context)) {
+	switch {
+	case e.AfterOrdered != nil:
+		e.AfterOrdered(f)
+	case e.After != nil:
+		e.After(f)
+	default:
+		f(ctx)
+	}
 }
 
 // Record writes r in one transaction when the database takes it, and

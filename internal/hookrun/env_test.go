@@ -1,6 +1,7 @@
 package hookrun
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -36,5 +37,34 @@ func TestEnvProjectIsTheEventsProject(t *testing.T) {
 	os.RemoveAll(a) // resolved once per event: the answer stays
 	if got := env.Project(b); filepath.Base(got.Root) != "a" {
 		t.Errorf("second ask in the same event: %+v, want the first answer (a)", got)
+	}
+}
+
+// TestAfterReplyOrderedGoesWhereTheProcessSays: ordered after-reply work
+// goes to AfterOrdered, else to After, else runs at once (a hook binary).
+func TestAfterReplyOrderedGoesWhereTheProcessSays(t *testing.T) {
+	var got []string
+	into := func(name string) func(func(context.Context)) {
+		return func(func(context.Context)) { got = append(got, name) }
+	}
+	work := func(context.Context) { got = append(got, "now") }
+	for _, c := range []struct {
+		env  *Env
+		want string
+	}{
+		{&Env{After: into("after"), AfterOrdered: into("ordered")}, "ordered"},
+		{&Env{After: into("after")}, "after"},
+		{&Env{}, "now"},
+	} {
+		got = nil
+		c.env.AfterReplyOrdered(context.Background(), work)
+		if len(got) != 1 || got[0] != c.want {
+			t.Errorf("%+v: went to %v, want %s", c.env, got, c.want)
+		}
+	}
+	got = nil
+	(&Env{After: into("after"), AfterOrdered: into("ordered")}).AfterReply(context.Background(), work)
+	if len(got) != 1 || got[0] != "after" {
+		t.Errorf("plain after-reply work went to %v", got)
 	}
 }

@@ -1202,6 +1202,9 @@ type Download struct {
 // code), so PostToolUse can record each one's URL and checksum once the
 // call ran.
 func Downloads(req Request) []Download {
+	if req.ToolName != "Bash" {
+		return nil // only the shell analysis finds downloads: a file tool's call has none to look for
+	}
 	root := resolvedRoot(req.ProjectRoot)
 	cwd := requestCwd(req, root)
 	eff := collect(req, root, cwd, homeDir())

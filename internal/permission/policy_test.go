@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/blueprints"
+	"github.com/vibe-science/vibe/internal/filememo"
 )
 
 func TestLoad(t *testing.T) {
@@ -76,6 +77,9 @@ func TestLoad(t *testing.T) {
 // policy once, and again as soon as the file changes, even to another text
 // of the same length.
 func TestLoadKeepsThePolicyUntilTheFileChanges(t *testing.T) {
+	settle := filememo.Settle
+	filememo.Settle = 0 // keep what this test just wrote
+	t.Cleanup(func() { filememo.Settle = settle })
 	dir := t.TempDir()
 	file := filepath.Join(dir, ".vibe-science", "permissions.json")
 	os.MkdirAll(filepath.Dir(file), 0o755)

@@ -6,12 +6,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/wire"
 	"github.com/vibe-science/vibe/internal/worker/client"
 )
 
@@ -172,9 +174,9 @@ func TestWorkAfterTheReply(t *testing.T) {
 }
 
 // TestPostToolUseRecordedAfterTheReply: the resident process answers a
-// plain PostToolUse before it records the call, and the record lands
-// before Close releases the database; a failed call is recorded before
-// its reply (its mistake memory), and both count as the session's calls.
+// plain PostToolUse and a failed call before it records them, and the
+// records land before Close releases the database; both count as the
+// session's calls, and the failure is remembered as a mistake.
 func TestPostToolUseRecordedAfterTheReply(t *testing.T) {
 	p := testHome(t)
 	w := New(fastConfig(p, &fakeLoader{}, "fake"))
@@ -194,6 +196,13 @@ func TestPostToolUseRecordedAfterTheReply(t *testing.T) {
 			t.Fatalf("reply: %+v %s", rep, rep.Stdout)
 		}
 	}
+	// The next call of the failed command, sent the moment the failure
+	// was answered, is told of it (the worker's afterGate).
+	retry := `{"session_id":"s1","cwd":"` + proj + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_use_id":"t3",` +
+		`"tool_input":{"command":"python3 train.py"}}`
+	if rep := hookFrame(t, p.Socket, "pre-tool-use", retry, env...); !strings.Contains(string(rep.Stdout), "KeyError") {
+		t.Fatalf("the PreToolUse right after the failure does not name it: %+v %s", rep, rep.Stdout)
+	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -210,4 +219,69 @@ func TestPostToolUseRecordedAfterTheReply(t *testing.T) {
 	if entries != 2 || calls != 2 || mistakes != 1 {
 		t.Fatalf("spine entries %d, tool calls %d, mistakes %d; want 2, 2, 1", entries, calls, mistakes)
 	}
+}
+
+// TestAHookSeesTheRecordsOfEarlierReplies: what a hook leaves for after
+// its reply with AfterReplyOrdered is done before a hook that arrives
+// after that reply runs, so moving such a record after the reply never
+// changes what the next hook reads; other after-reply work, and nothing
+// pending, make no hook wait.
+func TestAHookSeesTheRecordsOfEarlierReplies(t *testing.T) {
+	p := testHome(t)
+	cfg := fastConfig(p, &fakeLoader{}, "fake")
+	var recorded atomic.Int32
+	cfg.Lookup = func(name string) (hookrun.Spec, error) {
+		h := hookrun.Spec{Name: name, Events: []string{hook.Stop}, Budget: 5 * time.Second}
+		switch name {
+		case "record":
+			h.Handle = func(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
+				env.AfterReplyOrdered(ctx, func(context.Context) {
+					time.Sleep(150 * time.Millisecond)
+					recorded.Add(1)
+				})
+				return hookrun.Outcome{}, nil
+			}
+		case "plain":
+			h.Handle = func(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
+				env.AfterReply(ctx, func(context.Context) { time.Sleep(300 * time.Millisecond) })
+				return hookrun.Outcome{}, nil
+			}
+		case "read":
+			h.Handle = func(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
+				env.Note("recorded %d", recorded.Load())
+				return hookrun.Outcome{}, nil
+			}
+		default:
+			return hookrun.Spec{}, fmt.Errorf("no hook %q", name)
+		}
+		return h, nil
+	}
+	w := New(cfg)
+	if err := w.Open(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	event := `{"session_id":"s1","hook_event_name":"Stop"}`
+	quick := func(hookName string) wire.HookReply {
+		t.Helper()
+		start := time.Now()
+		rep := hookFrame(t, p.Socket, hookName, event, "VIBE_HOME="+p.Home)
+		if rep.Code != "" || rep.Exit != 0 {
+			t.Fatalf("%s: reply %+v %s", hookName, rep, rep.Stdout)
+		}
+		if d := time.Since(start); d > 100*time.Millisecond {
+			t.Fatalf("%s waited %v", hookName, d)
+		}
+		return rep
+	}
+	for i := 1; i <= 2; i++ {
+		quick("record") // its reply does not wait for its own record
+		rep := hookFrame(t, p.Socket, "read", event, "VIBE_HOME="+p.Home)
+		if want := fmt.Sprintf("recorded %d", i); !strings.Contains(string(rep.Stdout), want) {
+			t.Fatalf("the hook after the reply read %s, want %q", rep.Stdout, want)
+		}
+	}
+	quick("plain")
+	quick("read") // a plain record after the reply is not waited for
+	quick("read") // nor is anything when nothing is pending
 }

@@ -52,6 +52,7 @@ func (w *Worker) serve() {
 // Socket deadlines are wall-clock by nature, so they use time.Now rather
 // than the injected clock.
 func (w *Worker) handle(conn net.Conn) {
+	growStack() // a hook's connection goes deep (hookhost.go)
 	defer conn.Close()
 	r := bufio.NewReaderSize(conn, 4<<10) // longer lines and frames are read in parts
 	conn.SetReadDeadline(time.Now().Add(connIdle))

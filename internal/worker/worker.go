@@ -144,6 +144,11 @@ type Worker struct {
 	handlers   sync.WaitGroup
 	exe        *exeWatch
 
+	after afterGate // after-reply work that later hooks wait for
+	// replied, when set (benchmarks), is told each hook's time from its
+	// decoded frame to its written reply.
+	replied func(hook string, took time.Duration)
+
 	errMu   sync.Mutex
 	lastErr string
 
