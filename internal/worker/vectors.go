@@ -2,6 +2,7 @@ package worker
 
 import (
 	"context"
+	"fmt"
 	"sync"
 
 	"github.com/vibe-science/vibe/internal/fault"
@@ -23,13 +24,31 @@ type vectorKey struct{ project, model string }
 
 // vectorIndex holds the sets of codes read from one database.
 type vectorIndex struct {
-	mu   sync.RWMutex
-	from *store.Store // the read pool the sets were loaded from
-	sets map[vectorKey]*vecindex.Set
+	// run starts a load of codes, which outlives the query that asked for
+	// it (Worker.goHandler, so Close waits for it; nil: a goroutine); ctx
+	// is the loads' context (the worker's hook context; nil: none).
+	run func(func())
+	ctx context.Context
+
+	mu      sync.RWMutex
+	from    *store.Store // the read pool the sets were loaded from
+	sets    map[vectorKey]*vecindex.Set
+	loading map[vectorKey]*codeLoad
 }
 
-// set returns the codes of project and model in rd, loading them the first
-// time; another rd (the database file was reopened) starts over.
+// codeLoad is one set of codes being read.
+type codeLoad struct {
+	done    chan struct{}
+	set     *vecindex.Set
+	err     error
+	pending []record.Vector // stored by the embed loop while the codes were read
+}
+
+// set returns the codes of project and model in rd. The first call for a
+// key starts reading them (a second at 100k vectors) on a load of its own,
+// so a query whose deadline passes first (a hook's recall has 150 ms) goes
+// on without vectors while the load completes for the next one; another rd
+// (the database file was reopened) starts over.
 func (x *vectorIndex) set(ctx context.Context, rd *store.Store, k vectorKey) (*vecindex.Set, error) {
 	x.mu.RLock()
 	s, ok := x.sets[k]
@@ -39,24 +58,63 @@ func (x *vectorIndex) set(ctx context.Context, rd *store.Store, k vectorKey) (*v
 		return s, nil
 	}
 	x.mu.Lock()
-	defer x.mu.Unlock()
 	if x.from != rd {
-		x.from, x.sets = rd, map[vectorKey]*vecindex.Set{}
+		x.from, x.sets, x.loading = rd, map[vectorKey]*vecindex.Set{}, map[vectorKey]*codeLoad{}
 	}
 	if s, ok := x.sets[k]; ok {
+		x.mu.Unlock()
 		return s, nil
 	}
-	// Loaded under the lock: a put waits for it, so a vector stored while
-	// the codes are read is either in what is read or put afterwards.
-	s = vecindex.NewSet(record.VectorDims)
+	l, ok := x.loading[k]
+	if !ok {
+		l = &codeLoad{done: make(chan struct{})}
+		x.loading[k] = l
+		run := x.run
+		if run == nil {
+			run = func(f func()) { go f() }
+		}
+		run(func() { x.load(rd, k, l) })
+	}
+	x.mu.Unlock()
+	select {
+	case <-l.done:
+		return l.set, l.err
+	case <-ctx.Done():
+		return nil, fmt.Errorf("the project's vector codes are still being read: %w", ctx.Err())
+	}
+}
+
+// load reads the codes of k from rd and installs them, with what the embed
+// loop stored meanwhile: a vector stored while they are read is either in
+// what is read or in l.pending (put sees the load registered before the
+// read starts), and putting it twice changes nothing.
+func (x *vectorIndex) load(rd *store.Store, k vectorKey, l *codeLoad) {
+	ctx := x.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	s := vecindex.NewSet(record.VectorDims)
 	err := rd.VectorCodes(ctx, k.project, k.model, func(id int64, kind string, code []byte) {
 		s.Put(id, kind, vecindex.CodeOf(code))
 	})
-	if err != nil {
-		return nil, err
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	defer close(l.done)
+	current := x.from == rd && x.loading[k] == l
+	if current {
+		delete(x.loading, k)
 	}
-	x.sets[k] = s
-	return s, nil
+	if err != nil {
+		l.err = err
+		return
+	}
+	for _, v := range l.pending {
+		apply(k, s, v)
+	}
+	l.set = s
+	if current {
+		x.sets[k] = s
+	}
 }
 
 // knn is the k memories of project whose vectors by model lie nearest to
@@ -105,20 +163,30 @@ func (x *vectorIndex) dropMissing(rd *store.Store, key vectorKey, ids []int64, h
 	}
 }
 
-// put records vectors the embed loop stored in st's file. A memory has one
-// vector, so its code leaves the sets of the project's other models.
+// put records vectors the embed loop stored, once they are committed.
 func (x *vectorIndex) put(vs []record.Vector) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	for _, v := range vs {
 		for k, s := range x.sets {
-			switch {
-			case k.project != v.ProjectPath:
-			case k.model == v.Model:
-				s.Put(v.MemoryID, v.Kind, vecindex.Code(v.Embedding))
-			default:
-				s.Delete(v.MemoryID)
+			apply(k, s, v)
+		}
+		for k, l := range x.loading {
+			if k.project == v.ProjectPath {
+				l.pending = append(l.pending, v)
 			}
 		}
+	}
+}
+
+// apply puts v into the codes of k: a memory has one vector, so its code
+// leaves the sets of the project's other models.
+func apply(k vectorKey, s *vecindex.Set, v record.Vector) {
+	switch {
+	case k.project != v.ProjectPath:
+	case k.model == v.Model:
+		s.Put(v.MemoryID, v.Kind, vecindex.Code(v.Embedding))
+	default:
+		s.Delete(v.MemoryID)
 	}
 }

@@ -2,6 +2,7 @@ package worker
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -319,5 +320,40 @@ func TestWarmLoadsTheProjectsCodes(t *testing.T) {
 			}
 			eventually(t, 5*time.Second, "codes loaded", func() bool { return loaded() == 2 })
 		})
+	}
+}
+
+// A query whose deadline passes while its project's codes are read goes on
+// without them, and the reading completes for the next query (the load has
+// its own context: the hook's recall deadline is 150 ms, a large project's
+// codes take longer). What the embed loop stores meanwhile is in the set.
+func TestCodesLoadOutlivesAQuerysDeadline(t *testing.T) {
+	ctx := context.Background()
+	st, _, centres := vectorStore(t, 60)
+	release := make(chan struct{})
+	x := vectorIndex{run: func(f func()) { go func() { <-release; f() }() }}
+	short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+	defer cancel()
+	q := centres[3]
+	if _, err := x.knn(short, st, "/p", q, 5, "A", nil); err == nil || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("knn while the codes load = %v; want the deadline's error", err)
+	}
+	// Stored while the codes are read (not in the file: only put knows it).
+	x.put([]record.Vector{{MemoryID: 999_999, ProjectPath: "/p", Model: "A", Kind: record.KindNote, Embedding: q}})
+	close(release)
+	eventually(t, 5*time.Second, "codes loaded", func() bool {
+		x.mu.RLock()
+		defer x.mu.RUnlock()
+		return x.sets[vectorKey{"/p", "A"}] != nil
+	})
+	x.mu.RLock()
+	s := x.sets[vectorKey{"/p", "A"}]
+	x.mu.RUnlock()
+	if s.Len() != 61 {
+		t.Errorf("codes held = %d, want the 60 read and the one put meanwhile", s.Len())
+	}
+	got, err := x.knn(ctx, st, "/p", q, 5, "A", nil)
+	if err != nil || len(got) != 5 {
+		t.Fatalf("knn after the load = %v, %v", got, err)
 	}
 }

@@ -202,6 +202,7 @@ func New(cfg Config) *Worker {
 	}
 	w := &Worker{cfg: cfg, now: cfg.Now, exe: newExeWatch(cfg.Executable, cfg.PollInterval), qcache: newQueryCache(cfg.QueryCache)}
 	w.hookCtx, w.hookCancel = context.WithCancel(context.Background())
+	w.vectors.run, w.vectors.ctx = w.goHandler, w.hookCtx
 	return w
 }
 
