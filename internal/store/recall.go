@@ -142,6 +142,11 @@ func rankText(ctx context.Context, db queryer, q record.TextQuery, limit int) ([
 	}
 	query += " ORDER BY 2, 1 LIMIT ?"
 	args = append(args, limit)
+	return queryRanked(ctx, db, query, args)
+}
+
+// queryRanked runs a query of (id, BM25 score) rows, in its order.
+func queryRanked(ctx context.Context, db queryer, query string, args []any) ([]rankedID, error) {
 	rows, err := db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, classify("search memories", err)
@@ -242,20 +247,7 @@ WHERE memories_fts MATCH ?`)
 	args = keeps(&b, q, args)
 	b.WriteString(" ORDER BY 2, 1 LIMIT ?")
 	args = append(args, q.Limit)
-	rows, err := db.QueryContext(ctx, b.String(), args...)
-	if err != nil {
-		return nil, classify("search memories", err)
-	}
-	defer rows.Close()
-	var out []rankedID
-	for rows.Next() {
-		var r rankedID
-		if err := rows.Scan(&r.id, &r.score); err != nil {
-			return nil, classify("search memories", err)
-		}
-		out = append(out, r)
-	}
-	return out, classify("search memories", rows.Err())
+	return queryRanked(ctx, db, b.String(), args)
 }
 
 // hydrate reads the ranked memories that belong to the query's project (and

@@ -18,6 +18,33 @@ const (
 	BenchModel   = "bench-random"
 )
 
+// BenchSpine adds rows spine entries of earlier sessions (500 a session,
+// a month ago) to project in st: the history `make bench` and the worker's
+// hook benchmarks run the hooks beside.
+func BenchSpine(ctx context.Context, st *store.Store, project string, rows int) error {
+	base := time.Now().Add(-30 * 24 * time.Hour)
+	return st.Tx(ctx, func(tx *store.Tx) error {
+		const perSession = 500
+		for i := 0; i < rows; i++ {
+			sid := fmt.Sprintf("prefill-%d", i/perSession)
+			at := base.Add(time.Duration(i) * time.Second)
+			if i%perSession == 0 {
+				if err := tx.UpsertSession(ctx, record.SessionSeen{ID: sid, ProjectPath: project, At: at, Start: true}); err != nil {
+					return err
+				}
+			}
+			d := int64(i % 900)
+			if _, err := tx.AddSpine(ctx, record.SpineEntry{SessionID: sid, ProjectPath: project, At: at,
+				ActionType: []string{"DATA_LOAD", "MODEL_TRAIN", "CODE_EDIT", "COMMAND", "FILE_READ"}[i%5],
+				ToolName:   "Bash", ToolUseID: fmt.Sprintf("toolu_pre_%d", i), InputSummary: fmt.Sprintf("$ python step_%d.py --seed %d", i%97, i),
+				OutputSummary: "ok", InputSHA256: "x", OutputSHA256: "y", DurationMS: &d}, nil); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
 // KNNTimes is what BenchKNN measures.
 type KNNTimes struct {
 	// P50 is a query as the worker answers it: the in-memory Hamming scan
