@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/buildinfo"
+
 	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/embed"
 	"github.com/vibe-science/vibe/internal/embed/hugotembed"
@@ -29,6 +31,12 @@ var (
 )
 
 // workerBinary builds cmd/vibe-embed-worker once per test run.
+// pinVersion gives a binary the tests build this test binary's version:
+// without it each build takes the VCS stamp of the moment it is built, and
+// a commit while the tests run makes the worker and a hook client of one
+// test two builds (the worker then refuses the hook).
+var pinVersion = "-X github.com/vibe-science/vibe/internal/buildinfo.Version=" + buildinfo.Version
+
 func workerBinary(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
@@ -41,7 +49,7 @@ func workerBinary(t *testing.T) string {
 			return
 		}
 		builtBin = filepath.Join(dir, client.BinaryName)
-		cmd := exec.Command("go", "build", "-tags", "sqlite_fts5", "-o", builtBin, "github.com/vibe-science/vibe/cmd/vibe-embed-worker")
+		cmd := exec.Command("go", "build", "-tags", "sqlite_fts5", "-ldflags", pinVersion, "-o", builtBin, "github.com/vibe-science/vibe/cmd/vibe-embed-worker")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}

@@ -31,7 +31,7 @@ func TestRebuildNeverReachesTheOldWorker(t *testing.T) {
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	hookBin := filepath.Join(dir, "vibe-pre-tool-use")
-	build := exec.Command("go", "build", "-o", hookBin, "github.com/vibe-science/vibe/cmd/vibe-pre-tool-use")
+	build := exec.Command("go", "build", "-ldflags", pinVersion, "-o", hookBin, "github.com/vibe-science/vibe/cmd/vibe-pre-tool-use")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build the hook client: %v\n%s", err, out)
@@ -89,7 +89,9 @@ func TestRebuildNeverReachesTheOldWorker(t *testing.T) {
 	if err := syscall.Kill(oldPID, syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
-	rebuild := exec.Command("go", "build", "-tags", "sqlite_fts5", "-ldflags=-w", "-o", daemon, "github.com/vibe-science/vibe/cmd/vibe-embed-worker")
+	// The same version string: only the file's identity tells the builds
+	// apart, as for two builds of one dirty checkout.
+	rebuild := exec.Command("go", "build", "-tags", "sqlite_fts5", "-ldflags=-w "+pinVersion, "-o", daemon, "github.com/vibe-science/vibe/cmd/vibe-embed-worker")
 	if out, err := rebuild.CombinedOutput(); err != nil {
 		t.Fatalf("rebuild the worker: %v\n%s", err, out)
 	}
