@@ -120,13 +120,18 @@ type rankedID struct {
 	score float64
 }
 
-// rankedList is the ids of ranked as idList's JSON array.
-func rankedList(ranked []rankedID) string {
+// keptSelect is the query of cols of the ranked memories that q keeps
+// (keeps), and its arguments; the ids go in as one JSON array (idList).
+func keptSelect(cols string, q record.TextQuery, ranked []rankedID) (string, []any) {
 	ids := make([]int64, len(ranked))
 	for i, r := range ranked {
 		ids[i] = r.id
 	}
-	return idList(ids)
+	var b strings.Builder
+	b.WriteString("SELECT " + cols + " FROM memories m WHERE ")
+	args := keeps(&b, q, make([]any, 0, len(q.Kinds)+4))
+	b.WriteString(" AND m.id IN (SELECT value FROM json_each(?))")
+	return b.String(), append(args, idList(ids))
 }
 
 // rankText is the BM25 order of all indexed memories (every project),
@@ -200,13 +205,8 @@ func keptOf(ctx context.Context, db queryer, q record.TextQuery, ranked []ranked
 	if len(ranked) == 0 {
 		return nil, nil
 	}
-	var b strings.Builder
-	b.WriteString("SELECT m.id FROM memories m WHERE ")
-	args := make([]any, 0, len(ranked)+len(q.Kinds)+3)
-	args = keeps(&b, q, args)
-	b.WriteString(" AND m.id IN (SELECT value FROM json_each(?))")
-	args = append(args, rankedList(ranked))
-	rows, err := db.QueryContext(ctx, b.String(), args...)
+	query, args := keptSelect("m.id", q, ranked)
+	rows, err := db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, classify("search memories", err)
 	}
@@ -256,13 +256,8 @@ func hydrate(ctx context.Context, db queryer, q record.TextQuery, ranked []ranke
 	if len(ranked) == 0 {
 		return nil, nil
 	}
-	var b strings.Builder
-	b.WriteString("SELECT " + memoryCols + " FROM memories m WHERE ")
-	args := make([]any, 0, len(ranked)+len(q.Kinds)+3)
-	args = keeps(&b, q, args)
-	b.WriteString(" AND m.id IN (SELECT value FROM json_each(?))")
-	args = append(args, rankedList(ranked))
-	rows, err := db.QueryContext(ctx, b.String(), args...)
+	query, args := keptSelect(memoryCols, q, ranked)
+	rows, err := db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, classify("search memories", err)
 	}

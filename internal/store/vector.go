@@ -140,23 +140,25 @@ SELECT c.memory_id, vec_distance_l2(f.embedding, ?) AS d
 FROM c JOIN vec_floats f ON f.memory_id = c.memory_id JOIN memories m ON m.id = c.memory_id AND m.forgotten = 0
 ORDER BY d, c.memory_id LIMIT ?`)
 	args = append(args, blob, k)
-	rows, err := s.db.QueryContext(ctx, b.String(), args...)
+	return s.queryHits(ctx, "knn", b.String(), args, k)
+}
+
+// queryHits runs a query of (memory id, distance) rows, in its order.
+func (s *Store) queryHits(ctx context.Context, op, query string, args []any, capacity int) ([]record.VectorHit, error) {
+	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
-		return nil, classify("knn", err)
+		return nil, classify(op, err)
 	}
 	defer rows.Close()
-	hits := make([]record.VectorHit, 0, k)
+	hits := make([]record.VectorHit, 0, capacity)
 	for rows.Next() {
 		var h record.VectorHit
 		if err := rows.Scan(&h.MemoryID, &h.Distance); err != nil {
-			return nil, classify("knn", err)
+			return nil, classify(op, err)
 		}
 		hits = append(hits, h)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, classify("knn", err)
-	}
-	return hits, nil
+	return hits, classify(op, rows.Err())
 }
 
 // VectorCodes calls fn with the binary code (vec_quantize_binary's bytes)
@@ -198,24 +200,11 @@ func (s *Store) VectorDistances(ctx context.Context, query []float32, ids []int6
 	if err != nil {
 		return nil, fault.E(fault.Internal, "rerank", err)
 	}
-	rows, err := s.db.QueryContext(ctx, `
+	return s.queryHits(ctx, "rerank", `
 SELECT f.memory_id, vec_distance_l2(f.embedding, ?) AS d
 FROM vec_floats f JOIN memories m ON m.id = f.memory_id AND m.forgotten = 0
 WHERE f.memory_id IN (SELECT value FROM json_each(?))
-ORDER BY d, f.memory_id`, blob, idList(ids))
-	if err != nil {
-		return nil, classify("rerank", err)
-	}
-	defer rows.Close()
-	hits := make([]record.VectorHit, 0, len(ids))
-	for rows.Next() {
-		var h record.VectorHit
-		if err := rows.Scan(&h.MemoryID, &h.Distance); err != nil {
-			return nil, classify("rerank", err)
-		}
-		hits = append(hits, h)
-	}
-	return hits, classify("rerank", rows.Err())
+ORDER BY d, f.memory_id`, []any{blob, idList(ids)}, len(ids))
 }
 
 // VectorCounts counts vectors by the model that made them.
