@@ -22,7 +22,12 @@ const sessionStartFixture = `{"session_id":"372e7d5d-9e0c-4521-bc95-02a2c22cfa24
 // a git project with nothing recorded but its own sessions: the worst
 // hook of `make bench`, whose cost is mostly its store reads (see
 // store.BenchmarkSessionStartQueries).
-func BenchmarkRelayedSessionStart(b *testing.B) {
+func BenchmarkRelayedSessionStart(b *testing.B) { benchRelayedSessionStart(b, nil, "") }
+
+// benchRelayedSessionStart times SessionStart in the worker on a git
+// project; fill, when set, adds to the database after the first start has
+// made the project's rows, and the next reply must then contain want.
+func benchRelayedSessionStart(b *testing.B, fill func(b *testing.B, db string), want string) {
 	p := testHome(b)
 	proj := filepath.Join(p.Home, "project")
 	if err := os.MkdirAll(filepath.Join(proj, ".git"), 0o755); err != nil {
@@ -36,14 +41,18 @@ func BenchmarkRelayedSessionStart(b *testing.B) {
 	frame := wire.AppendHookRequest(nil, wire.HookRequest{Hook: "session-start", Version: buildinfo.Version,
 		Env:   []string{"VIBE_HOME=" + p.Home, "HOME=" + p.Home, "CLAUDE_PROJECT_DIR=" + proj},
 		Stdin: []byte(strings.Replace(sessionStartFixture, "CWD", proj, 1))})
-	run := func() {
-		if rep := sendFrame(b, p.Socket, frame); rep.Code != "" || rep.Exit != 0 || !strings.Contains(string(rep.Stdout), "VIBE STATE") {
+	run := func(want string) {
+		if rep := sendFrame(b, p.Socket, frame); rep.Code != "" || rep.Exit != 0 || !strings.Contains(string(rep.Stdout), want) {
 			b.Fatalf("reply %+v %s", rep, rep.Stdout)
 		}
 	}
-	run() // the first start creates the project's rows
+	run("VIBE STATE") // the first start creates the project's rows
+	if fill != nil {
+		fill(b, p.DB)
+		run(want)
+	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		run()
+		run("VIBE STATE")
 	}
 }

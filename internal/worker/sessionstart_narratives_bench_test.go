@@ -3,16 +3,11 @@ package worker
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/buildinfo"
 	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
-	"github.com/vibe-science/vibe/internal/wire"
 )
 
 // BenchmarkRelayedSessionStartNarratives is BenchmarkRelayedSessionStart on
@@ -20,32 +15,7 @@ import (
 // session (one per SessionEnd, texts that differ in their counts) and 4
 // decisions, which SessionStart's memory section ranks and shows.
 func BenchmarkRelayedSessionStartNarratives(b *testing.B) {
-	p := testHome(b)
-	proj := filepath.Join(p.Home, "project")
-	if err := os.MkdirAll(filepath.Join(proj, ".git"), 0o755); err != nil {
-		b.Fatal(err)
-	}
-	w := New(Config{Paths: p, Settings: settings("fake"), PollInterval: time.Hour})
-	if err := w.Open(context.Background()); err != nil {
-		b.Fatal(err)
-	}
-	defer w.Close()
-	frame := wire.AppendHookRequest(nil, wire.HookRequest{Hook: "session-start", Version: buildinfo.Version,
-		Env:   []string{"VIBE_HOME=" + p.Home, "HOME=" + p.Home, "CLAUDE_PROJECT_DIR=" + proj},
-		Stdin: []byte(strings.Replace(sessionStartFixture, "CWD", proj, 1))})
-	run := func(want string) {
-		rep := sendFrame(b, p.Socket, frame)
-		if rep.Code != "" || rep.Exit != 0 || !strings.Contains(string(rep.Stdout), want) {
-			b.Fatalf("reply %+v %s", rep, rep.Stdout)
-		}
-	}
-	run("VIBE STATE") // the first start creates the project's rows
-	fillBenchNarratives(b, p.DB)
-	run("Decided to keep")
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		run("VIBE STATE")
-	}
+	benchRelayedSessionStart(b, fillBenchNarratives, "Decided to keep")
 }
 
 // fillBenchNarratives adds the memories to the project of the one session
