@@ -184,27 +184,31 @@ SELECT memory_id, kind, embedding FROM vec_memories_bits WHERE project_path = ? 
 	return classify("read vector codes", rows.Err())
 }
 
-// VectorDistances is the exact L2 distance from query to the vector of
-// each of ids, for the ids whose vector still exists and whose memory is
-// not forgotten (any other is left out), nearest first, ties by id: the
-// rerank of a short list found by binary code.
-func (s *Store) VectorDistances(ctx context.Context, query []float32, ids []int64) ([]record.VectorHit, error) {
-	query, err := padVector("rerank", "query vector", query)
-	if err != nil {
-		return nil, err
-	}
+// VectorFloats reads the float vectors of ids (as stored: padded to
+// record.VectorDims), for the ids whose vector exists and whose memory is
+// not forgotten (any other is left out): what the worker's rerank has not
+// kept in memory.
+func (s *Store) VectorFloats(ctx context.Context, ids []int64, fn func(id int64, embedding []byte)) error {
 	if len(ids) == 0 {
-		return []record.VectorHit{}, nil
+		return nil
 	}
-	blob, err := sqlite_vec.SerializeFloat32(query)
-	if err != nil {
-		return nil, fault.E(fault.Internal, "rerank", err)
-	}
-	return s.queryHits(ctx, "rerank", `
-SELECT f.memory_id, vec_distance_l2(f.embedding, ?) AS d
+	rows, err := s.db.QueryContext(ctx, `
+SELECT f.memory_id, f.embedding
 FROM vec_floats f JOIN memories m ON m.id = f.memory_id AND m.forgotten = 0
-WHERE f.memory_id IN (SELECT value FROM json_each(?))
-ORDER BY d, f.memory_id`, []any{blob, idList(ids)}, len(ids))
+WHERE f.memory_id IN (SELECT value FROM json_each(?))`, idList(ids))
+	if err != nil {
+		return classify("read vectors", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var b []byte
+		if err := rows.Scan(&id, &b); err != nil {
+			return classify("read vectors", err)
+		}
+		fn(id, b)
+	}
+	return classify("read vectors", rows.Err())
 }
 
 // VectorCounts counts vectors by the model that made them.

@@ -48,7 +48,8 @@ func BenchSpine(ctx context.Context, st *store.Store, project string, rows int) 
 // KNNTimes is what BenchKNN measures.
 type KNNTimes struct {
 	// P50 is a query as the worker answers it: the in-memory Hamming scan
-	// (vectors.go) and the exact rerank in the database.
+	// (vectors.go) and the exact rerank, which reads the vectors it does
+	// not keep from the database (random queries find few kept).
 	P50 time.Duration
 	// Load is the first query's loading of the project's codes.
 	Load time.Duration

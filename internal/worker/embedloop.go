@@ -27,6 +27,17 @@ func (w *Worker) currentModel(ctx context.Context) (string, error) {
 	return name, nil
 }
 
+// queryModel is the model a query embeds with: the one the embed loop
+// last read (it reads it on every round, once a second when idle), so a
+// hook's recall costs no database read, and queries and the loop agree;
+// before the loop's first round, the database's.
+func (w *Worker) queryModel(ctx context.Context) (string, error) {
+	if name, _, _, _ := w.models.status(); name != "" {
+		return name, nil
+	}
+	return w.currentModel(ctx)
+}
+
 // loop drains the queue until ctx is cancelled; the batch in hand when
 // that happens is finished and stored first.
 func (w *Worker) loop(ctx context.Context) {

@@ -21,7 +21,7 @@ func (w *Worker) answer(ctx context.Context, req client.Request) client.Response
 		h := w.Health(ctx)
 		return client.Response{OK: true, Model: h.Model, Health: &h}
 	case client.OpWarm:
-		name, err := w.currentModel(ctx)
+		name, err := w.queryModel(ctx)
 		if err != nil {
 			return refusal(err)
 		}
@@ -110,7 +110,7 @@ func (w *Worker) query(ctx context.Context, req client.Request) (*client.Respons
 func (w *Worker) embedNow(ctx context.Context, texts []string) ([][]float32, string, error) {
 	w.queries.Add(1)
 	defer w.queries.Add(-1)
-	name, err := w.currentModel(ctx)
+	name, err := w.queryModel(ctx)
 	if err != nil {
 		return nil, "", err
 	}

@@ -1,8 +1,10 @@
 package worker
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/vibe-science/vibe/internal/fault"
@@ -12,12 +14,16 @@ import (
 )
 
 // The vector index: every project's binary codes in memory, so a KNN scans
-// them in Go (internal/vecindex) and asks the database only for the exact
-// distances of its short list. This process is the only one that stores
-// vectors (the embed loop), so after a project's codes are loaded from the
-// database once, the loop's puts keep them current. A vector deleted by
-// another process (`vibe memory forget`) is missing from the rerank, which
-// drops it from the index too.
+// them in Go (internal/vecindex), and the float vectors of the memories
+// most often near a query (vecindex.Floats), so it reranks its short list
+// in Go too and reads from the database only the vectors it does not keep.
+// This process is the only one that stores vectors (the embed loop), so
+// after a project's codes are loaded from the database once, the loop's
+// puts keep them current. A memory another process forgets (`vibe memory
+// forget`) leaves the index when a rerank reads its vector and finds it
+// gone; while its vector is kept, KNN may still list it, and every reader
+// of KNN hits drops it where it reads the memories (store.MemoriesByID
+// leaves forgotten ones out).
 
 // vectorKey names one set of codes: vectors of one project by one model.
 type vectorKey struct{ project, model string }
@@ -34,6 +40,22 @@ type vectorIndex struct {
 	from    *store.Store // the read pool the sets were loaded from
 	sets    map[vectorKey]*vecindex.Set
 	loading map[vectorKey]*codeLoad
+	floats  *vecindex.Floats // the float vectors reranks read, of rerankKept memories
+}
+
+// rerankKept is how many float vectors the index keeps for reranks, the
+// most recently stored or reranked: 12 MB at 384 dims, every vector of most
+// projects. A rerank reads from the database only those it does not keep
+// (a hundred 1.5 KB rows cost ~0.3 ms when the page cache is cold, as it is
+// after any other connection's write).
+const rerankKept = 8192
+
+// padded is v zero-padded to record.VectorDims, as the database stores it.
+func padded(v []float32) []float32 {
+	if len(v) >= record.VectorDims {
+		return v
+	}
+	return append(slices.Clip(v), make([]float32, record.VectorDims-len(v))...)
 }
 
 // codeLoad is one set of codes being read.
@@ -60,6 +82,7 @@ func (x *vectorIndex) set(ctx context.Context, rd *store.Store, k vectorKey) (*v
 	x.mu.Lock()
 	if x.from != rd {
 		x.from, x.sets, x.loading = rd, map[vectorKey]*vecindex.Set{}, map[vectorKey]*codeLoad{}
+		x.floats = vecindex.NewFloats(rerankKept)
 	}
 	if s, ok := x.sets[k]; ok {
 		x.mu.Unlock()
@@ -118,11 +141,19 @@ func (x *vectorIndex) load(rd *store.Store, k vectorKey, l *codeLoad) {
 }
 
 // knn is the k memories of project whose vectors by model lie nearest to
-// q, nearest first: the Hamming short list of the loaded codes, reranked
-// by exact distance in the database (store.KNN does both in SQL).
+// q, nearest first, ties by id: the Hamming short list of the loaded codes,
+// reranked by exact distance (store.KNN does both in SQL, with the same
+// result). The rerank reads from the database only the vectors it does not
+// keep (floats); a short-listed id whose vector is gone from the database
+// leaves the index.
 func (x *vectorIndex) knn(ctx context.Context, rd *store.Store, project string, q []float32, k int, model string, kinds []string) ([]record.VectorHit, error) {
 	if k < 1 || k > store.MaxKNN {
 		return nil, fault.Errorf(fault.Invalid, "knn", "k = %d; it must be between 1 and %d", k, store.MaxKNN)
+	}
+	if len(q) == 0 || len(q) > record.VectorDims {
+		return nil, fault.Errorf(fault.Invalid, "knn",
+			"the query vector has %d dims, the vector table holds up to %d (use a model of at most %d dims such as potion-base-8M or all-MiniLM-L6-v2)",
+			len(q), record.VectorDims, record.VectorDims)
 	}
 	key := vectorKey{project, model}
 	s, err := x.set(ctx, rd, key)
@@ -131,34 +162,52 @@ func (x *vectorIndex) knn(ctx context.Context, rd *store.Store, project string, 
 	}
 	x.mu.RLock()
 	ids := s.Nearest(vecindex.Code(q), store.Shortlist(k), kinds)
+	floats := x.floats
 	x.mu.RUnlock()
-	hits, err := rd.VectorDistances(ctx, q, ids)
-	if err != nil {
-		return nil, err
+	vecs := make([][]float32, len(ids))
+	if missing := floats.Get(model, ids, vecs); len(missing) > 0 {
+		at := make(map[int64]int, len(missing))
+		want := make([]int64, len(missing))
+		for j, i := range missing {
+			at[ids[i]], want[j] = i, ids[i]
+		}
+		if err := rd.VectorFloats(ctx, want, func(id int64, b []byte) {
+			v := vecindex.FloatsOf(b)
+			vecs[at[id]] = v
+			floats.Put(id, model, v)
+		}); err != nil {
+			return nil, err
+		}
+		x.dropMissing(rd, key, want, vecs, at)
 	}
-	if len(hits) < len(ids) {
-		x.dropMissing(rd, key, ids, hits)
+	hits := make([]record.VectorHit, 0, len(ids))
+	for i, id := range ids {
+		if vecs[i] != nil {
+			hits = append(hits, record.VectorHit{MemoryID: id, Distance: vecindex.L2(vecs[i], q)})
+		}
 	}
+	slices.SortFunc(hits, func(a, b record.VectorHit) int {
+		return cmp.Or(cmp.Compare(a.Distance, b.Distance), cmp.Compare(a.MemoryID, b.MemoryID))
+	})
 	return hits[:min(k, len(hits))], nil
 }
 
-// dropMissing removes from the index the short-listed ids the rerank did
-// not find: their vector was deleted or their memory forgotten.
-func (x *vectorIndex) dropMissing(rd *store.Store, key vectorKey, ids []int64, hits []record.VectorHit) {
-	found := make(map[int64]bool, len(hits))
-	for _, h := range hits {
-		found[h.MemoryID] = true
-	}
+// dropMissing removes from the index the ids of want whose vector the
+// database did not return (vecs[at[id]] still nil): their vector was
+// deleted or their memory forgotten by another process.
+func (x *vectorIndex) dropMissing(rd *store.Store, key vectorKey, want []int64, vecs [][]float32, at map[int64]int) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.from != rd {
 		return
 	}
-	if s, ok := x.sets[key]; ok {
-		for _, id := range ids {
-			if !found[id] {
-				s.Delete(id)
-			}
+	s, ok := x.sets[key]
+	if !ok {
+		return
+	}
+	for _, id := range want {
+		if vecs[at[id]] == nil {
+			s.Delete(id)
 		}
 	}
 }
@@ -170,6 +219,9 @@ func (x *vectorIndex) put(vs []record.Vector) {
 	for _, v := range vs {
 		for k, s := range x.sets {
 			apply(k, s, v)
+		}
+		if x.floats != nil {
+			x.floats.Put(v.MemoryID, v.Model, padded(v.Embedding))
 		}
 		for k, l := range x.loading {
 			if k.project == v.ProjectPath {

@@ -134,6 +134,9 @@ func TestIndexKNNMatchesTheSQLScan(t *testing.T) {
 					if n < store.Shortlist(10) && !slices.Equal(got, sqlHits) {
 						t.Fatalf("query %d kinds %v:\nindex %v\n  sql %v", qi, kinds, got, sqlHits)
 					}
+					if n < store.Shortlist(10) && kinds == nil && x.floats.Len() != n {
+						t.Fatalf("floats kept after a rerank of all %d vectors: %d", n, x.floats.Len())
+					}
 					for i := 1; i < len(got); i++ {
 						if got[i].Distance < got[i-1].Distance {
 							t.Fatalf("hits not nearest first: %v", got)
@@ -230,22 +233,29 @@ func TestIndexFollowsTheDatabase(t *testing.T) {
 		t.Fatalf("model B: %v, want memory %d", got, id)
 	}
 
-	// Forgotten by another process: left out at once, and dropped.
+	// Forgotten by another process: while its float vector is kept, KNN
+	// may list it and reading the memories leaves it out; once a rerank
+	// has to read its vector, it is left out and dropped from the codes.
 	top, _ := x.knn(ctx, st, "/p", q, 1, "A", nil)
+	forgotten := top[0].MemoryID
 	other, err := store.Open(ctx, st.Path(), store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	if err := other.Tx(ctx, func(tx *store.Tx) error { return tx.ForgetMemory(ctx, top[0].MemoryID) }); err != nil {
+	if err := other.Tx(ctx, func(tx *store.Tx) error { return tx.ForgetMemory(ctx, forgotten) }); err != nil {
 		t.Fatal(err)
 	}
+	if ms, err := st.MemoriesByID(ctx, "/p", []int64{forgotten}); err != nil || len(ms) != 0 {
+		t.Fatalf("reading the forgotten memory = %v, %v; want nothing", ms, err)
+	}
+	x.floats.Delete(forgotten)
 	after, err := x.knn(ctx, st, "/p", q, 50, "A", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, h := range after {
-		if h.MemoryID == top[0].MemoryID {
+		if h.MemoryID == forgotten {
 			t.Fatalf("forgotten memory %d still found", h.MemoryID)
 		}
 	}
