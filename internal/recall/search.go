@@ -296,18 +296,52 @@ func decay(m record.MemoryRecord, now time.Time) float64 {
 	return w
 }
 
-// addVectorHits hydrates the vector hits (dropping forgotten ones and those
-// of other projects) and places the group that stands out of the model's
-// similarities (standouts) ahead of the lexical order, in BM25's order and
-// then, for memories BM25 did not match, the model's; the other vector hits
-// change nothing (package doc). With no lexical candidate there is nothing
-// to protect, and the vector ranks are the order.
+// addVectorHits places the group of vector hits that stands out of the
+// model's similarities (standouts) ahead of the lexical order, in BM25's
+// order and then, for memories BM25 did not match, the model's; the other
+// vector hits change nothing (package doc), so only the group's memories
+// are read (dropping forgotten ones and those of other projects). With no
+// lexical candidate there is nothing to protect, and the vector ranks are
+// the order.
 func addVectorHits(ctx context.Context, st Reads, project string, now time.Time, limit int, vhits []VectorHit,
 	inLexical map[int64]bool, records map[int64]record.MemoryRecord, byID map[int64]*Hit, res *Result) error {
-	var missing []int64
+	// The model's raw cosines, nearest first, decide the group, over every
+	// hit: vectors are stored per project and leave with their memory, so
+	// a hit the read below drops (a memory another process forgot while
+	// the worker's index still held its vector) is a rare straggler.
+	type near struct {
+		id  int64
+		cos float64
+	}
+	nears := make([]near, 0, len(vhits))
+	seen := make(map[int64]bool, len(vhits))
 	for _, v := range vhits {
-		if _, ok := records[v.ID]; !ok {
-			missing = append(missing, v.ID)
+		if seen[v.ID] {
+			continue
+		}
+		seen[v.ID] = true
+		nears = append(nears, near{v.ID, 1 - v.Distance*v.Distance/2})
+	}
+	if len(nears) == 0 {
+		return nil
+	}
+	sort.SliceStable(nears, func(i, j int) bool { return nears[i].cos > nears[j].cos })
+	n := len(nears)
+	if len(inLexical) > 0 {
+		sims := make([]float64, len(nears))
+		for i, nr := range nears {
+			sims[i] = nr.cos
+		}
+		n = standouts(sims, limit)
+	}
+	if n == 0 {
+		res.Note = joinNotes(res.Note, "no vector hit stands out of the model's own similarities: lexical order kept")
+		return nil
+	}
+	var missing []int64
+	for _, nr := range nears[:n] {
+		if _, ok := records[nr.id]; !ok {
+			missing = append(missing, nr.id)
 		}
 	}
 	ms, err := st.MemoriesByID(ctx, project, missing)
@@ -317,47 +351,20 @@ func addVectorHits(ctx context.Context, st Reads, project string, now time.Time,
 	for _, m := range ms {
 		records[m.ID] = m
 	}
-	// The model's raw cosines, nearest first, decide the group; freshness
-	// and trust then order the memories BM25 did not match, as they order
-	// BM25's.
-	type near struct {
-		cos float64
-		s   scored
-	}
-	nears := make([]near, 0, len(vhits))
-	seen := make(map[int64]bool, len(vhits))
-	for _, v := range vhits {
-		m, ok := records[v.ID]
-		if !ok || seen[v.ID] {
-			continue
+	// Freshness and trust order the group's memories BM25 did not match,
+	// as they order BM25's.
+	ranked := make([]scored, 0, n)
+	for _, nr := range nears[:n] {
+		if m, ok := records[nr.id]; ok {
+			ranked = append(ranked, scored{nr.id, nr.cos * decay(m, now)})
 		}
-		seen[v.ID] = true
-		cos := 1 - v.Distance*v.Distance/2
-		nears = append(nears, near{cos, scored{v.ID, cos * decay(m, now)}})
 	}
-	if len(nears) == 0 {
-		return nil
-	}
-	sort.SliceStable(nears, func(i, j int) bool { return nears[i].cos > nears[j].cos })
-	sims := make([]float64, len(nears))
-	ranked := make([]scored, len(nears))
-	for i, n := range nears {
-		sims[i], ranked[i] = n.cos, n.s
-	}
-	n := len(ranked)
-	if len(inLexical) > 0 {
-		n = standouts(sims, limit)
-	}
-	res.Standouts = n
-	if n == 0 {
-		res.Note = joinNotes(res.Note, "no vector hit stands out of the model's own similarities: lexical order kept")
-		return nil
-	}
+	res.Standouts = len(ranked)
 	// Lexical hits hold 1/(RRFK + rank) ≤ 1/61; the group is lifted by 1
 	// above all of them, keeping BM25's order inside it, and the members
 	// BM25 did not match follow its candidates.
 	added := 0
-	for _, s := range rank(ranked[:n]) {
+	for _, s := range rank(ranked) {
 		h := byID[s.id]
 		if h == nil {
 			added++

@@ -174,6 +174,26 @@ func TestSearchFusesVectorHits(t *testing.T) {
 	if !reflect.DeepEqual(g, want) || res.Mode != ModeHybrid || res.Standouts != 2 || res.Note != "" {
 		t.Errorf("hits %+v mode %s standouts %d note %q, want %+v hybrid 2", g, res.Mode, res.Standouts, res.Note, want)
 	}
+	// Only the group's memories BM25 did not match are read: b, not the
+	// 48 fillers; and one forgotten meanwhile (by another process, while
+	// the worker's index held its vector) leaves the group.
+	rec := &recordingReads{Reads: st}
+	if _, err := Search(ctx, rec, vec, Query{Project: "/p", Text: "what is the genes per cell cutoff", Limit: 3}); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(rec.byID, []int64{b}) {
+		t.Errorf("memories read by id: %v, want only %d", rec.byID, b)
+	}
+	if err := st.Tx(ctx, func(tx *store.Tx) error { return tx.ForgetMemory(ctx, b) }); err != nil {
+		t.Fatal(err)
+	}
+	res, _ = Search(ctx, st, vec, Query{Project: "/p", Text: "what is the genes per cell cutoff", Limit: 3})
+	if got := hitIDs(res.Hits); !reflect.DeepEqual(got, []int64{a, c}) || res.Standouts != 1 {
+		t.Errorf("with b forgotten: %v standouts %d, want %v and 1", got, res.Standouts, []int64{a, c})
+	}
+	if err := st.Tx(ctx, func(tx *store.Tx) error { return tx.RememberMemory(ctx, b, t0) }); err != nil {
+		t.Fatal(err)
+	}
 	// The same neighbours at even spacing stand out of nothing: BM25's
 	// order stands, and the vector-only b is not added.
 	vec = fixedVectors{}
@@ -334,4 +354,15 @@ func TestSearchFilters(t *testing.T) {
 	if err != nil || len(res.Hits) != 4 || res.Mode != ModeLexical {
 		t.Errorf("all projects with vectors: %+v %v", res, err)
 	}
+}
+
+// recordingReads records the ids MemoriesByID is asked for.
+type recordingReads struct {
+	Reads
+	byID []int64
+}
+
+func (r *recordingReads) MemoriesByID(ctx context.Context, project string, ids []int64) ([]record.MemoryRecord, error) {
+	r.byID = append(r.byID, ids...)
+	return r.Reads.MemoriesByID(ctx, project, ids)
 }
