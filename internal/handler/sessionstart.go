@@ -66,13 +66,24 @@ func handleSessionStart(ctx context.Context, env *hookrun.Env, ev *hook.Event) (
 	if err := integrityhook.BaselineConfigs(ctx, st, proj, now); err != nil {
 		env.Logf("baseline configs: %v", err)
 	}
-	if _, err := seeds.Tick(ctx, st, proj.Root, ev.SessionID); err != nil {
-		env.Logf("seeds tick: %v", err)
+	// One statement says which of the other packages' parts have rows;
+	// only those are read (most session starts find none). If the probe
+	// fails, every part is read.
+	changedSince := now.Add(-changedWithin)
+	has, err := st.SessionStartProbe(ctx, proj.Root, CheckProtectedChange, changedSince)
+	if err != nil {
+		env.Logf("probe the session start's parts: %v", err)
+		has = store.SessionParts{Alerts: true, Changed: true, Reviews: true, Fixes: true, GateFailures: true, Seeds: true}
+	}
+	if has.Seeds {
+		if _, err := seeds.Tick(ctx, st, proj.Root, ev.SessionID); err != nil {
+			env.Logf("seeds tick: %v", err)
+		}
 	}
 
 	settings := env.Settings()
 	text, err := disclosure.SessionStartContext(ctx, st, vec, proj.Root, ev.SessionID, now,
-		disclosure.DefaultBudgets(settings.SessionStartTokens), parts(ctx, env, st, proj, now))
+		disclosure.DefaultBudgets(settings.SessionStartTokens), parts(ctx, env, st, proj, has, changedSince))
 	if err != nil {
 		return hookrun.Outcome{}, err
 	}
@@ -90,9 +101,13 @@ func handleSessionStart(ctx context.Context, env *hookrun.Env, ev *hook.Event) (
 	return out, nil
 }
 
-// parts are the context lines other packages own; disclosure fits them into
-// the layers' budgets by priority.
-func parts(ctx context.Context, env *hookrun.Env, st *store.Store, proj project.Project, now time.Time) []disclosure.Part {
+// changedWithin is how far back SessionStart reports protected files that
+// changed without an allowed write.
+const changedWithin = 7 * 24 * time.Hour
+
+// parts are the context lines other packages own, of those has says have
+// rows; disclosure fits them into the layers' budgets by priority.
+func parts(ctx context.Context, env *hookrun.Env, st *store.Store, proj project.Project, has store.SessionParts, changedSince time.Time) []disclosure.Part {
 	var ps []disclosure.Part
 	if d, err := gate.LoadDomain(proj.Root); err == nil {
 		ps = append(ps, disclosure.Part{Layer: disclosure.LayerState, Priority: disclosure.PriorityBlueprint,
@@ -100,27 +115,37 @@ func parts(ctx context.Context, env *hookrun.Env, st *store.Store, proj project.
 	} else {
 		env.Note("%v", err)
 	}
-	if alerts, err := st.Alerts(ctx, record.AlertFilter{Project: proj.Root, Limit: 5}); err == nil && len(alerts) > 0 {
-		as := make([]disclosure.Alert, len(alerts))
-		for i, a := range alerts {
-			as[i] = disclosure.Alert{Level: a.Level, Message: fmt.Sprintf("[A-%d] %s", a.ID, a.Message)}
+	if has.Alerts {
+		if alerts, err := st.Alerts(ctx, record.AlertFilter{Project: proj.Root, Limit: 5}); err == nil && len(alerts) > 0 {
+			as := make([]disclosure.Alert, len(alerts))
+			for i, a := range alerts {
+				as[i] = disclosure.Alert{Level: a.Level, Message: fmt.Sprintf("[A-%d] %s", a.ID, a.Message)}
+			}
+			ps = append(ps, disclosure.AlertsPart(as))
 		}
-		ps = append(ps, disclosure.AlertsPart(as))
 	}
-	if changed, err := st.AdvisoriesByCheck(ctx, proj.Root, CheckProtectedChange, now.Add(-7*24*time.Hour), 5); err == nil && len(changed) > 0 {
-		lines := make([]string, len(changed))
-		for i, a := range changed {
-			lines[i] = a.Verdict.Reason + " " + a.Verdict.Recommendation
+	if has.Changed {
+		if changed, err := st.AdvisoriesByCheck(ctx, proj.Root, CheckProtectedChange, changedSince, 5); err == nil && len(changed) > 0 {
+			lines := make([]string, len(changed))
+			for i, a := range changed {
+				lines[i] = a.Verdict.Reason + " " + a.Verdict.Recommendation
+			}
+			ps = append(ps, disclosure.Part{Layer: disclosure.LayerRecall, Priority: disclosure.PriorityAlerts,
+				Title: "PROTECTED FILES CHANGED (revert if not done yet)", Lines: lines})
 		}
-		ps = append(ps, disclosure.Part{Layer: disclosure.LayerRecall, Priority: disclosure.PriorityAlerts,
-			Title: "PROTECTED FILES CHANGED (revert if not done yet)", Lines: lines})
 	}
 	var hints []string
-	for _, hint := range []func() (string, error){
-		func() (string, error) { return calibrate.Hint(ctx, st, proj.Root) },
-		func() (string, error) { return calibrate.Patterns(ctx, st, proj.Root) },
+	for _, hint := range []struct {
+		has bool
+		get func() (string, error)
+	}{
+		{has.Reviews, func() (string, error) { return calibrate.Hint(ctx, st, proj.Root) }},
+		{has.Fixes || has.GateFailures, func() (string, error) { return calibrate.Patterns(ctx, st, proj.Root) }},
 	} {
-		if h, err := hint(); err == nil && h != "" {
+		if !hint.has {
+			continue
+		}
+		if h, err := hint.get(); err == nil && h != "" {
 			// The hints carry their own tag ("[R2 CALIBRATION] …"); the part's
 			// title already says it.
 			if strings.HasPrefix(h, "[") {
@@ -135,12 +160,14 @@ func parts(ctx context.Context, env *hookrun.Env, st *store.Store, proj project.
 		ps = append(ps, disclosure.Part{Layer: disclosure.LayerRecall, Priority: disclosure.PriorityCalibration,
 			Title: "R2 CALIBRATION", Lines: hints, More: "vibe calibration"})
 	}
-	if lines, err := seeds.Pending(ctx, st, proj.Root, 5); err == nil && len(lines) > 0 {
-		for i := range lines {
-			lines[i] = "- " + lines[i]
+	if has.Seeds {
+		if lines, err := seeds.Pending(ctx, st, proj.Root, 5); err == nil && len(lines) > 0 {
+			for i := range lines {
+				lines[i] = "- " + lines[i]
+			}
+			ps = append(ps, disclosure.Part{Layer: disclosure.LayerRecall, Priority: disclosure.PrioritySeeds,
+				Title: "PENDING SEEDS (triage them; LAW 5)", Lines: lines, More: "vibe seeds"})
 		}
-		ps = append(ps, disclosure.Part{Layer: disclosure.LayerRecall, Priority: disclosure.PrioritySeeds,
-			Title: "PENDING SEEDS (triage them; LAW 5)", Lines: lines, More: "vibe seeds"})
 	}
 	return ps
 }

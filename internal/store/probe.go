@@ -1,6 +1,9 @@
 package store
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // PreToolProbe answers in one statement what a PreToolUse hook would
 // otherwise ask in three: whether the project has an open HALT alert,
@@ -37,4 +40,34 @@ func (s *Store) PostToolProbe(ctx context.Context, session, project string) (cal
 SELECT COALESCE((SELECT tool_calls FROM sessions WHERE id = ?1), 0),
        EXISTS (SELECT 1 FROM briefs WHERE project_path = ?2)`, session, project).Scan(&calls, &brief)
 	return calls, brief, classify("probe the session's state", err)
+}
+
+// SessionParts says which of the parts SessionStart takes from other
+// packages have rows to show: the query of each part runs only when its
+// rows exist. A true may still show nothing (the part applies its own
+// thresholds); a false is certain.
+type SessionParts struct {
+	Alerts       bool // an open alert (Alerts)
+	Changed      bool // an advisory of check changedCheck since then (AdvisoriesByCheck)
+	Reviews      bool // an R2 review (RecentReviews: the calibration hint)
+	Fixes        bool // a recorded bug fix (RepeatedFixes)
+	GateFailures bool // a failed gate check (GateFailureCounts)
+	Seeds        bool // a seed waiting for triage (SeedsToTriage, TickSeeds)
+}
+
+// SessionStartProbe answers in one statement which of SessionStart's other
+// parts have rows for project; most session starts find none, and each
+// query it spares costs tens of microseconds in a process that sat idle.
+// Each EXISTS states the WHERE of the query it stands for.
+func (s *Store) SessionStartProbe(ctx context.Context, project, changedCheck string, since time.Time) (SessionParts, error) {
+	var p SessionParts
+	err := s.db.QueryRowContext(ctx, `
+SELECT EXISTS (SELECT 1 FROM observer_alerts WHERE project_path = ?1 AND resolved = 0),
+       EXISTS (SELECT 1 FROM advisories WHERE project_path = ?1 AND check_name = ?2 AND ts >= ?3),
+       EXISTS (SELECT 1 FROM r2_reviews WHERE project_path = ?1),
+       EXISTS (SELECT 1 FROM spine_entries WHERE project_path = ?1 AND action_type = 'BUG_FIX' AND input_summary <> ''),
+       EXISTS (SELECT 1 FROM gate_checks WHERE project_path = ?1 AND status = 'FAIL'),
+       EXISTS (SELECT 1 FROM serendipity_seeds WHERE project_path = ?1 AND status IN ('PENDING_TRIAGE', 'QUEUED'))`,
+		project, changedCheck, since.UnixMilli()).Scan(&p.Alerts, &p.Changed, &p.Reviews, &p.Fixes, &p.GateFailures, &p.Seeds)
+	return p, classify("probe the session start's parts", err)
 }
