@@ -95,17 +95,22 @@ func FloatsOf(b []byte) []float32 {
 // L2 is the Euclidean distance between a stored vector and a query, in
 // the same float32 arithmetic, order and rounding as sqlite-vec's
 // vec_distance_l2 (its portable loop, which this build uses), so a rerank
-// here ranks and ties exactly as the database's did. A query shorter than
-// the stored vector counts as padded with zeros, as stored vectors are.
+// here ranks and ties exactly as the database's did. The shorter of the
+// two counts as padded with zeros, as the database stores vectors: a zero
+// term adds exactly nothing to the sum.
 func L2(stored, query []float32) float64 {
 	var sum float32
-	for i, a := range stored {
-		var b float32
-		if i < len(query) {
-			b = query[i]
-		}
-		t := a - b
+	for i := range max(len(stored), len(query)) {
+		t := at(stored, i) - at(query, i)
 		sum += t * t
 	}
 	return float64(float32(math.Sqrt(float64(sum))))
+}
+
+// at is v[i], or 0 past v's end.
+func at(v []float32, i int) float32 {
+	if i < len(v) {
+		return v[i]
+	}
+	return 0
 }

@@ -59,9 +59,12 @@ func TestL2(t *testing.T) {
 	if d := L2(stored, []float32{0, 0, 0, 0}); d != 5 {
 		t.Errorf("L2 = %v, want 5", d)
 	}
-	// A shorter query counts as zero-padded, as stored vectors are.
+	// The shorter counts as zero-padded, as stored vectors are.
 	if d := L2([]float32{1, 2, 0, 0}, []float32{1, 2}); d != 0 {
 		t.Errorf("L2 with a padded query = %v, want 0", d)
+	}
+	if d, want := L2([]float32{1, 2}, []float32{1, 2, 0, 3}), L2([]float32{1, 2, 0, 0}, []float32{1, 2, 0, 3}); d != want || d != 3 {
+		t.Errorf("L2 with a shorter stored vector = %v, want %v (as padded) and 3", d, want)
 	}
 	// float32 arithmetic, rounded to float32 as sqlite-vec returns it.
 	a, q := []float32{0.1, 0.2, 0.3}, []float32{0.3, 0.1, 0.2}

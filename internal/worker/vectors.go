@@ -50,14 +50,6 @@ type vectorIndex struct {
 // 5 ms, as it does between a researcher's tool calls.
 const rerankKept = 8192
 
-// padded is v zero-padded to record.VectorDims, as the database stores it.
-func padded(v []float32) []float32 {
-	if len(v) >= record.VectorDims {
-		return v
-	}
-	return append(slices.Clip(v), make([]float32, record.VectorDims-len(v))...)
-}
-
 // codeLoad is one set of codes being read.
 type codeLoad struct {
 	done    chan struct{}
@@ -221,7 +213,7 @@ func (x *vectorIndex) put(vs []record.Vector) {
 			apply(k, s, v)
 		}
 		if x.floats != nil {
-			x.floats.Put(v.MemoryID, v.Model, padded(v.Embedding))
+			x.floats.Put(v.MemoryID, v.Model, v.Embedding)
 		}
 		for k, l := range x.loading {
 			if k.project == v.ProjectPath {
