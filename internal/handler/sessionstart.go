@@ -73,7 +73,7 @@ func handleSessionStart(ctx context.Context, env *hookrun.Env, ev *hook.Event) (
 	has, err := st.SessionStartProbe(ctx, proj.Root, CheckProtectedChange, changedSince)
 	if err != nil {
 		env.Logf("probe the session start's parts: %v", err)
-		has = store.SessionParts{Alerts: true, Changed: true, Reviews: true, Fixes: true, GateFailures: true, Seeds: true}
+		has = store.SessionParts{Alerts: true, Changed: true, Reviews: true, Patterns: true, Seeds: true}
 	}
 	if has.Seeds {
 		if _, err := seeds.Tick(ctx, st, proj.Root, ev.SessionID); err != nil {
@@ -140,7 +140,7 @@ func parts(ctx context.Context, env *hookrun.Env, st *store.Store, proj project.
 		get func() (string, error)
 	}{
 		{has.Reviews, func() (string, error) { return calibrate.Hint(ctx, st, proj.Root) }},
-		{has.Fixes || has.GateFailures, func() (string, error) { return calibrate.Patterns(ctx, st, proj.Root) }},
+		{has.Patterns, func() (string, error) { return calibrate.Patterns(ctx, st, proj.Root) }},
 	} {
 		if !hint.has {
 			continue

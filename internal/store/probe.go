@@ -47,12 +47,11 @@ SELECT COALESCE((SELECT tool_calls FROM sessions WHERE id = ?1), 0),
 // rows exist. A true may still show nothing (the part applies its own
 // thresholds); a false is certain.
 type SessionParts struct {
-	Alerts       bool // an open alert (Alerts)
-	Changed      bool // an advisory of check changedCheck since then (AdvisoriesByCheck)
-	Reviews      bool // an R2 review (RecentReviews: the calibration hint)
-	Fixes        bool // a recorded bug fix (RepeatedFixes)
-	GateFailures bool // a failed gate check (GateFailureCounts)
-	Seeds        bool // a seed waiting for triage (SeedsToTriage, TickSeeds)
+	Alerts   bool // an open alert (Alerts)
+	Changed  bool // an advisory of check changedCheck since then (AdvisoriesByCheck)
+	Reviews  bool // an R2 review (RecentReviews: the calibration hint)
+	Patterns bool // a recorded bug fix or a failed gate check (RepeatedFixes, GateFailureCounts)
+	Seeds    bool // a seed waiting for triage (SeedsToTriage, TickSeeds)
 }
 
 // SessionStartProbe answers in one statement which of SessionStart's other
@@ -65,9 +64,9 @@ func (s *Store) SessionStartProbe(ctx context.Context, project, changedCheck str
 SELECT EXISTS (SELECT 1 FROM observer_alerts WHERE project_path = ?1 AND resolved = 0),
        EXISTS (SELECT 1 FROM advisories WHERE project_path = ?1 AND check_name = ?2 AND ts >= ?3),
        EXISTS (SELECT 1 FROM r2_reviews WHERE project_path = ?1),
-       EXISTS (SELECT 1 FROM spine_entries WHERE project_path = ?1 AND action_type = 'BUG_FIX' AND input_summary <> ''),
-       EXISTS (SELECT 1 FROM gate_checks WHERE project_path = ?1 AND status = 'FAIL'),
+       EXISTS (SELECT 1 FROM spine_entries WHERE project_path = ?1 AND action_type = 'BUG_FIX' AND input_summary <> '')
+           OR EXISTS (SELECT 1 FROM gate_checks WHERE project_path = ?1 AND status = 'FAIL'),
        EXISTS (SELECT 1 FROM serendipity_seeds WHERE project_path = ?1 AND status IN ('PENDING_TRIAGE', 'QUEUED'))`,
-		project, changedCheck, since.UnixMilli()).Scan(&p.Alerts, &p.Changed, &p.Reviews, &p.Fixes, &p.GateFailures, &p.Seeds)
+		project, changedCheck, since.UnixMilli()).Scan(&p.Alerts, &p.Changed, &p.Reviews, &p.Patterns, &p.Seeds)
 	return p, classify("probe the session start's parts", err)
 }
