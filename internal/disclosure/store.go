@@ -12,7 +12,7 @@ import (
 // session and the heads of the recent memories. *store.Store has it.
 type Reads interface {
 	recall.Reads
-	ProjectSessionCount(ctx context.Context, project string) (int, error)
+	SessionNumber(ctx context.Context, project, session string) (int, error)
 	ClaimGateCounts(ctx context.Context, project string) (activeClaims, pendingGates int, err error)
 	PreviousSession(ctx context.Context, project, exclude string) (record.Session, bool, error)
 	// SalientCandidates lists the heads of the project's newest memories

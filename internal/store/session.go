@@ -140,6 +140,18 @@ ORDER BY COALESCE(ended_at, last_seen_at) DESC, started_at, rowid LIMIT 1`, proj
 	return out, true, nil
 }
 
+// SessionNumber is the number of session in project: the sessions
+// recorded for the project, counting session whether it is recorded yet or
+// not (SessionStart records it after its reply). An empty session counts
+// the recorded ones.
+func (s *Store) SessionNumber(ctx context.Context, project, session string) (int, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, `
+SELECT count(*) + (?2 <> '' AND NOT EXISTS (SELECT 1 FROM sessions WHERE id = ?2 AND project_path = ?1))
+FROM sessions WHERE project_path = ?1`, project, session).Scan(&n)
+	return n, classify("count sessions", err)
+}
+
 // ProjectSessionCount counts the sessions recorded for a project.
 func (s *Store) ProjectSessionCount(ctx context.Context, project string) (int, error) {
 	var n int
