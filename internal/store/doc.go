@@ -16,4 +16,10 @@
 // hook call writes; Spool keeps it in a JSON-lines file when the database
 // refuses it, and ReplaySpool writes it later. Replaced tells a process
 // holding the database open that its file was deleted or swapped.
+//
+// A long-lived handle may keep the memory records it read
+// (Options.MemoryCache, memcache.go): MemoriesByID and a project's
+// SearchMemories then read only the records they do not keep, after one
+// read of the memory_changes log (migration 0013) drops those any process
+// changed since. The answers are the queries' own (TestMemoryCache*).
 package store

@@ -60,16 +60,23 @@ type queryer interface {
 // SearchMemories runs an FTS5 search over the project's memories that are
 // not forgotten, best BM25 first (ties by id).
 func (s *Store) SearchMemories(ctx context.Context, q record.TextQuery) ([]record.TextHit, error) {
-	return searchMemories(ctx, s.db, q)
+	if s.memories == nil {
+		return searchMemories(ctx, s.db, q, nil)
+	}
+	return searchMemories(ctx, s.db, q, s.cachedHits)
 }
 
 // SearchMemories is Store.SearchMemories inside a transaction (it sees the
 // transaction's own writes).
 func (t *Tx) SearchMemories(ctx context.Context, q record.TextQuery) ([]record.TextHit, error) {
-	return searchMemories(ctx, t.tx, q)
+	return searchMemories(ctx, t.tx, q, nil)
 }
 
-func searchMemories(ctx context.Context, db queryer, q record.TextQuery) ([]record.TextHit, error) {
+// searchMemories is SearchMemories on db. cached, when not nil, reads the
+// memories a project's search keeps through the handle's memory cache
+// (cachedHits) instead of hydrate.
+func searchMemories(ctx context.Context, db queryer, q record.TextQuery,
+	cached func(context.Context, string, []rankedID) ([]record.TextHit, error)) ([]record.TextHit, error) {
 	if q.Match == "" || q.Limit <= 0 {
 		return nil, nil
 	}
@@ -103,7 +110,13 @@ func searchMemories(ctx context.Context, db queryer, q record.TextQuery) ([]reco
 		return nil, err
 	}
 	if len(kept) >= q.Limit || len(ranked) < fetch {
-		return hydrate(ctx, db, q, kept[:min(len(kept), q.Limit)])
+		kept = kept[:min(len(kept), q.Limit)]
+		if cached != nil && q.Project != "" {
+			// keptOf applied the query's filters; the cache re-checks only
+			// the project and forgetting, which are all that can change.
+			return cached(ctx, q.Project, kept)
+		}
+		return hydrate(ctx, db, q, kept)
 	}
 	// Other projects (or dates, sessions the query leaves out) own most of
 	// the best matches: rank only the matches the query keeps, reading each one's
@@ -282,6 +295,33 @@ func hydrate(ctx context.Context, db queryer, q record.TextQuery, ranked []ranke
 	return out, nil
 }
 
+// cachedHits is hydrate of memories keptOf kept, read through the
+// handle's memory cache (memcache.go).
+func (s *Store) cachedHits(ctx context.Context, project string, kept []rankedID) ([]record.TextHit, error) {
+	if len(kept) == 0 {
+		return nil, nil
+	}
+	ids := make([]int64, len(kept))
+	for i, r := range kept {
+		ids[i] = r.id
+	}
+	ms, err := s.cachedMemories(ctx, project, ids, s.readMemories)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[int64]record.MemoryRecord, len(ms))
+	for _, m := range ms {
+		byID[m.ID] = m
+	}
+	out := make([]record.TextHit, 0, len(ms))
+	for _, r := range kept {
+		if m, ok := byID[r.id]; ok {
+			out = append(out, record.TextHit{MemoryRecord: m, BM25: -r.score, Rank: len(out) + 1})
+		}
+	}
+	return out, nil
+}
+
 // NewestMatches reads the newest memories of a project (not forgotten)
 // that match an FTS5 expression, newest first, at most limit. FTS5 walks
 // its postings in rowid order and stops at the limit, so the cost is
@@ -380,6 +420,14 @@ func (s *Store) MemoriesByID(ctx context.Context, project string, ids []int64) (
 	if len(ids) == 0 {
 		return nil, nil
 	}
+	if s.memories != nil {
+		return s.cachedMemories(ctx, project, ids, s.readMemories)
+	}
+	return s.readMemories(ctx, project, ids)
+}
+
+// readMemories is MemoriesByID's query.
+func (s *Store) readMemories(ctx context.Context, project string, ids []int64) ([]record.MemoryRecord, error) {
 	rows, err := s.db.QueryContext(ctx, "SELECT "+memoryCols+
 		" FROM memories m WHERE +m.project_path = ? AND m.forgotten = 0 AND m.id IN (SELECT value FROM json_each(?))",
 		project, idList(ids))

@@ -41,6 +41,8 @@ type Store struct {
 	path string
 	// file is the database file as opened, for Replaced.
 	file os.FileInfo
+	// memories keeps memory records read (Options.MemoryCache); nil: none.
+	memories *memCache
 }
 
 // Options tune Open.
@@ -53,6 +55,11 @@ type Options struct {
 	// read pool beside a writer: WAL readers block neither each other nor
 	// the writer); 0 or 1 means one connection, as every handle has.
 	ReadConns int
+	// MemoryCache keeps up to that many memory records read by
+	// MemoriesByID, checked against the memory_changes log before each use
+	// (memcache.go): for a long-lived handle such as the resident
+	// process's. 0 keeps none.
+	MemoryCache int
 }
 
 // stmtCacheSize is how many prepared statements each connection keeps.
@@ -104,6 +111,9 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 		sdb.SetMaxIdleConns(opt.ReadConns)
 	}
 	s := &Store{db: sdb, path: path}
+	if opt.MemoryCache > 0 {
+		s.memories = newMemCache(opt.MemoryCache)
+	}
 	if opt.ReadOnly {
 		if _, err := s.Version(ctx); err != nil {
 			sdb.Close()

@@ -52,6 +52,11 @@
 // but a handler reads and writes through one store, so that needs the store
 // to route its reads (left for the store's owners).
 //
+// The writer keeps up to memoryCache memory records the hooks read
+// (store.Options.MemoryCache): a prompt's recall reads the same fifty
+// vector hits again and again, which cost ~250 µs a prompt after an idle
+// pause; kept, they cost one read of the change log.
+//
 // It runs whatever embed.Loader its caller passes: this package must not
 // import hugot (cmd/vibe-embed-worker passes hugotembed.Load), and hooks
 // must import package client, not this one.

@@ -373,7 +373,7 @@ func (w *Worker) openStore(ctx context.Context) (st, rd *store.Store, err error)
 	if busy <= 0 {
 		busy = store.HookBusyTimeoutMS
 	}
-	st, err = store.Open(ctx, w.cfg.Paths.DB, store.Options{BusyTimeoutMS: busy})
+	st, err = store.Open(ctx, w.cfg.Paths.DB, store.Options{BusyTimeoutMS: busy, MemoryCache: memoryCache})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -384,6 +384,12 @@ func (w *Worker) openStore(ctx context.Context) (st, rd *store.Store, err error)
 	}
 	return st, rd, nil
 }
+
+// memoryCache is how many memory records the writer keeps for the hooks
+// (store.Options.MemoryCache): a prompt's recall reads fifty, and a
+// project's working set is a few hundred; 4096 records of a few hundred
+// bytes each is about a megabyte.
+const memoryCache = 4096
 
 // reopenGrace is how long a replaced database handle stays open for the
 // requests already using it.
