@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -20,7 +21,16 @@ import (
 // call that changes no research artifact (a note written outside the
 // research folders), on a `vibe init` project: what every ordinary call
 // pays on top of the hook client's start and the socket round trip.
-func BenchmarkHandleNoChange(b *testing.B) {
+func BenchmarkHandleNoChange(b *testing.B) { benchHandle(b, "Write", nil) }
+
+// BenchmarkHandleLargeOutput is the same for a command whose output is
+// 1 MB (a cat of a data file): the event Claude Code sends carries it all.
+func BenchmarkHandleLargeOutput(b *testing.B) {
+	out := strings.Repeat("sample_17,0.7133,\"batch 3\",ok\n", 1<<20/32)
+	benchHandle(b, "Bash", map[string]any{"stdout": out, "stderr": "", "interrupted": false})
+}
+
+func benchHandle(b *testing.B, tool string, response map[string]any) {
 	home := b.TempDir()
 	root, _ := filepath.EvalSymlinks(b.TempDir())
 	os.MkdirAll(filepath.Join(root, ".git"), 0o755)
@@ -37,9 +47,15 @@ func BenchmarkHandleNoChange(b *testing.B) {
 	os.WriteFile(note, []byte("x\n"), 0o644)
 	envv := map[string]string{"VIBE_HOME": home, "HOME": home, "VIBE_WORKER": "off"}
 	run := func(i int) {
+		input := map[string]any{"file_path": note, "content": "x\n"}
+		resp := response
+		if tool == "Write" {
+			resp = map[string]any{"type": "update", "filePath": note}
+		} else {
+			input = map[string]any{"command": "cat data.csv"}
+		}
 		raw, _ := json.Marshal(map[string]any{"session_id": "bench", "cwd": root, "hook_event_name": "PostToolUse",
-			"tool_name": "Write", "tool_input": map[string]any{"file_path": note, "content": "x\n"},
-			"tool_response": map[string]any{"type": "update", "filePath": note}, "tool_use_id": fmt.Sprintf("toolu_%d", i), "duration_ms": 3})
+			"tool_name": tool, "tool_input": input, "tool_response": resp, "tool_use_id": fmt.Sprintf("toolu_%d", i), "duration_ms": 3})
 		e := &hookrun.Env{Stdin: bytes.NewReader(raw), Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}, Now: time.Now,
 			Getenv: func(k string) string { return envv[k] }}
 		e.UseStore(st)

@@ -85,6 +85,18 @@ func Decode(data []byte) (*Event, error) {
 	if data[0] != '{' {
 		return nil, fmt.Errorf("decode event: input is not a JSON object (starts with %q)", truncate(string(data), 20))
 	}
+	ev, ok := decodeFast(data)
+	if !ok {
+		var err error
+		if ev, err = decodeJSON(data); err != nil {
+			return nil, err
+		}
+	}
+	return required(ev)
+}
+
+// decodeJSON is Decode by encoding/json, for what decodeFast leaves to it.
+func decodeJSON(data []byte) (*Event, error) {
 	var ev Event
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&ev); err != nil {
@@ -93,13 +105,18 @@ func Decode(data []byte) (*Event, error) {
 	if dec.More() {
 		return nil, errors.New("decode event: more than one JSON value on stdin")
 	}
+	return &ev, nil
+}
+
+// required refuses an event without the fields every event has.
+func required(ev *Event) (*Event, error) {
 	if ev.HookEventName == "" {
 		return nil, errors.New("decode event: hook_event_name is missing")
 	}
 	if ev.SessionID == "" {
 		return nil, errors.New("decode event: session_id is missing")
 	}
-	return &ev, nil
+	return ev, nil
 }
 
 // Input decodes the tool input into v.
