@@ -1,9 +1,14 @@
 package spine
 
 import (
+	"encoding/json"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
+
+	"github.com/vibe-science/vibe/internal/privacy"
 )
 
 func TestClassify(t *testing.T) {
@@ -102,4 +107,98 @@ func TestClassifyIsBoundedOnHugeCommands(t *testing.T) {
 	if h := head(strings.Repeat("a", MaxClassified-1) + "é"); len(h) != MaxClassified-1 {
 		t.Errorf("head cut inside a character: %d bytes", len(h))
 	}
+}
+
+// clipReference is Clip as it was written first (whole-text Fields and
+// []rune), with its tail cut by one character instead of one byte (the
+// first form could split a character there).
+func clipReference(s string, n int) string {
+	s = privacy.Scrub(s)
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	head := (n - 3) * 7 / 10
+	tail := n - 3 - head
+	return string(r[:head]) + " … " + string(r[len(r)-tail+1:])
+}
+
+// outputSummaryReference is OutputSummary as it was written first: a
+// string parse tried before an object parse.
+func outputSummaryReference(raw []byte) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return Clip(s, MaxSummary)
+	}
+	var obj map[string]any
+	if json.Unmarshal(raw, &obj) == nil {
+		var parts []string
+		for _, k := range []string{"type", "filePath", "stdout", "stderr", "interrupted", "status", "error", "content", "result"} {
+			v, ok := obj[k]
+			if !ok {
+				continue
+			}
+			switch t := v.(type) {
+			case string:
+				if t != "" {
+					parts = append(parts, k+"="+t)
+				}
+			case bool:
+				if t {
+					parts = append(parts, k)
+				}
+			case nil:
+			default:
+				b, _ := json.Marshal(t)
+				parts = append(parts, k+"="+string(b))
+			}
+		}
+		if len(parts) > 0 {
+			return Clip(strings.Join(parts, " "), MaxSummary)
+		}
+	}
+	return Clip(string(raw), MaxSummary)
+}
+
+// TestClipAndOutputSummaryMatchTheirReferences: 800 random texts (words,
+// runs of every kind of white space, multi-byte and invalid UTF-8,
+// secrets, lengths around the limit and far beyond it) clip as the
+// reference does, and random responses summarise alike.
+func TestClipAndOutputSummaryMatchTheirReferences(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	pieces := []string{"word", "0.71", "é", "日本語", "😀", " ", "  ", "\n", "\t", "\u00a0", "\u2003", "\xff", "\xe2\x82",
+		"sk-ant-abcdefghijklmnopqrstuvwx", "<private>p</private>", "ab", "c"}
+	for range 800 {
+		var b strings.Builder
+		for range rng.IntN([]int{10, 100, 400, 3000}[rng.IntN(4)]) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		s := b.String()
+		for _, n := range []int{MaxSummary, 10, 57} {
+			if got, want := Clip(s, n), clipReference(s, n); got != want {
+				t.Fatalf("Clip(%q, %d)\n got %q\nwant %q", s, n, got, want)
+			}
+		}
+		for _, raw := range [][]byte{[]byte(s), mustJSON(s), mustJSON(map[string]any{"stdout": s, "stderr": "", "interrupted": rng.IntN(2) == 0}),
+			mustJSON(map[string]any{"content": []any{s, 3}, "x": s}), []byte(" null"), []byte("[1,2]"), []byte(`{"type": "text"`)} {
+			if got, want := OutputSummary(raw), outputSummaryReference(raw); got != want {
+				t.Fatalf("OutputSummary(%q)\n got %q\nwant %q", raw, got, want)
+			}
+		}
+	}
+	if got := Clip(strings.Repeat("a", 300)+"é"+strings.Repeat("z", 58), MaxSummary); !utf8.ValidString(got) || !strings.HasSuffix(got, " … é"+strings.Repeat("z", 58)) {
+		t.Errorf("a character at the cut is split: %q", got)
+	}
+}
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
 }

@@ -1,6 +1,7 @@
 package spine
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -23,19 +24,54 @@ func Digest(raw []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// Clip shortens s to at most n characters on one line, keeping the head and
-// the tail (the tail of a command's output is often the part that matters).
-// Private blocks and secrets are scrubbed first.
+// Clip shortens s to at most n characters (n > 3) on one line, keeping
+// the head and the tail (the tail of a command's output is often the part
+// that matters). Private blocks and secrets are scrubbed first. Runs of
+// white space become one space; the characters of a clipped text are
+// decoded one by one, so an invalid byte there becomes U+FFFD. It walks
+// the text twice without copying it (a command's output can be megabytes).
 func Clip(s string, n int) string {
 	s = privacy.Scrub(s)
-	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) <= n {
-		return s
+	total, words := 0, 0
+	for w := range strings.FieldsSeq(s) {
+		if words > 0 {
+			total++ // the space before it
+		}
+		total += utf8.RuneCountInString(w)
+		words++
 	}
-	r := []rune(s)
+	if total <= n {
+		return strings.Join(strings.Fields(s), " ")
+	}
 	head := (n - 3) * 7 / 10
-	tail := n - 3 - head
-	return string(r[:head]) + " … " + string(r[len(r)-tail:])[1:]
+	from := total - (n - 4 - head) // the tail's first character
+	var b strings.Builder
+	b.Grow(4 * n)
+	i := 0
+	put := func(r rune) {
+		if i < head || i >= from {
+			b.WriteRune(r)
+		}
+		if i == head-1 {
+			b.WriteString(" … ")
+		}
+		i++
+	}
+	words = 0
+	for w := range strings.FieldsSeq(s) {
+		if words > 0 {
+			put(' ')
+		}
+		words++
+		if k := utf8.RuneCountInString(w); i >= head && i+k < from {
+			i += k // a word between head and tail: counted, not read
+			continue
+		}
+		for _, r := range w {
+			put(r)
+		}
+	}
+	return b.String()
 }
 
 // InputSummary describes a tool input in one short line.
@@ -65,12 +101,15 @@ func OutputSummary(raw []byte) string {
 	if len(raw) == 0 {
 		return ""
 	}
+	// One parse, of the kind the first byte says (each json.Unmarshal
+	// scans the whole response, which can be megabytes, before it decodes).
 	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return Clip(s, MaxSummary)
-	}
 	var obj map[string]any
-	if json.Unmarshal(raw, &obj) == nil {
+	object := bytes.HasPrefix(bytes.TrimLeft(raw, " \t\r\n"), []byte("{"))
+	switch {
+	case !object && json.Unmarshal(raw, &s) == nil: // a string, or null
+		return Clip(s, MaxSummary)
+	case object && json.Unmarshal(raw, &obj) == nil:
 		var parts []string
 		for _, k := range []string{"type", "filePath", "stdout", "stderr", "interrupted", "status", "error", "content", "result"} {
 			v, ok := obj[k]
