@@ -176,7 +176,7 @@ func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (h
 	// Protected files changed without an allowed write are restored first,
 	// whatever the database's state, so what is gated and recorded below is
 	// the restored content.
-	restored := tamper.AfterTool(ctx, env, ev)
+	restored := tamper.AfterTool(ctx, env, ev, in)
 	// What is judged on disk needs no database: the restored files, a
 	// write the role may not make, the gates of the changed artifacts.
 	onDisk := func(g gated) []verdict.Verdict {

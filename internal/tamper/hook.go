@@ -2,7 +2,6 @@ package tamper
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"time"
@@ -20,9 +19,10 @@ import (
 // with their snapshot after the call in ev, undoes what the call's role may
 // not change and returns a BLOCK per undone change (plus the drift WARN of
 // an accepted domain-config change). It never fails the hook: an error is
-// logged and reported as a note.
-func AfterTool(ctx context.Context, env *hookrun.Env, ev *hook.Event) []verdict.Verdict {
-	return check(ctx, env, ev, false, verdict.Block)
+// logged and reported as a note. in is the call's file input as ev.Files()
+// reads it (the handler has it already: a tool input can be megabytes).
+func AfterTool(ctx context.Context, env *hookrun.Env, ev *hook.Event, in hook.FileInput) []verdict.Verdict {
+	return check(ctx, env, ev, in, false, verdict.Block)
 }
 
 // AtStop is the Stop hook's check: every guarded file, raw data included,
@@ -34,10 +34,10 @@ func AtStop(ctx context.Context, env *hookrun.Env, ev *hook.Event) []verdict.Ver
 	if ev.StopHookActive {
 		res = verdict.Warn
 	}
-	return check(ctx, env, ev, true, res)
+	return check(ctx, env, ev, hook.FileInput{}, true, res)
 }
 
-func check(ctx context.Context, env *hookrun.Env, ev *hook.Event, full bool, result verdict.Result) []verdict.Verdict {
+func check(ctx context.Context, env *hookrun.Env, ev *hook.Event, in hook.FileInput, full bool, result verdict.Result) []verdict.Verdict {
 	// The project as every handler sees it (CLAUDE_PROJECT_DIR first): a
 	// shell that cd'd elsewhere does not move what is guarded.
 	proj := env.Project(ev.Cwd)
@@ -46,15 +46,6 @@ func check(ctx context.Context, env *hookrun.Env, ev *hook.Event, full bool, res
 		c.Tool, c.ToolUseID = ev.ToolName, ev.ToolUseID
 		switch ev.ToolName {
 		case "Write", "Edit", "MultiEdit", "NotebookEdit":
-			// Only the path: the content need not be copied again.
-			var in struct {
-				FilePath     string `json:"file_path"`
-				NotebookPath string `json:"notebook_path"`
-			}
-			_ = json.Unmarshal(ev.ToolInput, &in)
-			if in.FilePath == "" {
-				in.FilePath = in.NotebookPath
-			}
 			if in.FilePath != "" {
 				abs := in.FilePath
 				if !filepath.IsAbs(abs) {
