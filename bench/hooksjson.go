@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -156,6 +157,10 @@ func runEvent(cmds [][]string, env []string, input []byte) (time.Duration, error
 	return time.Since(start), first
 }
 
+// shuffleSeed makes the rounds' orders the same from one bench run to the
+// next.
+const shuffleSeed = 15
+
 // job is a set of commands started together on one input.
 type job struct {
 	name  string
@@ -165,8 +170,12 @@ type job struct {
 
 // measureInterleaved times the events and the empty Go binary in turns
 // (one run of each per round), so load from other processes falls on all
-// of them alike and their ratio stays fair.
-// Extra jobs (other ways to run a hook, for comparison) come last.
+// of them alike and their ratio stays fair. Each round runs them in a new
+// order (shuffleSeed): what ran just before a hook changes its time (after
+// the empty binary the worker has idled longest; after a hook whose
+// record follows its reply, that record may still be running), and in one
+// fixed order the same events would always pay for their neighbours.
+// Extra jobs (other ways to run a hook, for comparison) take part too.
 func measureInterleaved(scenario, empty string, events []hookEvent, extra []job, root string, env []string, runs int) []sample {
 	jobs := []job{{"empty Go binary", [][]string{{empty}}, func(int) []byte { return nil }}}
 	for _, ev := range events {
@@ -176,8 +185,10 @@ func measureInterleaved(scenario, empty string, events []hookEvent, extra []job,
 	warm := max(runs/10, 5)
 	ds := make([][]float64, len(jobs))
 	out := make([]sample, len(jobs))
+	rng := rand.New(rand.NewPCG(shuffleSeed, 0))
 	for i := 0; i < warm+runs; i++ {
-		for j, jb := range jobs {
+		for _, j := range rng.Perm(len(jobs)) {
+			jb := jobs[j]
 			d, err := runEvent(jb.cmds, env, jb.input(i))
 			if i < warm {
 				continue
