@@ -53,6 +53,18 @@ func handleSessionStart(ctx context.Context, env *hookrun.Env, ev *hook.Event) (
 		}
 		return hookrun.Outcome{Context: []string{text}}, nil
 	}
+	// The baselines first: the first ledger or domain-config change of
+	// this session is told apart from what was there before by them. With
+	// neither file (most projects, most starts) there is nothing to read.
+	if ledger.Exists(proj) {
+		if err := st.Tx(ctx, func(tx *store.Tx) error { return ledger.Baseline(ctx, tx, proj, now) }); err != nil {
+			env.Logf("baseline the claim ledger: %v", err)
+			env.Note("vibe could not record the claim ledger as it is at this session's start (%v): claims already in it may be counted as created in this session", err)
+		}
+	}
+	if err := integrityhook.BaselineConfigs(ctx, st, proj, now); err != nil {
+		env.Logf("baseline configs: %v", err)
+	}
 	// One statement says which of the other packages' parts have rows;
 	// only those are read (most session starts find none). If the probe
 	// fails, every part is read.
@@ -62,30 +74,24 @@ func handleSessionStart(ctx context.Context, env *hookrun.Env, ev *hook.Event) (
 		env.Logf("probe the session start's parts: %v", err)
 		has = store.SessionParts{Alerts: true, Changed: true, Reviews: true, Patterns: true, Seeds: true}
 	}
-	if has.Seeds {
-		// Ticking a seed counts this session, so it is recorded first.
-		if err := recordStart(ctx, env, st, ev, proj, now); err != nil {
-			return hookrun.Outcome{}, err
+	// The session's row: nothing below reads it (the state line numbers
+	// this session whether it is recorded yet or not), so the resident
+	// process writes it after its reply, before any hook that follows;
+	// the database refusing it spools it (hookrun.Env.Record). Ticking a
+	// waiting seed counts this session, so then it is written first.
+	seen := hookrun.Seen(ev, proj.Root, now)
+	record := func(ctx context.Context) {
+		if err := env.Record(ctx, store.Record{Session: &seen}); err != nil {
+			env.Logf("record session start: %v", err)
 		}
+	}
+	if has.Seeds {
+		record(ctx)
 		if _, err := seeds.Tick(ctx, st, proj.Root, ev.SessionID); err != nil {
 			env.Logf("seeds tick: %v", err)
 		}
 	} else {
-		// Nothing below reads the session's row or the baselines (the
-		// state line numbers this session whether it is recorded yet or
-		// not), so the resident process writes them after its reply,
-		// before any hook that follows.
-		env.AfterReplyOrdered(ctx, func(ctx context.Context) {
-			if err := recordStart(ctx, env, st, ev, proj, now); err != nil {
-				// The session's row is spooled if the database still
-				// refuses it (the baselines are taken at the next start).
-				env.Logf("%v", err)
-				seen := hookrun.Seen(ev, proj.Root, now)
-				if err := env.Record(ctx, store.Record{Session: &seen}); err != nil {
-					env.Logf("record session start: %v", err)
-				}
-			}
-		})
+		env.AfterReplyOrdered(ctx, record)
 	}
 	vec := ensureWorker(ctx, env, proj.Root)
 
@@ -107,25 +113,6 @@ func handleSessionStart(ctx context.Context, env *hookrun.Env, ev *hook.Event) (
 		}
 	}
 	return out, nil
-}
-
-// recordStart records the session's start and the baselines vibe keeps of
-// the project's claim ledgers and domain configs (what was there before
-// this session, so that it is not counted as this session's change).
-func recordStart(ctx context.Context, env *hookrun.Env, st *store.Store, ev *hook.Event, proj project.Project, now time.Time) error {
-	err := st.Tx(ctx, func(tx *store.Tx) error {
-		if err := tx.UpsertSession(ctx, hookrun.Seen(ev, proj.Root, now)); err != nil {
-			return err
-		}
-		return ledger.Baseline(ctx, tx, proj, now)
-	})
-	if err != nil {
-		return fmt.Errorf("record session start: %w", err)
-	}
-	if err := integrityhook.BaselineConfigs(ctx, st, proj, now); err != nil {
-		env.Logf("baseline configs: %v", err)
-	}
-	return nil
 }
 
 // changedWithin is how far back SessionStart reports protected files that

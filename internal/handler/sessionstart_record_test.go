@@ -20,10 +20,11 @@ import (
 )
 
 // TestSessionStartRecordsAfterItsReply: in the resident process a
-// SessionStart writes the session's row and the ledger baseline after its
-// reply, as work the next hook waits for (AfterOrdered); its state line
-// already numbers the session. With a seed waiting, the session is
-// recorded before the reply, since ticking the seed counts it.
+// SessionStart writes the session's row after its reply, as work the next
+// hook waits for (AfterOrdered); its state line already numbers the
+// session. The ledger baseline is taken before the reply (the session's
+// first ledger edit is diffed against it). With a seed waiting, the
+// session is recorded before the reply, since ticking the seed counts it.
 func TestSessionStartRecordsAfterItsReply(t *testing.T) {
 	ctx := context.Background()
 	now := time.Now().UTC()
@@ -79,8 +80,8 @@ func TestSessionStartRecordsAfterItsReply(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if (n == 2) != baseline {
-					t.Fatalf("the session row (%d sessions) and the ledger baseline (%v) were not written together", n, baseline)
+				if !baseline {
+					t.Fatal("no ledger baseline before the reply")
 				}
 				return n == 2
 			}
@@ -107,5 +108,49 @@ func TestSessionStartRecordsAfterItsReply(t *testing.T) {
 				t.Fatal("the session start was not recorded after the reply")
 			}
 		})
+	}
+}
+
+// TestSessionStartWrittenLateLeavesAnEndedSessionEnded: the worker lets a
+// hook go on after waiting a fifth of its budget for earlier hooks'
+// records, so a SessionEnd can overtake the row its SessionStart writes
+// after the reply; that row, written late, must not reopen the session.
+func TestSessionStartWrittenLateLeavesAnEndedSessionEnded(t *testing.T) {
+	ctx := context.Background()
+	home := t.TempDir()
+	dir, _ := filepath.EvalSymlinks(t.TempDir())
+	env := map[string]string{"VIBE_HOME": home, "HOME": home, "VIBE_WORKER": "off", "CLAUDE_PROJECT_DIR": dir}
+	st, err := store.Open(ctx, config.Resolve(func(k string) string { return env[k] }).DB, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	run := func(h hookrun.Spec, ev map[string]any, later *[]func(context.Context), at time.Time) {
+		raw, _ := json.Marshal(ev)
+		e := &hookrun.Env{Stdin: bytes.NewReader(raw), Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{},
+			Now: func() time.Time { return at }, Getenv: func(k string) string { return env[k] }}
+		if later != nil {
+			e.After = func(f func(context.Context)) { *later = append(*later, f) }
+			e.AfterOrdered = e.After
+		}
+		e.UseStore(st)
+		hookrun.Main(h, e)
+	}
+	var later []func(context.Context)
+	start := time.Now().UTC()
+	run(handler.SessionStart, map[string]any{"session_id": "s1", "cwd": dir, "hook_event_name": "SessionStart", "source": "startup"}, &later, start)
+	run(handler.SessionEnd, map[string]any{"session_id": "s1", "cwd": dir, "hook_event_name": "SessionEnd", "reason": "other"}, nil, start.Add(time.Second))
+	if len(later) == 0 {
+		t.Fatal("SessionStart left nothing for after its reply: the test proves nothing")
+	}
+	for _, f := range later {
+		f(ctx)
+	}
+	s, err := st.Session(ctx, "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.EndedAt == nil {
+		t.Errorf("the deferred SessionStart record reopened an ended session (ended_at NULL, start_count %d)", s.StartCount)
 	}
 }

@@ -220,7 +220,7 @@ func Record(ctx context.Context, tx Writes, session, projectRoot, rel string, cu
 // events, so claims that existed before vibe was installed are not counted
 // as created in this session.
 func Baseline(ctx context.Context, tx Writes, proj project.Project, at time.Time) error {
-	for _, abs := range []string{proj.Path(FileName), filepath.Join(proj.Root, FileName)} {
+	for _, abs := range paths(proj) {
 		content, err := os.ReadFile(abs)
 		if err != nil {
 			continue
@@ -237,6 +237,23 @@ func Baseline(ctx context.Context, tx Writes, proj project.Project, at time.Time
 		}
 	}
 	return nil
+}
+
+// paths are where a project's claim ledger may be: its .vibe-science
+// folder, then its root.
+func paths(proj project.Project) []string {
+	return []string{proj.Path(FileName), filepath.Join(proj.Root, FileName)}
+}
+
+// Exists reports whether the project has a claim ledger (Baseline has
+// something to look at).
+func Exists(proj project.Project) bool {
+	for _, abs := range paths(proj) {
+		if _, err := os.Stat(abs); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // RecordReview records R2_REVIEWED for every claim a reviewer file cites.

@@ -178,7 +178,7 @@ func TestClipAndOutputSummaryMatchTheirReferences(t *testing.T) {
 			b.WriteString(pieces[rng.IntN(len(pieces))])
 		}
 		s := b.String()
-		for _, n := range []int{MaxSummary, 10, 57} {
+		for _, n := range []int{MaxSummary, 4, 5, 10, 57} {
 			if got, want := Clip(s, n), clipReference(s, n); got != want {
 				t.Fatalf("Clip(%q, %d)\n got %q\nwant %q", s, n, got, want)
 			}

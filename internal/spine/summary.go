@@ -49,11 +49,11 @@ func Clip(s string, n int) string {
 	b.Grow(4 * n)
 	i := 0
 	put := func(r rune) {
+		if i == head {
+			b.WriteString(" … ")
+		}
 		if i < head || i >= from {
 			b.WriteRune(r)
-		}
-		if i == head-1 {
-			b.WriteString(" … ")
 		}
 		i++
 	}
@@ -63,8 +63,8 @@ func Clip(s string, n int) string {
 			put(' ')
 		}
 		words++
-		if k := utf8.RuneCountInString(w); i >= head && i+k < from {
-			i += k // a word between head and tail: counted, not read
+		if k := utf8.RuneCountInString(w); i > head && i+k < from {
+			i += k // a word between the marker and the tail: counted, not read
 			continue
 		}
 		for _, r := range w {

@@ -75,8 +75,9 @@ func (c *memCache) keep(at int64, ms []record.MemoryRecord) {
 	}
 	for _, m := range ms {
 		if len(c.rows) >= c.max {
-			// Full: drop a quarter, whichever the map yields first.
-			n := c.max / 4
+			// Full: drop a quarter (at least one), whichever the map
+			// yields first.
+			n := max(c.max/4, 1)
 			for id := range c.rows {
 				if n <= 0 {
 					break

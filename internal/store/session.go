@@ -14,7 +14,11 @@ import (
 
 // UpsertSession records that a hook saw the session: it creates the row on
 // first sight (whichever hook fires first) and otherwise refreshes it, so no
-// per-session insert can ever miss its parent row.
+// per-session insert can ever miss its parent row. Records may land out of
+// order (a SessionStart writes after its reply, a spooled record is
+// replayed later): the row keeps the earliest start and the latest sight,
+// and a start reopens an ended session only when it came after the end (a
+// resume), not when an earlier start is written late.
 func (t *Tx) UpsertSession(ctx context.Context, s record.SessionSeen) error {
 	ms := s.At.UnixMilli()
 	start := 0
@@ -25,14 +29,17 @@ func (t *Tx) UpsertSession(ctx context.Context, s record.SessionSeen) error {
 INSERT INTO sessions (id, project_path, started_at, last_seen_at, start_count, last_source, transcript_path, client)
 VALUES (?, ?, ?, ?, ?, NULLIF(?, ''), NULLIF(?, ''), NULLIF(?, ''))
 ON CONFLICT(id) DO UPDATE SET
-    last_seen_at    = excluded.last_seen_at,
+    started_at      = min(sessions.started_at, excluded.started_at),
+    last_seen_at    = max(sessions.last_seen_at, excluded.last_seen_at),
     project_path    = CASE WHEN sessions.project_path = '' THEN excluded.project_path ELSE sessions.project_path END,
     start_count     = sessions.start_count + excluded.start_count,
     last_source     = COALESCE(excluded.last_source, sessions.last_source),
     transcript_path = COALESCE(excluded.transcript_path, sessions.transcript_path),
     client          = COALESCE(excluded.client, sessions.client),
-    ended_at        = CASE WHEN excluded.start_count > 0 THEN NULL ELSE sessions.ended_at END,
-    end_reason      = CASE WHEN excluded.start_count > 0 THEN NULL ELSE sessions.end_reason END`,
+    ended_at        = CASE WHEN excluded.start_count > 0 AND COALESCE(sessions.ended_at, -1) < excluded.started_at
+                           THEN NULL ELSE sessions.ended_at END,
+    end_reason      = CASE WHEN excluded.start_count > 0 AND COALESCE(sessions.ended_at, -1) < excluded.started_at
+                           THEN NULL ELSE sessions.end_reason END`,
 		s.ID, s.ProjectPath, ms, ms, start, s.Source, s.TranscriptPath, s.Client)
 	return classify("upsert session", err)
 }
@@ -141,13 +148,14 @@ ORDER BY COALESCE(ended_at, last_seen_at) DESC, started_at, rowid LIMIT 1`, proj
 }
 
 // SessionNumber is the number of session in project: the sessions
-// recorded for the project, counting session whether it is recorded yet or
-// not (SessionStart records it after its reply). An empty session counts
-// the recorded ones.
+// recorded for the project, counting session when it is not recorded yet
+// (SessionStart records it after its reply). A session recorded under
+// another project keeps that project (UpsertSession) and is not counted,
+// as before. An empty session counts the recorded ones.
 func (s *Store) SessionNumber(ctx context.Context, project, session string) (int, error) {
 	var n int
 	err := s.db.QueryRowContext(ctx, `
-SELECT count(*) + (?2 <> '' AND NOT EXISTS (SELECT 1 FROM sessions WHERE id = ?2 AND project_path = ?1))
+SELECT count(*) + (?2 <> '' AND NOT EXISTS (SELECT 1 FROM sessions WHERE id = ?2))
 FROM sessions WHERE project_path = ?1`, project, session).Scan(&n)
 	return n, classify("count sessions", err)
 }

@@ -56,9 +56,9 @@ type Options struct {
 	// the writer); 0 or 1 means one connection, as every handle has.
 	ReadConns int
 	// MemoryCache keeps up to that many memory records read by
-	// MemoriesByID, checked against the memory_changes log before each use
-	// (memcache.go): for a long-lived handle such as the resident
-	// process's. 0 keeps none.
+	// MemoriesByID and a project's SearchMemories, checked against the
+	// memory_changes log before each use (memcache.go): for a long-lived
+	// handle such as the resident process's. 0 keeps none.
 	MemoryCache int
 }
 
