@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/handler"
 	"github.com/vibe-science/vibe/internal/hookrun"
 	"github.com/vibe-science/vibe/internal/record"
@@ -72,20 +70,13 @@ func TestSessionStartShowsWhatOtherPackagesRecorded(t *testing.T) {
 		}, "Gates failing most: DQ1 (2×)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			home := t.TempDir()
-			project, _ := filepath.EvalSymlinks(t.TempDir())
-			env := map[string]string{"VIBE_HOME": home, "HOME": home, "VIBE_WORKER": "off", "CLAUDE_PROJECT_DIR": project}
-			st, err := store.Open(ctx, config.Resolve(func(k string) string { return env[k] }).DB, store.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			err = st.Tx(ctx, func(tx *store.Tx) error {
+			env, project, st := hookHome(t)
+			err := st.Tx(ctx, func(tx *store.Tx) error {
 				if err := tx.UpsertSession(ctx, record.SessionSeen{ID: "earlier", ProjectPath: project, At: now.Add(-2 * time.Hour), Start: true}); err != nil {
 					return err
 				}
 				return tc.seed(tx, project)
 			})
-			st.Close()
 			if err != nil {
 				t.Fatal(err)
 			}

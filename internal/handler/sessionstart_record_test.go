@@ -37,8 +37,7 @@ func TestSessionStartRecordsAfterItsReply(t *testing.T) {
 		{"a seed waiting", true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			home := t.TempDir()
-			dir, _ := filepath.EvalSymlinks(t.TempDir())
+			env, dir, st := hookHome(t)
 			proj := project.Project{Root: dir}
 			if err := os.MkdirAll(filepath.Dir(proj.Path(ledger.FileName)), 0o755); err != nil {
 				t.Fatal(err)
@@ -46,13 +45,7 @@ func TestSessionStartRecordsAfterItsReply(t *testing.T) {
 			if err := os.WriteFile(proj.Path(ledger.FileName), []byte("# Claim ledger\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			env := map[string]string{"VIBE_HOME": home, "HOME": home, "VIBE_WORKER": "off", "CLAUDE_PROJECT_DIR": dir}
-			st, err := store.Open(ctx, config.Resolve(func(k string) string { return env[k] }).DB, store.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer st.Close()
-			err = st.Tx(ctx, func(tx *store.Tx) error {
+			err := st.Tx(ctx, func(tx *store.Tx) error {
 				if err := tx.UpsertSession(ctx, record.SessionSeen{ID: "earlier", ProjectPath: dir, At: now.Add(-2 * time.Hour), Start: true}); err != nil {
 					return err
 				}
@@ -117,14 +110,7 @@ func TestSessionStartRecordsAfterItsReply(t *testing.T) {
 // after the reply; that row, written late, must not reopen the session.
 func TestSessionStartWrittenLateLeavesAnEndedSessionEnded(t *testing.T) {
 	ctx := context.Background()
-	home := t.TempDir()
-	dir, _ := filepath.EvalSymlinks(t.TempDir())
-	env := map[string]string{"VIBE_HOME": home, "HOME": home, "VIBE_WORKER": "off", "CLAUDE_PROJECT_DIR": dir}
-	st, err := store.Open(ctx, config.Resolve(func(k string) string { return env[k] }).DB, store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	env, dir, st := hookHome(t)
 	run := func(h hookrun.Spec, ev map[string]any, later *[]func(context.Context), at time.Time) {
 		raw, _ := json.Marshal(ev)
 		e := &hookrun.Env{Stdin: bytes.NewReader(raw), Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{},
@@ -153,4 +139,19 @@ func TestSessionStartWrittenLateLeavesAnEndedSessionEnded(t *testing.T) {
 	if s.EndedAt == nil {
 		t.Errorf("the deferred SessionStart record reopened an ended session (ended_at NULL, start_count %d)", s.StartCount)
 	}
+}
+
+// hookHome is a VIBE_HOME and a project folder for a handler test, the
+// database open; env is what the handlers read (the worker off).
+func hookHome(t *testing.T) (env map[string]string, dir string, st *store.Store) {
+	t.Helper()
+	home := t.TempDir()
+	dir, _ = filepath.EvalSymlinks(t.TempDir())
+	env = map[string]string{"VIBE_HOME": home, "HOME": home, "VIBE_WORKER": "off", "CLAUDE_PROJECT_DIR": dir}
+	st, err := store.Open(context.Background(), config.Resolve(func(k string) string { return env[k] }).DB, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return env, dir, st
 }

@@ -134,12 +134,5 @@ func (s *Store) cachedMemories(ctx context.Context, project string, ids []int64,
 			byID[m.ID] = m
 		}
 	}
-	out := make([]record.MemoryRecord, 0, len(byID))
-	for _, id := range ids {
-		if m, ok := byID[id]; ok {
-			out = append(out, m)
-			delete(byID, id) // a repeated id is returned once
-		}
-	}
-	return out, nil
+	return inOrder(ids, byID), nil
 }

@@ -120,20 +120,10 @@ func TestMemoryCacheAnswersAsTheQuery(t *testing.T) {
 // stale records are gone; the cache then drops everything it kept.
 func TestMemoryCacheSurvivesATrimmedLog(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "vibe.db")
-	other, err := Open(ctx, path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
-	cached, err := Open(ctx, path, Options{MemoryCache: 64})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cached.Close()
+	other, cached := cacheAndWriter(t)
 	at := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	var id int64
-	err = other.Tx(ctx, func(tx *Tx) (err error) {
+	err := other.Tx(ctx, func(tx *Tx) (err error) {
 		id, _, err = tx.AddMemory(ctx, record.NewMemory{ProjectPath: "/p", Kind: "note", Text: "the effect holds", Source: "cli", At: at})
 		return err
 	})
@@ -172,20 +162,10 @@ INSERT INTO memory_changes (memory_id) SELECT -i FROM n`)
 // resuperseding (as an import could) is logged like any other.
 func TestMemoryCacheKeepsNoRecordReadBeforeAChangeItSkipped(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "vibe.db")
-	other, err := Open(ctx, path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
-	cached, err := Open(ctx, path, Options{MemoryCache: 64})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cached.Close()
+	other, cached := cacheAndWriter(t)
 	at := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	var x, y int64
-	err = other.Tx(ctx, func(tx *Tx) (err error) {
+	err := other.Tx(ctx, func(tx *Tx) (err error) {
 		if x, _, err = tx.AddMemory(ctx, record.NewMemory{ProjectPath: "/p", Kind: "note", Text: "the effect holds", Source: "cli", At: at}); err != nil {
 			return err
 		}
@@ -223,4 +203,23 @@ func TestMemoryCacheKeepsNoRecordReadBeforeAChangeItSkipped(t *testing.T) {
 	if err != nil || len(ms) != 1 || !reflect.DeepEqual(ms[0].Conflicts, []int64{x}) {
 		t.Fatalf("after a link was written the cache answers %+v, %v", ms, err)
 	}
+}
+
+// cacheAndWriter opens one database twice: a handle that writes (another
+// process) and one that keeps 64 memory records.
+func cacheAndWriter(t *testing.T) (other, cached *Store) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "vibe.db")
+	for _, h := range []struct {
+		st **Store
+		o  Options
+	}{{&other, Options{}}, {&cached, Options{MemoryCache: 64}}} {
+		st, err := Open(context.Background(), path, h.o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		*h.st = st
+	}
+	return other, cached
 }

@@ -446,14 +446,19 @@ func (s *Store) readMemories(ctx context.Context, project string, ids []int64) (
 	if err := rows.Err(); err != nil {
 		return nil, classify("read memories", err)
 	}
+	return inOrder(ids, byID), nil
+}
+
+// inOrder is the records of byID in the order of ids, a repeated id once.
+func inOrder(ids []int64, byID map[int64]record.MemoryRecord) []record.MemoryRecord {
 	out := make([]record.MemoryRecord, 0, len(byID))
 	for _, id := range ids {
 		if m, ok := byID[id]; ok {
 			out = append(out, m)
-			delete(byID, id) // a repeated id is returned once
+			delete(byID, id)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // Memory reads one memory by id, forgotten or not.
