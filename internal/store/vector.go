@@ -15,17 +15,39 @@ import (
 // padVector returns v zero-padded to VectorDims, or an error when it is
 // wider.
 func padVector(op, what string, v []float32) ([]float32, error) {
-	switch {
-	case len(v) == record.VectorDims:
+	if err := checkDims(op, what, v); err != nil {
+		return nil, err
+	}
+	if len(v) == record.VectorDims {
 		return v, nil
-	case len(v) == 0 || len(v) > record.VectorDims:
-		return nil, fault.Errorf(fault.Invalid, op,
-			"%s has %d dims, the vector table holds up to %d (use a model of at most %d dims such as potion-base-8M or all-MiniLM-L6-v2)",
-			what, len(v), record.VectorDims, record.VectorDims)
 	}
 	out := make([]float32, record.VectorDims)
 	copy(out, v)
 	return out, nil
+}
+
+// checkDims refuses a vector the table cannot hold: none, or more than
+// record.VectorDims dims.
+func checkDims(op, what string, v []float32) error {
+	if len(v) == 0 || len(v) > record.VectorDims {
+		return fault.Errorf(fault.Invalid, op,
+			"%s has %d dims, the vector table holds up to %d (use a model of at most %d dims such as potion-base-8M or all-MiniLM-L6-v2)",
+			what, len(v), record.VectorDims, record.VectorDims)
+	}
+	return nil
+}
+
+// CheckKNN refuses a KNN query no vector table answers: a query vector of
+// no or too many dims, or k outside 1..MaxKNN. KNN and the worker's index
+// (which reranks in memory) apply it alike.
+func CheckKNN(query []float32, k int) error {
+	if err := checkDims("knn", "query vector", query); err != nil {
+		return err
+	}
+	if k < 1 || k > MaxKNN {
+		return fault.Errorf(fault.Invalid, "knn", "k = %d; it must be between 1 and %d", k, MaxKNN)
+	}
+	return nil
 }
 
 // idList is ids as a JSON array, for `IN (SELECT value FROM json_each(?))`:
@@ -105,12 +127,12 @@ func (t *Tx) deleteVector(ctx context.Context, id int64) error {
 // lookups cost up to a millisecond each): the float vec0 scan alone took
 // 73 ms p50 at 100k vectors on two cores (`make bench` has the new figure).
 func (s *Store) KNN(ctx context.Context, project string, query []float32, k int, model string, kinds []string) ([]record.VectorHit, error) {
+	if err := CheckKNN(query, k); err != nil {
+		return nil, err
+	}
 	query, err := padVector("knn", "query vector", query)
 	if err != nil {
 		return nil, err
-	}
-	if k < 1 || k > MaxKNN {
-		return nil, fault.Errorf(fault.Invalid, "knn", "k = %d; it must be between 1 and %d", k, MaxKNN)
 	}
 	blob, err := sqlite_vec.SerializeFloat32(query)
 	if err != nil {
@@ -140,25 +162,20 @@ SELECT c.memory_id, vec_distance_l2(f.embedding, ?) AS d
 FROM c JOIN vec_floats f ON f.memory_id = c.memory_id JOIN memories m ON m.id = c.memory_id AND m.forgotten = 0
 ORDER BY d, c.memory_id LIMIT ?`)
 	args = append(args, blob, k)
-	return s.queryHits(ctx, "knn", b.String(), args, k)
-}
-
-// queryHits runs a query of (memory id, distance) rows, in its order.
-func (s *Store) queryHits(ctx context.Context, op, query string, args []any, capacity int) ([]record.VectorHit, error) {
-	rows, err := s.db.QueryContext(ctx, query, args...)
+	rows, err := s.db.QueryContext(ctx, b.String(), args...)
 	if err != nil {
-		return nil, classify(op, err)
+		return nil, classify("knn", err)
 	}
 	defer rows.Close()
-	hits := make([]record.VectorHit, 0, capacity)
+	hits := make([]record.VectorHit, 0, k)
 	for rows.Next() {
 		var h record.VectorHit
 		if err := rows.Scan(&h.MemoryID, &h.Distance); err != nil {
-			return nil, classify(op, err)
+			return nil, classify("knn", err)
 		}
 		hits = append(hits, h)
 	}
-	return hits, classify(op, rows.Err())
+	return hits, classify("knn", rows.Err())
 }
 
 // VectorCodes calls fn with the binary code (vec_quantize_binary's bytes)

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/vecindex"
@@ -139,13 +138,8 @@ func (x *vectorIndex) load(rd *store.Store, k vectorKey, l *codeLoad) {
 // keep (floats); a short-listed id whose vector is gone from the database
 // leaves the index.
 func (x *vectorIndex) knn(ctx context.Context, rd *store.Store, project string, q []float32, k int, model string, kinds []string) ([]record.VectorHit, error) {
-	if k < 1 || k > store.MaxKNN {
-		return nil, fault.Errorf(fault.Invalid, "knn", "k = %d; it must be between 1 and %d", k, store.MaxKNN)
-	}
-	if len(q) == 0 || len(q) > record.VectorDims {
-		return nil, fault.Errorf(fault.Invalid, "knn",
-			"the query vector has %d dims, the vector table holds up to %d (use a model of at most %d dims such as potion-base-8M or all-MiniLM-L6-v2)",
-			len(q), record.VectorDims, record.VectorDims)
+	if err := store.CheckKNN(q, k); err != nil {
+		return nil, err
 	}
 	key := vectorKey{project, model}
 	s, err := x.set(ctx, rd, key)

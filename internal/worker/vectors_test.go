@@ -367,3 +367,24 @@ func TestCodesLoadOutlivesAQuerysDeadline(t *testing.T) {
 		t.Fatalf("knn after the load = %v, %v", got, err)
 	}
 }
+
+// TestIndexRefusesWhatKNNRefuses: a query no vector table could answer (no
+// dims, too many, k out of range) gets the index's refusal, the same as
+// store.KNN's, before anything is read.
+func TestIndexRefusesWhatKNNRefuses(t *testing.T) {
+	ctx := context.Background()
+	st, _, _ := vectorStore(t, 60)
+	var x vectorIndex
+	ok := make([]float32, record.VectorDims)
+	for _, c := range []struct {
+		name string
+		q    []float32
+		k    int
+	}{{"no dims", nil, 5}, {"too many dims", make([]float32, record.VectorDims+1), 5}, {"k 0", ok, 0}, {"k too large", ok, store.MaxKNN + 1}} {
+		_, err := x.knn(ctx, st, "/p", c.q, c.k, "A", nil)
+		_, want := st.KNN(ctx, "/p", c.q, c.k, "A", nil)
+		if err == nil || want == nil || err.Error() != want.Error() {
+			t.Errorf("%s: index %v, store.KNN %v", c.name, err, want)
+		}
+	}
+}
