@@ -104,63 +104,12 @@ func (d *fastDecoder) plainKey() (string, bool) {
 
 // field decodes the value of key into ev.
 func (d *fastDecoder) field(ev *Event, key string) bool {
-	switch key {
-	case "session_id":
-		return d.str(&ev.SessionID)
-	case "transcript_path":
-		return d.str(&ev.TranscriptPath)
-	case "cwd":
-		return d.str(&ev.Cwd)
-	case "prompt_id":
-		return d.str(&ev.PromptID)
-	case "permission_mode":
-		return d.str(&ev.PermissionMode)
-	case "hook_event_name":
-		return d.str(&ev.HookEventName)
-	case "agent_id":
-		return d.str(&ev.AgentID)
-	case "agent_type":
-		return d.str(&ev.AgentType)
-	case "source":
-		return d.str(&ev.Source)
-	case "model":
-		return d.str(&ev.Model)
-	case "session_title":
-		return d.str(&ev.SessionTitle)
-	case "prompt":
-		return d.str(&ev.Prompt)
-	case "tool_name":
-		return d.str(&ev.ToolName)
-	case "tool_input":
-		return d.raw(&ev.ToolInput)
-	case "tool_use_id":
-		return d.str(&ev.ToolUseID)
-	case "tool_response":
-		return d.raw(&ev.ToolResponse)
-	case "duration_ms":
-		return d.integer(&ev.DurationMS)
-	case "error":
-		return d.str(&ev.Error)
-	case "is_interrupt":
-		return d.boolean(&ev.IsInterrupt)
-	case "stop_hook_active":
-		return d.boolean(&ev.StopHookActive)
-	case "last_assistant_message":
-		return d.str(&ev.LastAssistantMessage)
-	case "agent_transcript_path":
-		return d.str(&ev.AgentTranscriptPath)
-	case "trigger":
-		return d.str(&ev.Trigger)
-	case "custom_instructions":
-		return d.str(&ev.CustomInstructions)
-	case "reason":
-		return d.str(&ev.Reason)
-	case "vibe_client":
-		return d.str(&ev.Client)
+	if set, ok := fastFields[key]; ok {
+		return set(d, ev)
 	}
 	// encoding/json matches keys without regard to case: a key that
 	// differs from a field's only in case is its to decode.
-	for _, k := range fastKeys {
+	for k := range fastFields {
 		if strings.EqualFold(k, key) {
 			return false
 		}
@@ -168,11 +117,36 @@ func (d *fastDecoder) field(ev *Event, key string) bool {
 	return d.skip(0)
 }
 
-// fastKeys are the keys field knows, for the case-folded comparison.
-var fastKeys = []string{"session_id", "transcript_path", "cwd", "prompt_id", "permission_mode", "hook_event_name",
-	"agent_id", "agent_type", "source", "model", "session_title", "prompt", "tool_name", "tool_input", "tool_use_id",
-	"tool_response", "duration_ms", "error", "is_interrupt", "stop_hook_active", "last_assistant_message",
-	"agent_transcript_path", "trigger", "custom_instructions", "reason", "vibe_client"}
+// fastFields decode the value of each key of Event's JSON tags into its
+// field.
+var fastFields = map[string]func(d *fastDecoder, ev *Event) bool{
+	"session_id":             func(d *fastDecoder, ev *Event) bool { return d.str(&ev.SessionID) },
+	"transcript_path":        func(d *fastDecoder, ev *Event) bool { return d.str(&ev.TranscriptPath) },
+	"cwd":                    func(d *fastDecoder, ev *Event) bool { return d.str(&ev.Cwd) },
+	"prompt_id":              func(d *fastDecoder, ev *Event) bool { return d.str(&ev.PromptID) },
+	"permission_mode":        func(d *fastDecoder, ev *Event) bool { return d.str(&ev.PermissionMode) },
+	"hook_event_name":        func(d *fastDecoder, ev *Event) bool { return d.str(&ev.HookEventName) },
+	"agent_id":               func(d *fastDecoder, ev *Event) bool { return d.str(&ev.AgentID) },
+	"agent_type":             func(d *fastDecoder, ev *Event) bool { return d.str(&ev.AgentType) },
+	"source":                 func(d *fastDecoder, ev *Event) bool { return d.str(&ev.Source) },
+	"model":                  func(d *fastDecoder, ev *Event) bool { return d.str(&ev.Model) },
+	"session_title":          func(d *fastDecoder, ev *Event) bool { return d.str(&ev.SessionTitle) },
+	"prompt":                 func(d *fastDecoder, ev *Event) bool { return d.str(&ev.Prompt) },
+	"tool_name":              func(d *fastDecoder, ev *Event) bool { return d.str(&ev.ToolName) },
+	"tool_input":             func(d *fastDecoder, ev *Event) bool { return d.raw(&ev.ToolInput) },
+	"tool_use_id":            func(d *fastDecoder, ev *Event) bool { return d.str(&ev.ToolUseID) },
+	"tool_response":          func(d *fastDecoder, ev *Event) bool { return d.raw(&ev.ToolResponse) },
+	"duration_ms":            func(d *fastDecoder, ev *Event) bool { return d.integer(&ev.DurationMS) },
+	"error":                  func(d *fastDecoder, ev *Event) bool { return d.str(&ev.Error) },
+	"is_interrupt":           func(d *fastDecoder, ev *Event) bool { return d.boolean(&ev.IsInterrupt) },
+	"stop_hook_active":       func(d *fastDecoder, ev *Event) bool { return d.boolean(&ev.StopHookActive) },
+	"last_assistant_message": func(d *fastDecoder, ev *Event) bool { return d.str(&ev.LastAssistantMessage) },
+	"agent_transcript_path":  func(d *fastDecoder, ev *Event) bool { return d.str(&ev.AgentTranscriptPath) },
+	"trigger":                func(d *fastDecoder, ev *Event) bool { return d.str(&ev.Trigger) },
+	"custom_instructions":    func(d *fastDecoder, ev *Event) bool { return d.str(&ev.CustomInstructions) },
+	"reason":                 func(d *fastDecoder, ev *Event) bool { return d.str(&ev.Reason) },
+	"vibe_client":            func(d *fastDecoder, ev *Event) bool { return d.str(&ev.Client) },
+}
 
 // has reports whether the input goes on with s.
 func (d *fastDecoder) has(s string) bool {
