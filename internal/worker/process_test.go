@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/buildinfo"
-
 	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/embed"
 	"github.com/vibe-science/vibe/internal/embed/hugotembed"
@@ -30,13 +29,13 @@ var (
 	buildErr  error
 )
 
-// workerBinary builds cmd/vibe-embed-worker once per test run.
 // pinVersion gives a binary the tests build this test binary's version:
 // without it each build takes the VCS stamp of the moment it is built, and
 // a commit while the tests run makes the worker and a hook client of one
 // test two builds (the worker then refuses the hook).
 var pinVersion = "-X github.com/vibe-science/vibe/internal/buildinfo.Version=" + buildinfo.Version
 
+// workerBinary builds cmd/vibe-embed-worker once per test run.
 func workerBinary(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
