@@ -162,9 +162,7 @@ FROM sessions WHERE project_path = ?1`, project, session).Scan(&n)
 
 // ProjectSessionCount counts the sessions recorded for a project.
 func (s *Store) ProjectSessionCount(ctx context.Context, project string) (int, error) {
-	var n int
-	err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM sessions WHERE project_path = ?", project).Scan(&n)
-	return n, classify("count sessions", err)
+	return s.SessionNumber(ctx, project, "")
 }
 
 // ResolveSessionID expands a unique id prefix to the full session id.
