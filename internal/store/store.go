@@ -37,7 +37,7 @@ var setupSQLite sync.Once
 
 // Store is an open vibe database.
 type Store struct {
-	db   *sql.DB
+	db   sqlDB // conn.go
 	path string
 	// file is the database file as opened, for Replaced.
 	file os.FileInfo
@@ -90,7 +90,7 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	q.Set("_busy_timeout", fmt.Sprint(busy))
 	q.Set("_synchronous", "NORMAL")
 	q.Set("_foreign_keys", "on")
-	q.Set("_txlock", "immediate")
+	q.Set("_txlock", "immediate") // Store.Tx begins IMMEDIATE itself; this is for a Begin on DB()
 	// Keep the statements a connection prepared: a hook runs the same dozen
 	// queries on every call, and preparing them again was a sixth of the
 	// resident process's time per hook.
@@ -110,7 +110,7 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 		sdb.SetMaxOpenConns(opt.ReadConns)
 		sdb.SetMaxIdleConns(opt.ReadConns)
 	}
-	s := &Store{db: sdb, path: path}
+	s := &Store{db: sqlDB{sdb}, path: path}
 	if opt.MemoryCache > 0 {
 		s.memories = newMemCache(opt.MemoryCache)
 	}
@@ -144,7 +144,7 @@ func (s *Store) Path() string { return s.path }
 
 // DB exposes the handle to this package's tests and to store-internal
 // helpers; other packages go through methods.
-func (s *Store) DB() *sql.DB { return s.db }
+func (s *Store) DB() *sql.DB { return s.db.DB }
 
 // Close closes the database.
 func (s *Store) Close() error { return s.db.Close() }
@@ -241,23 +241,38 @@ func (s *Store) apply(ctx context.Context, m db.Migration) error {
 
 // Tx is one immediate transaction.
 type Tx struct {
-	tx *sql.Tx
+	tx txConn
 }
 
 // Tx runs fn in one immediate transaction: everything fn writes lands, or
-// nothing does.
+// nothing does. It is BEGIN IMMEDIATE … COMMIT on one connection of the
+// pool (conn.go says why not an sql.Tx); whatever ends it early (an error,
+// a refused COMMIT, a panic in fn) rolls it back before the connection
+// returns to the pool.
 func (s *Store) Tx(ctx context.Context, fn func(*Tx) error) error {
-	tx, err := s.db.BeginTx(ctx, nil)
+	c, err := s.db.Conn(ctx)
 	if err != nil {
 		return classify("begin transaction", err)
 	}
+	tx := txConn{c}
+	open := false
+	defer func() {
+		if open {
+			tx.ExecContext(context.Background(), "ROLLBACK")
+		}
+		c.Close()
+	}()
+	if _, err := tx.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		return classify("begin transaction", err)
+	}
+	open = true
 	if err := fn(&Tx{tx: tx}); err != nil {
-		_ = tx.Rollback()
 		return err
 	}
-	if err := tx.Commit(); err != nil {
+	if _, err := tx.ExecContext(ctx, "COMMIT"); err != nil {
 		return classify("commit", err)
 	}
+	open = false
 	return nil
 }
 
