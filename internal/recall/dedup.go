@@ -1,32 +1,37 @@
 package recall
 
-import (
-	"slices"
-	"strings"
-)
+import "slices"
 
 // NearDuplicate is the word-bigram Jaccard at or above which two hits are
 // the same memory said twice (a narrative checkpoint and its final
 // version, a note re-added with different punctuation).
 const NearDuplicate = 0.9
 
-// shingles are the word bigrams of a text (the single word for a one-word
-// text), over all words: stop words included, since "effect" and "no
-// effect" must stay apart.
-func shingles(text string) map[string]struct{} {
-	w := Words(text)
-	out := make(map[string]struct{}, len(w))
-	if len(w) == 1 {
-		out[w[0]] = struct{}{}
+// shingles are the word bigrams of a text's words (the single word for a
+// one-word text), over all words: stop words included, since "effect" and
+// "no effect" must stay apart. Each is kept as a 64-bit FNV-1a hash, the
+// set as a sorted slice without repeats: collapse builds fifty of them per
+// recall, and strings in maps cost it 650 allocations (74 µs) where this
+// costs a slice each. Two distinct bigrams share a hash with odds of about
+// 2^-64 (TestCollapseMatchesReference holds the results to the strings').
+func shingles(words []string) []uint64 {
+	const offset, prime = 14695981039346656037, 1099511628211
+	add := func(h uint64, s string) uint64 {
+		for i := 0; i < len(s); i++ {
+			h = (h ^ uint64(s[i])) * prime
+		}
+		return h
 	}
-	for i := 0; i+1 < len(w); i++ {
-		out[w[i]+" "+w[i+1]] = struct{}{}
+	out := make([]uint64, 0, len(words))
+	if len(words) == 1 {
+		out = append(out, add(offset, words[0]))
 	}
-	return out
+	for i := 0; i+1 < len(words); i++ {
+		out = append(out, add((add(offset, words[i])^' ')*prime, words[i+1]))
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
-
-// normalised is text folded to its words joined by single spaces.
-func normalised(text string) string { return strings.Join(Words(text), " ") }
 
 func jaccard[T comparable](a, b map[T]struct{}) float64 {
 	if len(a) == 0 && len(b) == 0 {
@@ -53,26 +58,26 @@ func jaccard[T comparable](a, b map[T]struct{}) float64 {
 // ranked down with its pointer.
 func collapse(hits []Hit, limit int) []Hit {
 	type seen struct {
-		id   int64
-		norm string
-		sh   map[string]struct{}
+		id    int64
+		words []string // normalised: folded, punctuation gone
+		sh    []uint64
 	}
 	linked := func(h Hit, k seen) bool {
 		return (h.SupersededBy != nil && *h.SupersededBy == k.id) || slices.Contains(h.Conflicts, k.id)
 	}
-	kept := make([]seen, 0, len(hits))
+	kept := make([]seen, 0, min(len(hits), limit))
 	out := hits[:0]
 next:
 	for _, h := range hits {
-		s := seen{id: h.ID, norm: normalised(h.Text)}
+		s := seen{id: h.ID, words: Words(h.Text)}
 		for _, k := range kept {
-			if k.norm == s.norm && !linked(h, k) {
+			if slices.Equal(k.words, s.words) && !linked(h, k) {
 				continue next
 			}
 		}
-		s.sh = shingles(h.Text)
+		s.sh = shingles(s.words)
 		for _, k := range kept {
-			if jaccard(k.sh, s.sh) >= NearDuplicate && !linked(h, k) {
+			if sortedJaccard(k.sh, len(k.sh), s.sh) >= NearDuplicate && !linked(h, k) {
 				continue next
 			}
 		}

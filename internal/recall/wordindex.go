@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"sort"
@@ -164,8 +165,9 @@ const maxNearScan = 4096
 var nearWork int
 
 // sortedJaccard is the Jaccard of a query of n words (q holds those known
-// to the index, sorted) and a doc's sorted words.
-func sortedJaccard(q []uint32, n int, d []uint32) float64 {
+// to the index, sorted) and a doc's sorted words; collapse's shingle
+// hashes are such sets too, with n = len(q).
+func sortedJaccard[T cmp.Ordered](q []T, n int, d []T) float64 {
 	inter := 0
 	for i, j := 0, 0; i < len(q) && j < len(d); {
 		switch {
