@@ -3,8 +3,11 @@ package worker
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"runtime/debug"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/vibe-science/vibe/internal/embed"
@@ -64,6 +67,56 @@ type models struct {
 	lastErr  string
 	failedAt time.Time // a failed load is not retried before failedAt+retry
 	failName string
+	// absent is the last "not installed" verdict (absentVerdict).
+	absent absentVerdict
+	// ready checks a model folder (embed.Ready; tests count the calls).
+	ready func(dir string) error
+}
+
+// absentVerdict remembers that a model's folder lacked its files, and the
+// folder as it was then (folderStamp). A hook that asks for vectors with
+// no model installed (UserPromptSubmit, SessionStart twice) would otherwise
+// stat three files on every call; while the folder is unchanged, one stat
+// of the folder says the files are still missing. Adding a file to the
+// folder (`vibe model pull`, a copy by hand), or creating or replacing the
+// folder, changes its stamp, and the next call looks again.
+type absentVerdict struct {
+	name  string
+	stamp folderStamp
+}
+
+// folderStamp is a folder's identity and modification time, or its
+// absence. ok is false when the stamp cannot vouch for the folder's
+// contents: a modification time less than two seconds before the stamp
+// was taken could hide a file added within the same tick of a coarse
+// file-system clock.
+type folderStamp struct {
+	exists bool
+	ino    uint64
+	mod    time.Time
+	ok     bool
+}
+
+func stampFolder(dir string) folderStamp {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return folderStamp{ok: errors.Is(err, fs.ErrNotExist)}
+	}
+	var ino uint64
+	if sys, isStat := st.Sys().(*syscall.Stat_t); isStat {
+		ino = uint64(sys.Ino)
+	}
+	return folderStamp{exists: true, ino: ino, mod: st.ModTime(), ok: time.Since(st.ModTime()) >= 2*time.Second}
+}
+
+// stillAbsent reports whether name's folder, stamped now, is as it was
+// when its files were found missing.
+func (m *models) stillAbsent(name string, now folderStamp) bool {
+	m.mu.Lock()
+	v := m.absent
+	m.mu.Unlock()
+	return v.name == name && v.stamp.ok && now.ok &&
+		now.exists == v.stamp.exists && now.ino == v.stamp.ino && now.mod.Equal(v.stamp.mod)
 }
 
 func (m *models) status() (name, state, lastErr string, loaded bool) {
@@ -122,12 +175,20 @@ func (m *models) acquire(name string, now time.Time) (embed.Embedder, func(), er
 	m.mu.Unlock()
 
 	dir := m.dir(name)
+	stamp := stampFolder(dir) // before the check: a file added during it changes the folder after this
+	if m.stillAbsent(name, stamp) {
+		m.mu.Lock()
+		m.state, m.lastErr = StateNoModel, ""
+		m.mu.Unlock()
+		return nil, nil, errNoModel
+	}
 	emb, err := m.open(dir)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err != nil {
 		if errors.Is(err, embed.ErrNotInstalled) {
 			m.state, m.lastErr = StateNoModel, ""
+			m.absent = absentVerdict{name: name, stamp: stamp}
 			return nil, nil, errNoModel
 		}
 		m.state, m.lastErr = "error: "+err.Error(), err.Error()
@@ -147,7 +208,11 @@ func (m *models) open(dir string) (embed.Embedder, error) {
 	if m.load == nil {
 		return nil, fmt.Errorf("%w: this worker was built without an embedder", embed.ErrNotInstalled)
 	}
-	if err := embed.Ready(dir); err != nil {
+	ready := m.ready
+	if ready == nil {
+		ready = embed.Ready
+	}
+	if err := ready(dir); err != nil {
 		return nil, err
 	}
 	if _, err := embed.Verify(dir); err != nil {
