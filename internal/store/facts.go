@@ -68,21 +68,14 @@ SELECT gate_id, COALESCE(claim_id,''), status, COALESCE(details,'') FROM gate_ch
 	}
 	rows.Close()
 
-	rows, err = q.QueryContext(ctx, `
-SELECT action_type, input_summary FROM spine_entries
-WHERE session_id = ? AND action_type IN ('BUG_FIX','DESIGN_CHANGE') ORDER BY ts, id`, session)
-	if err != nil {
-		return f, classify("read corrections", err)
-	}
-	for rows.Next() {
-		var e record.SpineEntry
-		if err := rows.Scan(&e.ActionType, &e.InputSummary); err != nil {
-			rows.Close()
-			return f, classify("read corrections", err)
+	// The counts above say whether there is any correction to list: most
+	// sessions have none, and the query walks every entry of the session
+	// (0.23 ms for 2,300 entries, on every Stop's narrative checkpoint).
+	if f.Actions["BUG_FIX"]+f.Actions["DESIGN_CHANGE"] > 0 {
+		if err := t.corrections(ctx, &f); err != nil {
+			return f, err
 		}
-		f.Corrections = append(f.Corrections, e)
 	}
-	rows.Close()
 
 	rows, err = q.QueryContext(ctx, "SELECT query FROM literature_searches WHERE session_id = ? ORDER BY ts, id", session)
 	if err != nil {
@@ -103,4 +96,24 @@ WHERE session_id = ? AND action_type IN ('BUG_FIX','DESIGN_CHANGE') ORDER BY ts,
 func (t *Tx) Session(ctx context.Context, id string) (record.Session, error) {
 	out, err := scanSession(t.tx.QueryRowContext(ctx, "SELECT "+sessionCols+" FROM sessions WHERE id = ?", id))
 	return out, classify("read session", err)
+}
+
+// corrections reads the session's BUG_FIX and DESIGN_CHANGE entries in order.
+func (t *Tx) corrections(ctx context.Context, f *record.SessionFacts) error {
+	rows, err := t.tx.QueryContext(ctx, `
+SELECT action_type, input_summary FROM spine_entries
+WHERE session_id = ? AND action_type IN ('BUG_FIX','DESIGN_CHANGE') ORDER BY ts, id`, f.SessionID)
+	if err != nil {
+		return classify("read corrections", err)
+	}
+	for rows.Next() {
+		var e record.SpineEntry
+		if err := rows.Scan(&e.ActionType, &e.InputSummary); err != nil {
+			rows.Close()
+			return classify("read corrections", err)
+		}
+		f.Corrections = append(f.Corrections, e)
+	}
+	rows.Close()
+	return classify("read corrections", rows.Err())
 }
