@@ -17,6 +17,12 @@
 // refuses it, and ReplaySpool writes it later. Replaced tells a process
 // holding the database open that its file was deleted or swapped.
 //
+// Statements run with their context's values but not its cancellation,
+// and Tx is BEGIN IMMEDIATE … COMMIT on one connection rather than an
+// sql.Tx (conn.go): under a cancellable context database/sql and the
+// driver start a goroutine per transaction, per Rows and per Exec. A
+// context already done is refused at the next statement.
+//
 // A long-lived handle may keep the memory records it read
 // (Options.MemoryCache, memcache.go): MemoriesByID and a project's
 // SearchMemories then read only the records they do not keep, after one
