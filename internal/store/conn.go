@@ -29,6 +29,13 @@ import (
 // a millisecond; the long wait is for another writer's lock, which SQLite's
 // busy handler sleeps through without looking at interrupts either, and the
 // busy timeout bounds.
+//
+// The wait for a free connection is not bounded by the context either
+// (database/sql waits with the context the statement gets). The writer
+// has one connection: a Store call made inside a Tx callback, or inside a
+// callback that streams rows from the same handle, waits for itself. That
+// ended at the hook's budget before; now it never ends. No caller does it,
+// and none may.
 
 // detach is ctx for one statement: its values without its cancellation, or
 // ctx itself when it is already done (or cannot be).
@@ -61,13 +68,31 @@ func (d sqlDB) ExecContext(ctx context.Context, query string, args ...any) (sql.
 }
 
 // txConn is the connection a transaction holds, its statements detached.
-type txConn struct{ c *sql.Conn }
+// It keeps the Rows it hands out: an sql.Tx closed its Rows when it ended,
+// and a Rows left open would keep Store.Tx from giving the connection back
+// (sql.Conn.Close waits for it), the writer's only one.
+type txConn struct {
+	c    *sql.Conn
+	rows *[]*sql.Rows
+}
 
 func (t txConn) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	if err := ctx.Err(); err != nil { // neither database/sql nor the driver refuses an Exec for it
 		return nil, err
 	}
-	return t.c.QueryContext(detach(ctx), query, args...)
+	rows, err := t.c.QueryContext(detach(ctx), query, args...)
+	if err == nil {
+		*t.rows = append(*t.rows, rows)
+	}
+	return rows, err
+}
+
+// closeRows closes the Rows the transaction's statements left open.
+func (t txConn) closeRows() {
+	for _, r := range *t.rows {
+		r.Close()
+	}
+	*t.rows = nil
 }
 
 func (t txConn) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {

@@ -165,7 +165,65 @@ func TestCancelledStatementsRefused(t *testing.T) {
 	if err := s.Tx(ctx, func(*Tx) error { return nil }); !errors.Is(err, context.Canceled) {
 		t.Errorf("Tx = %v", err)
 	}
+	// Inside a transaction, through the connection it holds.
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	err := s.Tx(ctx2, func(tx *Tx) error {
+		cancel2()
+		if err := tx.tx.QueryRowContext(ctx2, "SELECT count(*) FROM t").Scan(&n); !errors.Is(err, context.Canceled) {
+			t.Errorf("QueryRow in Tx = %v", err)
+		}
+		if _, err := tx.tx.QueryContext(ctx2, "SELECT x FROM t"); !errors.Is(err, context.Canceled) {
+			t.Errorf("Query in Tx = %v", err)
+		}
+		_, err := tx.tx.ExecContext(ctx2, "INSERT INTO t (x) VALUES (1)")
+		return err
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("Exec in Tx = %v", err)
+	}
 	if n := countRows(t, s); n != 0 {
 		t.Fatalf("%d rows, want 0", n)
+	}
+}
+
+// Rows a transaction's statements leave open are closed when it ends, so
+// the connection goes back to the pool (sql.Conn.Close waits for open
+// Rows): on success, on an error and on a panic. Bounded, so a regression
+// fails instead of hanging.
+func TestTxClosesLeftRows(t *testing.T) {
+	s := newTable(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	leak := func(tx *Tx) {
+		if _, err := tx.tx.ExecContext(ctx, "INSERT INTO t (x) VALUES (1), (2)"); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := tx.tx.QueryContext(ctx, "SELECT x FROM t")
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows.Next() // one row read, the Rows left open
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := s.Tx(ctx, func(tx *Tx) error { leak(tx); return nil }); err != nil {
+			t.Error(err)
+		}
+		if err := s.Tx(ctx, func(tx *Tx) error { leak(tx); return errors.New("handler error") }); err == nil {
+			t.Error("the failing transaction returned nil")
+		}
+		func() {
+			defer func() { recover() }()
+			s.Tx(ctx, func(tx *Tx) error { leak(tx); panic("handler bug") })
+		}()
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("a transaction that left its Rows open did not give its connection back")
+	}
+	if n := countRows(t, s); n != 2 {
+		t.Fatalf("%d rows, want 2 (the committed transaction's)", n)
 	}
 }

@@ -29,6 +29,9 @@ func (t *Tx) Facts(ctx context.Context, session string) (record.SessionFacts, er
 		f.Total += n
 	}
 	rows.Close()
+	if err := rows.Err(); err != nil {
+		return f, classify("count actions", err)
+	}
 
 	rows, err = q.QueryContext(ctx, `
 SELECT claim_id, event_type, COALESCE(new_status,''), confidence, COALESCE(kill_reason,''), COALESCE(narrative,'')
@@ -52,6 +55,9 @@ ORDER BY claim_id`, session)
 		f.Claims = append(f.Claims, c)
 	}
 	rows.Close()
+	if err := rows.Err(); err != nil {
+		return f, classify("read claims", err)
+	}
 
 	rows, err = q.QueryContext(ctx, `
 SELECT gate_id, COALESCE(claim_id,''), status, COALESCE(details,'') FROM gate_checks WHERE session_id = ? ORDER BY ts, id`, session)
@@ -67,6 +73,9 @@ SELECT gate_id, COALESCE(claim_id,''), status, COALESCE(details,'') FROM gate_ch
 		f.Gates = append(f.Gates, g)
 	}
 	rows.Close()
+	if err := rows.Err(); err != nil {
+		return f, classify("read gates", err)
+	}
 
 	// The counts above say whether there is any correction to list: most
 	// sessions have none, and the query walks every entry of the session

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"net/url"
@@ -254,11 +255,12 @@ func (s *Store) Tx(ctx context.Context, fn func(*Tx) error) error {
 	if err != nil {
 		return classify("begin transaction", err)
 	}
-	tx := txConn{c}
+	tx := txConn{c: c, rows: new([]*sql.Rows)}
 	open := false
 	defer func() {
+		tx.closeRows()
 		if open {
-			tx.ExecContext(context.Background(), "ROLLBACK")
+			endTx(c)
 		}
 		c.Close()
 	}()
@@ -274,6 +276,20 @@ func (s *Store) Tx(ctx context.Context, fn func(*Tx) error) error {
 	}
 	open = false
 	return nil
+}
+
+// endTx rolls back the transaction c holds. If it is still open after
+// that (a ROLLBACK that failed: an I/O error, memory), the connection is
+// discarded instead of going back to the pool, where every later
+// transaction would fail to begin and the write lock would stay held.
+func endTx(c *sql.Conn) {
+	c.ExecContext(context.Background(), "ROLLBACK")
+	c.Raw(func(dc any) error {
+		if sc, ok := dc.(*sqlite3.SQLiteConn); ok && !sc.AutoCommit() {
+			return driver.ErrBadConn
+		}
+		return nil
+	})
 }
 
 // classify turns SQLite failures into fault kinds a hook can act on: a
