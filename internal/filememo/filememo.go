@@ -3,10 +3,14 @@
 // for the files every event needs (the permission policy, the domain
 // config, the user's settings), whose parsing would otherwise cost tens to
 // hundreds of microseconds per tool call. Values are shared between
-// callers: they must not be changed. It imports only the standard library.
+// callers: they must not be changed. StatVersion tells whether a file or
+// folder changed without keeping a value (the worker's check that a
+// missing model is still missing). It imports only the standard library.
 package filememo
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"sync"
 	"time"
@@ -42,6 +46,37 @@ type stamp struct {
 	size, mtimeNS, ctimeNS int64
 }
 
+// settled reports whether the version's last change is older than Settle.
+func (s stamp) settled() bool {
+	before := now().Add(-Settle).UnixNano()
+	return s.mtimeNS < before && s.ctimeNS < before
+}
+
+// Version is one version of a file or folder as StatVersion saw it;
+// versions compare with ==, and a path that does not exist is a version
+// too.
+type Version struct {
+	stamp
+	exists bool
+}
+
+// StatVersion is path's version now, and whether it is settled (its last
+// change older than Settle): only then does the same version seen later
+// mean the path did not change in between. A folder's version changes when
+// an entry is added, removed or renamed in it. A missing path is settled;
+// err is any other failure to stat it.
+func StatVersion(path string) (v Version, settled bool, err error) {
+	info, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Version{}, true, nil
+	}
+	if err != nil {
+		return Version{}, false, err
+	}
+	id := stampOf(info)
+	return Version{stamp: id, exists: true}, id.settled(), nil
+}
+
 // ReadError is a failure to stat or read the file, as os reported it (so
 // errors.Is(err, fs.ErrNotExist) tells a missing file); it lets callers
 // tell reading from building.
@@ -73,7 +108,7 @@ func (m *Memo[T]) Load(path string, build func(raw []byte) (T, error)) (T, error
 	if err != nil {
 		return zero, err
 	}
-	if settled := now().Add(-Settle).UnixNano(); int64(len(raw)) == id.size && id.mtimeNS < settled && id.ctimeNS < settled {
+	if int64(len(raw)) == id.size && id.settled() {
 		m.m.Store(path, entry[T]{id, v})
 	} else {
 		m.m.Delete(path)

@@ -120,3 +120,34 @@ func TestLoadSeesAFileReplacedByRename(t *testing.T) {
 		t.Fatalf("after the rename: %q %v", v, err)
 	}
 }
+
+// StatVersion: a missing path is a settled version of its own; making it,
+// or adding an entry to a folder, gives a new version; a change younger
+// than Settle is not settled.
+func TestStatVersion(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "d")
+	missing, settled, err := StatVersion(dir)
+	if err != nil || !settled {
+		t.Fatalf("missing: settled %v, %v", settled, err)
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	made, settled, err := StatVersion(dir)
+	if err != nil || settled {
+		t.Fatalf("just made: settled %v (want false), %v", settled, err)
+	}
+	if made == missing {
+		t.Fatal("making the folder left its version")
+	}
+	later(t)
+	if _, settled, _ := StatVersion(dir); !settled {
+		t.Fatal("a folder older than Settle is not settled")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "f"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if added, _, _ := StatVersion(dir); added == made {
+		t.Fatal("adding a file left the folder's version")
+	}
+}

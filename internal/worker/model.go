@@ -3,14 +3,12 @@ package worker
 import (
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"runtime/debug"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/vibe-science/vibe/internal/embed"
+	"github.com/vibe-science/vibe/internal/filememo"
 	"github.com/vibe-science/vibe/internal/record"
 )
 
@@ -74,49 +72,27 @@ type models struct {
 }
 
 // absentVerdict remembers that a model's folder lacked its files, and the
-// folder as it was then (folderStamp). A hook that asks for vectors with
-// no model installed (UserPromptSubmit, SessionStart twice) would otherwise
-// stat three files on every call; while the folder is unchanged, one stat
-// of the folder says the files are still missing. Adding a file to the
-// folder (`vibe model pull`, a copy by hand), or creating or replacing the
-// folder, changes its stamp, and the next call looks again.
+// folder's version then (filememo.StatVersion). A hook that asks for
+// vectors with no model installed (UserPromptSubmit, SessionStart twice)
+// would otherwise stat three files on every call; while the folder keeps
+// that version, one stat of the folder says the files are still missing.
+// Adding a file (`vibe model pull`, a copy by hand, an archive unpacked
+// with old times: the status change time moves anyway), or creating or
+// replacing the folder, gives it a new version, and the next call looks
+// again; so does the embed loop's tick when it finds the model (note).
 type absentVerdict struct {
-	name  string
-	stamp folderStamp
+	name    string
+	folder  filememo.Version
+	settled bool
 }
 
-// folderStamp is a folder's identity and modification time, or its
-// absence. ok is false when the stamp cannot vouch for the folder's
-// contents: a modification time less than two seconds before the stamp
-// was taken could hide a file added within the same tick of a coarse
-// file-system clock.
-type folderStamp struct {
-	exists bool
-	ino    uint64
-	mod    time.Time
-	ok     bool
-}
-
-func stampFolder(dir string) folderStamp {
-	st, err := os.Stat(dir)
-	if err != nil {
-		return folderStamp{ok: errors.Is(err, fs.ErrNotExist)}
-	}
-	var ino uint64
-	if sys, isStat := st.Sys().(*syscall.Stat_t); isStat {
-		ino = uint64(sys.Ino)
-	}
-	return folderStamp{exists: true, ino: ino, mod: st.ModTime(), ok: time.Since(st.ModTime()) >= 2*time.Second}
-}
-
-// stillAbsent reports whether name's folder, stamped now, is as it was
-// when its files were found missing.
-func (m *models) stillAbsent(name string, now folderStamp) bool {
+// stillAbsent reports whether name's folder, now at version v, is as it
+// was when its files were found missing.
+func (m *models) stillAbsent(name string, v filememo.Version, settled bool) bool {
 	m.mu.Lock()
-	v := m.absent
+	a := m.absent
 	m.mu.Unlock()
-	return v.name == name && v.stamp.ok && now.ok &&
-		now.exists == v.stamp.exists && now.ino == v.stamp.ino && now.mod.Equal(v.stamp.mod)
+	return a.name == name && a.settled && settled && a.folder == v
 }
 
 func (m *models) status() (name, state, lastErr string, loaded bool) {
@@ -132,6 +108,9 @@ func (m *models) note(name string, installed bool) {
 	defer m.mu.Unlock()
 	if name != m.name {
 		m.switchLocked(name)
+	}
+	if installed {
+		m.absent = absentVerdict{} // whatever acquire last saw, the files are there now
 	}
 	switch {
 	case !installed:
@@ -175,8 +154,10 @@ func (m *models) acquire(name string, now time.Time) (embed.Embedder, func(), er
 	m.mu.Unlock()
 
 	dir := m.dir(name)
-	stamp := stampFolder(dir) // before the check: a file added during it changes the folder after this
-	if m.stillAbsent(name, stamp) {
+	// Before the check: a file added during it changes the folder after this.
+	folder, settled, statErr := filememo.StatVersion(dir)
+	settled = settled && statErr == nil
+	if m.stillAbsent(name, folder, settled) {
 		m.mu.Lock()
 		m.state, m.lastErr = StateNoModel, ""
 		m.mu.Unlock()
@@ -188,7 +169,7 @@ func (m *models) acquire(name string, now time.Time) (embed.Embedder, func(), er
 	if err != nil {
 		if errors.Is(err, embed.ErrNotInstalled) {
 			m.state, m.lastErr = StateNoModel, ""
-			m.absent = absentVerdict{name: name, stamp: stamp}
+			m.absent = absentVerdict{name: name, folder: folder, settled: settled}
 			return nil, nil, errNoModel
 		}
 		m.state, m.lastErr = "error: "+err.Error(), err.Error()
