@@ -65,7 +65,7 @@ func collapse(hits []Hit, limit int) []Hit {
 	linked := func(h Hit, k seen) bool {
 		return (h.SupersededBy != nil && *h.SupersededBy == k.id) || slices.Contains(h.Conflicts, k.id)
 	}
-	kept := make([]seen, 0, min(len(hits), limit))
+	kept := make([]seen, 0, max(min(len(hits), limit), 0))
 	out := hits[:0]
 next:
 	for _, h := range hits {

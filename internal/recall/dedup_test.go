@@ -157,3 +157,14 @@ func BenchmarkCollapse(b *testing.B) {
 		collapse(buf, 10)
 	}
 }
+
+// A limit of zero or less keeps every distinct hit, as the first form did
+// (no caller passes one: Search defaults it).
+func TestCollapseWithoutLimit(t *testing.T) {
+	hits := []Hit{{ID: 1, Text: "a b"}, {ID: 2, Text: "A, b"}, {ID: 3, Text: "c d"}}
+	for _, limit := range []int{0, -1} {
+		if got := ids(collapse(slices.Clone(hits), limit)); !reflect.DeepEqual(got, []int64{1, 3}) {
+			t.Errorf("limit %d: kept %v", limit, got)
+		}
+	}
+}
