@@ -50,7 +50,7 @@ func detach(ctx context.Context) context.Context {
 type sqlDB struct{ *sql.DB }
 
 func (d sqlDB) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	if err := ctx.Err(); err != nil { // neither database/sql nor the driver refuses an Exec for it
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	return d.DB.QueryContext(detach(ctx), query, args...)
@@ -77,7 +77,7 @@ type txConn struct {
 }
 
 func (t txConn) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	if err := ctx.Err(); err != nil { // neither database/sql nor the driver refuses an Exec for it
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	rows, err := t.c.QueryContext(detach(ctx), query, args...)
