@@ -202,7 +202,7 @@ func ensureWorker(ctx context.Context, env *hookrun.Env, project string) recall.
 		if _, err := env.Query(ctx, client.Request{Op: client.OpWarm, Project: project}); err != nil {
 			env.Logf("warm the model: %v", err)
 		}
-		return recall.HookVectors(env.Getenv, paths.Socket, deadline, env.Query)
+		return recall.HookVectors(env.Getenv, paths.Socket, deadline, env.StartQuery)
 	}
 	started, err := client.EnsureRunning(paths)
 	if err != nil {

@@ -51,6 +51,10 @@ type Env struct {
 	// dial its own socket; nil in vibe-hook, whose handlers ask the
 	// resident process over the socket (internal/worker/client).
 	Query func(context.Context, wire.Request) (*wire.Response, error)
+	// StartQuery is Query begun without waiting: wait gives the answer, or
+	// gives up once ctx is done (a recall's KNN runs while SQLite searches,
+	// on no goroutine of the handler's); nil wherever Query is.
+	StartQuery func(ctx context.Context, req wire.Request) (wait func() (*wire.Response, error))
 
 	// mu guards the lazily resolved state below, and notesMu the notes: a
 	// handler that overran its budget goes on using the Env while Main
@@ -86,7 +90,7 @@ func (e *Env) UseStore(st *store.Store) {
 // shared, not owned: the copy leaves it open.
 func (e *Env) WithStreams(stdin io.Reader, stdout, stderr io.Writer) *Env {
 	e.mu.Lock()
-	sub := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Now: e.Now, Getenv: e.Getenv, Context: e.Context, Go: e.Go, After: e.After, AfterOrdered: e.AfterOrdered, Query: e.Query,
+	sub := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Now: e.Now, Getenv: e.Getenv, Context: e.Context, Go: e.Go, After: e.After, AfterOrdered: e.AfterOrdered, Query: e.Query, StartQuery: e.StartQuery,
 		paths: e.paths, settings: e.settings, st: e.st, stErr: e.stErr, opened: e.opened,
 		borrowed: e.borrowed || e.st != nil, spooled: e.spooled}
 	e.mu.Unlock()

@@ -114,6 +114,13 @@ type Vectors interface {
 	KNN(ctx context.Context, project, text string, k int, kinds []string) ([]VectorHit, error)
 }
 
+// starter is a Vectors that can begin a search and return at once
+// (workerVectors with a Starter); the func it returns waits for the
+// answer. It returns nil when this Vectors cannot start without waiting.
+type starter interface {
+	StartKNN(ctx context.Context, project, text string, k int, kinds []string) func() ([]VectorHit, error)
+}
+
 // Result is a recall answer: the hits, whether vectors took part, and why
 // not when they did not.
 type Result struct {
@@ -150,26 +157,37 @@ func Search(ctx context.Context, st Reads, vec Vectors, q Query) (Result, error)
 		hits []VectorHit
 		err  error
 	}
-	var knn chan knnAnswer
+	var knnWait func() knnAnswer // nil: no vector search
 	if vec != nil && strings.TrimSpace(q.Text) != "" {
-		// The worker embeds while SQLite searches.
-		knn = make(chan knnAnswer, 1)
-		go func() {
-			h, err := vec.KNN(ctx, q.Project, q.Text, max(Candidates, limit), q.Kinds)
-			knn <- knnAnswer{h, err}
-		}()
+		// The worker embeds while SQLite searches. A Vectors that can start
+		// a search and be waited on later (the worker's own, in-process)
+		// needs no goroutine here.
+		k := max(Candidates, limit)
+		if s, ok := vec.(starter); ok {
+			if wait := s.StartKNN(ctx, q.Project, q.Text, k, q.Kinds); wait != nil {
+				knnWait = func() knnAnswer { h, err := wait(); return knnAnswer{h, err} }
+			}
+		}
+		if knnWait == nil {
+			ch := make(chan knnAnswer, 1)
+			go func() {
+				h, err := vec.KNN(ctx, q.Project, q.Text, k, q.Kinds)
+				ch <- knnAnswer{h, err}
+			}()
+			knnWait = func() knnAnswer { return <-ch }
+		}
 	}
 
 	// Without vectors there is nothing to fuse: freshness and trust only
 	// reorder BM25's head, so a shorter candidate list does.
 	candidates := max(Candidates, limit)
-	if knn == nil {
+	if knnWait == nil {
 		candidates = max(LexicalCandidates, 4*limit)
 	}
 	lex, lexNote, err := lexical(ctx, st, filter, q.Text, candidates)
 	if err != nil {
-		if knn != nil {
-			<-knn
+		if knnWait != nil {
+			knnWait()
 		}
 		return Result{}, fmt.Errorf("recall %q: %w", q.Text, err)
 	}
@@ -180,10 +198,10 @@ func Search(ctx context.Context, st Reads, vec Vectors, q Query) (Result, error)
 		res.Note = "all projects: lexical only (vectors are kept per project)"
 	case vec == nil:
 		res.Note = "no vector search configured: lexical only"
-	case knn == nil:
+	case knnWait == nil:
 		res.Note = "the query is empty: nothing to search"
 	default:
-		a := <-knn
+		a := knnWait()
 		if a.err != nil {
 			res.Note = vectorNote(a.err)
 		} else {

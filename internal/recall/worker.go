@@ -15,15 +15,21 @@ import (
 // itself (hookrun.Env.Query).
 type Asker func(context.Context, client.Request) (*client.Response, error)
 
+// Starter sends one request of the worker's query service and returns at
+// once; wait gives the answer, or gives up once ctx is done. The worker's
+// own (hookrun.Env.StartQuery) works the answer out on a goroutine it
+// counts, so a search that starts it needs no goroutine of its own.
+type Starter func(context.Context, client.Request) (wait func() (*client.Response, error))
+
 // HookVectors is the vector search of a hook: the worker's, within the
-// recall deadline, unless VIBE_WORKER=off (then nil: lexical recall). query
+// recall deadline, unless VIBE_WORKER=off (then nil: lexical recall). start
 // is the worker in-process when the hook runs there; nil asks over socket.
-func HookVectors(getenv func(string) string, socket string, deadline time.Duration, query Asker) Vectors {
+func HookVectors(getenv func(string) string, socket string, deadline time.Duration, start Starter) Vectors {
 	if config.WorkerOff(getenv) {
 		return nil
 	}
-	if query != nil {
-		return workerVectors{call: query, deadline: deadline}
+	if start != nil {
+		return workerVectors{start: start, deadline: deadline}
 	}
 	return WorkerVectors(socket, deadline)
 }
@@ -38,15 +44,40 @@ func WorkerVectors(socket string, deadline time.Duration) Vectors {
 	}}
 }
 
+// workerVectors asks the worker through call (waiting for the answer) or
+// start (one of the two is set).
 type workerVectors struct {
 	call     Asker
+	start    Starter
 	deadline time.Duration
 }
 
 func (w workerVectors) KNN(ctx context.Context, project, text string, k int, kinds []string) ([]VectorHit, error) {
+	if w.start != nil {
+		return w.StartKNN(ctx, project, text, k, kinds)()
+	}
 	ctx, cancel := context.WithTimeout(ctx, w.deadline)
 	defer cancel()
 	resp, err := w.call(ctx, client.Request{Op: client.OpKNN, Project: project, Text: text, K: k, Kinds: kinds})
+	return w.hits(resp, err)
+}
+
+// StartKNN is KNN begun without waiting (starter): nil when w cannot.
+func (w workerVectors) StartKNN(ctx context.Context, project, text string, k int, kinds []string) func() ([]VectorHit, error) {
+	if w.start == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, w.deadline)
+	wait := w.start(ctx, client.Request{Op: client.OpKNN, Project: project, Text: text, K: k, Kinds: kinds})
+	return func() ([]VectorHit, error) {
+		defer cancel()
+		return w.hits(wait())
+	}
+}
+
+// hits turns the worker's KNN answer into VectorHits, or its error into
+// one that says why recall went without vectors.
+func (w workerVectors) hits(resp *client.Response, err error) ([]VectorHit, error) {
 	if err != nil {
 		var ce *client.Error
 		switch {

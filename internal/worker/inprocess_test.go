@@ -16,13 +16,13 @@ import (
 )
 
 // recallSpec is a hook whose handler searches memories by vector the way
-// prompt-submit does (recall.HookVectors with the Env's Query) and answers
+// prompt-submit does (recall.HookVectors with the Env's StartQuery) and answers
 // with the ids it found, or the error.
 func recallSpec(deadline time.Duration) func(string) (hookrun.Spec, error) {
 	return func(name string) (hookrun.Spec, error) {
 		return hookrun.Spec{Name: name, Events: []string{hook.UserPromptSubmit}, Budget: 5 * time.Second,
 			Handle: func(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
-				vec := recall.HookVectors(env.Getenv, env.Paths().Socket, deadline, env.Query)
+				vec := recall.HookVectors(env.Getenv, env.Paths().Socket, deadline, env.StartQuery)
 				hits, err := vec.KNN(ctx, "/p", ev.Prompt, 2, nil)
 				if err != nil {
 					return hookrun.Outcome{Context: []string{"error: " + err.Error()}}, nil

@@ -89,16 +89,24 @@ func (w *Worker) answer(ctx context.Context, req client.Request) client.Response
 // goroutine, so a caller whose deadline passes (a slow model) goes on at
 // once, as a socket client does, and Close still waits for the work.
 func (w *Worker) query(ctx context.Context, req client.Request) (*client.Response, error) {
+	return w.startQuery(ctx, req)()
+}
+
+// startQuery is query begun without waiting (hookrun.Env.StartQuery): the
+// caller does other work, then waits.
+func (w *Worker) startQuery(ctx context.Context, req client.Request) (wait func() (*client.Response, error)) {
 	done := make(chan client.Response, 1)
 	w.goHandler(func() { done <- w.answer(ctx, req) })
-	select {
-	case resp := <-done:
-		if !resp.OK {
-			return &resp, &client.Error{Code: resp.Code, Message: resp.Error}
+	return func() (*client.Response, error) {
+		select {
+		case resp := <-done:
+			if !resp.OK {
+				return &resp, &client.Error{Code: resp.Code, Message: resp.Error}
+			}
+			return &resp, nil
+		case <-ctx.Done():
+			return nil, fmt.Errorf("%w: no reply to %s: %w", client.ErrUnavailable, req.Op, ctx.Err())
 		}
-		return &resp, nil
-	case <-ctx.Done():
-		return nil, fmt.Errorf("%w: no reply to %s: %w", client.ErrUnavailable, req.Op, ctx.Err())
 	}
 }
 
