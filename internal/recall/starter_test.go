@@ -62,7 +62,9 @@ func TestSearchStartsTheWorkersKNN(t *testing.T) {
 	st = openStore(t)
 	seed(t, st, mem{kind: record.KindNote, text: "the doublet rate tracks loading", at: t0})
 	late := func(ctx context.Context, req client.Request) func() (*client.Response, error) {
-		return func() (*client.Response, error) { return nil, errors.Join(client.ErrUnavailable, context.DeadlineExceeded) }
+		return func() (*client.Response, error) {
+			return nil, errors.Join(client.ErrUnavailable, context.DeadlineExceeded)
+		}
 	}
 	res, err = Search(ctx, st, HookVectors(never, "", time.Second, late), Query{Project: "/p", Text: "doublet rate", Now: t0})
 	if err != nil || res.Mode != ModeLexical || res.Note != "worker did not answer in time (deadline 1s): lexical only" {
