@@ -3,7 +3,6 @@
 package relay
 
 import (
-	"strconv"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -19,7 +18,7 @@ func checkPeer(s int, daemon string) error {
 		return errUntrusted{"its identity cannot be read: " + err.Error()}
 	}
 	if int(cred.Uid) != syscall.Getuid() {
-		return errUntrusted{"it runs as uid " + strconv.Itoa(int(cred.Uid)) + ", not as this user"}
+		return errUntrusted{"it runs as uid " + itoa(int(cred.Uid)) + ", not as this user"}
 	}
 	return nil
 }

@@ -3,7 +3,6 @@
 package relay
 
 import (
-	"strings"
 	"sync"
 	_ "unsafe" // go:linkname
 )
@@ -41,7 +40,7 @@ func (p *procEnv) getenv(k string) string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, kv := range p.vars {
-		if v, ok := strings.CutPrefix(kv, k); ok && strings.HasPrefix(v, "=") {
+		if v, ok := cutPrefix(kv, k); ok && hasPrefix(v, "=") {
 			return v[1:]
 		}
 	}
@@ -54,7 +53,7 @@ func (p *procEnv) setenv(k, v string) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for i, kv := range p.vars {
-		if strings.HasPrefix(kv, k+"=") {
+		if hasPrefix(kv, k+"=") {
 			p.vars[i] = k + "=" + v
 			return nil
 		}

@@ -1,10 +1,6 @@
 package relay
 
-import (
-	"strconv"
-	"strings"
-	"syscall"
-)
+import "syscall"
 
 // dupStdin makes f this process's standard input (Dup3: Linux on arm64 has
 // no dup2).
@@ -15,14 +11,25 @@ func dupStdin(f int) error { return syscall.Dup3(f, 0, 0) }
 // daemon is looked for beside the real binary), else /proc/self/exe, which
 // costs several times the one lstat.
 func executable() (string, error) {
-	if a := runtimeArgs(); len(a) > 0 && strings.Contains(a[0], "/") {
+	if a := runtimeArgs(); len(a) > 0 && hasSlash(a[0]) {
 		var st syscall.Stat_t
 		if syscall.Lstat(a[0], &st) == nil && st.Mode&syscall.S_IFMT == syscall.S_IFREG {
 			return a[0], nil
 		}
 	}
+	return readlink("/proc/self/exe")
+}
+
+// readlink is the target of the symbolic link at path. Kept out of the
+// functions that call it: its 4 KB buffer lives on the stack, and in a
+// caller's frame it would make the main goroutine's stack grow (a copy to
+// a new stack, about 20 µs of a hook's start-up) even where the link is
+// never read.
+//
+//go:noinline
+func readlink(path string) (string, error) {
 	buf := make([]byte, 4096)
-	n, err := syscall.Readlink("/proc/self/exe", buf)
+	n, err := syscall.Readlink(path, buf)
 	if err != nil {
 		return "", err
 	}
@@ -41,23 +48,22 @@ func checkPeer(s int, daemon string) error {
 		return errUntrusted{"its identity cannot be read: " + err.Error()}
 	}
 	if int(cred.Uid) != syscall.Getuid() {
-		return errUntrusted{"it runs as uid " + strconv.Itoa(int(cred.Uid)) + ", not as this user"}
+		return errUntrusted{"it runs as uid " + itoa(int(cred.Uid)) + ", not as this user"}
 	}
 	var want, got syscall.Stat_t
 	if err := syscall.Stat(daemon, &want); err != nil {
 		return errUntrusted{daemon + " cannot be read: " + err.Error()}
 	}
-	proc := "/proc/" + strconv.Itoa(int(cred.Pid)) + "/exe"
+	proc := "/proc/" + itoa(int(cred.Pid)) + "/exe"
 	if err := syscall.Stat(proc, &got); err != nil {
-		return errUntrusted{"its program (pid " + strconv.Itoa(int(cred.Pid)) + ") cannot be read: " + err.Error()}
+		return errUntrusted{"its program (pid " + itoa(int(cred.Pid)) + ") cannot be read: " + err.Error()}
 	}
 	if want.Dev != got.Dev || want.Ino != got.Ino {
-		buf := make([]byte, 4096)
-		name := "another program"
-		if n, err := syscall.Readlink(proc, buf); err == nil {
-			name = string(buf[:n])
+		name, err := readlink(proc)
+		if err != nil {
+			name = "another program"
 		}
-		return errUntrusted{"pid " + strconv.Itoa(int(cred.Pid)) + " runs " + name + ", not " + daemon}
+		return errUntrusted{"pid " + itoa(int(cred.Pid)) + " runs " + name + ", not " + daemon}
 	}
 	return nil
 }

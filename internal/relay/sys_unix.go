@@ -5,7 +5,7 @@ package relay
 import (
 	"errors"
 	"io"
-	"strconv"
+	"slices"
 	"syscall"
 
 	"github.com/vibe-science/vibe/internal/wire"
@@ -30,7 +30,7 @@ func exists(path string) bool {
 // request, and Go's network poller (its threads and epoll set-up) would
 // cost more than the exchange itself. The peer must be daemon (checkPeer)
 // before it is sent anything: an errUntrusted says why it is not.
-func roundTrip(socket string, frame []byte, timeoutMS int64, daemon string) (wire.HookReply, error) {
+func roundTrip(socket string, frame []byte, timeoutMS int64, daemon string) (rep wire.HookReply, err error) {
 	s, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
 	if err != nil {
 		return wire.HookReply{}, err
@@ -53,11 +53,36 @@ func roundTrip(socket string, frame []byte, timeoutMS int64, daemon string) (wir
 	if _, err := fd(s).Write(frame); err != nil {
 		return wire.HookReply{}, err // EAGAIN: the timeout passed
 	}
-	rep, err := wire.ReadHookReply(fd(s), maxReply)
+	b, err := readReply(fd(s))
+	if err == nil {
+		rep, err = wire.ParseHookReply(b, maxReply)
+	}
 	if err != nil {
 		return wire.HookReply{}, errors.New("receive: " + err.Error())
 	}
 	return rep, nil
+}
+
+// readReply reads the worker's reply frame, exactly (wire.HookReplyLen):
+// waiting for the worker to close the connection could cost a wake-up.
+func readReply(r fd) ([]byte, error) {
+	b := make([]byte, 0, firstRead)
+	for want := 0; want == 0 || len(b) < want; {
+		if len(b) == cap(b) {
+			b = slices.Grow(b, max(want-len(b), len(b)))
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err != nil {
+			return nil, err // io.EOF: the frame ended early; EAGAIN: the timeout passed
+		}
+		if want == 0 {
+			if want, err = wire.HookReplyLen(b, maxReply); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return b, nil
 }
 
 // runHandler replaces this process with the handler binary, the event on
@@ -92,9 +117,9 @@ func eventFile(data []byte) (int, error) {
 	if dir == "" {
 		dir = "/tmp"
 	}
-	prefix := dir + "/vibe-event-" + strconv.Itoa(syscall.Getpid()) + "-"
+	prefix := dir + "/vibe-event-" + itoa(syscall.Getpid()) + "-"
 	for i := 0; i < 100; i++ {
-		name := prefix + strconv.Itoa(i)
+		name := prefix + itoa(i)
 		f, err := syscall.Open(name, syscall.O_RDWR|syscall.O_CREAT|syscall.O_EXCL|syscall.O_CLOEXEC, 0o600)
 		if err == syscall.EEXIST {
 			continue

@@ -36,7 +36,9 @@
 // answers NO version, and the client runs the handler itself). A
 // connection carries one frame each way.
 //
-// This package imports only bytes, errors, io, strconv and strings: the
-// hook binaries link it, and must not link the network stack, os, fmt,
-// reflect or encoding/json (`make deps-check`).
+// This package imports only errors and io, which package syscall links
+// anyway: the hook binaries link it, and link nothing else (`make
+// deps-check`; internal/relay says why). A client reads the reply whole
+// (HookReplyLen, ParseHookReply); the worker reads requests from its
+// connection (ReadHookRequest).
 package wire

@@ -2,6 +2,8 @@ package wire
 
 import (
 	"bytes"
+	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -86,6 +88,81 @@ func TestFramingOf(t *testing.T) {
 	for _, line := range []string{`{"op":"health"}`, ` {"op":"knn"}`, "\n", "[1]"} {
 		if f := FramingOf(line[0]); f != Query {
 			t.Errorf("%q reads as framing %d", line, f)
+		}
+	}
+}
+
+// TestParseHookReplyAgreesWithReadHookReply: a reply read whole gives what
+// the reader gives, good and damaged frames alike.
+func TestParseHookReplyAgreesWithReadHookReply(t *testing.T) {
+	frames := []string{
+		string(AppendHookReply(nil, HookReply{Exit: 0})),
+		string(AppendHookReply(nil, HookReply{Exit: 2, Stderr: []byte("denied\nreason")})),
+		string(AppendHookReply(nil, HookReply{Exit: -1, Stdout: []byte("{}\n"), Stderr: []byte("w")})),
+		string(AppendHookReply(nil, HookReply{Code: CodeVersion, Error: "the worker is  build a,\nthe hook b"})),
+		"", "OK 0 3 3", "OK x 0 0\n", "OK 0 -1 0\n", "OK 0 2000000 0\n", "OK 0 1 0\nabc", "OK 0 3 0\nab",
+		`{"ok":false}` + "\n", "OK 0 0 0 0\n", "NO\n", "OK 9999999999999999999 0 0\n",
+	}
+	for _, raw := range frames {
+		want, werr := ReadHookReply(strings.NewReader(raw), 1<<20)
+		got, gerr := ParseHookReply([]byte(raw), 1<<20)
+		// HookReplyLen finds the frame's end in any prefix holding its header.
+		for cut := 0; cut <= len(raw) && werr == nil; cut++ {
+			n, err := HookReplyLen([]byte(raw[:cut]), 1<<20)
+			header := strings.IndexByte(raw[:cut], '\n') >= 0
+			if err != nil || (header && n != len(raw)) || (!header && n != 0) {
+				t.Errorf("%q cut at %d: HookReplyLen %d, %v", raw, cut, n, err)
+			}
+		}
+		if (werr == nil) != (gerr == nil) || got.Exit != want.Exit || got.Code != want.Code || got.Error != want.Error ||
+			!bytes.Equal(got.Stdout, want.Stdout) || !bytes.Equal(got.Stderr, want.Stderr) {
+			t.Errorf("%q: parsed %+v (%v), read %+v (%v)", raw, got, gerr, want, werr)
+		}
+	}
+}
+
+// TestHeaderNumbersAndFieldsAsStrconv: the headers' own number and field
+// helpers (the hook binaries link no strconv or strings) agree with the
+// standard library on every input tried.
+func TestHeaderNumbersAndFieldsAsStrconv(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 20000; i++ {
+		n := int(rng.Int64N(1<<40)) - 1<<39
+		if i%3 == 0 {
+			n = int(rng.Int64N(100)) - 50
+		}
+		if got, want := string(appendInt(nil, n)), strconv.Itoa(n); got != want {
+			t.Fatalf("appendInt(%d) = %q", n, got)
+		}
+		if got, ok := atoi(strconv.Itoa(n)); !ok || got != n {
+			t.Fatalf("atoi(%d) = %d, %v", n, got, ok)
+		}
+	}
+	for _, s := range []string{"", "-", "+1", "1x", " 1", "1 ", "0x10", "١", "-0", "007", "1234567890123456789"} {
+		got, ok := atoi(s)
+		want, err := strconv.Atoi(s)
+		if ok && (err != nil || got != want) {
+			t.Errorf("atoi(%q) = %d, accepted; strconv: %d, %v", s, got, want, err)
+		}
+	}
+	const alphabet = "ab  c\t"
+	for i := 0; i < 5000; i++ {
+		b := make([]byte, rng.IntN(12))
+		for j := range b {
+			b[j] = alphabet[rng.IntN(len(alphabet))]
+		}
+		for n := 1; n <= 5; n++ {
+			want := strings.SplitN(string(b), " ", n)
+			got := header(b, n)
+			for k := 0; k < n; k++ {
+				w := ""
+				if k < len(want) {
+					w = want[k]
+				}
+				if got[k] != w {
+					t.Fatalf("header(%q, %d) = %q, SplitN %q", b, n, got[:n], want)
+				}
+			}
 		}
 	}
 }

@@ -1,0 +1,83 @@
+package relay
+
+// The few string operations a hook binary needs, here rather than from
+// strings and strconv: a hook binary starts on every tool call, and each
+// page of another package's code it runs is a page fault at its start-up
+// (the package doc). TestTextHelpersAsTheStandardLibrary holds them to
+// strings' and strconv's answers.
+
+// hasPrefix is strings.HasPrefix.
+func hasPrefix(s, prefix string) bool { return len(s) >= len(prefix) && s[:len(prefix)] == prefix }
+
+// cutPrefix is strings.CutPrefix.
+func cutPrefix(s, prefix string) (string, bool) {
+	if !hasPrefix(s, prefix) {
+		return s, false
+	}
+	return s[len(prefix):], true
+}
+
+// hasSlash is strings.Contains(s, "/").
+func hasSlash(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '/' {
+			return true
+		}
+	}
+	return false
+}
+
+// lastSeparator is strings.LastIndexAny(p, `/\`).
+func lastSeparator(p string) int {
+	for i := len(p) - 1; i >= 0; i-- {
+		if p[i] == '/' || p[i] == '\\' {
+			return i
+		}
+	}
+	return -1
+}
+
+// equalFoldASCII is strings.EqualFold for a t of ASCII letters.
+func equalFoldASCII(s, t string) bool {
+	if len(s) != len(t) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		d := t[i]
+		if 'A' <= d && d <= 'Z' {
+			d += 'a' - 'A'
+		}
+		if c != d {
+			return false
+		}
+	}
+	return true
+}
+
+// itoa is strconv.Itoa.
+func itoa(n int) string {
+	neg := n < 0
+	u := uint64(n)
+	if neg {
+		u = -u
+	}
+	var b [21]byte
+	i := len(b)
+	for {
+		i--
+		b[i] = byte('0' + u%10)
+		u /= 10
+		if u == 0 {
+			break
+		}
+	}
+	if neg {
+		i--
+		b[i] = '-'
+	}
+	return string(b[i:])
+}
