@@ -14,8 +14,8 @@
 // speaks to the worker with raw system calls and the plain hook frame of
 // internal/wire, and finds the socket through internal/vibehome.
 //
-// On Linux a client links nothing but what package syscall links already
-// and those three packages (`make deps-check`), and on its way to the
+// On Linux a client links nothing but what package syscall links already,
+// wire, vibehome and buildinfo (`make deps-check`), and on its way to the
 // worker's reply it runs little code and allocates little, because in a
 // new process each first touch is a page fault: of a page of code, of a
 // span of memory for each size of buffer, and of a larger stack when a
@@ -24,10 +24,10 @@
 // process, 500 runs in turns): the previous form of this package, which
 // called into strings, strconv and bytes, grew its read buffers from 512
 // bytes and kept readlink's 4 KB buffer in executable's frame, took 0.12
-// ms longer a hook; this one 0.04 ms (half of it between the reply read
-// and written out).
-// The hook commands also turn off the runtime's container-aware GOMAXPROCS
-// and its updater (`//go:debug` in cmd/vibe-*): 0.03 ms of start-up.
+// ms longer a hook; this one as long in all (0.03 ms more from main to its
+// exit, as much less before main). The hook commands also turn off the
+// runtime's container-aware GOMAXPROCS, its updater and its names for
+// memory mappings (`//go:debug` in cmd/vibe-*): 0.02-0.04 ms of start-up.
 //
 // The worker decides permissions, so the client sends an event only to a
 // peer it trusts: on Linux the process behind the socket (SO_PEERCRED) must
