@@ -1,5 +1,7 @@
 package relay
 
+import "github.com/vibe-science/vibe/internal/wire"
+
 // The few string operations a hook binary needs, here rather than from
 // strings and strconv: a hook binary starts on every tool call, and each
 // page of another package's code it runs is a page fault at its start-up
@@ -60,24 +62,6 @@ func equalFoldASCII(s, t string) bool {
 
 // itoa is strconv.Itoa.
 func itoa(n int) string {
-	neg := n < 0
-	u := uint64(n)
-	if neg {
-		u = -u
-	}
-	var b [21]byte
-	i := len(b)
-	for {
-		i--
-		b[i] = byte('0' + u%10)
-		u /= 10
-		if u == 0 {
-			break
-		}
-	}
-	if neg {
-		i--
-		b[i] = '-'
-	}
-	return string(b[i:])
+	var b [24]byte
+	return string(wire.AppendInt(b[:0], n))
 }

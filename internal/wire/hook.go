@@ -68,9 +68,9 @@ func AppendHookRequest(dst []byte, r HookRequest) []byte {
 	dst = append(dst, ' ')
 	dst = appendWord(dst, r.Version)
 	dst = append(dst, ' ')
-	dst = appendInt(dst, envLen)
+	dst = AppendInt(dst, envLen)
 	dst = append(dst, ' ')
-	dst = appendInt(dst, len(r.Stdin))
+	dst = AppendInt(dst, len(r.Stdin))
 	dst = append(dst, '\n')
 	for _, kv := range r.Env {
 		dst = append(dst, kv...)
@@ -126,11 +126,11 @@ func AppendHookReply(dst []byte, r HookReply) []byte {
 		return append(dst, '\n')
 	}
 	dst = append(dst, replyOK+" "...)
-	dst = appendInt(dst, r.Exit)
+	dst = AppendInt(dst, r.Exit)
 	dst = append(dst, ' ')
-	dst = appendInt(dst, len(r.Stdout))
+	dst = AppendInt(dst, len(r.Stdout))
 	dst = append(dst, ' ')
-	dst = appendInt(dst, len(r.Stderr))
+	dst = AppendInt(dst, len(r.Stderr))
 	dst = append(dst, '\n')
 	dst = append(dst, r.Stdout...)
 	return append(dst, r.Stderr...)
@@ -263,21 +263,23 @@ func appendWord(dst []byte, s string) []byte {
 	return dst
 }
 
-// appendInt and atoi are strconv's, for the decimal numbers of the headers.
+// AppendInt and atoi are strconv's, for the decimal numbers of the headers
+// (and AppendInt for the hook binaries' other numbers: internal/relay).
 // The hook binaries start on every tool call, and each page of another
 // package's code they run costs them a page fault (relay's package doc).
-func appendInt(dst []byte, n int) []byte {
+func AppendInt(dst []byte, n int) []byte {
+	u := uint64(n)
 	if n < 0 {
 		dst = append(dst, '-')
-		n = -n
+		u = -u
 	}
 	var b [20]byte
 	i := len(b)
 	for {
 		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-		if n == 0 {
+		b[i] = byte('0' + u%10)
+		u /= 10
+		if u == 0 {
 			break
 		}
 	}

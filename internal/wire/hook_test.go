@@ -131,11 +131,16 @@ func TestHeaderNumbersAndFieldsAsStrconv(t *testing.T) {
 		if i%3 == 0 {
 			n = int(rng.Int64N(100)) - 50
 		}
-		if got, want := string(appendInt(nil, n)), strconv.Itoa(n); got != want {
-			t.Fatalf("appendInt(%d) = %q", n, got)
+		if got, want := string(AppendInt(nil, n)), strconv.Itoa(n); got != want {
+			t.Fatalf("AppendInt(%d) = %q", n, got)
 		}
 		if got, ok := atoi(strconv.Itoa(n)); !ok || got != n {
 			t.Fatalf("atoi(%d) = %d, %v", n, got, ok)
+		}
+	}
+	for _, n := range []int{0, -1, 1 << 62, -1 << 63, 1<<63 - 1} {
+		if got := string(AppendInt(nil, n)); got != strconv.Itoa(n) {
+			t.Errorf("AppendInt(%d) = %q", n, got)
 		}
 	}
 	for _, s := range []string{"", "-", "+1", "1x", " 1", "1 ", "0x10", "١", "-0", "007", "1234567890123456789"} {
