@@ -25,6 +25,9 @@ func TestResolveMatchesFilepath(t *testing.T) {
 		if filepath.Clean(p.Home) != tc.home {
 			t.Errorf("%s: home %q, want %q", tc.name, p.Home, tc.home)
 		}
+		if s := Socket(env(tc.env)); s != p.Socket { // the hook binaries' shortcut
+			t.Errorf("%s: Socket %q, Resolve's %q", tc.name, s, p.Socket)
+		}
 		for got, want := range map[string]string{
 			p.DB: filepath.Join(tc.home, "db", "vibe-science.db"), p.Socket: filepath.Join(tc.home, "worker.sock"),
 			p.Logs: filepath.Join(tc.home, "logs"), p.Models: filepath.Join(tc.home, "models"),

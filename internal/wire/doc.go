@@ -38,7 +38,7 @@
 //
 // This package imports only errors and io, which package syscall links
 // anyway: the hook binaries link it, and link nothing else (`make
-// deps-check`; internal/relay says why). A client reads the reply whole
-// (HookReplyLen, ParseHookReply); the worker reads requests from its
-// connection (ReadHookRequest).
+// deps-check`; internal/relay says why). A client reads exactly the reply
+// frame and then parses it (HookReplyLen, ParseHookReply); the worker
+// reads requests from its connection (ReadHookRequest).
 package wire
