@@ -51,7 +51,7 @@ func handlePromptSubmit(ctx context.Context, env *hookrun.Env, ev *hook.Event) (
 	}
 	// Recall: the prompt is the query (used, never stored); the worker has
 	// RecallDeadline to answer, else the recall is lexical and says so.
-	vec := recall.HookVectors(env.Getenv, env.Paths().Socket, env.Settings().RecallDeadline(), env.StartQuery)
+	vec := recall.HookVectors(env.Getenv, env.Paths().Socket, env.Settings().RecallDeadline(), env.StartQuery, env.Query)
 	text, _, err := disclosure.PromptContext(ctx, st, vec, proj.Root, privacy.Scrub(ev.Prompt), now, env.Settings().PromptRecallTokens)
 	if err != nil {
 		env.Logf("prompt recall: %v", err)

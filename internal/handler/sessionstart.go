@@ -202,7 +202,7 @@ func ensureWorker(ctx context.Context, env *hookrun.Env, project string) recall.
 		if _, err := env.Query(ctx, client.Request{Op: client.OpWarm, Project: project}); err != nil {
 			env.Logf("warm the model: %v", err)
 		}
-		return recall.HookVectors(env.Getenv, paths.Socket, deadline, env.StartQuery)
+		return recall.HookVectors(env.Getenv, paths.Socket, deadline, env.StartQuery, env.Query)
 	}
 	started, err := client.EnsureRunning(paths)
 	if err != nil {
@@ -226,5 +226,5 @@ func ensureWorker(ctx context.Context, env *hookrun.Env, project string) recall.
 		defer cancel()
 		_ = client.Warm(ctx, paths.Socket)
 	}
-	return recall.HookVectors(env.Getenv, paths.Socket, deadline, nil)
+	return recall.HookVectors(env.Getenv, paths.Socket, deadline, nil, nil)
 }

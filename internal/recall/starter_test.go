@@ -37,7 +37,7 @@ func TestSearchStartsTheWorkersKNN(t *testing.T) {
 		}
 	}
 	never := func(string) string { return "" }
-	vec := HookVectors(never, "/nonexistent/worker.sock", time.Second, start)
+	vec := HookVectors(never, "/nonexistent/worker.sock", time.Second, start, nil)
 	res, err := Search(ctx, st, vec, Query{Project: "/p", Text: "doublet rate", Now: t0})
 	if err != nil {
 		t.Fatal(err)
@@ -66,8 +66,27 @@ func TestSearchStartsTheWorkersKNN(t *testing.T) {
 			return nil, errors.Join(client.ErrUnavailable, context.DeadlineExceeded)
 		}
 	}
-	res, err = Search(ctx, st, HookVectors(never, "", time.Second, late), Query{Project: "/p", Text: "doublet rate", Now: t0})
+	res, err = Search(ctx, st, HookVectors(never, "", time.Second, late, nil), Query{Project: "/p", Text: "doublet rate", Now: t0})
 	if err != nil || res.Mode != ModeLexical || res.Note != "worker did not answer in time (deadline 1s): lexical only" {
 		t.Errorf("late KNN: mode %s note %q err %v", res.Mode, res.Note, err)
+	}
+}
+
+// TestHookVectorsAsksInProcessWithoutAStarter: a host that offers only the
+// waiting form of the worker's query (Env.Query) is still asked
+// in-process, never over the socket.
+func TestHookVectorsAsksInProcessWithoutAStarter(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	ids := seed(t, st, mem{kind: record.KindNote, text: "the doublet rate tracks loading", at: t0})
+	asked := 0
+	query := func(ctx context.Context, req client.Request) (*client.Response, error) {
+		asked++
+		return &client.Response{OK: true, Model: "m", Hits: []client.Hit{{MemoryID: ids[0], Distance: 0.3}}}, nil
+	}
+	vec := HookVectors(func(string) string { return "" }, "/nonexistent/worker.sock", time.Second, nil, query)
+	res, err := Search(ctx, st, vec, Query{Project: "/p", Text: "doublet rate", Now: t0})
+	if err != nil || res.Mode != ModeHybrid || asked != 1 {
+		t.Fatalf("mode %s note %q asked %d err %v: want hybrid, asked in-process once", res.Mode, res.Note, asked, err)
 	}
 }

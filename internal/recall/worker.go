@@ -12,7 +12,7 @@ import (
 
 // Asker answers one request of the worker's query service: client.Call
 // over its socket, or, for a handler running inside the worker, the worker
-// itself (hookrun.Env.Query).
+// itself (hookrun.Env.Query; its Starter form is faster for a search).
 type Asker func(context.Context, client.Request) (*client.Response, error)
 
 // Starter sends one request of the worker's query service and returns at
@@ -23,13 +23,16 @@ type Starter func(context.Context, client.Request) (wait func() (*client.Respons
 
 // HookVectors is the vector search of a hook: the worker's, within the
 // recall deadline, unless VIBE_WORKER=off (then nil: lexical recall). start
-// is the worker in-process when the hook runs there; nil asks over socket.
-func HookVectors(getenv func(string) string, socket string, deadline time.Duration, start Starter) Vectors {
-	if config.WorkerOff(getenv) {
+// and query are the worker in-process when the hook runs there (either
+// does; start saves the search a goroutine); both nil ask over socket.
+func HookVectors(getenv func(string) string, socket string, deadline time.Duration, start Starter, query Asker) Vectors {
+	switch {
+	case config.WorkerOff(getenv):
 		return nil
-	}
-	if start != nil {
+	case start != nil:
 		return workerVectors{start: start, deadline: deadline}
+	case query != nil:
+		return workerVectors{call: query, deadline: deadline}
 	}
 	return WorkerVectors(socket, deadline)
 }

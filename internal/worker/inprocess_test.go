@@ -13,6 +13,7 @@ import (
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
 	"github.com/vibe-science/vibe/internal/recall"
+	"github.com/vibe-science/vibe/internal/worker/client"
 )
 
 // recallSpec is a hook whose handler searches memories by vector the way
@@ -22,7 +23,7 @@ func recallSpec(deadline time.Duration) func(string) (hookrun.Spec, error) {
 	return func(name string) (hookrun.Spec, error) {
 		return hookrun.Spec{Name: name, Events: []string{hook.UserPromptSubmit}, Budget: 5 * time.Second,
 			Handle: func(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
-				vec := recall.HookVectors(env.Getenv, env.Paths().Socket, deadline, env.StartQuery)
+				vec := recall.HookVectors(env.Getenv, env.Paths().Socket, deadline, env.StartQuery, env.Query)
 				hits, err := vec.KNN(ctx, "/p", ev.Prompt, 2, nil)
 				if err != nil {
 					return hookrun.Outcome{Context: []string{"error: " + err.Error()}}, nil
@@ -91,5 +92,25 @@ func TestInProcessQueryKeepsItsDeadline(t *testing.T) {
 	close(l.gate)
 	if err := <-closed; err != nil && !errors.Is(err, context.Canceled) {
 		t.Fatalf("Close: %v", err)
+	}
+}
+
+// TestStartedQueryKeepsAnAnswerThatCameInTime: a query started in-process
+// whose answer is there before its deadline is answered, even when its
+// caller comes for it after the deadline (recall waits for its lexical
+// search first); with both ready, a plain select would pick either.
+func TestStartedQueryKeepsAnAnswerThatCameInTime(t *testing.T) {
+	p := testHome(t)
+	w := openWorker(t, fastConfig(p, &fakeLoader{}, "fake"))
+	for i := 0; i < 100; i++ {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Millisecond)
+		wait := w.startQuery(ctx, client.Request{Op: client.OpHealth})
+		<-ctx.Done()
+		time.Sleep(time.Millisecond)
+		resp, err := wait()
+		cancel()
+		if err != nil || resp == nil || !resp.OK {
+			t.Fatalf("run %d: %+v, %v; want the health answer that came in time", i, resp, err)
+		}
 	}
 }

@@ -97,13 +97,24 @@ func (w *Worker) query(ctx context.Context, req client.Request) (*client.Respons
 func (w *Worker) startQuery(ctx context.Context, req client.Request) (wait func() (*client.Response, error)) {
 	done := make(chan client.Response, 1)
 	w.goHandler(func() { done <- w.answer(ctx, req) })
+	answered := func(resp client.Response) (*client.Response, error) {
+		if !resp.OK {
+			return &resp, &client.Error{Code: resp.Code, Message: resp.Error}
+		}
+		return &resp, nil
+	}
 	return func() (*client.Response, error) {
+		// An answer that came in time is taken even when the caller comes
+		// for it after its deadline (a slow lexical search): a select with
+		// both ready would pick either.
 		select {
 		case resp := <-done:
-			if !resp.OK {
-				return &resp, &client.Error{Code: resp.Code, Message: resp.Error}
-			}
-			return &resp, nil
+			return answered(resp)
+		default:
+		}
+		select {
+		case resp := <-done:
+			return answered(resp)
 		case <-ctx.Done():
 			return nil, fmt.Errorf("%w: no reply to %s: %w", client.ErrUnavailable, req.Op, ctx.Err())
 		}
