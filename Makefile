@@ -110,7 +110,7 @@ $(DEADCODE):
 ## the JSON Schema library; the per-event clients (on Linux) link only what
 ## package syscall links already, and relay, wire, vibehome and buildinfo:
 ## each other package's code they ran cost start-up time (internal/relay)
-CLIENT_DEPS := ^(internal/|runtime|unsafe$$|errors$$|sync|io$$|iter$$|cmp$$|slices$$|math/bits$$|syscall$$|github\.com/vibe-science/vibe/(internal/(relay|wire|vibehome|buildinfo)|cmd/vibe-[a-z-]+)$$)
+CLIENT_DEPS := ^(internal/|runtime$$|unsafe$$|errors$$|sync(/atomic)?$$|io$$|iter$$|cmp$$|slices$$|math/bits$$|syscall$$|github\.com/vibe-science/vibe/(internal/(relay|wire|vibehome|buildinfo)|cmd/vibe-[a-z-]+)$$)
 deps-check:
 	@for h in $(CLIENTS); do \
 		bad="$$(GOOS=linux CGO_ENABLED=0 $(GO) list -deps ./cmd/$$h | grep -vE '$(CLIENT_DEPS)' || true)"; \

@@ -3,6 +3,7 @@ package wire
 import (
 	"errors"
 	"io"
+	"math/bits"
 )
 
 // The hook relay framing (doc.go describes it).
@@ -163,7 +164,7 @@ func ReadHookReply(r io.Reader, max int) (HookReply, error) {
 func HookReplyLen(b []byte, max int) (int, error) {
 	i := indexByte(b, '\n')
 	if i < 0 {
-		if len(b) > maxHeader {
+		if len(b) > maxHeader+max {
 			return 0, errors.New("hook frame: no header line")
 		}
 		return 0, nil
@@ -179,7 +180,7 @@ func HookReplyLen(b []byte, max int) (int, error) {
 // length is HookReplyLen); Stdout and Stderr share frame's bytes.
 func ParseHookReply(frame []byte, max int) (HookReply, error) {
 	i := indexByte(frame, '\n')
-	if i < 0 || i > maxHeader {
+	if i < 0 {
 		return HookReply{}, errors.New("hook frame: no header line")
 	}
 	rep, outLen, errLen, err := replyHeader(header(frame[:i], 4), max)
@@ -202,6 +203,9 @@ func ParseHookReply(frame []byte, max int) (HookReply, error) {
 func replyHeader(f fields, max int) (rep HookReply, outLen, errLen int, err error) {
 	switch f[0] {
 	case replyNo:
+		if f[1] == "" {
+			return HookReply{}, 0, 0, errors.New("hook reply: a refusal without its code")
+		}
 		msg := f[2]
 		if f[3] != "" {
 			msg += " " + f[3]
@@ -286,13 +290,14 @@ func AppendInt(dst []byte, n int) []byte {
 	return append(dst, b[i:]...)
 }
 
-// atoi reads a decimal integer of at most 18 digits, signed.
+// atoi reads a decimal integer, signed, of at most 18 digits (9 where an
+// int has 32 bits), so it cannot overflow.
 func atoi(s string) (int, bool) {
 	neg := len(s) > 0 && s[0] == '-'
 	if neg {
 		s = s[1:]
 	}
-	if s == "" || len(s) > 18 {
+	if s == "" || len(s) > bits.UintSize*9/32 {
 		return 0, false
 	}
 	n := 0
@@ -348,7 +353,7 @@ func readFrame(r io.Reader, n, max int) (f fields, rest []byte, err error) {
 func sizes(a, b string, max int) (int, int, error) {
 	x, ok1 := atoi(a)
 	y, ok2 := atoi(b)
-	if !ok1 || !ok2 || x < 0 || y < 0 || x+y > max {
+	if !ok1 || !ok2 || x < 0 || y < 0 || x > max || y > max-x {
 		return 0, 0, errors.New("hook frame: bad or too large sizes")
 	}
 	return x, y, nil

@@ -54,6 +54,8 @@ func TestDamagedFrames(t *testing.T) {
 		"negative size":    "OK 0 -1 0\n",
 		"sizes over max":   "OK 0 2000000 0\n",
 		"longer than said": "OK 0 1 0\nabc",
+		"refusal, no code": "NO\n",
+		"refusal, empty code": "NO  the worker said nothing more\n",
 	} {
 		if rep, err := ReadHookReply(strings.NewReader(raw), 1<<20); err == nil {
 			t.Errorf("%s: accepted as %+v", name, rep)
@@ -101,7 +103,7 @@ func TestParseHookReplyAgreesWithReadHookReply(t *testing.T) {
 		string(AppendHookReply(nil, HookReply{Exit: -1, Stdout: []byte("{}\n"), Stderr: []byte("w")})),
 		string(AppendHookReply(nil, HookReply{Code: CodeVersion, Error: "the worker is  build a,\nthe hook b"})),
 		"", "OK 0 3 3", "OK x 0 0\n", "OK 0 -1 0\n", "OK 0 2000000 0\n", "OK 0 1 0\nabc", "OK 0 3 0\nab",
-		`{"ok":false}` + "\n", "OK 0 0 0 0\n", "NO\n", "OK 9999999999999999999 0 0\n",
+		`{"ok":false}` + "\n", "OK 0 0 0 0\n", "NO\n", "NO  message\n", "OK 9999999999999999999 0 0\n",
 	}
 	for _, raw := range frames {
 		want, werr := ReadHookReply(strings.NewReader(raw), 1<<20)
