@@ -46,15 +46,15 @@ func TestHookReplyRoundTrip(t *testing.T) {
 func TestDamagedFrames(t *testing.T) {
 	good := string(AppendHookReply(nil, HookReply{Exit: 1, Stdout: []byte("out"), Stderr: []byte("err")}))
 	for name, raw := range map[string]string{
-		"empty":            "",
-		"JSON":             `{"ok":false,"error":"unknown op","code":"invalid"}` + "\n",
-		"no newline":       "OK 0 3 3",
-		"truncated body":   good[:len(good)-2],
-		"bad exit":         "OK x 0 0\n",
-		"negative size":    "OK 0 -1 0\n",
-		"sizes over max":   "OK 0 2000000 0\n",
-		"longer than said": "OK 0 1 0\nabc",
-		"refusal, no code": "NO\n",
+		"empty":               "",
+		"JSON":                `{"ok":false,"error":"unknown op","code":"invalid"}` + "\n",
+		"no newline":          "OK 0 3 3",
+		"truncated body":      good[:len(good)-2],
+		"bad exit":            "OK x 0 0\n",
+		"negative size":       "OK 0 -1 0\n",
+		"sizes over max":      "OK 0 2000000 0\n",
+		"longer than said":    "OK 0 1 0\nabc",
+		"refusal, no code":    "NO\n",
 		"refusal, empty code": "NO  the worker said nothing more\n",
 	} {
 		if rep, err := ReadHookReply(strings.NewReader(raw), 1<<20); err == nil {
