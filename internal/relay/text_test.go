@@ -1,11 +1,13 @@
 package relay
 
 import (
+	"errors"
 	"io"
 	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // TestTextHelpersAsTheStandardLibrary: the client's own string helpers
@@ -58,39 +60,19 @@ func TestTextHelpersAsTheStandardLibrary(t *testing.T) {
 func TestReadAllAsIoReadAll(t *testing.T) {
 	for _, size := range []int{0, 1, firstRead - 1, firstRead, firstRead + 1, 5*firstRead + 3} {
 		data := strings.Repeat("x", size)
-		got, err := readAll(&chunked{s: data, n: 1000}, size+10)
+		got, err := readAll(iotest.HalfReader(strings.NewReader(data)), size+10)
 		if err != nil || string(got) != data {
 			t.Errorf("size %d: got %d bytes, %v", size, len(got), err)
 		}
 		if size > 2 {
-			got, err = readAll(&chunked{s: data, n: 7}, size-2)
+			got, err = readAll(iotest.OneByteReader(strings.NewReader(data)), size-2)
 			if err != nil || string(got) != data[:size-2] {
 				t.Errorf("size %d, limit %d: got %d bytes, %v", size, size-2, len(got), err)
 			}
 		}
 	}
-	if _, err := readAll(&chunked{s: "abc", n: 1, err: errBroken}, 100); err != errBroken {
+	errBroken := errors.New("broken pipe")
+	if _, err := readAll(io.MultiReader(strings.NewReader("abc"), iotest.ErrReader(errBroken)), 100); err != errBroken {
 		t.Errorf("a failing read: %v", err)
 	}
-}
-
-var errBroken = errUntrusted{"broken pipe"}
-
-// chunked reads s n bytes at a time, then fails with err (io.EOF if nil).
-type chunked struct {
-	s   string
-	n   int
-	err error
-}
-
-func (c *chunked) Read(p []byte) (int, error) {
-	if c.s == "" {
-		if c.err != nil {
-			return 0, c.err
-		}
-		return 0, io.EOF
-	}
-	k := copy(p, c.s[:min(c.n, len(c.s))])
-	c.s = c.s[k:]
-	return k, nil
 }
