@@ -114,3 +114,44 @@ func at(v []float32, i int) float32 {
 	}
 	return 0
 }
+
+// L2s sets d[i] to L2(stored[i], query) for each stored vector that is not
+// nil (d[i] is left as it is for a nil one). Each distance is L2's bit for
+// bit: one float32 running sum per vector, in L2's order. But four vectors
+// are summed side by side, because L2's time goes to waiting: each term's
+// add needs the sum before it, and four independent sums fill that wait
+// (a 100-vector rerank of 384 floats took 49 µs in the resident process).
+func L2s(stored [][]float32, query []float32, d []float64) {
+	n := len(query)
+	i := 0
+	for ; n > 0 && i+4 <= len(stored); i += 4 { // (with no query, a nil vector has its length)
+		a, b, c, e := stored[i], stored[i+1], stored[i+2], stored[i+3]
+		if len(a) != n || len(b) != n || len(c) != n || len(e) != n {
+			// A nil or a padded vector: these four one at a time.
+			l2Each(stored[i:i+4], query, d[i:i+4])
+			continue
+		}
+		var s0, s1, s2, s3 float32
+		for k, q := range query {
+			t0, t1, t2, t3 := a[k]-q, b[k]-q, c[k]-q, e[k]-q
+			s0 += t0 * t0
+			s1 += t1 * t1
+			s2 += t2 * t2
+			s3 += t3 * t3
+		}
+		d[i] = float64(float32(math.Sqrt(float64(s0))))
+		d[i+1] = float64(float32(math.Sqrt(float64(s1))))
+		d[i+2] = float64(float32(math.Sqrt(float64(s2))))
+		d[i+3] = float64(float32(math.Sqrt(float64(s3))))
+	}
+	l2Each(stored[i:], query, d[i:])
+}
+
+// l2Each is L2s one vector at a time.
+func l2Each(stored [][]float32, query []float32, d []float64) {
+	for j, v := range stored {
+		if v != nil {
+			d[j] = L2(v, query)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package vecindex
 import (
 	"encoding/binary"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -76,4 +77,80 @@ func TestL2(t *testing.T) {
 	if d, want := L2(a, q), float64(float32(math.Sqrt(float64(sum)))); d != want {
 		t.Errorf("L2 = %v, want %v", d, want)
 	}
+}
+
+// TestL2sIsL2 holds L2s to L2 bit for bit over every count mod 4, nil and
+// padded vectors among full ones, and values whose float32 sums round
+// differently when added in another order.
+func TestL2sIsL2(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 4))
+	vec := func(n int) []float32 {
+		v := make([]float32, n)
+		for i := range v {
+			v[i] = float32(r.NormFloat64()) * float32(math.Pow(10, float64(r.IntN(7)-3)))
+		}
+		return v
+	}
+	for _, dims := range []int{0, 1, 3, 384} {
+		q := vec(dims)
+		for try := range 22 {
+			count, mixed := try/2, try%2 == 1 // all full, then some not
+			stored := make([][]float32, count)
+			for i := range stored {
+				kind := 3 // full length
+				if mixed {
+					kind = r.IntN(6)
+				}
+				switch kind {
+				case 0:
+					stored[i] = nil
+				case 1:
+					stored[i] = vec(dims / 2) // shorter: padded
+				case 2:
+					stored[i] = vec(dims + 2) // longer: the query padded
+				default:
+					stored[i] = vec(dims)
+				}
+			}
+			got := make([]float64, count)
+			for i := range got {
+				got[i] = -1 // a nil vector's distance is left alone
+			}
+			L2s(stored, q, got)
+			for i, v := range stored {
+				want := -1.0
+				if v != nil {
+					want = L2(v, q)
+				}
+				if math.Float64bits(got[i]) != math.Float64bits(want) {
+					t.Fatalf("dims %d, %d vectors: L2s[%d] = %v, L2 = %v", dims, count, i, got[i], want)
+				}
+			}
+		}
+	}
+}
+
+func BenchmarkRerank(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	stored := make([][]float32, 100) // store.Shortlist's 100 for a prompt's 50 candidates
+	for i := range stored {
+		stored[i] = make([]float32, 384)
+		for k := range stored[i] {
+			stored[i][k] = r.Float32()
+		}
+	}
+	q := stored[0]
+	d := make([]float64, len(stored))
+	b.Run("L2", func(b *testing.B) {
+		for b.Loop() {
+			for i, v := range stored {
+				d[i] = L2(v, q)
+			}
+		}
+	})
+	b.Run("L2s", func(b *testing.B) {
+		for b.Loop() {
+			L2s(stored, q, d)
+		}
+	})
 }

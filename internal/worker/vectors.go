@@ -166,10 +166,12 @@ func (x *vectorIndex) knn(ctx context.Context, rd *store.Store, project string, 
 		}
 		x.dropMissing(rd, key, want, vecs, at)
 	}
+	dist := make([]float64, len(ids))
+	vecindex.L2s(vecs, q, dist)
 	hits := make([]record.VectorHit, 0, len(ids))
 	for i, id := range ids {
 		if vecs[i] != nil {
-			hits = append(hits, record.VectorHit{MemoryID: id, Distance: vecindex.L2(vecs[i], q)})
+			hits = append(hits, record.VectorHit{MemoryID: id, Distance: dist[i]})
 		}
 	}
 	slices.SortFunc(hits, func(a, b record.VectorHit) int {
