@@ -102,13 +102,17 @@ func LoadSettings(p Paths) (Settings, error) {
 		merge(&s, f)
 		return s, nil
 	})
-	var read *filememo.ReadError
-	switch {
-	case errors.As(err, &read) && errors.Is(read.Err, fs.ErrNotExist):
-		return defaults(), nil
-	case errors.As(err, &read):
-		return defaults(), fmt.Errorf("read settings %s: %w", p.Settings, read.Err)
-	case err != nil:
+	// Load returns its read errors unwrapped: a type switch, not errors.As,
+	// which the resident process would pay for on every hook of a home
+	// with no config.json (most).
+	switch e := err.(type) {
+	case nil:
+	case *filememo.ReadError:
+		if errors.Is(e.Err, fs.ErrNotExist) {
+			return defaults(), nil
+		}
+		return defaults(), fmt.Errorf("read settings %s: %w", p.Settings, e.Err)
+	default:
 		return defaults(), err
 	}
 	s.Breakers = maps.Clone(s.Breakers) // the kept value is shared

@@ -65,6 +65,23 @@ func TestSettingsErrors(t *testing.T) {
 	}
 }
 
+// TestUnreadableSettings: a config.json that exists but cannot be read (a
+// folder here) is an error naming it, with the defaults; only a missing
+// one gives the defaults silently.
+func TestUnreadableSettings(t *testing.T) {
+	p := Resolve(func(k string) string { return map[string]string{"VIBE_HOME": t.TempDir()}[k] })
+	if err := os.MkdirAll(p.Settings, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	s, err := LoadSettings(p)
+	if err == nil || !strings.HasPrefix(err.Error(), "read settings "+p.Settings) {
+		t.Fatalf("config.json is a folder: %v, want a read error naming it", err)
+	}
+	if s.ObserverEvery != Defaults.ObserverEvery || s.Breakers.Mode(integrity.DepDatabase) != integrity.ModeWarn {
+		t.Errorf("an unreadable file must give the defaults, got %+v", s)
+	}
+}
+
 // TestOffSwitches: VIBE_WORKER, VIBE_EMBED_FALLBACK and VIBE_MODEL_PULL
 // are off for "off" in any case, and only for it; each reads its own
 // variable.

@@ -145,6 +145,48 @@ func TestLockedDatabaseDecidesFirst(t *testing.T) {
 	}
 }
 
+// TestResidentProcessReplaysAfterItsReply: in the resident process (an Env
+// with After, on the process's own database handle) the spool of earlier
+// events is replayed after the reply, not on the reply's way: the hook
+// returns with the spool still there, and the after-reply work empties it.
+func TestResidentProcessReplaysAfterItsReply(t *testing.T) {
+	r := newFaultRig(t)
+	unlock := r.lock()
+	r.run("pre-tool-use", writeEvent(r, "", "notes.txt")) // its session row is spooled
+	unlock()
+	spool := filepath.Join(r.home, "spool.jsonl")
+	if !store.Spooled(spool) {
+		t.Fatal("nothing was spooled")
+	}
+	st, err := store.Open(context.Background(), r.dbPath(), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ev := writeEvent(r, "", "other.txt")
+	ev["cwd"], ev["session_id"] = r.project, "fault-1"
+	raw, _ := json.Marshal(ev)
+	var after []func(context.Context)
+	e := &hookrun.Env{Stdin: bytes.NewReader(raw), Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}, Now: time.Now,
+		Getenv: func(k string) string { return r.env[k] }, After: func(f func(context.Context)) { after = append(after, f) }}
+	e.UseStore(st)
+	if code := hookrun.Main(specs["pre-tool-use"], e); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if !store.Spooled(spool) {
+		t.Fatal("the spool was replayed before the reply")
+	}
+	for _, f := range after {
+		f(context.Background())
+	}
+	if store.Spooled(spool) {
+		t.Fatal("the after-reply work did not replay the spool")
+	}
+	if n := r.count("SELECT count(*) FROM sessions WHERE id = 'fault-1'"); n != 1 {
+		t.Errorf("%d session rows after the replay, want 1", n)
+	}
+}
+
 // TestUnknownEventOnThePreToolUseRouteDenies: whatever the tool, an event
 // name the route does not know is refused.
 func TestUnknownEventOnThePreToolUseRouteDenies(t *testing.T) {

@@ -89,7 +89,7 @@ func Main(spec Spec, env *Env) int {
 	}
 	outcome.Verdicts = append(outcome.Verdicts, databaseBreaker(env, event)...)
 	recordOutcome(env, ev, outcome)
-	replay(env)
+	env.AfterReply(context.Background(), func(ctx context.Context) { replay(ctx, env) })
 	reply := Reply(event, outcome, env.Notes())
 	if reply.Empty() {
 		return 0
@@ -252,13 +252,15 @@ func clientOf(ev *hook.Event) string {
 
 // replay writes what earlier events spooled, once this event has reached
 // the database (a hook that never opened it does not open it for this).
-// It runs after the reply is decided and never changes it.
-func replay(env *Env) {
+// It never changes the reply: the resident process runs it after the reply
+// is written (Env.AfterReply; the spool's two lstats were on every hook's
+// way to its reply), a hook binary before it exits.
+func replay(ctx context.Context, env *Env) {
 	opened, st, stErr := env.storeState()
 	if !opened || stErr != nil || env.isSpooled() || !store.Spooled(env.Paths().Spool) {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	n, skipped, err := st.ReplaySpool(ctx, env.Paths().Spool)
 	switch {
