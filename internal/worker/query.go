@@ -87,8 +87,14 @@ func (w *Worker) answer(ctx context.Context, req client.Request) client.Response
 // this process runs (hookrun.Env.Query): what a socket client would get,
 // without the dial and the JSON. The answer is worked out on a counted
 // goroutine, so a caller whose deadline passes (a slow model) goes on at
-// once, as a socket client does, and Close still waits for the work.
+// once, as a socket client does, and Close still waits for the work. A
+// warm-up is answered on the caller's goroutine: it waits for no model
+// (its work goes on on a counted goroutine of its own), and SessionStart
+// asks for one every time.
 func (w *Worker) query(ctx context.Context, req client.Request) (*client.Response, error) {
+	if req.Op == client.OpWarm {
+		return answered(w.answer(ctx, req))
+	}
 	return w.startQuery(ctx, req)()
 }
 
@@ -97,12 +103,6 @@ func (w *Worker) query(ctx context.Context, req client.Request) (*client.Respons
 func (w *Worker) startQuery(ctx context.Context, req client.Request) (wait func() (*client.Response, error)) {
 	done := make(chan client.Response, 1)
 	w.goHandler(func() { done <- w.answer(ctx, req) })
-	answered := func(resp client.Response) (*client.Response, error) {
-		if !resp.OK {
-			return &resp, &client.Error{Code: resp.Code, Message: resp.Error}
-		}
-		return &resp, nil
-	}
 	return func() (*client.Response, error) {
 		// An answer that came in time is taken even when the caller comes
 		// for it after its deadline (a slow lexical search): a select with
@@ -119,6 +119,15 @@ func (w *Worker) startQuery(ctx context.Context, req client.Request) (wait func(
 			return nil, fmt.Errorf("%w: no reply to %s: %w", client.ErrUnavailable, req.Op, ctx.Err())
 		}
 	}
+}
+
+// answered is a query's answer as the caller gets it: a refusal is an
+// error, as a socket client's is.
+func answered(resp client.Response) (*client.Response, error) {
+	if !resp.OK {
+		return &resp, &client.Error{Code: resp.Code, Message: resp.Error}
+	}
+	return &resp, nil
 }
 
 // embedNow embeds texts for a caller who is waiting, ahead of the backlog.

@@ -298,10 +298,15 @@ func TestWorkerKNNFindsWhatItEmbedsLater(t *testing.T) {
 // Session start's warm request with a project reads that project's codes
 // in the background, so the session's first prompt does not wait for them:
 // those of the current model, or of the fallback embedder while the model
-// is not installed (the name KNN then uses).
+// is not installed (the name KNN then uses). A hook running in the worker
+// asks in-process (Worker.query answers a warm-up on its goroutine), one
+// in a hook binary over the socket.
 func TestWarmLoadsTheProjectsCodes(t *testing.T) {
-	for _, installed := range []bool{true, false} {
-		t.Run(fmt.Sprint("model installed ", installed), func(t *testing.T) {
+	for _, c := range []struct {
+		installed, inProcess bool
+	}{{true, false}, {false, false}, {true, true}, {false, true}} {
+		installed := c.installed
+		t.Run(fmt.Sprintf("model installed %v, in-process %v", installed, c.inProcess), func(t *testing.T) {
 			p := testHome(t)
 			cfg, codesOf := fastConfig(p, &fakeLoader{}, "fake"), "fake"
 			if installed {
@@ -325,8 +330,15 @@ func TestWarmLoadsTheProjectsCodes(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
-			if _, err := client.Call(ctx, p.Socket, client.Request{Op: client.OpWarm, Project: "/p"}); err != nil {
-				t.Fatal(err)
+			call := func(ctx context.Context, req client.Request) (*client.Response, error) {
+				return client.Call(ctx, p.Socket, req)
+			}
+			if c.inProcess {
+				call = w.query
+			}
+			resp, err := call(ctx, client.Request{Op: client.OpWarm, Project: "/p"})
+			if err != nil || !resp.OK || resp.Model != codesOf && installed {
+				t.Fatalf("warm: %+v, %v", resp, err)
 			}
 			eventually(t, 5*time.Second, "codes loaded", func() bool { return loaded() == 2 })
 		})
