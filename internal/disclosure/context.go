@@ -253,9 +253,12 @@ func salientMemories(ctx context.Context, st Reads, project string, now time.Tim
 // PromptContext builds the UserPromptSubmit injection: the top
 // PromptMemories memories recalled for the prompt, within budget tokens,
 // and the recall mode (hybrid or lexical). No hit gives "" (nothing is
-// injected). vec may be nil.
+// injected). Nobody asked for this recall, so vector hits count only when
+// they stand out (recall.Query.StandoutsOnly): a prompt with no word to
+// search ("go", "yes") and no memory the model singles out injects
+// nothing. vec may be nil.
 func PromptContext(ctx context.Context, st Reads, vec recall.Vectors, project, prompt string, now time.Time, budget int) (string, string, error) {
-	res, err := recall.Search(ctx, st, vec, recall.Query{Project: project, Text: prompt, Limit: PromptMemories, Now: now})
+	res, err := recall.Search(ctx, st, vec, recall.Query{Project: project, Text: prompt, Limit: PromptMemories, Now: now, StandoutsOnly: true})
 	if err != nil {
 		return "", "", fmt.Errorf("prompt context: %w", err)
 	}

@@ -228,3 +228,48 @@ type fixedVec struct{ hits []recall.VectorHit }
 func (f fixedVec) KNN(context.Context, string, string, int, []string) ([]recall.VectorHit, error) {
 	return f.hits, nil
 }
+
+// TestPromptWithNoWordsInjectsOnlyStandouts: a prompt with no word to
+// search ("go") has only vectors to go by. When the model cannot tell the
+// memories apart (evenly spaced distances), the prompt hook injects
+// nothing; when one memory stands far nearer than the rest, that one. A
+// recall somebody asked for (recall.Search without StandoutsOnly, as
+// `vibe recall` runs it) still lists the nearest.
+func TestPromptWithNoWordsInjectsOnlyStandouts(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	must(t, recall.Fill(ctx, st, project, 60, now))
+	ids := addMemories(t, st, record.NewMemory{Kind: record.KindDecision, Text: "Proceed with the guide-held-out split for every fold.", At: now.Add(-24 * time.Hour)})
+	all, err := recall.Search(ctx, st, nil, recall.Query{Project: project, Text: "split", Limit: 50, Now: now, AllProjects: true})
+	must(t, err)
+	if len(all.Hits) == 0 {
+		t.Fatal("no memories to rank")
+	}
+	var flat, sure fixedVec
+	for i, h := range all.Hits {
+		d := 1 + 0.002*float64(i)
+		flat.hits = append(flat.hits, recall.VectorHit{ID: h.ID, Distance: d})
+		if h.ID == ids[0] {
+			d = 0.1
+		}
+		sure.hits = append(sure.hits, recall.VectorHit{ID: h.ID, Distance: d})
+	}
+	text, _, err := PromptContext(ctx, st, flat, project, "go", now, 500)
+	must(t, err)
+	if text != "" {
+		t.Errorf("a word-less prompt with no standout injected:\n%s", text)
+	}
+	asked, err := recall.Search(ctx, st, flat, recall.Query{Project: project, Text: "go", Limit: 3, Now: now})
+	must(t, err)
+	if len(asked.Hits) != 3 || asked.Note != "the query has no searchable words: vector ranks only" {
+		t.Errorf("an asked-for recall of %q: %d hits, note %q; want the 3 nearest", "go", len(asked.Hits), asked.Note)
+	}
+	text, _, err = PromptContext(ctx, st, sure, project, "go", now, 500)
+	must(t, err)
+	if strings.Count(text, "\n- [M-") != 1 || !strings.Contains(text, fmt.Sprintf("[M-%d]", ids[0])) {
+		t.Errorf("want only the memory that stands out (M-%d):\n%s", ids[0], text)
+	}
+	if !strings.Contains(text, "vector hits that stand out only") {
+		t.Errorf("the title does not say why only one:\n%s", text)
+	}
+}

@@ -85,7 +85,11 @@
 // and lose none.
 //
 // With no lexical candidate there is nothing to protect, and the vector
-// ranks are the order.
+// ranks are the order: for a recall somebody asked for (`vibe recall`).
+// The prompt hook's recall, which nobody asked for, keeps the standout
+// group there too (Query.StandoutsOnly), so a prompt with no word to
+// search ("go", "yes") injects a memory only when the model singles it
+// out, and otherwise nothing.
 //
 // Near-duplicates are collapsed after scoring: a hit whose normalised text
 // equals a better hit's, or whose word-bigram shingles have Jaccard ≥ 0.9

@@ -63,6 +63,12 @@ type Query struct {
 	// AllProjects searches every project's memories (Project is then
 	// ignored); it is lexical only, since vectors are kept per project.
 	AllProjects bool
+	// StandoutsOnly counts vector hits only when they stand out of the
+	// model's own similarities even with no lexical candidate, where the
+	// vector ranks are otherwise the order (package doc): for a recall
+	// nobody asked for, the prompt hook's, which should say nothing rather
+	// than the nearest of memories the model cannot tell apart ("go").
+	StandoutsOnly bool
 }
 
 // keeps reports whether a memory passes the query's filters.
@@ -215,6 +221,9 @@ func Search(ctx context.Context, st Reads, vec Vectors, q Query) (Result, error)
 	}
 	if len(Terms(q.Text)) == 0 && res.Mode == ModeHybrid {
 		res.Note = "the query has no searchable words: vector ranks only"
+		if q.StandoutsOnly {
+			res.Note = "the query has no searchable words: vector hits that stand out only"
+		}
 	}
 	if lexNote != "" {
 		res.Note = joinNotes(res.Note, lexNote)
@@ -234,7 +243,7 @@ func Search(ctx context.Context, st Reads, vec Vectors, q Query) (Result, error)
 		byID[s.id] = &Hit{Score: rrf(i + 1), Sources: []string{SourceFTS}}
 	}
 	if len(vhits) > 0 {
-		if err := addVectorHits(ctx, st, q.Project, now, limit, vhits, inLexical, records, byID, &res); err != nil {
+		if err := addVectorHits(ctx, st, q.Project, now, limit, q.StandoutsOnly, vhits, inLexical, records, byID, &res); err != nil {
 			return Result{}, err
 		}
 	}
@@ -320,8 +329,9 @@ func decay(m record.MemoryRecord, now time.Time) float64 {
 // vector hits change nothing (package doc), so only the group's memories
 // are read (dropping forgotten ones and those of other projects). With no
 // lexical candidate there is nothing to protect, and the vector ranks are
-// the order.
-func addVectorHits(ctx context.Context, st Reads, project string, now time.Time, limit int, vhits []VectorHit,
+// the order, unless standoutsOnly (Query.StandoutsOnly) keeps the group
+// alone.
+func addVectorHits(ctx context.Context, st Reads, project string, now time.Time, limit int, standoutsOnly bool, vhits []VectorHit,
 	inLexical map[int64]bool, records map[int64]record.MemoryRecord, byID map[int64]*Hit, res *Result) error {
 	// The model's raw cosines, nearest first, decide the group, over every
 	// hit: vectors are stored per project and leave with their memory, so
@@ -345,7 +355,7 @@ func addVectorHits(ctx context.Context, st Reads, project string, now time.Time,
 	}
 	sort.SliceStable(nears, func(i, j int) bool { return nears[i].cos > nears[j].cos })
 	n := len(nears)
-	if len(inLexical) > 0 {
+	if len(inLexical) > 0 || standoutsOnly {
 		sims := make([]float64, len(nears))
 		for i, nr := range nears {
 			sims[i] = nr.cos
@@ -353,7 +363,11 @@ func addVectorHits(ctx context.Context, st Reads, project string, now time.Time,
 		n = standouts(sims, limit)
 	}
 	if n == 0 {
-		res.Note = joinNotes(res.Note, "no vector hit stands out of the model's own similarities: lexical order kept")
+		kept := "lexical order kept"
+		if len(inLexical) == 0 {
+			kept = "nothing recalled"
+		}
+		res.Note = joinNotes(res.Note, "no vector hit stands out of the model's own similarities: "+kept)
 		return nil
 	}
 	var missing []int64
