@@ -114,11 +114,7 @@ func SessionStartContext(ctx context.Context, st Reads, vec recall.Vectors, proj
 }
 
 func statePart(ctx context.Context, st Reads, project, session string) (Part, string, error) {
-	sessions, err := st.SessionNumber(ctx, project, session)
-	if err != nil {
-		return Part{}, "", fmt.Errorf("session context: %w", err)
-	}
-	claims, gates, err := st.ClaimGateCounts(ctx, project)
+	sessions, claims, gates, err := st.SessionCounts(ctx, project, session)
 	if err != nil {
 		return Part{}, "", fmt.Errorf("session context: %w", err)
 	}

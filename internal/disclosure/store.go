@@ -12,8 +12,10 @@ import (
 // session and the heads of the recent memories. *store.Store has it.
 type Reads interface {
 	recall.Reads
-	SessionNumber(ctx context.Context, project, session string) (int, error)
-	ClaimGateCounts(ctx context.Context, project string) (activeClaims, pendingGates int, err error)
+	// SessionCounts is the session's number in the project (counting it
+	// when it is not recorded yet), the claims in play and the gates whose
+	// latest run failed.
+	SessionCounts(ctx context.Context, project, session string) (sessions, activeClaims, pendingGates int, err error)
 	PreviousSession(ctx context.Context, project, exclude string) (record.Session, bool, error)
 	// SalientCandidates lists the heads of the project's newest memories
 	// that are neither forgotten nor narratives, newest first (ties by

@@ -684,25 +684,19 @@ func (t *Tx) resupersedeLinked(ctx context.Context, id int64) error {
 	return t.resupersede(ctx, "id IN (SELECT other_id FROM memory_links WHERE memory_id = ?)", id)
 }
 
-// ClaimGateCounts counts, for a project, the claims still in play (latest
-// status neither KILLED nor VERIFIED) and the gates whose latest run, per
-// gate and claim, failed.
-//
-// Both read one index range in group order (0011): a claim is in play
-// unless its latest non-null status closed it, and the status of a
-// group's latest row is the bare column beside max(id), which SQLite takes
-// from the row holding the maximum.
-func (s *Store) ClaimGateCounts(ctx context.Context, project string) (activeClaims, pendingGates int, err error) {
-	err = s.db.QueryRowContext(ctx, `
-SELECT
- (SELECT count(DISTINCT claim_id) FROM claim_events WHERE project_path = ?1)
+// The counts SessionCounts reads, for project ?1: the claims still in play
+// (latest status neither KILLED nor VERIFIED) and the gates whose latest
+// run, per gate and claim, failed. Both read one index range in group order (0011): a
+// claim is in play unless its latest non-null status closed it, and the
+// status of a group's latest row is the bare column beside max(id), which
+// SQLite takes from the row holding the maximum.
+const (
+	activeClaimsSQL = `SELECT (SELECT count(DISTINCT claim_id) FROM claim_events WHERE project_path = ?1)
  - (SELECT count(*) FROM (
       SELECT max(id), new_status FROM claim_events
       WHERE project_path = ?1 AND new_status IS NOT NULL GROUP BY claim_id)
-    WHERE new_status IN ('KILLED', 'VERIFIED')),
- (SELECT count(*) FROM (
+    WHERE new_status IN ('KILLED', 'VERIFIED'))`
+	pendingGatesSQL = `SELECT count(*) FROM (
     SELECT max(id), status FROM gate_checks WHERE project_path = ?1 GROUP BY gate_id, COALESCE(claim_id, ''))
-  WHERE status = 'FAIL')`,
-		project).Scan(&activeClaims, &pendingGates)
-	return activeClaims, pendingGates, classify("count claims and gates", err)
-}
+  WHERE status = 'FAIL'`
+)

@@ -229,7 +229,7 @@ func TestLinkConflictAndReads(t *testing.T) {
 	}
 }
 
-func TestClaimGateCounts(t *testing.T) {
+func TestSessionCountsOfClaimsAndGates(t *testing.T) {
 	ctx := context.Background()
 	s := openTest(t)
 	if err := s.Tx(ctx, func(tx *Tx) error {
@@ -262,11 +262,11 @@ func TestClaimGateCounts(t *testing.T) {
 	gate("L-1", "", "FAIL")    // pending, no claim
 	gate("DQ2", "C-4", "PASS")
 	exec("INSERT INTO gate_checks (project_path, gate_id, status, ts) VALUES ('/b', 'DQ3', 'FAIL', 0)")
-	claims, gates, err := s.ClaimGateCounts(ctx, "/a")
+	_, claims, gates, err := s.SessionCounts(ctx, "/a", "")
 	if err != nil || claims != 2 || gates != 2 {
-		t.Errorf("ClaimGateCounts = %d claims, %d gates, %v; want 2, 2", claims, gates, err)
+		t.Errorf("SessionCounts = %d claims, %d gates, %v; want 2, 2", claims, gates, err)
 	}
-	claims, gates, _ = s.ClaimGateCounts(ctx, "/empty")
+	_, claims, gates, _ = s.SessionCounts(ctx, "/empty", "")
 	if claims != 0 || gates != 0 {
 		t.Errorf("empty project: %d, %d", claims, gates)
 	}

@@ -23,8 +23,8 @@ var sessionStartQueries = []struct {
 		_, err := s.ProjectSessionCount(ctx, p)
 		return err
 	}},
-	{"ClaimGateCounts", func(ctx context.Context, s *Store, p, _ string) error {
-		_, _, err := s.ClaimGateCounts(ctx, p)
+	{"SessionCounts", func(ctx context.Context, s *Store, p, _ string) error {
+		_, _, _, err := s.SessionCounts(ctx, p, "")
 		return err
 	}},
 	{"PreviousSession", func(ctx context.Context, s *Store, p, sess string) error {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/vibe-science/vibe/internal/record"
 )
@@ -121,19 +122,47 @@ func TestSessionStartQueriesMatchTheirOldSQL(t *testing.T) {
 		if err := s.DB().QueryRowContext(ctx, oldClaimGateCounts, p).Scan(&claims, &gates); err != nil {
 			t.Fatal(err)
 		}
-		gotClaims, gotGates, err := s.ClaimGateCounts(ctx, p)
+		_, gotClaims, gotGates, err := s.SessionCounts(ctx, p, "")
 		if err != nil {
 			t.Fatal(err)
 		}
 		if gotClaims != claims || gotGates != gates {
-			t.Errorf("ClaimGateCounts(%s) = %d, %d; the old SQL says %d, %d", p, gotClaims, gotGates, claims, gates)
+			t.Errorf("SessionCounts(%s) = %d, %d claims and gates; the old SQL says %d, %d", p, gotClaims, gotGates, claims, gates)
 		}
 	}
 	// Known answers for the tricky project, so the oracle itself is checked:
 	// C2, C4, C6 and C7 are in play (C3's latest status is still KILLED);
 	// the latest runs of G1/C1, G2/no claim, G3/no claim and G3/C2 failed.
-	if c, g, _ := s.ClaimGateCounts(ctx, "/t"); c != 4 || g != 4 {
-		t.Errorf("ClaimGateCounts(/t) = %d, %d, want 4 (C2 C4 C6 C7), 4", c, g)
+	if _, c, g, _ := s.SessionCounts(ctx, "/t", ""); c != 4 || g != 4 {
+		t.Errorf("SessionCounts(/t) = %d, %d claims and gates, want 4 (C2 C4 C6 C7), 4", c, g)
+	}
+	// Its session number is SessionNumber's, and the counts do not depend
+	// on the session.
+	if err := s.Tx(ctx, func(tx *Tx) error {
+		return tx.UpsertSession(ctx, record.SessionSeen{ID: "s-r", ProjectPath: "/r", At: time.UnixMilli(5)})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range projects {
+		for _, session := range []string{"", "s-r", "s-new"} {
+			n, err := s.SessionNumber(ctx, p, session)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var claims, gates int
+			if err := s.DB().QueryRowContext(ctx, oldClaimGateCounts, p).Scan(&claims, &gates); err != nil {
+				t.Fatal(err)
+			}
+			gotN, gotClaims, gotGates, err := s.SessionCounts(ctx, p, session)
+			if err != nil || gotN != n || gotClaims != claims || gotGates != gates {
+				t.Errorf("SessionCounts(%s, %q) = %d, %d, %d, %v; SessionNumber and the old SQL say %d, %d, %d",
+					p, session, gotN, gotClaims, gotGates, err, n, claims, gates)
+			}
+		}
+	}
+	recorded, _, _, _ := s.SessionCounts(ctx, "/r", "s-r")
+	if n, _, _, _ := s.SessionCounts(ctx, "/r", "s-new"); n != recorded+1 {
+		t.Errorf("SessionCounts(/r, s-new) numbers it %d; s-r, recorded, is number %d of the project, so want %d", n, recorded, recorded+1)
 	}
 
 	for _, p := range projects {
