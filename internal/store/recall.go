@@ -686,10 +686,10 @@ func (t *Tx) resupersedeLinked(ctx context.Context, id int64) error {
 
 // The counts SessionCounts reads, for project ?1: the claims still in play
 // (latest status neither KILLED nor VERIFIED) and the gates whose latest
-// run, per gate and claim, failed. Both read one index range in group order (0011): a
-// claim is in play unless its latest non-null status closed it, and the
-// status of a group's latest row is the bare column beside max(id), which
-// SQLite takes from the row holding the maximum.
+// run, per gate and claim, failed. Both read one index range in group
+// order (0011): a claim is in play unless its latest non-null status
+// closed it, and the status of a group's latest row is the bare column
+// beside max(id), which SQLite takes from the row holding the maximum.
 const (
 	activeClaimsSQL = `SELECT (SELECT count(DISTINCT claim_id) FROM claim_events WHERE project_path = ?1)
  - (SELECT count(*) FROM (
