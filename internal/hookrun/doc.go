@@ -12,9 +12,10 @@
 // database replays (after its reply, like the records below). What the
 // reply does not depend on (a session row, a prompt's hash, a plain call's
 // spine entry, a narrative) goes through Env.AfterReply: the resident
-// process runs it once the reply is written, a hook binary at once. Events larger than DefaultMaxJudged are not judged
-// (PreToolUse refuses them), and an event name the route does not serve is
-// refused by a fail-closed hook. The "database" circuit breaker of
+// process runs it once the reply is written, a hook binary at once. Events
+// larger than DefaultMaxJudged are not judged (PreToolUse refuses them),
+// and an event name the route does not serve is refused by a fail-closed
+// hook. The "database" circuit breaker of
 // config.json decides whether PreToolUse refuses while the database is
 // down (fail) and whether the user is told (skip silences NoteUnavailable).
 //
