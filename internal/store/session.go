@@ -164,7 +164,7 @@ FROM sessions WHERE project_path = ?1`
 
 // SessionCounts is, in one statement, the counts of SessionStart's state
 // line: SessionNumber, the claims in play and the gates whose latest run
-// failed (activeClaimsSQL, pendingGatesSQL). One statement, not three: in
+// failed (activeClaimsSQL, pendingGatesSQL). One statement, not two: in
 // a process that sat idle between hooks, each costs 10 to 25 µs.
 func (s *Store) SessionCounts(ctx context.Context, project, session string) (sessions, activeClaims, pendingGates int, err error) {
 	err = s.db.QueryRowContext(ctx, "SELECT ("+sessionNumberSQL+"), ("+activeClaimsSQL+"), ("+pendingGatesSQL+")",
