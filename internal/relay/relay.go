@@ -226,14 +226,14 @@ func forwarded(environ []string) []string {
 	return out
 }
 
+// forwards reports whether forwarded keeps the variable kv ("KEY=value").
 func forwards(kv string) bool {
-	for i := 0; i < len(kv); i++ {
-		if kv[i] == '=' {
-			k := kv[:i]
-			return hasPrefix(k, "VIBE_") || hasPrefix(k, "CLAUDE_") || k == "HOME"
-		}
+	i := indexByte(kv, '=')
+	if i < 0 {
+		return false
 	}
-	return false
+	k := kv[:i]
+	return hasPrefix(k, "VIBE_") || hasPrefix(k, "CLAUDE_") || k == "HOME"
 }
 
 // firstRead is the buffer readAll starts with, which holds most events

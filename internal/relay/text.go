@@ -19,15 +19,18 @@ func cutPrefix(s, prefix string) (string, bool) {
 	return s[len(prefix):], true
 }
 
-// hasSlash is strings.Contains(s, "/").
-func hasSlash(s string) bool {
+// indexByte is strings.IndexByte.
+func indexByte(s string, c byte) int {
 	for i := 0; i < len(s); i++ {
-		if s[i] == '/' {
-			return true
+		if s[i] == c {
+			return i
 		}
 	}
-	return false
+	return -1
 }
+
+// hasSlash is strings.Contains(s, "/").
+func hasSlash(s string) bool { return indexByte(s, '/') >= 0 }
 
 // lastSeparator is strings.LastIndexAny(p, `/\`).
 func lastSeparator(p string) int {

@@ -37,6 +37,9 @@ func TestTextHelpersAsTheStandardLibrary(t *testing.T) {
 		if hasSlash(s) != strings.Contains(s, "/") {
 			t.Fatalf("hasSlash(%q)", s)
 		}
+		if c := alphabet[rng.IntN(len(alphabet))]; indexByte(s, c) != strings.IndexByte(s, c) {
+			t.Fatalf("indexByte(%q, %q)", s, c)
+		}
 		if equalFoldASCII(s, "off") != strings.EqualFold(s, "off") {
 			t.Fatalf("equalFoldASCII(%q, off)", s)
 		}
