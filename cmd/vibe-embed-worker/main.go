@@ -68,6 +68,15 @@ Usage: vibe-embed-worker [--home DIR] [--foreground]
 		}
 		os.Exit(0)
 	}
+	tuned := !config.WorkerTuningOff(os.Getenv)
+	if tuned && exeErr == nil {
+		// The scheduler settings (internal/worker/sched.go): the runtime
+		// reads GODEBUG once, at start, so this process runs again with it.
+		if env, had := worker.RuntimeEnv(os.Environ()); !had {
+			err := syscall.Exec(exe, os.Args, env) // returns only on failure
+			fmt.Fprintf(os.Stderr, "vibe-embed-worker: could not start again with Go's monitor on its slow tick (%v); running without it\n", err)
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	var mirror io.Writer
 	if term.IsTerminal(int(os.Stderr.Fd())) {
@@ -76,11 +85,12 @@ Usage: vibe-embed-worker [--home DIR] [--foreground]
 	if exeErr != nil {
 		exe = "" // not watched: a rebuild is then noticed by the next session start
 	}
-	// The fallback embedder and the lazy download are on unless switched
-	// off (VIBE_EMBED_FALLBACK=off, VIBE_MODEL_PULL=off: an offline or
-	// audited machine, a benchmark of the lexical path).
+	// The fallback embedder, the lazy download and the scheduler settings
+	// are on unless switched off (VIBE_EMBED_FALLBACK=off,
+	// VIBE_MODEL_PULL=off: an offline or audited machine, a benchmark of
+	// the lexical path; VIBE_WORKER_TUNING=off: Go's own scheduling).
 	w := worker.New(worker.Config{Paths: paths, Load: hugotembed.Load, Now: time.Now, LogMirror: mirror, Executable: exe,
-		Fallback: !config.EmbedFallbackOff(os.Getenv), AutoPull: !config.ModelPullOff(os.Getenv)})
+		Fallback: !config.EmbedFallbackOff(os.Getenv), AutoPull: !config.ModelPullOff(os.Getenv), OneProc: tuned})
 	if err := w.Open(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "vibe-embed-worker:", err)
 		if errors.Is(err, worker.ErrAlreadyRunning) {

@@ -52,6 +52,16 @@
 // but a handler reads and writes through one store, so that needs the store
 // to route its reads (left for the store's owners).
 //
+// # Scheduling
+//
+// The worker binary runs Go on one processor except while a model or a
+// project's vector codes load or a model embeds, with the runtime's monitor
+// thread on its 10 ms tick (Config.OneProc, sched.go): a hook then costs
+// about a quarter less CPU and a quarter of the context switches, and every
+// hook's latency in make bench fell by about 0.07× of an empty Go binary's.
+// The price is about 100 wake-ups a second while the process idles;
+// VIBE_WORKER_TUNING=off runs it as Go starts it.
+//
 // The writer keeps up to memoryCache memory records the hooks read
 // (store.Options.MemoryCache): a prompt's recall reads the same fifty
 // vector hits again and again, which cost ~250 µs a prompt after an idle

@@ -166,6 +166,7 @@ func (w *Worker) embedChunk(ctx context.Context, emb embed.Embedder, chunk []rec
 		texts[i] = it.Text
 	}
 	t0 := w.now()
+	wide := w.procs.forModel(emb)
 	vecs, eerr := emb.Embed(ctx, texts)
 	var results []record.EmbedResult
 	var failed []int64
@@ -185,6 +186,7 @@ func (w *Worker) embedChunk(ctx context.Context, emb embed.Embedder, chunk []rec
 			results = append(results, record.EmbedResult{Item: it, Vector: v[0]})
 		}
 	}
+	wide()
 	busy := w.now().Sub(t0)
 	now := w.now()
 	vs, err := w.store().CompleteEmbeds(ctx, emb.Model(), results, now)

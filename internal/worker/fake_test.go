@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -31,6 +32,7 @@ type fakeEmbedder struct {
 	gate   chan struct{} // when set, Embed waits for it to close
 	inside chan struct{} // when set, Embed signals it once inside
 	once   sync.Once
+	procs  atomic.Int32 // GOMAXPROCS during the last call
 }
 
 func fakeVector(text string, dims int) []float32 {
@@ -54,6 +56,7 @@ func (f *fakeEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, 
 		return nil, errors.New("embed: model is closed")
 	}
 	f.calls.Add(1)
+	f.procs.Store(int32(runtime.GOMAXPROCS(0)))
 	if f.inside != nil {
 		f.once.Do(func() { close(f.inside) })
 	}
@@ -83,9 +86,11 @@ type fakeLoader struct {
 	dims   int
 	gate   chan struct{}
 	inside chan struct{}
+	procs  atomic.Int32 // GOMAXPROCS during the last load
 }
 
 func (l *fakeLoader) Load(dir string) (embed.Embedder, error) {
+	l.procs.Store(int32(runtime.GOMAXPROCS(0)))
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	dims := l.dims

@@ -54,6 +54,9 @@ type models struct {
 	retry   time.Duration
 	logf    func(string, ...any)
 	onClose func() // after a model is closed (tests; frees memory)
+	// wide gives Go every processor while a model loads (procs.wide);
+	// nil: nothing to widen.
+	wide func() (done func())
 
 	loadMu sync.Mutex
 
@@ -163,7 +166,12 @@ func (m *models) acquire(name string, now time.Time) (embed.Embedder, func(), er
 		m.mu.Unlock()
 		return nil, nil, errNoModel
 	}
+	done := func() {}
+	if m.wide != nil {
+		done = m.wide()
+	}
 	emb, err := m.open(dir)
+	done()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err != nil {

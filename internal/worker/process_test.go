@@ -158,6 +158,7 @@ func TestRealWorkerStartIsIdempotentAndStops(t *testing.T) {
 	}
 	pid := waitPID(t, p)
 	eventually(t, 10*time.Second, "socket up", func() bool { return client.Listening(p.Socket) })
+	checkTuned(t, pid, true)
 	begin := time.Now()
 	started, err := client.EnsureRunningBinary(p, bin)
 	took := time.Since(begin)
@@ -186,8 +187,53 @@ func TestRealWorkerStartIsIdempotentAndStops(t *testing.T) {
 	if _, err := Stop(ctx, p, 20*time.Millisecond); !errors.Is(err, client.ErrNotRunning) {
 		t.Errorf("second Stop: %v", err)
 	}
-	if stderr, _ := os.ReadFile(filepath.Join(p.Logs, client.StderrLog)); len(stderr) != 0 {
-		t.Errorf("worker wrote to stderr: %s", stderr)
+	if n, err := client.Unlogged(filepath.Join(p.Logs, client.StderrLog)); n != 0 || err != nil && !os.IsNotExist(err) {
+		stderr, _ := os.ReadFile(filepath.Join(p.Logs, client.StderrLog))
+		t.Errorf("worker wrote to stderr (%v): %s", err, stderr)
+	}
+}
+
+// checkTuned checks, where /proc shows a process's environment, that the
+// worker restarted itself with Go's monitor on its slow tick (sched.go),
+// or, with VIBE_WORKER_TUNING=off, did not.
+func checkTuned(t *testing.T, pid int, want bool) {
+	t.Helper()
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+	if err != nil {
+		t.Logf("cannot read the worker's environment here: %v", err)
+		return
+	}
+	var godebug string
+	for _, kv := range strings.Split(string(raw), "\x00") {
+		if v, ok := strings.CutPrefix(kv, "GODEBUG="); ok {
+			godebug = v
+			break
+		}
+	}
+	if got := strings.Contains(godebug, MonitorTick); got != want {
+		t.Errorf("worker's GODEBUG = %q: tuned %v, want %v", godebug, got, want)
+	}
+}
+
+func TestRealWorkerTuningOff(t *testing.T) {
+	bin := workerBinary(t)
+	p := testHome(t)
+	cmd := exec.Command(bin, "--home", p.Home, "--foreground")
+	cmd.Env = append(os.Environ(), "VIBE_WORKER_TUNING=off")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := waitPID(t, p)
+	if pid != cmd.Process.Pid {
+		t.Fatalf("pid file says %d, started %d", pid, cmd.Process.Pid)
+	}
+	eventually(t, 10*time.Second, "socket up", func() bool { return client.Listening(p.Socket) })
+	checkTuned(t, pid, false)
+	cmd.Process.Signal(syscall.SIGTERM)
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("worker exit: %v: %s", err, stderr.String())
 	}
 }
 

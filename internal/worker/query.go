@@ -158,7 +158,9 @@ func (w *Worker) embedNow(ctx context.Context, texts []string) ([][]float32, str
 			return [][]float32{v}, emb.Model(), nil
 		}
 	}
+	wide := w.procs.forModel(emb)
 	vecs, err := emb.Embed(ctx, texts)
+	wide()
 	if err != nil {
 		return nil, "", err
 	}

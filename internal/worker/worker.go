@@ -101,6 +101,12 @@ type Config struct {
 	// QueryCache is how many query embeddings are kept; 0 means
 	// DefaultQueryCache, negative none.
 	QueryCache int
+	// OneProc runs Go code on one processor except while a model or a
+	// project's vector codes load or a model embeds (sched.go). It changes
+	// GOMAXPROCS, which is the whole process's, from Open to Close: the
+	// worker binary sets it, tests of the worker in their own process do
+	// not.
+	OneProc bool
 }
 
 // DefaultPullRetry is how long a failed lazy download waits before the
@@ -128,6 +134,7 @@ type Worker struct {
 	ln     net.Listener
 	models *models
 	meter  meter
+	procs  procs // Config.OneProc
 
 	started time.Time
 	queries atomic.Int32 // recall queries waiting for or using the model
@@ -202,7 +209,13 @@ func New(cfg Config) *Worker {
 	}
 	w := &Worker{cfg: cfg, now: cfg.Now, exe: newExeWatch(cfg.Executable, cfg.PollInterval), qcache: newQueryCache(cfg.QueryCache)}
 	w.hookCtx, w.hookCancel = context.WithCancel(context.Background())
-	w.vectors.run, w.vectors.ctx = w.goHandler, w.hookCtx
+	w.vectors.run = func(f func()) { // loads codes: a second at 100k vectors
+		w.goHandler(func() {
+			defer w.procs.wide()()
+			f()
+		})
+	}
+	w.vectors.ctx = w.hookCtx
 	return w
 }
 
@@ -280,6 +293,7 @@ func (w *Worker) Open(ctx context.Context) (err error) {
 		dir:   func(name string) string { return embed.Dir(p.Models, name) },
 		retry: w.cfg.ModelRetry,
 		logf:  w.logf,
+		wide:  w.procs.wide,
 	}
 	w.started = w.now()
 	w.exe.start()
@@ -293,10 +307,20 @@ func (w *Worker) Open(ctx context.Context) (err error) {
 			w.fallbackVectors.Store(true)
 		}
 	}
+	if w.cfg.OneProc {
+		w.procs.narrow()
+	}
 	w.loopDone = make(chan struct{})
 	go w.loop(lctx2)
 	go w.serve()
 	w.logf("worker %s started (pid %d, home %s, batch %d, idle unload %s)", buildinfo.Version, os.Getpid(), p.Home, w.cfg.BatchSize, idle)
+	if w.cfg.OneProc {
+		tick := "on its 10 ms tick"
+		if _, had := RuntimeEnv([]string{"GODEBUG=" + os.Getenv("GODEBUG")}); !had {
+			tick = "as Go starts it (GODEBUG has no schedtrace)"
+		}
+		w.logf("scheduling: one processor, every one while a model or vector codes load or a model embeds; Go's monitor %s (VIBE_WORKER_TUNING=off: as Go starts it)", tick)
+	}
 	return nil
 }
 
@@ -326,6 +350,7 @@ func (w *Worker) Close() error {
 	w.conns.Wait()
 	w.hookCancel()
 	w.waitHandlers()
+	w.procs.restore()
 	w.logf("worker stopped")
 	return w.release()
 }
