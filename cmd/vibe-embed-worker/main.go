@@ -70,10 +70,7 @@ Usage: vibe-embed-worker [--home DIR] [--foreground]
 	}
 	tuned := !config.WorkerTuningOff(os.Getenv)
 	if tuned && exeErr == nil {
-		// The scheduler settings (internal/worker/sched.go): the runtime
-		// reads GODEBUG once, at start, so this process runs again with it.
-		if env, had := worker.RuntimeEnv(os.Environ()); !had {
-			err := syscall.Exec(exe, os.Args, env) // returns only on failure
+		if err := restartTuned(exe); err != nil {
 			fmt.Fprintf(os.Stderr, "vibe-embed-worker: could not start again with Go's monitor on its slow tick (%v); running without it\n", err)
 		}
 	}

@@ -45,8 +45,8 @@ func EmbedFallbackOff(getenv func(string) string) bool {
 // WorkerTuningOff reports whether VIBE_WORKER_TUNING=off asks the worker to
 // run as Go starts it, on every processor with the runtime's monitor
 // sleeping deeply while it idles, instead of on one processor (every one
-// while a model runs) with the monitor on its 10 ms tick, which makes hooks
-// faster and costs about 100 wake-ups a second while idle
+// while heavy work runs) with the monitor on its 10 ms tick, which makes
+// hooks faster and costs about 100 wake-ups a second while idle
 // (internal/worker/sched.go).
 func WorkerTuningOff(getenv func(string) string) bool {
 	return strings.EqualFold(getenv("VIBE_WORKER_TUNING"), "off")

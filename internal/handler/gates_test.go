@@ -194,11 +194,13 @@ func TestEachGateFiresWhereTheListSaysItRuns(t *testing.T) {
 					return nil
 				})
 				env := map[string]string{"VIBE_HOME": home, "HOME": home, "VIBE_WORKER": "off"}
+				var widened, narrowed int // Env.Heavy around the judging of changed artifacts
 				run := func(spec hookrun.Spec, event map[string]any) string {
 					raw, _ := json.Marshal(event)
 					var out bytes.Buffer
 					e := &hookrun.Env{Stdin: bytes.NewReader(raw), Stdout: &out, Stderr: &bytes.Buffer{}, Now: time.Now,
-						Getenv: func(k string) string { return env[k] }}
+						Getenv: func(k string) string { return env[k] },
+						Wide:   func() func() { widened++; return func() { narrowed++ } }}
 					hookrun.Main(spec, e)
 					return out.String()
 				}
@@ -210,6 +212,9 @@ func TestEachGateFiresWhereTheListSaysItRuns(t *testing.T) {
 				}
 				first["tool_use_id"] = "toolu_first"
 				run(handler.PostToolUse, first)
+				if widened != 0 {
+					t.Errorf("a call that changed nothing was heavy work %d times", widened)
+				}
 				for rel, content := range c.files {
 					p := filepath.Join(root, rel)
 					os.MkdirAll(filepath.Dir(p), 0o755)
@@ -234,6 +239,9 @@ func TestEachGateFiresWhereTheListSaysItRuns(t *testing.T) {
 				reply := run(spec, event)
 				if !strings.Contains(reply, c.says) {
 					t.Fatalf("%s did not run %s: want %q in the reply, got %s", ev, g, c.says, reply)
+				}
+				if ev == hook.PostToolUse && (widened == 0 || narrowed != widened) {
+					t.Errorf("judging the changed artifacts: Heavy began %d times, ended %d", widened, narrowed)
 				}
 			})
 		}

@@ -54,13 +54,15 @@
 //
 // # Scheduling
 //
-// The worker binary runs Go on one processor except while a model or a
-// project's vector codes load or a model embeds, with the runtime's monitor
-// thread on its 10 ms tick (Config.OneProc, sched.go): a hook then costs
-// about a quarter less CPU and a quarter of the context switches, and every
-// hook's latency in make bench fell by about 0.07× of an empty Go binary's.
-// The price is about 100 wake-ups a second while the process idles;
-// VIBE_WORKER_TUNING=off runs it as Go starts it.
+// The worker binary runs Go on one processor except while heavy work runs
+// (a model or vector codes load, a model embeds, a handler hashes a large
+// file or judges changed artifacts), with the runtime's monitor thread on
+// its 10 ms tick (Config.OneProc, sched.go): a hook then costs about a
+// quarter less CPU and a quarter of the context switches, and every hook's
+// ratio to an empty Go binary in make bench fell by 0.01–0.13×. The price
+// is about 100 wake-ups a second while the process idles, and a hook that
+// arrives beside long work waits for the one processor; VIBE_WORKER_TUNING=
+// off runs it as Go starts it.
 //
 // The writer keeps up to memoryCache memory records the hooks read
 // (store.Options.MemoryCache): a prompt's recall reads the same fifty

@@ -54,8 +54,8 @@ type models struct {
 	retry   time.Duration
 	logf    func(string, ...any)
 	onClose func() // after a model is closed (tests; frees memory)
-	// wide gives Go every processor while a model loads (procs.wide);
-	// nil: nothing to widen.
+	// wide gives Go every processor while a model loads or its memory is
+	// handed back (procs.wide); nil: nothing to widen.
 	wide func() (done func())
 
 	loadMu sync.Mutex
@@ -258,6 +258,9 @@ func (m *models) retireLocked() {
 }
 
 func (m *models) closeHandle(h *handle) {
+	if m.wide != nil { // FreeOSMemory below collects and scavenges the heap: no hook waits behind it
+		defer m.wide()()
+	}
 	if err := h.emb.Close(); err != nil {
 		m.logf("close model %s: %v", h.emb.Model(), err)
 	}

@@ -151,6 +151,8 @@ func TestRealWorkerSurvivesKill9(t *testing.T) {
 func TestRealWorkerStartIsIdempotentAndStops(t *testing.T) {
 	bin := workerBinary(t)
 	p := testHome(t)
+	t.Setenv("VIBE_WORKER_TUNING", "") // as a user starts it (checkTuned)
+	t.Setenv("GODEBUG", "")
 	// The binary's default mode starts a detached copy and returns.
 	out, err := exec.Command(bin, "--home", p.Home).CombinedOutput()
 	if err != nil || string(out) != fmt.Sprintf("vibe-embed-worker: started for %s (logs in %s)\n", p.Home, p.Logs) {
@@ -158,7 +160,7 @@ func TestRealWorkerStartIsIdempotentAndStops(t *testing.T) {
 	}
 	pid := waitPID(t, p)
 	eventually(t, 10*time.Second, "socket up", func() bool { return client.Listening(p.Socket) })
-	checkTuned(t, pid, true)
+	checkTuned(t, p, pid, true)
 	begin := time.Now()
 	started, err := client.EnsureRunningBinary(p, bin)
 	took := time.Since(begin)
@@ -193,11 +195,22 @@ func TestRealWorkerStartIsIdempotentAndStops(t *testing.T) {
 	}
 }
 
-// checkTuned checks, where /proc shows a process's environment, that the
-// worker restarted itself with Go's monitor on its slow tick (sched.go),
-// or, with VIBE_WORKER_TUNING=off, did not.
-func checkTuned(t *testing.T, pid int, want bool) {
+// checkTuned checks that the worker says in its log that it runs on one
+// processor with Go's monitor on its slow tick (sched.go), or, with
+// VIBE_WORKER_TUNING=off, says nothing of it; and, where /proc shows a
+// process's environment, that it restarted itself with the GODEBUG setting
+// for the monitor, or did not.
+func checkTuned(t *testing.T, p config.Paths, pid int, want bool) {
 	t.Helper()
+	const says = "scheduling: one processor, every one while heavy work runs; Go's monitor on its 10 ms tick"
+	var log []byte
+	eventually(t, 10*time.Second, "the worker logged its start", func() bool {
+		log, _ = os.ReadFile(LatestLog(p.Logs))
+		return strings.Contains(string(log), " started (pid") && (!want || strings.Contains(string(log), says))
+	})
+	if got := strings.Contains(string(log), says); got != want {
+		t.Errorf("worker's log says %q: %v, want %v:\n%s", says, got, want, log)
+	}
 	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
 	if err != nil {
 		t.Logf("cannot read the worker's environment here: %v", err)
@@ -230,7 +243,7 @@ func TestRealWorkerTuningOff(t *testing.T) {
 		t.Fatalf("pid file says %d, started %d", pid, cmd.Process.Pid)
 	}
 	eventually(t, 10*time.Second, "socket up", func() bool { return client.Listening(p.Socket) })
-	checkTuned(t, pid, false)
+	checkTuned(t, p, pid, false)
 	cmd.Process.Signal(syscall.SIGTERM)
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("worker exit: %v: %s", err, stderr.String())

@@ -101,11 +101,10 @@ type Config struct {
 	// QueryCache is how many query embeddings are kept; 0 means
 	// DefaultQueryCache, negative none.
 	QueryCache int
-	// OneProc runs Go code on one processor except while a model or a
-	// project's vector codes load or a model embeds (sched.go). It changes
-	// GOMAXPROCS, which is the whole process's, from Open to Close: the
-	// worker binary sets it, tests of the worker in their own process do
-	// not.
+	// OneProc runs Go code on one processor except while heavy work runs
+	// (sched.go). It changes GOMAXPROCS, which is the whole process's, from
+	// Open to Close: the worker binary sets it; a test that sets it changes
+	// its own process's (TestOneProcWidensForTheModel restores it).
 	OneProc bool
 }
 
@@ -316,10 +315,10 @@ func (w *Worker) Open(ctx context.Context) (err error) {
 	w.logf("worker %s started (pid %d, home %s, batch %d, idle unload %s)", buildinfo.Version, os.Getpid(), p.Home, w.cfg.BatchSize, idle)
 	if w.cfg.OneProc {
 		tick := "on its 10 ms tick"
-		if _, had := RuntimeEnv([]string{"GODEBUG=" + os.Getenv("GODEBUG")}); !had {
+		if !monitorTicks(os.Getenv("GODEBUG")) {
 			tick = "as Go starts it (GODEBUG has no schedtrace)"
 		}
-		w.logf("scheduling: one processor, every one while a model or vector codes load or a model embeds; Go's monitor %s (VIBE_WORKER_TUNING=off: as Go starts it)", tick)
+		w.logf("scheduling: one processor, every one while heavy work runs; Go's monitor %s (VIBE_WORKER_TUNING=off: as Go starts it)", tick)
 	}
 	return nil
 }

@@ -37,8 +37,8 @@ const environmentHelp = `Variables that change what vibe does:
   VIBE_WORKER_TUNING
       "off": the worker runs as Go starts it (every processor; the runtime's
       monitor sleeping while it idles) instead of on one processor (every one
-      while a model runs) with the monitor on its 10 ms tick: hooks a little
-      slower, about 100 fewer wake-ups a second while idle.
+      while heavy work runs) with the monitor on its 10 ms tick: hooks a
+      little slower, about 100 fewer wake-ups a second while idle.
   VIBE_CLIENT
       Set by a hook binary for its handler from its --client argument (codex,
       gemini; unset for Claude Code): which client's event shapes and reply
