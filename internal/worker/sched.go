@@ -35,8 +35,8 @@ import (
 // every hook's ratio to the empty Go binary, by 0.01–0.13× (README, "Test").
 // The price:
 //   - the monitor ticks every 10 ms, also while the process idles: about
-//     100 wake-ups a second (on the two-core development VM 2.7 ms of CPU a
-//     second, against 0.3 without);
+//     100 wake-ups a second (on the two-core development VM 1.2–2.7 ms of CPU
+//     a second, against 0.3 without);
 //   - a hook that arrives while other work holds the one P waits until that
 //     work lets go of it or the monitor takes it back (after its 10 ms tick,
 //     twice). Heavy work widens first, but the change takes effect only when
