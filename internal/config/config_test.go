@@ -82,12 +82,13 @@ func TestUnreadableSettings(t *testing.T) {
 	}
 }
 
-// TestOffSwitches: VIBE_WORKER, VIBE_EMBED_FALLBACK and VIBE_MODEL_PULL
-// are off for "off" in any case, and only for it; each reads its own
-// variable.
+// TestOffSwitches: VIBE_WORKER, VIBE_EMBED_FALLBACK, VIBE_MODEL_PULL and
+// VIBE_WORKER_TUNING are off for "off" in any case, and only for it; each
+// reads its own variable.
 func TestOffSwitches(t *testing.T) {
 	for name, off := range map[string]func(func(string) string) bool{
 		"VIBE_WORKER": WorkerOff, "VIBE_EMBED_FALLBACK": EmbedFallbackOff, "VIBE_MODEL_PULL": ModelPullOff,
+		"VIBE_WORKER_TUNING": WorkerTuningOff,
 	} {
 		for v, want := range map[string]bool{"off": true, "OFF": true, "Off": true, "": false, "on": false, "0": false, "false": false, " off": false} {
 			getenv := func(k string) string {

@@ -166,10 +166,7 @@ func (m *models) acquire(name string, now time.Time) (embed.Embedder, func(), er
 		m.mu.Unlock()
 		return nil, nil, errNoModel
 	}
-	done := func() {}
-	if m.wide != nil {
-		done = m.wide()
-	}
+	done := m.widen()
 	emb, err := m.open(dir)
 	done()
 	m.mu.Lock()
@@ -257,10 +254,16 @@ func (m *models) retireLocked() {
 	}
 }
 
-func (m *models) closeHandle(h *handle) {
-	if m.wide != nil { // FreeOSMemory below collects and scavenges the heap: no hook waits behind it
-		defer m.wide()()
+// widen is wide, or nothing when there is none.
+func (m *models) widen() (done func()) {
+	if m.wide == nil {
+		return func() {}
 	}
+	return m.wide()
+}
+
+func (m *models) closeHandle(h *handle) {
+	defer m.widen()() // FreeOSMemory below collects and scavenges the heap: no hook waits behind it
 	if err := h.emb.Close(); err != nil {
 		m.logf("close model %s: %v", h.emb.Model(), err)
 	}
