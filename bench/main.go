@@ -54,7 +54,7 @@ func main() {
 	root := flag.String("root", ".", "the plugin root: hooks.json, plugin/guard.sh and bin/")
 	bin := flag.String("bin", "bin", "folder with the hook binaries")
 	empty := flag.String("empty", "bench/out/empty-go", "the empty Go binary (make build makes it)")
-	fixtures := flag.String("fixtures", "../shared/fixtures/claude-code-2.1.330", "recorded hook inputs")
+	fixtures := flag.String("fixtures", "testdata/clients/claude-code-2.1.330", "recorded hook inputs")
 	runs := flag.Int("runs", 200, "timed runs per command")
 	rows := flag.Int("rows", 100000, "spine entries to pre-fill")
 	out := flag.String("out", "bench/hooks.json", "JSON report")
