@@ -349,9 +349,9 @@ func runWorkerLogs(ctx context.Context, o *WorkerLogsOptions) error {
 		fmt.Fprintf(o.IO.ErrOut, "no worker logs in %s yet: start the worker with `vibe worker start`\n", p.Logs)
 		return nil
 	}
-	if n, err := client.Unlogged(filepath.Join(p.Logs, client.StderrLog)); err == nil && n > 0 {
+	if st, err := os.Stat(filepath.Join(p.Logs, client.StderrLog)); err == nil && st.Size() > 0 {
 		fmt.Fprintf(o.IO.ErrOut, "note: %s holds %d bytes the worker could not log itself (a crash?)\n",
-			filepath.Join(p.Logs, client.StderrLog), n)
+			filepath.Join(p.Logs, client.StderrLog), st.Size())
 	}
 	var offset int64
 	if path != "" {
