@@ -85,6 +85,7 @@ func memoryBench(rep *report, bin, empty, fixtures string, runs int) error {
 	defer os.RemoveAll(home)
 	project := filepath.Join(home, "project")
 	os.MkdirAll(filepath.Join(project, ".git"), 0o755)
+	os.MkdirAll(filepath.Join(project, ".vibe-science"), 0o755) // a vibe project: `vibe recall` (promptNote) searches it
 	paths := config.Resolve(func(k string) string { return map[string]string{"VIBE_HOME": home}[k] })
 	st, err := store.Open(ctx, paths.DB, store.Options{})
 	if err != nil {
