@@ -48,13 +48,14 @@ type report struct {
 	Samples []sample       `json:"samples"`
 	Ratios  map[string]any `json:"ratios"`
 	Extra   map[string]any `json:"extra,omitempty"`
+	Idle    []idleSample   `json:"idle,omitempty"` // the resting worker (idle.go)
 }
 
 func main() {
 	root := flag.String("root", ".", "the plugin root: hooks.json, plugin/guard.sh and bin/")
 	bin := flag.String("bin", "bin", "folder with the hook binaries")
 	empty := flag.String("empty", "bench/out/empty-go", "the empty Go binary (make build makes it)")
-	fixtures := flag.String("fixtures", "../shared/fixtures/claude-code-2.1.330", "recorded hook inputs")
+	fixtures := flag.String("fixtures", "testdata/clients/claude-code-2.1.330", "recorded hook inputs")
 	runs := flag.Int("runs", 200, "timed runs per command")
 	rows := flag.Int("rows", 100000, "spine entries to pre-fill")
 	out := flag.String("out", "bench/hooks.json", "JSON report")
@@ -62,7 +63,15 @@ func main() {
 	only := flag.Bool("hooks-only", false, "measure only the hooks as hooks.json runs them (a quick check between full runs)")
 	keep := flag.Bool("keep", false, "keep the hooks' VIBE_HOME and project afterwards, to inspect what the hooks recorded")
 	onlyMemory := flag.Bool("only-memory", false, "measure only recall, KNN and the embed worker (write them to -out, e.g. bench/memory.json)")
+	onlyIdle := flag.Bool("only-idle", false, "measure only the resting worker's wake-ups, CPU and memory (write them to -out, e.g. bench/idle.json)")
 	flag.Parse()
+	if *onlyIdle {
+		if err := idleOnly(*bin, *out); err != nil { // bench/idle.go
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *onlyMemory {
 		rep := report{When: time.Now().UTC(), Runs: *runs, CPUs: numCPU(), Ratios: map[string]any{}}
 		err := memoryBench(&rep, *bin, *empty, *fixtures, *runs)
@@ -159,6 +168,9 @@ func run(root, bin, empty, fixtures string, runs, rows int, out string, memory, 
 		ratios(&rep)
 		printTable(rep)
 		return nil
+	}
+	if err := idleBench(&rep, bin); err != nil { // bench/idle.go
+		return err
 	}
 	if err := observerBench(&rep, bin, empty, fixtures, runs); err != nil {
 		return err
@@ -322,6 +334,7 @@ func printTable(rep report) {
 	for _, k := range ek {
 		fmt.Printf("%s: %v\n", k, rep.Extra[k])
 	}
+	printIdle(rep) // bench/idle.go
 }
 
 // loadInputs turns the recorded fixtures into per-run inputs: the project

@@ -85,6 +85,7 @@ func memoryBench(rep *report, bin, empty, fixtures string, runs int) error {
 	defer os.RemoveAll(home)
 	project := filepath.Join(home, "project")
 	os.MkdirAll(filepath.Join(project, ".git"), 0o755)
+	os.MkdirAll(filepath.Join(project, ".vibe-science"), 0o755) // a vibe project: `vibe recall` (promptNote) searches it
 	paths := config.Resolve(func(k string) string { return map[string]string{"VIBE_HOME": home}[k] })
 	st, err := store.Open(ctx, paths.DB, store.Options{})
 	if err != nil {
@@ -260,29 +261,30 @@ func waitBacklog(ctx context.Context, socket string, limit time.Duration) error 
 	return fmt.Errorf("the worker did not embed its backlog within %v", limit)
 }
 
-// promptNote runs prompt-submit once and returns the recall line it
-// injected (the title says why recall was lexical, or that it was hybrid
-// with the fallback embedder), so the report shows which path ran.
+// promptNote says which path ranks a prompt's recall: the line `vibe
+// recall` prints for the prompt (words only and why, or which embedder's
+// vectors took part). The hook tells the agent none of it.
 func promptNote(bin string, env []string, input []byte) string {
-	cmd := exec.Command(filepath.Join(bin, "vibe-prompt-submit"))
-	cmd.Env = env
-	cmd.Stdin = bytes.NewReader(input)
-	out, err := cmd.Output()
-	if err != nil {
+	var ev struct {
+		Prompt string `json:"prompt"`
+		Cwd    string `json:"cwd"`
+	}
+	if err := json.Unmarshal(input, &ev); err != nil {
 		return "error: " + err.Error()
 	}
-	var reply struct {
-		Specific struct {
-			Context string `json:"additionalContext"`
-		} `json:"hookSpecificOutput"`
+	cmd := exec.Command(filepath.Join(bin, "vibe"), "recall", "--project", ev.Cwd, ev.Prompt)
+	cmd.Env = env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return "error: " + err.Error() + ": " + stderr.String()
 	}
-	json.Unmarshal(out, &reply)
-	for _, line := range strings.Split(reply.Specific.Context, "\n") {
-		if strings.Contains(line, "VIBE RECALL") {
-			return strings.TrimSpace(line)
+	for _, line := range strings.Split(stderr.String(), "\n") {
+		if strings.HasPrefix(line, "recall: ") {
+			return line
 		}
 	}
-	return "no recall line in: " + string(out)
+	return "no recall line in: " + stderr.String()
 }
 
 // procPeakMB is a process's peak resident set (VmHWM) in MiB, 0 when

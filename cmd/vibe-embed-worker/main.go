@@ -6,8 +6,10 @@
 // memories, health). Without --foreground it starts a detached copy of
 // itself and returns; hooks and `vibe worker start` start it that way. When
 // its executable is replaced by a new build it stops and starts the new
-// file. All logic lives in internal/worker; this file wires flags, signals
-// and the embedder.
+// file. After a while with no hook, query or work it exits (settings
+// worker_idle_exit_sec, VIBE_WORKER_IDLE_EXIT; 30 minutes by default), and
+// the next hook starts it again. All logic lives in internal/worker; this
+// file wires flags, signals and the embedder.
 package main
 
 import (
@@ -68,12 +70,6 @@ Usage: vibe-embed-worker [--home DIR] [--foreground]
 		}
 		os.Exit(0)
 	}
-	tuned := !config.WorkerTuningOff(os.Getenv)
-	if tuned && exeErr == nil {
-		if err := restartTuned(exe); err != nil {
-			fmt.Fprintf(os.Stderr, "vibe-embed-worker: could not start again with Go's monitor on its slow tick (%v); running without it\n", err)
-		}
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	var mirror io.Writer
 	if term.IsTerminal(int(os.Stderr.Fd())) {
@@ -82,22 +78,25 @@ Usage: vibe-embed-worker [--home DIR] [--foreground]
 	if exeErr != nil {
 		exe = "" // not watched: a rebuild is then noticed by the next session start
 	}
-	// The fallback embedder, the lazy download and the scheduler settings
-	// are on unless switched off (VIBE_EMBED_FALLBACK=off,
-	// VIBE_MODEL_PULL=off: an offline or audited machine, a benchmark of
-	// the lexical path; VIBE_WORKER_TUNING=off: Go's own scheduling).
-	w := worker.New(worker.Config{Paths: paths, Load: hugotembed.Load, Now: time.Now, LogMirror: mirror, Executable: exe,
-		Fallback: !config.EmbedFallbackOff(os.Getenv), AutoPull: !config.ModelPullOff(os.Getenv), OneProc: tuned})
+	// The fallback embedder and the lazy download are on unless switched
+	// off (VIBE_EMBED_FALLBACK=off, VIBE_MODEL_PULL=off: an offline or
+	// audited machine, a benchmark of the lexical path).
+	w := worker.New(worker.Config{Paths: paths, Load: hugotembed.Load, Now: time.Now, Getenv: os.Getenv, LogMirror: mirror, Executable: exe,
+		Fallback: !config.EmbedFallbackOff(os.Getenv), AutoPull: !config.ModelPullOff(os.Getenv)})
 	if err := w.Open(ctx); err != nil {
-		fmt.Fprintln(os.Stderr, "vibe-embed-worker:", err)
 		if errors.Is(err, worker.ErrAlreadyRunning) {
+			if mirror != nil { // a terminal; a detached racing start stays silent
+				fmt.Fprintln(os.Stderr, "vibe-embed-worker:", err)
+			}
 			os.Exit(0) // a racing start: the running worker serves
 		}
+		fmt.Fprintln(os.Stderr, "vibe-embed-worker:", err)
 		os.Exit(1)
 	}
 	replaced := false
 	select {
 	case <-ctx.Done():
+	case <-w.Idle(): // rested long enough: the next hook starts a worker again
 	case <-w.Replaced():
 		replaced = true
 	}

@@ -22,7 +22,8 @@ func main() {
 		width, _, _ = term.GetSize(int(os.Stdout.Fd()))
 	}
 	f := &cli.Factory{
-		IO:       cli.IO{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr, TTY: tty, Width: width},
+		IO: cli.IO{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr, TTY: tty, Width: width,
+			Interactive: tty && term.IsTerminal(int(os.Stdin.Fd()))},
 		Now:      time.Now,
 		Getenv:   os.Getenv,
 		LookPath: exec.LookPath,

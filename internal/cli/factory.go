@@ -20,6 +20,9 @@ type IO struct {
 	ErrOut io.Writer
 	// TTY reports whether Out is a terminal (tables and colour only then).
 	TTY bool
+	// Interactive reports whether In and Out are both terminals: a command
+	// may ask a question and wait for the answer (`vibe setup` does).
+	Interactive bool
 	// Width is the terminal's width in columns (0: unknown, 80 is assumed).
 	Width int
 }

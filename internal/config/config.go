@@ -42,14 +42,30 @@ func EmbedFallbackOff(getenv func(string) string) bool {
 	return strings.EqualFold(getenv("VIBE_EMBED_FALLBACK"), "off")
 }
 
-// WorkerTuningOff reports whether VIBE_WORKER_TUNING=off asks the worker to
-// run as Go starts it, on every processor with the runtime's monitor
-// sleeping deeply while it idles, instead of on one processor (every one
-// while heavy work runs) with the monitor on its 10 ms tick, which makes
-// hooks faster and costs about 100 wake-ups a second while idle
-// (internal/worker/sched.go).
-func WorkerTuningOff(getenv func(string) string) bool {
-	return strings.EqualFold(getenv("VIBE_WORKER_TUNING"), "off")
+// WorkerIdleExit is how long the resident worker rests (no hook, no query,
+// no work) before it exits, the next hook starting it again: the
+// VIBE_WORKER_IDLE_EXIT variable (a duration such as 45m or 2h, or "off":
+// never) over the settings' worker_idle_exit_sec (a negative number:
+// never). A negative result means never; a variable that is neither is an
+// error, and the settings' value stands.
+func WorkerIdleExit(getenv func(string) string, s Settings) (time.Duration, error) {
+	never := time.Duration(-1)
+	fromSettings := time.Duration(s.WorkerIdleExitSec) * time.Second
+	if s.WorkerIdleExitSec < 0 {
+		fromSettings = never
+	}
+	v := strings.TrimSpace(getenv("VIBE_WORKER_IDLE_EXIT"))
+	switch {
+	case v == "":
+		return fromSettings, nil
+	case strings.EqualFold(v, "off"):
+		return never, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return fromSettings, fmt.Errorf("VIBE_WORKER_IDLE_EXIT=%q is neither a duration such as 45m or 2h nor \"off\"; the worker exits after %s idle", v, fromSettings)
+	}
+	return d, nil
 }
 
 // ModelPullOff reports whether VIBE_MODEL_PULL=off asks the worker never to
@@ -77,6 +93,9 @@ type Settings struct {
 	Model string `json:"model,omitempty"`
 	// WorkerIdleUnloadSec unloads the model after this idle time.
 	WorkerIdleUnloadSec int `json:"worker_idle_unload_sec,omitempty"`
+	// WorkerIdleExitSec stops the resident worker after this long with no
+	// hook, query or work (the next hook starts it again); negative: never.
+	WorkerIdleExitSec int `json:"worker_idle_exit_sec,omitempty"`
 	// LogRetentionDays deletes older daily logs.
 	LogRetentionDays int `json:"log_retention_days,omitempty"`
 	// Breakers choose, per dependency (database, worker, vec, brief), what
@@ -94,6 +113,7 @@ var Defaults = Settings{
 	PromptRecallTokens:  500,
 	Model:               "potion-base-8M",
 	WorkerIdleUnloadSec: 600,
+	WorkerIdleExitSec:   1800,
 	LogRetentionDays:    14,
 	Breakers:            integrity.DefaultBreakers(),
 }
@@ -222,6 +242,9 @@ func merge(dst *Settings, f Settings) {
 	}
 	if f.WorkerIdleUnloadSec > 0 {
 		dst.WorkerIdleUnloadSec = f.WorkerIdleUnloadSec
+	}
+	if f.WorkerIdleExitSec != 0 {
+		dst.WorkerIdleExitSec = f.WorkerIdleExitSec // negative: never
 	}
 	if f.LogRetentionDays > 0 {
 		dst.LogRetentionDays = f.LogRetentionDays

@@ -82,13 +82,12 @@ func TestUnreadableSettings(t *testing.T) {
 	}
 }
 
-// TestOffSwitches: VIBE_WORKER, VIBE_EMBED_FALLBACK, VIBE_MODEL_PULL and
-// VIBE_WORKER_TUNING are off for "off" in any case, and only for it; each
-// reads its own variable.
+// TestOffSwitches: VIBE_WORKER, VIBE_EMBED_FALLBACK and VIBE_MODEL_PULL
+// are off for "off" in any case, and only for it; each reads its own
+// variable.
 func TestOffSwitches(t *testing.T) {
 	for name, off := range map[string]func(func(string) string) bool{
 		"VIBE_WORKER": WorkerOff, "VIBE_EMBED_FALLBACK": EmbedFallbackOff, "VIBE_MODEL_PULL": ModelPullOff,
-		"VIBE_WORKER_TUNING": WorkerTuningOff,
 	} {
 		for v, want := range map[string]bool{"off": true, "OFF": true, "Off": true, "": false, "on": false, "0": false, "false": false, " off": false} {
 			getenv := func(k string) string {
@@ -100,6 +99,52 @@ func TestOffSwitches(t *testing.T) {
 			if got := off(getenv); got != want {
 				t.Errorf("%s=%q: off %v, want %v", name, v, got, want)
 			}
+		}
+	}
+}
+
+// TestWorkerIdleExit: the worker exits after 30 minutes idle by default;
+// worker_idle_exit_sec changes it (negative: never), and
+// VIBE_WORKER_IDLE_EXIT overrides both with a duration or "off"; a value
+// that is neither is an error that leaves the settings' time.
+func TestWorkerIdleExit(t *testing.T) {
+	if Defaults.WorkerIdleExitSec != 1800 {
+		t.Errorf("default idle exit %d s, want 1800 (30 minutes)", Defaults.WorkerIdleExitSec)
+	}
+	fromFile := func(raw string) Settings {
+		t.Helper()
+		f, err := ParseSettings([]byte(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := defaults()
+		merge(&s, f)
+		return s
+	}
+	for _, c := range []struct {
+		file, env string
+		want      time.Duration
+		err       bool
+	}{
+		{`{}`, "", 30 * time.Minute, false},
+		{`{"worker_idle_exit_sec": 90}`, "", 90 * time.Second, false},
+		{`{"worker_idle_exit_sec": -1}`, "", -1, false},
+		{`{"worker_idle_exit_sec": 90}`, "2h", 2 * time.Hour, false},
+		{`{}`, "OFF", -1, false},
+		{`{}`, " 45m ", 45 * time.Minute, false},
+		{`{"worker_idle_exit_sec": 90}`, "soon", 90 * time.Second, true},
+		{`{}`, "0s", 30 * time.Minute, true},
+		{`{}`, "-5m", 30 * time.Minute, true},
+	} {
+		getenv := func(k string) string {
+			if k == "VIBE_WORKER_IDLE_EXIT" {
+				return c.env
+			}
+			return "off" // every other variable: must not be read
+		}
+		got, err := WorkerIdleExit(getenv, fromFile(c.file))
+		if got != c.want || (err != nil) != c.err {
+			t.Errorf("%s, VIBE_WORKER_IDLE_EXIT=%q: %v, %v; want %v, error %v", c.file, c.env, got, err, c.want, c.err)
 		}
 	}
 }

@@ -55,9 +55,9 @@ func BenchmarkPromptContext50k(b *testing.B) {
 	defer st.Close()
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
-		text, mode, err := PromptContext(ctx, st, nil, "/lab/bench", benchPrompts[i%len(benchPrompts)], now, config.Defaults.PromptRecallTokens)
-		if err != nil || text == "" || mode != recall.ModeLexical {
-			b.Fatalf("PromptContext = %q, %q, %v", text, mode, err)
+		text, res, err := PromptContext(ctx, st, nil, "/lab/bench", benchPrompts[i%len(benchPrompts)], now, config.Defaults.PromptRecallTokens)
+		if err != nil || text == "" || res.Mode != recall.ModeLexical {
+			b.Fatalf("PromptContext = %q, %q, %v", text, res.Mode, err)
 		}
 	}
 }

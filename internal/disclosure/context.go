@@ -248,32 +248,30 @@ func salientMemories(ctx context.Context, st Reads, project string, now time.Tim
 
 // PromptContext builds the UserPromptSubmit injection: the top
 // PromptMemories memories recalled for the prompt, within budget tokens,
-// and the recall mode (hybrid or lexical). No hit gives "" (nothing is
-// injected). Nobody asked for this recall, so vector hits count only when
-// they stand out (recall.Query.StandoutsOnly): a prompt with no word to
-// search ("go", "yes") and no memory the model singles out injects
-// nothing. vec may be nil.
-func PromptContext(ctx context.Context, st Reads, vec recall.Vectors, project, prompt string, now time.Time, budget int) (string, string, error) {
+// and the search's result (its hits, mode, embedder and note, for the
+// caller's log and for people). No hit gives "" (nothing is injected).
+// Nobody asked for this recall, so vector hits count only when they stand
+// out (recall.Query.StandoutsOnly): a prompt with no word to search ("go",
+// "yes") and no memory the model singles out injects nothing. The agent
+// reads only the memories: how they were found (lexical only and why, the
+// fallback embedder standing in for a model) is the user's business, told
+// by `vibe recall` and `vibe doctor`, and would cost every prompt tokens.
+// vec may be nil.
+func PromptContext(ctx context.Context, st Reads, vec recall.Vectors, project, prompt string, now time.Time, budget int) (string, recall.Result, error) {
 	res, err := recall.Search(ctx, st, vec, recall.Query{Project: project, Text: prompt, Limit: PromptMemories, Now: now, StandoutsOnly: true})
 	if err != nil {
-		return "", "", fmt.Errorf("prompt context: %w", err)
+		return "", recall.Result{}, fmt.Errorf("prompt context: %w", err)
 	}
 	if len(res.Hits) == 0 {
-		return "", res.Mode, nil
+		return "", res, nil
 	}
 	lines := make([]string, len(res.Hits))
 	for i, h := range res.Hits {
 		lines[i] = MemoryLine(h.ID, h.Kind, h.CreatedAt, h.Text, h.SupersededBy, h.Conflicts)
 	}
-	title := "VIBE RECALL: memories that may bear on this prompt"
-	// The title says which path ran: why it was lexical, that the fallback
-	// embedder or chance-level vectors degraded it, or plainly hybrid.
-	switch {
-	case res.Note != "":
-		title += " (" + res.Note + ")"
-	case res.Mode == recall.ModeHybrid:
-		title += " (hybrid: words and vectors)"
-	}
-	part := Part{Layer: LayerRecall, Priority: PriorityMemories, Title: title, Lines: lines, More: "vibe memory show ID"}
-	return Build([]Part{part}, Budgets{Layer2: budget, Total: budget}), res.Mode, nil
+	part := Part{Layer: LayerRecall, Priority: PriorityMemories, Title: PromptRecallTitle, Lines: lines, More: "vibe memory show ID"}
+	return Build([]Part{part}, Budgets{Layer2: budget, Total: budget}), res, nil
 }
+
+// PromptRecallTitle heads the memories a prompt recalls.
+const PromptRecallTitle = "VIBE RECALL: memories that may bear on this prompt"

@@ -128,10 +128,10 @@ func TestPromptContextGolden(t *testing.T) {
 		record.NewMemory{Kind: record.KindDecision, Text: "Hold out 22 guides entirely for testing.", At: now.Add(-10 * 24 * time.Hour)},
 		record.NewMemory{Kind: record.KindNote, Text: "Mycoplasma test passed on 2 May.", At: now.Add(-100 * 24 * time.Hour)},
 	)
-	text, mode, err := PromptContext(context.Background(), st, nil, project, "did the DQ2 gate pass on the guide split for C-007?", now, config.Defaults.PromptRecallTokens)
+	text, res, err := PromptContext(context.Background(), st, nil, project, "did the DQ2 gate pass on the guide split for C-007?", now, config.Defaults.PromptRecallTokens)
 	must(t, err)
-	if mode != recall.ModeLexical {
-		t.Errorf("mode %s", mode)
+	if res.Mode != recall.ModeLexical || res.Note != "no vector search configured: lexical only" {
+		t.Errorf("mode %s, note %q", res.Mode, res.Note)
 	}
 	if !strings.Contains(text, fmt.Sprintf("(contradicts [M-%d])", ids[0])) {
 		t.Errorf("the contradiction is not flagged:\n%s", text)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -176,10 +177,10 @@ func TestForensicC10(t *testing.T) {
 		{"when was the cell stock tested for contamination by mycoplasma", ids[2]},
 	}
 	for _, tt := range tests {
-		text, mode, err := PromptContext(ctx, st, nil, project, tt.prompt, now, config.Defaults.PromptRecallTokens)
+		text, res, err := PromptContext(ctx, st, nil, project, tt.prompt, now, config.Defaults.PromptRecallTokens)
 		must(t, err)
-		if mode != recall.ModeLexical || Tokens(text) > config.Defaults.PromptRecallTokens {
-			t.Errorf("%q: mode %s, %d tokens", tt.prompt, mode, Tokens(text))
+		if res.Mode != recall.ModeLexical || Tokens(text) > config.Defaults.PromptRecallTokens {
+			t.Errorf("%q: mode %s, %d tokens", tt.prompt, res.Mode, Tokens(text))
 		}
 		if n := strings.Count(text, "\n- [M-"); n != PromptMemories || !strings.Contains(text, fmt.Sprintf("[M-%d]", tt.want)) {
 			t.Errorf("%q: want M-%d among %d memories:\n%s", tt.prompt, tt.want, PromptMemories, text)
@@ -187,19 +188,20 @@ func TestForensicC10(t *testing.T) {
 	}
 	// With a worker that answers, the mode is hybrid and the worker's
 	// answer can carry a memory BM25 ranks low.
-	vec := fixedVec{hits: []recall.VectorHit{{ID: ids[2], Distance: 0.2}}}
-	text, mode, err := PromptContext(ctx, st, vec, project, "contamination of the culture", now, 500)
+	vec := fixedVec{hits: []recall.VectorHit{{ID: ids[2], Distance: 0.2, Model: "mini"}}}
+	text, res, err := PromptContext(ctx, st, vec, project, "contamination of the culture", now, 500)
 	must(t, err)
-	if mode != recall.ModeHybrid {
-		t.Errorf("mode %s with a worker, want hybrid", mode)
+	if res.Mode != recall.ModeHybrid || res.Embedder != "mini" || res.Fallback {
+		t.Errorf("mode %s, embedder %q, fallback %v with a worker, want hybrid with mini", res.Mode, res.Embedder, res.Fallback)
 	}
-	// The title says which path ran: here the one vector hit cannot stand
-	// out of anything, and the title says the lexical order was kept.
-	if !strings.HasPrefix(text, "[VIBE RECALL: memories that may bear on this prompt (no vector hit stands out of the model's own similarities: lexical order kept)]") {
-		t.Errorf("hybrid title:\n%s", text)
+	// The one vector hit cannot stand out of anything: the result says the
+	// lexical order was kept, the agent's context does not.
+	if res.Note != "no vector hit stands out of the model's own similarities: lexical order kept" {
+		t.Errorf("note %q", res.Note)
 	}
+	plainTitle(t, "one vector hit", text)
 	// Vectors that rank as the words do, sure of the first two (far
-	// nearer than the rest): plainly hybrid.
+	// nearer than the rest): hybrid, and the context says nothing of it.
 	lex, err := recall.Search(ctx, st, nil, recall.Query{Project: project, Text: "contamination of the culture", Limit: 50, Now: now})
 	must(t, err)
 	var agree fixedVec
@@ -208,18 +210,44 @@ func TestForensicC10(t *testing.T) {
 		if i < 2 {
 			d = 0.1 + 0.01*float64(i)
 		}
-		agree.hits = append(agree.hits, recall.VectorHit{ID: h.ID, Distance: d})
+		agree.hits = append(agree.hits, recall.VectorHit{ID: h.ID, Distance: d, Model: "mini"})
 	}
-	text, _, err = PromptContext(ctx, st, agree, project, "contamination of the culture", now, 500)
+	text, res, err = PromptContext(ctx, st, agree, project, "contamination of the culture", now, 500)
 	must(t, err)
-	if !strings.HasPrefix(text, "[VIBE RECALL: memories that may bear on this prompt (hybrid: words and vectors)]") {
-		t.Errorf("hybrid title with %d agreeing vector hits:\n%s", len(agree.hits), text)
+	if res.Standouts != 2 || res.Note != "" {
+		t.Errorf("agreeing vectors: %d standouts, note %q", res.Standouts, res.Note)
 	}
-	vec = fixedVec{hits: []recall.VectorHit{{ID: ids[2], Distance: 0.2, Model: embed.FallbackModel}}}
-	text, _, err = PromptContext(ctx, st, vec, project, "contamination of the culture", now, 500)
+	plainTitle(t, "agreeing vector hits", text)
+	// The fallback embedder's vectors: hybrid in form, labelled fallback in
+	// the result, and still nothing of it in the context (every prompt
+	// carried a sentence about the missing model).
+	for i := range agree.hits {
+		agree.hits[i].Model = embed.FallbackModel
+	}
+	text, res, err = PromptContext(ctx, st, agree, project, "contamination of the culture", now, 500)
 	must(t, err)
-	if !strings.HasPrefix(text, "[VIBE RECALL: memories that may bear on this prompt (hybrid with the fallback hashed-token embedder (no model installed yet; `vibe model pull` installs potion-base-8M)") {
-		t.Errorf("fallback title:\n%s", text)
+	if !res.Fallback || res.Embedder != embed.FallbackModel || res.Standouts != 2 {
+		t.Errorf("fallback: %+v", res)
+	}
+	for _, h := range res.Hits[:2] {
+		if !slices.Equal(h.Sources, []string{recall.SourceFTS, recall.SourceFallback}) {
+			t.Errorf("a fallback standout's sources are %v, want fts and fallback: it matched words, not meanings", h.Sources)
+		}
+	}
+	plainTitle(t, "fallback", text)
+}
+
+// plainTitle checks that a prompt's recall block is headed by the plain
+// title and names no recall diagnostic anywhere.
+func plainTitle(t *testing.T, what, text string) {
+	t.Helper()
+	if !strings.HasPrefix(text, "["+PromptRecallTitle+"]\n") {
+		t.Errorf("%s: title:\n%s", what, text)
+	}
+	for _, word := range []string{"lexical", "hybrid", "fallback", "hashed", "embedder", "vector", "model pull", "stands out"} {
+		if strings.Contains(text, word) {
+			t.Errorf("%s: the agent's context says %q:\n%s", what, word, text)
+		}
 	}
 }
 
@@ -264,12 +292,13 @@ func TestPromptWithNoWordsInjectsOnlyStandouts(t *testing.T) {
 	if len(asked.Hits) != 3 || asked.Note != "the query has no searchable words: vector ranks only" {
 		t.Errorf("an asked-for recall of %q: %d hits, note %q; want the 3 nearest", "go", len(asked.Hits), asked.Note)
 	}
-	text, _, err = PromptContext(ctx, st, sure, project, "go", now, 500)
+	text, res, err := PromptContext(ctx, st, sure, project, "go", now, 500)
 	must(t, err)
 	if strings.Count(text, "\n- [M-") != 1 || !strings.Contains(text, fmt.Sprintf("[M-%d]", ids[0])) {
 		t.Errorf("want only the memory that stands out (M-%d):\n%s", ids[0], text)
 	}
-	if !strings.Contains(text, "vector hits that stand out only") {
-		t.Errorf("the title does not say why only one:\n%s", text)
+	if res.Note != "the query has no searchable words: vector hits that stand out only" {
+		t.Errorf("the result does not say why only one: %q", res.Note)
 	}
+	plainTitle(t, "a word-less prompt", text)
 }

@@ -40,11 +40,7 @@ func sameAsJSON(t *testing.T, data []byte) (fast bool) {
 // values, numbers of every shape, nulls, broken JSON, trailing bytes);
 // wherever it answers, it answers as encoding/json does.
 func TestDecodeFastMatchesEncodingJSON(t *testing.T) {
-	files, err := filepath.Glob("../../../shared/fixtures/claude-code-2.1.330/*.json")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no recorded events: %v", err)
-	}
-	for _, p := range files {
+	for _, p := range recordedEvents(t) {
 		raw, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
@@ -68,8 +64,7 @@ func TestDecodeFastMatchesEncodingJSON(t *testing.T) {
 }
 
 func FuzzDecodeFast(f *testing.F) {
-	files, _ := filepath.Glob("../../../shared/fixtures/claude-code-2.1.330/*.json")
-	for _, p := range files {
+	for _, p := range recordedEvents(f) {
 		raw, _ := os.ReadFile(p)
 		f.Add(raw)
 	}
@@ -218,7 +213,7 @@ func genString(rng *rand.Rand, b *bytes.Buffer) {
 // BenchmarkDecode: a small event and a PostToolUse carrying a 1 MB output,
 // by Decode and by encoding/json.
 func BenchmarkDecode(b *testing.B) {
-	small, err := os.ReadFile("../../../shared/fixtures/claude-code-2.1.330/04-PostToolUse.json")
+	small, err := os.ReadFile(filepath.Join(recorded, "04-PostToolUse.json"))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -7,11 +7,22 @@ import (
 	"testing"
 )
 
-func TestDecodeRecordedFixtures(t *testing.T) {
-	files, _ := filepath.Glob("../../../shared/fixtures/claude-code-2.1.330/*.json")
-	if len(files) == 0 {
-		t.Skip("recorded fixtures not found next to the checkout")
+// recorded holds the hook inputs Claude Code 2.1.330 sent in one session
+// (testdata/clients/claude-code-2.1.330/README.md).
+const recorded = "../../testdata/clients/claude-code-2.1.330"
+
+// recordedEvents are the recorded inputs' paths, in the order they fired.
+func recordedEvents(t testing.TB) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(recorded, "*.json"))
+	if err != nil || len(files) != 15 {
+		t.Fatalf("want the 15 recorded events in %s, found %d (%v)", recorded, len(files), err)
 	}
+	return files
+}
+
+func TestDecodeRecordedFixtures(t *testing.T) {
+	files := recordedEvents(t)
 	for _, f := range files {
 		raw, _ := os.ReadFile(f)
 		ev, err := Decode(raw)
@@ -72,8 +83,7 @@ func TestReplyEncodeCapsStrings(t *testing.T) {
 }
 
 func FuzzDecode(f *testing.F) {
-	files, _ := filepath.Glob("../../../shared/fixtures/claude-code-2.1.330/*.json")
-	for _, p := range files {
+	for _, p := range recordedEvents(f) {
 		raw, _ := os.ReadFile(p)
 		f.Add(raw)
 	}

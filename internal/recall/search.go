@@ -29,10 +29,14 @@ const (
 	ModeLexical = "lexical"
 )
 
-// The sources a Hit lists.
+// The sources a Hit lists. SourceFallback marks a vector hit of the
+// fallback hashed-token embedder (no model installed): its vectors hash
+// the words, so such a hit matched words, not meanings, and is never
+// listed as SourceVector.
 const (
-	SourceFTS    = "fts"
-	SourceVector = "vector"
+	SourceFTS      = "fts"
+	SourceVector   = "vector"
+	SourceFallback = "fallback"
 )
 
 // ErrNoWorker and ErrNoModel are what a Vectors client wraps when the embed
@@ -84,7 +88,7 @@ type Hit struct {
 	Kind      string
 	Text      string
 	Score     float64
-	Sources   []string // SourceFTS, SourceVector
+	Sources   []string // SourceFTS, SourceVector or SourceFallback
 	CreatedAt time.Time
 	// Conflicts are the memories it contradicts, smallest id first.
 	Conflicts []int64
@@ -137,8 +141,13 @@ type Result struct {
 	// similarities and were placed first (package doc); 0 means the
 	// lexical order stands.
 	Standouts int
-	// Fallback says the vectors came from the fallback hashed-token
-	// embedder (no model installed): hybrid, but degraded.
+	// Embedder is the model whose vectors took part (the hits' model), ""
+	// when none did or the search found no vector hit; Fallback says it
+	// is the fallback hashed-token embedder (no model installed): hybrid
+	// in form, words only in substance. The CLI says which ranked its
+	// results; the hooks do not tell the agent (Note and Embedder are for
+	// people).
+	Embedder string
 	Fallback bool
 }
 
@@ -213,9 +222,9 @@ func Search(ctx context.Context, st Reads, vec Vectors, q Query) (Result, error)
 		} else {
 			res.Mode = ModeHybrid
 			vhits = a.hits
-			if len(vhits) > 0 && embed.IsFallback(vhits[0].Model) {
-				res.Fallback = true
-				res.Note = "hybrid with the fallback hashed-token embedder (no model installed yet; `vibe model pull` installs " + embed.DefaultModel + ")"
+			if len(vhits) > 0 {
+				res.Embedder = vhits[0].Model
+				res.Fallback = embed.IsFallback(res.Embedder)
 			}
 		}
 	}
@@ -404,7 +413,11 @@ func addVectorHits(ctx context.Context, st Reads, project string, now time.Time,
 			byID[s.id] = h
 		}
 		h.Score++
-		h.Sources = append(h.Sources, SourceVector)
+		if res.Fallback {
+			h.Sources = append(h.Sources, SourceFallback)
+		} else {
+			h.Sources = append(h.Sources, SourceVector)
+		}
 	}
 	return nil
 }

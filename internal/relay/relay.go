@@ -5,7 +5,10 @@
 // exits with its code. When no worker answers, the event
 // is too large for the socket, or the worker is another build, it runs the
 // full handler binary (vibe-hook) next to itself on the same bytes: the
-// outcome is the same, only slower.
+// outcome is the same, only slower. When no worker runs at all (it exited
+// after resting, or was never started), the client also starts one,
+// detached and without waiting for it (StartWorker), so that the hooks
+// after this one are relayed again.
 //
 // A hook binary runs on every tool call, and its start-up is most of its
 // cost, so this package links as little as a Go program can: no cgo, no
@@ -92,6 +95,10 @@ type Env struct {
 	// Setenv sets a variable for the handler, wherever it runs: Environ
 	// reports it after the call. nil when the hook names no client.
 	Setenv func(k, v string) error
+	// Start starts the worker program daemon for the VIBE_HOME of paths,
+	// detached, unless a worker holds its lock already, and returns at
+	// once (OSEnv's startDaemon); nil starts nothing.
+	Start func(daemon string, paths vibehome.Paths) error
 }
 
 // ClientVar carries the client named by `--client NAME` to the handler
@@ -161,6 +168,10 @@ func failClosed(hookName string, code int, env Env) int {
 	return 2
 }
 
+// errNoListener says nothing listens on the socket file: the worker that
+// made it was killed (a worker that exits removes it).
+var errNoListener = errors.New("no worker listens on the socket")
+
 // errUntrusted marks a socket peer that is not this install's daemon.
 type errUntrusted struct{ reason string }
 
@@ -175,7 +186,8 @@ func relay(hookName string, data []byte, env Env) (rep wire.HookReply, ok bool, 
 	}
 	socket := vibehome.Socket(env.Getenv)
 	if !exists(socket) {
-		return wire.HookReply{}, false, "" // no worker: do not pay for a dial
+		startMissingWorker(hookName, env) // no worker: do not pay for a dial
+		return wire.HookReply{}, false, ""
 	}
 	daemon, err := daemonPath(env)
 	if err != nil {
@@ -190,10 +202,31 @@ func relay(hookName string, data []byte, env Env) (rep wire.HookReply, ok bool, 
 			"), so the " + hookName + " hook ran its handler locally and sent it nothing. Stop that process, then run " +
 			daemon + " to start this install's worker."
 	}
+	if err == errNoListener {
+		startMissingWorker(hookName, env) // the socket file of a worker that was killed
+	}
 	if err != nil || rep.Code != "" {
 		return wire.HookReply{}, false, "" // a refusal (another build, unknown hook): run locally
 	}
 	return rep, true, ""
+}
+
+// startMissingWorker starts the worker when none runs, so that the next hook is
+// relayed again: the worker exits after resting (internal/worker), and the
+// hook after that brings it back. This hook does not wait for it: it runs
+// its handler locally all the same, and whatever the start does, its exit
+// code is the handler's (PreToolUse still fails closed). SessionStart's
+// handler starts the worker itself (and replaces one of another build),
+// and VIBE_WORKER=off asks that nothing start it.
+func startMissingWorker(hookName string, env Env) {
+	if env.Start == nil || hookName == "session-start" || equalFoldASCII(env.Getenv("VIBE_WORKER"), "off") {
+		return
+	}
+	daemon, err := daemonPath(env)
+	if err != nil {
+		return
+	}
+	env.Start(daemon, vibehome.Resolve(env.Getenv)) // a failure leaves hooks on the local path, as before
 }
 
 // daemonPath is the program the client trusts on the socket.

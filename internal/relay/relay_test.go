@@ -17,6 +17,7 @@ import (
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/vibehome"
 	"github.com/vibe-science/vibe/internal/wire"
 	"github.com/vibe-science/vibe/internal/worker"
 )
@@ -39,9 +40,32 @@ func runMain(t *testing.T, hookName, event string, env map[string]string, exe st
 	return runMainTrusting(t, hookName, event, env, exe, os.Executable)
 }
 
+// starts records what a client asked Env.Start to start.
+type starts struct {
+	calls []string // "daemon home"
+	err   error    // what Start returns
+}
+
+func (s *starts) start(daemon string, p vibehome.Paths) error {
+	s.calls = append(s.calls, daemon+" "+p.Home)
+	return s.err
+}
+
+// runMainStarting is runMain with Env.Start recorded in s.
+func runMainStarting(t *testing.T, hookName, event string, env map[string]string, exe string, s *starts) run {
+	t.Helper()
+	return runEnv(t, hookName, event, env, exe, os.Executable, s.start)
+}
+
 // runMainTrusting is runMain with the daemon the client trusts: runMain
 // trusts the test binary, which hosts the workers startWorker opens.
 func runMainTrusting(t *testing.T, hookName, event string, env map[string]string, exe string, daemon func() (string, error)) run {
+	t.Helper()
+	return runEnv(t, hookName, event, env, exe, daemon, nil)
+}
+
+// runEnv runs Main with the daemon the client trusts and its Env.Start.
+func runEnv(t *testing.T, hookName, event string, env map[string]string, exe string, daemon func() (string, error), start func(string, vibehome.Paths) error) run {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	e := Env{
@@ -61,6 +85,7 @@ func runMainTrusting(t *testing.T, hookName, event string, env map[string]string
 			return exe, nil
 		},
 		Daemon: daemon,
+		Start:  start,
 		Run: func(full, hookName string, data []byte, note string) (int, error) {
 			cmd := exec.Command(full, hookName)
 			cmd.Env = append(os.Environ(), NoteVar+"="+note)

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"syscall"
 
+	"github.com/vibe-science/vibe/internal/vibehome"
 	"github.com/vibe-science/vibe/internal/wire"
 )
 
@@ -16,7 +17,7 @@ import (
 func OSEnv() Env {
 	return Env{Stdin: fd(0), Stdout: fd(1), Stderr: fd(2), Getenv: thisProcess.getenv, Environ: thisProcess.environ,
 		Executable: executable, Run: runHandler,
-		Args: args, Setenv: thisProcess.setenv}
+		Args: args, Setenv: thisProcess.setenv, Start: startDaemon}
 }
 
 // exists reports whether a file is there.
@@ -45,6 +46,9 @@ func roundTrip(socket string, frame []byte, timeoutMS int64, daemon string) (rep
 		return wire.HookReply{}, err
 	}
 	if err := syscall.Connect(s, &syscall.SockaddrUnix{Name: socket}); err != nil {
+		if err == syscall.ECONNREFUSED || err == syscall.ENOENT {
+			return wire.HookReply{}, errNoListener
+		}
 		return wire.HookReply{}, err
 	}
 	if err := checkPeer(s, daemon); err != nil {
@@ -173,6 +177,66 @@ func runChild(full string, argv, env []string, data []byte) (int, error) {
 		return 0, errors.New("the handler was killed by " + ws.Signal().String())
 	}
 	return ws.ExitStatus(), nil
+}
+
+// startDaemon starts the worker program daemon for the VIBE_HOME of p,
+// as client.Spawn does (internal/worker/client): in a session of its own,
+// so the hook's process group and terminal signals do not reach it, stdin
+// from /dev/null, stdout and stderr appended to the logs' worker-stderr.log
+// (/dev/null while that folder does not exist), and never waited for: it
+// returns once the program is executing (a fork with the parent held until
+// the exec, a few hundred microseconds). None of the hook's own files
+// reaches the worker, so Claude Code, which reads the hook's output until
+// it closes, does not wait for it. A worker that holds the lock (running,
+// or starting) is left alone; two hooks that race start two, and the one
+// that does not get the lock exits.
+func startDaemon(daemon string, p vibehome.Paths) error {
+	if lockHeld(p.LockFile) {
+		return nil
+	}
+	null, err := syscall.Open("/dev/null", syscall.O_RDWR|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer syscall.Close(null)
+	out, err := syscall.Open(p.Logs+"/"+stderrLog, syscall.O_WRONLY|syscall.O_APPEND|syscall.O_CREAT|syscall.O_CLOEXEC, 0o600)
+	if err != nil {
+		out = null
+	} else {
+		defer syscall.Close(out)
+	}
+	env := thisProcess.environ()
+	kept := env[:0]
+	for _, kv := range env {
+		if !hasPrefix(kv, ClientVar+"=") { // the hook's client is no worker's
+			kept = append(kept, kv)
+		}
+	}
+	_, err = syscall.ForkExec(daemon, []string{daemon, "--foreground", "--home", p.Home}, &syscall.ProcAttr{
+		Dir: p.Home, Env: kept, Files: []uintptr{uintptr(null), uintptr(out), uintptr(out)},
+		Sys: &syscall.SysProcAttr{Setsid: true},
+	})
+	return err
+}
+
+// stderrLog is client.StderrLog (internal/worker/client, which this package
+// cannot import); TestStderrLogMatchesClient keeps them equal.
+const stderrLog = "worker-stderr.log"
+
+// lockHeld reports whether a process holds the worker lock at path (the
+// flock the worker takes in Open): a probe that takes a shared lock and
+// gives it back at once. A missing file is a lock nobody holds.
+func lockHeld(path string) bool {
+	f, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return false
+	}
+	defer syscall.Close(f)
+	if err := syscall.Flock(f, syscall.LOCK_SH|syscall.LOCK_NB); err != nil {
+		return err == syscall.EWOULDBLOCK
+	}
+	syscall.Flock(f, syscall.LOCK_UN)
+	return false
 }
 
 // fd is an open file descriptor as a reader and writer.

@@ -264,6 +264,25 @@ FROM embed_queue q JOIN memories m ON m.id = q.memory_id WHERE m.forgotten = 0`,
 	return c, classify("count embedding queue", err)
 }
 
+// NextEmbedDue is when the first pending item for model (or for whatever
+// model is current) is due, and whether there is one: the worker's embed
+// loop arms its timer for it instead of looking again and again. It follows
+// the partial index of pending items.
+func (s *Store) NextEmbedDue(ctx context.Context, model string) (time.Time, bool, error) {
+	var ms sql.NullInt64
+	err := s.db.QueryRowContext(ctx, `
+SELECT q.next_attempt_at FROM embed_queue q JOIN memories m ON m.id = q.memory_id
+WHERE q.status = 'pending' AND q.model IN ('', ?) AND m.forgotten = 0
+ORDER BY q.next_attempt_at, q.id LIMIT 1`, model).Scan(&ms)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return time.Time{}, false, nil
+	case err != nil:
+		return time.Time{}, false, classify("read the embedding queue", err)
+	}
+	return time.UnixMilli(ms.Int64), true, nil
+}
+
 // EmbeddedBy reports whether any memory's vector was made by model (its
 // queue row is done for it): the worker asks it once, at start, to know
 // whether the fallback embedder's vectors wait to be replaced.

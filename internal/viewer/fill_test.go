@@ -17,12 +17,9 @@ import (
 	"github.com/vibe-science/vibe/internal/store"
 )
 
-// fixtureDirs are where the recorded Claude Code hook inputs sit next to a
-// checkout: beside the main clone (CI) or beside a worktree folder.
-var fixtureDirs = []string{
-	"../../../shared/fixtures/claude-code-2.1.330",
-	"../../../../shared/fixtures/claude-code-2.1.330",
-}
+// fixtureDir holds the hook inputs Claude Code 2.1.330 recorded
+// (testdata/clients/claude-code-2.1.330/README.md).
+const fixtureDir = "../../testdata/clients/claude-code-2.1.330"
 
 // recordedProject is the project path the fixtures were recorded in.
 const recordedProject = "/home/researcher/project"
@@ -71,22 +68,12 @@ func (f *filled) runHook(t testing.TB, event string, stdin []byte) {
 	f.clock = f.clock.Add(7 * time.Second)
 }
 
-// fill builds the test project. Without the recorded fixtures it fails in
-// CI and skips elsewhere.
+// fill builds the test project.
 func fill(t testing.TB) *filled {
 	t.Helper()
-	var fixtures []string
-	for _, d := range fixtureDirs {
-		if fs, _ := filepath.Glob(filepath.Join(d, "*.json")); len(fs) > 0 {
-			fixtures = fs
-			break
-		}
-	}
+	fixtures, _ := filepath.Glob(filepath.Join(fixtureDir, "*.json"))
 	if len(fixtures) == 0 {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("the recorded hook fixtures (shared/fixtures/claude-code-2.1.330) are not beside the checkout")
-		}
-		t.Skip("recorded hook fixtures not found beside the checkout")
+		t.Fatalf("no recorded hook fixtures in %s", fixtureDir)
 	}
 	f := &filled{home: t.TempDir(), clock: time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)}
 	f.proj = filepath.Join(t.TempDir(), "project")

@@ -52,17 +52,27 @@
 // but a handler reads and writes through one store, so that needs the store
 // to route its reads (left for the store's owners).
 //
-// # Scheduling
+// # Resting
 //
-// The worker binary runs Go on one processor except while heavy work runs
-// (a model or vector codes load, a model embeds, a handler hashes a large
-// file or judges changed artifacts), with the runtime's monitor thread on
-// its 10 ms tick (Config.OneProc, sched.go): a hook then costs about a
-// quarter less CPU and a quarter of the context switches, and every hook's
-// ratio to an empty Go binary in make bench fell by 0.01–0.13×. The price
-// is about 100 wake-ups a second while the process idles, and a hook that
-// arrives beside long work waits for the one processor; VIBE_WORKER_TUNING=
-// off runs it as Go starts it.
+// A resting worker costs nothing: no goroutine of its own wakes up while no
+// hook, query or work comes. The embed loop blocks until a connection
+// ends (kickLoop) and then does one round of work PollInterval later (new
+// items, spooled records, memories to check, a replaced database or
+// executable); it arms a timer only for work it knows of: more items, a
+// retry in backoff, a download's backoff, the model's idle unload, the
+// idle exit. Go's own monitor thread sleeps deeply once every goroutine
+// waits. What the hooks of another process queue (vibe-hook when the
+// worker was absent, a CLI command) is seen at the next connection, or at
+// start. After Config.IdleExit with no connection and no work (30 minutes
+// by default: worker_idle_exit_sec, VIBE_WORKER_IDLE_EXIT) Idle is closed
+// and the worker binary exits; the next hook's client starts it again
+// (internal/relay) and runs that one event itself meanwhile. make bench
+// reports the resting worker's wake-ups, CPU and memory (bench/idle.go).
+//
+// The worker runs Go as Go starts it. It once ran on one processor with
+// the runtime's monitor on a 10 ms tick (GODEBUG schedtrace, set by
+// re-executing itself): hooks a few hundredths of the empty binary's time
+// faster, at about 100 wake-ups and 3-4 ms of CPU a second while resting.
 //
 // The writer keeps up to memoryCache memory records the hooks read
 // (store.Options.MemoryCache): a prompt's recall reads the same fifty

@@ -8,7 +8,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -32,8 +31,6 @@ type fakeEmbedder struct {
 	gate   chan struct{} // when set, Embed waits for it to close
 	inside chan struct{} // when set, Embed signals it once inside
 	once   sync.Once
-	procs  atomic.Int32 // GOMAXPROCS during the last call (awaitWide)
-	await  bool
 }
 
 func fakeVector(text string, dims int) []float32 {
@@ -57,9 +54,6 @@ func (f *fakeEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, 
 		return nil, errors.New("embed: model is closed")
 	}
 	f.calls.Add(1)
-	if f.await {
-		f.procs.Store(int32(awaitWide()))
-	}
 	if f.inside != nil {
 		f.once.Do(func() { close(f.inside) })
 	}
@@ -77,15 +71,6 @@ func (f *fakeEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, 
 	return out, nil
 }
 
-// awaitWide is GOMAXPROCS once it is more than one, or after a second:
-// procs widens from a goroutine of its own (sched.go).
-func awaitWide() int {
-	for i := 0; i < 1000 && runtime.GOMAXPROCS(0) == 1; i++ {
-		time.Sleep(time.Millisecond)
-	}
-	return runtime.GOMAXPROCS(0)
-}
-
 func (f *fakeEmbedder) Model() string { return f.name }
 func (f *fakeEmbedder) Dims() int     { return f.dims }
 func (f *fakeEmbedder) Close() error  { f.closed.Store(true); return nil }
@@ -98,23 +83,16 @@ type fakeLoader struct {
 	dims   int
 	gate   chan struct{}
 	inside chan struct{}
-	// awaitWide: Load and each Embed record GOMAXPROCS once it is more
-	// than one, or after a second (Config.OneProc widens them).
-	awaitWide bool
-	procs     atomic.Int32 // GOMAXPROCS during the last load
 }
 
 func (l *fakeLoader) Load(dir string) (embed.Embedder, error) {
-	if l.awaitWide {
-		l.procs.Store(int32(awaitWide()))
-	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	dims := l.dims
 	if dims == 0 {
 		dims = record.VectorDims
 	}
-	e := &fakeEmbedder{name: filepath.Base(dir), dims: dims, gate: l.gate, inside: l.inside, await: l.awaitWide}
+	e := &fakeEmbedder{name: filepath.Base(dir), dims: dims, gate: l.gate, inside: l.inside}
 	l.loaded = append(l.loaded, e)
 	return e, nil
 }

@@ -71,7 +71,7 @@ func (w *Worker) runHook(req wire.HookRequest, later *afterReply) wire.HookReply
 	w.checkDatabase(context.Background())
 	var stdout, stderr bytes.Buffer
 	env := &hookrun.Env{Stdin: bytes.NewReader(req.Stdin), Stdout: &stdout, Stderr: &stderr, Now: w.now,
-		Getenv: func(k string) string { return vars[k] }, Context: w.hookCtx, Go: w.goHandler, After: later.add, AfterOrdered: later.addOrdered, Query: w.query, StartQuery: w.startQuery, Wide: w.procs.wide}
+		Getenv: func(k string) string { return vars[k] }, Context: w.hookCtx, Go: w.goHandler, After: later.add, AfterOrdered: later.addOrdered, Query: w.query, StartQuery: w.startQuery}
 	env.UseStore(w.store())
 	if n := w.notice.Swap(nil); n != nil {
 		env.Note("%s", *n)

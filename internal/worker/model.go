@@ -54,9 +54,7 @@ type models struct {
 	retry   time.Duration
 	logf    func(string, ...any)
 	onClose func() // after a model is closed (tests; frees memory)
-	// wide gives Go every processor while a model loads or its memory is
-	// handed back (procs.wide); nil: nothing to widen.
-	wide func() (done func())
+	onLoad  func() // after a model is loaded; nil: nothing
 
 	loadMu sync.Mutex
 
@@ -166,9 +164,7 @@ func (m *models) acquire(name string, now time.Time) (embed.Embedder, func(), er
 		m.mu.Unlock()
 		return nil, nil, errNoModel
 	}
-	done := m.widen()
 	emb, err := m.open(dir)
-	done()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err != nil {
@@ -187,6 +183,9 @@ func (m *models) acquire(name string, now time.Time) (embed.Embedder, func(), er
 	}
 	m.cur = &handle{emb: emb, refs: 1}
 	m.state, m.lastErr, m.failName, m.lastUse = StateLoaded, "", "", now
+	if m.onLoad != nil {
+		m.onLoad()
+	}
 	return emb, m.releaser(m.cur), nil
 }
 
@@ -254,16 +253,7 @@ func (m *models) retireLocked() {
 	}
 }
 
-// widen is wide, or nothing when there is none.
-func (m *models) widen() (done func()) {
-	if m.wide == nil {
-		return func() {}
-	}
-	return m.wide()
-}
-
 func (m *models) closeHandle(h *handle) {
-	defer m.widen()() // FreeOSMemory below collects and scavenges the heap: no hook waits behind it
 	if err := h.emb.Close(); err != nil {
 		m.logf("close model %s: %v", h.emb.Model(), err)
 	}
@@ -275,17 +265,22 @@ func (m *models) closeHandle(h *handle) {
 	}
 }
 
-// unloadIdle unloads the model when nobody used it for idle.
-func (m *models) unloadIdle(now time.Time, idle time.Duration) bool {
+// unloadIdle unloads the model when nobody used it for idle. When a model
+// stays loaded and idle is set (due), left is how long until it is to be
+// unloaded if nobody uses it meanwhile.
+func (m *models) unloadIdle(now time.Time, idle time.Duration) (left time.Duration, due bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.cur == nil || idle <= 0 || now.Sub(m.lastUse) < idle {
-		return false
+	if m.cur == nil || idle <= 0 {
+		return 0, false
+	}
+	if used := now.Sub(m.lastUse); used < idle {
+		return idle - used, true
 	}
 	m.logf("unloading model %s after %s idle", m.name, now.Sub(m.lastUse).Round(time.Second))
 	m.retireLocked()
 	m.state = StateUnloaded
-	return true
+	return 0, false
 }
 
 // closeAll unloads whatever is loaded, waiting for nobody: Close runs after

@@ -151,8 +151,6 @@ func TestRealWorkerSurvivesKill9(t *testing.T) {
 func TestRealWorkerStartIsIdempotentAndStops(t *testing.T) {
 	bin := workerBinary(t)
 	p := testHome(t)
-	t.Setenv("VIBE_WORKER_TUNING", "") // as a user starts it (checkTuned)
-	t.Setenv("GODEBUG", "")
 	// The binary's default mode starts a detached copy and returns.
 	out, err := exec.Command(bin, "--home", p.Home).CombinedOutput()
 	if err != nil || string(out) != fmt.Sprintf("vibe-embed-worker: started for %s (logs in %s)\n", p.Home, p.Logs) {
@@ -160,7 +158,6 @@ func TestRealWorkerStartIsIdempotentAndStops(t *testing.T) {
 	}
 	pid := waitPID(t, p)
 	eventually(t, 10*time.Second, "socket up", func() bool { return client.Listening(p.Socket) })
-	checkTuned(t, p, pid, true)
 	begin := time.Now()
 	started, err := client.EnsureRunningBinary(p, bin)
 	took := time.Since(begin)
@@ -189,64 +186,51 @@ func TestRealWorkerStartIsIdempotentAndStops(t *testing.T) {
 	if _, err := Stop(ctx, p, 20*time.Millisecond); !errors.Is(err, client.ErrNotRunning) {
 		t.Errorf("second Stop: %v", err)
 	}
-	if n, err := client.Unlogged(filepath.Join(p.Logs, client.StderrLog)); n != 0 || err != nil && !os.IsNotExist(err) {
-		stderr, _ := os.ReadFile(filepath.Join(p.Logs, client.StderrLog))
+	if stderr, err := os.ReadFile(filepath.Join(p.Logs, client.StderrLog)); len(stderr) != 0 || err != nil && !os.IsNotExist(err) {
 		t.Errorf("worker wrote to stderr (%v): %s", err, stderr)
 	}
 }
 
-// checkTuned checks that the worker says in its log that it runs on one
-// processor with Go's monitor on its slow tick (sched.go), or, with
-// VIBE_WORKER_TUNING=off, says nothing of it; and, where /proc shows a
-// process's environment, that it restarted itself with the GODEBUG setting
-// for the monitor, or did not.
-func checkTuned(t *testing.T, p config.Paths, pid int, want bool) {
-	t.Helper()
-	const says = "scheduling: one processor, every one while heavy work runs; Go's monitor on its 10 ms tick"
-	var log []byte
-	eventually(t, 10*time.Second, "the worker logged its start", func() bool {
-		log, _ = os.ReadFile(LatestLog(p.Logs))
-		return strings.Contains(string(log), " started (pid") && (!want || strings.Contains(string(log), says))
-	})
-	if got := strings.Contains(string(log), says); got != want {
-		t.Errorf("worker's log says %q: %v, want %v:\n%s", says, got, want, log)
-	}
-	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
-	if err != nil {
-		t.Logf("cannot read the worker's environment here: %v", err)
-		return
-	}
-	var godebug string
-	for _, kv := range strings.Split(string(raw), "\x00") {
-		if v, ok := strings.CutPrefix(kv, "GODEBUG="); ok {
-			godebug = v
-			break
-		}
-	}
-	if got := strings.Contains(godebug, MonitorTick); got != want {
-		t.Errorf("worker's GODEBUG = %q: tuned %v, want %v", godebug, got, want)
-	}
-}
-
-func TestRealWorkerTuningOff(t *testing.T) {
+// TestRealWorkerExitsWhenIdle: the worker binary, left alone for its idle
+// time (VIBE_WORKER_IDLE_EXIT), says so in its log and exits on its own,
+// cleanly: lock released, socket and pid file removed, nothing on stderr.
+func TestRealWorkerExitsWhenIdle(t *testing.T) {
 	bin := workerBinary(t)
 	p := testHome(t)
 	cmd := exec.Command(bin, "--home", p.Home, "--foreground")
-	cmd.Env = append(os.Environ(), "VIBE_WORKER_TUNING=off")
+	cmd.Env = append(os.Environ(), "VIBE_WORKER_IDLE_EXIT=1500ms")
 	var stderr strings.Builder
-	cmd.Stderr = &stderr
+	cmd.Stdout, cmd.Stderr = &stderr, &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	pid := waitPID(t, p)
-	if pid != cmd.Process.Pid {
-		t.Fatalf("pid file says %d, started %d", pid, cmd.Process.Pid)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("worker exit: %v: %s", err, stderr.String())
+		}
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("the worker did not exit after its idle time: %s", stderr.String())
 	}
-	eventually(t, 10*time.Second, "socket up", func() bool { return client.Listening(p.Socket) })
-	checkTuned(t, p, pid, false)
-	cmd.Process.Signal(syscall.SIGTERM)
-	if err := cmd.Wait(); err != nil {
-		t.Errorf("worker exit: %v: %s", err, stderr.String())
+	log, _ := os.ReadFile(LatestLog(p.Logs))
+	for _, want := range []string{"exits after 1.5s idle)", "no hook, query or work for 1.5s: the worker exits (the next hook starts it again)", "worker stopped"} {
+		if !strings.Contains(string(log), want) {
+			t.Errorf("the worker's log lacks %q:\n%s", want, log)
+		}
+	}
+	if stderr.Len() != 0 {
+		t.Errorf("stderr: %s", stderr.String())
+	}
+	for _, f := range []string{p.PIDFile, p.Socket} {
+		if _, err := os.Stat(f); !os.IsNotExist(err) {
+			t.Errorf("%s left behind (err %v)", f, err)
+		}
+	}
+	if held, err := client.LockHeld(p); held || err != nil {
+		t.Errorf("lock held %v, %v after the exit", held, err)
 	}
 }
 

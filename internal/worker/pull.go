@@ -8,17 +8,22 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/embed"
+	"github.com/vibe-science/vibe/internal/store"
 )
 
-// puller runs at most one lazy model download at a time.
+// puller runs at most one lazy model download at a time. A failed one is
+// retried with a backoff that doubles from Config.PullRetry up to
+// Config.PullRetryMax, and only when an embedding is needed then: an
+// offline machine is asked nothing while nothing needs the model.
 type puller struct {
 	ctx    context.Context // cancelled by Close
 	wg     sync.WaitGroup
 	active atomic.Bool
 
-	mu      sync.Mutex
-	retryAt map[string]time.Time // a failed download is not retried before
-	lastErr string               // the last failure, for health until a pull succeeds
+	mu       sync.Mutex
+	failures map[string]int       // failed downloads in a row, by model
+	retryAt  map[string]time.Time // a failed download is not retried before
+	lastErr  string               // the last failure, for health until a pull succeeds
 }
 
 func (p *puller) err() string {
@@ -27,30 +32,31 @@ func (p *puller) err() string {
 	return p.lastErr
 }
 
-// pullDue reports whether startPull would start a download of name now.
-func (w *Worker) pullDue(name string) bool {
-	if !w.cfg.AutoPull || w.pull.ctx == nil || w.pull.active.Load() {
-		return false
-	}
-	if _, ok := embed.Catalog[name]; !ok {
-		return false
-	}
+// pullCanStart reports whether startPull would download name at all
+// (AutoPull on, the model catalogued), whatever its backoff.
+func (w *Worker) pullCanStart(name string) bool {
+	_, ok := embed.Catalog[name]
+	return ok && w.cfg.AutoPull && w.pull.ctx != nil
+}
+
+// pullWait is how long a download of name must wait for its backoff; 0:
+// it may start now (or one is running, which kicks the loop when it ends).
+func (w *Worker) pullWait(name string) time.Duration {
 	w.pull.mu.Lock()
 	defer w.pull.mu.Unlock()
-	return !w.now().Before(w.pull.retryAt[name])
+	return max(w.pull.retryAt[name].Sub(w.now()), 0)
 }
 
 // startPull downloads the model called name in the background when
-// AutoPull is on, the model is catalogued, no download runs and the last
-// one for it did not fail within PullRetry. It returns at once.
+// AutoPull is on, the model is catalogued, no download runs and the
+// backoff of the last failed one has passed. It returns at once; when the
+// download ends the embed loop is kicked (the model, or the next attempt's
+// time, changes what it does).
 func (w *Worker) startPull(name string) {
-	if !w.cfg.AutoPull || w.pull.ctx == nil {
+	if !w.pullCanStart(name) {
 		return
 	}
-	spec, ok := embed.Catalog[name]
-	if !ok {
-		return
-	}
+	spec := embed.Catalog[name]
 	now := w.now()
 	w.pull.mu.Lock()
 	if now.Before(w.pull.retryAt[name]) || !w.pull.active.CompareAndSwap(false, true) {
@@ -62,6 +68,7 @@ func (w *Worker) startPull(name string) {
 	w.pull.wg.Add(1)
 	go func() {
 		defer w.pull.wg.Done()
+		defer w.kickLoop()
 		defer w.pull.active.Store(false)
 		base := spec.BaseURL
 		if w.cfg.PullBaseURL != "" {
@@ -73,21 +80,25 @@ func (w *Worker) startPull(name string) {
 		if err != nil {
 			w.pull.mu.Lock()
 			if w.pull.retryAt == nil {
-				w.pull.retryAt = map[string]time.Time{}
+				w.pull.retryAt, w.pull.failures = map[string]time.Time{}, map[string]int{}
 			}
-			w.pull.retryAt[name] = w.now().Add(w.cfg.PullRetry)
+			w.pull.failures[name]++
+			wait := store.RetryPolicy{Base: w.cfg.PullRetry, Max: w.cfg.PullRetryMax}.Delay(w.pull.failures[name])
+			w.pull.retryAt[name] = w.now().Add(wait)
 			fallback := "recall stays lexical"
 			if w.cfg.Fallback {
 				fallback = "the fallback embedder stands in"
 			}
-			w.pull.lastErr = fmt.Sprintf("download model %s: %v; %s, the next attempt is in %s (or run `vibe model pull %s`)",
-				name, err, fallback, w.cfg.PullRetry, name)
+			w.pull.lastErr = fmt.Sprintf("download model %s: %v; %s, the next attempt is in %s when an embedding is needed (or run `vibe model pull %s`)",
+				name, err, fallback, wait, name)
 			w.pull.mu.Unlock()
 			w.logf("%s", w.pull.err())
 			return
 		}
 		w.pull.mu.Lock()
 		w.pull.lastErr = ""
+		delete(w.pull.failures, name)
+		delete(w.pull.retryAt, name)
 		w.pull.mu.Unlock()
 		var bytes int64
 		for _, r := range res {

@@ -111,7 +111,7 @@ func TestLazyPullFailureKeepsFallback(t *testing.T) {
 		return strings.Contains(health(t, p).LastError, "download model "+embed.PotionModel)
 	})
 	h := health(t, p)
-	want := "the fallback embedder stands in, the next attempt is in 10m0s (or run `vibe model pull " + embed.PotionModel + "`)"
+	want := "the fallback embedder stands in, the next attempt is in 1m0s when an embedding is needed (or run `vibe model pull " + embed.PotionModel + "`)"
 	if !strings.Contains(h.LastError, "HTTP 404") || !strings.HasSuffix(h.LastError, want) || h.Pulling || h.State != StateFallback {
 		t.Errorf("health = %+v", h)
 	}

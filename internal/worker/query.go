@@ -158,12 +158,7 @@ func (w *Worker) embedNow(ctx context.Context, texts []string) ([][]float32, str
 			return [][]float32{v}, emb.Model(), nil
 		}
 	}
-	wide := func() {} // a prompt's one text: 0.34 ms with the default model
-	if len(texts) > 1 {
-		wide = w.procs.forModel(emb)
-	}
 	vecs, err := emb.Embed(ctx, texts)
-	wide()
 	if err != nil {
 		return nil, "", err
 	}

@@ -4,12 +4,12 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 )
 
 // TestExeWatchSeesAReplacedBinary: the same file never counts; a new file
-// at the path counts once it is seen unchanged at two checks; a missing
-// file (mid-rebuild) does not count.
+// at the path counts once it is seen unchanged at two checks (the first
+// asks for another look: settling); a missing file (mid-rebuild) does not
+// count.
 func TestExeWatchSeesAReplacedBinary(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "vibe-embed-worker")
 	write := func(content string) {
@@ -27,26 +27,23 @@ func TestExeWatchSeesAReplacedBinary(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer running.Close()
-	x := newExeWatch(bin, time.Second)
+	x := newExeWatch(bin)
 	x.start()
-	now := t0
-	tick := func() bool { now = now.Add(time.Second); return x.check(now) }
-	if first, second := tick(), tick(); first || second {
+	settles := false
+	tick := func() bool { r, s := x.check(); settles = s; return r }
+	if first, second := tick(), tick(); first || second || settles {
 		t.Fatal("the original file counts as replaced")
 	}
-	if x.check(now.Add(time.Millisecond)) {
-		t.Fatal("checked again within the interval")
-	}
 	os.Remove(bin)
-	if tick() {
+	if tick() || settles {
 		t.Fatal("a missing file counts as replaced")
 	}
 	write("new build, half written")
-	if tick() {
-		t.Fatal("a replacement counts at its first sighting")
+	if tick() || !settles {
+		t.Fatal("a replacement counts at its first sighting, or asks for no second look")
 	}
 	write("new build, complete")
-	if tick() {
+	if tick() || !settles {
 		t.Fatal("a replacement that changed since the last check counts")
 	}
 	select {
@@ -54,7 +51,7 @@ func TestExeWatchSeesAReplacedBinary(t *testing.T) {
 		t.Fatal("Replaced closed early")
 	default:
 	}
-	if !tick() {
+	if !tick() || settles {
 		t.Fatal("a stable replacement does not count")
 	}
 	<-x.done

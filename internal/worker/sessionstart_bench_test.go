@@ -13,7 +13,7 @@ import (
 )
 
 // sessionStartFixture is the SessionStart Claude Code 2.1.330 sent
-// (/work/shared/fixtures/claude-code-2.1.330/01-SessionStart.json) with
+// (testdata/clients/claude-code-2.1.330/01-SessionStart.json) with
 // its cwd replaced by the benchmark's project.
 const sessionStartFixture = `{"session_id":"372e7d5d-9e0c-4521-bc95-02a2c22cfa24","transcript_path":"/home/researcher/.claude/projects/-home-researcher-project/372e7d5d-9e0c-4521-bc95-02a2c22cfa24.jsonl","cwd":"CWD","hook_event_name":"SessionStart","source":"startup"}`
 

@@ -41,11 +41,22 @@ func (w *Worker) serve() {
 			continue
 		}
 		w.conns.Add(1)
+		w.inUse.Add(1)
 		go func() {
 			defer w.conns.Done()
+			defer w.ended()
 			w.handle(conn)
 		}()
 	}
+}
+
+// ended notes that a connection ended: the worker was active now, and the
+// embed loop does a round of work soon (the hook may have queued memories,
+// spooled records or written memories to check).
+func (w *Worker) ended() {
+	w.touch()
+	w.inUse.Add(-1)
+	w.kickLoop()
 }
 
 // handle answers requests on one connection until it closes or idles.

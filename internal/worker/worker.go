@@ -32,9 +32,12 @@ const (
 	// DefaultChunkSize texts go to the model per call; between chunks a
 	// waiting recall query goes first, so it waits for at most one chunk.
 	DefaultChunkSize = 8
-	// DefaultPollInterval is how often an idle worker looks for new items.
+	// DefaultPollInterval is how soon after a connection (a hook, a query)
+	// the embed loop does a round of work: it looks for new items, spooled
+	// records and memories to check. A resting worker does no rounds.
 	DefaultPollInterval = time.Second
-	// DefaultDBRetry is the pause after a database error (a long lock).
+	// DefaultDBRetry is the first pause after a database error (a long
+	// lock); it doubles while the errors go on, up to a minute.
 	DefaultDBRetry = time.Second
 	// DefaultModelRetry is how long a model that failed to load is left
 	// alone before the next attempt.
@@ -59,6 +62,9 @@ type Config struct {
 	Load embed.Loader
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Getenv reads the environment's variables (VIBE_WORKER_IDLE_EXIT);
+	// nil: none is set.
+	Getenv func(string) string
 	// LogMirror also receives every log line (a terminal in --foreground).
 	LogMirror io.Writer
 
@@ -70,6 +76,11 @@ type Config struct {
 	LockWait     time.Duration
 	// IdleUnload overrides Settings.WorkerIdleUnloadSec.
 	IdleUnload time.Duration
+	// IdleExit overrides VIBE_WORKER_IDLE_EXIT and
+	// Settings.WorkerIdleExitSec (config.WorkerIdleExit): after that long
+	// with no connection and no work, Idle is closed (the worker binary
+	// then exits, and the next hook starts it again). Negative: never.
+	IdleExit time.Duration
 	// Retry is the per-item retry policy; zero means store.DefaultRetry.
 	Retry store.RetryPolicy
 	// BusyTimeoutMS is the database busy timeout; 0 means the hook path's
@@ -93,24 +104,27 @@ type Config struct {
 	Fallback bool
 	// AutoPull downloads a catalogued current model in the background the
 	// first time an embedding is needed and it is not installed (blueprint
-	// §4.0.1's lazy pull); a failed download is retried after PullRetry.
-	// PullBaseURL replaces the catalogue's URL (a mirror; a test server).
-	AutoPull    bool
-	PullBaseURL string
-	PullRetry   time.Duration
+	// §4.0.1's lazy pull); a failed download is retried, when an embedding
+	// is needed again, after PullRetry, doubled for each failure in a row
+	// up to PullRetryMax. PullBaseURL replaces the catalogue's URL (a
+	// mirror; a test server).
+	AutoPull     bool
+	PullBaseURL  string
+	PullRetry    time.Duration
+	PullRetryMax time.Duration
 	// QueryCache is how many query embeddings are kept; 0 means
 	// DefaultQueryCache, negative none.
 	QueryCache int
-	// OneProc runs Go code on one processor except while heavy work runs
-	// (sched.go). It changes GOMAXPROCS, which is the whole process's, from
-	// Open to Close: the worker binary sets it; a test that sets it changes
-	// its own process's (TestOneProcWidensForTheModel restores it).
-	OneProc bool
 }
 
-// DefaultPullRetry is how long a failed lazy download waits before the
-// next attempt: offline is the common reason, and it lasts.
-const DefaultPullRetry = 10 * time.Minute
+// DefaultPullRetry and DefaultPullRetryMax bound the wait after failed
+// lazy downloads: a minute after the first, doubling, at most a day.
+// Offline is the common reason, and it lasts; the attempt is made only
+// when an embedding is needed then, and `vibe model pull` tries at once.
+const (
+	DefaultPullRetry    = time.Minute
+	DefaultPullRetryMax = 24 * time.Hour
+)
 
 // Worker is the embed daemon for one VIBE_HOME.
 type Worker struct {
@@ -133,15 +147,26 @@ type Worker struct {
 	ln     net.Listener
 	models *models
 	meter  meter
-	procs  procs // Config.OneProc
 
 	started time.Time
 	queries atomic.Int32 // recall queries waiting for or using the model
 
 	cancel   context.CancelFunc
 	loopDone chan struct{}
-	conns    sync.WaitGroup
-	closing  atomic.Bool
+	// kick asks the embed loop for a round of work (kickLoop); dbRefusals
+	// counts the rounds the database refused in a row (the loop's only).
+	kick       chan struct{}
+	dbRefusals int
+	rounds     atomic.Int64 // rounds of work done, for tests
+	// lastActive is when a connection last ended or the loop last worked
+	// (w.now, unix nanoseconds); inUse counts open connections. The idle
+	// exit (idleExitWait) reads both and closes idle.
+	lastActive atomic.Int64
+	inUse      atomic.Int32
+	idle       chan struct{}
+	idleOnce   sync.Once
+	conns      sync.WaitGroup
+	closing    atomic.Bool
 	// hookCtx is the parent of every hook handler's context; Close cancels
 	// it, then waits for handlers (counted in handlers, even those that
 	// overran their budget and were answered for) before closing the store.
@@ -203,17 +228,16 @@ func New(cfg Config) *Worker {
 	if cfg.PullRetry <= 0 {
 		cfg.PullRetry = DefaultPullRetry
 	}
+	if cfg.PullRetryMax <= 0 {
+		cfg.PullRetryMax = max(DefaultPullRetryMax, cfg.PullRetry)
+	}
 	if cfg.QueryCache == 0 {
 		cfg.QueryCache = DefaultQueryCache
 	}
-	w := &Worker{cfg: cfg, now: cfg.Now, exe: newExeWatch(cfg.Executable, cfg.PollInterval), qcache: newQueryCache(cfg.QueryCache)}
+	w := &Worker{cfg: cfg, now: cfg.Now, exe: newExeWatch(cfg.Executable), qcache: newQueryCache(cfg.QueryCache),
+		kick: make(chan struct{}, 1), idle: make(chan struct{})}
 	w.hookCtx, w.hookCancel = context.WithCancel(context.Background())
-	w.vectors.run = func(f func()) { // loads codes: a second at 100k vectors
-		w.goHandler(func() {
-			defer w.procs.wide()()
-			f()
-		})
-	}
+	w.vectors.run = w.goHandler // loads codes: a second at 100k vectors
 	w.vectors.ctx = w.hookCtx
 	return w
 }
@@ -286,15 +310,27 @@ func (w *Worker) Open(ctx context.Context) (err error) {
 		idle = time.Duration(w.settings.WorkerIdleUnloadSec) * time.Second
 	}
 	w.cfg.IdleUnload = idle
+	if w.cfg.IdleExit == 0 {
+		getenv := w.cfg.Getenv
+		if getenv == nil {
+			getenv = func(string) string { return "" }
+		}
+		exit, err := config.WorkerIdleExit(getenv, w.settings)
+		if err != nil {
+			w.logf("%v", err)
+		}
+		w.cfg.IdleExit = exit
+	}
 	w.models = &models{
-		load:  w.cfg.Load,
-		now:   w.now,
-		dir:   func(name string) string { return embed.Dir(p.Models, name) },
-		retry: w.cfg.ModelRetry,
-		logf:  w.logf,
-		wide:  w.procs.wide,
+		load:   w.cfg.Load,
+		now:    w.now,
+		dir:    func(name string) string { return embed.Dir(p.Models, name) },
+		retry:  w.cfg.ModelRetry,
+		logf:   w.logf,
+		onLoad: w.kickLoop, // the next round arms the model's idle unload
 	}
 	w.started = w.now()
+	w.touch()
 	w.exe.start()
 	lctx2, cancel2 := context.WithCancel(context.Background())
 	w.cancel = cancel2
@@ -306,21 +342,44 @@ func (w *Worker) Open(ctx context.Context) (err error) {
 			w.fallbackVectors.Store(true)
 		}
 	}
-	if w.cfg.OneProc {
-		w.procs.narrow()
-	}
 	w.loopDone = make(chan struct{})
 	go w.loop(lctx2)
 	go w.serve()
-	w.logf("worker %s started (pid %d, home %s, batch %d, idle unload %s)", buildinfo.Version, os.Getpid(), p.Home, w.cfg.BatchSize, idle)
-	if w.cfg.OneProc {
-		tick := "on its 10 ms tick"
-		if !monitorTicks(os.Getenv("GODEBUG")) {
-			tick = "as Go starts it (GODEBUG has no schedtrace)"
-		}
-		w.logf("scheduling: one processor, every one while heavy work runs; Go's monitor %s (VIBE_WORKER_TUNING=off: as Go starts it)", tick)
+	exit := "never"
+	if w.cfg.IdleExit > 0 {
+		exit = "after " + w.cfg.IdleExit.String() + " idle"
 	}
+	w.logf("worker %s started (pid %d, home %s, batch %d, idle unload %s, exits %s)", buildinfo.Version, os.Getpid(), p.Home, w.cfg.BatchSize, idle, exit)
 	return nil
+}
+
+// Idle is closed once the worker has rested Config.IdleExit: no
+// connection, no work, no download for that long. Its owner should Close
+// it (cmd/vibe-embed-worker exits then; the next hook starts a worker
+// again). The worker goes on serving until closed.
+func (w *Worker) Idle() <-chan struct{} { return w.idle }
+
+// touch notes activity now (a connection ended, the loop worked).
+func (w *Worker) touch() { w.lastActive.Store(w.now().UnixNano()) }
+
+// idleExitWait is how long until the worker will have rested IdleExit, or
+// rest when it never exits or is busy (what keeps it busy kicks the loop
+// when it ends). Once the time has come it closes Idle.
+func (w *Worker) idleExitWait() time.Duration {
+	if w.cfg.IdleExit <= 0 {
+		return rest
+	}
+	if w.inUse.Load() > 0 || w.pull.active.Load() {
+		return rest
+	}
+	if left := w.cfg.IdleExit - w.now().Sub(time.Unix(0, w.lastActive.Load())); left > 0 {
+		return left
+	}
+	w.idleOnce.Do(func() {
+		w.logf("no hook, query or work for %s: the worker exits (the next hook starts it again)", w.cfg.IdleExit)
+		close(w.idle)
+	})
+	return rest
 }
 
 // Replaced is closed when the worker's executable (Config.Executable) was
@@ -349,7 +408,6 @@ func (w *Worker) Close() error {
 	w.conns.Wait()
 	w.hookCancel()
 	w.waitHandlers()
-	w.procs.restore()
 	w.logf("worker stopped")
 	return w.release()
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/vibe-science/vibe/db"
 	"github.com/vibe-science/vibe/internal/cli"
 	"github.com/vibe-science/vibe/internal/cli/setup"
-	"github.com/vibe-science/vibe/internal/cli/status"
 	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/permission"
@@ -88,7 +87,8 @@ func NewCmdDoctor(f *cli.Factory, runF func(*DoctorOptions) error) *cobra.Comman
 	return cmd
 }
 
-// Check is one doctor finding.
+// Check is one doctor finding. One that passes but names a fix is a
+// warning (WARN): vibe works, degraded, and doctor still exits 0.
 type Check struct {
 	Name   string `json:"name"`
 	OK     bool   `json:"ok"`
@@ -175,7 +175,7 @@ func runDoctor(ctx context.Context, o *DoctorOptions) error {
 	}
 	checks = append(checks, clientChecks(o)...) // doctor_clients.go
 	add(workerCheck(ctx, o))                    // worker.go
-	add(Check{"embedding model", true, status.ModelState(p, model, o.Getenv), ""})
+	add(modelCheck(p, model, o.Getenv))         // doctor_model.go
 	if raw, err := os.ReadFile(p.Settings); err == nil {
 		if problems := cli.SettingsProblems(raw); len(problems) > 0 {
 			fix := "edit " + p.Settings + " (`vibe help environment` says where VIBE_HOME is)"
@@ -198,14 +198,25 @@ func runDoctor(ctx context.Context, o *DoctorOptions) error {
 		}
 	}
 	if o.JSON {
-		if err := cli.WriteJSON(o.IO.Out, map[string]any{"ok": failed == 0, "checks": checks}); err != nil {
+		type checkJSON struct {
+			Check
+			Warn bool `json:"warn,omitempty"`
+		}
+		out := make([]checkJSON, len(checks))
+		for i, c := range checks {
+			out[i] = checkJSON{c, c.warns()}
+		}
+		if err := cli.WriteJSON(o.IO.Out, map[string]any{"ok": failed == 0, "checks": out}); err != nil {
 			return err
 		}
 	} else {
 		for _, c := range checks {
 			mark := "ok  "
-			if !c.OK {
+			switch {
+			case !c.OK:
 				mark = "FAIL"
+			case c.warns():
+				mark = "WARN"
 			}
 			fmt.Fprintf(o.IO.Out, "%s %-18s %s\n", mark, c.Name, c.Detail)
 			if c.Fix != "" {
@@ -218,6 +229,9 @@ func runDoctor(ctx context.Context, o *DoctorOptions) error {
 	}
 	return nil
 }
+
+// warns reports whether c passes with a fix to name: a warning.
+func (c Check) warns() bool { return c.OK && c.Fix != "" }
 
 // buildChecks are the prerequisites of building vibe from source (the
 // README's list). They matter only in a source checkout (o.Root holds

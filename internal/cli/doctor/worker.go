@@ -24,8 +24,10 @@ func workerCheck(ctx context.Context, o *DoctorOptions) Check {
 			return Check{"worker", false, "running but not answering on " + p.Socket,
 				"see `vibe worker logs`; then `vibe worker stop` and `vibe worker start`"}
 		}
-		return Check{"worker", true, "not running: hooks run their handlers in a process of their own (slower) until a session start starts it",
-			"`vibe worker start` starts it now"}
+		// Not a fault: the worker exits after resting, and the next hook
+		// starts it again.
+		return Check{"worker", true, "not running: the next hook starts it (that hook runs its handler in a process of its own, slower); " +
+			"`vibe worker start` starts it now", ""}
 	}
 	bin := cli.InstalledWorker(o.Root)
 	if why := client.Stale(p, bin, h); why != "" {

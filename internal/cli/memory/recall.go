@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vibe-science/vibe/internal/cli"
+	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/recall"
 	"github.com/vibe-science/vibe/internal/store"
@@ -22,6 +23,9 @@ type RecallOptions struct {
 	Store       func(context.Context) (*store.Store, error)
 	ProjectRoot func(dir string, all bool) (string, error)
 	Now         func() time.Time
+	// Paths finds the settings that name the current embedding model, for
+	// the fix recall names while the fallback embedder stands in.
+	Paths func() config.Paths
 
 	Query   string
 	Project string
@@ -42,7 +46,7 @@ type RecallOptions struct {
 // NewCmdRecall builds `vibe recall QUERY`: layer 3 of progressive
 // disclosure, the memories of a project for a question, in full.
 func NewCmdRecall(f *cli.Factory, runF func(*RecallOptions) error) *cobra.Command {
-	opts := &RecallOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Now: f.Now}
+	opts := &RecallOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Now: f.Now, Paths: f.Paths}
 	cmd := &cobra.Command{
 		Use:   "recall QUERY",
 		Short: "Search the project's memories (BM25 and vectors) and print them in full",
@@ -147,7 +151,7 @@ func runRecall(ctx context.Context, o *RecallOptions) error {
 	if err != nil {
 		return err
 	}
-	if note := lexicalNote(res.Note, o.Vectors == nil, o.LexicalWhy); note != "" {
+	if note := rankedBy(res, o.Vectors == nil, o.LexicalWhy, o.model(ctx, st)); note != "" {
 		fmt.Fprintln(o.IO.ErrOut, "recall:", note)
 	}
 	if o.JSON {
@@ -242,8 +246,49 @@ func parseMemoryID(s string) (int64, error) {
 	return id, nil
 }
 
-// lexicalNote is what recall tells the user about its mode: the search's
-// own note, with the reason vectors were off or how to turn them on.
+// model is the current embedding model, as the worker decides it
+// (cli.CurrentModel); "" when it cannot be read.
+func (o *RecallOptions) model(ctx context.Context, st *store.Store) string {
+	if o.Paths == nil {
+		return ""
+	}
+	name, _ := cli.CurrentModel(ctx, st, o.Paths())
+	return name
+}
+
+// rankedBy is what recall tells the user about what ranked its results:
+// words only, and why vectors did not take part or how to turn them on;
+// words and the named model's vectors; or words and the fallback
+// embedder's, which stands in for the current model (model) while it is
+// not installed and hashes words, so its hits (listed as "fallback") are no
+// matches of meaning. The search's own note follows.
+func rankedBy(res recall.Result, noVectors bool, why, model string) string {
+	if res.Mode == recall.ModeLexical {
+		return lexicalNote(res.Note, noVectors, why)
+	}
+	var line string
+	switch {
+	case res.Fallback:
+		pull := "`vibe model pull`"
+		if model != "" {
+			pull = "`vibe model pull " + model + "`"
+		}
+		line = "ranked by words: BM25, and the fallback hashed-token embedder standing in while no model is installed (it hashes words, " +
+			"so what it adds, listed as \"" + recall.SourceFallback + "\", matches words, not meanings); " + pull + " installs the model"
+	case res.Embedder != "":
+		line = "ranked by words (BM25) and by meaning (" + res.Embedder + "'s vectors)"
+	default:
+		line = "ranked by words (BM25): the worker's vectors found no memory of this project"
+	}
+	if res.Note != "" {
+		line += "; " + res.Note
+	}
+	return line
+}
+
+// lexicalNote is what recall tells the user about a lexical search: the
+// search's own note, with the reason vectors were off or how to turn them
+// on.
 func lexicalNote(note string, noVectors bool, why string) string {
 	switch {
 	case noVectors && why != "" && strings.HasPrefix(note, "no vector search configured"):

@@ -71,7 +71,7 @@ func TestNewCmdRecallFlags(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", tt.argv, err)
 		}
-		got.IO, got.Store, got.ProjectRoot, got.Now = cli.IO{}, nil, nil, nil
+		got.IO, got.Store, got.ProjectRoot, got.Now, got.Paths = cli.IO{}, nil, nil, nil, nil
 		if !reflect.DeepEqual(*got, tt.want) {
 			t.Errorf("%q: got %+v, want %+v", tt.argv, *got, tt.want)
 		}

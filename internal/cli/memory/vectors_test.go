@@ -5,19 +5,28 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 
 	"github.com/vibe-science/vibe/internal/cli"
 	"github.com/vibe-science/vibe/internal/cli/clitest"
+	"github.com/vibe-science/vibe/internal/embed"
+	"github.com/vibe-science/vibe/internal/recall"
 	"github.com/vibe-science/vibe/internal/record"
 )
 
 // fakeWorker answers every request on VIBE_HOME's worker socket with the
-// given KNN hits, as the resident worker does when a model is loaded, and
-// counts the requests.
+// given KNN hits, as the resident worker does when a model ("mini") is
+// loaded, and counts the requests.
 func fakeWorker(t *testing.T, f *cli.Factory, hits map[int64]float64) *atomic.Int32 {
+	t.Helper()
+	return fakeWorkerOf(t, f, "mini", hits)
+}
+
+// fakeWorkerOf is fakeWorker with the hits made by model.
+func fakeWorkerOf(t *testing.T, f *cli.Factory, model string, hits map[int64]float64) *atomic.Int32 {
 	t.Helper()
 	ln, err := net.Listen("unix", f.Paths().Socket)
 	if err != nil {
@@ -38,7 +47,7 @@ func fakeWorker(t *testing.T, f *cli.Factory, hits map[int64]float64) *atomic.In
 				for id, d := range hits {
 					hs = append(hs, fmt.Sprintf(`{"memory_id":%d,"distance":%g}`, id, d))
 				}
-				fmt.Fprintf(conn, `{"ok":true,"model":"mini","hits":[%s]}`+"\n", strings.Join(hs, ","))
+				fmt.Fprintf(conn, `{"ok":true,"model":%q,"hits":[%s]}`+"\n", model, strings.Join(hs, ","))
 			}
 			conn.Close()
 		}
@@ -63,8 +72,47 @@ func TestRecallUsesTheWorkersVectors(t *testing.T) {
 	if calls.Load() == 0 || len(rows) != 1 || rows[0].ID != ids[0] || !strings.Contains(strings.Join(rows[0].Sources, ","), "vec") {
 		t.Fatalf("worker asked %d times; rows %+v; stderr %q", calls.Load(), rows, errOut)
 	}
-	if strings.Contains(errOut.String(), "lexical only") {
-		t.Errorf("stderr says lexical only although vectors answered: %q", errOut)
+	if want := "recall: ranked by words (BM25) and by meaning (mini's vectors)\n"; errOut.String() != want {
+		t.Errorf("stderr %q, want %q", errOut, want)
+	}
+}
+
+// TestRecallSaysTheFallbackRankedWords: while the fallback embedder stands
+// in for the model, recall says its results were ranked by words, how to
+// install the model, and lists what the fallback added as "fallback", not
+// as a vector (meaning) match.
+func TestRecallSaysTheFallbackRankedWords(t *testing.T) {
+	f, out, errOut, root := memTestFactory(t)
+	ms := []record.NewMemory{{Kind: record.KindNote, Text: "Harmony theta 3 fixed the batch split"},
+		{Kind: record.KindNote, Text: "the donors were integrated with Harmony"}}
+	for i := range 30 {
+		ms = append(ms, record.NewMemory{Kind: record.KindNote, Text: fmt.Sprintf("plate %d was read twice", i)})
+	}
+	ids := memSeed(t, f, root, ms...)
+	hits := map[int64]float64{ids[0]: 0.1} // far nearer than the rest: it stands out
+	for i, id := range ids[1:] {
+		hits[id] = 1.2 + 0.0005*float64(i)
+	}
+	fakeWorkerOf(t, f, embed.FallbackModel, hits)
+	if code := memMain(f, []string{"recall", "--project", root, "--json", "--limit", "3", "integration of donors"}); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rows []recallJSON
+	if err := json.Unmarshal(out.Bytes(), &rows); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	for _, r := range rows {
+		if slices.Contains(r.Sources, recall.SourceVector) {
+			t.Errorf("M-%d lists %v: a fallback hit presented as a match of meaning", r.ID, r.Sources)
+		}
+	}
+	if len(rows) == 0 || rows[0].ID != ids[0] || !slices.Contains(rows[0].Sources, recall.SourceFallback) {
+		t.Errorf("rows %+v; want M-%d first, listed as fallback; stderr %q", rows, ids[0], errOut)
+	}
+	want := "recall: ranked by words: BM25, and the fallback hashed-token embedder standing in while no model is installed (it hashes words, " +
+		"so what it adds, listed as \"fallback\", matches words, not meanings); `vibe model pull " + embed.DefaultModel + "` installs the model"
+	if !strings.HasPrefix(errOut.String(), want) {
+		t.Errorf("stderr %q, want it to begin %q", errOut, want)
 	}
 }
 

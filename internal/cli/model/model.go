@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -109,9 +108,9 @@ func runModelPull(ctx context.Context, o *ModelPullOptions) error {
 			"vibe does not know how to download %q (it can pull: %s); to use another model, place %s and %s in %s yourself",
 			o.Name, strings.Join(catalogNames(catalog), ", "), embed.ONNXFile, embed.TokenizerFile, dir)
 	}
-	bar := &progressBar{w: o.IO.ErrOut, tty: o.IO.TTY}
-	results, err := embed.Pull(ctx, spec, dir, embed.PullOptions{Client: o.Client, BaseURL: o.URL, Progress: bar.update})
-	bar.finish()
+	bar := &cli.ProgressBar{W: o.IO.ErrOut, TTY: o.IO.TTY}
+	results, err := embed.Pull(ctx, spec, dir, embed.PullOptions{Client: o.Client, BaseURL: o.URL, Progress: bar.Update})
+	bar.Finish()
 	if err != nil {
 		return fault.E(fault.Unavailable, "model pull", err)
 	}
@@ -140,62 +139,6 @@ func catalogNames(c map[string]embed.Spec) []string {
 	}
 	sort.Strings(names)
 	return names
-}
-
-// progressBar draws download progress on stderr: a redrawn bar on a
-// terminal, a plain line every 10% otherwise (logs and CI stay readable).
-type progressBar struct {
-	w       io.Writer
-	tty     bool
-	file    string
-	lastPct int
-	drawn   bool
-}
-
-func (b *progressBar) update(p embed.Progress) {
-	if p.File != b.file {
-		b.finish()
-		b.file, b.lastPct = p.File, -1
-	}
-	pct := -1
-	if p.Total > 0 {
-		pct = int(p.Done * 100 / p.Total)
-	}
-	if b.tty {
-		if pct == b.lastPct && pct >= 0 {
-			return
-		}
-		b.lastPct = pct
-		if pct < 0 {
-			fmt.Fprintf(b.w, "\r%-16s %s", p.File, cli.HumanBytes(p.Done))
-		} else {
-			filled := pct * 30 / 100
-			fmt.Fprintf(b.w, "\r%-16s [%s%s] %3d%% %s / %s", p.File, strings.Repeat("=", filled), strings.Repeat(" ", 30-filled),
-				pct, cli.HumanBytes(p.Done), cli.HumanBytes(p.Total))
-		}
-		b.drawn = true
-		return
-	}
-	step := pct / 10 * 10
-	if pct < 0 {
-		step = int(p.Done >> 24) // every 16 MiB when the size is unknown
-	}
-	if step == b.lastPct {
-		return
-	}
-	b.lastPct = step
-	if pct < 0 {
-		fmt.Fprintf(b.w, "%s: %s\n", p.File, cli.HumanBytes(p.Done))
-	} else {
-		fmt.Fprintf(b.w, "%s: %d%% of %s\n", p.File, step, cli.HumanBytes(p.Total))
-	}
-}
-
-func (b *progressBar) finish() {
-	if b.tty && b.drawn {
-		fmt.Fprintln(b.w)
-	}
-	b.drawn = false
 }
 
 // ModelListOptions are the flags of `vibe model list`.

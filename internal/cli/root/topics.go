@@ -34,11 +34,11 @@ const environmentHelp = `Variables that change what vibe does:
   VIBE_MODEL_PULL
       "off": the worker never downloads the current model by itself when an
       embedding is needed and it is not installed (use ` + "`vibe model pull`" + `).
-  VIBE_WORKER_TUNING
-      "off": the worker runs as Go starts it (every processor; the runtime's
-      monitor sleeping while it idles) instead of on one processor (every one
-      while heavy work runs) with the monitor on its 10 ms tick: hooks a
-      little slower, about 100 fewer wake-ups a second while idle.
+  VIBE_WORKER_IDLE_EXIT
+      How long the resident worker rests (no hook, query or work) before it
+      exits, as a duration such as 45m or 2h, or "off" to keep it running;
+      the next hook starts it again. Default: the settings'
+      worker_idle_exit_sec, 1800 (30 minutes).
   VIBE_CLIENT
       Set by a hook binary for its handler from its --client argument (codex,
       gemini; unset for Claude Code): which client's event shapes and reply
@@ -76,7 +76,11 @@ For developers and CI (make test, the end-to-end suite, the test model):
       Cache of the generated test models (default: the user cache folder's
       vibe/test-models).
   VIBE_GEN_MODEL
-      Path of gen_model.py, the script that writes the test model.`
+      Path of gen_model.py, the script that writes the test model.
+  VIBE_CI_FRESH
+      Set by .ci/run for the run inside the fresh clone it makes in an empty
+      folder (so nothing beside the repository stands in for what it lacks).
+      Not meant to be set by hand.`
 
 // newTopicCmd is a help topic: a command with no run function, which
 // cobra lists under "Additional help topics".

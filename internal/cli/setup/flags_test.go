@@ -16,10 +16,13 @@ func TestNewCmdSetupFlags(t *testing.T) {
 			o.IO, o.Paths, o.Store, o.Getenv, o.Exec, o.LookPath, o.StartWorker, o.Root = cli.IO{}, nil, nil, nil, nil, nil, nil, ""
 		},
 		[]clitest.FlagCase[SetupOptions]{
-			{Argv: nil, Want: SetupOptions{}},
-			{Argv: []string{"--no-register", "--recheck", "--json"}, Want: SetupOptions{NoRegister: true, Recheck: true, JSON: true}},
-			{Argv: []string{"--client", "codex,gemini", "--remove"}, Want: SetupOptions{Clients: []string{"codex", "gemini"}, Remove: true}},
-			{Argv: []string{"--client", "codex", "--client", "claude"}, Want: SetupOptions{Clients: []string{"codex", "claude"}}},
+			{Argv: nil, Want: SetupOptions{Model: &ModelOffer{Choice: ModelAsk}}},
+			{Argv: []string{"--no-register", "--recheck", "--json"}, Want: SetupOptions{NoRegister: true, Recheck: true, JSON: true, Model: &ModelOffer{Choice: ModelAsk}}},
+			{Argv: []string{"--client", "codex,gemini", "--remove"}, Want: SetupOptions{Clients: []string{"codex", "gemini"}, Remove: true, Model: &ModelOffer{Choice: ModelAsk}}},
+			{Argv: []string{"--client", "codex", "--client", "claude"}, Want: SetupOptions{Clients: []string{"codex", "claude"}, Model: &ModelOffer{Choice: ModelAsk}}},
+			{Argv: []string{"--model"}, Want: SetupOptions{Model: &ModelOffer{Choice: ModelYes}}},
+			{Argv: []string{"--no-model"}, Want: SetupOptions{Model: &ModelOffer{Choice: ModelNo}}},
+			{Argv: []string{"--model", "--no-model"}, Err: "--model downloads the embedding model and --no-model leaves it out: give one of them"},
 			{Argv: []string{"again"}, Err: `unknown command "again"`},
 		})
 }

@@ -43,6 +43,9 @@ type SetupOptions struct {
 	// Root is the plugin root (bin/, the marketplace Claude Code installs
 	// from, skill/).
 	Root string
+	// Model offers the current embedding model's download
+	// (setup_model.go); nil leaves the model alone.
+	Model *ModelOffer
 
 	NoRegister bool
 	// Recheck asks claude even when the remembered registration still
@@ -56,15 +59,26 @@ type SetupOptions struct {
 // NewCmdSetup builds `vibe setup`.
 func NewCmdSetup(f *cli.Factory, runF func(*SetupOptions) error) *cobra.Command {
 	opts := &SetupOptions{IO: f.IO, Paths: f.Paths, Store: f.Store, Getenv: f.Getenv, Exec: f.Exec, LookPath: f.LookPath,
-		StartWorker: client.EnsureRunningBinary, Root: f.Root}
+		StartWorker: client.EnsureRunningBinary, Root: f.Root, Model: &ModelOffer{Choice: ModelAsk}}
+	var pullModel, noModel bool
 	cmd := &cobra.Command{
 		Use:   "setup",
 		Short: "Create vibe's folders and database, check the binaries, register the plugin with Claude Code",
 		Long: `setup is safe to run again: it creates what is missing under VIBE_HOME, brings the database
-schema up to date, checks that the hook binaries are built, and registers the plugin with Claude Code
-through the claude CLI when it is installed (otherwise it prints the exact commands to run).`,
+schema up to date, offers to download the embedding model when it is missing (recall ranks memories
+by words only without it; setup asks on a terminal, and says so when its host cannot be reached),
+checks that the hook binaries are built, and registers the plugin with Claude Code through the
+claude CLI when it is installed (otherwise it prints the exact commands to run).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			switch {
+			case pullModel && noModel:
+				return &cli.UsageError{Err: fmt.Errorf("--model downloads the embedding model and --no-model leaves it out: give one of them")}
+			case pullModel:
+				opts.Model.Choice = ModelYes
+			case noModel:
+				opts.Model.Choice = ModelNo
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -74,6 +88,8 @@ through the claude CLI when it is installed (otherwise it prints the exact comma
 	cmd.Flags().BoolVar(&opts.NoRegister, "no-register", false, "do not touch Claude Code's plugin registry")
 	cmd.Flags().BoolVar(&opts.Recheck, "recheck", false, "ask claude about the plugin even when nothing changed since the last setup")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the result as JSON")
+	cmd.Flags().BoolVar(&pullModel, "model", false, "download the embedding model, if it is missing, without asking")
+	cmd.Flags().BoolVar(&noModel, "no-model", false, "do not offer to download the embedding model")
 	cmd.Flags().StringSliceVar(&opts.Clients, "client", nil, "set up these agent clients instead of registering the Claude Code plugin: claude, codex, gemini")
 	cmd.Flags().BoolVar(&opts.Remove, "remove", false, "with --client: remove vibe's hooks and methodology from those clients")
 	return cmd
@@ -131,6 +147,9 @@ func runSetup(ctx context.Context, o *SetupOptions) error {
 		add(step("binaries", true, filepath.Join(o.Root, "bin"), ""))
 	}
 
+	if o.Model != nil {
+		add(modelStep(ctx, o, st)) // before the worker starts: it then finds the model
+	}
 	add(startWorker(ctx, o))
 
 	if len(o.Clients) > 0 {

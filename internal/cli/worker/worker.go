@@ -29,10 +29,12 @@ func NewCmdWorker(f *cli.Factory) *cobra.Command {
 		Use:   "worker",
 		Short: "Start, stop and inspect the embed worker (vectors for recall)",
 		Long: "The embed worker turns remembered text into vectors in the background and answers recall queries.\n" +
-			"Hooks start it on demand; without it recall is lexical only. While the current model is not installed,\n" +
-			"it embeds with the fallback hashed-token embedder (degraded vectors, replaced once the model is in place)\n" +
-			"and downloads the model on first need. VIBE_EMBED_FALLBACK=off and VIBE_MODEL_PULL=off turn either off\n" +
-			"(`vibe help environment`); without the fallback, recall stays lexical until the model is installed.",
+			"Hooks start it on demand; without it recall is lexical only. Resting, it costs no CPU; after 30 minutes\n" +
+			"with no hook it exits (worker_idle_exit_sec, VIBE_WORKER_IDLE_EXIT), and the next hook starts it again.\n" +
+			"While the current model is not installed, it embeds with the fallback hashed-token embedder (degraded\n" +
+			"vectors, replaced once the model is in place) and downloads the model on first need. VIBE_EMBED_FALLBACK=off\n" +
+			"and VIBE_MODEL_PULL=off turn either off (`vibe help environment`); without the fallback, recall stays\n" +
+			"lexical until the model is installed.",
 	}
 	cmd.AddCommand(NewCmdWorkerStart(f, nil), NewCmdWorkerStop(f, nil), NewCmdWorkerStatus(f, nil), NewCmdWorkerLogs(f, nil))
 	return cmd
@@ -349,9 +351,9 @@ func runWorkerLogs(ctx context.Context, o *WorkerLogsOptions) error {
 		fmt.Fprintf(o.IO.ErrOut, "no worker logs in %s yet: start the worker with `vibe worker start`\n", p.Logs)
 		return nil
 	}
-	if n, err := client.Unlogged(filepath.Join(p.Logs, client.StderrLog)); err == nil && n > 0 {
+	if st, err := os.Stat(filepath.Join(p.Logs, client.StderrLog)); err == nil && st.Size() > 0 {
 		fmt.Fprintf(o.IO.ErrOut, "note: %s holds %d bytes the worker could not log itself (a crash?)\n",
-			filepath.Join(p.Logs, client.StderrLog), n)
+			filepath.Join(p.Logs, client.StderrLog), st.Size())
 	}
 	var offset int64
 	if path != "" {

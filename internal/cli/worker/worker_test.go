@@ -260,8 +260,7 @@ func TestRunWorkerLogs(t *testing.T) {
 	os.WriteFile(filepath.Join(p.Logs, "worker-2026-11-21.log"), []byte("2026-11-21T10:00:00.000Z old day\n"), 0o644)
 	today := filepath.Join(p.Logs, "worker-2026-11-22.log")
 	os.WriteFile(today, []byte("2026-11-22T09:00:00.000Z worker started\n2026-11-22T09:00:01.000Z loaded model <mini>\n2026-11-22T09:00:02.000Z embedded 3 of 3 texts\n"), 0o644)
-	sched := "SCHED 2147483647ms: gomaxprocs=1 idleprocs=1 threads=9 spinningthreads=0 needspinning=0 idlethreads=6 runqueue=0 [ 0 ]\n"
-	os.WriteFile(filepath.Join(p.Logs, client.StderrLog), []byte(sched+"panic: boom\n"+sched), 0o644)
+	os.WriteFile(filepath.Join(p.Logs, client.StderrLog), []byte("panic: boom\n"), 0o644)
 	ctx := context.Background()
 	if err := runWorkerLogs(ctx, &WorkerLogsOptions{IO: f.IO, Paths: f.Paths, Lines: 2}); err != nil {
 		t.Fatal(err)

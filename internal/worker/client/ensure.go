@@ -24,25 +24,6 @@ const BinaryName = "vibe-embed-worker"
 // a runtime crash) lands there.
 const StderrLog = "worker-stderr.log"
 
-// Unlogged is how many bytes of the StderrLog file at path are something
-// the worker could not log itself: all of them but the lines of Go's
-// scheduler summary ("SCHED …"), which the runtime prints there when the
-// machine has been up for more than 24.8 days (the period of the
-// worker's GODEBUG schedtrace, internal/worker/sched.go).
-func Unlogged(path string) (int64, error) {
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return 0, err
-	}
-	n := int64(0)
-	for _, line := range strings.SplitAfter(string(raw), "\n") {
-		if !strings.HasPrefix(line, "SCHED ") {
-			n += int64(len(line))
-		}
-	}
-	return n, nil
-}
-
 // probeTimeout bounds the socket dial that proves a worker is listening; a
 // local dial answers in microseconds, so this only matters for a wedged
 // worker.
