@@ -73,6 +73,8 @@ type DecisionFilter struct {
 	Kinds []string
 	// Checks keeps the verdicts of these checks (all when empty).
 	Checks []string
+	// Claim keeps the verdicts whose evidence names this claim.
+	Claim string
 	// Since, when not zero, keeps decisions made at or after it.
 	Since time.Time
 	Limit int // <= 0 means 50

@@ -93,6 +93,10 @@ WHERE 1`)
 			args = append(args, c)
 		}
 	}
+	if f.Claim != "" {
+		b.WriteString(" AND json_valid(a.evidence) AND EXISTS (SELECT 1 FROM json_each(a.evidence, '$.claims') WHERE value = ?)")
+		args = append(args, f.Claim)
+	}
 	b.WriteString(" ORDER BY a.ts DESC, a.id DESC LIMIT ?")
 	args = append(args, f.Limit)
 	rows, err := s.db.QueryContext(ctx, b.String(), args...)

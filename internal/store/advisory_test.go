@@ -36,6 +36,9 @@ func TestDecisionsFilters(t *testing.T) {
 			v := verdict.New(r.check, r.result, verdict.High, r.check+" reason", nil)
 			v.Recommendation = "fix " + r.check
 			v.Evidence.Claims = []string{"C-001"}
+			if r.check == "DC0" {
+				v.Evidence.Claims = []string{"C-002", "C-003"}
+			}
 			c := record.AdvisoryContext{SessionID: r.session, ProjectPath: r.project, Event: r.event, Tool: r.tool, At: t0.Add(r.at)}
 			if err := tx.AppendAdvisories(ctx, c, []verdict.Verdict{v}, record.Decided{Kind: r.kind, File: r.file}); err != nil {
 				return err
@@ -59,6 +62,8 @@ func TestDecisionsFilters(t *testing.T) {
 		{record.DecisionFilter{Project: "/p", Since: t0.Add(2 * time.Minute)}, "[tamper DC0]"},
 		{record.DecisionFilter{Project: "/p", Limit: 2}, "[tamper DC0]"},
 		{record.DecisionFilter{Project: "/nowhere"}, "[]"},
+		{record.DecisionFilter{Project: "/p", Claim: "C-002"}, "[DC0]"},
+		{record.DecisionFilter{Project: "/p", Claim: "C-001"}, "[tamper permission DQ4]"},
 	}
 	for _, c := range cases {
 		got, err := s.Decisions(ctx, c.f)
