@@ -9,7 +9,11 @@ type Stats struct {
 	GateChecks   int `json:"gate_checks"`
 	Literature   int `json:"literature_searches"`
 	OpenAlerts   int `json:"open_alerts"`
+	// Advisories counts every recorded verdict, passes included;
+	// Decisions those `vibe decisions` lists (denied, blocked, asked,
+	// warned).
 	Advisories   int `json:"advisories"`
+	Decisions    int `json:"decisions"`
 	Memories     int `json:"memories"`
 	Vectors      int `json:"vectors"`
 	QueuePending int `json:"queue_pending"`
