@@ -150,9 +150,8 @@ func reply(event string, ds []decided, context, notes []string) *hook.Reply {
 // line renders a verdict as the sentence Claude reads: the reason, then the
 // fix when there is one.
 func line(v verdict.Verdict) string {
-	s := v.Reason
-	if v.Recommendation != "" && !strings.Contains(s, v.Recommendation) {
-		s += " Fix: " + v.Recommendation
+	if fix := verdict.AddedFix(v.Reason, v.Recommendation); fix != "" {
+		return v.Reason + " Fix: " + fix
 	}
-	return s
+	return v.Reason
 }

@@ -2,13 +2,13 @@ package record
 
 // Stats are the row counts `vibe status` shows.
 type Stats struct {
-	Sessions     int `json:"sessions"`
-	Spine        int `json:"spine_entries"`
-	Provenance   int `json:"provenance"`
-	ClaimEvents  int `json:"claim_events"`
-	GateChecks   int `json:"gate_checks"`
-	Literature   int `json:"literature_searches"`
-	OpenAlerts   int `json:"open_alerts"`
+	Sessions    int `json:"sessions"`
+	Spine       int `json:"spine_entries"`
+	Provenance  int `json:"provenance"`
+	ClaimEvents int `json:"claim_events"`
+	GateChecks  int `json:"gate_checks"`
+	Literature  int `json:"literature_searches"`
+	OpenAlerts  int `json:"open_alerts"`
 	// Advisories counts every recorded verdict, passes included;
 	// Decisions those `vibe decisions` lists (denied, blocked, asked,
 	// warned).

@@ -16,6 +16,7 @@ import (
 	"github.com/vibe-science/vibe/internal/projectfiles"
 	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/verdict"
 )
 
 // ExportOptions are the flags of `vibe export`.
@@ -282,7 +283,7 @@ func (r researchRecord) markdown(proj project.Project, now time.Time, db string)
 		b.WriteString("What vibe's hooks denied, blocked, asked and warned (`vibe decisions` lists them too).\n\n")
 		mdTable(&b, []string{"time (UTC)", "session", "hook", "decision", "check", "tool", "file", "message", "fix"}, len(r.decisions), func(i int) []string {
 			d := r.decisions[i]
-			return []string{cli.TS(d.At), cli.ShortID(d.SessionID), d.Event, d.Kind, d.Check, d.Tool, d.File, d.Reason, d.Recommendation}
+			return []string{cli.TS(d.At), cli.ShortID(d.SessionID), d.Event, d.Kind, d.Check, d.Tool, d.File, d.Reason, verdict.AddedFix(d.Reason, d.Recommendation)}
 		})
 	}
 
@@ -345,12 +346,8 @@ func (r researchRecord) markdown(proj project.Project, now time.Time, db string)
 	if len(r.memories) == 0 {
 		b.WriteString("None recorded.\n")
 	} else {
-		var trust []string
-		for _, st := range []string{record.SourceCode, record.SourcePerson, record.SourcePaper, record.SourceBlog, record.SourceModel} {
-			trust = append(trust, fmt.Sprintf("%s %.2f", st, record.SourceTrust[st]))
-		}
 		b.WriteString("What recall searches, oldest first, but the actions and narratives the spine and the sessions above hold. " +
-			"Trust runs from 0 to 1 and starts at its source's (" + strings.Join(trust, ", ") + "); " +
+			"Trust runs from 0 to 1 and starts at its source's (" + record.TrustScale() + "); " +
 			"a superseded memory is contradicted by a newer one, a disputed one contradicts another.\n\n")
 		mdTable(&b, []string{"memory", "time (UTC)", "kind", "trust", "source", "state", "text"}, len(r.memories), func(i int) []string {
 			m := r.memories[i]
