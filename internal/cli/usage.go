@@ -51,7 +51,8 @@ func unknownCommand(c *cobra.Command, name string) error {
 		if s := Nearest(name, topics); len(s) > 0 {
 			msg += "\n\nDid you mean this?\n\t" + strings.Join(s, "\n\t")
 		}
-		return &UsageError{Err: fmt.Errorf("%s\nRun 'vibe help %s' for the list.", msg, c.Name())}
+		msg += "\nRun 'vibe help " + c.Name() + "' for the list."
+		return &UsageError{Err: fmt.Errorf("%s", msg)}
 	}
 	msg := fmt.Sprintf("unknown command %q for %q", name, c.CommandPath())
 	if s := c.SuggestionsFor(name); len(s) > 0 {

@@ -2,7 +2,7 @@
 // (size-capped), decodes it, gives the handler an Env and a time budget,
 // recovers panics, applies the hook's declared failure policy, and turns the
 // verdicts into Claude Code's reply through the one verdict → reply table
-// (decide, Reply). Every verdict and ask is recorded here, once, with what
+// (decide, reply). Every verdict and ask is recorded here, once, with what
 // the reply did with it (deny, block, ask, warn or recorded only), the
 // call's tool and the file it was about: the handlers never record their
 // own decisions, so `vibe decisions` lists all of them. Main returns the

@@ -41,7 +41,7 @@ type decided struct {
 // An ask of PreToolUse is an ask unless a deny wins (then it is recorded
 // only, as is an ask of any other event). It returns o.Verdicts hardest
 // first, then o.Ask in order; Main records each with its decision and
-// Reply answers from them, so what is recorded is what the client was told.
+// reply answers from them, so what is recorded is what the client was told.
 func decide(event string, o Outcome) []decided {
 	verdict.Sort(o.Verdicts)
 	out := make([]decided, 0, len(o.Verdicts)+len(o.Ask))
@@ -78,14 +78,10 @@ func kindOf(event string, r verdict.Result) string {
 	return record.DecisionWarn // an event that cannot block tells instead
 }
 
-// Reply is Claude Code's reply to an outcome (decide's table). On Stop a
-// WARN goes to the user, not to additionalContext, because Stop's
-// additionalContext continues the turn. notes are user-facing sentences
-// (degraded dependencies and the like).
-func Reply(event string, o Outcome, notes []string) *hook.Reply {
-	return reply(event, decide(event, o), o.Context, notes)
-}
-
+// reply is Claude Code's reply to what decide decided, with context (for
+// Claude) and notes (user-facing sentences: degraded dependencies and the
+// like). On Stop a WARN goes to the user, not to additionalContext,
+// because Stop's additionalContext continues the turn.
 func reply(event string, ds []decided, context, notes []string) *hook.Reply {
 	var blocks, asks, warns []string
 	for _, d := range ds {
