@@ -32,14 +32,21 @@ func CurrentModel(ctx context.Context, st ModelChoice, p config.Paths) (string, 
 }
 
 // MissingModel is the one sentence for an embedding model that is not
-// installed: what a worker started with this environment (getenv; nil: the
-// defaults) does without it, as cmd/vibe-embed-worker reads the switches.
-// It embeds with the fallback hashed-token embedder unless
+// installed: "not installed: " and what a worker started with this
+// environment does without it (ModelAbsent).
+func MissingModel(p config.Paths, model string, getenv func(string) string) (state string, fallback bool) {
+	effect, fallback := ModelAbsent(p, model, getenv)
+	return "not installed: " + effect, fallback
+}
+
+// ModelAbsent is what a worker started with this environment (getenv; nil:
+// the defaults) does without the model, as cmd/vibe-embed-worker reads the
+// switches. It embeds with the fallback hashed-token embedder unless
 // VIBE_EMBED_FALLBACK=off (then recall stays lexical), and downloads a
 // model vibe knows on first need unless VIBE_MODEL_PULL=off. fallback says
 // the fallback embedder stands in, as Health.Fallback of a running worker
 // says.
-func MissingModel(p config.Paths, model string, getenv func(string) string) (state string, fallback bool) {
+func ModelAbsent(p config.Paths, model string, getenv func(string) string) (effect string, fallback bool) {
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
@@ -61,7 +68,7 @@ func MissingModel(p config.Paths, model string, getenv func(string) string) (sta
 		until = "until the worker, once started, downloads the model on first need (" + pull + " installs it now)"
 	}
 	if fallback {
-		return "not installed: once started, the worker embeds with the fallback hashed-token embedder (degraded vectors) " + until, true
+		return "once started, the worker embeds with the fallback hashed-token embedder (degraded vectors) " + until, true
 	}
-	return "not installed: recall stays lexical (VIBE_EMBED_FALLBACK=off) " + until, false
+	return "recall stays lexical (VIBE_EMBED_FALLBACK=off) " + until, false
 }

@@ -7,6 +7,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // durationValue is a duration flag that also takes days and weeks ("7d",
@@ -87,9 +90,19 @@ func (v *durationValue) String() string {
 // Go's words (strconv.ParseInt: parsing "abc": invalid syntax).
 var flagInvalid = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-\w, )?(--[\w-]+)" flag: (.*)$`)
 
-// FlagError turns a flag-parsing error into a sentence that says what the
-// flag wants.
-func FlagError(err error) error {
+// flagUnknown matches pflag's error for a flag the command does not have.
+var flagUnknown = regexp.MustCompile(`^unknown flag: --([\w-]+)$`)
+
+// FlagError turns a flag-parsing error of c into sentences that say what
+// the flag wants, followed by the flag's own line of c's help (a bad value),
+// or the flags of c it was probably meant to be (an unknown flag).
+func FlagError(c *cobra.Command, err error) error {
+	if m := flagUnknown.FindStringSubmatch(err.Error()); m != nil {
+		if s := flagSuggestions(c, m[1]); len(s) > 0 {
+			return fmt.Errorf("%w\n\nDid you mean this?\n\t%s", err, strings.Join(s, "\n\t"))
+		}
+		return err
+	}
 	m := flagInvalid.FindStringSubmatch(err.Error())
 	if m == nil {
 		return err
@@ -97,15 +110,37 @@ func FlagError(err error) error {
 	value, flag, cause := m[1], m[2], m[3]
 	switch {
 	case strings.HasPrefix(cause, "strconv.ParseInt"), strings.HasPrefix(cause, "strconv.ParseUint"):
-		cause = "want a whole number, such as 20"
+		cause = "want a whole number"
 	case strings.HasPrefix(cause, "strconv.ParseFloat"):
-		cause = "want a number, such as 0.5"
+		cause = "want a number"
 	case strings.HasPrefix(cause, "strconv.ParseBool"):
 		cause = "want true or false"
 	case strings.HasPrefix(cause, "time: "):
 		cause = errDuration.Error()
 	}
-	return fmt.Errorf("%s %q: %s", flag, value, cause)
+	msg := fmt.Sprintf("%s %q: %s", flag, value, cause)
+	if f := c.Flags().Lookup(strings.TrimPrefix(flag, "--")); f != nil {
+		one := pflag.NewFlagSet("", pflag.ContinueOnError)
+		one.AddFlag(f)
+		msg += "\n" + strings.TrimRight(one.FlagUsages(), "\n")
+	}
+	return errors.New(msg)
+}
+
+// flagSuggestions are c's flags nearest to name (Nearest), as cobra
+// suggests commands.
+func flagSuggestions(c *cobra.Command, name string) []string {
+	var names []string
+	c.Flags().VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden {
+			names = append(names, f.Name)
+		}
+	})
+	out := Nearest(name, names)
+	for i, n := range out {
+		out[i] = "--" + n
+	}
+	return out
 }
 
 // CheckLimit refuses a --limit below 1: "how many" of none prints nothing,

@@ -21,7 +21,7 @@ func NewRoot(f *Factory) *cobra.Command {
 	root.SetErr(f.IO.ErrOut)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		//lint:ignore ST1005 printed as is: the flag error, then a sentence that says where the usage is
-		return &UsageError{Err: fmt.Errorf("%w\nRun '%s --help' for usage.", FlagError(err), c.CommandPath())}
+		return &UsageError{Err: fmt.Errorf("%w\nRun '%s --help' for usage.", FlagError(c, err), c.CommandPath())}
 	})
 	return root
 }

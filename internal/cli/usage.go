@@ -12,12 +12,13 @@ import (
 // usage error with a suggestion (cobra only does this at the top level and
 // otherwise prints the group's help with status 0, so a CI job running
 // `vibe gate chek` went green), argument errors are usage errors that name
-// the missing argument, and `help` refuses topics it does not know.
+// the missing argument, and `help` refuses topics it does not know. A help
+// topic with topics under it (formats) stays a topic.
 func FinishTree(root *cobra.Command) {
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		c.SuggestionsMinimumDistance = 2
-		if c.HasSubCommands() && c.Run == nil && c.RunE == nil {
+		if c.HasSubCommands() && c.Run == nil && c.RunE == nil && !c.IsAdditionalHelpTopicCommand() {
 			c.Args = cobra.ArbitraryArgs
 			c.RunE = runGroup
 		} else {
@@ -41,6 +42,18 @@ func runGroup(c *cobra.Command, args []string) error {
 }
 
 func unknownCommand(c *cobra.Command, name string) error {
+	if c.IsAdditionalHelpTopicCommand() && c.HasSubCommands() {
+		var topics []string
+		for _, sub := range c.Commands() {
+			topics = append(topics, sub.Name())
+		}
+		msg := fmt.Sprintf("no topic %q in `vibe help %s`", name, c.Name())
+		if s := Nearest(name, topics); len(s) > 0 {
+			msg += "\n\nDid you mean this?\n\t" + strings.Join(s, "\n\t")
+		}
+		msg += "\nRun 'vibe help " + c.Name() + "' for the list."
+		return &UsageError{Err: fmt.Errorf("%s", msg)}
+	}
 	msg := fmt.Sprintf("unknown command %q for %q", name, c.CommandPath())
 	if s := c.SuggestionsFor(name); len(s) > 0 {
 		msg += "\n\nDid you mean this?\n\t" + strings.Join(s, "\n\t") + "\n"

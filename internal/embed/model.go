@@ -132,6 +132,16 @@ var ErrNotInstalled = errors.New("model not installed")
 // either the ONNX graph or a static model's matrix). It does not hash
 // anything, so it is cheap enough to call on every worker poll.
 func Ready(dir string) error {
+	if missing := Missing(dir); len(missing) > 0 {
+		return fmt.Errorf("%w: %s lacks %s (run `vibe model pull %s`)", ErrNotInstalled, dir,
+			strings.Join(missing, " and "), filepath.Base(dir))
+	}
+	return nil
+}
+
+// Missing names the files a model in dir needs and lacks ("model.onnx (or
+// model.safetensors)", "tokenizer.json"); none when it is ready.
+func Missing(dir string) []string {
 	isFile := func(f string) bool {
 		st, err := os.Stat(filepath.Join(dir, f))
 		return err == nil && st.Mode().IsRegular()
@@ -143,11 +153,7 @@ func Ready(dir string) error {
 	if !isFile(TokenizerFile) {
 		missing = append(missing, TokenizerFile)
 	}
-	if len(missing) > 0 {
-		return fmt.Errorf("%w: %s lacks %s (run `vibe model pull %s`)", ErrNotInstalled, dir,
-			strings.Join(missing, " and "), filepath.Base(dir))
-	}
-	return nil
+	return missing
 }
 
 // Sums reads dir's SHA256SUMS (the `sha256sum` format: digest, two spaces,

@@ -86,7 +86,7 @@ func handlePreToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (ho
 		out.Verdicts = append(out.Verdicts, policy.Verdict(req, d))
 		return out, nil
 	case permission.Ask:
-		out.Ask = append(out.Ask, d.Reason)
+		out.Ask = append(out.Ask, policy.Verdict(req, d))
 	}
 	probe := probeState(ctx, env, st, ev, proj)
 	if probe.mistakes {
@@ -163,9 +163,10 @@ func integrityStore(st *store.Store) integrityhook.Store[*store.Tx] {
 }
 
 // briefCheck applies the research brief's constraints to the files a call
-// writes: Critical+Block denies, WarnAndConfirm asks the user, the rest is
-// context. With the database down, the brief's copy is read.
-func briefCheck(ctx context.Context, env *hookrun.Env, st *store.Store, proj project.Project, paths []string) (vs []verdict.Verdict, ask []string) {
+// writes: Critical+Block denies, WarnAndConfirm asks the user, WarnOnly is
+// context and LogOnly (a PASS) is recorded only. With the database down,
+// the brief's copy is read.
+func briefCheck(ctx context.Context, env *hookrun.Env, st *store.Store, proj project.Project, paths []string) (vs, ask []verdict.Verdict) {
 	if len(paths) == 0 {
 		return nil, nil
 	}
@@ -173,11 +174,9 @@ func briefCheck(ctx context.Context, env *hookrun.Env, st *store.Store, proj pro
 	breakers := env.Settings().Breakers
 	for _, p := range paths {
 		for _, v := range integrityhook.BriefWriteWith(ctx, integrityStore(st), copyPath, proj, p, breakers) {
-			switch {
-			case v.Result == verdict.Pass:
-			case brief.NeedsConfirm(v):
-				ask = append(ask, v.Reason)
-			default:
+			if brief.NeedsConfirm(v) {
+				ask = append(ask, v)
+			} else {
 				vs = append(vs, v)
 			}
 		}

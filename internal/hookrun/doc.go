@@ -1,9 +1,13 @@
 // Package hookrun runs one hook invocation: it reads the event from stdin
 // (size-capped), decodes it, gives the handler an Env and a time budget,
-// recovers panics, applies the hook's declared failure policy, records the
-// verdicts, and turns them into Claude Code's reply through the one
-// verdict → reply table (Reply). Main returns the exit code; only cmd/ calls
-// os.Exit. Nothing here knows what a particular hook checks.
+// recovers panics, applies the hook's declared failure policy, and turns the
+// verdicts into Claude Code's reply through the one verdict → reply table
+// (decide, reply). Every verdict and ask is recorded here, once, with what
+// the reply did with it (deny, block, ask, warn or recorded only), the
+// call's tool and the file it was about: the handlers never record their
+// own decisions, so `vibe decisions` lists all of them. Main returns the
+// exit code; only cmd/ calls os.Exit. Nothing here knows what a particular
+// hook checks.
 //
 // Decide first, record after: the database opens with a short busy timeout
 // (store.HookBusyTimeoutMS), a handler decides before it writes, and what

@@ -13,6 +13,7 @@ import (
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/integrity"
+	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/verdict"
@@ -88,9 +89,10 @@ func Main(spec Spec, env *Env) int {
 		outcome = failure(spec, env, ev, event, err)
 	}
 	outcome.Verdicts = append(outcome.Verdicts, databaseBreaker(env, event)...)
-	recordOutcome(env, ev, outcome)
+	ds := decide(event, outcome)
+	recordOutcome(env, ev, event, ds)
 	env.AfterReply(context.Background(), func(ctx context.Context) { replay(ctx, env) })
-	reply := Reply(event, outcome, env.Notes())
+	reply := reply(event, ds, outcome.Context, env.Notes())
 	if reply.Empty() {
 		return 0
 	}
@@ -214,24 +216,45 @@ func describe(err error) string {
 	return msg
 }
 
-// recordOutcome appends the outcome's verdicts to the advisory log, after the
-// decision; what the database refuses goes to the spool (Env.Record). A
-// failure here never changes the reply.
-func recordOutcome(env *Env, ev *hook.Event, o Outcome) {
-	if len(o.Verdicts) == 0 {
+// recordOutcome appends the verdicts to the advisory log with what the
+// reply did with each (deny, block, ask, warn, recorded), the call's tool
+// and the file each verdict was about: every decision of every hook is
+// recorded here, once, after it is made. What the database refuses goes
+// to the spool (Env.Record). A failure here never changes the reply.
+func recordOutcome(env *Env, ev *hook.Event, event string, ds []decided) {
+	if len(ds) == 0 {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	c := record.AdvisoryContext{At: env.Now()}
+	c := record.AdvisoryContext{At: env.Now(), Event: event}
+	var proj project.Project
 	if ev != nil {
-		c.SessionID, c.Event, c.ToolUseID = ev.SessionID, ev.HookEventName, ev.ToolUseID
-		c.ProjectPath = env.Project(ev.Cwd).Root
+		proj = env.Project(ev.Cwd)
+		c.SessionID, c.Event, c.ToolUseID, c.Tool = ev.SessionID, ev.HookEventName, ev.ToolUseID, ev.ToolName
+		c.ProjectPath = proj.Root
 	}
 	if c.ProjectPath == "" {
 		c.ProjectPath = "(unknown)"
 	}
-	r := store.Record{Verdicts: o.Verdicts, Advisory: &c}
+	r := store.Record{Advisory: &c, Verdicts: make([]verdict.Verdict, len(ds)), Decided: make([]record.Decided, len(ds))}
+	target, targetRead := "", false
+	for i, d := range ds {
+		r.Verdicts[i] = d.v
+		file := ""
+		if len(d.v.Evidence.Paths) > 0 {
+			file = d.v.Evidence.Paths[0]
+		} else if ev != nil && d.kind != record.DecisionRecorded {
+			if !targetRead { // decoded once, and only when a decision names no file
+				target, targetRead = ev.Files().FilePath, true
+			}
+			file = target
+		}
+		if file != "" && proj.Root != "" {
+			file = proj.Rel(file)
+		}
+		r.Decided[i] = record.Decided{Kind: d.kind, File: file}
+	}
 	if c.SessionID != "" {
 		// The session row must exist for the verdict to belong to it.
 		r.Session = &record.SessionSeen{ID: c.SessionID, ProjectPath: c.ProjectPath, At: c.At, Client: clientOf(ev)}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/vibe-science/vibe/internal/hook"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 
@@ -11,41 +12,91 @@ import (
 type Outcome struct {
 	// Verdicts are every check's result; they are recorded and mapped.
 	Verdicts []verdict.Verdict
-	// Ask lists reasons to ask the user first (PreToolUse only): operations
-	// that need approval. A block still wins over an ask.
-	Ask []string
+	// Ask are the checks that ask the user first (PreToolUse only):
+	// operations that need approval, each verdict's Reason the question's
+	// reason. A block still wins over an ask. They are recorded as asks.
+	Ask []verdict.Verdict
 	// Context is information for Claude (additionalContext) that is not a
 	// verdict: the SessionStart state block, recalled memories.
 	Context []string
 }
 
-// Reply is the one verdict → reply table of DESIGN.md:
+// decided is one verdict with what the reply does with it
+// (record.DecisionKinds).
+type decided struct {
+	v    verdict.Verdict
+	kind string
+}
+
+// Decide is the one verdict → reply table of DESIGN.md, verdict by verdict:
 //
-//	event            BLOCK / HARD_BLOCK                   WARN                 PASS
-//	PreToolUse       permissionDecision deny + reasons    additionalContext    recorded only
-//	PostToolUse      decision block + what to revert      additionalContext    recorded only
-//	Stop/SubagentStop decision block + reasons            systemMessage        recorded only
-//	SessionStart     additionalContext (cannot block)     additionalContext    recorded only
-//	UserPromptSubmit additionalContext (never erase)      additionalContext    recorded only
-//	SessionEnd/PreCompact  systemMessage (never block)    systemMessage        recorded only
+//	event             BLOCK / HARD_BLOCK                   WARN                 PASS
+//	PreToolUse        deny: permissionDecision + reasons   warn: additionalContext  recorded
+//	PostToolUse       block: decision + what to revert     warn: additionalContext  recorded
+//	Stop/SubagentStop block: decision + reasons            warn: systemMessage      recorded
+//	SessionStart      warn: additionalContext (cannot block) warn: additionalContext recorded
+//	UserPromptSubmit  warn: additionalContext (never erase) warn: additionalContext  recorded
+//	SessionEnd/PreCompact warn: systemMessage (never block) warn: systemMessage    recorded
 //
-// On Stop a WARN goes to the user, not to additionalContext, because Stop's
-// additionalContext continues the turn. notes are user-facing sentences
-// (degraded dependencies and the like).
-func Reply(event string, o Outcome, notes []string) *hook.Reply {
+// An ask of PreToolUse is an ask unless a deny wins (then it is recorded
+// only, as is an ask of any other event). It returns o.Verdicts hardest
+// first, then o.Ask in order; Main records each with its decision and
+// reply answers from them, so what is recorded is what the client was told.
+func decide(event string, o Outcome) []decided {
 	verdict.Sort(o.Verdicts)
-	var blocks, warns []string
+	out := make([]decided, 0, len(o.Verdicts)+len(o.Ask))
+	denied := false
 	for _, v := range o.Verdicts {
-		switch {
-		case v.Result.Blocks():
-			blocks = append(blocks, line(v))
-		case v.Result == verdict.Warn:
-			warns = append(warns, line(v))
+		k := kindOf(event, v.Result)
+		denied = denied || k == record.DecisionDeny
+		out = append(out, decided{v, k})
+	}
+	for _, v := range o.Ask {
+		k := record.DecisionAsk
+		if event != hook.PreToolUse || denied {
+			k = record.DecisionRecorded
+		}
+		out = append(out, decided{v, k})
+	}
+	return out
+}
+
+// kindOf is what a verdict's result does on an event.
+func kindOf(event string, r verdict.Result) string {
+	switch {
+	case r == verdict.Pass:
+		return record.DecisionRecorded
+	case !r.Blocks():
+		return record.DecisionWarn
+	}
+	switch event {
+	case hook.PreToolUse:
+		return record.DecisionDeny
+	case hook.PostToolUse, hook.PostToolUseFailure, hook.Stop, hook.SubagentStop:
+		return record.DecisionBlock
+	}
+	return record.DecisionWarn // an event that cannot block tells instead
+}
+
+// reply is Claude Code's reply to what decide decided, with context (for
+// Claude) and notes (user-facing sentences: degraded dependencies and the
+// like). On Stop a WARN goes to the user, not to additionalContext,
+// because Stop's additionalContext continues the turn.
+func reply(event string, ds []decided, context, notes []string) *hook.Reply {
+	var blocks, asks, warns []string
+	for _, d := range ds {
+		switch d.kind {
+		case record.DecisionDeny, record.DecisionBlock:
+			blocks = append(blocks, line(d.v))
+		case record.DecisionAsk:
+			asks = append(asks, d.v.Reason) // the user's question: the fix is for Claude
+		case record.DecisionWarn:
+			warns = append(warns, line(d.v))
 		}
 	}
 	r := &hook.Reply{}
 	sys := append([]string(nil), notes...)
-	ctx := append([]string(nil), o.Context...)
+	ctx := append([]string(nil), context...)
 
 	switch event {
 	case hook.PreToolUse:
@@ -54,9 +105,9 @@ func Reply(event string, o Outcome, notes []string) *hook.Reply {
 		case len(blocks) > 0:
 			spec.PermissionDecision = "deny"
 			spec.PermissionDecisionReason = strings.Join(blocks, "\n")
-		case len(o.Ask) > 0:
+		case len(asks) > 0:
 			spec.PermissionDecision = "ask"
-			spec.PermissionDecisionReason = strings.Join(o.Ask, "\n")
+			spec.PermissionDecisionReason = strings.Join(asks, "\n")
 		}
 		ctx = append(ctx, warns...)
 		spec.AdditionalContext = strings.Join(ctx, "\n")
@@ -79,13 +130,11 @@ func Reply(event string, o Outcome, notes []string) *hook.Reply {
 		}
 		sys = append(sys, warns...)
 	case hook.SessionStart, hook.UserPromptSubmit:
-		ctx = append(ctx, blocks...)
 		ctx = append(ctx, warns...)
 		if len(ctx) > 0 {
 			r.HookSpecific = &hook.Specific{HookEventName: event, AdditionalContext: strings.Join(ctx, "\n")}
 		}
 	default: // SessionEnd, PreCompact: nothing can or should be blocked.
-		sys = append(sys, blocks...)
 		sys = append(sys, warns...)
 	}
 	if len(sys) > 0 {
@@ -97,9 +146,8 @@ func Reply(event string, o Outcome, notes []string) *hook.Reply {
 // line renders a verdict as the sentence Claude reads: the reason, then the
 // fix when there is one.
 func line(v verdict.Verdict) string {
-	s := v.Reason
-	if v.Recommendation != "" && !strings.Contains(s, v.Recommendation) {
-		s += " Fix: " + v.Recommendation
+	if fix := verdict.AddedFix(v.Reason, v.Recommendation); fix != "" {
+		return v.Reason + " Fix: " + fix
 	}
-	return s
+	return v.Reason
 }

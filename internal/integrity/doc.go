@@ -64,7 +64,7 @@
 // the check that knows where it runs returns the result that context deserves
 // (a cycle in the support of a claim being promoted is BLOCK at PreToolUse, a
 // WARN elsewhere), the envelope carries all four results, and one table maps
-// (event, result) to a reply with no check-specific exceptions: hookrun.Reply
+// (event, result) to a reply with no check-specific exceptions: hookrun's decide
 // (DESIGN.md), the only one. An invalid result is treated as WARN: a broken
 // check is reported, it does not silently pass or stop work.
 //

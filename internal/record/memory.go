@@ -3,6 +3,7 @@ package record
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -66,6 +67,19 @@ const (
 // researcher records with `vibe memory add` or imports — is trusted as code
 // is: it is the researcher's own statement.
 var SourceTrust = map[string]float64{SourceCode: 1.0, SourcePerson: 1.0, SourcePaper: 0.85, SourceBlog: 0.5, SourceModel: 0.35}
+
+// TrustScale is SourceTrust as a list for people to read, most trusted
+// first: "code 1.00, person 1.00, paper 0.85, blog 0.50, model 0.35".
+func TrustScale() string {
+	var b strings.Builder
+	for i, st := range []string{SourceCode, SourcePerson, SourcePaper, SourceBlog, SourceModel} {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(st + " " + strconv.FormatFloat(SourceTrust[st], 'f', 2, 64))
+	}
+	return b.String()
+}
 
 // DefaultSourceType is the source type of a memory whose source type is
 // not given: what the hooks record is code's observation, `vibe memory add`

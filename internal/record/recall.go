@@ -61,3 +61,30 @@ type TextQuery struct {
 	Since   time.Time
 	Session string
 }
+
+// Memory states: where a memory stands, as the viewer and the research
+// record show it.
+const (
+	MemoryCurrent    = "current"
+	MemoryDisputed   = "disputed"
+	MemorySuperseded = "superseded"
+	MemoryForgotten  = "forgotten"
+)
+
+// MemoryStates are the states, in the order they are listed.
+var MemoryStates = []string{MemoryCurrent, MemoryDisputed, MemorySuperseded, MemoryForgotten}
+
+// State is where m stands: forgotten; superseded (a newer memory
+// contradicts it: recall ranks it down); disputed (it contradicts another
+// memory and no newer one supersedes it); else current.
+func (m MemoryRecord) State() string {
+	switch {
+	case m.Forgotten:
+		return MemoryForgotten
+	case m.SupersededBy != nil:
+		return MemorySuperseded
+	case len(m.Conflicts) > 0:
+		return MemoryDisputed
+	}
+	return MemoryCurrent
+}

@@ -9,7 +9,8 @@ type Stats struct {
 	GateChecks   int `json:"gate_checks"`
 	Literature   int `json:"literature_searches"`
 	OpenAlerts   int `json:"open_alerts"`
-	Advisories   int `json:"advisories"`
+	Advisories   int `json:"advisories"` // every recorded verdict, passes included
+	Decisions    int `json:"decisions"`  // what `vibe decisions` lists: denied, blocked, asked, warned
 	Memories     int `json:"memories"`
 	Vectors      int `json:"vectors"`
 	QueuePending int `json:"queue_pending"`

@@ -51,3 +51,23 @@ type GateSummary struct {
 	LastStatus       string
 	LastAt           time.Time
 }
+
+// MemoryQuery selects a page of a project's memories for the viewer,
+// newest recorded first (by id).
+type MemoryQuery struct {
+	Project string
+	Kind    string // "" = every kind
+	// State is one of MemoryStates; "" = every one but forgotten.
+	State string
+	// BeforeID pages back: only memories with a smaller id (0 = from the
+	// newest).
+	BeforeID int64
+	Limit    int // <= 0 means 100
+}
+
+// MemoryCounts are a project's memories counted by kind (forgotten ones
+// left out) and by state.
+type MemoryCounts struct {
+	Kinds  []NameCount
+	States []NameCount
+}

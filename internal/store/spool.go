@@ -33,6 +33,9 @@ type Record struct {
 	Verdicts   []verdict.Verdict        `json:"verdicts,omitempty"`
 	// Advisory places Verdicts (required when there are verdicts).
 	Advisory *record.AdvisoryContext `json:"advisory,omitempty"`
+	// Decided is what the hook did with each of Verdicts, in their order
+	// (absent in a record an older vibe spooled).
+	Decided []record.Decided `json:"decided,omitempty"`
 }
 
 // Empty reports whether r writes nothing.
@@ -77,7 +80,7 @@ func (t *Tx) Apply(ctx context.Context, r Record) error {
 		if c.ProjectPath == "" {
 			c.ProjectPath = "(unknown)"
 		}
-		if err := t.AppendAdvisories(ctx, c, r.Verdicts); err != nil {
+		if err := t.AppendAdvisories(ctx, c, r.Verdicts, r.Decided...); err != nil {
 			return err
 		}
 	}
@@ -112,6 +115,14 @@ func (r Record) scrubbed() Record {
 			vs[i] = v
 		}
 		r.Verdicts = vs
+	}
+	if len(r.Decided) > 0 {
+		ds := make([]record.Decided, len(r.Decided))
+		for i, d := range r.Decided {
+			d.File = privacy.Scrub(d.File)
+			ds[i] = d
+		}
+		r.Decided = ds
 	}
 	return r
 }

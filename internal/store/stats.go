@@ -13,11 +13,13 @@ func (s *Store) Stats(ctx context.Context) (record.Stats, error) {
   (SELECT count(*) FROM sessions), (SELECT count(*) FROM spine_entries), (SELECT count(*) FROM provenance),
   (SELECT count(*) FROM claim_events), (SELECT count(*) FROM gate_checks), (SELECT count(*) FROM literature_searches),
   (SELECT count(*) FROM observer_alerts WHERE resolved = 0), (SELECT count(*) FROM advisories),
+  (SELECT count(*) FROM advisories a LEFT JOIN hook_decisions d ON d.advisory_id = a.id
+   WHERE a.result <> 'PASS' AND COALESCE(d.kind, '') <> 'recorded'),
   (SELECT count(*) FROM memories WHERE forgotten = 0), (SELECT count(*) FROM vec_memories),
   (SELECT count(*) FROM embed_queue WHERE status = 'pending'), (SELECT count(*) FROM embed_queue WHERE status = 'failed'),
   (SELECT count(*) FROM embed_queue WHERE status = 'done')`).Scan(
 		&st.Sessions, &st.Spine, &st.Provenance, &st.ClaimEvents, &st.GateChecks, &st.Literature, &st.OpenAlerts,
-		&st.Advisories, &st.Memories, &st.Vectors, &st.QueuePending, &st.QueueFailed, &st.QueueDone)
+		&st.Advisories, &st.Decisions, &st.Memories, &st.Vectors, &st.QueuePending, &st.QueueFailed, &st.QueueDone)
 	return st, classify("count rows", err)
 }
 
@@ -61,10 +63,12 @@ func (s *Store) ProjectStats(ctx context.Context, project string) (record.Stats,
   (SELECT count(*) FROM literature_searches WHERE project_path = ?1),
   (SELECT count(*) FROM observer_alerts WHERE resolved = 0 AND project_path = ?1),
   (SELECT count(*) FROM advisories WHERE project_path = ?1),
+  (SELECT count(*) FROM advisories a LEFT JOIN hook_decisions d ON d.advisory_id = a.id
+   WHERE a.project_path = ?1 AND a.result <> 'PASS' AND COALESCE(d.kind, '') <> 'recorded'),
   (SELECT count(*) FROM memories WHERE forgotten = 0 AND project_path = ?1), (SELECT count(*) FROM vec_memories),
   (SELECT count(*) FROM embed_queue WHERE status = 'pending'), (SELECT count(*) FROM embed_queue WHERE status = 'failed'),
   (SELECT count(*) FROM embed_queue WHERE status = 'done')`, project).Scan(
 		&st.Sessions, &st.Spine, &st.Provenance, &st.ClaimEvents, &st.GateChecks, &st.Literature, &st.OpenAlerts,
-		&st.Advisories, &st.Memories, &st.Vectors, &st.QueuePending, &st.QueueFailed, &st.QueueDone)
+		&st.Advisories, &st.Decisions, &st.Memories, &st.Vectors, &st.QueuePending, &st.QueueFailed, &st.QueueDone)
 	return st, classify("count project rows", err)
 }

@@ -122,15 +122,17 @@ func TestAdvisoriesAreAppendOnly(t *testing.T) {
 	s := openTest(t)
 	v := verdict.New("permission", verdict.HardBlock, verdict.High, "denied", map[string]string{"path": "CLAIM-LEDGER.md"})
 	if err := s.Tx(ctx, func(tx *Tx) error {
-		return tx.AppendAdvisories(ctx, record.AdvisoryContext{ProjectPath: "/p", Event: "PreToolUse", At: t0}, []verdict.Verdict{v})
+		return tx.AppendAdvisories(ctx, record.AdvisoryContext{ProjectPath: "/p", Event: "PreToolUse", Tool: "Write", At: t0},
+			[]verdict.Verdict{v}, record.Decided{Kind: record.DecisionDeny, File: "CLAIM-LEDGER.md"})
 	}); err != nil {
 		t.Fatal(err)
 	}
-	got, err := s.Advisories(ctx, "/p", "", true, 10)
-	if err != nil || len(got) != 1 || got[0].Verdict.DecisionHash != v.DecisionHash || got[0].Verdict.Result != verdict.HardBlock {
-		t.Fatalf("advisories %+v %v", got, err)
+	got, err := s.Decisions(ctx, record.DecisionFilter{Project: "/p"})
+	if err != nil || len(got) != 1 || got[0].DecisionHash != v.DecisionHash || got[0].Result != "HARD_BLOCK" || got[0].Kind != "deny" {
+		t.Fatalf("decisions %+v %v", got, err)
 	}
-	for _, q := range []string{"UPDATE advisories SET reason = 'x'", "DELETE FROM advisories"} {
+	for _, q := range []string{"UPDATE advisories SET reason = 'x'", "DELETE FROM advisories",
+		"UPDATE hook_decisions SET kind = 'warn'", "DELETE FROM hook_decisions"} {
 		if _, err := s.DB().Exec(q); err == nil || !strings.Contains(err.Error(), "append-only") {
 			t.Errorf("%s: %v", q, err)
 		}

@@ -214,3 +214,74 @@ FROM gate_checks g WHERE project_path = ? GROUP BY gate_id ORDER BY gate_id`, pr
 	}
 	return out, classify(op, rows.Err())
 }
+
+// memoryStateSQL is each record.MemoryStates' condition on a memory m, as
+// record.MemoryRecord.State decides it.
+var memoryStateSQL = map[string]string{
+	record.MemoryCurrent:    "m.forgotten = 0 AND m.superseded_by IS NULL AND NOT EXISTS (SELECT 1 FROM memory_links l WHERE l.memory_id = m.id)",
+	record.MemoryDisputed:   "m.forgotten = 0 AND m.superseded_by IS NULL AND EXISTS (SELECT 1 FROM memory_links l WHERE l.memory_id = m.id)",
+	record.MemorySuperseded: "m.forgotten = 0 AND m.superseded_by IS NOT NULL",
+	record.MemoryForgotten:  "m.forgotten <> 0",
+}
+
+// MemoryPage lists a project's memories newest recorded first (by id),
+// in full, filtered by kind and state.
+func (s *Store) MemoryPage(ctx context.Context, q record.MemoryQuery) ([]record.MemoryRecord, error) {
+	const op = "list memories"
+	if q.Limit <= 0 {
+		q.Limit = 100
+	}
+	cond, ok := memoryStateSQL[q.State]
+	if !ok {
+		cond = "m.forgotten = 0"
+	}
+	query := "SELECT " + memoryCols + ` FROM memories m
+WHERE m.project_path = ? AND (? = '' OR m.kind = ?) AND (? = 0 OR m.id < ?) AND ` + cond + `
+ORDER BY m.id DESC LIMIT ?`
+	rows, err := s.db.QueryContext(ctx, query, q.Project, q.Kind, q.Kind, q.BeforeID, q.BeforeID, q.Limit)
+	if err != nil {
+		return nil, classify(op, err)
+	}
+	defer rows.Close()
+	var out []record.MemoryRecord
+	for rows.Next() {
+		m, err := scanMemory(rows)
+		if err != nil {
+			return nil, classify(op, err)
+		}
+		out = append(out, m)
+	}
+	return out, classify(op, rows.Err())
+}
+
+// ProjectMemoryCounts counts a project's memories by kind (forgotten ones
+// left out), most first, and by state, in record.MemoryStates' order.
+func (s *Store) ProjectMemoryCounts(ctx context.Context, project string) (record.MemoryCounts, error) {
+	const op = "count memories"
+	var c record.MemoryCounts
+	rows, err := s.db.QueryContext(ctx, `SELECT kind, count(*) FROM memories WHERE project_path = ? AND forgotten = 0
+GROUP BY kind ORDER BY count(*) DESC, kind`, project)
+	if err != nil {
+		return c, classify(op, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var n record.NameCount
+		if err := rows.Scan(&n.Name, &n.Count); err != nil {
+			return c, classify(op, err)
+		}
+		c.Kinds = append(c.Kinds, n)
+	}
+	if err := rows.Err(); err != nil {
+		return c, classify(op, err)
+	}
+	for _, st := range record.MemoryStates {
+		n := record.NameCount{Name: st}
+		if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM memories m WHERE m.project_path = ? AND "+memoryStateSQL[st],
+			project).Scan(&n.Count); err != nil {
+			return c, classify(op, err)
+		}
+		c.States = append(c.States, n)
+	}
+	return c, nil
+}

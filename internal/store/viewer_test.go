@@ -157,3 +157,63 @@ func TestViewerClaimAndGateQueries(t *testing.T) {
 		t.Errorf("gate summaries %+v %v, want %+v", gs, err, want)
 	}
 }
+
+// TestViewerMemoryPage: the memories page filters by kind and state, and
+// each state's SQL selects exactly the memories whose State() it is.
+func TestViewerMemoryPage(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	a := addMem(t, s, "/p", record.KindNote, "batch 3 failed QC", t0)
+	b := addMem(t, s, "/p", record.KindInsight, "batch 3 passed QC after the re-run", t0.Add(time.Hour))
+	c := addMem(t, s, "/p", record.KindNote, "GC content explains the error", t0.Add(2*time.Hour))
+	d := addMem(t, s, "/p", record.KindNote, "a note to forget", t0.Add(3*time.Hour))
+	addMem(t, s, "/other", record.KindNote, "another project", t0)
+	if err := s.Tx(ctx, func(tx *Tx) error {
+		if _, err := tx.LinkConflict(ctx, b, a, t0.Add(time.Hour)); err != nil { // b supersedes a
+			return err
+		}
+		return tx.ForgetMemory(ctx, d)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	ids := func(q record.MemoryQuery) []int64 {
+		t.Helper()
+		q.Project = "/p"
+		ms, err := s.MemoryPage(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := []int64{}
+		for _, m := range ms {
+			if q.State != "" && m.State() != q.State {
+				t.Errorf("state %s listed M-%d, whose state is %s", q.State, m.ID, m.State())
+			}
+			out = append(out, m.ID)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		q    record.MemoryQuery
+		want []int64
+	}{
+		{record.MemoryQuery{}, []int64{c, b, a}},
+		{record.MemoryQuery{Kind: record.KindNote}, []int64{c, a}},
+		{record.MemoryQuery{State: record.MemoryCurrent}, []int64{c}},
+		{record.MemoryQuery{State: record.MemoryDisputed}, []int64{b}},
+		{record.MemoryQuery{State: record.MemorySuperseded}, []int64{a}},
+		{record.MemoryQuery{State: record.MemoryForgotten}, []int64{d}},
+		{record.MemoryQuery{BeforeID: c}, []int64{b, a}},
+		{record.MemoryQuery{Limit: 1}, []int64{c}},
+	} {
+		if got := ids(c.q); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%+v: %v, want %v", c.q, got, c.want)
+		}
+	}
+	counts, err := s.ProjectMemoryCounts(ctx, "/p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(counts); got != "{[{note 2} {insight 1}] [{current 1} {disputed 1} {superseded 1} {forgotten 1}]}" {
+		t.Errorf("counts %s", got)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // Result is the outcome of one check.
@@ -203,4 +204,13 @@ func Sort(vs []Verdict) {
 		}
 		return vs[i].Check < vs[j].Check
 	})
+}
+
+// AddedFix is recommendation when it says something reason does not
+// already say, else "": what a message shows after the reason as its fix.
+func AddedFix(reason, recommendation string) string {
+	if recommendation == "" || strings.Contains(reason, recommendation) {
+		return ""
+	}
+	return recommendation
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
@@ -141,7 +142,7 @@ func TestBrowser(t *testing.T) {
 	base := "http://" + ln.Addr().String()
 	shots := os.Getenv("VIBE_SCREENSHOTS") // a folder: write the README's screenshots there
 	screenshot := map[string]bool{"overview-light": true, "session-light": true, "claims-light": true, "claim-light": true,
-		"gates-light": true, "gate-light": true, "calibration-light": true, "literature-light": true, "seeds-light": true,
+		"gates-light": true, "gate-light": true, "calibration-light": true, "literature-light": true, "seeds-light": true, "decisions-light": true, "memories-light": true,
 		"overview-dark": true, "claim-dark": true, "calibration-dark": true}
 
 	pages := []struct{ name, path string }{
@@ -156,6 +157,9 @@ func TestBrowser(t *testing.T) {
 		{"calibration", srv.link("/calibration")},
 		{"literature", srv.link("/literature")},
 		{"seeds", srv.link("/seeds")},
+		{"decisions", srv.link("/decisions")},
+		{"memories", srv.link("/memories")},
+		{"memory search", srv.link("/memories", "q", "batch QC")},
 	}
 	t.Run("every page loads without a console error or a remote fetch", func(t *testing.T) {
 		for _, p := range pages {
@@ -176,6 +180,35 @@ func TestBrowser(t *testing.T) {
 			styled := eval[bool](t, b, `getComputedStyle(document.querySelector('header')).display === 'flex'`)
 			if !styled {
 				t.Errorf("%s: the stylesheet did not apply (CSP or token?)", p.name)
+			}
+		}
+	})
+
+	t.Run("no overview card is left alone on its row", func(t *testing.T) {
+		defer chromedp.Call(b.ctx, emulation.ClearDeviceMetricsOverride, cdp.Empty{})
+		for _, width := range []int64{1400, 1280, 1000, 800, 761, 760, 600, 390} {
+			if _, err := chromedp.Call(b.ctx, emulation.SetDeviceMetricsOverride,
+				emulation.SetDeviceMetricsOverrideParams{Width: width, Height: 900, DeviceScaleFactor: 1}); err != nil {
+				t.Fatal(err)
+			}
+			b.open(t, base+srv.link("/"))
+			// Cards per row, rows top to bottom.
+			rows := eval[[]int](t, b, `(() => {
+				const tops = new Map();
+				for (const c of document.querySelectorAll('.cards .card')) {
+					const y = Math.round(c.getBoundingClientRect().top);
+					tops.set(y, (tops.get(y) || 0) + 1);
+				}
+				return [...tops.entries()].sort((a, b) => a[0] - b[0]).map(e => e[1]);
+			})()`)
+			if len(rows) == 0 {
+				t.Fatalf("width %d: no cards", width)
+			}
+			for _, n := range rows {
+				if n != rows[0] || (len(rows) > 1 && n == 1) {
+					t.Errorf("width %d: cards per row %v, want every row as full as the first and none alone", width, rows)
+					break
+				}
 			}
 		}
 	})

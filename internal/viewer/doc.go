@@ -1,7 +1,9 @@
 // Package viewer holds `vibe ui`: a local, read-only web viewer of what vibe
-// recorded for one project (overview, sessions and their spine, claims with
-// their history and evidence graph, gate history, calibration, literature,
-// seeds), with its plots drawn as SVG on the server. It must not write: it
+// recorded for one project (overview, sessions with their spine and
+// decisions, claims with their history and evidence graph, gate history,
+// calibration, literature, seeds, what the hooks denied, blocked, asked and
+// warned, and the memories recall searches, with their kind, trust, source
+// and state), with its plots drawn as SVG on the server. It must not write: it
 // reads the database through the Reads interface it declares (store.go; a
 // store opened read-only is passed in, and the package never imports store)
 // and the project's ledger and review files, and it has no handler for any method but GET and

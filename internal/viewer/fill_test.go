@@ -15,6 +15,7 @@ import (
 	"github.com/vibe-science/vibe/internal/hookrun"
 	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/verdict"
 )
 
 // fixtureDir holds the hook inputs Claude Code 2.1.330 recorded
@@ -246,10 +247,45 @@ func (f *filled) research(t testing.TB) {
 				return err
 			}
 		}
-		return nil
+		// Memories: a note a newer insight contradicts (superseded, and
+		// the insight disputed), a hypothesis, and a forgotten note.
+		var ids []int64
+		for _, m := range []record.NewMemory{
+			{Kind: record.KindNote, Text: "Batch 3 failed QC on the GC-rich guides", Source: "cli"},
+			{Kind: record.KindInsight, Text: "Batch 3 passed QC once re-run: the failure was the sequencer", Source: "import",
+				Ref: "notes.jsonl:2", Trust: record.Trust(0.5)},
+			{Kind: record.KindHypothesis, Text: "Seed-region <mismatches> drive the off-target rate", Source: "cli"},
+			{Kind: record.KindNote, Text: "a note forgotten since", Source: "cli"},
+		} {
+			m.ProjectPath, m.SessionID, m.At = f.proj, researchSession, next()
+			id, _, err := tx.AddMemory(ctx, m)
+			if err != nil {
+				return err
+			}
+			ids = append(ids, id)
+		}
+		if _, err := tx.LinkConflict(ctx, ids[1], ids[0], at); err != nil {
+			return err
+		}
+		if err := tx.ForgetMemory(ctx, ids[3]); err != nil {
+			return err
+		}
+		// A warning PostToolUse gave (DC0's, as a hook records it).
+		v := verdict.New("DC0", verdict.Warn, verdict.Med, "results/sample.csv is no input or output of a planned step.", nil)
+		v.Recommendation = "Record it in DESIGN.md under Deviations."
+		return tx.AppendAdvisories(ctx, record.AdvisoryContext{SessionID: researchSession, ProjectPath: f.proj, Event: "PostToolUse",
+			Tool: "Bash", ToolUseID: "toolu_sample", At: next()}, []verdict.Verdict{v}, record.Decided{Kind: "warn", File: "results/sample.csv"})
 	})
 	if err != nil {
 		t.Fatalf("script the research session: %v", err)
 	}
 	f.clock = at.Add(time.Minute)
+	// Decisions of the real PreToolUse hook, now that .vibe-science/
+	// exists: reviewer2 may not write the claim ledger (deny), installing
+	// a package needs the user's approval (ask).
+	f.runHook(t, "PreToolUse", ev("PreToolUse", fmt.Sprintf(
+		`,"tool_name":"Write","agent_type":"vibe:reviewer2","tool_input":{"file_path":%q,"content":"x"},"tool_use_id":"toolu_deny"`,
+		filepath.Join(f.proj, ".vibe-science", "CLAIM-LEDGER.md"))))
+	f.runHook(t, "PreToolUse", ev("PreToolUse",
+		`,"tool_name":"Bash","tool_input":{"command":"pip install numpy"},"tool_use_id":"toolu_ask"`))
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/verdict"
 )
 
 //go:embed templates/*.html assets/*
@@ -70,6 +71,19 @@ func newPages(s *Server) (*pages, error) {
 		"short": func(h string) string { return h[:min(len(h), 12)] },
 		"join":  strings.Join,
 		"num":   intText,
+		"trust": func(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) },
+		"fix":   verdict.AddedFix,
+		// contradicts are the memories m contradicts besides the one
+		// that supersedes it (shown as "by M-n").
+		"contradicts": func(m record.MemoryRecord) []int64 {
+			var out []int64
+			for _, c := range m.Conflicts {
+				if m.SupersededBy == nil || c != *m.SupersededBy {
+					out = append(out, c)
+				}
+			}
+			return out
+		},
 		"token": func() string { return s.cfg.Token },
 		"ms": func(p *int64) string {
 			if p == nil {
@@ -109,6 +123,8 @@ func (p *pages) mux() *http.ServeMux {
 	m.HandleFunc("GET /calibration", p.handle("calibration", p.calibration))
 	m.HandleFunc("GET /literature", p.handle("literature", p.literature))
 	m.HandleFunc("GET /seeds", p.handle("seeds", p.seeds))
+	m.HandleFunc("GET /decisions", p.handle("decisions", p.decisions))
+	m.HandleFunc("GET /memories", p.handle("memories", p.memories))
 	m.HandleFunc("GET /events", p.s.events)
 	m.HandleFunc("GET /assets/{name}", p.asset)
 	return m
@@ -235,6 +251,12 @@ type overviewData struct {
 	Cycles       []string
 	EvidenceErr  string
 	CalibrationN int
+	Decisions    decisionCounts
+	// RecentDecisions are the newest of them.
+	RecentDecisions []record.Decision
+	// MemoryN counts the memories recall searches; Superseded and
+	// Disputed those a contradiction marks.
+	MemoryN, Superseded, Disputed int
 	// State is .vibe-science/STATE.md (the researcher's and vibe's state
 	// note), cut at maxStateBytes.
 	State string
@@ -294,6 +316,27 @@ func (p *pages) overview(r *http.Request, pg *page) error {
 		return err
 	}
 	d.CalibrationN = len(calibrate.Points(entries))
+	if d.Decisions, err = p.decisionCounts(r); err != nil {
+		return err
+	}
+	if d.RecentDecisions, err = st.Decisions(ctx, record.DecisionFilter{Project: root, Limit: 8}); err != nil {
+		return err
+	}
+	mc, err := st.ProjectMemoryCounts(ctx, root)
+	if err != nil {
+		return err
+	}
+	for _, c := range mc.Kinds {
+		d.MemoryN += c.Count
+	}
+	for _, c := range mc.States {
+		switch c.Name {
+		case record.MemorySuperseded:
+			d.Superseded = c.Count
+		case record.MemoryDisputed:
+			d.Disputed = c.Count
+		}
+	}
 	d.State = readCapped(filepath.Join(root, project.Dir, "STATE.md"), maxStateBytes)
 	pg.D = d
 	return nil
@@ -319,6 +362,9 @@ type spineData struct {
 	Window bool
 	// Top is the largest id the page could show.
 	Top int64
+	// Decisions are what vibe denied, blocked, asked and warned in the
+	// session (a session's page only).
+	Decisions []record.Decision
 }
 
 func (p *pages) session(r *http.Request, pg *page) error {
@@ -376,6 +422,12 @@ func (p *pages) spineFor(r *http.Request, pg *page, ss *record.Session) error {
 	d.Top = d.Query.BeforeID - 1
 	if d.Tools, d.Actions, err = p.s.facets(r.Context(), d.Query.Session); err != nil {
 		return err
+	}
+	if ss != nil {
+		if d.Decisions, err = p.s.cfg.Store.Decisions(r.Context(), record.DecisionFilter{Project: p.s.cfg.Project, Session: ss.ID,
+			Limit: decisionsPageSize}); err != nil {
+			return err
+		}
 	}
 	pg.D = d
 	return nil

@@ -70,6 +70,22 @@ func TestPagesRender(t *testing.T) {
 		{"/calibration", []string{`id="reliability"`, `id="confidence-outcome"`, `id="brier"`, "12 claim outcomes"}},
 		{"/literature", []string{"seed region mismatch specificity", "pubmed", "10.1038/nbt.2647"}},
 		{"/seeds", []string{"SEED-20261120-001", "Why do guides with &lt;3 mismatches cluster?"}},
+		{"/", []string{"4</span> decisions: 2 denied or blocked, 1 asked, 1 warned", "5</span> memories: 1 superseded, 1 disputed",
+			"<h2>Recent decisions</h2>\n<table class=\"decisions\">", "pip install numpy"}},
+		{"/decisions", []string{"<option value=\"deny\">deny (2)</option>", "<option value=\"ask\">ask (1)</option>",
+			`<span class="status d-deny">deny</span><br><small>HARD_BLOCK</small>`, "<td>Write</td><td class=\"path\">.vibe-science/CLAIM-LEDGER.md</td>",
+			`<span class="status d-ask">ask</span>`, "pip install numpy", `<span class="status d-warn">warn</span>`, "results/sample.csv",
+			"Fix: Record it in DESIGN.md under Deviations."}},
+		{"/decisions?kind=ask", []string{"pip install numpy"}},
+		{"/decisions?check=nothing", []string{"No decision matches these filters."}},
+		{"/session?id=" + researchSession, []string{`<section class="session-decisions"><h2>Decisions</h2>`, "pip install numpy", "results/sample.csv"}},
+		{"/memories", []string{"M-", "Batch 3 failed QC on the GC-rich guides", `<span class="status m-superseded">superseded</span>`,
+			`<span class="status m-disputed">disputed</span>`, "Seed-region &lt;mismatches&gt; drive the off-target rate",
+			"notes.jsonl:2", "<td>0.50</td>", "code 1.00, person 1.00, paper 0.85, blog 0.50, model 0.35"}},
+		{"/memories?q=sequencer+failure", []string{"Best match first", "the failure was the sequencer"}},
+		{"/memories?q=the", []string{"has no word recall can search for"}},
+		{"/memories?state=forgotten", []string{"a note forgotten since"}},
+		{"/memories?kind=hypothesis", []string{"Seed-region &lt;mismatches&gt;"}},
 	}
 	for _, c := range cases {
 		sep := "?"
@@ -95,6 +111,18 @@ func TestPagesRender(t *testing.T) {
 		if strings.Contains(body, "<style") || strings.Contains(body, " style=") || strings.Contains(body, "<script>") {
 			t.Errorf("GET %s: inline style or script, which the CSP forbids", c.path)
 		}
+	}
+}
+
+// TestDecisionsSayEachFixOnce: a decision whose reason already says its
+// fix (a permission's) shows no "Fix:" line repeating it; one whose reason
+// does not (DC0's) shows its fix.
+func TestDecisionsSayEachFixOnce(t *testing.T) {
+	f := fill(t)
+	srv := open(t, f)
+	_, body, _ := get(t, srv.Handler(), "/decisions?t=tok3n")
+	if strings.Contains(body, "<small>Fix: installing packages") || !strings.Contains(body, "<small>Fix: Record it in DESIGN.md under Deviations.</small>") {
+		t.Errorf("fixes on the decisions page:\n%s", body)
 	}
 }
 

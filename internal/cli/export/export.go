@@ -16,6 +16,7 @@ import (
 	"github.com/vibe-science/vibe/internal/projectfiles"
 	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/verdict"
 )
 
 // ExportOptions are the flags of `vibe export`.
@@ -40,10 +41,11 @@ func NewCmdExport(f *cli.Factory, runF func(*ExportOptions) error) *cobra.Comman
 		Use:   "export",
 		Short: "Write the project's research record as Markdown (.vibe-science/RECORD.md, linked from STATE.md)",
 		Long: `export writes what vibe recorded about the project as one readable Markdown file: the sessions
-with their narratives, the research spine, each claim with its events, the gate results, the
-Reviewer 2 reviews, the serendipity seeds and the observer's alerts, oldest first. It goes to
-.vibe-science/RECORD.md (replaced each time), and vibe's section of STATE.md links it; --output
-names another file, or - for stdout.`,
+with their narratives, the research spine, each claim with its events, the gate results, what
+vibe's hooks denied, blocked, asked and warned, the Reviewer 2 reviews, the serendipity seeds,
+the observer's alerts and the memories recall searches (kind, trust, source, state), oldest
+first. It goes to .vibe-science/RECORD.md (replaced each time), and vibe's section of STATE.md
+links it; --output names another file, or - for stdout.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if runF != nil {
@@ -101,10 +103,10 @@ func runExport(ctx context.Context, o *ExportOptions) error {
 			fmt.Fprintf(o.IO.ErrOut, "vibe: the record is written, but STATE.md was not updated: %v\n", err)
 		}
 	}
-	fmt.Fprintf(o.IO.Out, "wrote %s (%s, %s, %s, %s, %s, %s, %s)\n", path,
+	fmt.Fprintf(o.IO.Out, "wrote %s (%s, %s, %s, %s, %s, %s, %s, %s, %s)\n", path,
 		count(len(rec.sessions), "session"), count(len(rec.spine), "spine entry"), count(len(rec.claimOrder), "claim"),
-		count(len(rec.gates), "gate result"), count(len(rec.reviews), "review"), count(len(rec.seeds), "seed"),
-		count(len(rec.alerts), "alert"))
+		count(len(rec.gates), "gate result"), count(len(rec.decisions), "decision"), count(len(rec.reviews), "review"),
+		count(len(rec.seeds), "seed"), count(len(rec.alerts), "alert"), count(len(rec.memories), "memory"))
 	return nil
 }
 
@@ -128,7 +130,15 @@ type researchRecord struct {
 	reviews    []record.R2Review
 	seeds      []record.SeedRecord
 	alerts     []record.Alert
+	decisions  []record.Decision
+	// memories are those recall searches, but actions and narratives (the
+	// spine and the sessions above say them).
+	memories []record.MemoryRecord
 }
+
+// notExported are the memory kinds the record's other sections already
+// hold: one action per tool call (the spine), one narrative per session.
+var notExported = []string{record.KindAction, record.KindNarrative}
 
 func gatherRecord(ctx context.Context, st *store.Store, root string, spineLimit int) (researchRecord, error) {
 	var r researchRecord
@@ -170,7 +180,17 @@ func gatherRecord(ctx context.Context, st *store.Store, root string, spineLimit 
 		return r, err
 	}
 	slices.SortStableFunc(r.alerts, func(a, b record.Alert) int { return a.CreatedAt.Compare(b.CreatedAt) })
-	return r, nil
+	if r.decisions, err = st.Decisions(ctx, record.DecisionFilter{Project: root, Limit: exportLimit}); err != nil {
+		return r, err
+	}
+	slices.Reverse(r.decisions)
+	err = st.ExportMemories(ctx, root, func(m record.MemoryRecord) error {
+		if !slices.Contains(notExported, m.Kind) && len(r.memories) < exportLimit {
+			r.memories = append(r.memories, m)
+		}
+		return nil
+	})
+	return r, err
 }
 
 func (r researchRecord) markdown(proj project.Project, now time.Time, db string) string {
@@ -256,6 +276,17 @@ func (r researchRecord) markdown(proj project.Project, now time.Time, db string)
 		})
 	}
 
+	b.WriteString("\n## Decisions\n\n")
+	if len(r.decisions) == 0 {
+		b.WriteString("vibe denied, blocked, asked and warned nothing.\n")
+	} else {
+		b.WriteString("What vibe's hooks denied, blocked, asked and warned (`vibe decisions` lists them too).\n\n")
+		mdTable(&b, []string{"time (UTC)", "session", "hook", "decision", "check", "tool", "file", "message", "fix"}, len(r.decisions), func(i int) []string {
+			d := r.decisions[i]
+			return []string{cli.TS(d.At), cli.ShortID(d.SessionID), d.Event, d.Kind, d.Check, d.Tool, d.File, d.Reason, verdict.AddedFix(d.Reason, d.Recommendation)}
+		})
+	}
+
 	b.WriteString("\n## Reviews\n\n")
 	if len(r.reviews) == 0 {
 		b.WriteString("None recorded.\n")
@@ -310,7 +341,40 @@ func (r researchRecord) markdown(proj project.Project, now time.Time, db string)
 			return []string{cli.TS(a.CreatedAt), a.Level, a.Check, a.Message, state}
 		})
 	}
+
+	b.WriteString("\n## Memories\n\n")
+	if len(r.memories) == 0 {
+		b.WriteString("None recorded.\n")
+	} else {
+		b.WriteString("What recall searches, oldest first, but the actions and narratives the spine and the sessions above hold. " +
+			"Trust runs from 0 to 1 and starts at its source's (" + record.TrustScale() + "); " +
+			"a superseded memory is contradicted by a newer one, a disputed one contradicts another.\n\n")
+		mdTable(&b, []string{"memory", "time (UTC)", "kind", "trust", "source", "state", "text"}, len(r.memories), func(i int) []string {
+			m := r.memories[i]
+			source := m.Source
+			if m.Ref != "" {
+				source += ": " + m.Ref
+			}
+			return []string{fmt.Sprintf("M-%d", m.ID), cli.TS(m.CreatedAt), m.Kind, fmt.Sprintf("%.2f", m.Trust), source,
+				memoryState(m), m.Text}
+		})
+	}
 	return b.String()
+}
+
+// memoryState is m's state with the memories it names.
+func memoryState(m record.MemoryRecord) string {
+	switch m.State() {
+	case record.MemorySuperseded:
+		return fmt.Sprintf("superseded by M-%d", *m.SupersededBy)
+	case record.MemoryDisputed:
+		ids := make([]string, len(m.Conflicts))
+		for i, c := range m.Conflicts {
+			ids[i] = fmt.Sprintf("M-%d", c)
+		}
+		return "disputed by " + strings.Join(ids, ", ")
+	}
+	return m.State()
 }
 
 // mdTable writes a Markdown table; cells are made one line and their pipes

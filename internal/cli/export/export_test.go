@@ -14,6 +14,7 @@ import (
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/verdict"
 )
 
 // TestExportResearchRecord: vibe export writes the project's research
@@ -65,8 +66,34 @@ func TestExportResearchRecord(t *testing.T) {
 			CausalQuestion: "Does GC content drive the error?"}, "sess-aaaa1111", gateT0); err != nil {
 			return err
 		}
-		_, _, err := tx.RaiseAlert(ctx, record.NewAlert{ProjectPath: root, SessionID: "sess-aaaa1111", Check: "drift", Level: "WARN",
-			Message: "threshold loosened", Fingerprint: "fp1", At: gateT0})
+		if _, _, err := tx.RaiseAlert(ctx, record.NewAlert{ProjectPath: root, SessionID: "sess-aaaa1111", Check: "drift", Level: "WARN",
+			Message: "threshold loosened", Fingerprint: "fp1", At: gateT0}); err != nil {
+			return err
+		}
+		v := verdict.New("DQ4", verdict.Block, verdict.High, "0.86 in FINDINGS.md is not in FINDINGS.json.", nil)
+		v.Recommendation = "Write the number from FINDINGS.json."
+		if err := tx.AppendAdvisories(ctx, record.AdvisoryContext{SessionID: "sess-aaaa1111", ProjectPath: root, Event: "PreToolUse",
+			Tool: "Write", At: gateT0}, []verdict.Verdict{v}, record.Decided{Kind: "deny", File: "RQ-001/04-results/FINDINGS.md"}); err != nil {
+			return err
+		}
+		pass := verdict.New("DQ1", verdict.Pass, verdict.Low, "DQ1 PASS", nil)
+		if err := tx.AppendAdvisories(ctx, record.AdvisoryContext{SessionID: "sess-aaaa1111", ProjectPath: root, Event: "PostToolUse",
+			Tool: "Bash", At: gateT0}, []verdict.Verdict{pass}, record.Decided{Kind: "recorded"}); err != nil {
+			return err
+		}
+		for _, m := range []record.NewMemory{
+			{ProjectPath: root, Kind: record.KindNote, Text: "batch 3 was re-run", Source: "cli", At: gateT0},
+			{ProjectPath: root, Kind: record.KindInsight, Text: "GC | content explains the error", Source: "import", Ref: "notes.jsonl:4",
+				Trust: record.Trust(0.5), At: gateT0.Add(time.Minute)},
+			{ProjectPath: root, Kind: record.KindAction, Text: "MODEL_TRAIN: python train.py", Source: "hook", At: gateT0},
+			{ProjectPath: other, Kind: record.KindNote, Text: "another project's note", Source: "cli", At: gateT0},
+		} {
+			if _, _, err := tx.AddMemory(ctx, m); err != nil {
+				return err
+			}
+		}
+		// M-2 contradicts M-1 and is newer: M-1 is superseded, M-2 disputed.
+		_, err := tx.LinkConflict(ctx, 2, 1, gateT0.Add(time.Minute))
 		return err
 	})
 	if err != nil {
@@ -101,15 +128,25 @@ func TestExportResearchRecord(t *testing.T) {
 		"| SEED-001 | PENDING |  | GC bias: Does GC content drive the error? |\n",
 		"\n## Observer alerts\n",
 		"| 2026-03-02 10:30 | WARN | drift | threshold loosened | open |\n",
+		"\n## Decisions\n\nWhat vibe's hooks denied, blocked, asked and warned (`vibe decisions` lists them too).\n\n" +
+			"| time (UTC) | session | hook | decision | check | tool | file | message | fix |\n|---|---|---|---|---|---|---|---|---|\n" +
+			"| 2026-03-02 10:30 | sess-aaa | PreToolUse | deny | DQ4 | Write | RQ-001/04-results/FINDINGS.md | 0.86 in FINDINGS.md is not in FINDINGS.json. | Write the number from FINDINGS.json. |\n\n## Reviews",
+		"\n## Memories\n\nWhat recall searches, oldest first, but the actions and narratives the spine and the sessions above hold. " +
+			"Trust runs from 0 to 1 and starts at its source's (code 1.00, person 1.00, paper 0.85, blog 0.50, model 0.35); " +
+			"a superseded memory is contradicted by a newer one, a disputed one contradicts another.\n\n" +
+			"| memory | time (UTC) | kind | trust | source | state | text |\n|---|---|---|---|---|---|---|\n" +
+			"| M-1 | 2026-03-02 10:30 | note | 1.00 | cli | superseded by M-2 | batch 3 was re-run |\n" +
+			"| M-2 | 2026-03-02 10:31 | insight | 0.50 | import: notes.jsonl:4 | disputed by M-1 | GC \\| content explains the error |\n",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("record lacks %q:\n%s", want, md)
 		}
 	}
-	if strings.Contains(md, "elsewhere.md") || strings.Contains(md, "sess-oth") {
+	if strings.Contains(md, "elsewhere.md") || strings.Contains(md, "sess-oth") || strings.Contains(md, "another project's note") ||
+		strings.Contains(md, "MODEL_TRAIN: python") || strings.Contains(md, "DQ1 PASS") {
 		t.Errorf("another project's records leaked into the export:\n%s", md)
 	}
-	if out.String() != "wrote "+record+" (1 session, 1 spine entry, 1 claim, 1 gate result, 1 review, 1 seed, 1 alert)\n" {
+	if out.String() != "wrote "+record+" (1 session, 1 spine entry, 1 claim, 1 gate result, 1 decision, 1 review, 1 seed, 1 alert, 2 memories)\n" {
 		t.Errorf("stdout %q", out)
 	}
 	state, err := os.ReadFile(filepath.Join(root, ".vibe-science", "STATE.md"))

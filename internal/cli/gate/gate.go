@@ -19,8 +19,11 @@ import (
 	"github.com/vibe-science/vibe/internal/buildinfo"
 	"github.com/vibe-science/vibe/internal/claim"
 	"github.com/vibe-science/vibe/internal/cli"
+	"github.com/vibe-science/vibe/internal/cli/decisions"
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/gatecheck"
+	"github.com/vibe-science/vibe/internal/ledger"
+	"github.com/vibe-science/vibe/internal/literature"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/schemacheck"
@@ -616,8 +619,13 @@ func NewCmdGateHistory(f *cli.Factory, runF func(*GateHistoryOptions) error) *co
 	opts := &GateHistoryOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot}
 	cmd := &cobra.Command{
 		Use:   "history",
-		Short: "List the gate results recorded for this project, newest first",
-		Args:  cobra.NoArgs,
+		Short: "List the gate results and the hooks' decisions by gates recorded for this project, newest first",
+		Long: "Lists, newest first, each gate run (by a hook after a call, or by `vibe gate run`) with its " +
+			"status and checks, and each decision a hook made on a gate's verdict: a write PreToolUse denied " +
+			"before it happened (DQ4, L-1, a promotion D1 refused), a turn PostToolUse blocked, a warning. A run " +
+			"a hook blocked on is listed twice: the run, and the decision (DECISION block). `vibe decisions` lists " +
+			"every decision, gates' or not.",
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if opts.Gate != "" {
 				g, ok := gate.Lookup(opts.Gate)
@@ -651,7 +659,40 @@ func NewCmdGateHistory(f *cli.Factory, runF func(*GateHistoryOptions) error) *co
 	return cmd
 }
 
+// gateOfCheck maps the verdict checks that decide for a gate without
+// bearing its id to that gate: a promotion refused for missing gates and
+// circular support are D1's, a literature drought L-1's.
+var gateOfCheck = map[string]string{ledger.CheckPromotion: "D1", claim.CheckCircular: "D1", literature.CheckDrought: "L-1"}
+
+// gateDecisionChecks are the checks whose decisions belong to gate id ("":
+// every gate).
+func gateDecisionChecks(id string) []string {
+	var out []string
+	for _, g := range gate.Registry() {
+		if id == "" || g.ID == id {
+			out = append(out, g.ID)
+		}
+	}
+	for check, g := range gateOfCheck {
+		if id == "" || g == id {
+			out = append(out, check)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// gateOf is the gate a decision's check belongs to.
+func gateOf(check string) string {
+	if g, ok := gateOfCheck[check]; ok {
+		return g
+	}
+	return check
+}
+
 type gateHistoryJSON struct {
+	// Kind is "run" for a gate run, "decision" for a hook's decision.
+	Kind         string             `json:"kind"`
 	ID           int64              `json:"id"`
 	CheckedAt    string             `json:"checked_at"`
 	Gate         string             `json:"gate"`
@@ -666,15 +707,22 @@ type gateHistoryJSON struct {
 	DecisionHash string             `json:"decision_hash"`
 }
 
+// gateDecisionJSON is a hook's decision in `vibe gate history --json`: the
+// entry of `vibe decisions --json` with its gate.
+type gateDecisionJSON struct {
+	Kind string `json:"kind"`
+	Gate string `json:"gate"`
+	decisions.DecisionJSON
+}
+
 func runGateHistory(ctx context.Context, o *GateHistoryOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	pr, err := o.ProjectRoot(o.Project, false)
+	root, err := o.ProjectRoot(o.Project, false)
 	if err != nil {
 		return err
 	}
-	root := pr
 	st, err := o.Store(ctx)
 	if err != nil {
 		return err
@@ -683,10 +731,34 @@ func runGateHistory(ctx context.Context, o *GateHistoryOptions) error {
 	if err != nil {
 		return err
 	}
+	decs, err := st.Decisions(ctx, record.DecisionFilter{Project: root, Checks: gateDecisionChecks(o.Gate), Claim: o.Claim, Limit: o.Limit})
+	if err != nil {
+		return err
+	}
+	// Newest first, runs and decisions together, at most Limit.
+	type entry struct {
+		run *record.GateRecord
+		dec *record.Decision
+		at  time.Time
+	}
+	entries := make([]entry, 0, len(recs)+len(decs))
+	for i := range recs {
+		entries = append(entries, entry{run: &recs[i], at: recs[i].At})
+	}
+	for i := range decs {
+		entries = append(entries, entry{dec: &decs[i], at: decs[i].At})
+	}
+	sort.SliceStable(entries, func(i, j int) bool { return entries[i].at.After(entries[j].at) })
+	entries = entries[:min(len(entries), o.Limit)]
 	if o.JSON {
-		out := make([]gateHistoryJSON, 0, len(recs))
-		for _, r := range recs {
-			j := gateHistoryJSON{ID: r.ID, CheckedAt: r.At.UTC().Format("2006-01-02T15:04:05Z"), Gate: r.GateID, Claim: r.ClaimID,
+		out := make([]any, 0, len(entries))
+		for _, e := range entries {
+			if d := e.dec; d != nil {
+				out = append(out, gateDecisionJSON{Kind: "decision", Gate: gateOf(d.Check), DecisionJSON: decisions.JSON([]record.Decision{*d})[0]})
+				continue
+			}
+			r := e.run
+			j := gateHistoryJSON{Kind: "run", ID: r.ID, CheckedAt: r.At.UTC().Format("2006-01-02T15:04:05Z"), Gate: r.GateID, Claim: r.ClaimID,
 				Status: r.Status, Passed: r.Passed, Warned: r.Warned, Failed: r.Failed, Session: r.Session,
 				Checks: r.Checks, Inputs: r.Inputs, DecisionHash: r.DecisionHash}
 			if j.Checks == nil {
@@ -699,20 +771,30 @@ func runGateHistory(ctx context.Context, o *GateHistoryOptions) error {
 		}
 		return cli.WriteJSON(o.IO.Out, out)
 	}
-	if len(recs) == 0 {
+	if len(entries) == 0 {
 		fmt.Fprintf(o.IO.ErrOut, "no gate results recorded for %s yet; `vibe gate run ID` computes and records one\n", root)
 		return nil
 	}
-	rows := make([][]string, 0, len(recs))
-	for _, r := range recs {
+	rows := make([][]string, 0, len(entries))
+	for _, e := range entries {
+		if d := e.dec; d != nil {
+			c := "-"
+			if len(d.Claims) > 0 {
+				c = strings.Join(d.Claims, ",")
+			}
+			rows = append(rows, []string{"-", cli.TS(d.At), gateOf(d.Check), c, d.Result, cli.OrDash(d.Kind), "-",
+				cli.OrDash(cli.ShortID(d.SessionID))})
+			continue
+		}
+		r := e.run
 		session := "cli"
 		if r.Session != "" {
 			session = cli.ShortID(r.Session)
 		}
 		rows = append(rows, []string{strconv.FormatInt(r.ID, 10), cli.TS(r.At), r.GateID, cli.OrDash(r.ClaimID), string(r.Status),
-			fmt.Sprintf("%d/%d/%d", r.Passed, r.Warned, r.Failed), session})
+			"-", fmt.Sprintf("%d/%d/%d", r.Passed, r.Warned, r.Failed), session})
 	}
-	cli.Table(o.IO, "ID\tTIME\tGATE\tCLAIM\tSTATUS\tCHECKS ok/warn/fail\tSESSION", rows)
+	cli.Table(o.IO, "ID\tTIME\tGATE\tCLAIM\tSTATUS\tDECISION\tCHECKS ok/warn/fail\tSESSION", rows)
 	return nil
 }
 

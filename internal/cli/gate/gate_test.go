@@ -16,6 +16,9 @@ import (
 	"github.com/vibe-science/vibe/internal/cli/domain"
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/gatecheck"
+	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/verdict"
 )
 
 const gateRQ = ".vibe-science/RQ-001-offtarget"
@@ -497,11 +500,65 @@ func TestRunGateHistory(t *testing.T) {
 	if err := runGateHistory(ctx, &GateHistoryOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Project: root, Limit: 20}); err != nil {
 		t.Fatal(err)
 	}
-	want := "ID  TIME              GATE  CLAIM  STATUS  CHECKS ok/warn/fail  SESSION\n" +
-		"2   2026-03-02 10:30  DQ1   -      PASS    5/0/0                abcdef12\n" +
-		"1   2026-03-02 10:30  DQ4   C-001  PASS    2/0/0                abcdef12\n"
+	want := "ID  TIME              GATE  CLAIM  STATUS  DECISION  CHECKS ok/warn/fail  SESSION\n" +
+		"2   2026-03-02 10:30  DQ1   -      PASS    -         5/0/0                abcdef12\n" +
+		"1   2026-03-02 10:30  DQ4   C-001  PASS    -         2/0/0                abcdef12\n"
 	if out.String() != want {
 		t.Errorf("table:\n%s\nwant:\n%s", out.String(), want)
+	}
+
+	// The hooks' decisions by gates join the runs: a findings write DQ4
+	// denied before it happened (it has no run), a promotion refused for
+	// its gates (D1's), a block after a call; a permission denial is no
+	// gate's and stays out.
+	st, err := f.Store(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 3, 2, 10, 31, 0, 0, time.UTC)
+	decide := func(event, check string, r verdict.Result, kind string, claims ...string) {
+		t.Helper()
+		v := verdict.New(check, r, verdict.High, check+" reason", nil)
+		v.Evidence.Claims = claims
+		at = at.Add(time.Minute)
+		if err := st.Tx(ctx, func(tx *store.Tx) error {
+			return tx.AppendAdvisories(ctx, record.AdvisoryContext{SessionID: "s-77777777", ProjectPath: root, Event: event, Tool: "Write", At: at},
+				[]verdict.Verdict{v}, record.Decided{Kind: kind})
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	decide("PreToolUse", "DQ4", verdict.Block, "deny", "C-001")
+	decide("PreToolUse", "permission", verdict.HardBlock, "deny")
+	decide("PreToolUse", "claim-promotion", verdict.Block, "deny", "C-002")
+	decide("PostToolUse", "DQ1", verdict.Block, "block")
+	out.Reset()
+	if err := runGateHistory(ctx, &GateHistoryOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Project: root, Limit: 20}); err != nil {
+		t.Fatal(err)
+	}
+	want = "ID  TIME              GATE  CLAIM  STATUS  DECISION  CHECKS ok/warn/fail  SESSION\n" +
+		"-   2026-03-02 10:35  DQ1   -      BLOCK   block     -                    s-777777\n" +
+		"-   2026-03-02 10:34  D1    C-002  BLOCK   deny      -                    s-777777\n" +
+		"-   2026-03-02 10:32  DQ4   C-001  BLOCK   deny      -                    s-777777\n" +
+		"2   2026-03-02 10:30  DQ1   -      PASS    -         5/0/0                abcdef12\n" +
+		"1   2026-03-02 10:30  DQ4   C-001  PASS    -         2/0/0                abcdef12\n"
+	if out.String() != want {
+		t.Errorf("with decisions:\n%s\nwant:\n%s", out.String(), want)
+	}
+	out.Reset()
+	if err := runGateHistory(ctx, &GateHistoryOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Project: root, Gate: "D1", Limit: 20}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "ID  TIME              GATE  CLAIM  STATUS  DECISION  CHECKS ok/warn/fail  SESSION\n" +
+		"-   2026-03-02 10:34  D1    C-002  BLOCK   deny      -                    s-777777\n"; out.String() != want {
+		t.Errorf("--gate D1:\n%s\nwant:\n%s", out.String(), want)
+	}
+	out.Reset()
+	if err := runGateHistory(ctx, &GateHistoryOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Project: root, Limit: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(out.String(), "\n"); n != 3 {
+		t.Errorf("--limit 2: %d lines\n%s", n, out.String())
 	}
 
 	out.Reset()
@@ -512,10 +569,18 @@ func TestRunGateHistory(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 1 || got[0].Gate != "DQ4" || got[0].Claim != "C-001" || got[0].CheckedAt != "2026-03-02T10:30:00Z" ||
-		got[0].Session != "abcdef1234567890" || got[0].Passed != 2 || len(got[0].Checks) != 2 || len(got[0].Inputs) != 2 ||
-		len(got[0].DecisionHash) != 64 {
+	if len(got) != 2 || got[1].Kind != "run" || got[1].Gate != "DQ4" || got[1].Claim != "C-001" || got[1].CheckedAt != "2026-03-02T10:30:00Z" ||
+		got[1].Session != "abcdef1234567890" || got[1].Passed != 2 || len(got[1].Checks) != 2 || len(got[1].Inputs) != 2 ||
+		len(got[1].DecisionHash) != 64 {
 		t.Errorf("json %+v", got)
+	}
+	var dec []map[string]any
+	if err := json.Unmarshal(out.Bytes(), &dec); err != nil {
+		t.Fatal(err)
+	}
+	if d := dec[0]; d["kind"] != "decision" || d["gate"] != "DQ4" || d["decision"] != "deny" || d["hook"] != "PreToolUse" ||
+		d["decided_at"] != "2026-03-02T10:32:00Z" || d["reason"] != "DQ4 reason" {
+		t.Errorf("json decision %+v", d)
 	}
 	// Only this project's results are listed.
 	other := clitest.GateProject(t)

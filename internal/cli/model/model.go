@@ -218,7 +218,7 @@ func runModelList(ctx context.Context, o *ModelListOptions) error {
 		r := ModelRow{Name: m.Name, Current: m.Name == current, Status: "installed", Bytes: m.Bytes, Dir: m.Dir, Checksums: "none"}
 		if !m.Ready {
 			r.Status = "incomplete"
-			r.Problem = embed.Ready(m.Dir).Error()
+			r.Problem = m.Dir + " lacks " + strings.Join(embed.Missing(m.Dir), " and ")
 		}
 		if m.Recorded {
 			r.Checksums = "recorded"
@@ -273,13 +273,26 @@ func runModelList(ctx context.Context, o *ModelListOptions) error {
 		out = append(out, []string{mark + " " + r.Name, r.Status, size, r.Checksums})
 	}
 	cli.Table(o.IO, "  NAME\tSTATUS\tSIZE\tCHECKSUMS", out)
+	// One line per model that needs one: an incomplete model says what it
+	// lacks, and the current one what the worker does without it, in the
+	// words of its status (it said "incomplete" above and "not installed"
+	// here).
 	for _, r := range rows {
-		if r.Problem != "" {
-			fmt.Fprintf(o.IO.Out, "%s: %s\n", r.Name, r.Problem)
-		}
-		if r.Current && r.Status != "installed" {
+		var line string
+		switch {
+		case r.Current && r.Status == "incomplete":
+			effect, _ := cli.ModelAbsent(p, r.Name, o.Getenv)
+			line = "current model " + r.Name + ": incomplete (" + r.Problem + "): " + effect
+		case r.Current && r.Status != "installed":
 			state, _ := cli.MissingModel(p, r.Name, o.Getenv)
-			fmt.Fprintf(o.IO.Out, "current model %s: %s\n", r.Name, state)
+			line = "current model " + r.Name + ": " + state
+		case r.Status == "incomplete":
+			line = r.Name + ": incomplete (" + r.Problem + "); `vibe model pull " + r.Name + "` completes it"
+		case r.Problem != "":
+			line = r.Name + ": " + r.Problem
+		}
+		if line != "" {
+			fmt.Fprintln(o.IO.Out, line)
 		}
 	}
 	return nil

@@ -348,7 +348,7 @@ func TestRunModelList(t *testing.T) {
 		"  half\tincomplete\t16 B\tunrecorded\n" +
 		"* mini\tinstalled\t194 B\tmismatch\n" + // SHA256SUMS counts too +
 		"  potion-base-8M\tavailable\tunpublished\ton first download\n" +
-		"half: model not installed: " + half + " lacks tokenizer.json (run `vibe model pull half`)\n" +
+		"half: incomplete (" + half + " lacks tokenizer.json); `vibe model pull half` completes it\n" +
 		"mini: verify " + filepath.Join(good, "tokenizer.json") + ": SHA-256 is " + sha("tokenizer.json bytes") + ", SHA256SUMS records " + sha("changed") +
 		": the file changed since it was downloaded (run `vibe model pull mini` again)\n"
 	if out.String() != want {
@@ -365,6 +365,29 @@ func TestRunModelList(t *testing.T) {
     "bytes": 194,
     "checksums": "recorded",`) {
 		t.Errorf("json:\n%s", out)
+	}
+
+	// The current model half downloaded: one status, "incomplete", in the
+	// table and in the line that says what it lacks and what the worker
+	// does meanwhile (it said "incomplete" above and "not installed" here).
+	if err := setSettingsModel(f.Paths(), "half"); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(half, embed.TokenizerFile+".part"), []byte("part"), 0o644)
+	out.Reset()
+	o.JSON = false
+	if err := runModelList(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	want = "  NAME\tSTATUS\tSIZE\tCHECKSUMS\n" +
+		"  all-MiniLM-L6-v2\tavailable\t86.7 MiB\tpublished\n" +
+		"* half\tincomplete\t16 B\tnone\n" +
+		"  mini\tinstalled\t194 B\trecorded\n" +
+		"  potion-base-8M\tavailable\tunpublished\ton first download\n" +
+		"current model half: incomplete (" + half + " lacks tokenizer.json): once started, the worker embeds with the fallback " +
+		"hashed-token embedder (degraded vectors) until its files are placed in " + half + " (vibe does not know how to download it)\n"
+	if out.String() != want {
+		t.Errorf("current model incomplete:\n%s\nwant:\n%s", out, want)
 	}
 }
 

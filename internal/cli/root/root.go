@@ -8,6 +8,7 @@ import (
 	"github.com/vibe-science/vibe/internal/cli/alerts"
 	"github.com/vibe-science/vibe/internal/cli/brief"
 	"github.com/vibe-science/vibe/internal/cli/calibration"
+	"github.com/vibe-science/vibe/internal/cli/decisions"
 	"github.com/vibe-science/vibe/internal/cli/doctor"
 	"github.com/vibe-science/vibe/internal/cli/domain"
 	"github.com/vibe-science/vibe/internal/cli/export"
@@ -28,39 +29,75 @@ import (
 	"github.com/vibe-science/vibe/internal/cli/worker"
 )
 
+// The groups `vibe --help` lists the commands in, in this order; what is
+// in none (version, uninstall, help, completion) is listed last under
+// "Additional Commands".
+var groups = []*cobra.Group{
+	{ID: "start", Title: "Getting started:"},
+	{ID: "record", Title: "What vibe recorded and decided:"},
+	{ID: "memory", Title: "Memory and recall:"},
+	{ID: "rules", Title: "Rules and protected files:"},
+}
+
+// gettingStarted is the first thing `vibe --help` says.
+const gettingStarted = `vibe enforces a research methodology on Claude Code through hooks, and lets you inspect and
+search what it recorded.
+
+Getting started: ` + "`vibe setup`" + ` once, then ` + "`vibe init`" + ` in a project, and start Claude Code there.
+` + "`vibe status`" + ` says what vibe holds, ` + "`vibe decisions`" + ` what it denied, blocked, asked and warned,
+and ` + "`vibe ui`" + ` opens the whole record in a browser. File formats: ` + "`vibe help formats`" + `.`
+
 // NewRootCmd builds the whole command tree.
 func NewRootCmd(f *cli.Factory) *cobra.Command {
 	root := cli.NewRoot(f)
-	root.AddCommand(
-		version.NewCmdVersion(f, nil),
+	root.Long = gettingStarted
+	root.AddGroup(groups...)
+	in := func(group string, cmds ...*cobra.Command) []*cobra.Command {
+		for _, c := range cmds {
+			c.GroupID = group
+		}
+		return cmds
+	}
+	root.AddCommand(in("start",
 		setup.NewCmdSetup(f, nil),
-		setup.NewCmdUninstall(f, nil),
+		initcmd.NewCmdInit(f, nil),
 		status.NewCmdStatus(f, nil),
 		doctor.NewCmdDoctor(f, nil),
+		ui.NewCmdUI(f, nil),
+	)...)
+	root.AddCommand(in("record",
+		decisions.NewCmdDecisions(f, nil),
 		session.NewCmdSessions(f),
 		session.NewCmdSpine(f, nil),
-		permissions.NewCmdPermissions(f),
-		initcmd.NewCmdInit(f, nil),
+		gate.NewCmdGate(f),
 		alerts.NewCmdAlerts(f),
-		calibration.NewCmdCalibration(f, nil),
 		seeds.NewCmdSeeds(f, nil),
 		literature.NewCmdLiterature(f),
+		calibration.NewCmdCalibration(f, nil),
 		integrity.NewCmdIntegrity(f),
-		brief.NewCmdBrief(f),
-		worker.NewCmdWorker(f),
-		model.NewCmdModel(f),
-		gate.NewCmdGate(f),
-		domain.NewCmdDomain(f),
+		export.NewCmdExport(f, nil),
+	)...)
+	root.AddCommand(in("memory",
 		memory.NewCmdRecall(f, nil),
 		memory.NewCmdMemory(f),
-		ui.NewCmdUI(f, nil),
-		export.NewCmdExport(f, nil),
-		NewCmdGenDocs(f),
+		model.NewCmdModel(f),
+		worker.NewCmdWorker(f),
+	)...)
+	root.AddCommand(in("rules",
+		permissions.NewCmdPermissions(f),
+		domain.NewCmdDomain(f),
+		brief.NewCmdBrief(f),
 		tamper.NewCmdTamper(f),
+	)...)
+	root.AddCommand(
+		version.NewCmdVersion(f, nil),
+		setup.NewCmdUninstall(f, nil),
+		NewCmdGenDocs(f),
 	)
 	root.AddCommand(
 		newTopicCmd("exit-codes", "What vibe's exit codes mean (0 ok, 1 check failed, 2 usage)", exitCodesHelp),
 		newTopicCmd("environment", "The VIBE_* environment variables", environmentHelp),
+		newFormatsTopic(),
 	)
 	root.Version = buildinfo.Version
 	root.SetVersionTemplate(version.VersionLine() + "\n")

@@ -1,6 +1,14 @@
 package root
 
-import "github.com/spf13/cobra"
+import (
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vibe-science/vibe/skill"
+)
 
 // exitCodesHelp is `vibe help exit-codes`; ExitCode implements it.
 const exitCodesHelp = `vibe's exit codes are the same for every command:
@@ -86,4 +94,34 @@ For developers and CI (make test, the end-to-end suite, the test model):
 // cobra lists under "Additional help topics".
 func newTopicCmd(name, short, long string) *cobra.Command {
 	return &cobra.Command{Use: name, Short: short, Long: long}
+}
+
+// newFormatsTopic is `vibe help formats [NAME]`: the documents of the
+// project files vibe reads (skill/vibe/formats), printed from the copy
+// built into vibe. The project's templates point here, since the skill
+// folder exists only where the plugin was installed from, which a
+// researcher rarely knows.
+func newFormatsTopic() *cobra.Command {
+	top := newTopicCmd("formats", "The file formats vibe reads: vibe help formats claim-ledger, findings, ...", "")
+	entries, _ := fs.ReadDir(skill.FS, "vibe/formats")
+	var list strings.Builder
+	for _, e := range entries {
+		name, ok := strings.CutSuffix(e.Name(), ".md")
+		if !ok || name == "README" {
+			continue
+		}
+		doc, err := fs.ReadFile(skill.FS, "vibe/formats/"+e.Name())
+		if err != nil {
+			continue
+		}
+		title, _, _ := strings.Cut(string(doc), "\n")
+		title = strings.ReplaceAll(strings.TrimSpace(strings.TrimPrefix(title, "#")), "`", "")
+		top.AddCommand(newTopicCmd(name, title, strings.TrimSpace(string(doc))))
+		fmt.Fprintf(&list, "  vibe help formats %-16s %s\n", name, title)
+	}
+	readme, _ := fs.ReadFile(skill.FS, "vibe/formats/README.md")
+	top.Long = strings.TrimSpace(string(readme)) + "\n\nEach format's document, with its examples:\n\n" + list.String()
+	// Its topics are listed in Long; cobra's usage section would be empty.
+	top.SetHelpTemplate("{{.Long | trimTrailingWhitespaces}}\n")
+	return top
 }

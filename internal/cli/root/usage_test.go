@@ -204,7 +204,7 @@ func TestProjectCommandsOutsideAProject(t *testing.T) {
 		{"domain", "validate"}, {"integrity", "check"}, {"literature", "sources"}, {"literature", "searches"},
 		{"memory", "add", "a note"}, {"memory", "export"}, {"permissions", "show"},
 		{"permissions", "check", "--role", "researcher", "--path", "x.md"}, {"recall", "query"}, {"seeds"},
-		{"sessions", "list"}, {"spine"},
+		{"sessions", "list"}, {"spine"}, {"decisions"},
 	}
 	for _, dir := range []string{home, nowhere} {
 		for _, args := range commands {
@@ -259,16 +259,22 @@ func TestProjectFlagAndAll(t *testing.T) {
 }
 
 // TestFlagValueErrorsAreSentences: a bad flag value says what was wanted,
-// not strconv's or time's words (issue 16, finding 6).
+// not strconv's or time's words (issue 16, finding 6), followed by the
+// flag's own line of the help (not an example that fits another flag: `vibe
+// ui --port abc` said "such as 20"); a mistyped flag gets a suggestion.
 func TestFlagValueErrorsAreSentences(t *testing.T) {
 	cases := []struct {
 		args []string
 		want string
 	}{
-		{[]string{"spine", "--all", "--limit", "abc"}, "vibe: --limit \"abc\": want a whole number, such as 20\nRun 'vibe spine --help' for usage.\n"},
-		{[]string{"spine", "--all", "--since", "abc"}, "vibe: --since \"abc\": want a duration such as 90s, 30m, 24h, 7d or 2w\nRun 'vibe spine --help' for usage.\n"},
-		{[]string{"worker", "stop", "--timeout", "soon"}, "vibe: --timeout \"soon\": want a duration such as 90s, 30m, 24h, 7d or 2w\nRun 'vibe worker stop --help' for usage.\n"},
-		{[]string{"status", "--json=maybe"}, "vibe: --json \"maybe\": want true or false\nRun 'vibe status --help' for usage.\n"},
+		{[]string{"spine", "--all", "--limit", "abc"}, "vibe: --limit \"abc\": want a whole number\n      --limit int   how many (default 30)\nRun 'vibe spine --help' for usage.\n"},
+		{[]string{"ui", "--port", "abc"}, "vibe: --port \"abc\": want a whole number\n      --port int   port on 127.0.0.1 (default: any free port)\nRun 'vibe ui --help' for usage.\n"},
+		{[]string{"spine", "--all", "--since", "abc"}, "vibe: --since \"abc\": want a duration such as 90s, 30m, 24h, 7d or 2w\n      --since duration   only entries newer than this, e.g. 24h or 7d (default 0s)\nRun 'vibe spine --help' for usage.\n"},
+		{[]string{"worker", "stop", "--timeout", "soon"}, "vibe: --timeout \"soon\": want a duration such as 90s, 30m, 24h, 7d or 2w\n      --timeout duration   how long to wait for the worker to exit (default 30s)\nRun 'vibe worker stop --help' for usage.\n"},
+		{[]string{"status", "--json=maybe"}, "vibe: --json \"maybe\": want true or false\n      --json   print JSON\nRun 'vibe status --help' for usage.\n"},
+		{[]string{"status", "--jsn"}, "vibe: unknown flag: --jsn\n\nDid you mean this?\n\t--json\nRun 'vibe status --help' for usage.\n"},
+		{[]string{"gate", "check", "--formt", "sarif"}, "vibe: unknown flag: --formt\n\nDid you mean this?\n\t--format\nRun 'vibe gate check --help' for usage.\n"},
+		{[]string{"status", "--bogus"}, "vibe: unknown flag: --bogus\nRun 'vibe status --help' for usage.\n"},
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {

@@ -137,8 +137,8 @@ func runStatus(ctx context.Context, o *StatusOptions) error {
 		fmt.Fprintf(w, "project    %s (--all counts every project)\n", scope)
 	}
 	c := s.Counts
-	fmt.Fprintf(w, "sessions %d · spine %d · claim events %d · gate checks %d · literature %d · open alerts %d · advisories %d\n",
-		c.Sessions, c.Spine, c.ClaimEvents, c.GateChecks, c.Literature, c.OpenAlerts, c.Advisories)
+	fmt.Fprintf(w, "sessions %d · spine %d · claim events %d · gate checks %d · literature %d · open alerts %d · decisions %d (`vibe decisions`)\n",
+		c.Sessions, c.Spine, c.ClaimEvents, c.GateChecks, c.Literature, c.OpenAlerts, c.Decisions)
 	fmt.Fprintf(w, "memories %d · vectors %d · embed queue: %d pending, %d failed, %d done\n",
 		c.Memories, c.Vectors, c.QueuePending, c.QueueFailed, c.QueueDone)
 	if c.QueueFailed > 0 {

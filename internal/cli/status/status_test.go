@@ -18,6 +18,7 @@ import (
 	"github.com/vibe-science/vibe/internal/embed"
 	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/verdict"
 )
 
 // TestStatusScopedToTheProject: in a project, vibe status counts that
@@ -34,6 +35,19 @@ func TestStatusScopedToTheProject(t *testing.T) {
 	err = st.Tx(ctx, func(tx *store.Tx) error {
 		for i, p := range []string{mine, other, other} {
 			if err := tx.UpsertSession(ctx, record.SessionSeen{ID: "s" + string(rune('a'+i)), ProjectPath: p, At: gateT0, Start: true}); err != nil {
+				return err
+			}
+		}
+		// Decisions: mine has a deny, an ask and a pass (recorded only, not
+		// a decision); other has an ask a deny overrode (not shown, so not
+		// counted).
+		for _, d := range []struct {
+			p, kind string
+			r       verdict.Result
+		}{{mine, "deny", verdict.Block}, {mine, "ask", verdict.Warn}, {mine, "recorded", verdict.Pass}, {other, "recorded", verdict.Warn}} {
+			v := verdict.New("c", d.r, verdict.Low, "r", nil)
+			if err := tx.AppendAdvisories(ctx, record.AdvisoryContext{ProjectPath: d.p, Event: "PreToolUse", At: gateT0},
+				[]verdict.Verdict{v}, record.Decided{Kind: d.kind}); err != nil {
 				return err
 			}
 		}
@@ -55,8 +69,9 @@ func TestStatusScopedToTheProject(t *testing.T) {
 		}
 		return s
 	}
-	if s := status(&StatusOptions{Project: mine}); s.Counts.Sessions != 1 || s.Scope != mine {
-		t.Errorf("project: %d sessions, scope %q; want 1 and %s", s.Counts.Sessions, s.Scope, mine)
+	if s := status(&StatusOptions{Project: mine}); s.Counts.Sessions != 1 || s.Scope != mine || s.Counts.Decisions != 2 || s.Counts.Advisories != 3 {
+		t.Errorf("project: %d sessions, scope %q, %d decisions of %d verdicts; want 1, %s, 2 of 3", s.Counts.Sessions, s.Scope,
+			s.Counts.Decisions, s.Counts.Advisories, mine)
 	}
 	if s := status(&StatusOptions{Project: other}); s.Counts.Sessions != 2 {
 		t.Errorf("other project: %d sessions, want 2", s.Counts.Sessions)
@@ -69,7 +84,8 @@ func TestStatusScopedToTheProject(t *testing.T) {
 	if err := runStatus(ctx, &StatusOptions{IO: f.IO, Paths: f.Paths, Store: f.Store, ProjectRoot: f.ProjectRoot, Root: f.Root}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "project    none here: the counts cover every project (--project DIR for one)\nsessions 3 ·") {
+	if !strings.Contains(out.String(), "project    none here: the counts cover every project (--project DIR for one)\nsessions 3 ·") ||
+		!strings.Contains(out.String(), " · decisions 2 (`vibe decisions`)\n") {
 		t.Errorf("outside a project:\n%s", out)
 	}
 }

@@ -44,7 +44,8 @@ func NewCmdUI(f *cli.Factory, runF func(*UIOptions) error) *cobra.Command {
 		Use:   "ui",
 		Short: "Open a local, read-only web viewer of the project's research record",
 		Long: "Serves the project's sessions, spine, claims with their evidence graph, gate history, calibration " +
-			"(reliability diagram, Brier, ECE), literature and seeds on http://127.0.0.1 only, behind a random " +
+			"(reliability diagram, Brier, ECE), literature, seeds, what vibe denied, blocked, asked and warned, and " +
+			"the memories (search, kinds, trust, superseded and disputed ones) on http://127.0.0.1 only, behind a random " +
 			"token printed with the URL. The database is opened read-only; pages refresh when new spine entries " +
 			"land. Stop it with Ctrl-C.",
 		Args: cobra.NoArgs,
