@@ -23,15 +23,22 @@ type Outcome struct {
 //
 //	event            BLOCK / HARD_BLOCK                   WARN                 PASS
 //	PreToolUse       permissionDecision deny + reasons    additionalContext    recorded only
+//	PreSkillShellCommand  permissionDecision deny + reasons  systemMessage     recorded only
 //	PostToolUse      decision block + what to revert      additionalContext    recorded only
 //	Stop/SubagentStop decision block + reasons            systemMessage        recorded only
+//	ConfigChange     decision block + reasons, and systemMessage  systemMessage  recorded only
 //	SessionStart     additionalContext (cannot block)     additionalContext    recorded only
 //	UserPromptSubmit additionalContext (never erase)      additionalContext    recorded only
-//	SessionEnd/PreCompact  systemMessage (never block)    systemMessage        recorded only
+//	SessionEnd/PreCompact/Setup  systemMessage (never block)  systemMessage    recorded only
 //
 // On Stop a WARN goes to the user, not to additionalContext, because Stop's
-// additionalContext continues the turn. notes are user-facing sentences
-// (degraded dependencies and the like).
+// additionalContext continues the turn. PreSkillShellCommand has no
+// channel to Claude but its refusal (Claude Code 2.1.332 drops
+// additionalContext there, and shows Claude "[not run: blocked by hook:
+// <reason>]" in the skill's text), so its warnings go to the user. A
+// ConfigChange block keeps the change out of the running session (the file
+// stays as written; the next session reads it). notes are user-facing
+// sentences (degraded dependencies and the like).
 func Reply(event string, o Outcome, notes []string) *hook.Reply {
 	verdict.Sort(o.Verdicts)
 	var blocks, warns []string
@@ -48,7 +55,7 @@ func Reply(event string, o Outcome, notes []string) *hook.Reply {
 	ctx := append([]string(nil), o.Context...)
 
 	switch event {
-	case hook.PreToolUse:
+	case hook.PreToolUse, hook.PreSkillShellCommand:
 		spec := &hook.Specific{HookEventName: event}
 		switch {
 		case len(blocks) > 0:
@@ -58,8 +65,13 @@ func Reply(event string, o Outcome, notes []string) *hook.Reply {
 			spec.PermissionDecision = "ask"
 			spec.PermissionDecisionReason = strings.Join(o.Ask, "\n")
 		}
-		ctx = append(ctx, warns...)
-		spec.AdditionalContext = strings.Join(ctx, "\n")
+		if event == hook.PreSkillShellCommand {
+			sys = append(sys, ctx...)
+			sys = append(sys, warns...)
+		} else {
+			ctx = append(ctx, warns...)
+			spec.AdditionalContext = strings.Join(ctx, "\n")
+		}
 		if spec.PermissionDecision != "" || spec.AdditionalContext != "" {
 			r.HookSpecific = spec
 		}
@@ -78,13 +90,22 @@ func Reply(event string, o Outcome, notes []string) *hook.Reply {
 			r.Reason = strings.Join(blocks, "\n")
 		}
 		sys = append(sys, warns...)
+	case hook.ConfigChange:
+		// The reason is the client's record of the refusal; the person
+		// reads it as a warning.
+		if len(blocks) > 0 {
+			r.Decision = "block"
+			r.Reason = strings.Join(blocks, "\n")
+		}
+		sys = append(sys, blocks...)
+		sys = append(sys, warns...)
 	case hook.SessionStart, hook.UserPromptSubmit:
 		ctx = append(ctx, blocks...)
 		ctx = append(ctx, warns...)
 		if len(ctx) > 0 {
 			r.HookSpecific = &hook.Specific{HookEventName: event, AdditionalContext: strings.Join(ctx, "\n")}
 		}
-	default: // SessionEnd, PreCompact: nothing can or should be blocked.
+	default: // SessionEnd, PreCompact, Setup: nothing can or should be blocked.
 		sys = append(sys, blocks...)
 		sys = append(sys, warns...)
 	}
