@@ -22,12 +22,6 @@ import (
 	"github.com/vibe-science/vibe/internal/config"
 )
 
-// The pinned clients, installed from npm under ~/.cache/vibe-e2e.
-var pinned = map[string]struct{ pkg, bin string }{
-	client.Codex:  {"@openai/codex@0.169.0", "codex"},
-	client.Gemini: {"@google/gemini-cli@0.61.0", "gemini"},
-}
-
 // step is one scripted model turn: a tool call or a final message.
 type step struct {
 	Tool  string         // codex: apply_patch (freeform) or exec_command; gemini: a function name
@@ -127,15 +121,13 @@ type clientRun struct {
 	out                  string
 }
 
+// installClient returns the pinned release of a client (client.Pinned),
+// installed under ~/.cache/vibe-e2e/<name>-<version> when missing.
 func installClient(t *testing.T, name string) string {
-	dir := filepath.Join(os.Getenv("HOME"), ".cache", "vibe-e2e", name)
-	bin := filepath.Join(dir, "node_modules", ".bin", pinned[name].bin)
-	if _, err := os.Stat(bin); err == nil {
-		return bin
-	}
-	cmd := exec.Command("npm", "install", "--prefix", dir, pinned[name].pkg)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		skipOrFail(t, "cannot install %s from npm: %v\n%s", pinned[name].pkg, err, out)
+	t.Helper()
+	bin, err := client.InstallPinned(filepath.Join(os.Getenv("HOME"), ".cache", "vibe-e2e"), name, client.Pinned[name])
+	if err != nil {
+		skipOrFail(t, "cannot install the pinned %s: %v", name, err)
 	}
 	return bin
 }
