@@ -97,7 +97,9 @@ chmod +x "$prefix/node_modules/.bin/codex"
 		os.MkdirAll(filepath.Dir(bin), 0o755)
 		os.WriteFile(bin, []byte("#!/bin/sh\necho 'codex-cli "+version+"'\n"), 0o755)
 	}
-	want := func(cache string) string { return filepath.Join(cache, "codex-0.171.0", "node_modules", ".bin", "codex") }
+	want := func(cache string) string {
+		return filepath.Join(cache, "codex-0.171.0", "node_modules", ".bin", "codex")
+	}
 
 	cache := t.TempDir()
 	fake(cache, "0.169.0")

@@ -16,6 +16,7 @@ import (
 	"github.com/vibe-science/vibe/internal/cli"
 	"github.com/vibe-science/vibe/internal/cli/setup"
 	"github.com/vibe-science/vibe/internal/cli/status"
+	"github.com/vibe-science/vibe/internal/client"
 	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/permission"
@@ -43,6 +44,9 @@ type DoctorOptions struct {
 	Root string
 	// HeaderDirs are where the sqlite3.h check looks (sqliteHeaderDirs).
 	HeaderDirs []string
+	// AskCodex asks the codex program which of the hooks in settings it
+	// trusts (client.CodexTrust outside tests).
+	AskCodex func(ctx context.Context, codex, settings, cwd string) ([]client.HookTrust, error)
 
 	JSON bool
 }
@@ -72,7 +76,7 @@ var sqliteHeaderDirs = []string{"/usr/include", "/usr/local/include", "/opt/home
 // NewCmdDoctor builds `vibe doctor`.
 func NewCmdDoctor(f *cli.Factory, runF func(*DoctorOptions) error) *cobra.Command {
 	opts := &DoctorOptions{IO: f.IO, Paths: f.Paths, Getenv: f.Getenv, Exec: f.Exec, LookPath: f.LookPath,
-		OpenDB: openStore, FindProject: f.FindProject, Root: f.Root, HeaderDirs: sqliteHeaderDirs}
+		OpenDB: openStore, FindProject: f.FindProject, Root: f.Root, HeaderDirs: sqliteHeaderDirs, AskCodex: askCodex}
 	cmd := &cobra.Command{
 		Use:   "doctor",
 		Short: "Check every prerequisite and say how to fix each failure",
@@ -173,8 +177,8 @@ func runDoctor(ctx context.Context, o *DoctorOptions) error {
 			}
 		}
 	}
-	checks = append(checks, clientChecks(o)...) // doctor_clients.go
-	add(workerCheck(ctx, o))                    // worker.go
+	checks = append(checks, clientChecks(ctx, o)...) // doctor_clients.go
+	add(workerCheck(ctx, o))                         // worker.go
 	add(Check{"embedding model", true, status.ModelState(p, model, o.Getenv), ""})
 	if raw, err := os.ReadFile(p.Settings); err == nil {
 		if problems := cli.SettingsProblems(raw); len(problems) > 0 {
