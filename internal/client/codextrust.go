@@ -34,6 +34,28 @@ type HookTrust struct {
 // where Codex looks for project hooks (vibe's are the user's, listed
 // wherever).
 func CodexTrust(ctx context.Context, codex string, env []string, settings, cwd string) ([]HookTrust, error) {
+	srv, err := startAppServer(ctx, codex, env, cwd)
+	if err != nil {
+		return nil, err
+	}
+	defer srv.Close()
+	raw, err := srv.Call(2, "hooks/list", map[string]any{"cwds": []string{cwd}})
+	if err != nil {
+		return nil, err
+	}
+	return vibeHooks(raw, settings)
+}
+
+// appServer is a running `codex app-server`, initialized.
+type appServer struct {
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	rpc   jsonRPC
+}
+
+// startAppServer starts `codex app-server` in cwd with env and does the
+// protocol's handshake (initialize, then the initialized notification).
+func startAppServer(ctx context.Context, codex string, env []string, cwd string) (*appServer, error) {
 	cmd := exec.CommandContext(ctx, codex, "app-server")
 	cmd.Env, cmd.Dir = env, cwd
 	stdin, err := cmd.StdinPipe()
@@ -47,23 +69,28 @@ func CodexTrust(ctx context.Context, codex string, env []string, settings, cwd s
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start codex app-server: %w", err)
 	}
-	defer func() {
-		stdin.Close()
-		cmd.Process.Kill()
-		cmd.Wait()
-	}()
-	rpc := jsonRPC{w: stdin, r: bufio.NewReader(stdout)}
-	if _, err := rpc.call(1, "initialize", map[string]any{"clientInfo": map[string]string{"name": "vibe-doctor", "version": "1"}}); err != nil {
+	s := &appServer{cmd: cmd, stdin: stdin, rpc: jsonRPC{w: stdin, r: bufio.NewReader(stdout)}}
+	if _, err := s.Call(1, "initialize", map[string]any{"clientInfo": map[string]string{"name": "vibe", "version": "1"}}); err != nil {
+		s.Close()
 		return nil, err
 	}
-	if err := rpc.send(map[string]any{"jsonrpc": "2.0", "method": "initialized"}); err != nil {
+	if err := s.rpc.send(map[string]any{"jsonrpc": "2.0", "method": "initialized"}); err != nil {
+		s.Close()
 		return nil, err
 	}
-	raw, err := rpc.call(2, "hooks/list", map[string]any{"cwds": []string{cwd}})
-	if err != nil {
-		return nil, err
-	}
-	return vibeHooks(raw, settings)
+	return s, nil
+}
+
+// Call sends one request and returns its result.
+func (s *appServer) Call(id int, method string, params any) (json.RawMessage, error) {
+	return s.rpc.call(id, method, params)
+}
+
+// Close ends the server.
+func (s *appServer) Close() {
+	s.stdin.Close()
+	s.cmd.Process.Kill()
+	s.cmd.Wait()
 }
 
 // vibeHooks picks vibe's hooks in settings out of a hooks/list result.

@@ -67,7 +67,7 @@ func TestCodexTrust(t *testing.T) {
 func TestCodexTrustFailures(t *testing.T) {
 	dir := t.TempDir()
 	silent := filepath.Join(dir, "codex")
-	os.WriteFile(silent, []byte("#!/bin/sh\nexit 0\n"), 0o755)
+	os.WriteFile(silent, []byte("#!/bin/sh\nread -r l\nexit 0\n"), 0o755)
 	if _, err := CodexTrust(context.Background(), silent, os.Environ(), "/x/hooks.json", dir); err == nil || !strings.Contains(err.Error(), "closed its output before answering initialize") {
 		t.Errorf("a codex that says nothing: %v", err)
 	}

@@ -118,3 +118,7 @@ chmod +x "$prefix/node_modules/.bin/codex"
 		t.Errorf("an install of another version: %v", err)
 	}
 }
+
+// StartAppServer starts an initialized `codex app-server` for the E2E
+// suite (which trusts hooks through it as the TUI's /hooks does).
+var StartAppServer = startAppServer

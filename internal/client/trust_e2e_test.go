@@ -3,7 +3,7 @@
 package client_test
 
 import (
-	"bufio"
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -73,40 +73,15 @@ func TestDoctorKnowsCodexTrust(t *testing.T) {
 // them to hooks.state in config.toml.
 func trustAll(t *testing.T, codex string, env []string, cwd, settings string) {
 	t.Helper()
-	cmd := exec.Command(codex, "app-server")
-	cmd.Env, cmd.Dir = env, cwd
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
+	srv, err := client.StartAppServer(context.Background(), codex, env, cwd)
+	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() { stdin.Close(); cmd.Process.Kill(); cmd.Wait() }()
-	r := bufio.NewReader(stdout)
-	call := func(id int, method string, params any) json.RawMessage {
-		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
-		stdin.Write(append(b, '\n'))
-		for {
-			line, err := r.ReadBytes('\n')
-			if err != nil {
-				t.Fatalf("codex app-server %s: %v", method, err)
-			}
-			var m struct {
-				ID     *int            `json:"id"`
-				Method string          `json:"method"`
-				Result json.RawMessage `json:"result"`
-				Error  any             `json:"error"`
-			}
-			if json.Unmarshal(line, &m) != nil || m.Method != "" || m.ID == nil || *m.ID != id {
-				continue
-			}
-			if m.Error != nil {
-				t.Fatalf("codex app-server %s: %v", method, m.Error)
-			}
-			return m.Result
-		}
+	defer srv.Close()
+	raw, err := srv.Call(2, "hooks/list", map[string]any{"cwds": []string{cwd}})
+	if err != nil {
+		t.Fatal(err)
 	}
-	call(1, "initialize", map[string]any{"clientInfo": map[string]string{"name": "vibe-e2e", "version": "1"}})
-	stdin.Write([]byte(`{"jsonrpc":"2.0","method":"initialized"}` + "\n"))
 	var list struct {
 		Data []struct {
 			Hooks []struct {
@@ -114,7 +89,7 @@ func trustAll(t *testing.T, codex string, env []string, cwd, settings string) {
 			} `json:"hooks"`
 		} `json:"data"`
 	}
-	if err := json.Unmarshal(call(2, "hooks/list", map[string]any{"cwds": []string{cwd}}), &list); err != nil {
+	if err := json.Unmarshal(raw, &list); err != nil {
 		t.Fatal(err)
 	}
 	state := map[string]any{}
@@ -128,20 +103,7 @@ func trustAll(t *testing.T, codex string, env []string, cwd, settings string) {
 	if len(state) == 0 {
 		t.Fatalf("codex lists no hooks from %s", settings)
 	}
-	call(3, "config/batchWrite", map[string]any{"edits": []any{map[string]any{"keyPath": "hooks.state", "mergeStrategy": "upsert", "value": state}}})
-}
-
-// TestUntrustedCodexHooksDoNotRun pins why doctor asks: the same session
-// with the hooks installed but never trusted, and Codex lets the ledger
-// write through without a word.
-func TestUntrustedCodexHooksDoNotRun(t *testing.T) {
-	files := map[string]string{".vibe-science/CLAIM-LEDGER.md": "# Claim ledger\n"}
-	script := []step{
-		{Tool: "exec_command", Args: map[string]any{"cmd": "sed -i 's/ledger/LEDGER/' .vibe-science/CLAIM-LEDGER.md"}},
-		{Say: "done"},
-	}
-	r, _ := runClient(t, client.Codex, files, script, "fix the ledger", runOption{trusted: true})
-	if b, _ := os.ReadFile(filepath.Join(r.proj, ".vibe-science/CLAIM-LEDGER.md")); string(b) != "# Claim LEDGER\n" {
-		t.Errorf("ledger %q: Codex ran vibe's hooks although nobody trusted them; if Codex now runs untrusted hooks, doctor's trust check and docs/clients.md must say so", b)
+	if _, err := srv.Call(3, "config/batchWrite", map[string]any{"edits": []any{map[string]any{"keyPath": "hooks.state", "mergeStrategy": "upsert", "value": state}}}); err != nil {
+		t.Fatal(err)
 	}
 }

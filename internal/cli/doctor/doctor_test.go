@@ -126,10 +126,7 @@ func TestDoctorChecksTheProjectConfigs(t *testing.T) {
 
 func TestDoctorChecksInstalledClients(t *testing.T) {
 	f, out, home := installedFactory(t)
-	os.MkdirAll(filepath.Join(f.Root, "skill", "vibe"), 0o755)
-	os.WriteFile(filepath.Join(f.Root, "skill", "vibe", "SKILL.md"), []byte("# vibe\n"), 0o644)
-	os.MkdirAll(filepath.Join(f.Root, "plugin"), 0o755)
-	os.WriteFile(filepath.Join(f.Root, "plugin", "guard.sh"), []byte("#!/bin/sh\n"), 0o755)
+	clientFiles(f.Root)
 	if got := clientChecks(context.Background(), doctorOpts(t, f)); len(got) != 0 {
 		t.Errorf("no client set up, yet: %+v", got)
 	}
@@ -154,6 +151,15 @@ func TestDoctorChecksInstalledClients(t *testing.T) {
 	if len(got) != 1 || got[0].OK || !strings.Contains(got[0].Detail, filepath.Join(f.Root, "plugin", "guard.sh")+" is missing or not executable") {
 		t.Errorf("guard.sh not executable: %+v", got)
 	}
+}
+
+// clientFiles puts into a plugin root what `vibe setup --client` reads and
+// writes the clients' hooks to run: the skill and plugin/guard.sh.
+func clientFiles(root string) {
+	os.MkdirAll(filepath.Join(root, "skill", "vibe"), 0o755)
+	os.WriteFile(filepath.Join(root, "skill", "vibe", "SKILL.md"), []byte("# vibe\n"), 0o644)
+	os.MkdirAll(filepath.Join(root, "plugin"), 0o755)
+	os.WriteFile(filepath.Join(root, "plugin", "guard.sh"), []byte("#!/bin/sh\n"), 0o755)
 }
 
 // doctorOpts are the Options `vibe doctor argv...` runs with over f.
@@ -184,10 +190,7 @@ func installedFactory(t *testing.T) (*cli.Factory, *bytes.Buffer, string) {
 // when it cannot ask, and when codex is not there to ask.
 func TestDoctorChecksCodexTrust(t *testing.T) {
 	f, out, home := installedFactory(t)
-	os.MkdirAll(filepath.Join(f.Root, "skill", "vibe"), 0o755)
-	os.WriteFile(filepath.Join(f.Root, "skill", "vibe", "SKILL.md"), []byte("# vibe\n"), 0o644)
-	os.MkdirAll(filepath.Join(f.Root, "plugin"), 0o755)
-	os.WriteFile(filepath.Join(f.Root, "plugin", "guard.sh"), []byte("#!/bin/sh\n"), 0o755)
+	clientFiles(f.Root)
 	if code := clitest.Main(f, []string{"setup", "--client", "codex"}, setup.NewCmdSetup(f, nil)); code != 0 {
 		t.Fatalf("setup: exit %d\n%s", code, out)
 	}
