@@ -3,17 +3,21 @@
 # (internal/e2e) into a cache directory and prints the path of its binary on stdout.
 #
 # The version is pinned because an unpinned install once resolved to an older
-# release; the E2E assertions are written against what 2.1.330 sends.
+# release; the E2E assertions are written against what 2.1.332 sends
+# (internal/e2e PinnedVersion, which TestInstallScriptPin holds to this
+# default). The install folder is named after the version, and a binary
+# found there is used only when `claude --version` reports that version, so
+# raising the pin never reuses the previous client.
 # Postinstall scripts may be blocked in some environments; the CLI still runs,
 # so the script judges success by running `claude --version`, not by npm's exit.
 #
 # Environment:
-#   CLAUDE_CODE_VERSION  version to install (default 2.1.330)
+#   CLAUDE_CODE_VERSION  version to install (default 2.1.332)
 #   VIBE_E2E_CACHE       cache root (default $HOME/.cache/vibe-e2e)
 #   VIBE_CLAUDE_DIR      install prefix (default $VIBE_E2E_CACHE/claude-$CLAUDE_CODE_VERSION)
 set -euo pipefail
 
-version="${CLAUDE_CODE_VERSION:-2.1.330}"
+version="${CLAUDE_CODE_VERSION:-2.1.332}"
 cache="${VIBE_E2E_CACHE:-$HOME/.cache/vibe-e2e}"
 DIR="${VIBE_CLAUDE_DIR:-$cache/claude-$version}"
 bin="$DIR/node_modules/.bin/claude"

@@ -8,7 +8,17 @@
 //
 // The client is never guessed from the event: the hook command names it
 // (`vibe-pre-tool-use --client codex`), internal/relay turns that into
-// VIBE_CLIENT, and Main reads it. Without it, Main is hookrun.Main. The
-// package holds no policy of its own and does no I/O beyond the Env it is
-// given; the facts it relies on are in docs/clients.md.
+// VIBE_CLIENT, and Main reads it. Without it, Main is hookrun.Main.
+//
+// It also holds Events, every hook event each client ships (Claude Code
+// included) with the binary vibe registers for it or the reason it is
+// ignored; hooks.json, the Codex and Gemini installs and docs/clients.md
+// follow it, and the E2E suite checks it against the installed clients. And
+// it asks Codex, for `vibe doctor`, whether Codex trusts vibe's hooks
+// (CodexTrust runs `codex app-server`).
+//
+// The package holds no policy of its own. Hooks use only Main, which does
+// no I/O beyond the Env it is given; the installs read and write the
+// clients' settings files, and CodexTrust runs the codex program. The facts
+// it relies on are in docs/clients.md.
 package client

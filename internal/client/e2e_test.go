@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -21,12 +22,6 @@ import (
 	"github.com/vibe-science/vibe/internal/client"
 	"github.com/vibe-science/vibe/internal/config"
 )
-
-// The pinned clients, installed from npm under ~/.cache/vibe-e2e.
-var pinned = map[string]struct{ pkg, bin string }{
-	client.Codex:  {"@openai/codex@0.169.0", "codex"},
-	client.Gemini: {"@google/gemini-cli@0.61.0", "gemini"},
-}
 
 // step is one scripted model turn: a tool call or a final message.
 type step struct {
@@ -127,20 +122,27 @@ type clientRun struct {
 	out                  string
 }
 
+// installClient returns the pinned release of a client (client.Pinned),
+// installed under ~/.cache/vibe-e2e/<name>-<version> when missing.
 func installClient(t *testing.T, name string) string {
-	dir := filepath.Join(os.Getenv("HOME"), ".cache", "vibe-e2e", name)
-	bin := filepath.Join(dir, "node_modules", ".bin", pinned[name].bin)
-	if _, err := os.Stat(bin); err == nil {
-		return bin
-	}
-	cmd := exec.Command("npm", "install", "--prefix", dir, pinned[name].pkg)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		skipOrFail(t, "cannot install %s from npm: %v\n%s", pinned[name].pkg, err, out)
+	t.Helper()
+	bin, err := client.InstallPinned(filepath.Join(os.Getenv("HOME"), ".cache", "vibe-e2e"), name, client.Pinned[name])
+	if err != nil {
+		skipOrFail(t, "cannot install the pinned %s: %v", name, err)
 	}
 	return bin
 }
 
-func runClient(t *testing.T, name string, files map[string]string, script []step, prompt string) (*clientRun, *modelMock) {
+// runOption changes one real-client run.
+type runOption struct {
+	// trusted runs Codex without --dangerously-bypass-hook-trust: its hooks
+	// run only if before got them trusted.
+	trusted bool
+	// before runs once vibe's hooks are installed, before the client starts.
+	before func(r *clientRun, env []string)
+}
+
+func runClient(t *testing.T, name string, files map[string]string, script []step, prompt string, opts ...runOption) (*clientRun, *modelMock) {
 	t.Helper()
 	bin := installClient(t, name)
 	root, _ := filepath.Abs(filepath.Join("..", ".."))
@@ -163,6 +165,9 @@ func runClient(t *testing.T, name string, files map[string]string, script []step
 			"model = \"gpt-5.5\"\nmodel_provider = \"mock\"\n[model_providers.mock]\nname = \"mock\"\nbase_url = \"%s/v1\"\nwire_api = \"responses\"\n", m.url)), 0o644)
 		env = append(env, "CODEX_HOME="+filepath.Join(r.home, ".codex"))
 		args = []string{"exec", "--skip-git-repo-check", "--dangerously-bypass-hook-trust", "-s", "workspace-write", prompt}
+		if len(opts) > 0 && opts[0].trusted {
+			args = slices.Delete(args, 2, 3)
+		}
 	case client.Gemini:
 		os.WriteFile(in.Settings, []byte(`{"security":{"auth":{"selectedType":"gemini-api-key"},"folderTrust":{"enabled":false}}}`), 0o644)
 		env = append(env, "GEMINI_API_KEY=offline", "GOOGLE_GEMINI_BASE_URL="+m.url)
@@ -174,6 +179,11 @@ func runClient(t *testing.T, name string, files map[string]string, script []step
 	}
 	if _, err := in.Apply(root, r.vibeHome, client.Methodology(string(skill)), false); err != nil {
 		t.Fatal(err)
+	}
+	for _, o := range opts {
+		if o.before != nil {
+			o.before(r, env)
+		}
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Dir, cmd.Env, cmd.Stdin = r.proj, env, strings.NewReader("")

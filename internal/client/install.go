@@ -10,36 +10,16 @@ import (
 	"strings"
 )
 
-// hookEntry is one of vibe's hooks in a client's configuration.
-type hookEntry struct {
-	Event   string // the client's event name
-	Binary  string // vibe-<hook>
-	Guarded bool   // run through plugin/guard.sh (fail closed when the binary is missing)
-	Timeout int    // seconds
-}
-
-// entries are the hooks vibe installs per client (docs/clients.md). Gemini's
-// PreCompress is left out: Gemini 0.61 fires it (trigger "auto") before
-// every model request, and vibe-session-end is end-of-session work.
-var entries = map[string][]hookEntry{
-	Codex: {
-		{"SessionStart", "vibe-session-start", false, 10},
-		{"UserPromptSubmit", "vibe-prompt-submit", false, 10},
-		{"PreToolUse", "vibe-pre-tool-use", true, 30},
-		{"PostToolUse", "vibe-post-tool-use", false, 30},
-		{"Stop", "vibe-stop", false, 10},
-		{"SubagentStop", "vibe-stop", false, 10},
-		{"PreCompact", "vibe-session-end", false, 10},
-		{"SessionEnd", "vibe-session-end", false, 2},
-	},
-	Gemini: {
-		{"SessionStart", "vibe-session-start", false, 10},
-		{"BeforeAgent", "vibe-prompt-submit", false, 10},
-		{"BeforeTool", "vibe-pre-tool-use", true, 30},
-		{"AfterTool", "vibe-post-tool-use", false, 30},
-		{"AfterAgent", "vibe-stop", false, 10},
-		{"SessionEnd", "vibe-session-end", false, 2},
-	},
+// registered are the events of a client vibe installs hooks for (Events,
+// in its order).
+func registered(client string) []Event {
+	var out []Event
+	for _, e := range Events[client] {
+		if e.Registered() {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // Install describes where a client keeps its hooks and context file.
@@ -63,7 +43,7 @@ func Locate(client, home string) (Install, error) {
 // command is the shell command a client runs for one hook. Both clients run
 // the command string through a shell; VIBE_HOME is pinned when it was set,
 // because neither client promises to pass the user's environment on.
-func command(root, vibeHome, client string, e hookEntry) string {
+func command(root, vibeHome, client string, e Event) string {
 	q := shellQuote
 	c := q(filepath.Join(root, "bin", e.Binary)) + " --client " + client
 	if e.Guarded {
@@ -128,7 +108,7 @@ func (in Install) Apply(root, vibeHome, methodology string, remove bool) (change
 		}
 	}
 	if !remove {
-		for _, e := range entries[in.Client] {
+		for _, e := range registered(in.Client) {
 			timeout := e.Timeout
 			if in.Client == Gemini {
 				timeout *= 1000 // Gemini counts milliseconds
@@ -137,7 +117,7 @@ func (in Install) Apply(root, vibeHome, methodology string, remove bool) (change
 			if in.Client == Gemini {
 				h["name"] = "vibe " + strings.TrimPrefix(e.Binary, "vibe-")
 			}
-			hooks[e.Event] = append(hooks[e.Event], map[string]any{"hooks": []any{h}})
+			hooks[e.Name] = append(hooks[e.Name], map[string]any{"hooks": []any{h}})
 		}
 	}
 	if len(hooks) == 0 {
@@ -258,9 +238,9 @@ func (in Install) Check(root, methodology string) []string {
 		return []string{fmt.Sprintf("%s is not valid JSON: %v", in.Settings, err)}
 	}
 	var problems []string
-	for _, e := range entries[in.Client] {
+	for _, e := range registered(in.Client) {
 		found := false
-		for _, g := range cfg.Hooks[e.Event] {
+		for _, g := range cfg.Hooks[e.Name] {
 			for _, h := range g.Hooks {
 				if ours(h.Command, in.Client) && strings.Contains(h.Command, e.Binary) {
 					found = true
@@ -268,7 +248,7 @@ func (in Install) Check(root, methodology string) []string {
 			}
 		}
 		if !found {
-			problems = append(problems, fmt.Sprintf("%s has no vibe hook for %s; run `vibe setup --client %s`", in.Settings, e.Event, in.Client))
+			problems = append(problems, fmt.Sprintf("%s has no vibe hook for %s; run `vibe setup --client %s`", in.Settings, e.Name, in.Client))
 		}
 		if _, err := os.Stat(filepath.Join(root, "bin", e.Binary)); err != nil {
 			problems = appendOnce(problems, fmt.Sprintf("%s is missing; run `make build` in %s", filepath.Join(root, "bin", e.Binary), root))

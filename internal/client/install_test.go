@@ -105,8 +105,8 @@ func TestInstallOnEmptyHome(t *testing.T) {
 
 func eventsOf(name string) map[string]bool {
 	m := map[string]bool{}
-	for _, e := range entries[name] {
-		m[e.Event] = true
+	for _, e := range registered(name) {
+		m[e.Name] = true
 	}
 	return m
 }

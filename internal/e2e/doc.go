@@ -33,9 +33,10 @@
 //	VIBE_CLAUDE_BIN=$(.ci/install-claude.sh) go test -tags 'sqlite_fts5 e2e' ./internal/e2e/...
 //
 // Without VIBE_CLAUDE_BIN the harness looks in the install script's cache,
-// ${VIBE_E2E_CACHE:-$HOME/.cache/vibe-e2e}/claude-2.1.330. With no client the
+// ${VIBE_E2E_CACHE:-$HOME/.cache/vibe-e2e}/claude-2.1.332. With no client the
 // tests skip, unless VIBE_E2E_REQUIRE is set (CI sets it), then they fail.
-// The client must report version 2.1.330. A whole session takes 2–4 s.
+// The client must report PinnedVersion (2.1.332); TestInstallScriptPin holds
+// the install script's default to it. A whole session takes 2–4 s.
 // The mock's own unit tests need no tag and no client; `-update` rewrites
 // their golden files under testdata/.
 //
@@ -76,6 +77,13 @@
 //     section; a Stop block arrives as a user message "Stop hook feedback:\n
 //     <reason>" followed by a system message "Stop hook blocking error from
 //     command: …". Use MessagesRequest.SystemMessages and SystemReminders.
+//     2.1.332 wraps that user message in one <system-reminder> that starts
+//     with HookOutputPreamble; HookFeedback takes it out.
+//   - 2.1.332 runs a skill's or slash command's inline shell commands
+//     (!`cmd` in its text, allowed by its allowed-tools) when it loads,
+//     after a PreSkillShellCommand hook; a refused one reaches Claude as
+//     "[not run: blocked by hook: <reason>]" in place of its output, in the
+//     skill's text. A Skill call needs --allowedTools Skill in -p sessions.
 //   - A PreToolUse deny reaches the model as tool_result is_error=true with
 //     the text "PreToolUse:Write hook error: <reason>"; no PostToolUse or
 //     PostToolUseFailure fires for the denied call, PostToolBatch does.

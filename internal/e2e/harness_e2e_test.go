@@ -198,8 +198,11 @@ func TestSessionDrivesEveryHook(t *testing.T) {
 		if last.Turn != 5 {
 			t.Errorf("last main request served turn %d, want 5", last.Turn)
 		}
-		if got := last.Msg.LastUser().Text(); got != "Stop hook feedback:\nE2E-STOP-MARKER finish the review first" {
-			t.Errorf("last user message after the Stop block = %q", got)
+		// 2.1.332 relays the block inside a system-reminder after
+		// HookOutputPreamble (2.1.330 sent the feedback bare).
+		got := last.Msg.LastUser().Text()
+		if fb, ok := HookFeedback(got); !ok || fb != "Stop hook feedback:\nE2E-STOP-MARKER finish the review first" {
+			t.Errorf("last user message after the Stop block = %q, want the feedback in one system-reminder after the hook preamble", got)
 		}
 		if res.Output.Result != "review finished, done" || res.Output.IsError {
 			t.Errorf("final result %q (is_error %v), want the last scripted text", res.Output.Result, res.Output.IsError)

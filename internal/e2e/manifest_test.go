@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	vibeclient "github.com/vibe-science/vibe/internal/client"
 )
 
 // Checks of the plugin as a folder (no client needed); the E2E suite also
@@ -49,15 +51,20 @@ func TestForensicB1(t *testing.T) {
 	}
 }
 
-// TestForensicB2: hooks.json wires every lifecycle event to its binary;
-// the blueprint's "Setup hook" is `vibe setup` (Setup is not an event a
-// plugin can rely on). PreToolUse runs its binary alone with "onFailure":
-// "block", so the client refuses the call when the binary cannot start,
-// crashes or answers JSON that fails validation; every other hook keeps the client's
-// default ("continue"), since a broken UserPromptSubmit or SessionStart must
-// not block the session. The E2E suite validates the file with the real
-// client (TestVibePluginValidatesStrict) and proves the refusal
-// (TestMissingPreToolUseBinaryFailsClosed).
+// TestForensicB2: hooks.json registers exactly the Claude Code events that
+// client.Events marks registered, each with its binary in exec form and its
+// timeout, and nothing for an event the table ignores. The blueprint's
+// "Setup hook" is the Setup event (Claude Code ships it: `claude --init`),
+// served by vibe-session-start; `vibe setup` does the same from the CLI.
+// The guarded events (PreToolUse, PreSkillShellCommand) run their binary
+// alone with "onFailure": "block", so the client refuses the call when the
+// binary cannot start, crashes or answers JSON that fails validation; every
+// other hook keeps the client's default ("continue"), since a broken
+// UserPromptSubmit or SessionStart must not block the session. The E2E
+// suite validates the file with the real client
+// (TestVibePluginValidatesStrict), proves the refusal
+// (TestMissingPreToolUseBinaryFailsClosed) and checks the table against the
+// events the installed client ships (internal/client TestEventInventory).
 func TestForensicB2(t *testing.T) {
 	var h struct {
 		Hooks map[string][]struct {
@@ -65,6 +72,7 @@ func TestForensicB2(t *testing.T) {
 			Hooks   []struct {
 				Command   string   `json:"command"`
 				Args      []string `json:"args"`
+				Timeout   int      `json:"timeout"`
 				OnFailure string   `json:"onFailure"`
 			} `json:"hooks"`
 		} `json:"hooks"`
@@ -72,29 +80,34 @@ func TestForensicB2(t *testing.T) {
 	if err := json.Unmarshal(repoFile(t, "hooks.json"), &h); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{
-		"SessionStart": "vibe-session-start", "UserPromptSubmit": "vibe-prompt-submit", "PreToolUse": "vibe-pre-tool-use",
-		"PostToolUse": "vibe-post-tool-use", "Stop": "vibe-stop", "SubagentStop": "vibe-stop", "SessionEnd": "vibe-session-end",
-		"PreCompact": "vibe-session-end",
-	}
-	for ev, bin := range want {
-		groups := h.Hooks[ev]
+	seen := map[string]bool{}
+	for _, e := range vibeclient.Events[vibeclient.Claude] {
+		seen[e.Name] = true
+		groups := h.Hooks[e.Name]
+		if !e.Registered() {
+			if len(groups) > 0 {
+				t.Errorf("hooks.json registers %s, which client.Events ignores (%s)", e.Name, e.Ignored)
+			}
+			continue
+		}
 		if len(groups) != 1 || len(groups[0].Hooks) != 1 {
-			t.Errorf("%s: %d groups, want 1 with 1 hook", ev, len(groups))
+			t.Errorf("%s: %d groups, want 1 with 1 hook", e.Name, len(groups))
 			continue
 		}
 		c := groups[0].Hooks[0]
-		if c.Command != "${CLAUDE_PLUGIN_ROOT}/bin/"+bin || c.Args == nil || len(c.Args) != 0 {
-			t.Errorf("%s runs %q %q, want ${CLAUDE_PLUGIN_ROOT}/bin/%s in exec form (args [])", ev, c.Command, c.Args, bin)
+		if c.Command != "${CLAUDE_PLUGIN_ROOT}/bin/"+e.Binary || c.Args == nil || len(c.Args) != 0 {
+			t.Errorf("%s runs %q %q, want ${CLAUDE_PLUGIN_ROOT}/bin/%s in exec form (args [])", e.Name, c.Command, c.Args, e.Binary)
+		}
+		if c.Timeout != e.Timeout {
+			t.Errorf("%s: timeout %d, client.Events says %d", e.Name, c.Timeout, e.Timeout)
+		}
+		if want := map[bool]string{true: "block"}[e.Guarded]; c.OnFailure != want {
+			t.Errorf("%s %s: onFailure %q, want %q (only the guarded events fail closed)", e.Name, c.Command, c.OnFailure, want)
 		}
 	}
-	for ev, groups := range h.Hooks {
-		for _, g := range groups {
-			for _, c := range g.Hooks {
-				if want := map[bool]string{true: "block"}[ev == "PreToolUse"]; c.OnFailure != want {
-					t.Errorf("%s %s: onFailure %q, want %q (only PreToolUse fails closed)", ev, c.Command, c.OnFailure, want)
-				}
-			}
+	for ev := range h.Hooks {
+		if !seen[ev] {
+			t.Errorf("hooks.json registers %s, which client.Events does not list", ev)
 		}
 	}
 }

@@ -17,7 +17,7 @@ import (
 
 // PinnedVersion is the Claude Code release the suite is written against;
 // .ci/install-claude.sh installs exactly this one.
-const PinnedVersion = "2.1.330"
+const PinnedVersion = "2.1.332"
 
 // DefaultTimeout bounds one Claude Code run when RunOptions.Timeout is zero.
 const DefaultTimeout = 45 * time.Second

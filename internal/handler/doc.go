@@ -4,8 +4,10 @@
 // they run, and gates.go says which gates each event runs, the one list the
 // registry's Enforced field and the docs' trigger columns are tested against.
 //
-//   - PreToolUse (pretooluse.go): the only point where vibe can stop a write
-//     before it happens. It runs the checks that can be judged from the
+//   - PreToolUse and PreSkillShellCommand (pretooluse.go): the only points
+//     where vibe can stop a write before it happens (PreSkillShellCommand,
+//     Claude Code 2.1.332, is the shell command a skill or slash command runs
+//     when it loads, judged as the Bash call it is). It runs the checks that can be judged from the
 //     proposed call (roles and paths, the text a shell command spells out
 //     for findings and directions, ledger promotions, L-1, research-brief
 //     constraints, an open HALT, the mistake memory's reminder), then
@@ -25,6 +27,10 @@
 //     makes sure this install's worker runs (replacing another build's), and
 //     injects the progressive context within internal/disclosure's budgets.
 //     Without a database it resumes from the project's .vibe-science files.
+//   - Setup and ConfigChange (setup.go, served by vibe-session-start):
+//     first-run setup on `claude --init` (folders, database, whether the
+//     project has opted in), and a settings change that would turn vibe's
+//     hooks off mid-session refused for the running session.
 //   - UserPromptSubmit (promptsubmit.go): records the prompt's SHA-256 and
 //     length (never its text) and injects the memories recalled for it. It
 //     never blocks a prompt (a block would erase what the user typed).

@@ -27,14 +27,19 @@ import (
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 
-// PreToolUse declares the hook.
+// PreToolUse declares the hook. It also judges PreSkillShellCommand (Claude
+// Code 2.1.332): the shell command a skill or slash command runs when it
+// loads is a Bash call that no PreToolUse sees, so the same policy judges
+// it, and fails closed on it whatever tool it names.
 var PreToolUse = hookrun.Spec{
-	Name:      "vibe-pre-tool-use",
-	Events:    []string{hook.PreToolUse},
-	Policy:    hookrun.FailClosed,
-	Budget:    5 * time.Second,
-	Handle:    handlePreToolUse,
-	ClosedFor: func(ev *hook.Event) bool { return MayWrite(ev.ToolName) },
+	Name:   "vibe-pre-tool-use",
+	Events: []string{hook.PreToolUse, hook.PreSkillShellCommand},
+	Policy: hookrun.FailClosed,
+	Budget: 5 * time.Second,
+	Handle: handlePreToolUse,
+	ClosedFor: func(ev *hook.Event) bool {
+		return ev.HookEventName == hook.PreSkillShellCommand || MayWrite(ev.ToolName)
+	},
 }
 
 // PreToolUseGates are the gates PreToolUse judges on a proposed write, before it
@@ -57,6 +62,7 @@ func MayWrite(tool string) bool {
 // handlePreToolUse judges one proposed tool call. Checks that need no history run
 // even when the database is unavailable; checks that need it fail closed.
 func handlePreToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
+	ev = skillShell(ev)
 	proj := env.Project(ev.Cwd)
 	now := env.Now()
 	st, stErr := env.Store(ctx)
@@ -130,6 +136,20 @@ func handlePreToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (ho
 		out.Verdicts = append(out.Verdicts, vs...)
 	}
 	return out, nil
+}
+
+// skillShell is a PreSkillShellCommand as the shell call it is: its
+// tool_input is {"command": ...} and its tool_name says which shell runs
+// it (Bash or PowerShell); a name the policy does not know as a shell is
+// judged as Bash, so that no command escapes the shell analyser for the
+// name it came under. Every other event is returned as it is.
+func skillShell(ev *hook.Event) *hook.Event {
+	if ev.HookEventName != hook.PreSkillShellCommand || ev.ToolName == "Bash" || ev.ToolName == "PowerShell" {
+		return ev
+	}
+	c := *ev
+	c.ToolName = "Bash"
+	return &c
 }
 
 // pending is what the project holds that a PreToolUse must read further.

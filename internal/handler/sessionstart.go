@@ -25,13 +25,24 @@ import (
 	"github.com/vibe-science/vibe/internal/worker/client"
 )
 
-// SessionStart declares the hook.
+// SessionStart declares the hook. Its binary also serves Claude Code's
+// Setup (first-run setup, setup.go) and ConfigChange (a settings change
+// that would turn vibe off mid-session): both are about the session's
+// set-up, and neither is worth a binary of its own.
 var SessionStart = hookrun.Spec{
 	Name:   "vibe-session-start",
-	Events: []string{hook.SessionStart},
+	Events: []string{hook.SessionStart, hook.Setup, hook.ConfigChange},
 	Policy: hookrun.FailOpen,
 	Budget: 5 * time.Second,
-	Handle: handleSessionStart,
+	Handle: func(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
+		switch ev.HookEventName {
+		case hook.Setup:
+			return handleSetup(ctx, env, ev)
+		case hook.ConfigChange:
+			return handleConfigChange(ctx, env, ev)
+		}
+		return handleSessionStart(ctx, env, ev)
+	},
 }
 
 // The brief's share of the SessionStart context (seed 004's defaults).

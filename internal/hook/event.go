@@ -21,6 +21,17 @@ const (
 	SubagentStop       = "SubagentStop"
 	SessionEnd         = "SessionEnd"
 	PreCompact         = "PreCompact"
+	// PreSkillShellCommand (Claude Code 2.1.332) fires before a shell
+	// command written inside a skill or slash command runs, with the
+	// command as a Bash tool_input; PreToolUse's policy judges it.
+	PreSkillShellCommand = "PreSkillShellCommand"
+	// Setup fires on `claude --init`, `--init-only` (trigger "init") and
+	// `--maintenance` (trigger "maintenance").
+	Setup = "Setup"
+	// ConfigChange fires when a settings file changes during a session
+	// (source user_settings, project_settings, local_settings,
+	// policy_settings or skills; file_path names the file).
+	ConfigChange = "ConfigChange"
 )
 
 // Event is one hook input. Fields absent from an event stay zero; fields
@@ -35,7 +46,7 @@ type Event struct {
 	AgentID        string `json:"agent_id,omitempty"`
 	AgentType      string `json:"agent_type,omitempty"`
 
-	// SessionStart
+	// SessionStart, ConfigChange
 	Source       string `json:"source,omitempty"`
 	Model        string `json:"model,omitempty"`
 	SessionTitle string `json:"session_title,omitempty"`
@@ -59,12 +70,15 @@ type Event struct {
 	LastAssistantMessage string `json:"last_assistant_message,omitempty"`
 	AgentTranscriptPath  string `json:"agent_transcript_path,omitempty"`
 
-	// PreCompact
+	// PreCompact, Setup
 	Trigger            string `json:"trigger,omitempty"`
 	CustomInstructions string `json:"custom_instructions,omitempty"`
 
 	// SessionEnd
 	Reason string `json:"reason,omitempty"`
+
+	// ConfigChange: the settings file that changed (Source says which).
+	FilePath string `json:"file_path,omitempty"`
 
 	// Client names the agent client when it is not Claude Code: set by
 	// internal/client on the events it translates, never sent by a client.

@@ -145,6 +145,7 @@ var fastFields = map[string]func(d *fastDecoder, ev *Event) bool{
 	"trigger":                func(d *fastDecoder, ev *Event) bool { return d.str(&ev.Trigger) },
 	"custom_instructions":    func(d *fastDecoder, ev *Event) bool { return d.str(&ev.CustomInstructions) },
 	"reason":                 func(d *fastDecoder, ev *Event) bool { return d.str(&ev.Reason) },
+	"file_path":              func(d *fastDecoder, ev *Event) bool { return d.str(&ev.FilePath) },
 	"vibe_client":            func(d *fastDecoder, ev *Event) bool { return d.str(&ev.Client) },
 }
 

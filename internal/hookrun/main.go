@@ -299,7 +299,7 @@ func replay(ctx context.Context, env *Env) {
 func known(name string) bool {
 	switch name {
 	case hook.SessionStart, hook.UserPromptSubmit, hook.PreToolUse, hook.PostToolUse, hook.PostToolUseFailure, hook.Stop,
-		hook.SubagentStop, hook.SessionEnd, hook.PreCompact:
+		hook.SubagentStop, hook.SessionEnd, hook.PreCompact, hook.PreSkillShellCommand, hook.Setup, hook.ConfigChange:
 		return true
 	}
 	return false
@@ -307,13 +307,13 @@ func known(name string) bool {
 
 // databaseBreaker applies the "database" circuit breaker of config.json
 // when this event could not open the database. fail refuses the call at
-// PreToolUse (a BLOCK: deny); skip and warn change nothing here (the
+// PreToolUse and PreSkillShellCommand (a BLOCK: deny); skip and warn change nothing here (the
 // handlers' notes go through NoteUnavailable, which skip silences). Other
 // events are never stopped for it: a Stop refused for a missing database
 // would trap the session.
 func databaseBreaker(env *Env, event string) []verdict.Verdict {
 	opened, _, stErr := env.storeState()
-	if !opened || stErr == nil || event != hook.PreToolUse {
+	if !opened || stErr == nil || (event != hook.PreToolUse && event != hook.PreSkillShellCommand) {
 		return nil
 	}
 	v, proceed := env.Settings().Breakers.On(integrity.DepDatabase, stErr)

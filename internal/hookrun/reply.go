@@ -32,11 +32,19 @@ type decided struct {
 //
 //	event             BLOCK / HARD_BLOCK                   WARN                 PASS
 //	PreToolUse        deny: permissionDecision + reasons   warn: additionalContext  recorded
+//	PreSkillShellCommand deny: permissionDecision + reasons warn: systemMessage     recorded
 //	PostToolUse       block: decision + what to revert     warn: additionalContext  recorded
 //	Stop/SubagentStop block: decision + reasons            warn: systemMessage      recorded
+//	ConfigChange      block: decision + reasons, systemMessage  warn: systemMessage recorded
 //	SessionStart      warn: additionalContext (cannot block) warn: additionalContext recorded
 //	UserPromptSubmit  warn: additionalContext (never erase) warn: additionalContext  recorded
-//	SessionEnd/PreCompact warn: systemMessage (never block) warn: systemMessage    recorded
+//	SessionEnd/PreCompact/Setup warn: systemMessage (never block) warn: systemMessage recorded
+//
+// PreSkillShellCommand has no channel to Claude but its refusal (Claude
+// Code 2.1.332 drops additionalContext there, and shows Claude "[not run:
+// blocked by hook: <reason>]" in the skill's text), so its warnings go to
+// the user. A ConfigChange block keeps the change out of the running
+// session (the file stays as written; the next session reads it).
 //
 // An ask of PreToolUse is an ask unless a deny wins (then it is recorded
 // only, as is an ask of any other event). It returns o.Verdicts hardest
@@ -53,7 +61,7 @@ func decide(event string, o Outcome) []decided {
 	}
 	for _, v := range o.Ask {
 		k := record.DecisionAsk
-		if event != hook.PreToolUse || denied {
+		if (event != hook.PreToolUse && event != hook.PreSkillShellCommand) || denied {
 			k = record.DecisionRecorded
 		}
 		out = append(out, decided{v, k})
@@ -70,9 +78,9 @@ func kindOf(event string, r verdict.Result) string {
 		return record.DecisionWarn
 	}
 	switch event {
-	case hook.PreToolUse:
+	case hook.PreToolUse, hook.PreSkillShellCommand:
 		return record.DecisionDeny
-	case hook.PostToolUse, hook.PostToolUseFailure, hook.Stop, hook.SubagentStop:
+	case hook.PostToolUse, hook.PostToolUseFailure, hook.Stop, hook.SubagentStop, hook.ConfigChange:
 		return record.DecisionBlock
 	}
 	return record.DecisionWarn // an event that cannot block tells instead
@@ -99,7 +107,7 @@ func reply(event string, ds []decided, context, notes []string) *hook.Reply {
 	ctx := append([]string(nil), context...)
 
 	switch event {
-	case hook.PreToolUse:
+	case hook.PreToolUse, hook.PreSkillShellCommand:
 		spec := &hook.Specific{HookEventName: event}
 		switch {
 		case len(blocks) > 0:
@@ -109,8 +117,13 @@ func reply(event string, ds []decided, context, notes []string) *hook.Reply {
 			spec.PermissionDecision = "ask"
 			spec.PermissionDecisionReason = strings.Join(asks, "\n")
 		}
-		ctx = append(ctx, warns...)
-		spec.AdditionalContext = strings.Join(ctx, "\n")
+		if event == hook.PreSkillShellCommand {
+			sys = append(sys, ctx...)
+			sys = append(sys, warns...)
+		} else {
+			ctx = append(ctx, warns...)
+			spec.AdditionalContext = strings.Join(ctx, "\n")
+		}
 		if spec.PermissionDecision != "" || spec.AdditionalContext != "" {
 			r.HookSpecific = spec
 		}
@@ -129,12 +142,21 @@ func reply(event string, ds []decided, context, notes []string) *hook.Reply {
 			r.Reason = strings.Join(blocks, "\n")
 		}
 		sys = append(sys, warns...)
+	case hook.ConfigChange:
+		// The reason is the client's record of the refusal; the person
+		// reads it as a warning.
+		if len(blocks) > 0 {
+			r.Decision = "block"
+			r.Reason = strings.Join(blocks, "\n")
+		}
+		sys = append(sys, blocks...)
+		sys = append(sys, warns...)
 	case hook.SessionStart, hook.UserPromptSubmit:
 		ctx = append(ctx, warns...)
 		if len(ctx) > 0 {
 			r.HookSpecific = &hook.Specific{HookEventName: event, AdditionalContext: strings.Join(ctx, "\n")}
 		}
-	default: // SessionEnd, PreCompact: nothing can or should be blocked.
+	default: // SessionEnd, PreCompact, Setup: nothing can or should be blocked.
 		sys = append(sys, warns...)
 	}
 	if len(sys) > 0 {

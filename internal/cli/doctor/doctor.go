@@ -15,6 +15,7 @@ import (
 	"github.com/vibe-science/vibe/db"
 	"github.com/vibe-science/vibe/internal/cli"
 	"github.com/vibe-science/vibe/internal/cli/setup"
+	"github.com/vibe-science/vibe/internal/client"
 	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/permission"
@@ -42,6 +43,9 @@ type DoctorOptions struct {
 	Root string
 	// HeaderDirs are where the sqlite3.h check looks (sqliteHeaderDirs).
 	HeaderDirs []string
+	// AskCodex asks the codex program which of the hooks in settings it
+	// trusts (client.CodexTrust outside tests).
+	AskCodex func(ctx context.Context, codex, settings, cwd string) ([]client.HookTrust, error)
 
 	JSON bool
 }
@@ -71,7 +75,7 @@ var sqliteHeaderDirs = []string{"/usr/include", "/usr/local/include", "/opt/home
 // NewCmdDoctor builds `vibe doctor`.
 func NewCmdDoctor(f *cli.Factory, runF func(*DoctorOptions) error) *cobra.Command {
 	opts := &DoctorOptions{IO: f.IO, Paths: f.Paths, Getenv: f.Getenv, Exec: f.Exec, LookPath: f.LookPath,
-		OpenDB: openStore, FindProject: f.FindProject, Root: f.Root, HeaderDirs: sqliteHeaderDirs}
+		OpenDB: openStore, FindProject: f.FindProject, Root: f.Root, HeaderDirs: sqliteHeaderDirs, AskCodex: askCodex}
 	cmd := &cobra.Command{
 		Use:   "doctor",
 		Short: "Check every prerequisite and say how to fix each failure",
@@ -173,9 +177,9 @@ func runDoctor(ctx context.Context, o *DoctorOptions) error {
 			}
 		}
 	}
-	checks = append(checks, clientChecks(o)...) // doctor_clients.go
-	add(workerCheck(ctx, o))                    // worker.go
-	add(modelCheck(p, model, o.Getenv))         // doctor_model.go
+	checks = append(checks, clientChecks(ctx, o)...) // doctor_clients.go
+	add(workerCheck(ctx, o))                         // worker.go
+	add(modelCheck(p, model, o.Getenv))              // doctor_model.go
 	if raw, err := os.ReadFile(p.Settings); err == nil {
 		if problems := cli.SettingsProblems(raw); len(problems) > 0 {
 			fix := "edit " + p.Settings + " (`vibe help environment` says where VIBE_HOME is)"

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/vibe-science/vibe/internal/cli"
 	"github.com/vibe-science/vibe/internal/cli/clitest"
 	"github.com/vibe-science/vibe/internal/cli/setup"
+	"github.com/vibe-science/vibe/internal/client"
 )
 
 // TestDoctorReportsUnknownSettings: doctor fails on such a file and says
@@ -124,23 +126,20 @@ func TestDoctorChecksTheProjectConfigs(t *testing.T) {
 
 func TestDoctorChecksInstalledClients(t *testing.T) {
 	f, out, home := installedFactory(t)
-	os.MkdirAll(filepath.Join(f.Root, "skill", "vibe"), 0o755)
-	os.WriteFile(filepath.Join(f.Root, "skill", "vibe", "SKILL.md"), []byte("# vibe\n"), 0o644)
-	os.MkdirAll(filepath.Join(f.Root, "plugin"), 0o755)
-	os.WriteFile(filepath.Join(f.Root, "plugin", "guard.sh"), []byte("#!/bin/sh\n"), 0o755)
-	if got := clientChecks(doctorOpts(t, f)); len(got) != 0 {
+	clientFiles(f.Root)
+	if got := clientChecks(context.Background(), doctorOpts(t, f)); len(got) != 0 {
 		t.Errorf("no client set up, yet: %+v", got)
 	}
 	if code := clitest.Main(f, []string{"setup", "--client", "gemini"}, setup.NewCmdSetup(f, nil)); code != 0 {
 		t.Fatalf("setup: exit %d\n%s", code, out)
 	}
-	got := clientChecks(doctorOpts(t, f))
+	got := clientChecks(context.Background(), doctorOpts(t, f))
 	if len(got) != 1 || got[0].Name != "gemini hooks" || !got[0].OK {
 		t.Errorf("after setup: %+v", got)
 	}
 	os.WriteFile(filepath.Join(f.Root, "skill", "vibe", "SKILL.md"), []byte("# vibe, revised\n"), 0o644)
 	os.Remove(filepath.Join(f.Root, "bin", "vibe-stop"))
-	got = clientChecks(doctorOpts(t, f))
+	got = clientChecks(context.Background(), doctorOpts(t, f))
 	if len(got) != 1 || got[0].OK || !strings.Contains(got[0].Detail, "vibe-stop is missing") ||
 		!strings.Contains(got[0].Detail, filepath.Join(home, ".gemini", "GEMINI.md")+" does not hold the current methodology") {
 		t.Errorf("stale: %+v", got)
@@ -148,10 +147,19 @@ func TestDoctorChecksInstalledClients(t *testing.T) {
 	// Gemini runs vibe-pre-tool-use through guard.sh: without it the
 	// binary's failures would not refuse the call.
 	os.Chmod(filepath.Join(f.Root, "plugin", "guard.sh"), 0o644)
-	got = clientChecks(doctorOpts(t, f))
+	got = clientChecks(context.Background(), doctorOpts(t, f))
 	if len(got) != 1 || got[0].OK || !strings.Contains(got[0].Detail, filepath.Join(f.Root, "plugin", "guard.sh")+" is missing or not executable") {
 		t.Errorf("guard.sh not executable: %+v", got)
 	}
+}
+
+// clientFiles puts into a plugin root what `vibe setup --client` reads and
+// writes the clients' hooks to run: the skill and plugin/guard.sh.
+func clientFiles(root string) {
+	os.MkdirAll(filepath.Join(root, "skill", "vibe"), 0o755)
+	os.WriteFile(filepath.Join(root, "skill", "vibe", "SKILL.md"), []byte("# vibe\n"), 0o644)
+	os.MkdirAll(filepath.Join(root, "plugin"), 0o755)
+	os.WriteFile(filepath.Join(root, "plugin", "guard.sh"), []byte("#!/bin/sh\n"), 0o755)
 }
 
 // doctorOpts are the Options `vibe doctor argv...` runs with over f.
@@ -174,4 +182,67 @@ func installedFactory(t *testing.T) (*cli.Factory, *bytes.Buffer, string) {
 	f.Root = root
 	f.LookPath = func(string) (string, error) { return "", errors.New("not found") }
 	return f, out, home
+}
+
+// TestDoctorChecksCodexTrust: after `vibe setup --client codex` doctor asks
+// Codex whether it trusts vibe's hooks (it runs no other), and fails with
+// the way to trust them when it does not, when the hooks changed since,
+// when it cannot ask, and when codex is not there to ask.
+func TestDoctorChecksCodexTrust(t *testing.T) {
+	f, out, home := installedFactory(t)
+	clientFiles(f.Root)
+	if code := clitest.Main(f, []string{"setup", "--client", "codex"}, setup.NewCmdSetup(f, nil)); code != 0 {
+		t.Fatalf("setup: exit %d\n%s", code, out)
+	}
+	settings := filepath.Join(home, ".codex", "hooks.json")
+	all := func(status string, changed ...string) []client.HookTrust {
+		var hs []client.HookTrust
+		for _, e := range client.Events[client.Codex] {
+			if e.Registered() {
+				s := status
+				if slices.Contains(changed, e.Name) {
+					s = "modified"
+				}
+				hs = append(hs, client.HookTrust{Event: e.Name, Status: s, Enabled: true})
+			}
+		}
+		return hs
+	}
+	for _, c := range []struct {
+		name  string
+		path  bool
+		hooks []client.HookTrust
+		err   error
+		want  Check
+	}{
+		{"no codex", false, nil, nil, Check{"codex hook trust", false,
+			"codex is not on PATH, so vibe cannot ask it whether it trusts vibe's hooks (Codex runs no hook it has not trusted)",
+			"put codex on PATH and run `vibe doctor` again; in codex, /hooks lists vibe's hooks to trust"}},
+		{"untrusted", true, all("untrusted"), nil, Check{"codex hook trust", false,
+			"Codex will not run 8 of vibe's 8 hooks (untrusted: PreToolUse, PostToolUse, PreCompact, SessionStart, SessionEnd, UserPromptSubmit, SubagentStop, Stop): it runs no untrusted hook, so nothing the agent does in Codex is judged",
+			"open `codex`, type /hooks, review vibe's hooks and trust (and enable) them; `vibe setup --client codex` rewriting them asks for the trust again"}},
+		{"changed since", true, all("trusted", "PreToolUse"), nil, Check{"codex hook trust", false,
+			"Codex will not run 1 of vibe's 8 hooks (changed since trusted: PreToolUse): it runs no untrusted hook, so nothing the agent does in Codex is judged",
+			"open `codex`, type /hooks, review vibe's hooks and trust (and enable) them; `vibe setup --client codex` rewriting them asks for the trust again"}},
+		{"cannot ask", true, nil, errors.New("codex app-server closed its output before answering initialize"), Check{"codex hook trust", false,
+			"could not ask /usr/local/bin/codex which hooks it trusts: codex app-server closed its output before answering initialize",
+			"open `codex` and type /hooks: vibe's hooks must be trusted and enabled"}},
+		{"trusted", true, all("trusted"), nil, Check{"codex hook trust", true,
+			"/usr/local/bin/codex trusts and runs vibe's 8 hooks in " + settings, ""}},
+	} {
+		o := doctorOpts(t, f)
+		if c.path {
+			o.LookPath = func(name string) (string, error) { return "/usr/local/bin/" + name, nil }
+		}
+		o.AskCodex = func(_ context.Context, codex, s, cwd string) ([]client.HookTrust, error) {
+			if codex != "/usr/local/bin/codex" || s != settings || cwd != home {
+				t.Errorf("%s: asked %s about %s in %s", c.name, codex, s, cwd)
+			}
+			return c.hooks, c.err
+		}
+		got := clientChecks(context.Background(), o)
+		if len(got) != 2 || got[0].Name != "codex hooks" || got[1] != c.want {
+			t.Errorf("%s:\n got %+v\nwant [codex hooks …] then %+v", c.name, got, c.want)
+		}
+	}
 }

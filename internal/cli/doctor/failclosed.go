@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/vibe-science/vibe/internal/client"
 )
 
 // preToolUseBinary is the hook that must refuse a call it cannot judge.
@@ -13,12 +15,22 @@ const preToolUseBinary = "vibe-pre-tool-use"
 // failClosedVerified is the Claude Code release on which the E2E suite
 // proved that "onFailure": "block" refuses the call when the binary is
 // missing, not executable, crashes or answers JSON that fails validation
-// (internal/e2e TestMissingPreToolUseBinaryFailsClosed). No minimum version
-// is claimed: none was tested.
-const failClosedVerified = "2.1.330"
+// (internal/e2e TestMissingPreToolUseBinaryFailsClosed,
+// TestABrokenPreToolUseBinaryFailsClosed, and for a skill's shell command
+// TestBrokenPreToolUseBinaryRefusesSkillShell). No minimum version is
+// claimed: none was tested.
+const failClosedVerified = "2.1.332"
+
+// guarded names what each fail-closed event protects, for the message
+// when hooks.json does not run vibe-pre-tool-use on it.
+var guarded = map[string]string{
+	"PreToolUse":           "protected files are not guarded",
+	"PreSkillShellCommand": "the shell commands in skills and slash commands run unjudged",
+}
 
 // failClosedCheck reads the plugin's hooks.json: every hook that runs
-// vibe-pre-tool-use must carry "onFailure": "block", or Claude Code treats a
+// vibe-pre-tool-use on a guarded event (PreToolUse, PreSkillShellCommand:
+// client.Events) must carry "onFailure": "block", or Claude Code treats a
 // binary that cannot start or crashes as "no opinion" and lets protected
 // writes through. ok is false with nothing to report when hooks.json cannot
 // be read (the hooks.json check says so).
@@ -40,23 +52,30 @@ func failClosedCheck(root string) (c Check, ok bool) {
 	if err := json.Unmarshal(raw, &h); err != nil {
 		return Check{name, false, path + " is not valid JSON: " + err.Error(), fix}, true
 	}
-	found := 0
-	for _, g := range h.Hooks["PreToolUse"] {
-		for _, hk := range g.Hooks {
-			if !strings.HasSuffix(hk.Command, "/"+preToolUseBinary) {
-				continue
-			}
-			found++
-			if hk.OnFailure != "block" {
-				return Check{name, false, path + `: the PreToolUse hook lacks "onFailure": "block", so a missing or crashing ` +
-					preToolUseBinary + " would let protected writes through", fix}, true
+	var events []string
+	for _, e := range client.Events[client.Claude] {
+		if !e.Guarded {
+			continue
+		}
+		events = append(events, e.Name)
+		found := 0
+		for _, g := range h.Hooks[e.Name] {
+			for _, hk := range g.Hooks {
+				if !strings.HasSuffix(hk.Command, "/"+e.Binary) {
+					continue
+				}
+				found++
+				if hk.OnFailure != "block" {
+					return Check{name, false, path + ": the " + e.Name + ` hook lacks "onFailure": "block", so a missing or crashing ` +
+						e.Binary + " would let protected writes through", fix}, true
+				}
 			}
 		}
+		if found == 0 {
+			return Check{name, false, path + " runs no " + e.Binary + " on " + e.Name + ": " + guarded[e.Name], fix}, true
+		}
 	}
-	if found == 0 {
-		return Check{name, false, path + " runs no " + preToolUseBinary + " on PreToolUse: protected files are not guarded", fix}, true
-	}
-	return Check{name, true, `PreToolUse has "onFailure": "block" (a missing or broken binary refuses the call; verified on Claude Code ` +
+	return Check{name, true, strings.Join(events, " and ") + ` have "onFailure": "block" (a missing or broken binary refuses the call; verified on Claude Code ` +
 		failClosedVerified + ")", ""}, true
 }
 

@@ -14,7 +14,7 @@ func TestNewCmdDoctorFlags(t *testing.T) {
 	clitest.Flags(t, func(runF func(*DoctorOptions) error) *cobra.Command { return NewCmdDoctor(f, runF) },
 		func(o *DoctorOptions) {
 			o.IO, o.Paths, o.Getenv, o.Exec, o.LookPath, o.OpenDB, o.FindProject = cli.IO{}, nil, nil, nil, nil, nil, nil
-			o.Root, o.HeaderDirs = "", nil
+			o.Root, o.HeaderDirs, o.AskCodex = "", nil, nil
 		},
 		[]clitest.FlagCase[DoctorOptions]{
 			{Argv: nil, Want: DoctorOptions{}},

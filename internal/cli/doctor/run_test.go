@@ -89,7 +89,7 @@ func TestRunDoctorOutput(t *testing.T) {
 		"ok   database           " + p.DB + ", schema " + itoa(db.Latest()) + " of " + itoa(db.Latest()) + ", sqlite-vec v0.0.0-fake, FTS5 ok\n" +
 		"ok   hook binaries      " + filepath.Join(o.Root, "bin") + "\n" +
 		"ok   hooks.json         " + filepath.Join(o.Root, "hooks.json") + "\n" +
-		"ok   fails closed       PreToolUse has \"onFailure\": \"block\" (a missing or broken binary refuses the call; verified on Claude Code 2.1.330)\n" +
+		"ok   fails closed       PreToolUse and PreSkillShellCommand have \"onFailure\": \"block\" (a missing or broken binary refuses the call; verified on Claude Code 2.1.332)\n" +
 		"ok   build tools        not needed for running (Go, a C compiler and sqlite3.h only build vibe from source)\n" +
 		"FAIL claude CLI         not on PATH\n" +
 		"     fix: install Claude Code (npm install -g @anthropic-ai/claude-code)\n" +
@@ -275,22 +275,28 @@ func TestNewCmdDoctorWiresEveryDependency(t *testing.T) {
 func itoa(n int) string { return strconv.Itoa(n) }
 
 // TestRunDoctorFailsClosed: the fails-closed line passes only when every
-// PreToolUse hook running vibe-pre-tool-use carries "onFailure": "block",
-// and says what is at stake when one does not.
+// PreToolUse and PreSkillShellCommand hook running vibe-pre-tool-use
+// carries "onFailure": "block", and says what is at stake when one does not.
 func TestRunDoctorFailsClosed(t *testing.T) {
 	const bin = `"${CLAUDE_PLUGIN_ROOT}/bin/vibe-pre-tool-use"`
+	const skill = `"PreSkillShellCommand":[{"hooks":[{"type":"command","command":` + bin + `,"onFailure":"block"}]}]`
 	for _, c := range []struct{ name, hooks, want string }{
-		{"block", `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":` + bin + `,"onFailure":"block"}]}]}}`,
-			`ok   fails closed       PreToolUse has "onFailure": "block"`},
-		{"no onFailure", `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":` + bin + `}]}]}}`,
+		{"block", `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":` + bin + `,"onFailure":"block"}]}],` + skill + `}}`,
+			`ok   fails closed       PreToolUse and PreSkillShellCommand have "onFailure": "block"`},
+		{"no onFailure", `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":` + bin + `}]}],` + skill + `}}`,
 			`FAIL fails closed       %H: the PreToolUse hook lacks "onFailure": "block", so a missing or crashing vibe-pre-tool-use would let protected writes through`},
-		{"continue", `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":` + bin + `,"onFailure":"continue"}]}]}}`,
+		{"continue", `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":` + bin + `,"onFailure":"continue"}]}],` + skill + `}}`,
 			`FAIL fails closed       %H: the PreToolUse hook lacks "onFailure": "block"`},
 		{"one of two", `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":` + bin + `,"onFailure":"block"}]},` +
-			`{"matcher":"Read","hooks":[{"type":"command","command":` + bin + `}]}]}}`,
+			`{"matcher":"Read","hooks":[{"type":"command","command":` + bin + `}]}],` + skill + `}}`,
 			`FAIL fails closed       %H: the PreToolUse hook lacks "onFailure": "block"`},
-		{"no pre-tool-use", `{"hooks":{"PostToolUse":[{"hooks":[{"type":"command","command":"${CLAUDE_PLUGIN_ROOT}/bin/vibe-post-tool-use"}]}]}}`,
+		{"no pre-tool-use", `{"hooks":{"PostToolUse":[{"hooks":[{"type":"command","command":"${CLAUDE_PLUGIN_ROOT}/bin/vibe-post-tool-use"}]}],` + skill + `}}`,
 			`FAIL fails closed       %H runs no vibe-pre-tool-use on PreToolUse: protected files are not guarded`},
+		{"no skill shell", `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":` + bin + `,"onFailure":"block"}]}]}}`,
+			`FAIL fails closed       %H runs no vibe-pre-tool-use on PreSkillShellCommand: the shell commands in skills and slash commands run unjudged`},
+		{"skill shell without block", `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":` + bin + `,"onFailure":"block"}]}],` +
+			`"PreSkillShellCommand":[{"hooks":[{"type":"command","command":` + bin + `}]}]}}`,
+			`FAIL fails closed       %H: the PreSkillShellCommand hook lacks "onFailure": "block"`},
 		{"not JSON", `{"hooks":`, `FAIL fails closed       %H is not valid JSON: `},
 	} {
 		o, out := fakeDoctor(t)

@@ -48,7 +48,7 @@ func setupClients(ctx context.Context, o *SetupOptions) []SetupStep {
 		}
 		s := step(name, true, fmt.Sprintf("%s: %s and %s", what, in.Settings, in.Context), "")
 		if name == client.Codex && !o.Remove {
-			s.Note, s.Fix = true, "Codex runs user hooks only once trusted: open `codex`, type /hooks and trust vibe's hooks (or run with --dangerously-bypass-hook-trust in automation)"
+			s.Note, s.Fix = true, "Codex runs user hooks only once trusted: open `codex`, type /hooks and trust vibe's hooks (or run with --dangerously-bypass-hook-trust in automation); `vibe doctor` checks that Codex trusts them"
 		}
 		steps = append(steps, s)
 	}
