@@ -452,9 +452,10 @@ func value2(s string, i int, c class, o op) (span, bool) {
 	if j < len(s) && (s[j] == '(' || s[j] == '[') {
 		return span{}, false
 	}
-	// After a colon (YAML, a header, prose), a bare value ends its line:
-	// "password: see the vault" is prose.
-	if o == opColon || o == opComma {
+	// After a colon (YAML, a header, prose), a bare value that does not
+	// look like a credential ends its line: "password: see the vault" is
+	// prose.
+	if (o == opColon || o == opComma) && !credentialLike(s[i:j]) {
 		k := skipSpace(s, j, false)
 		if k < len(s) && s[k] != '\n' && s[k] != '\r' && strings.IndexByte(",;}#'\"\\", s[k]) < 0 {
 			return span{}, false

@@ -1,6 +1,8 @@
 package privacy
 
 import (
+	"crypto/sha256"
+	"fmt"
 	"sort"
 	"strings"
 	"sync"
@@ -302,4 +304,18 @@ func named(names []string) bool {
 		}
 	}
 	return false
+}
+
+// rulesVersion is the version of rules.go's and assign.go's rules: raise it
+// when they find more, so that stored texts are scrubbed again
+// (store.RescanSecrets).
+const rulesVersion = 1
+
+// Version names the rules Scrub runs: a digest of gitleaks' default rule
+// set (its gitleaks.toml, which changes with every rule gitleaks adds or
+// widens) and rulesVersion. A text scrubbed under one Version may hold
+// what a later one finds.
+func Version() string {
+	sum := sha256.Sum256([]byte(config.DefaultConfig))
+	return fmt.Sprintf("gitleaks %x; vibe %d", sum[:6], rulesVersion)
 }

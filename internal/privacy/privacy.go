@@ -85,3 +85,28 @@ func scan(s string) ruleSet {
 		return id == privateRule || rules[id].near == nil || rules[id].near(s, at)
 	})
 }
+
+// Margin is how far past a cut a text is scrubbed before it is cut: longer
+// than any secret a rule knows (an 8192-bit RSA key in PEM is about 6.3
+// KB), so a secret the cut would split is found whole and replaced first.
+const Margin = 16 << 10
+
+// Prefix is Scrub of s's first n bytes and Margin more, for a caller that
+// keeps at most n bytes of the result (after its own reformatting): the
+// cost stays bounded however long s is, and no secret is cut in two
+// before it is found. Cut a text after Prefix, never before.
+func Prefix(s string, n int) string {
+	if len(s) > n+Margin {
+		s = s[:n+Margin]
+	}
+	return Scrub(s)
+}
+
+// Suffix is Prefix's mirror for a caller that keeps at most the last n
+// bytes of the result.
+func Suffix(s string, n int) string {
+	if len(s) > n+Margin {
+		s = s[len(s)-n-Margin:]
+	}
+	return Scrub(s)
+}

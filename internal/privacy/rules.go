@@ -37,12 +37,17 @@ var rules = []rule{
 	// webhook secrets, Notion's older secret_ keys, a Telegram bot's
 	// token in its API URL) or match only at their full length (a key a
 	// person shortened, or a fake one in a test, is still one).
-	{id: "ai-provider-token", keywords: []string{"sk-", "r8_", "gsk_", "pplx-", "xai-", "hf_"},
-		re: lazyre.New(`\b(?:sk-(?:ant-|proj-|svcacct-|admin-)?[A-Za-z0-9_-]{16,}|r8_[A-Za-z0-9]{30,}|gsk_[A-Za-z0-9]{40,}|pplx-[A-Za-z0-9]{40,}|xai-[A-Za-z0-9]{60,}|hf_[A-Za-z0-9]{30,})`)},
+	{id: "anthropic-openai-key", keywords: []string{"sk-"}, re: lazyre.New(`\bsk-(?:ant-|proj-|svcacct-|admin-)?[A-Za-z0-9_-]{16,}`)},
+	{id: "replicate-token", keywords: []string{"r8_"}, re: lazyre.New(`\br8_[A-Za-z0-9]{30,}`)},
+	{id: "groq-key", keywords: []string{"gsk_"}, re: lazyre.New(`\bgsk_[A-Za-z0-9]{40,}`)},
+	{id: "perplexity-key", keywords: []string{"pplx-"}, re: lazyre.New(`\bpplx-[A-Za-z0-9]{40,}`)},
+	{id: "xai-key", keywords: []string{"xai-"}, re: lazyre.New(`\bxai-[A-Za-z0-9]{60,}`)},
+	{id: "huggingface-token", keywords: []string{"hf_"}, re: lazyre.New(`\bhf_[A-Za-z0-9]{30,}`)},
 	{id: "github-token", keywords: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
 		re: lazyre.New(`\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})`)},
-	{id: "webhook-secret", keywords: []string{"whsec_", "hooks.slack.com"},
-		re: lazyre.New(`\bwhsec_[A-Za-z0-9+/=]{20,}|(?i)https?://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{20,}`)},
+	{id: "stripe-webhook-secret", keywords: []string{"whsec_"}, re: lazyre.New(`\bwhsec_[A-Za-z0-9+/=]{20,}`)},
+	{id: "slack-webhook-url", keywords: []string{"hooks.slack.com"},
+		re: lazyre.New(`(?i)https?://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{20,}`)},
 	{id: "notion-token", keywords: []string{"secret_"}, re: lazyre.New(`\bsecret_[A-Za-z0-9]{43}\b`)},
 	{id: "telegram-bot-token", keywords: []string{":a"}, re: lazyre.New(`\d{5,16}:A[A-Za-z0-9_-]{30,}`)},
 

@@ -68,7 +68,7 @@ func vibeRecord(r config.Rule, tps []string) {
 			panic(err)
 		}
 		vibeDet = d
-		f, err := os.OpenFile(os.Getenv("VIBE_TP_OUT"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		f, err := os.OpenFile(os.Getenv("GITLEAKS_TP_OUT"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 		if err != nil {
 			panic(err)
 		}
@@ -171,7 +171,7 @@ func run() error {
 	out := filepath.Join(tmp, "tps.jsonl")
 	cmd := exec.Command("go", "run", ".", filepath.Join(tmp, "gitleaks.toml"))
 	cmd.Dir = filepath.Join(src, "cmd", "generate", "config")
-	cmd.Env = append(os.Environ(), "VIBE_TP_OUT="+out, "GOFLAGS=-mod=mod", "GOWORK=off")
+	cmd.Env = append(os.Environ(), "GITLEAKS_TP_OUT="+out, "GOFLAGS=-mod=mod", "GOWORK=off")
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("gitleaks' rule generator: %w", err)
