@@ -311,6 +311,7 @@ func (w *Worker) Open(ctx context.Context) (err error) {
 	}
 	w.loopDone = make(chan struct{})
 	go w.loop(lctx2)
+	w.goHandler(func() { w.rescanSecrets(w.hookCtx) })
 	go w.serve()
 	w.logf("worker %s started (pid %d, home %s, batch %d, idle unload %s)", buildinfo.Version, os.Getpid(), p.Home, w.cfg.BatchSize, idle)
 	if w.cfg.OneProc {
