@@ -167,10 +167,10 @@ func TestGenericWindowsAgree(t *testing.T) {
 			d = i
 		}
 	}
-	whole := findingSpans(text, perRule[d].DetectString(text))
+	whole := findingSpans(text, perRule[d].get().DetectString(text))
 	var windowed []span
 	for _, w := range genericWindows(text) {
-		for _, sp := range findingSpans(text[w.from:w.to], perRule[d].DetectString(text[w.from:w.to])) {
+		for _, sp := range findingSpans(text[w.from:w.to], perRule[d].get().DetectString(text[w.from:w.to])) {
 			windowed = append(windowed, span{w.from + sp.from, w.from + sp.to})
 		}
 	}

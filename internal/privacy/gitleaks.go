@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+	"github.com/spf13/viper"
 	"github.com/zricethezav/gitleaks/v8/config"
 	"github.com/zricethezav/gitleaks/v8/detect"
 	"github.com/zricethezav/gitleaks/v8/logging"
@@ -24,10 +25,10 @@ var (
 	loadOnce sync.Once
 	loadErr  error
 	loadTook time.Duration
-	glRules  []config.Rule      // by id in glIndex
-	perRule  []*detect.Detector // one per rule, same ids
-	always   []int              // rules without keywords: they run on every text
-	glIndex  *index             // gitleaks' keywords -> rule ids
+	glRules  []config.Rule   // by id in glIndex
+	perRule  []*ruleDetector // one per rule, same ids
+	always   []int           // rules without keywords: they run on every text
+	glIndex  *index          // gitleaks' keywords -> rule ids
 	glByID   map[string]config.Rule
 )
 
@@ -42,12 +43,11 @@ func Load() (time.Duration, error) {
 		// gitleaks logs through a global zerolog logger to stderr; vibe's
 		// hooks own their stderr, and a finding must never be printed.
 		logging.Logger = logging.Logger.Level(zerolog.Disabled)
-		full, err := detect.NewDetectorDefaultConfig()
+		cfg, err := defaultConfig()
 		if err != nil {
 			loadErr = err
 			return
 		}
-		cfg := full.Config
 		ids := make([]string, 0, len(cfg.Rules))
 		for id := range cfg.Rules {
 			ids = append(ids, id)
@@ -67,16 +67,11 @@ func Load() (time.Duration, error) {
 			for _, kw := range r.Keywords {
 				one.Keywords[strings.ToLower(kw)] = struct{}{}
 			}
-			d := detect.NewDetector(one)
-			// A `gitleaks:allow` comment on the line would hide the
-			// secret from the detector; vibe stores what the line says,
-			// so the comment must not keep it.
-			d.IgnoreGitleaksAllow = true
 			if len(r.Keywords) == 0 {
 				always = append(always, len(perRule))
 			}
 			glRules = append(glRules, r)
-			perRule = append(perRule, d)
+			perRule = append(perRule, &ruleDetector{cfg: one})
 		}
 		glIndex = newIndex(func(add func(kw string, id int)) {
 			for i, r := range glRules {
@@ -88,6 +83,42 @@ func Load() (time.Duration, error) {
 		loadTook = time.Since(start)
 	})
 	return loadTook, loadErr
+}
+
+// ruleDetector is gitleaks' detector for one rule, made on its first use:
+// a process without the resident one (vibe-hook, the CLI) builds only the
+// detectors of the rules its texts' keywords reach.
+type ruleDetector struct {
+	once sync.Once
+	cfg  config.Config
+	d    *detect.Detector
+}
+
+func (r *ruleDetector) get() *detect.Detector {
+	r.once.Do(func() {
+		r.d = detect.NewDetector(r.cfg)
+		// A `gitleaks:allow` comment on the line would hide the secret
+		// from the detector; vibe stores what the line says, so the
+		// comment must not keep it.
+		r.d.IgnoreGitleaksAllow = true
+	})
+	return r.d
+}
+
+// defaultConfig is gitleaks' default rule set, read as
+// detect.NewDetectorDefaultConfig reads it, without the detector it builds
+// around all of it (a keyword trie vibe does not use: 5 ms of the load).
+func defaultConfig() (config.Config, error) {
+	v := viper.New()
+	v.SetConfigType("toml")
+	if err := v.ReadConfig(strings.NewReader(config.DefaultConfig)); err != nil {
+		return config.Config{}, err
+	}
+	var vc config.ViperConfig
+	if err := v.Unmarshal(&vc); err != nil {
+		return config.Config{}, err
+	}
+	return vc.Translate()
 }
 
 // Rules is the number of gitleaks rules Scrub runs (0 when they could not
@@ -112,10 +143,11 @@ func gitleaksSpans(s string) []span {
 		hits.add(i)
 	}
 	var out []span
-	for i, d := range perRule {
+	for i, rd := range perRule {
 		if !hits.has(i) {
 			continue
 		}
+		d := rd.get()
 		if glRules[i].RuleID != genericRule || len(s) < windowed {
 			out = append(out, findingSpans(s, d.DetectString(s))...)
 			continue

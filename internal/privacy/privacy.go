@@ -101,12 +101,3 @@ func Prefix(s string, n int) string {
 	}
 	return Scrub(s)
 }
-
-// Suffix is Prefix's mirror for a caller that keeps at most the last n
-// bytes of the result.
-func Suffix(s string, n int) string {
-	if len(s) > n+Margin {
-		s = s[len(s)-n-Margin:]
-	}
-	return Scrub(s)
-}
