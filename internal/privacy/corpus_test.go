@@ -198,3 +198,45 @@ func BenchmarkLoad(b *testing.B) {
 		Load()
 	}
 }
+
+// TestLongText: a text of four chunks is scrubbed in overlapping chunks of
+// lines: every sample's secret goes wherever it falls (a private key across
+// a chunk's end included) and the lines between stay.
+func TestLongText(t *testing.T) {
+	samples, err := corpus.Gitleaks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := "-----BEGIN RSA PRIVATE KEY-----\n" + strings.Repeat("MIIEpAIBAAKCAQEAq9Xv2LmP7sR4tW8zK3nB6cJ1dF5gH0aE2iU4o7Yy\n", 60) + "-----END RSA PRIVATE KEY-----\n"
+	var b strings.Builder
+	var secrets []string
+	for i := 0; b.Len() < 4*chunk; i++ {
+		s := samples[i%len(samples)]
+		b.WriteString("epoch 3 step 1200 loss 0.4312 tokens/s 18234\n")
+		b.WriteString(s.Text + "\n")
+		secrets = append(secrets, s.Value)
+		if b.Len() > chunk-2000 && b.Len() < chunk+2000 && !strings.Contains(b.String(), "PRIVATE KEY") {
+			b.WriteString(key)
+		}
+	}
+	text := b.String()
+	if !strings.Contains(text, "PRIVATE KEY") {
+		t.Fatal("no key in the text")
+	}
+	got := Scrub(text)
+	for _, sec := range append(secrets, "MIIEpAIBAAKCAQEAq9Xv2") {
+		if strings.Contains(got, sec) {
+			t.Errorf("%q kept", sec)
+		}
+	}
+	if n := strings.Count(got, "epoch 3 step 1200 loss 0.4312 tokens/s 18234\n"); n != len(secrets) {
+		t.Errorf("%d filler lines kept of %d", n, len(secrets))
+		shown := 0
+		for _, l := range strings.Split(got, "\n") {
+			if strings.HasPrefix(l, "epoch 3") && l != "epoch 3 step 1200 loss 0.4312 tokens/s 18234" && shown < 5 {
+				shown++
+				t.Logf("%q", l)
+			}
+		}
+	}
+}

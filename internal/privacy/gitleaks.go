@@ -138,6 +138,44 @@ func gitleaksSpans(s string) []span {
 	if Load(); len(perRule) == 0 {
 		return nil
 	}
+	if len(s) <= chunk+overlap {
+		return chunkSpans(s)
+	}
+	// gitleaks places each finding by walking every line of the text it
+	// was given: a megabyte with a secret on each line took seconds. In
+	// chunks of lines that overlap by more than any secret is long, the
+	// walk stays short and no secret is cut in two.
+	var out []span
+	for a := 0; a < len(s); {
+		b := lineEnd(s, min(len(s), a+chunk+overlap))
+		for _, sp := range chunkSpans(s[a:b]) {
+			out = append(out, span{a + sp.from, a + sp.to})
+		}
+		if b == len(s) {
+			break
+		}
+		a = lineEnd(s, a+chunk)
+	}
+	return out
+}
+
+// chunk and overlap are the lengths gitleaksSpans cuts a long text into.
+const (
+	chunk   = 32 << 10
+	overlap = Margin
+)
+
+// lineEnd is the offset after the line break at or after i (len(s) when
+// there is none).
+func lineEnd(s string, i int) int {
+	if j := strings.IndexByte(s[i:], '\n'); j >= 0 {
+		return i + j + 1
+	}
+	return len(s)
+}
+
+// chunkSpans runs the rules whose keywords s holds on s.
+func chunkSpans(s string) []span {
 	hits := glIndex.scan(s, nil)
 	for _, i := range always {
 		hits.add(i)
@@ -176,7 +214,7 @@ func findingSpans(s string, findings []report.Finding) []span {
 			lines = newlines(s)
 		}
 		if sp, ok := locate(s, lines, f); ok {
-			out = append(out, sp)
+			out = append(out, lineCut(s, sp))
 			continue
 		}
 		// Not where the finding says (it should not happen): every
@@ -253,6 +291,23 @@ func operatorNear(s string, at int) bool {
 		i++
 	}
 	return i < len(s) && strings.IndexByte("=>:|?,", s[i]) >= 0
+}
+
+// lineCut ends a span that runs into the middle of a later line at the
+// last line break inside it: a rule whose token may wrap over lines
+// (jwt-base64's [a-zA-Z0-9/\\_+\-\r\n]{40,}) also takes the first word of
+// the next line, which is text, not token.
+func lineCut(s string, sp span) span {
+	if sp.to >= len(s) || s[sp.to] == '\n' || s[sp.to] == '\r' {
+		return sp
+	}
+	if i := strings.LastIndexByte(s[sp.from:sp.to], '\n'); i > 0 {
+		sp.to = sp.from + i
+		for sp.to > sp.from && s[sp.to-1] == '\r' {
+			sp.to--
+		}
+	}
+	return sp
 }
 
 // newlines are the offsets of the line breaks of s.

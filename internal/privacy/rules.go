@@ -58,8 +58,10 @@ var rules = []rule{
 
 	{id: "url-credentials", keywords: []string{"://"},
 		re: lazyre.New(`([a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@]*:)([^@\s/]+)@`), keep: 1},
+	// curl -u user:password, on one line or continued with \ (gitleaks'
+	// rule takes the last -u of up to six lines, so of two the first stays).
 	{id: "curl-auth-user", keywords: []string{"-u", "--user"},
-		re: lazyre.New(`(\bcurl\b[^\n|;&]*?\s(?:-u\s*|--user[\s=]+)["']?[^\s:"']+:)([^\s"']+)`), keep: 1},
+		re: lazyre.New(`(\bcurl\b(?:[^\n|;&]|\\\r?\n)*?\s(?:-u\s*|--user[\s=]+)["']?[^\s:"']+:)([^\s"']+)`), keep: 1},
 	{id: "mysql-password-flag", keywords: []string{"-p"},
 		re: lazyre.New(`(\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mariadb|mariadb-dump)\b[^\n|;&]*?\s-p)` + value), keep: 1},
 	{id: "sshpass-password", keywords: []string{"sshpass"},

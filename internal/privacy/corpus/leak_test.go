@@ -68,6 +68,21 @@ type rig struct {
 	now     time.Time
 }
 
+// newRig is a git project after `vibe init` and a VIBE_HOME, the worker
+// off (the handlers run in the test, as vibe-hook runs them).
+func newRig(t *testing.T) *rig {
+	home := t.TempDir()
+	dir, _ := filepath.EvalSymlinks(t.TempDir())
+	proj := filepath.Join(dir, "study")
+	os.MkdirAll(filepath.Join(proj, ".git"), 0o755)
+	r := &rig{t: t, home: home, project: proj, now: time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC),
+		env: map[string]string{"VIBE_HOME": home, "HOME": home, "VIBE_WORKER": "off"}}
+	if _, err := initproj.Init(project.Project{Root: proj, Git: true}, initproj.Options{RQ: "RQ-001", Domain: "generic", Now: r.now}); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 func (r *rig) hook(spec hookrun.Spec, ev map[string]any) {
 	r.t.Helper()
 	ev["session_id"] = "leak-1"
@@ -107,15 +122,8 @@ func (r *rig) vibe(args ...string) string {
 // and each call must have been recorded (its mark is there), or the test
 // would prove nothing.
 func TestNoSecretIsStoredOrShown(t *testing.T) {
-	home := t.TempDir()
-	dir, _ := filepath.EvalSymlinks(t.TempDir())
-	proj := filepath.Join(dir, "study")
-	os.MkdirAll(filepath.Join(proj, ".git"), 0o755)
-	r := &rig{t: t, home: home, project: proj, now: time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC),
-		env: map[string]string{"VIBE_HOME": home, "HOME": home, "VIBE_WORKER": "off"}}
-	if _, err := initproj.Init(project.Project{Root: proj, Git: true}, initproj.Options{RQ: "RQ-001", Domain: "generic", Now: r.now}); err != nil {
-		t.Fatal(err)
-	}
+	r := newRig(t)
+	home, proj, dir := r.home, r.project, filepath.Dir(r.project)
 	all := secrets(t)
 	if len(all) < 250 {
 		t.Fatalf("%d secrets", len(all))
@@ -247,15 +255,8 @@ func pieces(secret string) []string {
 // scrub them, before and whether or not the resident process's rescan
 // (store.RescanSecrets) has run.
 func TestRecordsStoredBeforeAreNotShown(t *testing.T) {
-	home := t.TempDir()
-	dir, _ := filepath.EvalSymlinks(t.TempDir())
-	proj := filepath.Join(dir, "study")
-	os.MkdirAll(filepath.Join(proj, ".git"), 0o755)
-	r := &rig{t: t, home: home, project: proj, now: time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC),
-		env: map[string]string{"VIBE_HOME": home, "HOME": home, "VIBE_WORKER": "off"}}
-	if _, err := initproj.Init(project.Project{Root: proj, Git: true}, initproj.Options{RQ: "RQ-001", Domain: "generic", Now: r.now}); err != nil {
-		t.Fatal(err)
-	}
+	r := newRig(t)
+	home, proj := r.home, r.project
 	r.hook(handler.SessionStart, map[string]any{"hook_event_name": "SessionStart", "source": "startup"})
 	for i := 0; i < 3; i++ {
 		cmd := fmt.Sprintf("python train.py --run old%d", i)
