@@ -102,20 +102,12 @@ func clipWindows(s string, n int) (string, bool) {
 // charsFromStart is the byte offset in s after its first k characters once
 // white space runs are one space.
 func charsFromStart(s string, k int) int {
-	n, space := 0, true
+	var c collapsed
 	for i, r := range s {
-		if n >= k {
+		if c.n >= k {
 			return i
 		}
-		if unicode.IsSpace(r) {
-			if !space {
-				n++
-			}
-			space = true
-			continue
-		}
-		space = false
-		n++
+		c.add(r)
 	}
 	return len(s)
 }
@@ -123,24 +115,36 @@ func charsFromStart(s string, k int) int {
 // charsFromEnd is the byte offset in s before its last k characters once
 // white space runs are one space.
 func charsFromEnd(s string, k int) int {
-	n, space := 0, true
+	var c collapsed
 	for i := len(s); i > 0; {
-		if n >= k {
+		if c.n >= k {
 			return i
 		}
 		r, size := utf8.DecodeLastRuneInString(s[:i])
 		i -= size
-		if unicode.IsSpace(r) {
-			if !space {
-				n++
-			}
-			space = true
-			continue
-		}
-		space = false
-		n++
+		c.add(r)
 	}
 	return 0
+}
+
+// collapsed counts the characters of a text read one rune at a time, in
+// either direction, a run of white space as one (the first run as none).
+type collapsed struct {
+	n       int
+	started bool
+	space   bool
+}
+
+func (c *collapsed) add(r rune) {
+	if unicode.IsSpace(r) {
+		if c.started && !c.space {
+			c.n++
+		}
+		c.space = true
+		return
+	}
+	c.started, c.space = true, false
+	c.n++
 }
 
 // InputSummary describes a tool input in one short line.
