@@ -75,6 +75,7 @@ e2e: build
 bench: build
 	$(GO) run ./bench -bin $(BIN) -empty bench/out/empty-go -out bench/hooks.json
 	$(GO) test -run '^$$' -bench Pages -benchtime 100x ./internal/viewer   # vibe ui pages over 100k spine entries
+	$(GO) test -run '^$$' -bench 'OutputSummary1MB|Scrub|Load' -benchtime 20x ./internal/spine ./internal/privacy   # the secret detector: a 1 MB output's summary, Scrub, gitleaks' load
 
 ## forensic: the blueprint's section-15 checklist as tests, scored per section
 forensic: build

@@ -7,18 +7,22 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/vibe-science/vibe/internal/privacy"
 )
 
 // WriteJSON writes v as indented JSON with HTML characters left as they
-// are: the --json form of every listing.
+// are: the --json form of every listing. Every string of v is scrubbed
+// first (privacy.ScrubAll), so a record stored before a secret rule
+// existed is not shown.
 func WriteJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	return enc.Encode(privacy.ScrubAll(v))
 }
 
-// Table writes a listing. On a terminal the columns are aligned and the
+// Table writes a listing, each cell scrubbed (privacy.Scrub). On a terminal the columns are aligned and the
 // widest cells are cut (with "…") until each row fits the terminal's width;
 // in a pipe every row is tab-separated and nothing is cut, so `cut -f`,
 // `awk -F'\t'` and spreadsheets get whole values. header is tab-separated.
@@ -34,7 +38,7 @@ func Table(o IO, header string, rows [][]string) {
 					return ' '
 				}
 				return r
-			}, c)
+			}, privacy.Scrub(c))
 		}
 		all = append(all, clean)
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/vibe-science/vibe/internal/mistake"
 	"github.com/vibe-science/vibe/internal/observer"
 	"github.com/vibe-science/vibe/internal/permission"
+	"github.com/vibe-science/vibe/internal/privacy"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/seeds"
@@ -97,6 +98,10 @@ func digestFiles(ev *hook.Event, proj project.Project, env *hookrun.Env) (call C
 	return Call{Project: proj, Files: files}, in, rel
 }
 
+// maxText is how much of a written file's content a call's summary and
+// classification read.
+const maxText = 4096
+
 // digestEntry fills in the call's spine entry and memory: the summaries
 // and digests that only the record reads, so the resident process makes
 // them after the reply when the record follows it.
@@ -113,8 +118,11 @@ func (call *Call) digestEntry(ev *hook.Event, in hook.FileInput, rel string, now
 	case in.NewSource != "":
 		text = in.NewSource
 	}
-	if len(text) > 4096 {
-		text = text[:4096]
+	if len(text) > maxText {
+		// Scrubbed before it is cut: a secret the cut split would no
+		// longer be found by the summary's scrub.
+		text = privacy.Prefix(text, maxText)
+		text = strings.ToValidUTF8(text[:min(len(text), maxText)], "")
 	}
 	query := in.Query
 	if query == "" {

@@ -29,6 +29,10 @@ var templates embed.FS
 // folder.
 const rqTemplate = "RQ"
 
+// gitignoreTemplate becomes .vibe-science/.gitignore: vibe's exports that
+// hold call records (SPINE.md, RECORD.md, the pickup note) stay out of git.
+const gitignoreTemplate = "gitignore"
+
 // rqFolders are the research question's numbered folders (the skill's
 // layout): Phase 0 notes, literature, data (raw is read-only), scripts,
 // results, reviews with the judge's reports, the audit trail, the tree.
@@ -212,6 +216,9 @@ func Init(proj project.Project, o Options) (Result, error) {
 		}
 		if strings.HasPrefix(name, rqTemplate+"/") {
 			rel = folder + strings.TrimPrefix(name, rqTemplate)
+		}
+		if name == gitignoreTemplate {
+			rel = ".gitignore" // embed leaves out files whose names start with a dot
 		}
 		if err := writeTemplate(vibeDir, name, rel, data, &res); err != nil {
 			return res, err

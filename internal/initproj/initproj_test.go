@@ -3,6 +3,7 @@ package initproj
 import (
 	"flag"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -49,6 +50,7 @@ var wantCreated = []string{
 	".vibe-science/SERENDIPITY.md",
 	".vibe-science/STATE.md",
 	".vibe-science/domain-config.json",
+	".vibe-science/.gitignore",
 	".vibe-science/RQ-001/DESIGN.md",
 	".vibe-science/RQ-001/RQ.md",
 	".vibe-science/RQ-001/02-data/DATA-DICTIONARY.md",
@@ -301,5 +303,32 @@ func TestChooseRQ(t *testing.T) {
 	}
 	if folder, _, _ := chooseRQ(filepath.Join(dir, "missing"), ""); folder != "RQ-001" {
 		t.Errorf("empty project: %s", folder)
+	}
+}
+
+// TestExportsAreGitIgnored: in a git repository, the files vibe writes
+// with records of tool calls (SPINE.md, RECORD.md, the pickup note) are
+// ignored after vibe init; the researcher's files, STATE.md included, are
+// not.
+func TestExportsAreGitIgnored(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal("git is needed to check .gitignore")
+	}
+	proj := newProject(t)
+	if out, err := exec.Command(git, "-C", proj.Root, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	if _, err := Init(proj, Options{Now: t0}); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"SPINE.md", "RECORD.md", "RECORD.md.tmp", "project_pickup.md", "STATE.md", "CLAIM-LEDGER.md", "RQ-001/SPINE.md"} {
+		os.WriteFile(proj.Path(filepath.FromSlash(f)), []byte("x"), 0o644)
+		err := exec.Command(git, "-C", proj.Root, "check-ignore", "-q", filepath.Join(".vibe-science", filepath.FromSlash(f))).Run()
+		ignored := err == nil
+		want := f == "SPINE.md" || f == "RECORD.md" || f == "RECORD.md.tmp" || f == "project_pickup.md"
+		if ignored != want {
+			t.Errorf("%s ignored by git: %v, want %v", f, ignored, want)
+		}
 	}
 }

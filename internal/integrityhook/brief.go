@@ -15,6 +15,7 @@ import (
 	"github.com/vibe-science/vibe/internal/brief"
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/integrity"
+	"github.com/vibe-science/vibe/internal/privacy"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/verdict"
@@ -97,7 +98,9 @@ func IngestBrief[W Writes](ctx context.Context, st Store[W], proj project.Projec
 	}
 	v.IngestedAt = time.UnixMilli(now.UnixMilli()).UTC()
 	in := Ingested{Version: v, Brief: p.Brief, PinErrors: p.PinErrors}
-	if err := writeBriefCopy(BriefCopy(st.Path(), proj.Root), raw); err != nil {
+	// Scrubbed as the database's version is (a constraint may quote a
+	// credential): the copy is under VIBE_HOME too.
+	if err := writeBriefCopy(BriefCopy(st.Path(), proj.Root), privacy.ScrubJSON(raw)); err != nil {
 		return in, fault.E(fault.Unavailable, "ingest brief", fmt.Errorf(
 			"stored as version %d, but the copy that enforces its constraints while the database is down could not be written (%w); ingest it again", v.ID, err))
 	}

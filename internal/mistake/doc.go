@@ -10,7 +10,10 @@
 // train.py` are both "run 03-analysis/train.py"), the file an edit changes,
 // the MCP tool called.
 //
-// It imports the standard library, hook and record, and reaches the
+// A target and an error are scrubbed (privacy) before they are cut, so a
+// secret in a failed command is not kept in part where a cut split it.
+//
+// It imports the standard library, hook, privacy and record, and reaches the
 // database only through the Writes and Reads interfaces it declares
 // (store.go), never store; it never parses shell syntax beyond splitting
 // words (the shell parser belongs to permission).

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/hook"
+	"github.com/vibe-science/vibe/internal/privacy"
 	"github.com/vibe-science/vibe/internal/record"
 )
 
@@ -94,9 +95,10 @@ func commandTarget(cmd, cwd, root string) string {
 			break
 		}
 	}
-	collapsed := strings.Join(strings.Fields(cmd), " ")
-	if len(collapsed) > 120 {
-		collapsed = collapsed[:120]
+	// Scrubbed before it is cut: a secret cut in two is no longer found.
+	collapsed := strings.Join(strings.Fields(privacy.Prefix(cmd, maxTarget)), " ")
+	if len(collapsed) > maxTarget {
+		collapsed = strings.ToValidUTF8(collapsed[:maxTarget], "")
 	}
 	return "command " + collapsed
 }
@@ -153,9 +155,13 @@ func rel(p, cwd, root string) string {
 	return filepath.ToSlash(p)
 }
 
-// firstLines keeps the start of an error: its first lines, at most n bytes.
+// maxTarget is the longest command a target keeps.
+const maxTarget = 120
+
+// firstLines keeps the start of an error: its first lines, at most n bytes,
+// scrubbed before it is cut.
 func firstLines(s string, n int) string {
-	s = strings.TrimSpace(s)
+	s = strings.TrimSpace(privacy.Prefix(s, n))
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) > n {
 		s = s[:n] + "…"

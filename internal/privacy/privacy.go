@@ -1,21 +1,8 @@
-// Package privacy removes what must never be stored: text inside private
-// tags (<private>…</private> in any letter case, with attributes such as
-// reason="…" or blanks inside the brackets) and secrets, found by the rule
-// table in rules.go (provider tokens and keys after gitleaks' default rule
-// set, credentials on command lines, key=value assignments). store runs
-// every text it writes through Scrub, and the spool, the CLI and the logs
-// reach the disk only through store or through Scrub, so this is the one
-// place the rule lives. Standard library only.
-//
-// Why not gitleaks itself (it is on the module proxy): measured on the
-// development VM, its detector takes 195 ms to load its configuration and
-// 7.6 ms to scan one short command, and brings 226 modules; Scrub runs on
-// every event with a budget of microseconds. The table keeps gitleaks' rule
-// ids so a shape can be traced to its source and the two compared.
 package privacy
 
 import (
-	"sync"
+	"sort"
+	"strings"
 
 	"github.com/vibe-science/vibe/internal/lazyre"
 )
@@ -31,10 +18,12 @@ const PrivateMarker = "[private]"
 // to the end of the text.
 var privateTag = lazyre.New(`(?is)<\s*private\b[^>]*>.*?(<\s*/\s*private\s*>|\z)`)
 
-// Scrub returns s without private blocks and with secrets replaced. A rule
-// runs only when one of its keywords occurs in s (and its near condition
-// holds there): one pass over s finds them all, so ordinary text costs
-// about a nanosecond a byte and no regex.
+// Scrub returns s without private blocks and with every secret replaced
+// by Redacted: what gitleaks' default rules find (gitleaks.go), then the
+// forms they leave out (rules.go: command-line passwords, URL
+// credentials, authorization headers; assign.go: values whose name says
+// they are secret). Only the secret goes: a name, its operator and its
+// quotes stay. Scrub is idempotent.
 func Scrub(s string) string {
 	if s == "" {
 		return s
@@ -43,96 +32,72 @@ func Scrub(s string) string {
 	if hits.has(privateRule) {
 		s = privateTag.ReplaceAllString(s, PrivateMarker)
 	}
-	for i := range rules {
-		if hits.has(i) {
-			s = rules[i].re.ReplaceAllString(s, rules[i].repl)
-		}
-	}
-	return s
+	// The three find their spans in the same text, so that one's
+	// redaction does not hide a name another reads.
+	spans := gitleaksSpans(s)
+	spans = append(spans, ruleSpans(s, hits)...)
+	return redact(s, append(spans, assignSpans(s)...))
 }
 
-// privateRule is the private tag's index in a ruleSet.
+// redact replaces the spans of s (merged where they overlap) by Redacted.
+func redact(s string, spans []span) string {
+	if len(spans) == 0 {
+		return s
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i].from < spans[j].from })
+	var b strings.Builder
+	b.Grow(len(s))
+	at := 0
+	for i := 0; i < len(spans); {
+		from, to := spans[i].from, spans[i].to
+		for i++; i < len(spans) && spans[i].from <= to; i++ {
+			to = max(to, spans[i].to)
+		}
+		if from < at {
+			from = at
+		}
+		b.WriteString(s[at:from])
+		b.WriteString(Redacted)
+		at = to
+	}
+	b.WriteString(s[at:])
+	return b.String()
+}
+
+// privateRule is the private tag's id in ruleIndex (rules use their
+// index in rules).
 const privateRule = 127
 
-// ruleSet is a set of rule indexes (below 128).
-type ruleSet [2]uint64
-
-func (r *ruleSet) add(i int)     { r[i>>6] |= 1 << (i & 63) }
-func (r ruleSet) has(i int) bool { return r[i>>6]&(1<<(i&63)) != 0 }
-
-// trigger is one keyword of one rule.
-type trigger struct {
-	kw   string
-	rule int
-}
-
-// The keyword index: every keyword by its first two (lower-case) bytes.
-var (
-	indexOnce sync.Once
-	pairList  [1 << 16]uint8 // pair -> 1 + index in triggers, 0 for none
-	triggers  [][]trigger
-)
-
-func buildIndex() {
-	if len(rules) >= privateRule {
-		panic("privacy: too many rules for a ruleSet")
-	}
-	add := func(kw string, rule int) {
-		p := uint16(kw[0])<<8 | uint16(kw[1])
-		if pairList[p] == 0 {
-			triggers = append(triggers, nil)
-			pairList[p] = uint8(len(triggers))
-		}
-		triggers[pairList[p]-1] = append(triggers[pairList[p]-1], trigger{kw, rule})
-	}
+// ruleIndex finds the keywords of rules.go's rules and the private tag.
+var ruleIndex = newIndex(func(add func(kw string, id int)) {
 	add("private", privateRule)
 	for i, r := range rules {
 		for _, kw := range r.keywords {
 			add(kw, i)
 		}
 	}
-}
+})
 
-// fold lower-cases an ASCII letter.
-func fold(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
-}
-
-// scan returns the rules whose keywords occur in s.
+// scan returns the rules whose keywords occur in s (and whose near
+// condition holds there).
 func scan(s string) ruleSet {
-	indexOnce.Do(buildIndex)
-	var hits ruleSet
-	for i := 0; i+1 < len(s); i++ {
-		idx := pairList[uint16(fold(s[i]))<<8|uint16(fold(s[i+1]))]
-		if idx == 0 {
-			continue
-		}
-		for _, t := range triggers[idx-1] {
-			if hits.has(t.rule) || !hasPrefixFold(s[i:], t.kw) {
-				continue
-			}
-			if t.rule != privateRule && rules[t.rule].near != nil && !rules[t.rule].near(s, i+len(t.kw)) {
-				continue
-			}
-			hits.add(t.rule)
-		}
-	}
-	return hits
+	return ruleIndex.scan(s, func(id, at int) bool {
+		return id == privateRule || rules[id].near == nil || rules[id].near(s, at)
+	})
 }
 
-// hasPrefixFold reports whether s starts with the lower-case kw, ignoring
-// ASCII case in s.
-func hasPrefixFold(s, kw string) bool {
-	if len(s) < len(kw) {
-		return false
+// Margin is how far past a cut a text is scrubbed before it is cut: longer
+// than any secret a rule knows (an 8192-bit RSA key in PEM is about 6.3
+// KB), so a secret the cut would split is found whole and replaced first.
+const Margin = 16 << 10
+
+// Prefix is Scrub of s's first n bytes and Margin more, for a caller that
+// keeps at most n bytes of the result (after its own reformatting): the
+// cost stays bounded however long s is, and no secret is cut in two
+// before it is found. Cut a text after Prefix, never before.
+func Prefix(s string, n int) string {
+	if len(s) > n+Margin {
+		s = s[:n+Margin]
 	}
-	for j := 0; j < len(kw); j++ {
-		if fold(s[j]) != kw[j] {
-			return false
-		}
-	}
-	return true
+	return Scrub(s)
 }

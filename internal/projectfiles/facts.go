@@ -14,6 +14,7 @@ import (
 	"github.com/vibe-science/vibe/internal/claim"
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/gate"
+	"github.com/vibe-science/vibe/internal/privacy"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/record"
 )
@@ -299,7 +300,7 @@ func StateSection(f Facts) string {
 	if f.Record {
 		b.WriteString("- research record: [" + RecordFile + "](" + RecordFile + "), written by `vibe export` (run it again to refresh it)\n")
 	}
-	return b.String()
+	return privacy.Scrub(b.String()) // what the database held before a secret rule existed
 }
 
 // claimCounts counts claims per status, in the ledger's status order.

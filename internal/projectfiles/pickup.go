@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/vibe-science/vibe/internal/claim"
+	"github.com/vibe-science/vibe/internal/privacy"
 	"github.com/vibe-science/vibe/internal/record"
 )
 
@@ -114,7 +115,7 @@ func Pickup(f Facts) string {
 	}
 	b.WriteString(".\n")
 	b.WriteString("3. Read `.vibe-science/STATE.md`, `CLAIM-LEDGER.md` and the end of `PROGRESS.md` (LAW 7); without the database, these files and this note are the whole state.\n")
-	return b.String()
+	return privacy.Scrub(b.String()) // what the database held before a secret rule existed
 }
 
 func claimLine(c claim.Claim) string {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/vibe-science/vibe/internal/privacy"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/record"
 )
@@ -40,7 +41,9 @@ func AppendSpine[W SpineWrites](ctx context.Context, st Spine[W], proj project.P
 			return err
 		}
 		text, next := renderSpine(entries, mark)
-		if err := appendFile(path, text); err != nil {
+		// The entries were scrubbed when stored; an entry stored before a
+		// secret rule existed is scrubbed here, on its way into the project.
+		if err := appendFile(path, privacy.Scrub(text)); err != nil {
 			return err
 		}
 		written = len(entries)

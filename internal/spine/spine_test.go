@@ -202,3 +202,46 @@ func mustJSON(v any) []byte {
 	}
 	return b
 }
+
+// TestClipWindows: a command's output of a megabyte is clipped from a
+// scrubbed window at each end, and the summary is the one a whole scrub
+// gives: the secrets near the head and the tail are gone, one cut by
+// neither window is never read.
+func TestClipWindows(t *testing.T) {
+	key := "ghp_" + strings.Repeat("a1B2c3D4e5", 4)[:36]
+	line := "epoch 3 step 1200 loss 0.4312 tokens/s 18234 api_key = q9Xv2LmP7sR4tW8zK3nB6cJ1\n"
+	body := strings.Repeat(line, (1<<20)/len(line))
+	s := "GITHUB_TOKEN=" + key + " started\n" + body + "pushed with " + key + " done"
+	if len(s) < 4*privacy.Margin {
+		t.Fatalf("%d bytes", len(s))
+	}
+	got := Clip(s, MaxSummary)
+	if want := clipReference(s, MaxSummary); got != want {
+		t.Fatalf("Clip of %d bytes\n got %q\nwant %q", len(s), got, want)
+	}
+	if strings.Contains(got, key) || strings.Count(got, privacy.Redacted) < 2 {
+		t.Errorf("Clip kept the token: %q", got)
+	}
+	if _, ok := clipWindows(s, MaxSummary); !ok {
+		t.Error("a megabyte was scrubbed whole")
+	}
+}
+
+// BenchmarkOutputSummary1MB: PostToolUse's summary of a command's output
+// of a megabyte, the secret detector's cost included (make bench runs it):
+// a training log that names tokens and keys on every line, and the worst
+// case, a secret assignment on every line.
+func BenchmarkOutputSummary1MB(b *testing.B) {
+	for name, line := range map[string]string{
+		"log":               "epoch 3 step 1200 loss 0.4312 acc 0.8812 tokens/s 18234 key_dim 64 grad_norm 1.02 api calls 12\n",
+		"secret-every-line": "epoch 3 step 1200 loss 0.4312 acc 0.8812 tokens/s 18234 api_key = q9Xv2LmP7sR4tW8zK3nB6cJ1\n",
+	} {
+		raw := mustJSON(map[string]any{"stdout": strings.Repeat(line, (1<<20)/len(line)), "stderr": "", "interrupted": false})
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(raw)))
+			for b.Loop() {
+				OutputSummary(raw)
+			}
+		})
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/vibe-science/vibe/internal/privacy"
@@ -29,8 +30,13 @@ func Digest(raw []byte) string {
 // that matters). Private blocks and secrets are scrubbed first. Runs of
 // white space become one space; the characters of a clipped text are
 // decoded one by one, so an invalid byte there becomes U+FFFD. It walks
-// the text twice without copying it (a command's output can be megabytes).
+// the text twice without copying it (a command's output can be megabytes),
+// and scrubs a long text only where the head and the tail are taken, with
+// privacy.Margin around them, so a megabyte costs what two windows cost.
 func Clip(s string, n int) string {
+	if c, ok := clipWindows(s, n); ok {
+		return c
+	}
 	s = privacy.Scrub(s)
 	total, words := 0, 0
 	for w := range strings.FieldsSeq(s) {
@@ -74,6 +80,73 @@ func Clip(s string, n int) string {
 	return b.String()
 }
 
+// clipWindows clips a text much longer than two scrub windows from a
+// scrubbed window at each end; ok is false for a shorter one (or one whose
+// head and tail windows meet), which Clip scrubs whole.
+func clipWindows(s string, n int) (string, bool) {
+	if len(s) < 4*privacy.Margin {
+		return "", false
+	}
+	head := (n - 3) * 7 / 10
+	tail := n - 4 - head
+	a := charsFromStart(s, head) + privacy.Margin
+	b := charsFromEnd(s, tail) - privacy.Margin
+	if a >= b {
+		return "", false
+	}
+	h := []rune(strings.Join(strings.Fields(privacy.Scrub(s[:a])), " "))
+	t := []rune(strings.Join(strings.Fields(privacy.Scrub(s[b:])), " "))
+	return string(h[:min(head, len(h))]) + " … " + string(t[max(0, len(t)-tail):]), true
+}
+
+// charsFromStart is the byte offset in s after its first k characters once
+// white space runs are one space.
+func charsFromStart(s string, k int) int {
+	var c collapsed
+	for i, r := range s {
+		if c.n >= k {
+			return i
+		}
+		c.add(r)
+	}
+	return len(s)
+}
+
+// charsFromEnd is the byte offset in s before its last k characters once
+// white space runs are one space.
+func charsFromEnd(s string, k int) int {
+	var c collapsed
+	for i := len(s); i > 0; {
+		if c.n >= k {
+			return i
+		}
+		r, size := utf8.DecodeLastRuneInString(s[:i])
+		i -= size
+		c.add(r)
+	}
+	return 0
+}
+
+// collapsed counts the characters of a text read one rune at a time, in
+// either direction, a run of white space as one (the first run as none).
+type collapsed struct {
+	n       int
+	started bool
+	space   bool
+}
+
+func (c *collapsed) add(r rune) {
+	if unicode.IsSpace(r) {
+		if c.started && !c.space {
+			c.n++
+		}
+		c.space = true
+		return
+	}
+	c.started, c.space = true, false
+	c.n++
+}
+
 // InputSummary describes a tool input in one short line.
 func InputSummary(tool string, c Call, rawInput []byte) string {
 	switch tool {
@@ -91,6 +164,12 @@ func InputSummary(tool string, c Call, rawInput []byte) string {
 		return Clip("search: "+c.Query, MaxSummary)
 	case "WebFetch":
 		return Clip("fetch "+c.Query, MaxSummary)
+	}
+	// Another tool's input is JSON: scrubbed string by string, since an
+	// escaped quote (\"token\": \"…\") hides a value from the rules.
+	// (A long one is left to Clip's windows.)
+	if len(rawInput) < 4*privacy.Margin {
+		rawInput = privacy.ScrubJSON(rawInput)
 	}
 	return Clip(tool+" "+string(rawInput), MaxSummary)
 }

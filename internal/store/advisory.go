@@ -21,12 +21,12 @@ func (t *Tx) AppendAdvisories(ctx context.Context, c record.AdvisoryContext, vs 
 		decided = nil
 	}
 	for i, v := range vs {
-		v.Reason, v.Recommendation = privacy.Scrub(v.Reason), privacy.Scrub(v.Recommendation)
+		v = scrubVerdict(v)
 		raw, _ := json.Marshal(v.Evidence)
-		ev := privacy.Scrub(string(raw)) // evidence may quote a command
+		ev := string(raw)
 		var in any
 		if len(v.Input) > 0 {
-			in = privacy.Scrub(string(v.Input))
+			in = string(v.Input)
 		}
 		res, err := t.tx.ExecContext(ctx, `
 INSERT INTO advisories (session_id, project_path, event, tool_use_id, check_name, result, severity, reason,
@@ -51,6 +51,30 @@ INSERT INTO hook_decisions (advisory_id, kind, tool, file) VALUES (?, ?, NULLIF(
 		}
 	}
 	return nil
+}
+
+// scrubVerdict is v with its free texts scrubbed: the reason, the
+// recommendation, the evidence (a note may quote a command) and the input
+// (a JSON document, scrubbed string by string).
+func scrubVerdict(v verdict.Verdict) verdict.Verdict {
+	v.Reason, v.Recommendation = privacy.Scrub(v.Reason), privacy.Scrub(v.Recommendation)
+	scrub := func(xs []string) []string {
+		out := make([]string, len(xs))
+		for i, x := range xs {
+			out[i] = privacy.Scrub(x)
+		}
+		return out
+	}
+	if len(v.Evidence.Notes) > 0 {
+		v.Evidence.Notes = scrub(v.Evidence.Notes)
+	}
+	if len(v.Evidence.Numbers) > 0 {
+		v.Evidence.Numbers = scrub(v.Evidence.Numbers)
+	}
+	if len(v.Input) > 0 {
+		v.Input = json.RawMessage(privacy.ScrubJSON(v.Input))
+	}
+	return v
 }
 
 // Decisions lists recorded verdicts with what their hooks did with them,

@@ -1,12 +1,10 @@
 package store
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/vibe-science/vibe/internal/fault"
@@ -18,10 +16,10 @@ import (
 // brief, and returns its id. Every string inside Content is scrubbed one by
 // one, so the stored JSON stays valid whatever the scrubber replaces.
 func (t *Tx) AddBrief(ctx context.Context, b record.BriefVersion) (int64, error) {
-	content, err := scrubJSON(b.Content)
-	if err != nil {
-		return 0, fault.E(fault.Invalid, "record brief", err)
+	if !json.Valid(b.Content) {
+		return 0, fault.E(fault.Invalid, "record brief", errors.New("brief content is not JSON"))
 	}
+	content := privacy.ScrubJSON(b.Content)
 	res, err := t.tx.ExecContext(ctx, `
 INSERT INTO briefs (project_path, source_path, hash, title, content, constraints, decisions, anchors, ingested_at)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -86,42 +84,4 @@ func (s *Store) BriefHistory(ctx context.Context, project string, limit int) ([]
 		out = append(out, b)
 	}
 	return out, classify("list brief history", rows.Err())
-}
-
-// scrubJSON runs privacy.Scrub over every string (keys included) of a JSON
-// document and re-encodes it with numbers as written. Scrubbing the encoded
-// text instead could swallow a closing quote and leave invalid JSON.
-func scrubJSON(raw json.RawMessage) ([]byte, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var tree any
-	if err := dec.Decode(&tree); err != nil {
-		return nil, fmt.Errorf("brief content is not JSON: %w", err)
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(scrubTree(tree)); err != nil {
-		return nil, fmt.Errorf("encode brief content: %w", err)
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
-}
-
-func scrubTree(v any) any {
-	switch t := v.(type) {
-	case string:
-		return privacy.Scrub(t)
-	case []any:
-		for i := range t {
-			t[i] = scrubTree(t[i])
-		}
-		return t
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, e := range t {
-			out[privacy.Scrub(k)] = scrubTree(e)
-		}
-		return out
-	}
-	return v
 }

@@ -46,7 +46,9 @@ WHERE session_id = ? AND tool_use_id = ? AND tool_use_id <> ''`, e.SessionID, e.
 		}
 		if _, err := t.tx.ExecContext(ctx, `
 INSERT INTO provenance (spine_id, session_id, path, op, sha256, size, ts) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-			id, e.SessionID, f.Path, f.Op, sum, size, e.At.UnixMilli()); err != nil {
+			// A path comes from a command's words as well as from the disk
+			// (`echo x => "$TOKEN"` names a file): scrubbed like them.
+			id, e.SessionID, privacy.Scrub(f.Path), f.Op, sum, size, e.At.UnixMilli()); err != nil {
 			return 0, classify("add provenance", err)
 		}
 	}

@@ -97,7 +97,7 @@ func (r Record) scrubbed() Record {
 	}
 	if r.Memory != nil {
 		m := *r.Memory
-		m.Text = privacy.Scrub(m.Text)
+		m.Text, m.Ref = privacy.Scrub(m.Text), privacy.Scrub(m.Ref)
 		r.Memory = &m
 	}
 	if r.Literature != nil {
@@ -108,11 +108,7 @@ func (r Record) scrubbed() Record {
 	if len(r.Verdicts) > 0 {
 		vs := make([]verdict.Verdict, len(r.Verdicts))
 		for i, v := range r.Verdicts {
-			v.Reason, v.Recommendation = privacy.Scrub(v.Reason), privacy.Scrub(v.Recommendation)
-			if len(v.Input) > 0 {
-				v.Input = json.RawMessage(privacy.Scrub(string(v.Input)))
-			}
-			vs[i] = v
+			vs[i] = scrubVerdict(v)
 		}
 		r.Verdicts = vs
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/vibe-science/vibe/internal/calibrate"
 	"github.com/vibe-science/vibe/internal/claim"
 	"github.com/vibe-science/vibe/internal/fault"
+	"github.com/vibe-science/vibe/internal/privacy"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/verdict"
@@ -148,6 +149,10 @@ func (p *pages) handle(name string, load func(r *http.Request, pg *page) error) 
 			http.Error(w, err.Error(), code)
 			return
 		}
+		// Every page shows what it shows through this one scrub: a record
+		// stored before a secret rule existed, or a project file the page
+		// quotes, is scrubbed on its way out (privacy.ScrubAll copies).
+		pg = privacy.ScrubAll(pg)
 		var buf bytes.Buffer
 		if err := p.tmpl[name].ExecuteTemplate(&buf, "layout", pg); err != nil {
 			http.Error(w, "render "+name+": "+err.Error(), http.StatusInternalServerError)

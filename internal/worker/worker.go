@@ -344,6 +344,7 @@ func (w *Worker) Open(ctx context.Context) (err error) {
 	}
 	w.loopDone = make(chan struct{})
 	go w.loop(lctx2)
+	w.goHandler(func() { w.rescanSecrets(w.hookCtx) })
 	go w.serve()
 	exit := "never"
 	if w.cfg.IdleExit > 0 {

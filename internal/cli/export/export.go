@@ -12,6 +12,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/buildinfo"
 	"github.com/vibe-science/vibe/internal/cli"
+	"github.com/vibe-science/vibe/internal/privacy"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/projectfiles"
 	"github.com/vibe-science/vibe/internal/record"
@@ -80,7 +81,10 @@ func runExport(ctx context.Context, o *ExportOptions) error {
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
-	md := rec.markdown(proj, o.Now(), st.Path())
+	// The one place the record is shown: a text stored before a secret
+	// rule existed is scrubbed here, on its way out (the decisions and
+	// memories sections included).
+	md := privacy.Scrub(rec.markdown(proj, o.Now(), st.Path()))
 	if o.Output == "-" {
 		_, err := fmt.Fprint(o.IO.Out, md)
 		return err

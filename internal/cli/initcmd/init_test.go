@@ -78,6 +78,7 @@ func TestRunInit(t *testing.T) {
   created  .vibe-science/SERENDIPITY.md
   created  .vibe-science/STATE.md
   created  .vibe-science/domain-config.json
+  created  .vibe-science/.gitignore
   created  .vibe-science/RQ-001/DESIGN.md
   created  .vibe-science/RQ-001/RQ.md
   created  .vibe-science/RQ-001/02-data/DATA-DICTIONARY.md
@@ -95,7 +96,7 @@ next: write the research question in .vibe-science/RQ-001/RQ.md, then search the
 	}
 	second := strings.ReplaceAll(out.String(), real, "<ROOT>")
 	if !strings.HasPrefix(second, "already initialised: nothing changed (<ROOT>)\n  exists   .vibe-science/\n") ||
-		strings.Contains(second, "created") || strings.Count(second, "exists ") != 24 || strings.Contains(second, "next:") {
+		strings.Contains(second, "created") || strings.Count(second, "exists ") != 25 || strings.Contains(second, "next:") {
 		t.Fatalf("second run:\n%s", second)
 	}
 
@@ -125,7 +126,7 @@ func TestRunInitNotesAndErrors(t *testing.T) {
 	if errOut.String() != "note: .vibe-science/domain-config.json names domain \"generic\", not \"particle-physics\"; vibe init does not change it: edit its \"domain\" to switch\n" {
 		t.Fatalf("stderr %q", errOut)
 	}
-	if !strings.HasPrefix(out.String(), "completed ") || !strings.Contains(out.String(), "created 22, kept 2 that existed (vibe init never overwrites):") {
+	if !strings.HasPrefix(out.String(), "completed ") || !strings.Contains(out.String(), "created 23, kept 2 that existed (vibe init never overwrites):") {
 		t.Fatalf("stdout %s", out)
 	}
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/cli"
 	"github.com/vibe-science/vibe/internal/disclosure"
+	"github.com/vibe-science/vibe/internal/privacy"
 	"github.com/vibe-science/vibe/internal/recall"
 	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
@@ -352,7 +353,7 @@ func runMemoryExport(ctx context.Context, o *MemoryExportOptions) error {
 			all = append(all, toMemoryJSON(m))
 			return nil
 		}
-		return enc.Encode(toMemoryJSON(m))
+		return enc.Encode(privacy.ScrubAll(toMemoryJSON(m)))
 	})
 	if err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vibe-science/vibe/internal/cli"
+	"github.com/vibe-science/vibe/internal/privacy"
 	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
@@ -179,7 +180,7 @@ func runSessionsShow(ctx context.Context, o *SessionsShowOptions) error {
 	if s.EndedAt != nil {
 		fmt.Fprintf(w, "ended    %s (%s)\n", cli.TS(*s.EndedAt), s.EndReason)
 	}
-	fmt.Fprintf(w, "\n%s\n", s.NarrativeSummary)
+	fmt.Fprintf(w, "\n%s\n", privacy.Scrub(s.NarrativeSummary))
 	if len(entries) > 0 {
 		fmt.Fprintln(w, "\nrecent actions:")
 		writeSpine(o.IO, entries)
