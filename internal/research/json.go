@@ -64,9 +64,9 @@ func number(v any) (float64, bool) {
 // findingKey matches a finding id used as a key: F1, F12, F6b.
 var findingKey = regexp.MustCompile(`^F[0-9]{1,3}[a-z]?$`)
 
-// recognizeJSON says whether a JSON document is a findings source, metrics
-// DQ2 can judge, a calibration result DQ3 can judge, or other evaluation
-// output.
+// recognizeJSON says whether a JSON document is a findings source (keyed
+// by finding ids, or beside a findings file of its name), metrics DQ2 can
+// judge, a calibration result DQ3 can judge, or other evaluation output.
 func recognizeJSON(f File, d gate.Domain) (Artifact, bool) {
 	obj, ok := decodeHead(f)
 	if !ok {
@@ -81,14 +81,17 @@ func recognizeJSON(f File, d gate.Domain) (Artifact, bool) {
 	if ids > 0 && ids*2 >= len(obj) {
 		return Artifact{Kind: KindFindingsSource, Why: "results keyed by finding ids"}, true
 	}
+	// FINDINGS.json beside FINDINGS.md is the findings' source before it
+	// is anything else: DQ4 reads it, and the numbers it holds are the
+	// ones the findings report.
+	if md := findingsBeside(f, d); md != "" {
+		return Artifact{Kind: KindFindingsSource, Why: "the source of " + md}, true
+	}
 	if a, ok := metricsObject(obj); ok {
 		return a, true
 	}
 	if a, ok := calibrationObject(obj); ok {
 		return a, true
-	}
-	if md := findingsBeside(f, d); md != "" {
-		return Artifact{Kind: KindFindingsSource, Why: "the source of " + md}, true
 	}
 	if a, ok := evaluationObject(obj); ok {
 		return a, true
