@@ -311,3 +311,23 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// MayBeGated reports whether a file could be recognised as a kind the
+// gates judge, by its path alone: a domain-config pattern names it, or it
+// is a delimited table outside the raw data folders, a JSON document or a
+// Markdown file. The hooks read only such files; a false here never hides
+// an artifact Recognize would give a gated kind (a test holds the two
+// together over the corpus).
+func MayBeGated(rel string, d *gate.Domain) bool {
+	if d != nil && d.FileKind(rel) != "" {
+		return true
+	}
+	ext := strings.ToLower(path.Ext(rel))
+	switch {
+	case tableExts[ext]:
+		return !rawFolder(rel)
+	case ext == ".json", markdownExts[ext]:
+		return true
+	}
+	return false
+}
