@@ -191,3 +191,35 @@ func TestDomainHints(t *testing.T) {
 		t.Fatalf("required columns: %+v", a)
 	}
 }
+
+// TestMayBeGatedHidesNothing: the hooks read only files MayBeGated lets
+// through; every corpus file recognised as a gated kind must be one, and
+// tables in raw folders and notes are not read.
+func TestMayBeGatedHidesNothing(t *testing.T) {
+	root := filepath.Join("testdata", "corpus")
+	d := generic(t)
+	d.DQ1.LabelColumn = "cleaved"
+	gated := 0
+	filepath.WalkDir(root, func(p string, de os.DirEntry, err error) error {
+		if err != nil || de.IsDir() || de.Name() == "EXPECT" {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if a := recognizePath(t, root, rel, d); len(Gates(a.Kind)) > 0 {
+			gated++
+			if !MayBeGated(rel, &d) {
+				t.Errorf("%s is %s, but MayBeGated says the hooks need not read it", rel, a.Kind)
+			}
+		}
+		return nil
+	})
+	if gated < 15 {
+		t.Fatalf("only %d gated files in the corpus", gated)
+	}
+	for _, rel := range []string{".vibe-science/RQ-001/02-data/raw/guideseq.csv", "notes/plan.md.txt", "data/processed/embeddings.parquet", "requirements.txt"} {
+		if MayBeGated(rel, &d) {
+			t.Errorf("MayBeGated(%s) is true", rel)
+		}
+	}
+}
