@@ -270,7 +270,8 @@ func find(rep report, name, scenario string) *sample {
 }
 
 func ratios(rep *report) {
-	for _, sc := range []string{"worker running", "no worker", ProjectScenario, NoChangeScenario, RewriteScenario} {
+	for _, sc := range []string{"worker running", "no worker", ProjectScenario, NoChangeScenario, RewriteScenario,
+		NoChange50kScenario, NoWorkerSmallScenario, NoWorker50kScenario} {
 		empty, node := find(*rep, "empty Go binary", sc), find(*rep, "node -e 0", sc)
 		for _, h := range []string{"vibe-post-tool-use", "vibe-pre-tool-use"} {
 			hs := find(*rep, h, sc)
