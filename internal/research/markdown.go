@@ -13,19 +13,19 @@ var (
 	// findingNumber is a heading that opens a numbered finding: "## Finding 2".
 	findingNumber = regexp.MustCompile(`^[Ff]inding\s+[0-9]+\b`)
 	// findingsTitle is a document title that says it holds findings or
-	// results.
-	findingsTitle = regexp.MustCompile(`(?i)(\bfindings?\b|^results?\b|^key results\b)`)
+	// results: "Findings: RQ-001", "Key findings", "Results of run 3".
+	findingsTitle = regexp.MustCompile(`(?i)^((key|main|major|preliminary|interim|final|summary of( the)?)\s+)?(findings?|results?)\b`)
 	// sourceMarker declares the JSON a findings file reports from.
-	sourceMarker = regexp.MustCompile(`<!--\s*source:`)
+	sourceMarker = regexp.MustCompile(`^<!--\s*source:`)
 	// reportedNumber is a number as a finding reports it: a decimal, a
 	// percentage or a value after an equals sign (AUC 0.81, 87%, n = 300).
 	reportedNumber = regexp.MustCompile(`(^|[^\w.])([0-9]+\.[0-9]+|[0-9]+(\.[0-9]+)?\s?%|=\s*[0-9]+)`)
 )
 
 // mdLines returns the lines of a Markdown document outside fenced code
-// and HTML comments.
-func mdLines(head []byte) []string {
-	var out []string
+// and HTML comments, and whether a comment line outside code declares a
+// source JSON (<!-- source: FINDINGS.json -->).
+func mdLines(head []byte) (lines []string, source bool) {
 	var fences markdown.Fences
 	comment := false
 	for _, line := range strings.Split(string(head), "\n") {
@@ -40,14 +40,15 @@ func mdLines(head []byte) []string {
 			continue
 		}
 		if strings.HasPrefix(t, "<!--") {
+			source = source || sourceMarker.MatchString(t)
 			if !strings.Contains(t, "-->") {
 				comment = true
 			}
 			continue
 		}
-		out = append(out, line)
+		lines = append(lines, line)
 	}
-	return out
+	return lines, source
 }
 
 // heading returns a line's heading level and text (0 for a line that is
@@ -66,7 +67,8 @@ func heading(line string) (int, string) {
 
 // title is a document's first level-1 heading, "" for none.
 func title(head []byte) string {
-	for _, l := range mdLines(head) {
+	lines, _ := mdLines(head)
+	for _, l := range lines {
 		if lvl, text := heading(l); lvl == 1 {
 			return text
 		}
@@ -90,9 +92,9 @@ func recognizeMarkdown(f File) (Artifact, bool) {
 			return Artifact{Kind: KindLedger, Why: "claims with ids and statuses in the ledger format"}, true
 		}
 	}
-	lines := mdLines(f.Head)
+	lines, source := mdLines(f.Head)
 	signal := ""
-	if sourceMarker.Match(f.Head) {
+	if source {
 		signal = "a declared source JSON"
 	}
 	numbers := false

@@ -236,7 +236,7 @@ const LedgerName = "CLAIM-LEDGER.md"
 //
 //  1. a domain-config file pattern names it (Hinted);
 //  2. the names vibe owns: a research question's DESIGN.md, DESIGN.json
-//     or DEVIATIONS.md; CLAIM-LEDGER.md;
+//     or DEVIATIONS.md; CLAIM-LEDGER.md at the root or in .vibe-science/;
 //  3. a note that sets a research direction (literature.IsDirection);
 //  4. the content: JSON (findings sources, metrics, calibration,
 //     evaluation), tables (feature tables, other tables), Markdown (claim
@@ -258,7 +258,7 @@ func Recognize(f File, d gate.Domain) Artifact {
 	if parent := path.Base(path.Dir(rel)); IsRQ(parent) && contains(designNames, lower) {
 		return Artifact{Kind: KindDesign, Why: "the design of " + parent}
 	}
-	if strings.EqualFold(base, LedgerName) {
+	if dir := path.Dir(rel); strings.EqualFold(base, LedgerName) && (dir == "." || dir == VibeDir) {
 		return Artifact{Kind: KindLedger, Why: "the claim ledger"}
 	}
 	if (markdownExts[ext] || noteExts[ext] || ext == ".json" || ext == "") && literature.IsDirection(rel, f.Head) {
