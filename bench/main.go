@@ -62,7 +62,21 @@ func main() {
 	only := flag.Bool("hooks-only", false, "measure only the hooks as hooks.json runs them (a quick check between full runs)")
 	keep := flag.Bool("keep", false, "keep the hooks' VIBE_HOME and project afterwards, to inspect what the hooks recorded")
 	onlyMemory := flag.Bool("only-memory", false, "measure only recall, KNN and the embed worker (write them to -out, e.g. bench/memory.json)")
+	onlyArtifacts := flag.Bool("only-artifacts", false, "measure only PostToolUse's artifact scenarios: no change with and without 50k files outside research, the 10k x 50 rewrite (write them to -out)")
 	flag.Parse()
+	if *onlyArtifacts {
+		rep := report{When: time.Now().UTC(), Runs: *runs, CPUs: numCPU(), Ratios: map[string]any{}}
+		err := artifactBench(&rep, *bin, *empty, *fixtures, *runs)
+		if err == nil {
+			ratios(&rep)
+			err = writeReport(rep, *out)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *onlyMemory {
 		rep := report{When: time.Now().UTC(), Runs: *runs, CPUs: numCPU(), Ratios: map[string]any{}}
 		err := memoryBench(&rep, *bin, *empty, *fixtures, *runs)
