@@ -110,9 +110,6 @@ func NewIgnore(root string) *Ignore {
 	return &Ignore{root: filepath.Clean(root), files: map[string]ignoreFile{}}
 }
 
-// Root is the project root the rules are for.
-func (ig *Ignore) Root() string { return ig.root }
-
 // Dir says why the folder abs, holding entries, is not research; "" when
 // it is. Its parents are not looked at (Walk never enters a skipped
 // folder; Path checks each).
