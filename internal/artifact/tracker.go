@@ -116,7 +116,10 @@ type tree struct {
 	files  map[string]*State // tracked artifacts by absolute path
 	// other are files read and found to be no artifact the gates judge,
 	// by their stamp then: not read again until they change.
-	other   map[string]stamp
+	other map[string]stamp
+	// prior is what the Loader recorded, during the first look only: a
+	// recorded artifact whose stamp is unchanged keeps its kind unread.
+	prior   map[string]State
 	w       *watcher // kernel change reports, from the second look on
 	noWatch bool     // watching failed: stat every look
 }
@@ -188,6 +191,7 @@ func (t *Tracker) Scan(root string, d gate.Domain, written []string, since time.
 				}
 			}
 		}
+		tr.prior = prior
 		tr.addDir(root, &dirState{top: true}, d, func(c Change) {
 			if p, ok := prior[c.Rel]; ok {
 				delete(prior, c.Rel)
@@ -214,6 +218,7 @@ func (t *Tracker) Scan(root string, d gate.Domain, written []string, since time.
 			s.Changes = append(s.Changes, c)
 			seen[c.Abs] = true
 		})
+		tr.prior = nil
 		for rel, st := range prior {
 			abs := filepath.Join(root, filepath.FromSlash(rel))
 			if _, err := os.Stat(abs); err != nil {
@@ -316,6 +321,12 @@ func (tr *tree) classify(abs string, d gate.Domain) (Change, bool) {
 	}
 	st := stamp{c.Size, c.MtimeNS}
 	if prev, ok := tr.other[abs]; ok && prev == st {
+		return c, true
+	}
+	if p, ok := tr.prior[c.Rel]; ok && p.Size == c.Size && p.MtimeNS == c.MtimeNS && len(research.Gates(p.Kind)) > 0 {
+		// Recorded as it is now: what it was then, it still is (its
+		// label is read again when it changes).
+		c.Kind = p.Kind
 		return c, true
 	}
 	if c.Size > research.MaxBytes || !research.MayBeGated(c.Rel, &d) {
