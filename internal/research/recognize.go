@@ -146,7 +146,7 @@ func Candidate(rel string, d *gate.Domain) bool {
 	if tableExts[ext] || markdownExts[ext] || noteExts[ext] || ext == ".json" || ext == ".parquet" {
 		return true
 	}
-	if d != nil && d.FileKind(rel) != "" {
+	if d != nil && hinted(rel, *d) {
 		return true
 	}
 	return literature.IsDirectionFile(rel)
@@ -319,7 +319,7 @@ func contains(list []string, s string) bool {
 // an artifact Recognize would give a gated kind (a test holds the two
 // together over the corpus).
 func MayBeGated(rel string, d *gate.Domain) bool {
-	if d != nil && d.FileKind(rel) != "" {
+	if d != nil && hinted(rel, *d) {
 		return true
 	}
 	ext := strings.ToLower(path.Ext(rel))
@@ -328,6 +328,38 @@ func MayBeGated(rel string, d *gate.Domain) bool {
 		return !rawFolder(rel)
 	case ext == ".json", markdownExts[ext]:
 		return true
+	}
+	return false
+}
+
+// hinted reports whether any of the domain's file patterns names rel: what
+// d.FileKind(rel) != "" says, at a fraction of its cost, since the hooks
+// ask it of every file in a research folder (thousands of raw files on a
+// first look). A pattern whose extension differs from the file's is passed
+// over, and a pattern without a slash is matched against the base name
+// alone, as gate.MatchPattern does.
+func hinted(rel string, d gate.Domain) bool {
+	ext := strings.ToLower(path.Ext(rel))
+	base := ""
+	for _, pats := range [][]string{d.Files.Findings, d.Files.Features, d.Files.Metrics, d.Files.Calibration, d.Files.Dictionary} {
+		for _, p := range pats {
+			pl := strings.ToLower(strings.TrimPrefix(filepath.ToSlash(p), "**/"))
+			if pe := path.Ext(pl); pe != "" && pe != ext && !strings.ContainsAny(pe, "*?[\\") {
+				continue
+			}
+			if strings.Contains(pl, "/") {
+				if gate.MatchPattern(p, rel) {
+					return true
+				}
+				continue
+			}
+			if base == "" {
+				base = strings.ToLower(path.Base(strings.ReplaceAll(rel, `\`, "/")))
+			}
+			if ok, err := path.Match(pl, base); err == nil && ok {
+				return true
+			}
+		}
 	}
 	return false
 }

@@ -223,3 +223,29 @@ func TestMayBeGatedHidesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestHintedIsFileKind: hinted, the hooks' quick form of d.FileKind(rel)
+// != "", answers as FileKind does over the corpus, odd names and every
+// shipped domain.
+func TestHintedIsFileKind(t *testing.T) {
+	rels := []string{"a/features.csv", "A/FEATURES_v2.TSV", `x\\metrics_final.json`, "r/FINDINGS.md", "r/my-findings-draft.md",
+		"d/DATA-DICTIONARY.md", "d/data-dictionary.tsv", "calibration.json", "x/features.parquet", "features", "metrics.json.bak", "notes.md"}
+	filepath.WalkDir(filepath.Join("testdata", "corpus"), func(p string, de os.DirEntry, err error) error {
+		if err == nil && !de.IsDir() {
+			rels = append(rels, filepath.ToSlash(p))
+		}
+		return err
+	})
+	for _, name := range gate.ShippedDomains() {
+		d, err := gate.ShippedDomain(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.Files.Features = append(d.Files.Features, "**/processed/*.parquet", "*.feat*", "x/*")
+		for _, rel := range rels {
+			if got, want := hinted(rel, d), d.FileKind(rel) != ""; got != want {
+				t.Errorf("%s: hinted(%s) = %v, FileKind says %v", name, rel, got, want)
+			}
+		}
+	}
+}
