@@ -64,9 +64,23 @@ func main() {
 	keep := flag.Bool("keep", false, "keep the hooks' VIBE_HOME and project afterwards, to inspect what the hooks recorded")
 	onlyMemory := flag.Bool("only-memory", false, "measure only recall, KNN and the embed worker (write them to -out, e.g. bench/memory.json)")
 	onlyIdle := flag.Bool("only-idle", false, "measure only the resting worker's wake-ups, CPU and memory (write them to -out, e.g. bench/idle.json)")
+	onlyArtifacts := flag.Bool("only-artifacts", false, "measure only PostToolUse's artifact scenarios: no change with and without 50k files outside research, the 10k x 50 rewrite (write them to -out)")
 	flag.Parse()
 	if *onlyIdle {
 		if err := idleOnly(*bin, *out); err != nil { // bench/idle.go
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *onlyArtifacts {
+		rep := report{When: time.Now().UTC(), Runs: *runs, CPUs: numCPU(), Ratios: map[string]any{}}
+		err := artifactBench(&rep, *bin, *empty, *fixtures, *runs)
+		if err == nil {
+			ratios(&rep)
+			err = writeReport(rep, *out)
+		}
+		if err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)
 			os.Exit(1)
 		}
@@ -282,7 +296,8 @@ func find(rep report, name, scenario string) *sample {
 }
 
 func ratios(rep *report) {
-	for _, sc := range []string{"worker running", "no worker", ProjectScenario, NoChangeScenario, RewriteScenario} {
+	for _, sc := range []string{"worker running", "no worker", ProjectScenario, NoChangeScenario, RewriteScenario,
+		NoChange50kScenario, NoWorkerSmallScenario, NoWorker50kScenario} {
 		empty, node := find(*rep, "empty Go binary", sc), find(*rep, "node -e 0", sc)
 		for _, h := range []string{"vibe-post-tool-use", "vibe-pre-tool-use"} {
 			hs := find(*rep, h, sc)

@@ -6,11 +6,19 @@
 // changes), DD0 when a data dictionary changes, DC0 when a design file
 // changes or new data files appear.
 //
-// It is PostToolUse's eyes on the disk. A Tracker keeps, per project, the
-// modification time of every watched folder (each research question's
-// data, analysis and results folders and the research-question folder
-// itself) and the size and modification time of every artifact in them, so
-// a call that changed nothing costs one stat per folder and per artifact.
+// It is PostToolUse's eyes on the disk. What a file is comes from
+// research.Recognize (its content, with the domain config's patterns and
+// columns as hints) and which gates it calls for from research.Gates: the
+// recognition and the table `vibe gate check` uses, so a session and CI
+// judge a file alike. A Tracker watches, per project, the folders where
+// research is written (every research question whole, the root's research
+// folders such as analysis/ and results/, and the folders of artifacts
+// written or recorded before) and keeps the size and modification time of
+// every artifact in them; the paths a call wrote count anywhere in the
+// project research.Ignore does not skip. Other folders are never walked,
+// so a large code base beside the research costs nothing; a call that
+// changed nothing costs one read of the kernel's change reports in the
+// resident worker, one stat per watched folder and artifact elsewhere.
 // Nothing here opens the store: what was seen is handed in (Loader) and
 // handed back (Result.Seen) for the caller to record.
 //
@@ -20,5 +28,6 @@
 // MaxGateBytes (cut at a line end), and the result says so.
 //
 // It imports the standard library, gate, gatecheck (for the claim ledgers),
-// claim and project; never the store, hookrun or the shell parser.
+// research, claim and project; never the store, hookrun or the shell
+// parser.
 package artifact

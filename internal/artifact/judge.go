@@ -12,6 +12,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/gatecheck"
+	"github.com/vibe-science/vibe/internal/research"
 )
 
 // MaxGateBytes bounds what a gate reads inside a hook: a larger table is
@@ -34,32 +35,26 @@ type Judgement struct {
 	Profile []byte
 }
 
-// kindGates says which gates a change to each kind of artifact runs, and
-// on which file: this table is the one place that decides what PostToolUse
-// gates (Gates reads it; the docs' trigger columns are tested against it).
-// KindData is a new data file of a research question: DC0 judges the
-// design against it.
-var kindGates = map[string][]string{
-	gate.FileFeatures:    {"DQ1", "DD0"},
-	gate.FileMetrics:     {"DQ2"},
-	gate.FileCalibration: {"DQ3"},
-	gate.FileFindings:    {"DQ4"},
-	KindFindingsSource:   {"DQ4"},
-	gate.FileDictionary:  {"DD0"},
-	KindDesign:           {"DC0"},
-	KindData:             {"DC0"},
-}
-
-// KindData names a new file in a research question's data folder in
-// kindGates.
+// KindData names a new file in a research question's data folder: DC0
+// judges the design against it.
 const KindData = "data"
+
+// kindGates says which gates a change to each kind of artifact runs:
+// research.Gates, the table `vibe gate check` reads too, plus DC0 for a
+// new data file.
+func kindGates(kind string) []string {
+	if kind == KindData {
+		return []string{"DC0"}
+	}
+	return research.Gates(kind)
+}
 
 // Gates lists, sorted, every gate PostToolUse runs on changed artifacts.
 func Gates() []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, ids := range kindGates {
-		for _, id := range ids {
+	for _, k := range append(research.GatedKinds(), KindData) {
+		for _, id := range kindGates(k) {
 			if !seen[id] {
 				seen[id] = true
 				out = append(out, id)
@@ -83,10 +78,10 @@ func Judge(s Scan, d gate.Domain) []Judgement {
 			kinds = append(kinds, KindData)
 		}
 		for _, k := range kinds {
-			for _, id := range kindGates[k] {
+			for _, id := range kindGates(k) {
 				switch id {
 				case "DQ1":
-					j.features(c.Abs, c.Prev)
+					j.features(c.Abs, c.Prev, c.artifact().Domain(d))
 				case "DQ2":
 					j.json(id, c.Abs, gate.DQ2)
 				case "DQ3":
@@ -187,7 +182,9 @@ func (j *judge) undecided(id, abs, detail, fix string) {
 	j.add(abs, res, true)
 }
 
-func (j *judge) features(abs string, prev *State) {
+// features runs DQ1 on a changed feature table with the domain as its
+// recognition has it (the label it found).
+func (j *judge) features(abs string, prev *State, d gate.Domain) {
 	if !j.once("DQ1", abs) {
 		return
 	}
@@ -207,7 +204,7 @@ func (j *judge) features(abs string, prev *State) {
 			before = &p
 		}
 	}
-	res, err := gate.DQ1Head(abs, MaxGateBytes, before, j.d)
+	res, err := gate.DQ1Head(abs, MaxGateBytes, before, d)
 	if err != nil {
 		j.undecided("DQ1", abs, fmt.Sprintf("DQ1 could not read %s: %v", name, err), "check the file, then run `vibe gate run DQ1 --features "+relTo(j.root, abs)+"`")
 		return

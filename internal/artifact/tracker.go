@@ -2,9 +2,7 @@ package artifact
 
 import (
 	"os"
-	"path"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -12,17 +10,19 @@ import (
 
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/research"
 )
 
-// Kinds of artifact beyond the gate inputs of gate.Domain.FileKind.
+// Kinds of artifact beyond the gate inputs of gate.Domain.FileKind: what
+// research.Recognize calls them.
 const (
 	// KindFindingsSource is the JSON a findings file reports from
 	// (FINDINGS.json beside FINDINGS.md): when it changes, DQ4 judges the
 	// findings file again, so a stale Markdown is caught while the gap lasts.
-	KindFindingsSource = "findings-source"
+	KindFindingsSource = research.KindFindingsSource
 	// KindDesign is a research question's DESIGN.md, DESIGN.json or
 	// DEVIATIONS.md: DC0 judges it.
-	KindDesign = "design"
+	KindDesign = research.KindDesign
 )
 
 // State is what was seen of one artifact.
@@ -40,6 +40,8 @@ type State struct {
 // new file in a data folder (Kind "" and InData: DC0's executed files).
 type Change struct {
 	Abs, Rel, Kind string
+	// Label is a feature table's label column as recognition found it.
+	Label string
 	// RQ is the research-question folder holding the file, "" for none.
 	RQ string
 	// InData says the file is under the research question's data folder.
@@ -49,6 +51,9 @@ type Change struct {
 	// Prev is what was seen before; nil for a new file.
 	Prev *State
 }
+
+// artifact is the change as research.Recognize had it.
+func (c Change) artifact() research.Artifact { return research.Artifact{Kind: c.Kind, Label: c.Label} }
 
 // Loader returns what was recorded of a project's artifacts; the Tracker
 // calls it once per project and process.
@@ -61,7 +66,8 @@ type Scan struct {
 	// Baseline are artifacts seen for the first time that were not written
 	// by this call: recorded, not gated.
 	Baseline []State
-	// Removed are project-relative paths of artifacts that are gone.
+	// Removed are project-relative paths of artifacts that are gone, or
+	// that are no longer an artifact of a kind the gates judge.
 	Removed []string
 	// known are every tracked artifact after the scan (for the gates that
 	// judge a file because another one changed); listed only when
@@ -75,7 +81,8 @@ type known struct {
 
 // Tracker remembers, per project, what the gates last saw. One Tracker
 // lives as long as the process (the resident worker keeps it across
-// events); a fresh one rebuilds itself from the Loader and one walk.
+// events); a fresh one rebuilds itself from the Loader and one look at the
+// research folders.
 type Tracker struct {
 	mu       sync.Mutex
 	projects map[string]*tree
@@ -87,23 +94,34 @@ func NewTracker() *Tracker { return &Tracker{projects: map[string]*tree{}} }
 // Default is the process's tracker.
 var Default = NewTracker()
 
+// dirState is one watched folder.
 type dirState struct {
 	mtime int64
 	names map[string]bool // regular files and folders in it
 	rq    string          // research-question folder
-	deep  bool            // walked recursively (data, analysis, results)
-	data  bool            // under the data folder
+	deep  bool            // its subfolders are watched too
+	data  bool            // under a research question's data folder
+	top   bool            // the root or .vibe-science: where research folders appear
 }
 
+// stamp is a file's size and modification time.
+type stamp struct{ size, mtime int64 }
+
 type tree struct {
-	mu      sync.Mutex
-	root    string
-	loaded  bool
-	parents map[string]int64 // root and .vibe-science: where RQ folders appear
-	dirs    map[string]*dirState
-	files   map[string]*State // tracked artifacts by absolute path
-	w       *watcher          // kernel change reports, from the second look on
-	noWatch bool              // watching failed: stat every look
+	mu     sync.Mutex
+	root   string
+	loaded bool
+	ig     *research.Ignore
+	dirs   map[string]*dirState
+	files  map[string]*State // tracked artifacts by absolute path
+	// other are files read and found to be no artifact the gates judge,
+	// by their stamp then: not read again until they change.
+	other map[string]stamp
+	// prior is what the Loader recorded, during the first look only: a
+	// recorded artifact whose stamp is unchanged keeps its kind unread.
+	prior   map[string]State
+	w       *watcher // kernel change reports, from the second look on
+	noWatch bool     // watching failed: stat every look
 }
 
 func (t *Tracker) tree(root string) *tree {
@@ -117,32 +135,41 @@ func (t *Tracker) tree(root string) *tree {
 	return tr
 }
 
-// rqName matches a research-question folder: RQ-001 or RQ-001-slug.
-var rqName = regexp.MustCompile(`^RQ-[0-9]{3,}(-.*)?$`)
+// researchFolders are the names (after a numeric prefix such as 02-) of
+// the folders at the project's root where research is written: they are
+// watched whole, like the research questions.
+var researchFolders = map[string]bool{"data": true, "analysis": true, "analyses": true, "results": true,
+	"outputs": true, "output": true, "reports": true, "experiments": true, "evaluation": true, "eval": true,
+	"metrics": true, "findings": true, "notebooks": true, "models": true}
 
-// deepFolder reports whether a folder directly under a research question is
-// watched recursively: its data, analysis and results folders (02-data,
-// 03-analysis, 04-results, or plain data/analysis/results).
-func deepFolder(name string) (deep, data bool) {
-	n := strings.ToLower(name)
-	for _, s := range []string{"data", "analysis", "results"} {
-		if n == s || strings.HasSuffix(n, "-"+s) {
-			return true, s == "data"
-		}
-	}
-	return false, false
+// researchFolder reports whether a folder at the root is one where research
+// is written (analysis/, results/, 02-data/…).
+func researchFolder(name string) bool {
+	return researchFolders[strings.TrimLeft(strings.ToLower(name), "0123456789-_")]
 }
 
-// skipName are folders never walked.
-func skipName(name string) bool {
-	return strings.HasPrefix(name, ".") || name == "node_modules" || name == "__pycache__"
+// dataFolder reports whether a research question's folder holds its data
+// (02-data, data).
+func dataFolder(name string) bool {
+	n := strings.ToLower(name)
+	return n == "data" || strings.HasSuffix(n, "-data") || strings.HasSuffix(n, "_data")
 }
 
 // Scan looks at the project rooted at root and returns the artifacts that
 // changed since the last Scan (or, on first sight, since the Loader's
 // record), plus written: the files the call is known to have written,
-// which count even outside the watched folders. Files first seen with a
-// modification time before since are recorded as a baseline, not gated.
+// which count wherever they lie in the project unless the folder is no
+// research (research.Ignore); the folder of an artifact written there is
+// watched from then on. Files first seen with a modification time before
+// since are recorded as a baseline, not gated.
+//
+// Where it looks: the root and .vibe-science/ (for new research questions
+// and research folders, and their own files), every research question
+// (RQ-* at the root or in .vibe-science/) and every research folder at the
+// root (analysis/, results/, data/, outputs/… see researchFolders) whole,
+// and the folders of the artifacts recorded or written before. Other
+// folders are never walked, so a large code base beside the research costs
+// nothing.
 func (t *Tracker) Scan(root string, d gate.Domain, written []string, since time.Time, load Loader) Scan {
 	tr := t.tree(root)
 	tr.mu.Lock()
@@ -151,9 +178,10 @@ func (t *Tracker) Scan(root string, d gate.Domain, written []string, since time.
 	sinceNS := since.UnixNano()
 	seen := map[string]bool{}
 	if !tr.loaded {
-		tr.parents = map[string]int64{}
 		tr.dirs = map[string]*dirState{}
 		tr.files = map[string]*State{}
+		tr.other = map[string]stamp{}
+		tr.ig = research.NewIgnore(root)
 		var prior map[string]State
 		if load != nil {
 			if states, err := load(); err == nil {
@@ -163,11 +191,17 @@ func (t *Tracker) Scan(root string, d gate.Domain, written []string, since time.
 				}
 			}
 		}
-		tr.discover(&s, d, func(c Change) {
+		tr.prior = prior
+		tr.addDir(root, &dirState{top: true}, d, func(c Change) {
 			if p, ok := prior[c.Rel]; ok {
 				delete(prior, c.Rel)
+				if c.Kind == "" {
+					s.Removed = append(s.Removed, c.Rel) // no longer an artifact
+					return
+				}
 				if p.Size == c.Size && p.MtimeNS == c.MtimeNS {
 					st := p
+					st.Kind = c.Kind
 					tr.files[c.Abs] = &st
 					return
 				}
@@ -184,15 +218,17 @@ func (t *Tracker) Scan(root string, d gate.Domain, written []string, since time.
 			s.Changes = append(s.Changes, c)
 			seen[c.Abs] = true
 		})
+		tr.prior = nil
 		for rel, st := range prior {
 			abs := filepath.Join(root, filepath.FromSlash(rel))
 			if _, err := os.Stat(abs); err != nil {
 				s.Removed = append(s.Removed, rel)
 				continue
 			}
-			// Recorded, and still there, but outside the watched folders
-			// (it was written by path): keep watching it.
+			// Recorded, and still there, outside the research folders (it
+			// was written by path): keep watching it and its folder.
 			tr.files[abs] = &st
+			tr.watchFolder(filepath.Dir(abs))
 		}
 		sort.Strings(s.Removed)
 		tr.loaded = true
@@ -201,7 +237,7 @@ func (t *Tracker) Scan(root string, d gate.Domain, written []string, since time.
 	}
 	for _, w := range written {
 		w = filepath.Clean(w)
-		if seen[w] {
+		if seen[w] || tr.ig.Path(w) != "" {
 			continue
 		}
 		c, ok := tr.classify(w, d)
@@ -218,6 +254,7 @@ func (t *Tracker) Scan(root string, d gate.Domain, written []string, since time.
 		tr.track(c)
 		s.Changes = append(s.Changes, c)
 		seen[w] = true
+		tr.watchFolder(filepath.Dir(w))
 	}
 	if len(s.Changes) == 0 {
 		return s // nothing to judge: the usual call stops here
@@ -249,11 +286,11 @@ func (tr *tree) rel(abs string) string {
 
 // rqOf is the research question holding abs, from the watched folders.
 func (tr *tree) rqOf(abs string) string {
-	if ds, ok := tr.dirs[filepath.Dir(abs)]; ok {
+	if ds, ok := tr.dirs[filepath.Dir(abs)]; ok && ds.rq != "" {
 		return ds.rq
 	}
 	for dir := filepath.Dir(abs); ; {
-		if rqName.MatchString(filepath.Base(dir)) {
+		if research.IsRQ(filepath.Base(dir)) {
 			parent := filepath.Dir(dir)
 			if parent == tr.root || parent == filepath.Join(tr.root, project.Dir) {
 				return dir
@@ -267,7 +304,11 @@ func (tr *tree) rqOf(abs string) string {
 	}
 }
 
-// classify stats one file and says what kind of artifact it is.
+// classify stats one file and says what kind of artifact it is, by
+// research.Recognize on its head: only kinds the gates judge are kept, and
+// a file found to be none is not read again until it changes. Tables in a
+// raw data folder, and files that cannot be a gate's input by their name,
+// are not read at all.
 func (tr *tree) classify(abs string, d gate.Domain) (Change, bool) {
 	info, err := os.Stat(abs)
 	if err != nil || !info.Mode().IsRegular() {
@@ -278,71 +319,74 @@ func (tr *tree) classify(abs string, d gate.Domain) (Change, bool) {
 	if ds, ok := tr.dirs[filepath.Dir(abs)]; ok {
 		c.InData = ds.data
 	}
-	c.Kind = kindOf(c.Rel, c.RQ != "" && filepath.Dir(abs) == c.RQ, d)
+	st := stamp{c.Size, c.MtimeNS}
+	if prev, ok := tr.other[abs]; ok && prev == st {
+		return c, true
+	}
+	if p, ok := tr.prior[c.Rel]; ok && p.Size == c.Size && p.MtimeNS == c.MtimeNS && len(research.Gates(p.Kind)) > 0 {
+		// Recorded as it is now: what it was then, it still is (its
+		// label is read again when it changes).
+		c.Kind = p.Kind
+		return c, true
+	}
+	if c.Size > research.MaxBytes || !research.MayBeGated(c.Rel, &d) {
+		return c, true
+	}
+	f, err := research.ReadFile(abs, c.Rel)
+	if err != nil {
+		return c, true
+	}
+	a := research.Recognize(f, d)
+	if len(research.Gates(a.Kind)) == 0 {
+		tr.other[abs] = st
+		return c, true
+	}
+	delete(tr.other, abs)
+	c.Kind, c.Label = a.Kind, a.Label
 	return c, true
 }
 
-// kindOf names the kind of artifact a project-relative path is, "" for none.
-func kindOf(rel string, inRQRoot bool, d gate.Domain) string {
-	if k := d.FileKind(rel); k != "" {
-		return k
-	}
-	base := path.Base(rel)
-	lower := strings.ToLower(base)
-	if inRQRoot && (lower == "design.md" || lower == "design.json" || lower == "deviations.md") {
-		return KindDesign
-	}
-	if strings.HasSuffix(lower, ".json") {
-		md := strings.TrimSuffix(base, path.Ext(base)) + ".md"
-		for _, pat := range d.Files.Findings {
-			if gate.MatchPattern(pat, md) {
-				return KindFindingsSource
-			}
-		}
-	}
-	return ""
-}
-
-// discover walks the project's research questions once, reporting every
-// file with a kind and every data file.
-func (tr *tree) discover(s *Scan, d gate.Domain, found func(Change)) {
-	for _, parent := range []string{tr.root, filepath.Join(tr.root, project.Dir)} {
-		tr.parents[parent] = mtime(parent)
-		for _, rq := range rqFolders(parent) {
-			tr.addRQ(rq, d, found)
-		}
-	}
-}
-
-func rqFolders(parent string) []string {
-	entries, err := os.ReadDir(parent)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for _, e := range entries {
-		if e.IsDir() && rqName.MatchString(e.Name()) {
-			out = append(out, filepath.Join(parent, e.Name()))
-		}
-	}
-	return out
-}
-
-// addRQ starts watching a research question: its own files and its data,
-// analysis and results folders.
-func (tr *tree) addRQ(rq string, d gate.Domain, found func(Change)) {
-	tr.addDir(rq, &dirState{rq: rq}, d, found)
-}
-
-// addDir starts watching a folder and reports what is in it; deep folders
-// are walked.
+// addDir starts watching a folder, unless it is no research
+// (research.Ignore), and reports what is in it; subfolders of a deep
+// folder, and research questions and research folders in a top folder,
+// are watched too.
 func (tr *tree) addDir(dir string, ds *dirState, d gate.Domain, found func(Change)) {
 	if _, ok := tr.dirs[dir]; ok {
 		return
 	}
+	entries, err := os.ReadDir(dir)
+	if err != nil || tr.ig.Dir(dir, entries) != "" {
+		return
+	}
 	ds.mtime = mtime(dir)
-	ds.names = map[string]bool{}
+	ds.names = make(map[string]bool, len(entries))
 	tr.dirs[dir] = ds
+	tr.watchAdd(dir)
+	for _, e := range entries {
+		ds.names[e.Name()] = true
+		tr.entry(dir, ds, e.Name(), e.IsDir(), d, found)
+	}
+}
+
+// watchFolder watches the folder of an artifact written outside the
+// research folders, from now on: what is in it now is not reported.
+func (tr *tree) watchFolder(dir string) {
+	if _, ok := tr.dirs[dir]; ok {
+		return
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil || tr.ig.Path(dir) != "" {
+		return
+	}
+	ds := &dirState{rq: tr.rqOf(filepath.Join(dir, "x")), mtime: mtime(dir), names: make(map[string]bool, len(entries))}
+	for _, e := range entries {
+		ds.names[e.Name()] = true
+	}
+	tr.dirs[dir] = ds
+	tr.watchAdd(dir)
+}
+
+func (tr *tree) watchAdd(dir string) {
 	if tr.w != nil {
 		if err := tr.w.add(dir); err != nil {
 			// Past the watch limit: fall back to stat'ing everything.
@@ -350,30 +394,27 @@ func (tr *tree) addDir(dir string, ds *dirState, d gate.Domain, found func(Chang
 			tr.w, tr.noWatch = nil, true
 		}
 	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	for _, e := range entries {
-		ds.names[e.Name()] = true
-		tr.entry(dir, ds, e.Name(), e.IsDir(), d, found)
-	}
 }
 
 // entry handles one name found in a watched folder.
 func (tr *tree) entry(dir string, ds *dirState, name string, isDir bool, d gate.Domain, found func(Change)) {
 	abs := filepath.Join(dir, name)
 	if isDir {
-		if skipName(name) {
+		if research.SkipName(name) != "" {
 			return
 		}
-		child := &dirState{rq: ds.rq, deep: ds.deep, data: ds.data}
-		if !ds.deep {
-			deep, data := deepFolder(name)
-			if !deep || dir != ds.rq {
-				return
-			}
-			child.deep, child.data = true, data
+		var child *dirState
+		switch {
+		case ds.deep:
+			child = &dirState{rq: ds.rq, deep: true, data: ds.data || (dir == ds.rq && dataFolder(name))}
+		case ds.top && research.IsRQ(name):
+			child = &dirState{rq: abs, deep: true}
+		case ds.top && dir == tr.root && name == project.Dir:
+			child = &dirState{top: true}
+		case ds.top && dir == tr.root && researchFolder(name):
+			child = &dirState{deep: true}
+		default:
+			return
 		}
 		tr.addDir(abs, child, d, found)
 		return
@@ -391,11 +432,12 @@ func (tr *tree) entry(dir string, ds *dirState, name string, isDir bool, d gate.
 	found(c)
 }
 
-// refresh finds what changed since the last look: new research questions,
-// folders whose entries changed, artifacts whose size or time changed. In
-// a long-lived process (the second look at a project onwards) the kernel
-// says which folders and files were touched (inotify, watch_linux.go), so a
-// call that changed nothing costs one read of an empty queue; otherwise, or
+// refresh finds what changed since the last look: folders whose entries
+// changed, artifacts whose size or time changed. In a long-lived process
+// (the second look at a project onwards) the kernel says which folders and
+// files were touched (inotify, watch_linux.go), so a call that changed
+// nothing costs one read of an empty queue, and a file rewritten in place
+// is read again whether or not it was an artifact before; otherwise, or
 // when the kernel dropped events, every watched folder and artifact is
 // stat'ed.
 func (tr *tree) refresh(s *Scan, d gate.Domain, seen map[string]bool) {
@@ -428,9 +470,6 @@ func (tr *tree) refresh(s *Scan, d gate.Domain, seen map[string]bool) {
 		}
 	}
 	if full {
-		for parent := range tr.parents {
-			dirs = append(dirs, parent)
-		}
 		for dir := range tr.dirs {
 			dirs = append(dirs, dir)
 		}
@@ -440,15 +479,6 @@ func (tr *tree) refresh(s *Scan, d gate.Domain, seen map[string]bool) {
 	}
 	sort.Strings(dirs)
 	for _, dir := range dirs {
-		if old, ok := tr.parents[dir]; ok {
-			if m := mtime(dir); m != old {
-				tr.parents[dir] = m
-				for _, rq := range rqFolders(dir) {
-					tr.addRQ(rq, d, report)
-				}
-			}
-			continue
-		}
 		ds, ok := tr.dirs[dir]
 		if !ok {
 			continue // dropped with a parent, or not watched
@@ -484,8 +514,19 @@ func (tr *tree) refresh(s *Scan, d gate.Domain, seen map[string]bool) {
 	}
 	sort.Strings(files)
 	for _, abs := range files {
-		st, ok := tr.files[abs]
-		if !ok || seen[abs] {
+		if seen[abs] {
+			continue
+		}
+		st, tracked := tr.files[abs]
+		if !tracked {
+			// Written in place in a watched folder (the kernel said so):
+			// it may have become an artifact.
+			if _, watched := tr.dirs[filepath.Dir(abs)]; !watched || strings.HasPrefix(filepath.Base(abs), ".") {
+				continue
+			}
+			if c, ok := tr.classify(abs, d); ok && c.Kind != "" {
+				report(c)
+			}
 			continue
 		}
 		info, err := os.Stat(abs)
@@ -496,9 +537,15 @@ func (tr *tree) refresh(s *Scan, d gate.Domain, seen map[string]bool) {
 		if info.Size() == st.Size && info.ModTime().UnixNano() == st.MtimeNS {
 			continue
 		}
-		c := Change{Abs: abs, Rel: st.Rel, Kind: st.Kind, RQ: tr.rqOf(abs), Size: info.Size(), MtimeNS: info.ModTime().UnixNano()}
-		if ds, ok := tr.dirs[filepath.Dir(abs)]; ok {
-			c.InData = ds.data
+		c, ok := tr.classify(abs, d)
+		if !ok {
+			continue
+		}
+		if c.Kind == "" {
+			// Rewritten into something no gate judges.
+			delete(tr.files, abs)
+			s.Removed = append(s.Removed, st.Rel)
+			continue
 		}
 		report(c)
 	}
@@ -513,13 +560,6 @@ func (tr *tree) startWatching() {
 		tr.noWatch = true
 		return
 	}
-	for dir := range tr.parents {
-		if err := w.add(dir); err != nil {
-			w.close()
-			tr.noWatch = true
-			return
-		}
-	}
 	for dir := range tr.dirs {
 		if err := w.add(dir); err != nil {
 			w.close()
@@ -532,6 +572,7 @@ func (tr *tree) startWatching() {
 
 // gone forgets a file or folder that disappeared.
 func (tr *tree) gone(abs string, s *Scan) {
+	delete(tr.other, abs)
 	if st, ok := tr.files[abs]; ok {
 		delete(tr.files, abs)
 		s.Removed = append(s.Removed, st.Rel)
@@ -552,6 +593,11 @@ func (tr *tree) dropDir(dir string, s *Scan) {
 		if strings.HasPrefix(abs, prefix) {
 			delete(tr.files, abs)
 			s.Removed = append(s.Removed, st.Rel)
+		}
+	}
+	for abs := range tr.other {
+		if strings.HasPrefix(abs, prefix) {
+			delete(tr.other, abs)
 		}
 	}
 }

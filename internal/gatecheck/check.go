@@ -87,8 +87,8 @@ func Check(root string, opt Options) (Report, error) {
 	return rep, nil
 }
 
-// dataItems runs the code gates on every file the domain's patterns name:
-// DQ4 on findings files, DQ1 and DD0 on features tables, DQ2 on metrics,
+// dataItems runs the code gates on every file recognised as their input:
+// DQ4 on findings files, DQ1 and DD0 on feature tables, DQ2 on metrics,
 // DQ3 on calibration results, and DC0 on each research question's design.
 func (r *repo) dataItems() []Item {
 	var items []Item

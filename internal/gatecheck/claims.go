@@ -269,13 +269,13 @@ func (r *repo) evidenceOfKind(ev claimEvidence, kind string) []string {
 		}
 	}
 	for _, f := range ev.files {
-		if r.d.FileKind(r.rel(f)) == kind {
+		if r.kind(f).Kind == kind {
 			add(f)
 			continue
 		}
 		if kind == gate.FileFindings && strings.EqualFold(filepath.Ext(f), ".json") {
 			name := strings.TrimSuffix(filepath.Base(f), filepath.Ext(f)) + ".md"
-			if md, ok := siblingFold(filepath.Dir(f), name); ok && r.d.FileKind(r.rel(md)) == gate.FileFindings {
+			if md, ok := siblingFold(filepath.Dir(f), name); ok && r.kind(md).Kind == gate.FileFindings {
 				add(md)
 			}
 		}

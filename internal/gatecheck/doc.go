@@ -7,17 +7,23 @@
 //
 // # What is checked
 //
-// The root is walked, skipping .git, node_modules, vendor, testdata (Go's
-// convention for fixtures, so a repository's fault corpus does not fail it)
-// and hidden folders other than .vibe-science. Research questions are RQ-*
-// folders directly under the root or under .vibe-science/. Then:
+// The root is walked as the hooks look at it (research.Walk): skipping
+// version control, hidden folders other than .vibe-science, virtual and
+// conda environments, dependencies (node_modules, vendor), caches, build
+// output, testdata (Go's convention for fixtures, so a repository's fault
+// corpus does not fail it) and folders listed in .gitignore outside
+// .vibe-science/ and the RQ-* folders. Each file is recognised by its
+// content (research.Recognize, with the domain config's patterns and
+// columns as hints), the recognition PostToolUse uses, so CI and the
+// session judge the same files with the same gates. Research questions are
+// RQ-* folders directly under the root or under .vibe-science/. Then:
 //
 //   - domain-config: .vibe-science/domain-config.json, when present, must
 //     validate (gate.ValidateDomain); otherwise each problem is an error and
 //     the generic domain is used for the rest of the check.
-//   - DQ4: every findings file (the domain's findings patterns, FINDINGS*.md
-//     by default) against its source JSON.
-//   - DQ1 and DD0: every features table; DD0 against the data dictionary
+//   - DQ4: every findings file against its source JSON.
+//   - DQ1 and DD0: every feature table (DQ1 with the label recognition
+//     found); DD0 against the data dictionary
 //     gate.FindDictionary finds for it. DQ2 on every metrics file, DQ3 on
 //     every calibration file. DC0 on each research question's DESIGN.md
 //     against the data files under its *-data folders (gate.DataFiles).

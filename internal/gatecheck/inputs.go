@@ -8,6 +8,7 @@ import (
 	"github.com/vibe-science/vibe/internal/claim"
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/research"
 )
 
 // ClaimInputs fills the inputs of gate id from claim c's evidence wherever
@@ -33,7 +34,7 @@ func ClaimInputs(root string, c claim.Claim, id string, in gate.Inputs, d gate.D
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
 		abs = real
 	}
-	r := &repo{root: abs, vibe: filepath.Join(abs, project.Dir), d: d, cache: map[string]cached{}}
+	r := &repo{root: abs, vibe: filepath.Join(abs, project.Dir), d: d, cache: map[string]cached{}, kinds: map[string]research.Artifact{}}
 	r.rqs = listRQs(abs, r.vibe)
 	ev := r.evidenceOf(c)
 	first := func(kind string) string {

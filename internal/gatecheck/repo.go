@@ -14,17 +14,13 @@ import (
 
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/research"
 )
 
 // maxTextFile caps the files read whole (ledgers, reviews, direction
 // candidates): research notes are small, and a multi-megabyte file named
 // like a note is data, not a note.
 const maxTextFile = 1 << 20
-
-// skipDirs are folders never walked: version control, dependencies, and Go's
-// testdata convention (fixtures of faulty states must not fail the project
-// that ships them).
-var skipDirs = map[string]bool{".git": true, "node_modules": true, "vendor": true, "testdata": true}
 
 // rqName matches a research-question folder: RQ-001 or RQ-001-slug.
 var rqName = regexp.MustCompile(`^RQ-[0-9]{3,}(-.*)?$`)
@@ -38,6 +34,7 @@ type repo struct {
 	files []string // every regular file walked, absolute, in walk (lexical) order
 	rqs   []string // research-question folders, absolute, sorted
 	cache map[string]cached
+	kinds map[string]research.Artifact // what each walked file is, as recognised
 }
 
 type cached struct {
@@ -45,42 +42,48 @@ type cached struct {
 	err error
 }
 
-// scan walks root. Research questions are RQ-* folders directly under the
-// root or under .vibe-science/.
+// scan walks root, skipping what is not research as the hooks do
+// (research.Walk: version control, virtual environments, caches, build
+// output, test fixtures, .gitignore'd folders). Research questions are
+// RQ-* folders directly under the root or under .vibe-science/.
 func scan(root string, d gate.Domain) (*repo, error) {
-	r := &repo{root: root, vibe: filepath.Join(root, project.Dir), d: d, cache: map[string]cached{}}
-	err := filepath.WalkDir(root, func(p string, de fs.DirEntry, err error) error {
-		if err != nil {
-			if p == root {
-				return err
-			}
-			// An unreadable folder below the root is skipped, not fatal: CI
-			// judges what it can read.
-			return nil
+	r := &repo{root: root, vibe: filepath.Join(root, project.Dir), d: d, cache: map[string]cached{}, kinds: map[string]research.Artifact{}}
+	err := research.Walk(research.NewIgnore(root), func(dir string, entries []fs.DirEntry) {
+		if dir != root && dir != r.vibe {
+			return
 		}
-		name := de.Name()
-		if de.IsDir() {
-			if p == root {
-				return nil
+		for _, e := range entries {
+			if e.IsDir() && rqName.MatchString(e.Name()) {
+				r.rqs = append(r.rqs, filepath.Join(dir, e.Name()))
 			}
-			if skipDirs[name] || (strings.HasPrefix(name, ".") && name != project.Dir) {
-				return filepath.SkipDir
-			}
-			if parent := filepath.Dir(p); (parent == root || parent == r.vibe) && rqName.MatchString(name) {
-				r.rqs = append(r.rqs, p)
-			}
-			return nil
 		}
-		if de.Type().IsRegular() {
-			r.files = append(r.files, p)
-		}
-		return nil
+	}, func(p string, _ fs.DirEntry) {
+		r.files = append(r.files, p)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("scan %s: %w", root, err)
 	}
 	sort.Strings(r.rqs)
 	return r, nil
+}
+
+// kind is what a walked file is (research.Recognize on its head), computed
+// once; a file over research.MaxBytes or unreadable is nothing.
+func (r *repo) kind(p string) research.Artifact {
+	if a, ok := r.kinds[p]; ok {
+		return a
+	}
+	var a research.Artifact
+	rel := r.rel(p)
+	if research.Candidate(rel, &r.d) {
+		if info, err := os.Stat(p); err == nil && info.Size() <= research.MaxBytes {
+			if f, err := research.ReadFile(p, rel); err == nil {
+				a = research.Recognize(f, r.d)
+			}
+		}
+	}
+	r.kinds[p] = a
+	return a
 }
 
 // rel is p relative to the root with forward slashes.
@@ -109,15 +112,15 @@ func (r *repo) rqOf(p string) string {
 	return ""
 }
 
-// filesOf lists the walked files of a kind (gate.FileFeatures …), within
-// dir when dir is not empty.
+// filesOf lists the walked files of a kind (research.KindFeatures …), as
+// recognised, within dir when dir is not empty.
 func (r *repo) filesOf(kind, dir string) []string {
 	var out []string
 	for _, f := range r.files {
 		if dir != "" && !strings.HasPrefix(f, dir+string(filepath.Separator)) {
 			continue
 		}
-		if r.d.FileKind(r.rel(f)) == kind {
+		if r.kind(f).Kind == kind {
 			out = append(out, f)
 		}
 	}
@@ -135,8 +138,10 @@ func (r *repo) run(key string, fn func() (gate.Result, error)) (gate.Result, err
 	return res, err
 }
 
+// runGate runs gate id on a file with the domain as the file's
+// recognition has it (a feature table's label).
 func (r *repo) runGate(id, file string, in gate.Inputs) (gate.Result, error) {
-	return r.run(id+"\x00"+file, func() (gate.Result, error) { return gate.Run(id, in, r.d) })
+	return r.run(id+"\x00"+file, func() (gate.Result, error) { return gate.Run(id, in, r.kind(file).Domain(r.d)) })
 }
 
 func (r *repo) dd0(table string) (gate.Result, error) {
