@@ -61,3 +61,43 @@ func BenchmarkPathologicalLines(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDQ1Wide is the hooks' budget case: a 10k × 50 table of mixed
+// columns (an id, a grouping column, integers, floats with a point mass,
+// and two columns that almost agree), with every inference at work.
+func BenchmarkDQ1Wide(b *testing.B) {
+	header := []string{"site_id", "guide_id"}
+	for j := 0; j < 47; j++ {
+		header = append(header, fmt.Sprintf("f%02d", j))
+	}
+	header = append(header, "label")
+	body := rows(strings.Join(header, ","), 10000, func(i int) string {
+		cells := []string{fmt.Sprintf("s%d", i), fmt.Sprintf("G%03d", i/40)}
+		for j := 0; j < 47; j++ {
+			v := (i*(j+7) + j*j) % 1009
+			switch {
+			case j%5 == 0:
+				cells = append(cells, fmt.Sprint(v%9))
+			case j == 1 && i%7 == 0:
+				cells = append(cells, "-999")
+			case j == 3:
+				w := (i*(2+7) + 4) % 1009 // f02's value, off on every 50th row
+				if i%50 == 0 {
+					w++
+				}
+				cells = append(cells, fmt.Sprintf("%.3f", float64(w)/7))
+			default:
+				cells = append(cells, fmt.Sprintf("%.3f", float64(v)/7))
+			}
+		}
+		cells = append(cells, fmt.Sprint(i%2))
+		return strings.Join(cells, ",")
+	})
+	d, _ := ShippedDomain(GenericDomain)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(body)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		dq1(strings.NewReader(body), "features.csv", d)
+	}
+}

@@ -45,7 +45,24 @@ type colStats struct {
 	firstNonNumberText string
 	// the column's range within each class of a two-valued label
 	cls [2]classRange
+	// For the point-mass check: how many values equal the smallest and the
+	// largest, and the values next to them.
+	minN, maxN         int
+	min2, max2         float64
+	haveMin2, haveMax2 bool
+	// few holds the first fewDistinct distinct values; nonInt counts the
+	// values with a fractional part; rising and falling say every value
+	// so far was above (below) the one before it.
+	few             [fewDistinct]float64
+	nFew            int
+	nonInt          int
+	last            float64
+	rising, falling bool
 }
+
+// fewDistinct is how many distinct values of a numeric column DQ1 counts;
+// more is "many".
+const fewDistinct = 8
 
 // classRange is the range of a feature's values within one label class.
 type classRange struct {
@@ -99,16 +116,8 @@ func (c *colStats) add(cell string) (float64, bool) {
 		c.present--
 		return 0, false
 	}
-	if c.nNum == 0 {
-		c.min, c.max = v, v
-	}
+	c.extremes(v)
 	c.nNum++
-	if v < c.min {
-		c.min = v
-	}
-	if v > c.max {
-		c.max = v
-	}
 	if v != 0 {
 		c.nonzero++
 	}
@@ -116,6 +125,55 @@ func (c *colStats) add(cell string) (float64, bool) {
 	c.mean += delta / float64(c.nNum)
 	c.m2 += delta * (v - c.mean)
 	return v, true
+}
+
+// extremes follows the smallest and largest values with their counts and
+// the values next to them, the first distinct values, whether the column
+// only rises or only falls, and how many values are not integers.
+func (c *colStats) extremes(v float64) {
+	if c.nNum == 0 {
+		c.min, c.max, c.minN, c.maxN = v, v, 1, 1
+		c.rising, c.falling = true, true
+	} else {
+		switch {
+		case v < c.min:
+			c.min2, c.haveMin2 = c.min, true
+			c.min, c.minN = v, 1
+		case v == c.min:
+			c.minN++
+		case !c.haveMin2 || v < c.min2:
+			c.min2, c.haveMin2 = v, true
+		}
+		switch {
+		case v > c.max:
+			c.max2, c.haveMax2 = c.max, true
+			c.max, c.maxN = v, 1
+		case v == c.max:
+			c.maxN++
+		case !c.haveMax2 || v > c.max2:
+			c.max2, c.haveMax2 = v, true
+		}
+		c.rising = c.rising && v > c.last
+		c.falling = c.falling && v < c.last
+	}
+	c.last = v
+	if c.nFew < fewDistinct && !slices.Contains(c.few[:c.nFew], v) {
+		c.few[c.nFew] = v
+		c.nFew++
+	}
+	if v != math.Trunc(v) {
+		c.nonInt++
+	}
+}
+
+// distinctAtLeast reports whether the column's numbers take at least k
+// distinct values (k at most fewDistinct).
+func (c *colStats) distinctAtLeast(k int) bool { return c.nFew >= k }
+
+// counter reports integers that only rise or only fall: row numbers and
+// ids, which agree with any other counter up to the first skipped row.
+func (c *colStats) counter() bool {
+	return c.nNum >= 3 && c.nonInt == 0 && (c.rising || c.falling)
 }
 
 func (c *colStats) pair(x, y float64) {
@@ -212,6 +270,9 @@ func dq1With(r io.Reader, name string, d Domain, prev *TableProfile) Result {
 		cols[label].isLabel = true
 	}
 	cross := newCrossStates(d.DQ1.CrossChecks, byName)
+	pairs := newPairInference(cols, label)
+	groups := newGroupInference(header, cols, label, d.DQ1.Grouping)
+	vals := make([]float64, len(cols)) // this row's numbers, NaN where a cell is none
 
 	// Binary word labels map to 0/1 in order of appearance; sign does not
 	// matter for |r|.
@@ -273,6 +334,7 @@ func dq1With(r io.Reader, name string, d Domain, prev *TableProfile) Result {
 			}
 		}
 		for i, c := range cols {
+			vals[i] = math.NaN()
 			if i == label {
 				continue
 			}
@@ -280,13 +342,20 @@ func dq1With(r io.Reader, name string, d Domain, prev *TableProfile) Result {
 				c.missing++
 				continue
 			}
-			if v, ok := c.add(rec[i]); ok && haveY {
+			v, ok := c.add(rec[i])
+			if !ok {
+				continue
+			}
+			vals[i] = v
+			if haveY {
 				if k := yClass; k >= 0 {
 					c.cls[k].add(v)
 				}
 				c.pair(v, y)
 			}
 		}
+		pairs.row(vals, rows)
+		groups.row(rec)
 	}
 
 	if parseErr != nil {
@@ -382,6 +451,11 @@ func dq1With(r io.Reader, name string, d Domain, prev *TableProfile) Result {
 	}
 	for i := range cross {
 		cross[i].report(&res)
+	}
+	if parseErr == nil {
+		pairs.report(&res, cols, d)
+		dq1Points(&res, cols, label, rows, d.DQ1.PointMass)
+		groups.report(&res, cols, d)
 	}
 	if parseErr == nil {
 		res.Profile = profile
