@@ -271,7 +271,7 @@ func dq1With(r io.Reader, name string, d Domain, prev *TableProfile) Result {
 	}
 	cross := newCrossStates(d.DQ1.CrossChecks, byName)
 	pairs := newPairInference(cols, label)
-	groups := newGroupInference(header, cols, label, d.DQ1.Grouping)
+	groups := newGroupInference(cols, label, d.DQ1.Grouping)
 	vals := make([]float64, len(cols)) // this row's numbers, NaN where a cell is none
 
 	// Binary word labels map to 0/1 in order of appearance; sign does not

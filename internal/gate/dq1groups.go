@@ -67,7 +67,7 @@ type groupTrack struct {
 	position bool
 }
 
-func newGroupInference(header []string, cols []*colStats, label int, cfg GroupingConfig) *groupInference {
+func newGroupInference(cols []*colStats, label int, cfg GroupingConfig) *groupInference {
 	g := &groupInference{track: make([]*groupTrack, len(cols)), fold: -1}
 	if cfg.FoldColumn != GroupingOff {
 		for i, c := range cols {
