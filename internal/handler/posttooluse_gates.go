@@ -73,6 +73,9 @@ func gateArtifacts(ctx context.Context, env *hookrun.Env, st *store.Store, ev *h
 	}
 	defer env.Heavy()() // reads and checks each changed table: 50 ms for 10k x 50
 	g.judged = artifact.Judge(g.scan, d)
+	if ev.ToolName == "Bash" {
+		groupsKept(g.judged, ev.Files().Command, ev.Cwd, proj.Root, d)
+	}
 	for i := range g.judged {
 		j := &g.judged[i]
 		var ins []record.GateInput
@@ -101,6 +104,31 @@ func gateArtifacts(ctx context.Context, env *hookrun.Env, st *store.Store, ev *h
 		}
 	}
 	return g
+}
+
+// groupsKept adds to each table DQ1 judged after a shell command the share
+// of the groups it keeps of the tables the command read (its own text and
+// the scripts it ran name them): a derived table that is a subsample says
+// so in the same turn.
+func groupsKept(judged []artifact.Judgement, command, cwd, root string, d gate.Domain) {
+	var written []string
+	for _, j := range judged {
+		if j.Result.Gate == "DQ1" && !j.Undecided {
+			written = append(written, j.Abs)
+		}
+	}
+	if len(written) == 0 || command == "" {
+		return
+	}
+	if cwd == "" {
+		cwd = root
+	}
+	checks := gate.GroupsKept(gate.TablesRead(command, cwd, root), written, d)
+	for i := range judged {
+		if c, ok := checks[judged[i].Abs]; ok && judged[i].Result.Gate == "DQ1" {
+			judged[i].Result.AddCheck(c)
+		}
+	}
 }
 
 func rank(s gate.Status) int {
