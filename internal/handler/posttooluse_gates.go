@@ -103,6 +103,9 @@ func gateArtifacts(ctx context.Context, env *hookrun.Env, st *store.Store, ev *h
 			g.profiles[j.Rel] = j.Profile
 		}
 	}
+	for _, j := range g.judged {
+		ArtifactTracker.Judged(proj.Root, j.Abs, string(g.statusFor[j.Rel]), j.Profile)
+	}
 	return g
 }
 
