@@ -23,8 +23,9 @@ import (
 //     an upper-case code of three characters or more: G07, EMX1,
 //     VEGFA_site1, P-0412, HEK293, a guide sequence), or its name says it
 //     is one (guide_id, patient, SubjectID, Targetsite, site, donor…); a
-//     column of integers qualifies only by its name, since any count
-//     repeats its values; a name that says position (chromosome, chr,
+//     column of integers qualifies only by a part of its name (patient,
+//     subject_id; not persons, a household size), since any count repeats
+//     its values; a name that says position (chromosome, chr,
 //     contig, strand) never qualifies, since rows sharing a chromosome are
 //     no unit;
 //   - among several, a column the name says is an identifier goes first,
@@ -61,6 +62,7 @@ type groupTrack struct {
 	counts   map[string]int32
 	over     bool // too many values, or a number that is not an integer
 	named    bool // the name says it is an identifier
+	exact    bool // … in a part of its own (patient, Subject_ID), not inside a word (persons)
 	idLike   int  // distinct values that look like identifiers
 	numbers  int  // distinct values that are integers
 	present  int
@@ -91,9 +93,10 @@ func newGroupInference(cols []*colStats, label int, cfg GroupingConfig) *groupIn
 			continue
 		}
 		toks := nameTokens(c.name)
-		t := &groupTrack{counts: map[string]int32{}, named: hasGroupToken(c.name, toks), position: hasAny(toks, positionNameTokens)}
+		t := &groupTrack{counts: map[string]int32{}, named: hasGroupToken(c.name, toks), exact: hasAny(toks, groupNameTokens) || idSuffix(c.name, toks),
+			position: hasAny(toks, positionNameTokens)}
 		if cfg.Column != "" && c.name == cfg.Column {
-			t.named = true
+			t.named, t.exact = true, true
 		}
 		g.track[i] = t
 	}
@@ -126,7 +129,7 @@ func (g *groupInference) row(rec []string) {
 		n, seen := t.counts[v]
 		if !seen {
 			f, err := strconv.ParseFloat(v, 64)
-			if len(t.counts) == maxGroupValues || (err == nil && (f != math.Trunc(f) || (!t.named && i != g.fold))) {
+			if len(t.counts) == maxGroupValues || (err == nil && (f != math.Trunc(f) || (!t.exact && i != g.fold))) {
 				g.drop(i)
 				continue
 			}
@@ -295,21 +298,26 @@ func nameTokens(name string) []string {
 	return out
 }
 
-// hasGroupToken reports a name that says its column is an identifier.
+// hasGroupToken reports a name that says its column is an identifier: a
+// part of it (guide_id, Subject), an id glued to its end (patientid), or,
+// for a column of text, a word inside it (Targetsite).
 func hasGroupToken(name string, toks []string) bool {
-	if hasAny(toks, groupNameTokens) {
+	if hasAny(toks, groupNameTokens) || idSuffix(name, toks) {
 		return true
 	}
 	compact := strings.ToLower(strings.Join(toks, ""))
-	if len(compact) > 2 && strings.HasSuffix(compact, "id") && strings.HasSuffix(strings.ToLower(name), "id") {
-		return true // patientid, guideID
-	}
 	for _, t := range groupNameTokens {
 		if len(t) >= 4 && strings.Contains(compact, t) {
 			return true
 		}
 	}
 	return false
+}
+
+// idSuffix reports a name ending in id glued to a word: patientid, guideID.
+func idSuffix(name string, toks []string) bool {
+	compact := strings.ToLower(strings.Join(toks, ""))
+	return len(compact) > 2 && strings.HasSuffix(compact, "id") && strings.HasSuffix(strings.ToLower(name), "id")
 }
 
 func hasAny(toks, set []string) bool {

@@ -3,6 +3,7 @@ package gate
 import (
 	"fmt"
 	"math/rand"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -308,5 +309,41 @@ func TestDQ1Grouping(t *testing.T) {
 	})
 	if got := checksNamed(dq1(strings.NewReader(none), "t.csv", generic(t)), "grouping"); len(got) != 0 {
 		t.Errorf("a grouping was inferred: %+v", got)
+	}
+}
+
+// TestRealTables runs DQ1 over public tables (testdata/tables, see its
+// README): the grouping is inferred where rows are grouped, the zeros that
+// RAND's log payments hold by design are a warning (a point mass, named),
+// and no pair, code or fold check fires anywhere.
+func TestRealTables(t *testing.T) {
+	want := map[string][]checkSummary{
+		"engel.csv":   {},
+		"strikes.csv": {},
+		"grunfeld.csv": {
+			{"grouping", StatusPass, "grouped by `firm` (11 groups, 20 rows each on average; inferred from its values; set dq1.grouping.column to change)"}},
+		"modechoice.csv": {
+			{"grouping", StatusPass, "grouped by `individual` (210 groups, 4 rows each on average; inferred from its values; set dq1.grouping.column to change)"}},
+		"randhie-head2000.csv": {
+			{"point_mass", StatusWarn, "column `lpi` holds 0 in 22.9% of rows (459 of 2000), below all its other values (3.95124 to 6.90775): a point mass inside an otherwise continuous feature"},
+			{"point_mass", StatusWarn, "column `fmde` holds 0 in 62.2% of rows (1243 of 2000), below all its other values (5.66296 to 8.29405): a point mass inside an otherwise continuous feature"}},
+		"iowa-electricity.csv": {},
+		"us-employment.csv":    {},
+	}
+	d := generic(t)
+	for name, w := range want {
+		r, err := DQ1(filepath.Join("testdata", "tables", name), d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := []checkSummary{}
+		for _, c := range checksNamed(r, "pairs", "point_mass", "grouping", "groups_per_fold") {
+			if c.Status != StatusPass || c.Name == "grouping" {
+				got = append(got, c)
+			}
+		}
+		if !reflect.DeepEqual(got, w) {
+			t.Errorf("%s:\n got %+v\nwant %+v", name, got, w)
+		}
 	}
 }

@@ -25,14 +25,16 @@ import (
 //     three distinct values (two binary flags that mostly agree are
 //     correlated features, not a recomputation), neither is a counter
 //     (integers that only rise or only fall: row numbers, ids), they differ
-//     on at least one of at least minPairRows compared rows, agree on at
+//     on at least one of at least minPairRows compared rows (below 30 rows,
+//     one chance difference moves the share by more than 3%), agree on at
 //     least dq1.pairs.min_agreement of them, and their chance-corrected
 //     agreement (Cohen's kappa, with the chance agreement from each
 //     column's value counts) is at least dq1.pairs.min_kappa. A pair whose
 //     differences are a transform of one column into the other is not
 //     reported: one side constant at its extreme where they differ (a
-//     clipped or floored copy) or the other side's negative (an absolute
-//     value).
+//     clipped or floored copy), the other side's negative (an absolute
+//     value), or differences in one unbroken run of rows at the top of the
+//     table (a filter or a rolling window warming up).
 //
 // Configured cross-checks (dq1.cross_checks) and pairs listed under
 // dq1.pairs.exempt are left to their own rule.
@@ -40,7 +42,7 @@ const (
 	pairSampleRows    = 256
 	maxPairColumns    = 200
 	maxPairCandidates = 32
-	minPairRows       = 20
+	minPairRows       = 30
 	// maxMarginValues caps the value counts kept per column: a column with
 	// more distinct values than this is continuous, and its values beyond
 	// the cap each add next to nothing to the chance agreement.
@@ -67,6 +69,8 @@ type pairState struct {
 	aConst, bConst      bool // every difference has the same a (or b) value
 	aAbove, aBelow, neg bool // a > b, a < b, a = -b on every difference
 	firstA, firstB      float64
+	// firstRow and lastRow are the first and last rows that differ.
+	firstRow, lastRow int
 }
 
 type margin struct {
@@ -196,7 +200,7 @@ func (s *pairState) add(x, y float64, row int) {
 	}
 	differ := s.compared - s.agree
 	if differ == 1 {
-		s.firstA, s.firstB = x, y
+		s.firstA, s.firstB, s.firstRow = x, y, row
 		s.aConst, s.bConst = true, true
 		s.aAbove, s.aBelow, s.neg = true, true, true
 	}
@@ -205,6 +209,7 @@ func (s *pairState) add(x, y float64, row int) {
 	s.aAbove = s.aAbove && x > y
 	s.aBelow = s.aBelow && x < y
 	s.neg = s.neg && x == -y
+	s.lastRow = row
 	if len(s.examples) < maxCrossExamples {
 		s.examples = append(s.examples, fmt.Sprintf("row %d: %s vs %s", row, formatFloat(x), formatFloat(y)))
 	}
@@ -212,10 +217,18 @@ func (s *pairState) add(x, y float64, row int) {
 
 // transform reports differences that one column's transform of the other
 // explains: a clip or floor (one side constant where they differ, the other
-// beyond it on the same side every time) or an absolute value.
+// beyond it on the same side every time), an absolute value, or a warm-up
+// (every row of one run at the top of the table differs, no row after it:
+// a filter, a rolling window or a lag that starts differently and then
+// agrees).
 func (s *pairState) transform() bool {
-	return ((s.aConst || s.bConst) && (s.aAbove || s.aBelow)) || s.neg
+	differ := s.compared - s.agree
+	warmUp := s.firstRow <= warmUpStart && s.lastRow-s.firstRow+1 == differ
+	return ((s.aConst || s.bConst) && (s.aAbove || s.aBelow)) || s.neg || warmUp
 }
+
+// warmUpStart is the latest row a warm-up run may start at.
+const warmUpStart = 5
 
 // floatsAgree is cellsAgree for parsed numbers: equal within a relative
 // 1e-6.

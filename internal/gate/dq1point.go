@@ -23,9 +23,10 @@ import (
 //     (-1 below scores in [0, 1]; 999 above ages in [18, 90]; 0 below a
 //     score that otherwise lies in [0.5, 1]).
 //
-// A point that is a code (a negative value below a column that is
+// A point that is a code (a negative whole number below a column that is
 // otherwise never negative, or 9, 99, 999… or ±1000, ±10000… ) fails: it is
-// a missing value read as a number. Any other point mass (0, a saturation
+// a missing value read as a number. (log(x + 0.01) puts the zeros of x at
+// -4.6, apart from the rest: a point mass, not a code.) Any other point mass (0, a saturation
 // value) is a warning: it may be real. The profile keeps each column's
 // extremes and their shares, so DQ1Compare also fails a point mass whose
 // share moved by more than dq1.max_share_change between versions.
@@ -72,7 +73,7 @@ func (c *colStats) points(rows int, minShare float64) []pointMass {
 		if p.count < minPointRows || p.share < minShare {
 			continue
 		}
-		p.code = codeValue(p.value) || (!p.high && p.value < 0 && p.lo >= 0)
+		p.code = codeValue(p.value) || (!p.high && p.value < 0 && p.value == math.Trunc(p.value) && p.lo >= 0)
 		kept = append(kept, p)
 	}
 	return kept
