@@ -80,7 +80,8 @@ func TestBlueprintThresholds(t *testing.T) {
 	g := generic(t)
 	byGate := map[string]map[string]float64{
 		"DQ1": {"allowed_missing_fraction": g.DQ1.AllowedMissingFraction, "leakage_corr_threshold": g.DQ1.LeakageCorrThreshold, "min_samples": float64(g.DQ1.MinSamples),
-			"max_share_change": g.DQ1.MaxShareChange},
+			"max_share_change": g.DQ1.MaxShareChange, "pairs.min_agreement": g.DQ1.Pairs.MinAgreement, "pairs.min_kappa": g.DQ1.Pairs.MinKappa,
+			"point_mass.min_share": g.DQ1.PointMass.MinShare},
 		"DQ2": {"min_auc": g.DQ2.MinAUC, "min_r2": g.DQ2.MinR2, "max_dominance": g.DQ2.MaxDominance, "max_fold_cv": g.DQ2.MaxFoldCV,
 			"min_groups_per_fold": float64(g.DQ2.MinGroupsPerFold), "min_group_share_kept": g.DQ2.MinGroupShareKept},
 		"DQ3": {"max_coverage_gap": g.DQ3.MaxCoverageGap, "max_coverage": g.DQ3.MaxCoverage, "min_n": float64(g.DQ3.MinN)},
