@@ -262,7 +262,7 @@ func tableGroups(p, col string, d Domain) (string, map[string]bool, error) {
 				return "", nil, err
 			}
 			if idx < len(rec) {
-				if v := strings.TrimSpace(rec[idx]); !missingTokens[strings.ToLower(v)] {
+				if v := strings.TrimSpace(rec[idx]); !missing(v) {
 					groups[v] = true
 				}
 			}

@@ -18,9 +18,22 @@ import (
 // label column.
 var defaultLabelColumns = []string{"label", "y", "target"}
 
-// missingTokens are the cell values (trimmed, lower-cased) read as missing.
-var missingTokens = map[string]bool{"": true, "na": true, "n/a": true, "nan": true, "null": true,
-	"none": true, "#n/a": true, "?": true}
+// missingTokens are the cell values (trimmed, any case) read as missing.
+var missingTokens = []string{"", "na", "n/a", "nan", "null", "none", "#n/a", "?"}
+
+// missing reports a trimmed cell read as missing, without allocating: the
+// check runs on every cell of a table.
+func missing(t string) bool {
+	if len(t) > 4 {
+		return false
+	}
+	for _, m := range missingTokens {
+		if strings.EqualFold(t, m) {
+			return true
+		}
+	}
+	return false
+}
 
 // colStats accumulates one column in a single pass: counts, Welford moments
 // for the mean and variance, extremes, and the co-moment with the label.
@@ -88,7 +101,7 @@ const minSeparationClass = 15
 
 func (c *colStats) add(cell string) (float64, bool) {
 	t := strings.TrimSpace(cell)
-	if missingTokens[strings.ToLower(t)] {
+	if missing(t) {
 		c.missing++
 		return 0, false
 	}
@@ -308,7 +321,7 @@ func dq1With(r io.Reader, name string, d Domain, prev *TableProfile) Result {
 		if label >= 0 && label < len(rec) {
 			if v, ok := cols[label].add(rec[label]); ok {
 				y, haveY = v, true
-			} else if t := strings.TrimSpace(rec[label]); !missingTokens[strings.ToLower(t)] && cols[label].nonNumber > 0 {
+			} else if t := strings.TrimSpace(rec[label]); !missing(t) && cols[label].nonNumber > 0 {
 				idx := indexOf(labelWords, t)
 				if idx < 0 && len(labelWords) < 2 {
 					labelWords = append(labelWords, t)

@@ -38,6 +38,12 @@ const (
 	minGroups      = 3
 	maxGroupValues = 5000
 	maxFolds       = 50
+	// uniqueAfter: a column whose first uniqueAfter values are all
+	// different is a row id (site_id), and is no longer followed; a
+	// grouping column repeats a value long before (two rows per group
+	// of 5000, shuffled, repeat one within 256 rows but for a chance of
+	// about 1 in 700).
+	uniqueAfter = 256
 )
 
 // groupNameTokens are name parts that mark a grouping column.
@@ -61,6 +67,7 @@ type groupInference struct {
 type groupTrack struct {
 	counts   map[string]int32
 	over     bool // too many values, or a number that is not an integer
+	set      bool // named by dq1.grouping.column
 	named    bool // the name says it is an identifier
 	exact    bool // … in a part of its own (patient, Subject_ID), not inside a word (persons)
 	idLike   int  // distinct values that look like identifiers
@@ -96,7 +103,7 @@ func newGroupInference(cols []*colStats, label int, cfg GroupingConfig) *groupIn
 		t := &groupTrack{counts: map[string]int32{}, named: hasGroupToken(c.name, toks), exact: hasAny(toks, groupNameTokens) || idSuffix(c.name, toks),
 			position: hasAny(toks, positionNameTokens)}
 		if cfg.Column != "" && c.name == cfg.Column {
-			t.named, t.exact = true, true
+			t.named, t.exact, t.set = true, true, true
 		}
 		g.track[i] = t
 	}
@@ -122,10 +129,15 @@ func (g *groupInference) row(rec []string) {
 			continue
 		}
 		v := strings.TrimSpace(rec[i])
-		if missingTokens[strings.ToLower(v)] {
+		if missing(v) {
 			continue
 		}
 		t.present++
+		if t.present == uniqueAfter+1 && len(t.counts) == uniqueAfter && !t.set {
+			// Every value so far was new: an id of rows, not of groups.
+			g.drop(i)
+			continue
+		}
 		n, seen := t.counts[v]
 		if !seen {
 			f, err := strconv.ParseFloat(v, 64)

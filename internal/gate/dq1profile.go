@@ -221,7 +221,7 @@ func (s *crossState) add(rec []string, row int) {
 		return
 	}
 	a, b := strings.TrimSpace(rec[s.computed]), strings.TrimSpace(rec[s.reported])
-	if missingTokens[strings.ToLower(a)] || missingTokens[strings.ToLower(b)] {
+	if missing(a) || missing(b) {
 		s.skipped++
 		return
 	}
