@@ -2,6 +2,7 @@ package gate
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // A derived table keeps the groups of the table it was made from, or says
@@ -113,8 +115,10 @@ func resolveUnder(ref, cwd, dir, root string) string {
 // groups of one input and few of another). Tables written together from
 // one source whose groups add up to dq2.min_group_share_kept are a split
 // (train and test by group) and pass. It returns one "groups_kept" check
-// per written table judged, by its path.
-func GroupsKept(read, written []string, d Domain) map[string]Check {
+// per written table judged, by its path. known holds groups already read
+// (DQ1's Result.Groups of a written table), by path; a read table's groups
+// are remembered while its size and time stay the same.
+func GroupsKept(read, written []string, known map[string]*TableGroups, d Domain) map[string]Check {
 	type derived struct {
 		path, col, source string
 		groups            map[string]bool
@@ -126,10 +130,7 @@ func GroupsKept(read, written []string, d Domain) map[string]Check {
 		if g, ok := cache[k]; ok {
 			return g
 		}
-		_, g, err := tableGroups(p, col, d)
-		if err != nil {
-			g = nil
-		}
+		g := sourceGroups(p, col, d)
 		cache[k] = g
 		return g
 	}
@@ -139,8 +140,14 @@ func GroupsKept(read, written []string, d Domain) map[string]Check {
 		isWritten[w] = true
 	}
 	for _, w := range written {
-		col, groups, err := tableGroups(w, "", d)
-		if err != nil || col == "" {
+		var col string
+		var groups map[string]bool
+		if tg := known[w]; tg != nil {
+			col, groups = tg.Column, tg.Values
+		} else if c, g, err := tableGroups(w, "", d); err == nil {
+			col, groups = c, g
+		}
+		if col == "" {
 			continue
 		}
 		x := &derived{path: w, col: col, groups: groups}
@@ -252,21 +259,11 @@ func tableGroups(p, col string, d Domain) (string, map[string]bool, error) {
 		if idx < 0 {
 			return "", nil, nil
 		}
-		groups := map[string]bool{}
-		for {
-			rec, err := cr.Read()
-			if err == io.EOF {
-				return col, groups, nil
-			}
-			if err != nil {
-				return "", nil, err
-			}
-			if idx < len(rec) {
-				if v := strings.TrimSpace(rec[idx]); !missing(v) {
-					groups[v] = true
-				}
-			}
+		groups, err := columnValues(br, cr.Comma, idx)
+		if err != nil {
+			return "", nil, err
 		}
+		return col, groups, nil
 	}
 	label := findLabel(cols, d.DQ1.LabelColumn)
 	g := newGroupInference(cols, label, d.DQ1.Grouping)
@@ -290,3 +287,95 @@ func tableGroups(p, col string, d Domain) (string, map[string]bool, error) {
 	}
 	return cols[gi].name, groups, nil
 }
+
+// columnValues reads the distinct values of field idx of each line left in
+// br. A line without a quote is split on the delimiter directly (a tenth of
+// what encoding/csv costs per line); a line with one is parsed as CSV, and
+// a quoted field that runs over lines ends the reading with an error.
+func columnValues(br *bufio.Reader, comma rune, idx int) (map[string]bool, error) {
+	out := map[string]bool{}
+	sep := byte(comma)
+	for {
+		line, err := br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			return nil, fmt.Errorf("a line longer than %d bytes", br.Size())
+		}
+		if len(line) > 0 {
+			line = bytes.TrimRight(line, "\r\n")
+			var field string
+			if bytes.IndexByte(line, '"') < 0 {
+				for i := 0; i < idx && line != nil; i++ {
+					if j := bytes.IndexByte(line, sep); j >= 0 {
+						line = line[j+1:]
+					} else {
+						line = nil
+					}
+				}
+				if line != nil {
+					if j := bytes.IndexByte(line, sep); j >= 0 {
+						line = line[:j]
+					}
+					field = string(bytes.TrimSpace(line))
+				}
+			} else {
+				cr := csv.NewReader(bytes.NewReader(line))
+				cr.Comma = comma
+				cr.FieldsPerRecord = -1
+				rec, err := cr.Read()
+				if err != nil {
+					return nil, fmt.Errorf("a quoted field runs over lines: %w", err)
+				}
+				if idx < len(rec) {
+					field = strings.TrimSpace(rec[idx])
+				}
+			}
+			if !missing(field) && !out[field] {
+				out[field] = true
+			}
+		}
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// sourceGroups are the values of column col of a table a command read,
+// remembered while the file's size and time stay the same (the source of
+// a derived table is read again and again, and rarely changes); nil when
+// the table cannot be read or lacks the column.
+func sourceGroups(p, col string, d Domain) map[string]bool {
+	info, err := os.Stat(p)
+	if err != nil {
+		return nil
+	}
+	key := fmt.Sprintf("%s\x00%s\x00%d\x00%d", p, col, info.Size(), info.ModTime().UnixNano())
+	sourceMemo.Lock()
+	g, ok := sourceMemo.m[key]
+	sourceMemo.Unlock()
+	if ok {
+		return g
+	}
+	_, g, err = tableGroups(p, col, d)
+	if err != nil {
+		g = nil
+	}
+	sourceMemo.Lock()
+	defer sourceMemo.Unlock()
+	if len(sourceMemo.m) >= maxSourceMemo {
+		sourceMemo.m = map[string]map[string]bool{}
+	}
+	sourceMemo.m[key] = g
+	return g
+}
+
+// maxSourceMemo bounds the remembered source tables; past it the memo
+// starts again.
+const maxSourceMemo = 32
+
+var sourceMemo = struct {
+	sync.Mutex
+	m map[string]map[string]bool
+}{m: map[string]map[string]bool{}}

@@ -71,14 +71,14 @@ func TestGroupsKept(t *testing.T) {
 	plain := filepath.Join(dir, "plain.csv")
 	writeFile(t, plain, "x,label\n1,0\n2,1\n")
 
-	got := GroupsKept([]string{src, annot}, []string{small, plain}, generic(t))
+	got := GroupsKept([]string{src, annot}, []string{small, plain}, nil, generic(t))
 	want := map[string]Check{small: {Name: "groups_kept", Status: StatusFail,
 		Detail: "grouped by `Targetsite`: 4 of 12 groups of guide_site_matrix.csv kept (33.3%, below 80%): the table describes a subsample of the groups",
 		Fix:    "keep every group of guide_site_matrix.csv, or report results on this table as a subsample and say how the groups were chosen (lower dq2.min_group_share_kept with the reason if the subsample is the design); if `Targetsite` is not what the rows are grouped by, set dq1.grouping.column in .vibe-science/domain-config.json"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("subsample:\n got %+v\nwant %+v", got, want)
 	}
-	got = GroupsKept([]string{src}, []string{train, test}, generic(t))
+	got = GroupsKept([]string{src}, []string{train, test}, nil, generic(t))
 	want = map[string]Check{
 		train: {Name: "groups_kept", Status: StatusPass, Detail: "grouped by `Targetsite`: 9 of 12 groups of guide_site_matrix.csv kept, one of 2 tables written from it that together keep 12 (100%): a split"},
 		test:  {Name: "groups_kept", Status: StatusPass, Detail: "grouped by `Targetsite`: 3 of 12 groups of guide_site_matrix.csv kept, one of 2 tables written from it that together keep 12 (100%): a split"},
@@ -86,17 +86,33 @@ func TestGroupsKept(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("split:\n got %+v\nwant %+v", got, want)
 	}
-	got = GroupsKept([]string{annot, src}, []string{full}, generic(t))
+	got = GroupsKept([]string{annot, src}, []string{full}, nil, generic(t))
 	want = map[string]Check{full: {Name: "groups_kept", Status: StatusPass, Detail: "grouped by `Targetsite`: 12 of 12 groups of guide_site_matrix.csv kept (100%, at least 80%)"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("join:\n got %+v\nwant %+v", got, want)
 	}
 	// A table the call both read and wrote is no source of itself.
-	if got := GroupsKept([]string{small}, []string{small}, generic(t)); len(got) != 0 {
+	if got := GroupsKept([]string{small}, []string{small}, nil, generic(t)); len(got) != 0 {
 		t.Errorf("rewritten in place: %+v", got)
 	}
 	os.Remove(src)
-	if got := GroupsKept([]string{src}, []string{small}, generic(t)); len(got) != 0 {
+	if got := GroupsKept([]string{src}, []string{small}, nil, generic(t)); len(got) != 0 {
 		t.Errorf("unreadable source: %+v", got)
+	}
+}
+
+// TestColumnValues reads one field of every line, with quoted fields on
+// some lines, and refuses a quoted field that runs over lines.
+func TestColumnValues(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "t.csv")
+	writeFile(t, p, "note,guide,score\nplain,G1,0.1\n\"a, quoted\",G2,0.2\r\nx,,0.3\ny,NA,0.4\nz, G1 ,0.5\n\"q\"\"x\",\"G3\",0.6")
+	col, got, err := tableGroups(p, "guide", generic(t))
+	if err != nil || col != "guide" || !reflect.DeepEqual(got, map[string]bool{"G1": true, "G2": true, "G3": true}) {
+		t.Fatalf("tableGroups = %q %v %v", col, got, err)
+	}
+	writeFile(t, p, "note,guide\n\"two\nlines\",G1\n")
+	if _, _, err := tableGroups(p, "guide", generic(t)); err == nil || !strings.Contains(err.Error(), "a quoted field runs over lines") {
+		t.Fatalf("a field over two lines: %v", err)
 	}
 }

@@ -211,6 +211,10 @@ func (g *groupInference) report(res *Result, cols []*colStats, d Domain) {
 		return
 	}
 	t, name := g.track[gi], cols[gi].name
+	res.Groups = &TableGroups{Column: name, Values: make(map[string]bool, len(t.counts))}
+	for v := range t.counts {
+		res.Groups.Values[v] = true
+	}
 	how := "inferred from its values; set dq1.grouping.column to change"
 	if set {
 		how = "set by dq1.grouping.column"

@@ -115,9 +115,23 @@ func gateArtifacts(ctx context.Context, env *hookrun.Env, st *store.Store, ev *h
 // so in the same turn.
 func groupsKept(judged []artifact.Judgement, command, cwd, root string, d gate.Domain) {
 	var written []string
+	known := map[string]*gate.TableGroups{}
 	for _, j := range judged {
-		if j.Result.Gate == "DQ1" && !j.Undecided {
-			written = append(written, j.Abs)
+		if j.Result.Gate != "DQ1" || j.Undecided {
+			continue
+		}
+		// DQ1 read the whole table and found no grouping: nothing to
+		// compare. A table judged on a sample is read again for its groups.
+		sampled := false
+		for _, c := range j.Result.Checks {
+			sampled = sampled || c.Name == "sample"
+		}
+		if j.Result.Groups == nil && !sampled {
+			continue
+		}
+		written = append(written, j.Abs)
+		if j.Result.Groups != nil {
+			known[j.Abs] = j.Result.Groups
 		}
 	}
 	if len(written) == 0 || command == "" {
@@ -126,7 +140,7 @@ func groupsKept(judged []artifact.Judgement, command, cwd, root string, d gate.D
 	if cwd == "" {
 		cwd = root
 	}
-	checks := gate.GroupsKept(gate.TablesRead(command, cwd, root), written, d)
+	checks := gate.GroupsKept(gate.TablesRead(command, cwd, root), written, known, d)
 	for i := range judged {
 		if c, ok := checks[judged[i].Abs]; ok && judged[i].Result.Gate == "DQ1" {
 			judged[i].Result.AddCheck(c)
