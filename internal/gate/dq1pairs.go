@@ -273,7 +273,7 @@ func (p *pairInference) report(res *Result, cols []*colStats, d Domain) {
 	found := 0
 	for _, s := range p.cands {
 		a, b := cols[s.a], cols[s.b]
-		if !a.numeric() || !b.numeric() || a.distinctAtLeast(3) == false || b.distinctAtLeast(3) == false ||
+		if !a.numeric() || !b.numeric() || !a.distinctAtLeast(3) || !b.distinctAtLeast(3) ||
 			a.counter() || b.counter() || s.compared < minPairRows || s.agree == s.compared {
 			continue
 		}
