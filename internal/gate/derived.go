@@ -228,13 +228,8 @@ func tableGroups(p, col string, d Domain) (string, map[string]bool, error) {
 	if info, err := f.Stat(); err != nil || info.Size() > maxDerivedBytes {
 		return "", nil, fmt.Errorf("%s: too large to count its groups", p)
 	}
-	br := bufio.NewReaderSize(f, 64<<10)
-	head, _ := br.Peek(64 << 10)
-	cr := csv.NewReader(br)
-	cr.Comma = sniffDelimiter(head, p)
-	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = true
-	header, err := cr.Read()
+	br, cr, _ := tableReader(f, p)
+	header, err := readHeader(cr)
 	if err != nil {
 		return "", nil, err
 	}
@@ -242,10 +237,6 @@ func tableGroups(p, col string, d Domain) (string, map[string]bool, error) {
 	seen := map[string]bool{}
 	idx := -1
 	for i, h := range header {
-		h = strings.TrimSpace(h)
-		if i == 0 {
-			h = strings.TrimPrefix(h, "\ufeff")
-		}
 		cols[i] = &colStats{name: h}
 		if seen[h] {
 			cols[i].dupOf = 1

@@ -248,18 +248,12 @@ func dq1(r io.Reader, name string, d Domain) Result { return dq1With(r, name, d,
 func dq1With(r io.Reader, name string, d Domain, prev *TableProfile) Result {
 	res := newResult("DQ1", name)
 	base := filepath.Base(name)
-	br := bufio.NewReaderSize(r, 64<<10)
-	head, _ := br.Peek(64 << 10)
+	_, cr, head := tableReader(r, name)
 	if len(strings.TrimSpace(string(head))) == 0 {
 		res.fail("rows", fmt.Sprintf("%s is empty", base), "write the header and the data rows")
 		return res
 	}
-	cr := csv.NewReader(br)
-	cr.Comma = sniffDelimiter(head, name)
-	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = true
-
-	header, err := cr.Read()
+	header, err := readHeader(cr)
 	if err != nil {
 		res.fail("parse", fmt.Sprintf("%s: cannot read the header: %v", base, err), "fix the file's quoting or delimiter")
 		return res
@@ -267,10 +261,6 @@ func dq1With(r io.Reader, name string, d Domain, prev *TableProfile) Result {
 	cols := make([]*colStats, len(header))
 	byName := make(map[string]int, len(header))
 	for i, h := range header {
-		h = strings.TrimSpace(h)
-		if i == 0 {
-			h = strings.TrimPrefix(h, "\ufeff")
-		}
 		cols[i] = &colStats{name: h}
 		if j, ok := byName[h]; ok {
 			cols[i].dupOf = j + 1
@@ -711,14 +701,33 @@ func Columns(featuresPath string) ([]string, error) {
 		return nil, fmt.Errorf("read columns: %w", err)
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(f, 64<<10)
-	head, _ := br.Peek(64 << 10)
-	cr := csv.NewReader(br)
-	cr.Comma = sniffDelimiter(head, featuresPath)
-	cr.FieldsPerRecord = -1
-	rec, err := cr.Read()
+	_, cr, _ := tableReader(f, featuresPath)
+	out, err := readHeader(cr)
 	if err != nil {
 		return nil, fmt.Errorf("read columns of %s: %w", featuresPath, err)
+	}
+	return out, nil
+}
+
+// tableReader reads a CSV or TSV table: its buffered reader, a CSV reader
+// over it with the delimiter sniffed from the first 64 KB (returned too),
+// ragged rows allowed and records reused.
+func tableReader(r io.Reader, name string) (*bufio.Reader, *csv.Reader, []byte) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, _ := br.Peek(64 << 10)
+	cr := csv.NewReader(br)
+	cr.Comma = sniffDelimiter(head, name)
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
+	return br, cr, head
+}
+
+// readHeader reads the header row: names trimmed, a byte-order mark
+// dropped.
+func readHeader(cr *csv.Reader) ([]string, error) {
+	rec, err := cr.Read()
+	if err != nil {
+		return nil, err
 	}
 	out := make([]string, len(rec))
 	for i, h := range rec {

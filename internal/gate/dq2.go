@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -103,7 +104,7 @@ func dq2(raw []byte, name string, d Domain) Result {
 // the metric (dummy_roc_auc, baseline_auc).
 func beats(res *Result, label, key string, score, min float64, obj map[string]any, metric keyRule) {
 	read := ""
-	if !contains(metric.exact, key) {
+	if !slices.Contains(metric.exact, key) {
 		read = fmt.Sprintf(" (read from `%s`)", key)
 	}
 	if score < min {
@@ -204,7 +205,7 @@ func importances(obj map[string]any) (map[string]float64, string) {
 					out[n] = f
 				}
 			}
-			if len(out) >= 2 || (len(out) > 0 && contains(importanceKeys, k)) {
+			if len(out) >= 2 || (len(out) > 0 && slices.Contains(importanceKeys, k)) {
 				return out, k
 			}
 		case []any:
@@ -289,7 +290,7 @@ func dq2Folds(res *Result, obj map[string]any, metric keyRule, max float64) {
 		return
 	}
 	read := ""
-	if !contains(foldKeys, key) {
+	if !slices.Contains(foldKeys, key) {
 		read = fmt.Sprintf(" (`%s`)", key)
 	}
 	res.pass("fold_cv", fmt.Sprintf("coefficient of variation %.2f over %d folds%s, below %s", cv, len(scores), read, formatFloat(max)))
@@ -318,7 +319,7 @@ func foldScores(obj map[string]any, metric keyRule) ([]float64, string) {
 				}
 			}
 		}
-		if len(scores) > 0 || contains(foldKeys, k) {
+		if len(scores) > 0 || slices.Contains(foldKeys, k) {
 			return scores, k
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -108,7 +109,7 @@ var (
 // test_size of 0.2 is no n.
 func firstCount(obj map[string]any, keys []string) (float64, string, bool) {
 	for _, k := range keys {
-		if f, ok := toFloat(obj[k]); ok && (contains(nKeys, k) || (f >= 1 && f == math.Trunc(f))) {
+		if f, ok := toFloat(obj[k]); ok && (slices.Contains(nKeys, k) || (f >= 1 && f == math.Trunc(f))) {
 			return f, k, true
 		}
 	}

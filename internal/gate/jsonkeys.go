@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"slices"
 	"sort"
 	"strings"
 )
@@ -80,7 +81,7 @@ func (r keyRule) keys(obj map[string]any) []string {
 	}
 	var inferred []string
 	for k := range obj {
-		if !contains(r.exact, k) && r.matches(k) {
+		if !slices.Contains(r.exact, k) && r.matches(k) {
 			inferred = append(inferred, k)
 		}
 	}
@@ -103,15 +104,6 @@ func heldOutRank(k string) int {
 		best = max(best, heldOut[t])
 	}
 	return best
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // scoreIn finds a held-out score: a number under a key the rule matches,
