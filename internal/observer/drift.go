@@ -120,7 +120,8 @@ func (o *outcome) checkDrift(ctx context.Context, st Reads, proj project.Project
 	for _, rq := range lay.rqDirs {
 		design := filepath.Join(rq, "DESIGN.md")
 		_, errD := os.Stat(design)
-		if errD != nil && rawDir(rq) == "" {
+		raw := rawDir(rq)
+		if errD != nil && raw == "" {
 			continue
 		}
 		rel := proj.Rel(rq)
@@ -134,7 +135,7 @@ func (o *outcome) checkDrift(ctx context.Context, st Reads, proj project.Project
 		if c.refreshDesign(rq) {
 			o.dirty = true
 		}
-		if c.refreshRaw(rq) {
+		if c.refreshRaw(rq, raw) {
 			o.dirty = true
 		}
 		if !loadedDownloads {
@@ -435,13 +436,16 @@ func (c *driftCache) refreshDesign(rq string) bool {
 	return true
 }
 
-// refreshRaw lists 02-data/raw when its mtime changed. A folder of more
+// refreshRaw lists the raw-data folder (dir, "" for none) when its mtime
+// changed. A folder of more
 // than maxRawEntries entries is a collection: none of its entries is
 // followed unless planned or downloaded.
-func (c *driftCache) refreshRaw(rq string) bool {
-	dir := rawDir(rq)
-	ns, _ := statNS(dir)
-	if c.RawLoaded && ns == c.RawNS && dir != "" {
+func (c *driftCache) refreshRaw(rq, dir string) bool {
+	ns := int64(0)
+	if dir != "" {
+		ns, _ = statNS(dir)
+	}
+	if c.RawLoaded && ns == c.RawNS {
 		return false
 	}
 	c.RawLoaded, c.RawNS, c.Raw = true, ns, nil
