@@ -610,3 +610,20 @@ func mtime(p string) int64 {
 	}
 	return info.ModTime().UnixNano()
 }
+
+// Judged records what the gates found of an artifact a Scan reported: the
+// status of the gates run on it and DQ1's profile of a table (nil keeps
+// the one seen before). The next change of the file in this process is
+// then compared with this version, as a fresh process compares it with
+// the record the Loader returns.
+func (t *Tracker) Judged(root, abs, status string, profile []byte) {
+	tr := t.tree(root)
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	if st, ok := tr.files[abs]; ok {
+		st.Status = status
+		if profile != nil {
+			st.Profile = profile
+		}
+	}
+}

@@ -231,3 +231,51 @@ func sorted(s []string) []string {
 }
 
 func domainFor() (gate.Domain, error) { return gate.ShippedDomain(gate.GenericDomain) }
+
+// TestJudgedVersionIsTheNextOnesPrevious: in one process, the second
+// version of a table is compared with the first one's DQ1 profile (the
+// blueprint's M4: a score zeroed between two versions).
+func TestJudgedVersionIsTheNextOnesPrevious(t *testing.T) {
+	root := newProject(t)
+	d := domain(t)
+	tr := NewTracker()
+	tr.Scan(root, d, nil, time.Now(), nil)
+	table := func(zeroEvery int) string {
+		var b strings.Builder
+		b.WriteString("id,score,label\n")
+		for i := 0; i < 40; i++ {
+			v := "0.5"
+			if i%zeroEvery == 0 {
+				v = "0"
+			} else if i%3 == 0 {
+				v = "0.7"
+			}
+			b.WriteString("s" + string(rune('a'+i%26)) + string(rune('a'+i/26)) + "," + v + "," + string(rune('0'+i%2)) + "\n")
+		}
+		return b.String()
+	}
+	p := write(t, root, ".vibe-science/RQ-001/02-data/processed/features.csv", table(41))
+	var found bool
+	for _, j := range Judge(tr.Scan(root, d, nil, time.Now().Add(-time.Minute), nil), d) {
+		if j.Result.Gate == "DQ1" {
+			tr.Judged(root, j.Abs, string(j.Result.Status), j.Profile)
+			found = true
+		}
+	}
+	if !found {
+		t.Fatal("the first version was not judged")
+	}
+	os.WriteFile(p, []byte(table(2)), 0o644)
+	later := time.Now().Add(time.Second)
+	os.Chtimes(p, later, later)
+	for _, j := range Judge(tr.Scan(root, d, nil, time.Now().Add(-time.Minute), nil), d) {
+		if j.Result.Gate != "DQ1" {
+			continue
+		}
+		if !strings.Contains(j.Result.Reason(), "column `score` is zero in 50% of rows, against 2.5% in the previous version") {
+			t.Fatalf("second version: %s", j.Result.Reason())
+		}
+		return
+	}
+	t.Fatal("the second version was not judged")
+}

@@ -12,8 +12,8 @@ import (
 )
 
 // TestPostMortemThroughTheClient plays post-mortem scenarios (issue 13)
-// through the real client: the clean control, where no tool call may draw a
-// denial, a block or a warning, and two error scenarios whose scripts write
+// through the real client: the clean controls, where no tool call may draw a
+// denial, a block or a warning, and error scenarios whose scripts write
 // a faulty features table through Bash, where the model must be told which
 // gate failed on which column in the same turn. M10's PreToolUse answers
 // with additionalContext alone: under hooks.json's "onFailure": "block" a
@@ -28,8 +28,18 @@ func TestPostMortemThroughTheClient(t *testing.T) {
 	for _, s := range all {
 		byID[s.ID] = s
 	}
-	for _, id := range []string{"clean", "M3", "M4", "M7", "M10"} {
-		sc := byID[id]
+	// The -renamed scenarios are the same sessions with the files, folders,
+	// columns and JSON keys named otherwise (issue 32): the clean control
+	// must stay silent, and the inferred pair (M5) and the groups a derived
+	// table keeps (M8) must reach the model by the names it inferred.
+	for _, id := range []string{"clean", "M3", "M4", "M7", "M10", "clean-renamed", "M5-renamed", "M8-renamed"} {
+		sc, ok := byID[id]
+		if !ok {
+			t.Fatalf("no post-mortem scenario %s", id)
+		}
+		if sc.Awaits != "" {
+			t.Fatalf("%s awaits %s: play only scenarios whose expectations hold", id, sc.Awaits)
+		}
 		t.Run(id, func(t *testing.T) {
 			project := TempDir(t)
 			if err := sc.Setup(project, time.Now()); err != nil {

@@ -2,6 +2,8 @@ package gate
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -57,6 +59,96 @@ func BenchmarkPathologicalLines(b *testing.B) {
 			b.SetBytes(int64(len(line)))
 			for i := 0; i < b.N; i++ {
 				extractNumbers(line)
+			}
+		})
+	}
+}
+
+// BenchmarkDQ1Wide is the hooks' budget case: a 10k × 50 table of mixed
+// columns (an id, a grouping column, integers, floats with a point mass,
+// and two columns that almost agree), with every inference at work.
+func BenchmarkDQ1Wide(b *testing.B) {
+	header := []string{"site_id", "guide_id"}
+	for j := 0; j < 47; j++ {
+		header = append(header, fmt.Sprintf("f%02d", j))
+	}
+	header = append(header, "label")
+	body := rows(strings.Join(header, ","), 10000, func(i int) string {
+		cells := []string{fmt.Sprintf("s%d", i), fmt.Sprintf("G%03d", i/40)}
+		for j := 0; j < 47; j++ {
+			v := (i*(j+7) + j*j) % 1009
+			switch {
+			case j%5 == 0:
+				cells = append(cells, fmt.Sprint(v%9))
+			case j == 1 && i%7 == 0:
+				cells = append(cells, "-999")
+			case j == 3:
+				w := (i*(2+7) + 4) % 1009 // f02's value, off on every 50th row
+				if i%50 == 0 {
+					w++
+				}
+				cells = append(cells, fmt.Sprintf("%.3f", float64(w)/7))
+			default:
+				cells = append(cells, fmt.Sprintf("%.3f", float64(v)/7))
+			}
+		}
+		cells = append(cells, fmt.Sprint(i%2))
+		return strings.Join(cells, ",")
+	})
+	d, _ := ShippedDomain(GenericDomain)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(body)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		dq1(strings.NewReader(body), "features.csv", d)
+	}
+}
+
+// BenchmarkGroupsKept is the work after a script wrote a 10k × 50 table
+// grouped by guide from another of the same size: both tables' groups.
+func BenchmarkGroupsKept(b *testing.B) {
+	dir := b.TempDir()
+	table := func(name string, guides int) string {
+		header := []string{"site_id", "guide_id"}
+		for j := 0; j < 48; j++ {
+			header = append(header, fmt.Sprintf("f%02d", j))
+		}
+		body := rows(strings.Join(header, ","), 10000, func(i int) string {
+			cells := []string{fmt.Sprintf("s%d", i), fmt.Sprintf("G%03d", i%guides)}
+			for j := 0; j < 48; j++ {
+				cells = append(cells, fmt.Sprintf("%.3f", float64((i*(j+7))%1009)/7))
+			}
+			return strings.Join(cells, ",")
+		})
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		return p
+	}
+	src, out := table("matrix.csv", 250), table("subset.csv", 100)
+	d, _ := ShippedDomain(GenericDomain)
+	written, err := DQ1(out, d) // the hooks have the written table's groups from DQ1
+	if err != nil || written.Groups == nil {
+		b.Fatalf("%v %+v", err, written)
+	}
+	known := map[string]*TableGroups{out: written.Groups}
+	for _, cold := range []bool{true, false} {
+		name := "source read"
+		if !cold {
+			name = "source remembered"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if cold {
+					sourceMemo.Lock()
+					sourceMemo.m = map[string]map[string]bool{}
+					sourceMemo.Unlock()
+				}
+				if c := GroupsKept([]string{src}, []string{out}, known, d); c[out].Status != StatusFail {
+					b.Fatalf("%+v", c)
+				}
 			}
 		})
 	}

@@ -99,6 +99,22 @@
 // executed data file must be planned or named by a deviation. Like every
 // vibe format, these parsers ignore fenced code blocks and HTML comments.
 //
+// # Checks that need no names
+//
+// The domain config used to spell out which columns and keys the checks
+// read. DQ1 now infers them from the values, names what it inferred in
+// each message, and lets the config correct a wrong guess:
+//   - a computed/reported pair: two numeric columns that agree on most
+//     rows but not all (dq1pairs.go; dq1.pairs);
+//   - a point mass: a code or a value set apart from the rest of its
+//     column, and its share between versions (dq1point.go; dq1.point_mass);
+//   - the grouping column and the fold column, and so the groups of each
+//     fold (dq1groups.go; dq1.grouping), and, after a script, the groups a
+//     derived table keeps of the table it was made from (derived.go:
+//     TablesRead finds what the command read, GroupsKept compares);
+//   - the keys of metrics and calibration JSON written by other tools
+//     (jsonkeys.go), documented keys first.
+//
 // # The blueprint's post-mortem errors
 //
 // Appendix A of the v6.0 blueprint lists twelve errors of a real CRISPR
@@ -111,10 +127,11 @@
 //   - M4, M7 (a simplified score zeroing part of a feature, a misaligned
 //     join leaving a column constant or empty): DQ1Compare, with the
 //     TableProfile of the previous version (Result.Profile; the caller
-//     keeps it, this package records nothing).
-//   - M5 (computed vs reported): dq1.cross_checks.
+//     keeps it, this package records nothing), and the point-mass check.
+//   - M5 (computed vs reported): dq1.cross_checks, and the inferred pair.
 //   - M8 (a subsample keeping a third of the groups, folds of one group):
-//     DQ2's grouping keys; absent keys are not judged.
+//     DQ2's grouping keys when the metrics state them; DQ1's fold column
+//     and GroupsKept from the tables.
 //   - M6 (FINDINGS.md stale after FINDINGS.json changed): DQ4's numbers,
 //     and its headline check for values the JSON marks.
 //   - M9 (an overclaim): DQ4's overclaim check; FAIL, because writing the

@@ -104,7 +104,53 @@ type DQ1Config struct {
 	// LeakageExempt names columns shown to be known before the label (say
 	// why in the data dictionary): the leakage checks pass them and say so.
 	LeakageExempt []string `json:"leakage_exempt"`
+	// Pairs tunes the inferred cross-check: two numeric columns that agree
+	// on most rows but not all, whatever their names (see dq1pairs.go).
+	Pairs PairsConfig `json:"pairs"`
+	// PointMass tunes the point-mass check: one value (0, or a code such
+	// as -1 or 999) held by a share of a column's rows and set apart from
+	// its other values (see dq1point.go).
+	PointMass PointMassConfig `json:"point_mass"`
+	// Grouping names or turns off the inferred grouping column and fold
+	// column of a table (see dq1groups.go).
+	Grouping GroupingConfig `json:"grouping"`
 }
+
+// PairsConfig tunes the inferred cross-check of DQ1.
+type PairsConfig struct {
+	// MinAgreement is the smallest share of rows on which two columns
+	// must agree to be judged a computed/reported pair.
+	MinAgreement float64 `json:"min_agreement"`
+	// MinKappa is the smallest chance-corrected agreement (Cohen's kappa)
+	// of such a pair: two columns that are mostly 0 agree on most rows by
+	// chance, and their kappa stays low.
+	MinKappa float64 `json:"min_kappa"`
+	// Exempt lists pairs of columns that are different quantities and may
+	// agree on most rows (age at enrolment and age at diagnosis).
+	Exempt [][]string `json:"exempt"`
+}
+
+// PointMassConfig tunes the point-mass check of DQ1.
+type PointMassConfig struct {
+	// MinShare is the smallest share of rows one value must hold to be a
+	// point mass.
+	MinShare float64 `json:"min_share"`
+	// Exempt lists columns whose point mass is by design (a detector's
+	// saturation value, a floor written as 0 on purpose).
+	Exempt []string `json:"exempt"`
+}
+
+// GroupingConfig names what DQ1 otherwise infers: the grouping column (an
+// id-like column with many rows per value: guide, patient, site) and the
+// fold column of a table. Empty infers it; "none" turns it off.
+type GroupingConfig struct {
+	Column     string `json:"column"`
+	FoldColumn string `json:"fold_column"`
+}
+
+// GroupingOff is the value of GroupingConfig.Column or FoldColumn that turns
+// the inference off.
+const GroupingOff = "none"
 
 // CrossCheck is a computed column that must equal a reported one on every
 // row, up to ToleranceFraction of disagreeing rows (the blueprint's M5: a
@@ -227,6 +273,12 @@ func (c *DQ1Config) UnmarshalJSON(data []byte) error {
 			if err = json.Unmarshal(v, &cc); err == nil {
 				c.CrossChecks = cc
 			}
+		case "pairs":
+			err = json.Unmarshal(v, &c.Pairs)
+		case "point_mass":
+			err = json.Unmarshal(v, &c.PointMass)
+		case "grouping":
+			err = json.Unmarshal(v, &c.Grouping)
 		default:
 			i := c.checkIndex(k)
 			if i < 0 {
@@ -465,7 +517,10 @@ var knownKeys = map[string]any{
 		"findings": nil, "dictionary": nil},
 	"dq1": map[string]any{"label_column": nil, "allowed_missing_fraction": nil,
 		"leakage_corr_threshold": nil, "min_samples": nil, "required_columns": nil, "checks": nil,
-		"max_share_change": nil, "cross_checks": nil, "leakage_exempt": nil},
+		"max_share_change": nil, "cross_checks": nil, "leakage_exempt": nil,
+		"pairs":      map[string]any{"min_agreement": nil, "min_kappa": nil, "exempt": nil},
+		"point_mass": map[string]any{"min_share": nil, "exempt": nil},
+		"grouping":   map[string]any{"column": nil, "fold_column": nil}},
 	"dq2": map[string]any{"min_auc": nil, "min_r2": nil, "max_dominance": nil, "max_fold_cv": nil,
 		"min_groups_per_fold": nil, "min_group_share_kept": nil},
 	"dq3": map[string]any{"max_coverage_gap": nil, "max_coverage": nil, "min_n": nil},
@@ -706,6 +761,29 @@ func validateDomain(d Domain, litIDs map[string]bool) []error {
 		if !inRange(c.ToleranceFraction, 0, 1) {
 			bad("%s.tolerance_fraction: %v must be within [0, 1]", at, c.ToleranceFraction)
 		}
+	}
+
+	if p := q1.Pairs; !(p.MinAgreement > 0.5 && p.MinAgreement < 1) {
+		bad("dq1.pairs.min_agreement: %v must be above 0.5 and below 1", p.MinAgreement)
+	}
+	if p := q1.Pairs; !(p.MinKappa > 0 && p.MinKappa <= 1) {
+		bad("dq1.pairs.min_kappa: %v must be within (0, 1]", p.MinKappa)
+	}
+	for i, pair := range q1.Pairs.Exempt {
+		if len(pair) != 2 || strings.TrimSpace(pair[0]) == "" || strings.TrimSpace(pair[1]) == "" || pair[0] == pair[1] {
+			bad("dq1.pairs.exempt[%d]: write two different column names, [\"a\", \"b\"]", i)
+		}
+	}
+	if m := q1.PointMass.MinShare; !(m > 0 && m < 1) {
+		bad("dq1.point_mass.min_share: %v must be within (0, 1)", m)
+	}
+	for _, c := range q1.PointMass.Exempt {
+		if strings.TrimSpace(c) == "" {
+			bad("dq1.point_mass.exempt: empty column name")
+		}
+	}
+	if g := q1.Grouping; g.Column != "" && g.Column == g.FoldColumn {
+		bad("dq1.grouping: column and fold_column are both %q; the folds hold groups of another column", g.Column)
 	}
 
 	q2 := d.DQ2

@@ -80,7 +80,8 @@ func TestBlueprintThresholds(t *testing.T) {
 	g := generic(t)
 	byGate := map[string]map[string]float64{
 		"DQ1": {"allowed_missing_fraction": g.DQ1.AllowedMissingFraction, "leakage_corr_threshold": g.DQ1.LeakageCorrThreshold, "min_samples": float64(g.DQ1.MinSamples),
-			"max_share_change": g.DQ1.MaxShareChange},
+			"max_share_change": g.DQ1.MaxShareChange, "pairs.min_agreement": g.DQ1.Pairs.MinAgreement, "pairs.min_kappa": g.DQ1.Pairs.MinKappa,
+			"point_mass.min_share": g.DQ1.PointMass.MinShare},
 		"DQ2": {"min_auc": g.DQ2.MinAUC, "min_r2": g.DQ2.MinR2, "max_dominance": g.DQ2.MaxDominance, "max_fold_cv": g.DQ2.MaxFoldCV,
 			"min_groups_per_fold": float64(g.DQ2.MinGroupsPerFold), "min_group_share_kept": g.DQ2.MinGroupShareKept},
 		"DQ3": {"max_coverage_gap": g.DQ3.MaxCoverageGap, "max_coverage": g.DQ3.MaxCoverage, "min_n": float64(g.DQ3.MinN)},
@@ -208,7 +209,7 @@ func TestValidateDomain(t *testing.T) {
 		{"bad name", `{"domain": "My Domain", "extends": "generic"}`, []string{`domain: "My Domain" must be lower-case letters, digits and hyphens`}},
 		{"unknown keys everywhere", `{"domain": "generic", "dq5": {}, "literature": {"primry": []}, "dq1": {"checks": [{"name": "a", "kind": "mean_within", "columns": ["x"], "range": [1, 2], "colour": 1}], "a": [0, 1], "b": 1}}`, []string{
 			"dq1.checks[0].colour: unknown key; known keys are columns, kind, min, name, range, required, why",
-			"dq1.b: unknown key; known keys here are a, allowed_missing_fraction, checks, cross_checks, label_column, leakage_corr_threshold, leakage_exempt, max_share_change, min_samples, required_columns",
+			"dq1.b: unknown key; known keys here are a, allowed_missing_fraction, checks, cross_checks, grouping, label_column, leakage_corr_threshold, leakage_exempt, max_share_change, min_samples, pairs, point_mass, required_columns",
 			"dq5: unknown key; known keys here are display_name, domain, dq1, dq2, dq3, dq4, extends, files, literature, notes, observer, promotion, terms",
 			"literature.primry: unknown key; known keys here are curated_rag, datasets, grey, preprints, primary, rag_config, secondary",
 		}},

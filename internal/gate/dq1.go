@@ -18,9 +18,22 @@ import (
 // label column.
 var defaultLabelColumns = []string{"label", "y", "target"}
 
-// missingTokens are the cell values (trimmed, lower-cased) read as missing.
-var missingTokens = map[string]bool{"": true, "na": true, "n/a": true, "nan": true, "null": true,
-	"none": true, "#n/a": true, "?": true}
+// missingTokens are the cell values (trimmed, any case) read as missing.
+var missingTokens = []string{"", "na", "n/a", "nan", "null", "none", "#n/a", "?"}
+
+// missing reports a trimmed cell read as missing, without allocating: the
+// check runs on every cell of a table.
+func missing(t string) bool {
+	if len(t) > 4 {
+		return false
+	}
+	for _, m := range missingTokens {
+		if strings.EqualFold(t, m) {
+			return true
+		}
+	}
+	return false
+}
 
 // colStats accumulates one column in a single pass: counts, Welford moments
 // for the mean and variance, extremes, and the co-moment with the label.
@@ -45,7 +58,24 @@ type colStats struct {
 	firstNonNumberText string
 	// the column's range within each class of a two-valued label
 	cls [2]classRange
+	// For the point-mass check: how many values equal the smallest and the
+	// largest, and the values next to them.
+	minN, maxN         int
+	min2, max2         float64
+	haveMin2, haveMax2 bool
+	// few holds the first fewDistinct distinct values; nonInt counts the
+	// values with a fractional part; rising and falling say every value
+	// so far was above (below) the one before it.
+	few             [fewDistinct]float64
+	nFew            int
+	nonInt          int
+	last            float64
+	rising, falling bool
 }
+
+// fewDistinct is how many distinct values of a numeric column DQ1 counts;
+// more is "many".
+const fewDistinct = 8
 
 // classRange is the range of a feature's values within one label class.
 type classRange struct {
@@ -71,7 +101,7 @@ const minSeparationClass = 15
 
 func (c *colStats) add(cell string) (float64, bool) {
 	t := strings.TrimSpace(cell)
-	if missingTokens[strings.ToLower(t)] {
+	if missing(t) {
 		c.missing++
 		return 0, false
 	}
@@ -99,16 +129,8 @@ func (c *colStats) add(cell string) (float64, bool) {
 		c.present--
 		return 0, false
 	}
-	if c.nNum == 0 {
-		c.min, c.max = v, v
-	}
+	c.extremes(v)
 	c.nNum++
-	if v < c.min {
-		c.min = v
-	}
-	if v > c.max {
-		c.max = v
-	}
 	if v != 0 {
 		c.nonzero++
 	}
@@ -116,6 +138,55 @@ func (c *colStats) add(cell string) (float64, bool) {
 	c.mean += delta / float64(c.nNum)
 	c.m2 += delta * (v - c.mean)
 	return v, true
+}
+
+// extremes follows the smallest and largest values with their counts and
+// the values next to them, the first distinct values, whether the column
+// only rises or only falls, and how many values are not integers.
+func (c *colStats) extremes(v float64) {
+	if c.nNum == 0 {
+		c.min, c.max, c.minN, c.maxN = v, v, 1, 1
+		c.rising, c.falling = true, true
+	} else {
+		switch {
+		case v < c.min:
+			c.min2, c.haveMin2 = c.min, true
+			c.min, c.minN = v, 1
+		case v == c.min:
+			c.minN++
+		case !c.haveMin2 || v < c.min2:
+			c.min2, c.haveMin2 = v, true
+		}
+		switch {
+		case v > c.max:
+			c.max2, c.haveMax2 = c.max, true
+			c.max, c.maxN = v, 1
+		case v == c.max:
+			c.maxN++
+		case !c.haveMax2 || v > c.max2:
+			c.max2, c.haveMax2 = v, true
+		}
+		c.rising = c.rising && v > c.last
+		c.falling = c.falling && v < c.last
+	}
+	c.last = v
+	if c.nFew < fewDistinct && !slices.Contains(c.few[:c.nFew], v) {
+		c.few[c.nFew] = v
+		c.nFew++
+	}
+	if v != math.Trunc(v) {
+		c.nonInt++
+	}
+}
+
+// distinctAtLeast reports whether the column's numbers take at least k
+// distinct values (k at most fewDistinct).
+func (c *colStats) distinctAtLeast(k int) bool { return c.nFew >= k }
+
+// counter reports integers that only rise or only fall: row numbers and
+// ids, which agree with any other counter up to the first skipped row.
+func (c *colStats) counter() bool {
+	return c.nNum >= 3 && c.nonInt == 0 && (c.rising || c.falling)
 }
 
 func (c *colStats) pair(x, y float64) {
@@ -177,18 +248,12 @@ func dq1(r io.Reader, name string, d Domain) Result { return dq1With(r, name, d,
 func dq1With(r io.Reader, name string, d Domain, prev *TableProfile) Result {
 	res := newResult("DQ1", name)
 	base := filepath.Base(name)
-	br := bufio.NewReaderSize(r, 64<<10)
-	head, _ := br.Peek(64 << 10)
+	_, cr, head := tableReader(r, name)
 	if len(strings.TrimSpace(string(head))) == 0 {
 		res.fail("rows", fmt.Sprintf("%s is empty", base), "write the header and the data rows")
 		return res
 	}
-	cr := csv.NewReader(br)
-	cr.Comma = sniffDelimiter(head, name)
-	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = true
-
-	header, err := cr.Read()
+	header, err := readHeader(cr)
 	if err != nil {
 		res.fail("parse", fmt.Sprintf("%s: cannot read the header: %v", base, err), "fix the file's quoting or delimiter")
 		return res
@@ -196,10 +261,6 @@ func dq1With(r io.Reader, name string, d Domain, prev *TableProfile) Result {
 	cols := make([]*colStats, len(header))
 	byName := make(map[string]int, len(header))
 	for i, h := range header {
-		h = strings.TrimSpace(h)
-		if i == 0 {
-			h = strings.TrimPrefix(h, "\ufeff")
-		}
 		cols[i] = &colStats{name: h}
 		if j, ok := byName[h]; ok {
 			cols[i].dupOf = j + 1
@@ -212,6 +273,9 @@ func dq1With(r io.Reader, name string, d Domain, prev *TableProfile) Result {
 		cols[label].isLabel = true
 	}
 	cross := newCrossStates(d.DQ1.CrossChecks, byName)
+	pairs := newPairInference(cols, label)
+	groups := newGroupInference(cols, label, d.DQ1.Grouping)
+	vals := make([]float64, len(cols)) // this row's numbers, NaN where a cell is none
 
 	// Binary word labels map to 0/1 in order of appearance; sign does not
 	// matter for |r|.
@@ -247,7 +311,7 @@ func dq1With(r io.Reader, name string, d Domain, prev *TableProfile) Result {
 		if label >= 0 && label < len(rec) {
 			if v, ok := cols[label].add(rec[label]); ok {
 				y, haveY = v, true
-			} else if t := strings.TrimSpace(rec[label]); !missingTokens[strings.ToLower(t)] && cols[label].nonNumber > 0 {
+			} else if t := strings.TrimSpace(rec[label]); !missing(t) && cols[label].nonNumber > 0 {
 				idx := indexOf(labelWords, t)
 				if idx < 0 && len(labelWords) < 2 {
 					labelWords = append(labelWords, t)
@@ -273,6 +337,7 @@ func dq1With(r io.Reader, name string, d Domain, prev *TableProfile) Result {
 			}
 		}
 		for i, c := range cols {
+			vals[i] = math.NaN()
 			if i == label {
 				continue
 			}
@@ -280,13 +345,20 @@ func dq1With(r io.Reader, name string, d Domain, prev *TableProfile) Result {
 				c.missing++
 				continue
 			}
-			if v, ok := c.add(rec[i]); ok && haveY {
+			v, ok := c.add(rec[i])
+			if !ok {
+				continue
+			}
+			vals[i] = v
+			if haveY {
 				if k := yClass; k >= 0 {
 					c.cls[k].add(v)
 				}
 				c.pair(v, y)
 			}
 		}
+		pairs.row(vals, rows)
+		groups.row(rec)
 	}
 
 	if parseErr != nil {
@@ -382,6 +454,11 @@ func dq1With(r io.Reader, name string, d Domain, prev *TableProfile) Result {
 	}
 	for i := range cross {
 		cross[i].report(&res)
+	}
+	if parseErr == nil {
+		pairs.report(&res, cols, d)
+		dq1Points(&res, cols, label, rows, d.DQ1.PointMass)
+		groups.report(&res, cols, d)
 	}
 	if parseErr == nil {
 		res.Profile = profile
@@ -624,14 +701,33 @@ func Columns(featuresPath string) ([]string, error) {
 		return nil, fmt.Errorf("read columns: %w", err)
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(f, 64<<10)
-	head, _ := br.Peek(64 << 10)
-	cr := csv.NewReader(br)
-	cr.Comma = sniffDelimiter(head, featuresPath)
-	cr.FieldsPerRecord = -1
-	rec, err := cr.Read()
+	_, cr, _ := tableReader(f, featuresPath)
+	out, err := readHeader(cr)
 	if err != nil {
 		return nil, fmt.Errorf("read columns of %s: %w", featuresPath, err)
+	}
+	return out, nil
+}
+
+// tableReader reads a CSV or TSV table: its buffered reader, a CSV reader
+// over it with the delimiter sniffed from the first 64 KB (returned too),
+// ragged rows allowed and records reused.
+func tableReader(r io.Reader, name string) (*bufio.Reader, *csv.Reader, []byte) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, _ := br.Peek(64 << 10)
+	cr := csv.NewReader(br)
+	cr.Comma = sniffDelimiter(head, name)
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
+	return br, cr, head
+}
+
+// readHeader reads the header row: names trimmed, a byte-order mark
+// dropped.
+func readHeader(cr *csv.Reader) ([]string, error) {
+	rec, err := cr.Read()
+	if err != nil {
+		return nil, err
 	}
 	out := make([]string, len(rec))
 	for i, h := range rec {

@@ -182,6 +182,8 @@ func TestDQ1PassDetails(t *testing.T) {
 		{"domain:mean_mismatch_range", StatusPass, "column `mismatch_count` has mean 4, within [2, 8]"},
 		{"domain:cfd_nonzero_threshold", StatusPass, "column `cfd_score` is non-zero in 100% of rows (at least 30%)"},
 		{"cross_check:mismatch_count", StatusPass, "not applicable: no reported column (reported_mismatches, source_mismatches, mismatches_reported)"},
+		{"pairs", StatusPass, "no two of 3 numeric columns agree on 90% of rows or more without agreeing on all"},
+		{"point_mass", StatusPass, "no value is held by a share of a column's rows apart from its other values"},
 	}
 	if got := summarize(r, false); !reflect.DeepEqual(got, want) {
 		t.Errorf("checks:\n got %+v\nwant %+v", got, want)

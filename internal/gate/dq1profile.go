@@ -3,6 +3,7 @@ package gate
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -25,6 +26,35 @@ type ColumnProfile struct {
 	MissingShare float64 `json:"missing_share"`
 	Constant     bool    `json:"constant,omitempty"`
 	Numeric      bool    `json:"numeric,omitempty"`
+	// Low and High are a numeric column's smallest and largest values,
+	// each with the share of rows holding it.
+	Low  *ValueShare `json:"low,omitempty"`
+	High *ValueShare `json:"high,omitempty"`
+}
+
+// ValueShare is one value of a column and the share of all data rows that
+// hold it. Apart says it is set apart from the column's other values by at
+// least their range (see the point-mass check).
+type ValueShare struct {
+	Value float64 `json:"value"`
+	Share float64 `json:"share"`
+	Apart bool    `json:"apart,omitempty"`
+}
+
+// shareOf is the share of rows holding v, when the profile knows it: v is
+// an extreme, or lies outside the column's range (share 0).
+func (c ColumnProfile) shareOf(v float64) (float64, bool) {
+	switch {
+	case c.Low == nil || c.High == nil:
+		return 0, false
+	case c.Low.Value == v:
+		return c.Low.Share, true
+	case c.High.Value == v:
+		return c.High.Share, true
+	case v < c.Low.Value || v > c.High.Value:
+		return 0, true
+	}
+	return 0, false
 }
 
 // Column returns the profile of the named column.
@@ -50,6 +80,10 @@ func newProfile(cols []*colStats, rows int) *TableProfile {
 		if rows > 0 {
 			cp.ZeroShare = float64(c.nNum-c.nonzero) / float64(rows)
 			cp.MissingShare = float64(c.missing) / float64(rows)
+			if cp.Numeric && c.nNum > 0 {
+				cp.Low = &ValueShare{Value: c.min, Share: float64(c.minN) / float64(rows), Apart: c.lowApart()}
+				cp.High = &ValueShare{Value: c.max, Share: float64(c.maxN) / float64(rows), Apart: c.highApart()}
+			}
 		}
 		p.Columns = append(p.Columns, cp)
 	}
@@ -86,6 +120,15 @@ func compareProfiles(res *Result, prev, cur *TableProfile, maxChange float64) {
 			res.fail("version_change", fmt.Sprintf("column `%s` is missing in %s of rows, against %s in the previous version of the table (%s; at most %s allowed)",
 				c.Name, percent(c.MissingShare), percent(p.MissingShare), signedPoints(d), percentPoints(maxChange)), fix)
 		}
+		for _, v := range apartValues(p, c) {
+			before, ok1 := p.shareOf(v)
+			now, ok2 := c.shareOf(v)
+			if d := now - before; ok1 && ok2 && math.Abs(d) > maxChange {
+				changed++
+				res.fail("version_change", fmt.Sprintf("column `%s` holds %s in %s of rows, against %s in the previous version of the table (%s; at most %s allowed)",
+					c.Name, formatFloat(v), percent(now), percent(before), signedPoints(d), percentPoints(maxChange)), fix)
+			}
+		}
 		if c.Constant && !p.Constant {
 			changed++
 			res.fail("version_change", fmt.Sprintf("column `%s` became constant; it varied in the previous version of the table", c.Name), fix)
@@ -100,6 +143,18 @@ func compareProfiles(res *Result, prev, cur *TableProfile, maxChange float64) {
 	}
 	res.pass("version_change", fmt.Sprintf("%s compared with the previous version (%d rows then, %d now): no zero or missing share moved by more than %s, none became constant",
 		countOf(common, "column"), prev.Rows, cur.Rows, percentPoints(maxChange)))
+}
+
+// apartValues are the non-zero values set apart from the rest of their
+// column in either version (zeros are compared by their own share).
+func apartValues(prev, cur ColumnProfile) []float64 {
+	var out []float64
+	for _, vs := range []*ValueShare{prev.Low, prev.High, cur.Low, cur.High} {
+		if vs != nil && vs.Apart && vs.Value != 0 && !slices.Contains(out, vs.Value) {
+			out = append(out, vs.Value)
+		}
+	}
+	return out
 }
 
 // countOf writes "1 column" or "3 columns".
@@ -166,7 +221,7 @@ func (s *crossState) add(rec []string, row int) {
 		return
 	}
 	a, b := strings.TrimSpace(rec[s.computed]), strings.TrimSpace(rec[s.reported])
-	if missingTokens[strings.ToLower(a)] || missingTokens[strings.ToLower(b)] {
+	if missing(a) || missing(b) {
 		s.skipped++
 		return
 	}

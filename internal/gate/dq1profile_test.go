@@ -18,9 +18,9 @@ func TestDQ1Profile(t *testing.T) {
 	r := dq1(strings.NewReader(body), "features.csv", generic(t))
 	want := &TableProfile{Rows: 4, Columns: []ColumnProfile{
 		{Name: "id"},
-		{Name: "score", ZeroShare: 0.5, MissingShare: 0.25, Numeric: true},
+		{Name: "score", ZeroShare: 0.5, MissingShare: 0.25, Numeric: true, Low: &ValueShare{Value: 0, Share: 0.5}, High: &ValueShare{Value: 0.5, Share: 0.25}},
 		{Name: "note", Constant: true},
-		{Name: "label", ZeroShare: 0.5, Numeric: true},
+		{Name: "label", ZeroShare: 0.5, Numeric: true, Low: &ValueShare{Value: 0, Share: 0.5}, High: &ValueShare{Value: 1, Share: 0.5}},
 	}}
 	if !reflect.DeepEqual(r.Profile, want) {
 		t.Fatalf("profile:\n got %+v\nwant %+v", r.Profile, want)
@@ -29,7 +29,7 @@ func TestDQ1Profile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantJSON := `{"rows":4,"columns":[{"name":"id","zero_share":0,"missing_share":0},{"name":"score","zero_share":0.5,"missing_share":0.25,"numeric":true},{"name":"note","zero_share":0,"missing_share":0,"constant":true},{"name":"label","zero_share":0.5,"missing_share":0,"numeric":true}]}`
+	wantJSON := `{"rows":4,"columns":[{"name":"id","zero_share":0,"missing_share":0},{"name":"score","zero_share":0.5,"missing_share":0.25,"numeric":true,"low":{"value":0,"share":0.5},"high":{"value":0.5,"share":0.25}},{"name":"note","zero_share":0,"missing_share":0,"constant":true},{"name":"label","zero_share":0.5,"missing_share":0,"numeric":true,"low":{"value":0,"share":0.5},"high":{"value":1,"share":0.5}}]}`
 	if string(raw) != wantJSON {
 		t.Errorf("json %s\nwant %s", raw, wantJSON)
 	}

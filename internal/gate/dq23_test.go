@@ -33,7 +33,7 @@ func TestDQ2(t *testing.T) {
 		{"does not beat stated baseline", `{"auc": 0.6, "baseline": {"auc": 0.62}, ` + imp + `, ` + folds + `}`, StatusFail, []checkSummary{
 			{"baseline", StatusFail, "AUC = 0.6 does not beat the stated baseline auc = 0.62"}}},
 		{"no score", `{` + imp + `, ` + folds + `}`, StatusFail, []checkSummary{
-			{"baseline", StatusFail, "metrics.json reports neither an AUC (auc, roc_auc, auroc) nor an R² (r2, r_squared)"}}},
+			{"baseline", StatusFail, "metrics.json reports neither an AUC (auc, roc_auc, auroc, or a key naming one such as test_roc_auc) nor an R² (r2, r_squared, or a key naming one)"}}},
 		{"classification without auc", `{"task": "classification", "r2": 0.3, ` + imp + `, ` + folds + `}`, StatusFail, []checkSummary{
 			{"baseline", StatusFail, "metrics.json is a classification but reports no AUC"}}},
 		{"dominant feature", `{"auc": 0.9, "feature_importance": [{"feature": "cfd", "importance": 0.8}, {"feature": "gc", "importance": -0.2}], ` + folds + `}`, StatusFail, []checkSummary{
@@ -45,8 +45,8 @@ func TestDQ2(t *testing.T) {
 		{"folds averaging zero", `{"r2": 0.1, ` + imp + `, "folds": [0.1, -0.1]}`, StatusFail, []checkSummary{
 			{"fold_cv", StatusFail, "the fold scores in `folds` average 0, so their variation is unbounded"}}},
 		{"missing importances and folds warn", `{"auc": 0.7}`, StatusWarn, []checkSummary{
-			{"dominance", StatusWarn, "no feature importances (feature_importance, feature_importances, importance), so feature dominance was not checked"},
-			{"fold_cv", StatusWarn, "no fold scores (folds, fold_scores, cv_scores), so stability across folds was not checked"}}},
+			{"dominance", StatusWarn, "no feature importances (feature_importance, feature_importances, importance, or a key naming importances, gain, shap or coefficients), so feature dominance was not checked"},
+			{"fold_cv", StatusWarn, "no fold scores (folds, fold_scores, cv_scores, or a key naming folds or cross-validation), so stability across folds was not checked"}}},
 		{"one fold warns", `{"auc": 0.7, ` + imp + `, "cv_scores": [0.7]}`, StatusWarn, []checkSummary{
 			{"fold_cv", StatusWarn, "`cv_scores` holds 1 score; stability needs at least 2 folds"}}},
 		{"not an object", `[1, 2]`, StatusFail, []checkSummary{

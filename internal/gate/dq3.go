@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -44,14 +45,17 @@ func dq3(raw []byte, name string, d Domain) Result {
 	if inner, ok := obj["calibration"].(map[string]any); ok {
 		obj = inner
 	}
-	nominal, nomKey, haveNom := firstNumber(obj, nominalKeys)
+	nominal, nomKey, haveNom := firstNumber(obj, nominalRule.keys(obj))
 	if !haveNom {
-		if a, ok := toFloat(obj["alpha"]); ok {
-			nominal, nomKey, haveNom = 1-a, "1 − alpha", true
+		for _, k := range alphaRule.keys(obj) {
+			if a, ok := toFloat(obj[k]); ok && a > 0 && a < 1 {
+				nominal, nomKey, haveNom = 1-a, "1 − "+k, true
+				break
+			}
 		}
 	}
-	emp, empKey, haveEmp := firstNumber(obj, empiricalKeys)
-	n, _, haveN := firstNumber(obj, nKeys)
+	emp, empKey, haveEmp := firstNumber(obj, empiricalRule.keys(obj))
+	n, _, haveN := firstCount(obj, nRule.keys(obj))
 
 	if !haveEmp {
 		res.fail("coverage_gap", fmt.Sprintf("%s reports no empirical coverage (%s)", base, strings.Join(empiricalKeys, ", ")), "write the coverage measured on held-out points under `empirical_coverage`")
@@ -84,3 +88,30 @@ func dq3(raw []byte, name string, d Domain) Result {
 }
 
 func round6(f float64) float64 { return math.Round(f*1e6) / 1e6 }
+
+// nominalWords are name parts of the coverage aimed at.
+var nominalWords = []string{"nominal", "target", "expected", "desired", "requested", "level", "confidence"}
+
+// The keys of a calibration JSON beyond the documented ones (see
+// jsonkeys.go): MAPIE's coverage_score, a picp, confidence_level,
+// miscoverage, n_cal, num_test_points.
+var (
+	nominalRule = keyRule{exact: nominalKeys, parts: []string{"confidence", "nominal", "target", "expected", "desired", "requested"},
+		avoid: []string{"empirical", "observed", "actual", "achieved", "realized", "test", "std", "se", "ci", "lower", "upper", "n", "width"}}
+	alphaRule     = keyRule{exact: []string{"alpha"}, parts: []string{"alpha", "miscoverage", "significance"}}
+	empiricalRule = keyRule{exact: empiricalKeys, parts: []string{"coverage", "picp", "cov"},
+		avoid: append(append([]string{}, nominalWords...), notTheScore...)}
+	nRule = keyRule{exact: nKeys, parts: []string{"samples", "points", "obs", "observations", "support", "count", "size", "num", "number", "n"},
+		avoid: []string{"features", "feature", "bins", "bin", "folds", "fold", "classes", "estimators", "trees", "iter", "iterations", "splits", "jobs", "neighbors", "ratio", "fraction", "share"}}
+)
+
+// firstCount is firstNumber for counts: a positive whole number, so a
+// test_size of 0.2 is no n.
+func firstCount(obj map[string]any, keys []string) (float64, string, bool) {
+	for _, k := range keys {
+		if f, ok := toFloat(obj[k]); ok && (slices.Contains(nKeys, k) || (f >= 1 && f == math.Trunc(f))) {
+			return f, k, true
+		}
+	}
+	return 0, "", false
+}

@@ -143,10 +143,11 @@ var registry = []Gate{
 		Command: "vibe gate run S5 --artifact FILE", Schema: "stage5-exit.schema.json"},
 
 	{ID: "DQ1", Name: "Features after extraction", Kind: KindCode, Enforced: "PostToolUse, CI",
-		Purpose: "Constant, mostly missing and label-leaking features are caught before a model sees them, plus the domain's own column checks and cross-checks (a computed column against the reported one); against the previous version of the same table, a column whose zero or missing share moved sharply or that turned constant fails.",
+		Purpose: "Constant, mostly missing and label-leaking features are caught before a model sees them, plus the domain's own column checks and cross-checks; without any name in the config, two columns that agree on most rows but not all (a computed value against a reported one), a missing-value code or point mass set apart from a column's values, and folds of too few groups (the grouping column inferred from its values) are caught too; against the previous version of the same table, a column whose zero, missing or code share moved sharply or that turned constant fails; after a script, a table that keeps few of the groups of the table it was made from fails.",
 		Trigger: "PostToolUse when a features table (CSV or TSV) matching the domain's features patterns changed, whatever tool changed it (a Write, a script run through Bash)",
 		Thresholds: map[string]any{"allowed_missing_fraction": 0.5, "leakage_corr_threshold": 0.95,
-			"min_samples": 10, "max_share_change": 0.3},
+			"min_samples": 10, "max_share_change": 0.3, "pairs.min_agreement": 0.9, "pairs.min_kappa": 0.8,
+			"point_mass.min_share": 0.02},
 		Command: "vibe gate run DQ1 --features FILE"},
 	{ID: "DQ2", Name: "Model after training", Kind: KindCode, Enforced: "PostToolUse, CI",
 		Purpose: "A model beats the trivial baseline, does not hang on one feature, is stable across folds, and, when the metrics state groups, rests on enough groups per fold and on most of the groups rather than a subsample.",

@@ -52,6 +52,17 @@ type Result struct {
 	// it showed, and a profile of 50 columns would triple every recorded
 	// DQ1 verdict.
 	Profile *TableProfile `json:"-"`
+	// Groups is the grouping column DQ1 found in the whole table and its
+	// values, for GroupsKept (nil when there is none, or when only a
+	// sample of the table was read). Like Profile, it stays out of the
+	// verdict.
+	Groups *TableGroups `json:"-"`
+}
+
+// TableGroups is a table's grouping column and the values it holds.
+type TableGroups struct {
+	Column string
+	Values map[string]bool
 }
 
 // maxReasonItems caps how many failed checks a verdict reason spells out, so

@@ -36,6 +36,7 @@ func DQ1Head(featuresPath string, maxBytes int64, prev *TableProfile, d Domain) 
 		buf = buf[:i+1]
 	}
 	res := dq1With(bytes.NewReader(buf), featuresPath, d, prev)
+	res.Groups = nil // a sample's groups are not the table's
 	rows := bytes.Count(buf, []byte{'\n'}) - 1
 	res.pass("sample", fmt.Sprintf("%s is %s; judged on its first %d data rows (%s); run `vibe gate run DQ1 --features %s` for the whole table",
 		filepath.Base(featuresPath), humanBytes(info.Size()), rows, humanBytes(int64(len(buf))), featuresPath))

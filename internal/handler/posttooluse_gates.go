@@ -73,6 +73,9 @@ func gateArtifacts(ctx context.Context, env *hookrun.Env, st *store.Store, ev *h
 	}
 	defer env.Heavy()() // reads and checks each changed table: 50 ms for 10k x 50
 	g.judged = artifact.Judge(g.scan, d)
+	if ev.ToolName == "Bash" {
+		groupsKept(g.judged, ev.Files().Command, ev.Cwd, proj.Root, d)
+	}
 	for i := range g.judged {
 		j := &g.judged[i]
 		var ins []record.GateInput
@@ -100,7 +103,49 @@ func gateArtifacts(ctx context.Context, env *hookrun.Env, st *store.Store, ev *h
 			g.profiles[j.Rel] = j.Profile
 		}
 	}
+	for _, j := range g.judged {
+		ArtifactTracker.Judged(proj.Root, j.Abs, string(g.statusFor[j.Rel]), j.Profile)
+	}
 	return g
+}
+
+// groupsKept adds to each table DQ1 judged after a shell command the share
+// of the groups it keeps of the tables the command read (its own text and
+// the scripts it ran name them): a derived table that is a subsample says
+// so in the same turn.
+func groupsKept(judged []artifact.Judgement, command, cwd, root string, d gate.Domain) {
+	var written []string
+	known := map[string]*gate.TableGroups{}
+	for _, j := range judged {
+		if j.Result.Gate != "DQ1" || j.Undecided {
+			continue
+		}
+		// DQ1 read the whole table and found no grouping: nothing to
+		// compare. A table judged on a sample is read again for its groups.
+		sampled := false
+		for _, c := range j.Result.Checks {
+			sampled = sampled || c.Name == "sample"
+		}
+		if j.Result.Groups == nil && !sampled {
+			continue
+		}
+		written = append(written, j.Abs)
+		if j.Result.Groups != nil {
+			known[j.Abs] = j.Result.Groups
+		}
+	}
+	if len(written) == 0 || command == "" {
+		return
+	}
+	if cwd == "" {
+		cwd = root
+	}
+	checks := gate.GroupsKept(gate.TablesRead(command, cwd, root), written, known, d)
+	for i := range judged {
+		if c, ok := checks[judged[i].Abs]; ok && judged[i].Result.Gate == "DQ1" {
+			judged[i].Result.AddCheck(c)
+		}
+	}
 }
 
 func rank(s gate.Status) int {

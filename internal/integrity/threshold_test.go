@@ -156,3 +156,22 @@ func TestDefaultDirectionsIsACopy(t *testing.T) {
 		t.Fatal("naming convention or unknown default broken")
 	}
 }
+
+// TestInferredChecksLoosenUpwards: the inferred checks' min_ thresholds
+// flag less as they rise, against the min_ naming convention.
+func TestInferredChecksLoosenUpwards(t *testing.T) {
+	old := []byte(`{"dq1":{"pairs":{"min_agreement":0.9,"min_kappa":0.8},"point_mass":{"min_share":0.02}}}`)
+	new := []byte(`{"dq1":{"pairs":{"min_agreement":0.99,"min_kappa":0.95},"point_mass":{"min_share":0.1}}}`)
+	got, err := DiffThresholds("generic", old, new, time.Time{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 {
+		t.Fatalf("changes %+v", got)
+	}
+	for _, c := range got {
+		if c.Direction != HigherLooser || !c.Loosens {
+			t.Errorf("%s: direction %v, loosens %v; raising it flags less", c.Key, c.Direction, c.Loosens)
+		}
+	}
+}

@@ -293,6 +293,8 @@ func thresholdView(d gate.Domain, dirs map[string]integrity.Direction) []byte {
 		"leakage_corr_threshold":   d.DQ1.LeakageCorrThreshold,
 		"min_samples":              d.DQ1.MinSamples,
 		"max_share_change":         d.DQ1.MaxShareChange,
+		"pairs":                    map[string]any{"min_agreement": d.DQ1.Pairs.MinAgreement, "min_kappa": d.DQ1.Pairs.MinKappa},
+		"point_mass":               map[string]any{"min_share": d.DQ1.PointMass.MinShare},
 	}
 	for _, c := range d.DQ1.Checks {
 		if c.Name == "" || strings.ContainsAny(c.Name, ".[]") {

@@ -6,8 +6,8 @@
 // Writes and Store interfaces it declares (store.go), never importing
 // store; it
 // must not walk the project tree (the one bounded walk is the design-drift
-// check's of 03-analysis, below), run programs, or import cobra or a hook
-// handler.
+// check's of a research question's analysis folders, below), run programs,
+// or import cobra or a hook handler.
 //
 // # Checks
 //
@@ -21,7 +21,7 @@
 //	phase-drift         WARN       most of the last 20 phase-bearing actions lie outside the phase STATE.md names; INFO when the phase is not one vibe knows
 //	literature-drought  WARN       none of the project's last 30 actions is a literature search
 //	seed-pending        WARN/HALT  a seed waits for triage 5 / 10 sessions (serendipity_seeds.sessions_pending)
-//	design-drift        WARN       a dataset of a research question (planned in DESIGN.md under 02-data/raw/, in 02-data/raw/, or downloaded) that no action or analysis script has read after 30 actions or 24 h (observer block of the domain config)
+//	design-drift        WARN       a dataset of a research question (planned in DESIGN.md, in its raw-data folder, or downloaded) that no action or analysis script has read after 30 actions or 24 h (observer block of the domain config)
 //
 // The phase is read from one line of STATE.md, `phase: X` or `stage: X`
 // (also bold, as a list item or a heading), never continued onto the next
@@ -33,25 +33,36 @@
 // # Design drift
 //
 // The blueprint's M2: a dataset planned and downloaded, never used, while
-// the analysis went on without it. A research question's datasets are the
-// paths under 02-data/raw/ its DESIGN.md steps name (globs aside), the
-// entries of its 02-data/raw/ (when there are at most 20: more is a
-// collection of samples, not a list of datasets) and the downloads
-// recorded into it (RecordDownload, the downloads table). A dataset is
-// read when its file name appears, in any case, in the input summary of a
-// recorded action (a Read path, a Bash command) or in a script under the
-// research question's 03-analysis/, or when a raw-folder glob there
-// ("raw/*.csv") matches it. Its clock starts when vibe first sees it or
-// when it was downloaded; a dataset only planned waits until it is present
-// or until another dataset of its question was read, so an early plan is
-// not drift. A deviation (in DESIGN.md or DEVIATIONS.md) whose what, why
-// or files name the file accepts it. One alert per research question
-// lists its overdue datasets.
+// the analysis went on without it. A research question's datasets are
+// found without relying on names: the paths its DESIGN.md steps bring in
+// from outside (the outputs of a step that reads nothing, such as a
+// download, and the inputs that no step produces; every path under a raw/
+// folder; globs, scripts and documents aside), resolved against the
+// research question and then the project root; the entries of its
+// raw-data folder (raw/ under 02-data/, data/ or any *-data/, when there
+// are at most 20: more is a collection of samples, not a list of
+// datasets); and the downloads recorded (RecordDownload, the downloads
+// table) under the research question, anywhere in the project under a
+// file name the design plans, or anywhere when the project has one
+// research question. A dataset is read when its file name appears, in
+// any case, in the input summary of a recorded action (a Read path, a Bash
+// command), in a script of the research question's analysis folders
+// (03-analysis, analysis, *-analysis, scripts, src, code, notebooks) or in
+// a script a recorded command ran (python3 analysis/build.py, wherever it
+// lives in the project; at most 200 remembered), or when a raw-folder glob
+// there ("raw/*.csv") matches it. Its clock starts when vibe first sees it
+// or when it was downloaded; a dataset only planned waits until it is
+// present or until another dataset of its question was read, so an early
+// plan is not drift. A deviation (in DESIGN.md or DEVIATIONS.md) whose
+// what, why or files name the file accepts it. One alert per research
+// question lists its overdue datasets, each by its path and how vibe
+// learned of it (planned in DESIGN.md with the step, in the raw folder,
+// downloaded).
 //
 // Cost: the spine is searched incrementally (the entries since the last
-// run, at most 5000; 20000 on the first run); 03-analysis is walked (at
-// most 500 entries, scripts read only when changed) only while some
-// dataset is overdue, and then at most every 5 minutes.
+// run, at most 5000; 20000 on the first run); the analysis folders are
+// walked (at most 500 entries, scripts read only when changed) only while
+// some dataset is overdue, and then at most every 5 minutes.
 //
 // # Alerts
 //

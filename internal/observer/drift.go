@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -30,7 +31,7 @@ const (
 	// collection (per-sample files or batches), not a list of datasets;
 	// only the planned and downloaded datasets in it are followed.
 	maxRawEntries = 20
-	// maxScriptEntries bounds the 03-analysis listing, maxScriptSize the
+	// maxScriptEntries bounds the analysis folders' listing, maxScriptSize the
 	// bytes read of one script.
 	maxScriptEntries = 500
 	maxScriptSize    = 1 << 20
@@ -43,7 +44,7 @@ const (
 	scriptRescan = 5 * time.Minute
 )
 
-// scriptExts are the files of 03-analysis searched for dataset names.
+// scriptExts are the files of the analysis folders searched for dataset names.
 var scriptExts = map[string]bool{".py": true, ".r": true, ".rmd": true, ".qmd": true, ".ipynb": true,
 	".sh": true, ".bash": true, ".jl": true, ".m": true, ".sql": true, ".nf": true, ".smk": true,
 	".wdl": true, ".pl": true, ".js": true, ".ts": true, ".go": true, ".yaml": true, ".yml": true,
@@ -118,10 +119,9 @@ func (o *outcome) checkDrift(ctx context.Context, st Reads, proj project.Project
 	fresh := false // a dataset vibe had not seen before: look back further
 	for _, rq := range lay.rqDirs {
 		design := filepath.Join(rq, "DESIGN.md")
-		raw := filepath.Join(rq, "02-data", "raw")
 		_, errD := os.Stat(design)
-		_, errR := os.Stat(raw)
-		if errD != nil && errR != nil {
+		raw := rawDir(rq)
+		if errD != nil && raw == "" {
 			continue
 		}
 		rel := proj.Rel(rq)
@@ -135,7 +135,7 @@ func (o *outcome) checkDrift(ctx context.Context, st Reads, proj project.Project
 		if c.refreshDesign(rq) {
 			o.dirty = true
 		}
-		if c.refreshRaw(rq) {
+		if c.refreshRaw(rq, raw) {
 			o.dirty = true
 		}
 		if !loadedDownloads {
@@ -151,8 +151,8 @@ func (o *outcome) checkDrift(ctx context.Context, st Reads, proj project.Project
 		}
 		since := map[string]int64{}
 		for _, d := range downloads {
-			r := strings.TrimPrefix(filepath.ToSlash(d.Path), rel+"/")
-			if r == d.Path || !strings.HasPrefix(r, "02-data/") {
+			r, ok := c.downloadKey(proj, rq, d.Path, len(lay.rqDirs) == 1)
+			if !ok {
 				continue
 			}
 			if _, ok := want[r]; !ok {
@@ -186,7 +186,8 @@ func (o *outcome) checkDrift(ctx context.Context, st Reads, proj project.Project
 				present := src != "planned" || since[p] > 0 || contains(c.Raw, p)
 				if !present {
 					_, err := os.Stat(filepath.Join(rq, filepath.FromSlash(p)))
-					present = err == nil
+					_, errRoot := os.Stat(filepath.Join(proj.Root, filepath.FromSlash(p)))
+					present = err == nil || errRoot == nil
 				}
 				if present {
 					s.PresentMS = now.UnixMilli()
@@ -234,6 +235,9 @@ func (o *outcome) checkDrift(ctx context.Context, st Reads, proj project.Project
 	}
 	for _, a := range texts {
 		low := strings.ToLower(a.Summary)
+		if o.noteRunScripts(proj, lay, a.Summary) {
+			o.dirty = true
+		}
 		globs := rawGlobs(low)
 		for _, u := range unused {
 			s := u.c.Datasets[u.rel]
@@ -292,7 +296,7 @@ func (o *outcome) checkDrift(ctx context.Context, st Reads, proj project.Project
 				continue
 			}
 			how := map[string]string{"planned": "planned in DESIGN.md" + u.c.stepNote(u.rel),
-				"present": "in 02-data/raw/", "downloaded": "downloaded"}[s.Source]
+				"present": "in " + path.Dir(u.rel) + "/", "downloaded": "downloaded"}[s.Source]
 			lates = append(lates, late{u.rel, how, age, enough && since.Before(nth)})
 		}
 		if len(lates) == 0 {
@@ -311,7 +315,7 @@ func (o *outcome) checkDrift(ctx context.Context, st Reads, proj project.Project
 		var found map[string]bool
 		var globs []string
 		if key != c.ScriptsKey || now.Sub(time.UnixMilli(c.ScriptsMS)) >= scriptRescan {
-			found, globs, _ = c.scanScripts(filepath.Join(rq, "03-analysis"), names)
+			found, globs, _ = c.scanScripts(analysisDirs(rq), o.runScripts(proj), names)
 			c.ScriptsKey, c.ScriptsMS = key, now.UnixMilli()
 			o.dirty = true
 		} else {
@@ -360,8 +364,8 @@ func (o *outcome) checkDrift(ctx context.Context, st Reads, proj project.Project
 			when += fmt.Sprintf(", %d or more recorded actions since", cfg.DesignDriftActions)
 		}
 		o.add(CheckDrift, Warn, rqRel+":"+strings.Join(rels, ","),
-			"%s not been read by any action or analysis script since vibe learned of it (%s; design drift, and DC0 compares the design with what was done): use it in a script under %s/03-analysis/, or log why it is not used as a deviation (### DEV-NNN: YYYY-MM-DD with what and why, naming the file) in %s/DESIGN.md or %s/DEVIATIONS.md.",
-			what, when, rqRel, rqRel, rqRel)
+			"%s not been read by any action or analysis script since vibe learned of it (%s; design drift, and DC0 compares the design with what was done): use it in an analysis script, or log why it is not used as a deviation (### DEV-NNN: YYYY-MM-DD with what and why, naming the file) in %s/DESIGN.md or %s/DEVIATIONS.md.",
+			what, when, rqRel, rqRel)
 	}
 	return nil
 }
@@ -418,18 +422,7 @@ func (c *driftCache) refreshDesign(rq string) bool {
 	var devs []gate.Deviation
 	if raw, err := os.ReadFile(filepath.Join(rq, "DESIGN.md")); err == nil {
 		d, _ := gate.ParseDesign(raw)
-		seen := map[string]bool{}
-		for _, s := range d.Steps {
-			for _, p := range append(append([]string{}, s.Inputs...), s.Outputs...) {
-				p = path.Clean(strings.TrimPrefix(filepath.ToSlash(strings.TrimSpace(p)), "./"))
-				if !strings.HasPrefix(p, "02-data/raw/") || strings.ContainsAny(p, "*?[") || seen[p] {
-					continue
-				}
-				seen[p] = true
-				c.Planned = append(c.Planned, p)
-				c.PlanStep = append(c.PlanStep, s.Number)
-			}
-		}
+		c.Planned, c.PlanStep = plannedDatasets(d)
 		devs = append(devs, d.Deviations...)
 	}
 	if raw, err := os.ReadFile(filepath.Join(rq, "DEVIATIONS.md")); err == nil {
@@ -443,27 +436,34 @@ func (c *driftCache) refreshDesign(rq string) bool {
 	return true
 }
 
-// refreshRaw lists 02-data/raw when its mtime changed. A folder of more
+// refreshRaw lists the raw-data folder (dir, "" for none) when its mtime
+// changed. A folder of more
 // than maxRawEntries entries is a collection: none of its entries is
 // followed unless planned or downloaded.
-func (c *driftCache) refreshRaw(rq string) bool {
-	dir := filepath.Join(rq, "02-data", "raw")
-	ns, _ := statNS(dir)
+func (c *driftCache) refreshRaw(rq, dir string) bool {
+	ns := int64(0)
+	if dir != "" {
+		ns, _ = statNS(dir)
+	}
 	if c.RawLoaded && ns == c.RawNS {
 		return false
 	}
 	c.RawLoaded, c.RawNS, c.Raw = true, ns, nil
+	if dir == "" {
+		return true
+	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return true
 	}
+	prefix := filepath.ToSlash(strings.TrimPrefix(dir, rq+string(filepath.Separator))) + "/"
 	var names []string
 	for _, e := range entries {
 		n := e.Name()
 		if strings.HasPrefix(n, ".") || notDataset(n) {
 			continue
 		}
-		names = append(names, "02-data/raw/"+n)
+		names = append(names, prefix+n)
 	}
 	if len(names) <= maxRawEntries {
 		c.Raw = names
@@ -500,11 +500,12 @@ func statNS(p string) (int64, int64) {
 	return info.ModTime().UnixNano(), info.Size()
 }
 
-// scanScripts searches the scripts under dir for names and raw-folder
-// globs, reading a script only when it changed or was last searched for
-// another set of names. It returns the names found, the globs, and whether
-// the cache changed.
-func (c *driftCache) scanScripts(dir string, names []string) (map[string]bool, []string, bool) {
+// scanScripts searches the scripts under dirs, and the scripts recorded
+// commands ran (run, absolute), for names and raw-folder globs, reading a
+// script only when it changed or was last searched for another set of
+// names. It returns the names found, the globs, and whether the cache
+// changed.
+func (c *driftCache) scanScripts(dirs, run []string, names []string) (map[string]bool, []string, bool) {
 	found := map[string]bool{}
 	var globs []string
 	changed := false
@@ -514,34 +515,13 @@ func (c *driftCache) scanScripts(dir string, names []string) (map[string]bool, [
 	key := namesKey(names)
 	live := map[string]bool{}
 	budget := maxScriptEntries
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if budget--; budget < 0 {
-			return filepath.SkipAll
-		}
-		if d.IsDir() {
-			if p != dir && strings.HasPrefix(d.Name(), ".") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		ext := strings.ToLower(filepath.Ext(d.Name()))
-		if !scriptExts[ext] && d.Name() != "Snakefile" && d.Name() != "Makefile" {
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil {
-			return nil
-		}
-		rel := filepath.ToSlash(strings.TrimPrefix(p, dir))
+	visit := func(p, rel string, info fs.FileInfo) {
 		live[rel] = true
 		s, ok := c.Scripts[rel]
 		if !ok || s.NS != info.ModTime().UnixNano() || s.Size != info.Size() || s.NamesKey != key {
 			text, ok := readLower(p)
 			if !ok {
-				return nil
+				return
 			}
 			s = scriptState{NS: info.ModTime().UnixNano(), Size: info.Size(), NamesKey: key, Globs: rawGlobs(text)}
 			for _, n := range names {
@@ -556,8 +536,40 @@ func (c *driftCache) scanScripts(dir string, names []string) (map[string]bool, [
 			found[n] = true
 		}
 		globs = append(globs, s.Globs...)
-		return nil
-	})
+	}
+	for _, dir := range dirs {
+		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if budget--; budget < 0 {
+				return filepath.SkipAll
+			}
+			if d.IsDir() {
+				if p != dir && strings.HasPrefix(d.Name(), ".") {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			ext := strings.ToLower(filepath.Ext(d.Name()))
+			if !scriptExts[ext] && d.Name() != "Snakefile" && d.Name() != "Makefile" {
+				return nil
+			}
+			info, err := d.Info()
+			if err != nil {
+				return nil
+			}
+			visit(p, filepath.Base(dir)+filepath.ToSlash(strings.TrimPrefix(p, dir)), info)
+			return nil
+		})
+	}
+	for _, p := range run {
+		info, err := os.Stat(p)
+		if err != nil || !info.Mode().IsRegular() {
+			continue
+		}
+		visit(p, "run:"+p, info)
+	}
 	for k := range c.Scripts {
 		if !live[k] {
 			delete(c.Scripts, k)
@@ -565,6 +577,160 @@ func (c *driftCache) scanScripts(dir string, names []string) (map[string]bool, [
 		}
 	}
 	return found, globs, changed
+}
+
+// analysisDirs are a research question's folders of scripts: 03-analysis,
+// analysis or any *-analysis, and scripts, src, code, notebooks.
+func analysisDirs(rq string) []string {
+	entries, err := os.ReadDir(rq)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		n := strings.ToLower(e.Name())
+		if !e.IsDir() {
+			continue
+		}
+		switch {
+		case n == "analysis" || strings.HasSuffix(n, "-analysis"),
+			n == "scripts" || n == "src" || n == "code" || n == "notebooks":
+			out = append(out, filepath.Join(rq, e.Name()))
+		}
+	}
+	return out
+}
+
+// rawDir is a research question's folder of raw data: raw under its data
+// folder (02-data, data, or any *-data), "" when there is none.
+func rawDir(rq string) string {
+	entries, err := os.ReadDir(rq)
+	if err != nil {
+		return ""
+	}
+	for _, e := range entries {
+		n := strings.ToLower(e.Name())
+		if e.IsDir() && (n == "data" || strings.HasSuffix(n, "-data")) {
+			dir := filepath.Join(rq, e.Name(), "raw")
+			if info, err := os.Stat(dir); err == nil && info.IsDir() {
+				return dir
+			}
+		}
+	}
+	return ""
+}
+
+// notDataExts are the extensions of files that are not data: code, documents,
+// figures. A planned path with one of them is no dataset.
+var notDataExts = map[string]bool{".py": true, ".r": true, ".rmd": true, ".qmd": true, ".ipynb": true, ".sh": true,
+	".md": true, ".pdf": true, ".png": true, ".svg": true, ".html": true, ".jl": true, ".m": true}
+
+// plannedDatasets are the datasets a design plans to bring in from outside:
+// every path under a raw folder; the outputs of a step that reads nothing
+// (a download, a copy from a collaborator); and the inputs of a step that
+// no step produces. Globs, scripts and documents are left out.
+func plannedDatasets(d gate.Design) ([]string, []int) {
+	clean := func(p string) string {
+		return path.Clean(strings.TrimPrefix(filepath.ToSlash(strings.TrimSpace(p)), "./"))
+	}
+	produced := map[string]bool{}
+	for _, s := range d.Steps {
+		if len(s.Inputs) == 0 {
+			continue
+		}
+		for _, p := range s.Outputs {
+			produced[clean(p)] = true
+		}
+	}
+	var planned []string
+	var steps []int
+	seen := map[string]bool{}
+	for _, s := range d.Steps {
+		for i, p := range append(append([]string{}, s.Inputs...), s.Outputs...) {
+			p = clean(p)
+			input := i < len(s.Inputs)
+			raw := strings.Contains("/"+p, "/raw/")
+			external := (!input && len(s.Inputs) == 0) || (input && !produced[p])
+			if p == "." || seen[p] || strings.ContainsAny(p, "*?[") || notDataExts[strings.ToLower(path.Ext(p))] || !(raw || external) {
+				continue
+			}
+			seen[p] = true
+			planned = append(planned, p)
+			steps = append(steps, s.Number)
+		}
+	}
+	return planned, steps
+}
+
+// downloadKey is the dataset key (research-question-relative) of a
+// download at project-relative p: a file under the research question; a
+// file elsewhere whose name the question plans; or, when the project has
+// one research question (only), any file in the project.
+func (c *driftCache) downloadKey(proj project.Project, rq, p string, only bool) (string, bool) {
+	abs := filepath.Join(proj.Root, filepath.FromSlash(p))
+	if rel, err := filepath.Rel(rq, abs); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel), true
+	}
+	for _, planned := range c.Planned {
+		if datasetName(planned) == datasetName(p) {
+			return planned, true
+		}
+	}
+	if only && !filepath.IsAbs(filepath.FromSlash(p)) && !strings.HasPrefix(p, "..") {
+		rel, err := filepath.Rel(rq, abs)
+		return filepath.ToSlash(rel), err == nil
+	}
+	return "", false
+}
+
+// runScript is a script a command runs.
+var runScript = regexp.MustCompile(`(?i)[^\s'"=;|&<>(){}]+\.(?:py|r|jl|sh|bash|rmd|qmd|pl|rb|m)\b`)
+
+// maxRunScripts bounds the scripts remembered from recorded commands.
+const maxRunScripts = 200
+
+// noteRunScripts remembers the scripts a recorded command ran, resolved
+// against the project root and each research question; it reports a
+// change.
+func (o *outcome) noteRunScripts(proj project.Project, lay layout, summary string) bool {
+	changed := false
+	for _, ref := range runScript.FindAllString(summary, -1) {
+		if len(o.cache.DriftRun) >= maxRunScripts {
+			break
+		}
+		ref = filepath.FromSlash(ref)
+		var tries []string
+		if filepath.IsAbs(ref) {
+			tries = []string{ref}
+		} else {
+			tries = append([]string{filepath.Join(proj.Root, ref)}, nil...)
+			for _, rq := range lay.rqDirs {
+				tries = append(tries, filepath.Join(rq, ref))
+			}
+		}
+		for _, p := range tries {
+			info, err := os.Stat(p)
+			if err != nil || !info.Mode().IsRegular() {
+				continue
+			}
+			rel := proj.Rel(filepath.Clean(p))
+			if !contains(o.cache.DriftRun, rel) && !strings.HasPrefix(rel, "..") && !filepath.IsAbs(rel) {
+				o.cache.DriftRun = append(o.cache.DriftRun, rel)
+				changed = true
+			}
+			break
+		}
+	}
+	return changed
+}
+
+// runScripts are the remembered scripts, absolute.
+func (o *outcome) runScripts(proj project.Project) []string {
+	out := make([]string, len(o.cache.DriftRun))
+	for i, rel := range o.cache.DriftRun {
+		out[i] = filepath.Join(proj.Root, filepath.FromSlash(rel))
+	}
+	return out
 }
 
 // namesKey identifies a set of names in a few bytes.

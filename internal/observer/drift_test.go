@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
@@ -111,7 +112,7 @@ func TestDesignDriftM2(t *testing.T) {
 			msg = a.Message
 		}
 	}
-	want := "Dataset 02-data/raw/changeseq.csv (planned in DESIGN.md, step 1) of .vibe-science/RQ-001-offtarget has not been read by any action or analysis script since vibe learned of it (40 min ago, 30 or more recorded actions since; design drift, and DC0 compares the design with what was done): use it in a script under .vibe-science/RQ-001-offtarget/03-analysis/, or log why it is not used as a deviation (### DEV-NNN: YYYY-MM-DD with what and why, naming the file) in .vibe-science/RQ-001-offtarget/DESIGN.md or .vibe-science/RQ-001-offtarget/DEVIATIONS.md."
+	want := "Dataset 02-data/raw/changeseq.csv (planned in DESIGN.md, step 1) of .vibe-science/RQ-001-offtarget has not been read by any action or analysis script since vibe learned of it (40 min ago, 30 or more recorded actions since; design drift, and DC0 compares the design with what was done): use it in an analysis script, or log why it is not used as a deviation (### DEV-NNN: YYYY-MM-DD with what and why, naming the file) in .vibe-science/RQ-001-offtarget/DESIGN.md or .vibe-science/RQ-001-offtarget/DEVIATIONS.md."
 	if msg != want {
 		t.Fatalf("message\n%s\nwant\n%s", msg, want)
 	}
@@ -307,4 +308,76 @@ func TestRecordDownload(t *testing.T) {
 	if _, err := os.Stat(p); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestDesignDriftWithoutNames replays M2 in a project that names nothing
+// as the skill does: the datasets are planned as what a step that reads
+// nothing brings in and as inputs no step makes, one is downloaded to the
+// project's own data folder, and the analysis scripts live at the
+// project's analysis/, found through the commands that ran them.
+func TestDesignDriftWithoutNames(t *testing.T) {
+	const design = `# Design: cleavage at candidate sites
+- rq: RQ-001
+
+## Planned steps
+
+### Step 1: Collect the assays
+- inputs: none
+- outputs: data/external/CHANGEseq_offtargets.tsv
+
+### Step 2: Build the site matrix
+- inputs: inputs/GUIDEseq_identifiedOfftargets.txt, data/external/CHANGEseq_offtargets.tsv
+- outputs: tables/site_matrix.csv
+
+### Step 3: Fit
+- inputs: tables/site_matrix.csv
+- outputs: out/scores.json
+
+## Deviations
+
+None yet.
+`
+	e := newEnv(t)
+	e.write("RQ-001-sites/DESIGN.md", design, t0)
+	e.write("RQ-001-sites/inputs/GUIDEseq_identifiedOfftargets.txt", "Targetsite\tbi.sum.mi\nEMX1\t12\n", t0)
+	e.writeProject("analysis/build_matrix.py", "import pandas as pd\ng = pd.read_csv('.vibe-science/RQ-001-sites/inputs/GUIDEseq_identifiedOfftargets.txt', sep='\\t')\n", t0)
+	p := e.writeProject("data/external/CHANGEseq_offtargets.tsv", "a\tb\n1\t2\n", t0)
+	if _, err := RecordDownload(context.Background(), e.st, e.proj, "s1", "https://example.org/changeseq.tsv", p, "", t0); err != nil {
+		t.Fatal(err)
+	}
+	e.run(t0)
+	e.commands(t0.Add(time.Minute), texts(31, "$ python3 analysis/build_matrix.py --seed %d")...)
+	got := e.run(t0.Add(time.Hour))
+	if want := "[WARN design-drift:.vibe-science/RQ-001-sites:data/external/CHANGEseq_offtargets.tsv]"; fmt.Sprint(drifts(got)) != want {
+		t.Fatalf("got %q, want %s", drifts(got), want)
+	}
+	if m := driftMessage(got); !strings.HasPrefix(m, "Dataset data/external/CHANGEseq_offtargets.tsv (planned in DESIGN.md, step 1) of .vibe-science/RQ-001-sites has not been read") {
+		t.Errorf("message %q", m)
+	}
+	// What steps make from what they read is no dataset.
+	planned, _ := plannedDatasets(mustDesign(t, design))
+	if fmt.Sprint(planned) != "[data/external/CHANGEseq_offtargets.tsv inputs/GUIDEseq_identifiedOfftargets.txt]" {
+		t.Errorf("planned %q", planned)
+	}
+}
+
+// writeProject writes a file at the project root, outside .vibe-science.
+func (e *env) writeProject(rel, content string, mtime time.Time) string {
+	e.t.Helper()
+	p := filepath.Join(e.proj.Root, filepath.FromSlash(rel))
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		e.t.Fatal(err)
+	}
+	os.Chtimes(p, mtime, mtime)
+	return p
+}
+
+func mustDesign(t *testing.T, text string) gate.Design {
+	t.Helper()
+	d, err := gate.ParseDesign([]byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }

@@ -27,6 +27,9 @@ type fileCache struct {
 	// facts; DriftScannedMS is the time of the last spine entry searched.
 	Drift          map[string]*driftCache `json:"drift,omitempty"`
 	DriftScannedMS int64                  `json:"drift_scanned_ms,omitempty"`
+	// DriftRun are the scripts recorded commands ran (project-relative),
+	// searched for dataset names like the analysis folders.
+	DriftRun []string `json:"drift_run,omitempty"`
 	// Stale: findings file, project-relative → DQ4's verdict on it and
 	// its newer JSON.
 	Stale map[string]staleCache `json:"stale,omitempty"`

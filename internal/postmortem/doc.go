@@ -6,6 +6,14 @@
 // run through Bash writing the tables, metrics and findings the way
 // researchers work, and what vibe must answer at each call.
 //
+// Each scenario also comes named otherwise (issue 32): <id>-renamed keeps
+// the work in the research question's folder with the files named in the
+// domain config but no column or key, so the checks must infer the column
+// pair, the grouping, the importances and the unread dataset;
+// <id>-results puts the scripts and outputs at the project's own analysis/
+// and results/ with no hint at all. A scenario whose expectations wait for
+// another part of the issue says so in "awaits".
+//
 // The in-process replay (postmortem_test.go) runs every scenario through the
 // PreToolUse and PostToolUse handlers; the E2E suite plays some of them
 // through the real Claude Code client. A scenario's steps without an

@@ -20,7 +20,10 @@ var files embed.FS
 
 // Scenario is one replayed session.
 type Scenario struct {
-	// ID is the Appendix-A error (M1 … M12), or "clean" for the control.
+	// ID is the Appendix-A error (M1 … M12), or "clean" for the control;
+	// "-renamed" and "-results" mark the same session with files, folders,
+	// columns and keys named otherwise, in the research question's folder
+	// or at the project's analysis/ and results/.
 	ID    string `json:"id"`
 	Title string `json:"title"`
 	// What happened in the original run, in one or two sentences.
@@ -31,7 +34,16 @@ type Scenario struct {
 	// session; "$RQ" stands for the research question's folder.
 	Files map[string]string `json:"files"`
 	Steps []Step            `json:"steps"`
+	// Awaits names the work a scenario's expectations still wait for
+	// (another part of issue 32). The replay runs such a scenario all the
+	// same; it reports the unmet expectations as waiting, and fails once
+	// they are all met while the scenario still says it waits.
+	Awaits string `json:"awaits,omitempty"`
 }
+
+// Clean reports a clean control: the clean session, as named by the
+// blueprint or named otherwise (clean-renamed, clean-results).
+func (s Scenario) Clean() bool { return s.ID == "clean" || strings.HasPrefix(s.ID, "clean-") }
 
 // Step is one tool call the agent makes.
 type Step struct {
@@ -60,7 +72,7 @@ type Expect struct {
 // RQ is the research question folder every scenario works in.
 const RQ = ".vibe-science/RQ-001"
 
-// All returns the scenarios, the clean control first, then by id.
+// All returns the scenarios, the clean controls first, then by id.
 func All() ([]Scenario, error) {
 	entries, err := files.ReadDir("scenarios")
 	if err != nil {
@@ -81,8 +93,8 @@ func All() ([]Scenario, error) {
 		out = append(out, s)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
-		if (out[i].ID == "clean") != (out[j].ID == "clean") {
-			return out[i].ID == "clean"
+		if out[i].Clean() != out[j].Clean() {
+			return out[i].Clean()
 		}
 		return out[i].ID < out[j].ID
 	})

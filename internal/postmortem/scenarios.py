@@ -310,3 +310,370 @@ save("M2", "A planned dataset that is never used",
 
 # M11: the logbook was written after the fact; the spine records every call as it happens.
 # (Checked by TestSpineIsContemporaneous on the clean control, not by a reply.)
+
+# ---------------------------------------------------------------------------
+# The same sessions with nothing named the way vibe's skill names it
+# (issue 32): the files, folders, columns and JSON keys are those of other
+# tools and conventions. The raw table has the columns of the GUIDE-seq
+# pipeline's identifiedOfftargets output (TargetSequence, bi.sum.mi,
+# Site_SubstitutionsOnly.NumSubstitutions…), the folders follow the
+# cookiecutter-data-science layout (data/external, data/processed), the
+# metrics are scikit-learn's cross_validate keys with xgboost's gain, the
+# calibration MAPIE's. Each scenario comes twice:
+#   <id>-renamed  everything inside the research question's folder, with
+#                 the domain config naming the files (files.*) but no column
+#                 or key: the name-free checks must find the pair, the
+#                 grouping, the importances, the unread dataset;
+#   <id>-results  the scripts and outputs at the project's own analysis/
+#                 and results/, with no hint at all: the hooks must
+#                 recognise the files by their content.
+# "awaits" says which part of issue 32 a scenario still needs before its
+# expectations can hold; the suite runs it all the same and fails when it
+# passes while still marked.
+
+def targets():
+    import random
+    r = random.Random(17)
+    out = []
+    for g in range(12):
+        out.append("".join(r.choice("ACGT") for _ in range(20)) + "NGG")
+    return out
+
+TARGETS = targets()
+
+def guideseq_rows():
+    """The raw GUIDE-seq table as rows of values, and the share of rows on
+    which a minus-strand off-by-one in the alignment changes the count."""
+    import random
+    r = random.Random(7)
+    rows, changed = [], 0
+    for g, target in enumerate(TARGETS):
+        for s in range(25):
+            mm = r.randint(0, 6)
+            pos = sorted(r.sample(range(20), mm))
+            site = list(target[:20])
+            for p in pos:
+                site[p] = r.choice([b for b in "ACGT" if b != site[p]])
+            site = "".join(site) + target[20:].replace("N", r.choice("ACGT"))
+            strand = r.choice("+-")
+            p_cut = max(0.05, 0.85 - 0.15 * mm)
+            reads = r.randint(1, 40) if r.random() < p_cut else 0
+            chrom = "chr%d" % r.randint(1, 22)
+            if strand == "-" and 0 in pos:
+                changed += 1
+            rows.append([chrom, str(r.randint(10**6, 10**8)), site, str(mm), strand, str(reads), "U2OS", target])
+    return rows, changed / len(rows)
+
+GS_ROWS, GS_CHANGED = guideseq_rows()
+assert 0.03 <= GS_CHANGED <= 0.10, GS_CHANGED  # the M5 bug must leave >= 90% agreement
+
+GS_HEAD = ["WindowChromosome", "Position", "Site_SubstitutionsOnly.Sequence", "Site_SubstitutionsOnly.NumSubstitutions",
+           "Site_SubstitutionsOnly.Strand", "bi.sum.mi", "Cell", "TargetSequence"]
+
+def guideseq_txt():
+    return "\n".join("\t".join(x) for x in [GS_HEAD] + GS_ROWS) + "\n"
+
+CHANGESEQ_TSV = "TargetSequence\tchrom\tstart\treads\n" + TARGETS[0] + "\tchr2\t1200\t14\n" + TARGETS[1] + "\tchr9\t88000\t0\n"
+
+# Where each layout puts things: paths relative to the research question
+# (renamed) or to the project root (results); the scripts find them from
+# base, the folder above their own.
+LAYOUTS = {
+    "renamed": {"base": RQ, "code": "code", "matrix": "data/processed/guide_site_matrix.csv",
+                "subset": "data/processed/guide_site_matrix_subset.csv", "dict": "data/DATA-DICTIONARY.md",
+                "dict_matrix": "processed/guide_site_matrix*.csv", "dict_raw": "## external/GUIDEseq_identifiedOfftargets.txt",
+                "direction": "ideas/hypothesis.md"},
+    "results": {"base": "", "code": "analysis", "matrix": "analysis/guide_site_matrix.csv",
+                "subset": "analysis/guide_site_matrix_subset.csv", "dict": "analysis/DATA-DICTIONARY.md",
+                "dict_matrix": "guide_site_matrix*.csv", "dict_raw": None,
+                "direction": "notes/hypothesis.md"},
+}
+RAW = "data/external/GUIDEseq_identifiedOfftargets.txt"
+CHANGESEQ = "data/external/CHANGEseq_offtargets.tsv"
+
+def at(lay, rel):
+    """The project-relative path of a layout's file."""
+    b = LAYOUTS[lay]["base"]
+    return f"{b}/{rel}" if b else rel
+
+def r_design(lay):
+    L = LAYOUTS[lay]
+    return f"""# Design: Cleavage at GUIDE-seq candidate sites from guide-site features
+- rq: RQ-001
+
+Folds hold whole guides (rows grouped by target sequence).
+
+## Planned steps
+
+### Step 1: Assay tables
+- inputs: none
+- outputs: {RAW}, {CHANGESEQ}
+- gates: G0
+
+### Step 2: Build the guide-site matrix
+- inputs: {RAW}
+- outputs: {L["matrix"]}
+- gates: DQ1, DD0
+
+### Step 3: Grouped cross-validation and conformal evaluation
+- inputs: {L["matrix"]}
+- outputs: results/cv_scores.json, results/conformal_eval.json, results/RESULTS.json
+- gates: DQ2, DQ3
+
+## Deviations
+
+None yet.
+"""
+
+R_MATRIX_COLS = """| TargetSequence | string | - | Guide target sequence with PAM, as GUIDE-seq reports it |
+| Site_SubstitutionsOnly.Sequence | string | - | Candidate site sequence |
+| WindowChromosome | string | - | Chromosome of the site |
+| Site_SubstitutionsOnly.NumSubstitutions | integer | count | Substitutions as GUIDE-seq reports them |
+| mm_aligned | integer | count | Mismatches counted from our alignment of site and target |
+| seed_mm | integer | count | Mismatches in the 12 PAM-proximal bases |
+| gc_frac | float | fraction | GC fraction of the site's protospacer |
+| CFD | float | probability | CFD score of the guide-site pair |
+| bi.sum.mi | integer | count | GUIDE-seq reads, both strands |
+| is_cleaved | boolean | - | Label: one read or more at the site |
+"""
+
+def r_dict(lay):
+    L = LAYOUTS[lay]
+    raw = ""
+    if L["dict_raw"]:
+        raw = L["dict_raw"] + """
+
+The GUIDE-seq pipeline's identified off-targets (downloaded by the user), tab-separated.
+
+| column | type | unit | description |
+|---|---|---|---|
+""" + "\n".join(f"| {c} | string | - | as the GUIDE-seq pipeline writes it |" for c in GS_HEAD) + "\n\n"
+    return f"""# Data dictionary: RQ-001
+
+{raw}## {L["dict_matrix"]}
+
+One row per candidate site, made by {L["code"]}/build_matrix.py.
+
+| column | type | unit | description |
+|---|---|---|---|
+""" + R_MATRIX_COLS
+
+R_BUILD = """import csv, os, random
+here = os.path.dirname(os.path.abspath(__file__))
+base = os.path.dirname(here)
+rng = random.Random(11)
+rows = list(csv.DictReader(open(os.path.join(base, "%(RAW)s")), delimiter="\\t"))
+out = os.path.join(base, "%(MATRIX)s")
+os.makedirs(os.path.dirname(out), exist_ok=True)
+def aligned(site, target, strand):
+    # positions of the protospacer compared with the target
+    span = %(SPAN)s
+    return sum(1 for i in span if site[i] != target[i])
+with open(out, "w", newline="") as f:
+    w = csv.writer(f)
+    w.writerow(["TargetSequence", "Site_SubstitutionsOnly.Sequence", "WindowChromosome", "Site_SubstitutionsOnly.NumSubstitutions",
+                "mm_aligned", "seed_mm", "gc_frac", "CFD"%(EXTRA_HEAD)s, "is_cleaved"])
+    for r in rows:
+        site, target = r["Site_SubstitutionsOnly.Sequence"], r["TargetSequence"]
+        mm = int(r["Site_SubstitutionsOnly.NumSubstitutions"])
+        calc = aligned(site, target, r["Site_SubstitutionsOnly.Strand"])
+        seed = sum(1 for i in range(%(SEED)s) if site[i] != target[i])
+        gc = round(sum(1 for b in site[:20] if b in "GC") / 20, 3)
+        cfd = %(CFD)s
+        label = 1 if int(r["bi.sum.mi"]) > 0 else 0
+        w.writerow([target, site, r["WindowChromosome"], mm, calc, seed, gc, cfd%(EXTRA_ROW)s, label])
+print("wrote", len(rows), "rows")
+"""
+
+R_CFD = "round(0.9 ** mm * (0.5 + 0.5 * rng.random()), 4)"
+
+def r_build(lay, extra_head="", extra_row="", span="range(20)", seed="8, 20", cfd=R_CFD):
+    return R_BUILD % {"RAW": RAW, "MATRIX": LAYOUTS[lay]["matrix"], "EXTRA_HEAD": extra_head, "EXTRA_ROW": extra_row,
+                      "SPAN": span, "SEED": seed, "CFD": cfd}
+
+R_TRAIN = """import csv, json, os
+here = os.path.dirname(os.path.abspath(__file__))
+base = os.path.dirname(here)
+rows = list(csv.DictReader(open(os.path.join(base, "%(MATRIX)s"))))
+guides = sorted({r["TargetSequence"] for r in rows})
+%(BODY)s
+os.makedirs(os.path.join(base, "results"), exist_ok=True)
+json.dump(scores, open(os.path.join(base, "results/cv_scores.json"), "w"), indent=1)
+json.dump(conformal, open(os.path.join(base, "results/conformal_eval.json"), "w"), indent=1)
+json.dump(summary, open(os.path.join(base, "results/RESULTS.json"), "w"), indent=1)
+print("roc_auc", summary["F1"]["roc_auc"])
+"""
+
+R_CLEAN_BODY = """scores = {"fit_time": [0.41, 0.44, 0.40, 0.43], "score_time": [0.01, 0.01, 0.01, 0.01],
+          "test_roc_auc": [0.79, 0.83, 0.80, 0.82], "train_roc_auc": [0.93, 0.94, 0.92, 0.94],
+          "gain": {"mm_aligned": 41.2, "seed_mm": 35.1, "gc_frac": 24.0}}
+conformal = {"alpha": 0.1, "coverage_score": 0.88, "mean_width": 0.42, "n_test": len(rows)}
+summary = {"F1": {"roc_auc": 0.81, "n_sites": len(rows), "n_guides": len(guides), "coverage": 0.88, "target": 0.9}}"""
+
+def r_train(lay, body=R_CLEAN_BODY, matrix=None):
+    return R_TRAIN % {"MATRIX": matrix or LAYOUTS[lay]["matrix"], "BODY": body}
+
+R_RESULTS_MD = """# Results: RQ-001
+<!-- source: RESULTS.json -->
+
+## F1: mismatches predict cleavage
+
+A model on aligned mismatches, seed mismatches and GC content separates cleaved from
+uncleaved sites with AUC 0.81 on guide-held-out folds (n = 300 sites from 12 guides).
+
+## Alternative explanations
+
+Sites with many mismatches may simply be under-sequenced; read depth was not modelled.
+"""
+
+def r_files(lay, observer=None):
+    cfg = {"domain": "crispr-off-target", "dq1": {"label_column": "is_cleaved"}}
+    if lay == "renamed":
+        # The files are named in the config; their columns and keys are not.
+        cfg["files"] = {"features": ["*matrix*.csv"], "metrics": ["cv_scores*.json"],
+                        "calibration": ["conformal*.json"], "findings": ["RESULTS.md"]}
+    if observer:
+        cfg["observer"] = observer
+    return {at(lay, RAW): guideseq_txt(),
+            "mirror/CHANGEseq.tsv": CHANGESEQ_TSV,
+            ".vibe-science/domain-config.json": json.dumps(cfg, indent=1) + "\n"}
+
+def r_steps(lay, build=None, train_body=R_CLEAN_BODY, results_md=R_RESULTS_MD, expects=None):
+    L = LAYOUTS[lay]
+    code = at(lay, L["code"])
+    res = at(lay, "results")
+    steps = [
+        lit(),
+        step("Read", file_path=".vibe-science/STATE.md"),
+        step("Edit", file_path=".vibe-science/STATE.md", old_string="phase: brainstorm", new_string="phase: analysis"),
+        step("Write", file_path=f"{RQ}/DESIGN.md", content=r_design(lay)),
+        step("Write", file_path=at(lay, L["dict"]), content=r_dict(lay)),
+        step("Write", file_path=f"{code}/build_matrix.py", content=build or r_build(lay)),
+        step("Bash", command=f"python3 {code}/build_matrix.py"),
+        step("Write", file_path=f"{code}/fit_grouped_cv.py", content=r_train(lay, train_body)),
+        step("Bash", command=f"python3 {code}/fit_grouped_cv.py"),
+        step("Write", file_path=f"{res}/RESULTS.md", content=results_md),
+        step("Bash", command=f"echo 'Conformal sets reach an empirical coverage of 0.88 at a nominal 0.9 (n = 300).' >> {res}/RESULTS.md"),
+        # The second planned dataset is downloaded: the user is asked.
+        step("Bash", {"pre": "ask", "says": ["download"]},
+             command=f"curl -sS -o {at(lay, CHANGESEQ)} file://$PROJECT/mirror/CHANGEseq.tsv"),
+    ]
+    for i, e in (expects or {}).items():
+        steps[i]["expect"] = e
+    return steps
+
+AWAITS_RECOGNITION = "content recognition anywhere in the project (issue 32 item 1): the outputs at analysis/ and results/ match no file pattern"
+AWAITS_ON_DISK = "L-1 judged on disk after the call (issue 32 item 3): the script that writes the direction names no direction file"
+
+def save_renamed(sid, lay, title, story, steps, files=None, awaits=None):
+    sc = {"id": f"{sid}-{lay}", "title": title, "story": story, "domain": "crispr-off-target",
+          "files": files or r_files(lay), "steps": steps}
+    if awaits:
+        sc["awaits"] = awaits
+    with open(os.path.join(OUT, f"{sid.lower()}-{lay}.json"), "w") as f:
+        json.dump(sc, f, indent=1)
+        f.write("\n")
+
+for lay in LAYOUTS:
+    rec = AWAITS_RECOGNITION if lay == "results" else None
+    where = "in the research question's folder" if lay == "renamed" else "at the project's analysis/ and results/"
+    L = LAYOUTS[lay]
+    res = at(lay, "results")
+
+    save_renamed("clean", lay, "The same work done correctly, named otherwise",
+                 f"The clean control with GUIDE-seq's own column names, cross_validate's keys and MAPIE's, {where}: vibe must stay silent.",
+                 r_steps(lay))
+
+    d = at(lay, L["direction"])
+    text = "## Research direction\\n\\nPredict off-target cleavage from mismatch features.\\n"
+    save_renamed("M1", lay, "Literature searched after the direction was set, in a note named otherwise",
+                 "The direction is a hypothesis note, not a direction.md; it is set before any search.",
+                 [step("Write", {"pre": "deny", "says": ["L-1", "literature"]}, file_path=d,
+                       content="## Research direction\n\nPredict off-target cleavage from mismatch features.\n"),
+                  step("Bash", {"pre": "deny", "says": ["L-1", "literature"]},
+                       command=f"mkdir -p $(dirname {d}) && printf '{text}' > {d}"),
+                  step("Bash", {"post": "block", "says": ["L-1", "literature"]},
+                       command=f"mkdir -p $(dirname {d}) && python3 -c \"open('{d}', 'w').write('## Research direction\\n\\nMismatch features.\\n')\""),
+                  lit(),
+                  step("Write", file_path=d, content="## Research direction\n\nPredict off-target cleavage from mismatch features.\n")],
+                 awaits=AWAITS_ON_DISK)
+
+    m2 = r_steps(lay)
+    m2 += [step("Bash", command=f"ls {at(lay, L['code'])}") for _ in range(8)]
+    m2[-1]["expect"] = {"post": "context", "says": ["CHANGEseq_offtargets.tsv", "design"]}
+    save_renamed("M2", lay, "A planned dataset that is never used, named otherwise",
+                 "CHANGE-seq is planned as a step that reads nothing and downloaded to data/external/; no script reads it.",
+                 m2, files=r_files(lay, {"design_drift_actions": 3}))
+
+    leak = r_build(lay, extra_head=', "bi.sum.mi"', extra_row=', r["bi.sum.mi"]')
+    save_renamed("M3", lay, "Leakage and a dominant feature, named otherwise",
+                 "The GUIDE-seq read count that defines the label stays in the matrix as bi.sum.mi; xgboost's gain leans on it.",
+                 r_steps(lay, build=leak,
+                         train_body=R_CLEAN_BODY.replace('"gain": {"mm_aligned": 41.2, "seed_mm": 35.1, "gc_frac": 24.0}',
+                                                         '"gain": {"bi.sum.mi": 81.0, "mm_aligned": 10.0, "seed_mm": 5.0, "gc_frac": 4.0}'),
+                         expects={6: {"post": "block", "says": ["DQ1", "bi.sum.mi"]},
+                                  8: {"post": "block", "says": ["DQ2", "bi.sum.mi", "importance"]}}),
+                 awaits=rec)
+
+    m4 = r_steps(lay)
+    code = at(lay, L["code"])
+    m4[8:8] = [
+        step("Write", file_path=f"{code}/build_matrix.py", content=r_build(lay, cfd="0.0 if mm >= 3 else " + R_CFD)),
+        step("Bash", {"post": "block", "says": ["DQ1", "CFD", "zero"]}, fails=True,
+             command=f"python3 {code}/build_matrix.py && python3 -c \"raise SystemExit('fold split failed: 3 guides in fold 4')\""),
+    ]
+    save_renamed("M4", lay, "A simplified score zeroes part of a feature, named otherwise",
+                 "A shortcut CFD returns 0 for every site with three mismatches or more; the column is CFD, which no domain check names.",
+                 m4)
+
+    save_renamed("M5", lay, "Computed and reported values disagree, named otherwise",
+                 "Our alignment drops the first base of minus-strand sites, so mm_aligned misses a mismatch that GUIDE-seq's Site_SubstitutionsOnly.NumSubstitutions counts; no cross-check names the pair.",
+                 r_steps(lay, build=r_build(lay, span='range(1, 20) if strand == "-" else range(20)'),
+                         expects={6: {"post": "block", "says": ["DQ1", "mm_aligned", "Site_SubstitutionsOnly.NumSubstitutions"]}}))
+
+    m6 = r_steps(lay)
+    m6.append(step("Bash", {"post": "block", "says": ["DQ4", "0.81"]},
+                   command=f"sed -i 's/\"roc_auc\": 0.81/\"roc_auc\": 0.74/' {res}/RESULTS.json"))
+    m6.append(step("Bash", {"pre": "deny", "says": ["DQ4", "0.79"]},
+                   command=f"echo 'After the re-run the model reaches AUC 0.79.' >> {res}/RESULTS.md"))
+    save_renamed("M6", lay, "Results out of sync with their data, named otherwise",
+                 "RESULTS.json is rewritten by a re-run; RESULTS.md keeps the old AUC.", m6, awaits=rec)
+
+    save_renamed("M7", lay, "Alignment bug gives a constant column, named otherwise",
+                 "The seed window starts where the protospacer ends, so it is empty and seed_mm is 0 everywhere.",
+                 r_steps(lay, build=r_build(lay, seed="20, 20"),
+                         expects={6: {"post": "block", "says": ["DQ1", "seed_mm", "zero variance"]}}))
+
+    subset = """keep = set(guides[:4])
+sub = [r for r in rows if r["TargetSequence"] in keep]
+with open(os.path.join(base, "%(SUBSET)s"), "w", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=list(sub[0].keys()))
+    w.writeheader()
+    w.writerows(sub)
+""" % {"SUBSET": L["subset"]}
+    save_renamed("M8", lay, "Subsampling that keeps a third of the groups, named otherwise",
+                 "To go faster the fit keeps 4 of the 12 target sequences and writes that subset beside the matrix; its metrics state no groups at all.",
+                 r_steps(lay, train_body=subset + R_CLEAN_BODY,
+                         expects={8: {"post": "block", "says": ["DQ1", "TargetSequence", "4 of 12"]}}))
+
+    over = R_RESULTS_MD.replace("separates cleaved from\nuncleaved sites", "shows that aligned mismatches drive cleavage of\nsites").replace(
+        "\n## Alternative explanations\n\nSites with many mismatches may simply be under-sequenced; read depth was not modelled.\n", "")
+    assert over != R_RESULTS_MD
+    m9 = r_steps(lay)
+    m9[9] = step("Write", {"pre": "deny", "says": ["DQ4", "Alternative"]}, file_path=f"{res}/RESULTS.md", content=over)
+    m9[10] = step("Write", file_path=f"{res}/RESULTS.md", content=R_RESULTS_MD)
+    save_renamed("M9", lay, "An overclaim without alternative explanations, named otherwise",
+                 "RESULTS.md says the mismatches drive cleavage and considers no alternative.", m9, awaits=rec)
+
+    misuse = R_RESULTS_MD.replace("## Alternative explanations", "Most cleaved sites are binding sites of the guide.\n\n## Alternative explanations")
+    m10 = r_steps(lay)
+    m10[9] = step("Write", {"pre": "context", "post": "context", "says": ["binding site", "cleavage site"]},
+                  file_path=f"{res}/RESULTS.md", content=misuse)
+    save_renamed("M10", lay, "A domain term used wrongly, named otherwise",
+                 "RESULTS.md calls the cleaved sites binding sites.", m10[:10], awaits=rec)
+
+    m12 = r_steps(lay)
+    m12[9:9] = [step("Bash", command="echo '- 2026-11-24 F1b: mismatches predict cleavage (AUC 0.81)' >> .vibe-science/PROGRESS.md")]
+    m12[10] = step("Write", {"pre": "deny", "says": ["DQ4", "F1b"]}, file_path=f"{res}/RESULTS.md", content=R_RESULTS_MD)
+    save_renamed("M12", lay, "One finding, two names, named otherwise",
+                 "The progress log calls the result F1b; RESULTS.md calls it F1.", m12[:11], awaits=rec)

@@ -257,7 +257,7 @@ func TestRunDomainValidate(t *testing.T) {
 		{name: "valid file", file: valid, out: valid + ": valid (domain my-lab, extending generic)\n"},
 		{name: "the project's config", project: project, out: ".vibe-science/domain-config.json: valid (domain photonics-integrated)\n"},
 		{name: "invalid, every problem with its field", file: invalid, exit: 1,
-			out: invalid + ": dq1.min_sample: unknown key; known keys here are allowed_missing_fraction, checks, cross_checks, label_column, leakage_corr_threshold, leakage_exempt, max_share_change, min_samples, required_columns\n" +
+			out: invalid + ": dq1.min_sample: unknown key; known keys here are allowed_missing_fraction, checks, cross_checks, grouping, label_column, leakage_corr_threshold, leakage_exempt, max_share_change, min_samples, pairs, point_mass, required_columns\n" +
 				invalid + ": dq1.leakage_corr_threshold: 1.5 must be within (0, 1]\n" +
 				invalid + ": dq4.rounding: \"floor\" must be \"round\" or \"round_or_truncate\"\n",
 			err: invalid + " is invalid: 3 problems; fix each field as its message says"},

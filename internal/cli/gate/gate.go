@@ -568,7 +568,8 @@ func gateThresholds(g gate.Gate, d gate.Domain) map[string]any {
 	case "DQ1":
 		dom = map[string]any{"allowed_missing_fraction": d.DQ1.AllowedMissingFraction,
 			"leakage_corr_threshold": d.DQ1.LeakageCorrThreshold, "min_samples": d.DQ1.MinSamples,
-			"max_share_change": d.DQ1.MaxShareChange}
+			"max_share_change": d.DQ1.MaxShareChange, "pairs.min_agreement": d.DQ1.Pairs.MinAgreement,
+			"pairs.min_kappa": d.DQ1.Pairs.MinKappa, "point_mass.min_share": d.DQ1.PointMass.MinShare}
 	case "DQ2":
 		dom = map[string]any{"min_auc": d.DQ2.MinAUC, "min_r2": d.DQ2.MinR2, "max_dominance": d.DQ2.MaxDominance,
 			"max_fold_cv": d.DQ2.MaxFoldCV, "min_groups_per_fold": d.DQ2.MinGroupsPerFold,

@@ -501,7 +501,7 @@ func TestRunGateHistory(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "ID  TIME              GATE  CLAIM  STATUS  DECISION  CHECKS ok/warn/fail  SESSION\n" +
-		"2   2026-03-02 10:30  DQ1   -      PASS    -         5/0/0                abcdef12\n" +
+		"2   2026-03-02 10:30  DQ1   -      PASS    -         7/0/0                abcdef12\n" +
 		"1   2026-03-02 10:30  DQ4   C-001  PASS    -         2/0/0                abcdef12\n"
 	if out.String() != want {
 		t.Errorf("table:\n%s\nwant:\n%s", out.String(), want)
@@ -540,7 +540,7 @@ func TestRunGateHistory(t *testing.T) {
 		"-   2026-03-02 10:35  DQ1   -      BLOCK   block     -                    s-777777\n" +
 		"-   2026-03-02 10:34  D1    C-002  BLOCK   deny      -                    s-777777\n" +
 		"-   2026-03-02 10:32  DQ4   C-001  BLOCK   deny      -                    s-777777\n" +
-		"2   2026-03-02 10:30  DQ1   -      PASS    -         5/0/0                abcdef12\n" +
+		"2   2026-03-02 10:30  DQ1   -      PASS    -         7/0/0                abcdef12\n" +
 		"1   2026-03-02 10:30  DQ4   C-001  PASS    -         2/0/0                abcdef12\n"
 	if out.String() != want {
 		t.Errorf("with decisions:\n%s\nwant:\n%s", out.String(), want)
