@@ -43,6 +43,11 @@ func runMain(t *testing.T, hookName, event string, env map[string]string, exe st
 // trusts the test binary, which hosts the workers startWorker opens.
 func runMainTrusting(t *testing.T, hookName, event string, env map[string]string, exe string, daemon func() (string, error)) run {
 	t.Helper()
+	// The events name made-up folders: enforcement is on everywhere
+	// (config.EnforceVar), as in a project that ran `vibe init`.
+	if _, set := env["VIBE_ENFORCE"]; !set {
+		env["VIBE_ENFORCE"] = "everywhere"
+	}
 	var out, errOut bytes.Buffer
 	e := Env{
 		Stdin: strings.NewReader(event), Stdout: &out, Stderr: &errOut,
