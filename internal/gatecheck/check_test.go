@@ -133,6 +133,8 @@ var gateCheckCases = []struct {
 	{name: "salvage-missing", errors: []string{RuleLedger}},
 	{name: "promotion-without-artifacts", errors: []string{RulePromotion}},
 	{name: "promotion-auc-below-baseline", errors: []string{"DQ2", RulePromotion}},
+	{name: "promotion-without-review", errors: []string{RulePromotion}},
+	{name: "promotion-without-d1", errors: []string{RulePromotion}},
 	{name: "unreviewed-claim", errors: []string{RuleReview}},
 	{name: "direction-without-literature", errors: []string{"L-1"}},
 	{name: "direction-placeholder-log", errors: []string{"L-1"}},

@@ -176,8 +176,17 @@ func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (h
 	}
 	// Protected files changed without an allowed write are restored first,
 	// whatever the database's state, so what is gated and recorded below is
-	// the restored content.
-	restored := tamper.AfterTool(ctx, env, ev, in)
+	// the restored content; a claim ledger's change is judged as an edit
+	// of it is (ledgerNet), and put back when it promotes a claim that
+	// lacks what its promotion needs.
+	net := &ledgerNet{env: env, proj: proj}
+	for _, f := range call.Files {
+		if f.Op == "write" && ledger.IsLedger(f.Path) && ev.ToolName != "Bash" && ev.ToolName != "PowerShell" {
+			net.judged = append(net.judged, f.Path)
+		}
+	}
+	restored := tamper.AfterTool(ctx, env, ev, in, net.veto(ctx))
+	call.addChanged(net.changed)
 	// What is judged on disk needs no database: the restored files, a
 	// write the role may not make, the gates of the changed artifacts.
 	onDisk := func(g gated) []verdict.Verdict {
@@ -284,6 +293,23 @@ func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (h
 		out.Verdicts = append(out.Verdicts, observer.Verdicts(raised)...)
 	}
 	return out, nil
+}
+
+// addChanged adds the files found changed on disk that the call did not
+// name (a claim ledger a script rewrote) as files it wrote: their claim
+// events are recorded, and their provenance.
+func (call *Call) addChanged(rels []string) {
+	for _, rel := range rels {
+		named := false
+		for _, f := range call.Files {
+			named = named || f.Op == "write" && f.Path == rel
+		}
+		if !named {
+			t := record.Touched{Path: rel, Op: "write"}
+			t.SHA256, t.Size = checksum(absUnder(call.Project, rel), nil)
+			call.Files = append(call.Files, t)
+		}
+	}
 }
 
 // recordAfterReply: the call's record may follow the reply, because no

@@ -1,0 +1,228 @@
+package handler_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vibe-science/vibe/internal/config"
+	"github.com/vibe-science/vibe/internal/handler"
+	"github.com/vibe-science/vibe/internal/hookrun"
+	"github.com/vibe-science/vibe/internal/initproj"
+	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store"
+)
+
+// rig runs hook events in-process against one vibe project, carrying a
+// Bash call out between PreToolUse and PostToolUse as Claude Code would.
+type rig struct {
+	t    *testing.T
+	root string
+	env  map[string]string
+	n    int
+}
+
+func newRig(t *testing.T) *rig {
+	t.Helper()
+	home := t.TempDir()
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	os.MkdirAll(filepath.Join(root, ".git"), 0o755)
+	if _, err := initproj.Init(project.Project{Root: root, Git: true}, initproj.Options{RQ: "RQ-001", Now: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	return &rig{t: t, root: root, env: map[string]string{"VIBE_HOME": home, "HOME": home, "VIBE_WORKER": "off"}}
+}
+
+// write puts a file into the project (before the session, or as the user).
+func (r *rig) write(rel, content string) {
+	r.t.Helper()
+	p := filepath.Join(r.root, filepath.FromSlash(rel))
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+func (r *rig) read(rel string) string {
+	b, _ := os.ReadFile(filepath.Join(r.root, filepath.FromSlash(rel)))
+	return string(b)
+}
+
+func (r *rig) hook(spec hookrun.Spec, ev map[string]any) string {
+	ev["session_id"], ev["cwd"], ev["transcript_path"] = "net-1", r.root, "/tmp/t.jsonl"
+	raw, _ := json.Marshal(ev)
+	var out bytes.Buffer
+	hookrun.Main(spec, &hookrun.Env{Stdin: bytes.NewReader(raw), Stdout: &out, Stderr: &bytes.Buffer{}, Now: time.Now,
+		Getenv: func(k string) string { return r.env[k] }})
+	return out.String()
+}
+
+// bash runs command as a Bash call: PreToolUse, the command, PostToolUse;
+// it returns both replies (the command does not run when denied).
+func (r *rig) bash(command string) (pre, post string) {
+	r.t.Helper()
+	r.n++
+	id := "toolu_" + string(rune('a'+r.n))
+	in := map[string]any{"command": command}
+	pre = r.hook(handler.PreToolUse, map[string]any{"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_use_id": id, "tool_input": in})
+	if strings.Contains(pre, `"deny"`) {
+		return pre, ""
+	}
+	cmd := exec.Command("bash", "-c", command)
+	cmd.Dir = r.root
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		r.t.Fatalf("%s: %v\n%s", command, err, out)
+	}
+	post = r.hook(handler.PostToolUse, map[string]any{"hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_use_id": id,
+		"tool_input": in, "tool_response": map[string]any{"stdout": string(out)}, "duration_ms": 30})
+	return pre, post
+}
+
+// write as an agent: a Write call of agentType ("" the main thread).
+func (r *rig) writeAs(agentType, rel, content string) string {
+	r.t.Helper()
+	r.n++
+	id := "toolu_w" + string(rune('a'+r.n))
+	in := map[string]any{"file_path": filepath.Join(r.root, rel), "content": content}
+	ev := func(name string) map[string]any {
+		m := map[string]any{"hook_event_name": name, "tool_name": "Write", "tool_use_id": id, "tool_input": in}
+		if agentType != "" {
+			m["agent_id"], m["agent_type"] = "agent-1", agentType
+		}
+		return m
+	}
+	if pre := r.hook(handler.PreToolUse, ev("PreToolUse")); strings.Contains(pre, `"deny"`) {
+		r.t.Fatalf("%s's write of %s was denied: %s", agentType, rel, pre)
+	}
+	r.write(rel, content)
+	post := ev("PostToolUse")
+	post["tool_response"] = map[string]any{"type": "create"}
+	return r.hook(handler.PostToolUse, post)
+}
+
+func (r *rig) store() *store.Store {
+	r.t.Helper()
+	st, err := store.Open(context.Background(), config.Resolve(func(k string) string { return r.env[k] }).DB, store.Options{})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	r.t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// pass records a PASS of each gate for a claim, as `vibe gate run ID
+// --claim` does.
+func (r *rig) pass(claimID string, gates ...string) {
+	r.t.Helper()
+	st := r.store()
+	err := st.Tx(context.Background(), func(tx *store.Tx) error {
+		for _, g := range gates {
+			if _, err := tx.AddGateCheck(context.Background(), record.GateCheck{Project: r.root, ClaimID: claimID,
+				Result: record.GateResult{Gate: g, Status: record.GatePass}, At: time.Now()}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+func (r *rig) claimEvents(claimID string) []string {
+	r.t.Helper()
+	hist, err := r.store().ClaimHistory(context.Background(), r.root, claimID)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	var out []string
+	for _, e := range hist {
+		out = append(out, e.Type)
+	}
+	return out
+}
+
+const netLedger = `# Claim ledger
+
+## C-001: Mismatch count correlates with cleavage
+- status: PROVISIONAL
+- type: correlative
+- confidence: 0.62
+- evidence: RQ-001/04-results/FINDINGS.json
+`
+
+// promote.py rewrites the ledger the way an agent's script does: no path
+// of the ledger is on the command line.
+const promoteScript = `import pathlib
+p = pathlib.Path(".vibe-science/CLAIM-LEDGER.md")
+p.write_text(p.read_text().replace("status: PROVISIONAL", "status: PROMOTED"))
+`
+
+// TestScriptPromotionIsJudgedOnDisk (issue 32 item 3): a script that
+// promotes a claim passes PreToolUse (it names no ledger), and PostToolUse
+// judges the ledger it left: without the tier's gates, without D1's record
+// or without a review, the ledger is put back and the call blocked with
+// what is missing; with all three, the promotion stands and its claim
+// event is recorded.
+func TestScriptPromotionIsJudgedOnDisk(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Fatal("this test runs a python3 script; install python3")
+	}
+	r := newRig(t)
+	r.write(".vibe-science/CLAIM-LEDGER.md", netLedger)
+	r.write("promote.py", promoteScript)
+	r.hook(handler.SessionStart, map[string]any{"hook_event_name": "SessionStart", "source": "startup"})
+	r.bash("ls") // the first look: the protected files' snapshot
+
+	blocked := func(step string, says ...string) {
+		t.Helper()
+		pre, post := r.bash("python3 promote.py")
+		if strings.Contains(pre, `"deny"`) {
+			t.Fatalf("%s: PreToolUse denied the script: %s", step, pre)
+		}
+		if !strings.Contains(post, `"decision":"block"`) {
+			t.Fatalf("%s: the promotion was not blocked: %s", step, post)
+		}
+		for _, s := range append([]string{"C-001 cannot become PROMOTED", "restored", "CLAIM-LEDGER.md"}, says...) {
+			if !strings.Contains(post, s) {
+				t.Errorf("%s: the block does not say %q: %s", step, s, post)
+			}
+		}
+		if got := r.read(".vibe-science/CLAIM-LEDGER.md"); got != netLedger {
+			t.Errorf("%s: the ledger was not put back:\n%s", step, got)
+		}
+		for _, e := range r.claimEvents("C-001") {
+			if e == "PROMOTED" {
+				t.Errorf("%s: a PROMOTED event was recorded for a promotion that was undone", step)
+			}
+		}
+	}
+	blocked("nothing", "gates not passed: `vibe gate run DC0 --claim C-001`", "no D1 evidence", "C-001-promotion.json", "no Reviewer 2 report cites C-001")
+	r.pass("C-001", "DQ4", "DC0", "DQ1")
+	blocked("gates only", "no D1 evidence", "no Reviewer 2 report")
+	r.pass("C-001", "D1")
+	blocked("gates and D1", "no Reviewer 2 report cites C-001: run `/vibe:review C-001`")
+	if post := r.writeAs("vibe:reviewer2", ".vibe-science/RQ-001/05-reviewer2/R2-20261128-001.md",
+		"# R2 review\n\n## C-001: Mismatch count correlates with cleavage\n- verdict: ACCEPT\n"); strings.Contains(post, `"block"`) {
+		t.Fatalf("reviewer2's report was blocked: %s", post)
+	}
+	_, post := r.bash("python3 promote.py")
+	if strings.Contains(post, `"block"`) {
+		t.Fatalf("a promotion with its gates, D1 and a review was blocked: %s", post)
+	}
+	if got := r.read(".vibe-science/CLAIM-LEDGER.md"); !strings.Contains(got, "status: PROMOTED") {
+		t.Errorf("the promotion did not stand:\n%s", got)
+	}
+	events := r.claimEvents("C-001")
+	if len(events) == 0 || events[len(events)-1] != "PROMOTED" {
+		t.Errorf("claim events of C-001: %v; want the promotion last", events)
+	}
+}
