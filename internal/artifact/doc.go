@@ -8,8 +8,8 @@
 //
 // It is PostToolUse's eyes on the disk. A Tracker keeps, per project, the
 // modification time of every watched folder (each research question's
-// data, analysis and results folders and the research-question folder
-// itself) and the size and modification time of every artifact in them, so
+// data, analysis, results and brainstorm folders and the research-question
+// folder itself) and the size and modification time of every artifact in them, so
 // a call that changed nothing costs one stat per folder and per artifact.
 // Nothing here opens the store: what was seen is handed in (Loader) and
 // handed back (Result.Seen) for the caller to record.
@@ -20,5 +20,6 @@
 // MaxGateBytes (cut at a line end), and the result says so.
 //
 // It imports the standard library, gate, gatecheck (for the claim ledgers),
-// claim and project; never the store, hookrun or the shell parser.
+// claim, literature (a direction's name) and project; never the store,
+// hookrun or the shell parser.
 package artifact

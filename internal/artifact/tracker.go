@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/gate"
+	"github.com/vibe-science/vibe/internal/literature"
 	"github.com/vibe-science/vibe/internal/project"
 )
 
@@ -23,6 +24,10 @@ const (
 	// KindDesign is a research question's DESIGN.md, DESIGN.json or
 	// DEVIATIONS.md: DC0 judges it.
 	KindDesign = "design"
+	// KindDirection is a research direction by its name
+	// (literature.IsDirectionFile): the hook judges L-1 on it, which needs
+	// the session's literature searches, so no gate of this package does.
+	KindDirection = "direction"
 )
 
 // State is what was seen of one artifact.
@@ -121,11 +126,12 @@ func (t *Tracker) tree(root string) *tree {
 var rqName = regexp.MustCompile(`^RQ-[0-9]{3,}(-.*)?$`)
 
 // deepFolder reports whether a folder directly under a research question is
-// watched recursively: its data, analysis and results folders (02-data,
-// 03-analysis, 04-results, or plain data/analysis/results).
+// watched recursively: its data, analysis, results and brainstorm folders
+// (00-brainstorm, 02-data, 03-analysis, 04-results, or plain
+// data/analysis/results/brainstorm).
 func deepFolder(name string) (deep, data bool) {
 	n := strings.ToLower(name)
-	for _, s := range []string{"data", "analysis", "results"} {
+	for _, s := range []string{"data", "analysis", "results", "brainstorm"} {
 		if n == s || strings.HasSuffix(n, "-"+s) {
 			return true, s == "data"
 		}
@@ -291,6 +297,9 @@ func kindOf(rel string, inRQRoot bool, d gate.Domain) string {
 	lower := strings.ToLower(base)
 	if inRQRoot && (lower == "design.md" || lower == "design.json" || lower == "deviations.md") {
 		return KindDesign
+	}
+	if literature.IsDirectionFile(rel) {
+		return KindDirection
 	}
 	if strings.HasSuffix(lower, ".json") {
 		md := strings.TrimSuffix(base, path.Ext(base)) + ".md"

@@ -321,6 +321,54 @@ func DC0(designPath, deviationsPath string, executed []string) (Result, error) {
 	return res, nil
 }
 
+// Unplanned returns the executed files (relative to the design's folder,
+// as DC0 takes them) that no planned step of the design reads or writes and
+// no deviation names, in the order given; the deviations file, when not
+// empty, counts as DC0 counts it. A design that does not parse plans what
+// could be read of it.
+func Unplanned(designPath, deviationsPath string, executed []string) ([]string, error) {
+	d, _, err := loadDesign(designPath)
+	if err != nil {
+		return nil, fmt.Errorf("dc0: read design: %w", err)
+	}
+	if deviationsPath != "" {
+		extra, err := os.ReadFile(deviationsPath)
+		if err != nil {
+			return nil, fmt.Errorf("dc0: read deviations: %w", err)
+		}
+		d.Deviations = append(d.Deviations, ParseDeviations(extra)...)
+	}
+	var out []string
+	for _, e := range executed {
+		if !planned(d, path.Clean(filepath.ToSlash(e))) {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
+// NextDeviation is the id the next deviation of a design takes: DEV-NNN one
+// above the highest of the design and its deviations file (DEV-001 for
+// none).
+func NextDeviation(designPath, deviationsPath string) string {
+	max := 0
+	var devs []Deviation
+	if d, _, err := loadDesign(designPath); err == nil {
+		devs = d.Deviations
+	}
+	if deviationsPath != "" {
+		if extra, err := os.ReadFile(deviationsPath); err == nil {
+			devs = append(devs, ParseDeviations(extra)...)
+		}
+	}
+	for _, v := range devs {
+		if n, err := strconv.Atoi(strings.TrimPrefix(v.ID, "DEV-")); err == nil && n > max {
+			max = n
+		}
+	}
+	return fmt.Sprintf("DEV-%03d", max+1)
+}
+
 // fileNote prefixes a problem with its file: "DESIGN.md line 4: …" or
 // "DESIGN.md: …" when the problem has no line.
 func fileNote(file, problem string) string {

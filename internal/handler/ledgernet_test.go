@@ -226,3 +226,37 @@ func TestScriptPromotionIsJudgedOnDisk(t *testing.T) {
 		t.Errorf("claim events of C-001: %v; want the promotion last", events)
 	}
 }
+
+// TestScriptDirectionIsJudgedOnDisk (issue 32 item 3): a direction that a
+// script writes (no path on its command line) before any literature search
+// in the session is blocked after the call; once the session searched, a
+// script writing it again is allowed.
+func TestScriptDirectionIsJudgedOnDisk(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Fatal("this test runs a python3 script; install python3")
+	}
+	r := newRig(t)
+	r.write("brainstorm.py", `import pathlib, sys
+p = pathlib.Path(".vibe-science/RQ-001/00-brainstorm/direction.md")
+p.parent.mkdir(parents=True, exist_ok=True)
+p.write_text("# Research direction\n\nPredict off-target cleavage from bulges (" + sys.argv[1] + ").\n")
+`)
+	r.hook(handler.SessionStart, map[string]any{"hook_event_name": "SessionStart", "source": "startup"})
+	r.bash("ls")
+	pre, post := r.bash("python3 brainstorm.py first")
+	if strings.Contains(pre, `"deny"`) {
+		t.Fatalf("PreToolUse denied the script: %s", pre)
+	}
+	for _, s := range []string{`"decision":"block"`, ".vibe-science/RQ-001/00-brainstorm/direction.md changed during this Bash call", "gate L-1 requires one"} {
+		if !strings.Contains(post, s) {
+			t.Errorf("a direction written before any search: the reply lacks %q: %s", s, post)
+		}
+	}
+	r.hook(handler.PostToolUse, map[string]any{"hook_event_name": "PostToolUse", "tool_name": "WebSearch", "tool_use_id": "toolu_search",
+		"tool_input": map[string]any{"query": "CRISPR off-target bulge cleavage prediction"},
+		"tool_response": map[string]any{"query": "CRISPR off-target bulge cleavage prediction", "results": []any{map[string]any{"tool_use_id": "srvtoolu_01",
+			"content": []any{map[string]any{"title": "GUIDE-seq enables genome-wide profiling of off-target cleavage", "url": "https://www.nature.com/articles/nbt.3117"}}}}}})
+	if _, post := r.bash("python3 brainstorm.py second"); post != "" {
+		t.Errorf("a direction written after a search drew a reply: %s", post)
+	}
+}

@@ -189,10 +189,11 @@ func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (h
 	call.addChanged(net.changed)
 	// What is judged on disk needs no database: the restored files, a
 	// write the role may not make, the gates of the changed artifacts.
-	onDisk := func(g gated) []verdict.Verdict {
+	onDisk := func(g gated, st *store.Store) []verdict.Verdict {
 		vs := append([]verdict.Verdict(nil), restored...)
 		vs = append(vs, notRestored(protectedChanges(env, ev, call), restored)...)
-		return append(vs, g.verdicts(ev)...)
+		vs = append(vs, g.verdicts(ev)...)
+		return append(vs, directionNet(ctx, env, st, ev, proj, g, lit != nil)...)
 	}
 	st, err := env.Store(ctx)
 	if err != nil {
@@ -202,7 +203,7 @@ func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (h
 		} else {
 			env.Note("the memory database is unavailable (%v); this %s call was not recorded in the research spine", err, ev.ToolName)
 		}
-		return hookrun.Outcome{Verdicts: onDisk(gateArtifacts(ctx, env, nil, ev, call, now))}, nil
+		return hookrun.Outcome{Verdicts: onDisk(gateArtifacts(ctx, env, nil, ev, call, now), nil)}, nil
 	}
 	g := gateArtifacts(ctx, env, st, ev, call, now)
 	call.Entry.GateResult = string(g.worst)
@@ -270,7 +271,7 @@ func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (h
 			}
 			recordDownloads(ctx, env, st, ev, call, now)
 		})
-		out := hookrun.Outcome{Verdicts: onDisk(g)}
+		out := hookrun.Outcome{Verdicts: onDisk(g, st)}
 		if brief {
 			out.Verdicts = append(out.Verdicts, integrityAfterWrite(ctx, env, st, ev, call, now)...)
 		}
@@ -278,10 +279,10 @@ func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (h
 	}
 	if err := record(ctx); err != nil {
 		refused(err)
-		return hookrun.Outcome{Verdicts: onDisk(g)}, nil
+		return hookrun.Outcome{Verdicts: onDisk(g, st)}, nil
 	}
 	recordDownloads(ctx, env, st, ev, call, now)
-	out := hookrun.Outcome{Verdicts: onDisk(g)}
+	out := hookrun.Outcome{Verdicts: onDisk(g, st)}
 	out.Verdicts = append(out.Verdicts, syncSeeds(ctx, env, st, ev, call, now)...)
 	out.Verdicts = append(out.Verdicts, recordReviews(ctx, env, st, ev, call, now)...)
 	out.Verdicts = append(out.Verdicts, integrityAfterWrite(ctx, env, st, ev, call, now)...)

@@ -228,6 +228,9 @@ func findingsCheck(proj project.Project, abs string, proposed []byte, d gate.Dom
 	if res.Status == gate.StatusPass {
 		return nil // recorded after the write, by PostToolUse
 	}
+	for i, in := range res.Inputs {
+		res.Inputs[i] = proj.Rel(in) // the command to re-run names them as the project does
+	}
 	return []verdict.Verdict{res.Verdict()}
 }
 

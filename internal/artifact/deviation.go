@@ -1,0 +1,171 @@
+package artifact
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/vibe-science/vibe/internal/gate"
+	"github.com/vibe-science/vibe/internal/gatecheck"
+)
+
+// dc0 judges a research question's design against the data files that
+// appeared (executed), when it has a design file, by one rule: a departure
+// from the design puts no research record at risk until a claim or a
+// finding rests on it. So:
+//
+//   - the design's own problems (it does not parse, a deviation lacks its
+//     why) are one WARN on the design, a Deviation;
+//   - each new data file that no planned step reads or writes and no
+//     deviation names (a scratch table, a sorted copy, a sample) is a WARN
+//     of its own, a Deviation, that names the file and the deviation entry
+//     that records it (the design's next DEV id, the file's date);
+//   - such a file that a claim's evidence or a findings file of the
+//     research question names is a FAIL: the record rests on something the
+//     design does not account for;
+//   - with resting set (a findings file changed), every unplanned data file
+//     of the research question a findings file now names is that FAIL too.
+//
+// What passes is recorded as one PASS on the design.
+func (j *judge) dc0(rq string, executed []string, resting bool) {
+	design, ok := findFold(rq, "DESIGN.md", "DESIGN.json")
+	if !ok || !j.once("DC0", design) {
+		return
+	}
+	deviations, _ := findFold(rq, "DEVIATIONS.md")
+	toRQ := func(abs string) string { return filepath.ToSlash(strings.TrimPrefix(abs, rq+string(filepath.Separator))) }
+	rels := make([]string, len(executed))
+	for i, e := range executed {
+		rels[i] = toRQ(e)
+	}
+	sort.Strings(rels)
+	res, err := gate.DC0(design, deviations, rels)
+	if err != nil {
+		j.undecided("DC0", design, fmt.Sprintf("DC0 could not read %s: %v", relTo(j.root, design), err), "check the design file can be read")
+		return
+	}
+	plan := gate.Result{Gate: "DC0", Status: gate.StatusPass, Inputs: res.Inputs}
+	for _, c := range res.Checks {
+		switch {
+		case c.Name == "executed" && c.Status == gate.StatusFail:
+			continue // each unplanned file is judged on its own below
+		case c.Status == gate.StatusFail:
+			c.Status = gate.StatusWarn // a design that does not parse risks no record
+			plan.Status = gate.StatusWarn
+		}
+		plan.Checks = append(plan.Checks, c)
+	}
+	unplanned, err := gate.Unplanned(design, deviations, rels)
+	if err != nil {
+		unplanned = nil
+	}
+	j.add(design, plan, false)
+	j.out[len(j.out)-1].Deviation = plan.Status == gate.StatusWarn
+	candidates := map[string]bool{} // RQ-relative: judged even when nothing rests on them
+	for _, u := range unplanned {
+		candidates[u] = true
+	}
+	if resting {
+		// Every data file of the research question, for the findings that
+		// may now rest on one the design does not plan.
+		if all, err := gate.DataFiles(rq); err == nil {
+			if more, err := gate.Unplanned(design, deviations, all); err == nil {
+				for _, m := range more {
+					if !candidates[m] {
+						unplanned = append(unplanned, m)
+					}
+				}
+			}
+		}
+	}
+	if len(unplanned) == 0 {
+		return
+	}
+	abs := make([]string, len(unplanned))
+	for i, u := range unplanned {
+		abs[i] = filepath.Join(rq, filepath.FromSlash(u))
+	}
+	citing := gatecheck.ClaimsCiting(j.root, abs)
+	next := gate.NextDeviation(design, deviations)
+	n := 0
+	fmt.Sscanf(next, "DEV-%d", &n)
+	designRel := relTo(j.root, design)
+	for i, u := range unplanned {
+		rests := append(append([]string(nil), citing[abs[i]]...), j.findingsNaming(rq, u)...)
+		if len(rests) == 0 && !candidates[u] {
+			continue
+		}
+		info, err := os.Stat(abs[i])
+		if err != nil {
+			continue // gone again
+		}
+		date := info.ModTime().UTC() // the deviation's date is the file's
+		fix := fmt.Sprintf("record it in %s under `## Deviations` as `### DEV-%03d: %s` with `- what:`, `- why:` and `- files: %s`",
+			designRel, n, date.Format("2006-01-02"), u)
+		n++
+		var c gate.Check
+		if len(rests) == 0 {
+			c = gate.Check{Name: "executed", Status: gate.StatusWarn,
+				Detail: fmt.Sprintf("%s is not in the plan of %s (no planned step reads or writes it, no deviation names it)", u, filepath.Base(design)),
+				Fix:    fix + " if it is kept; a scratch file can stay unrecorded until a finding or claim uses it"}
+		} else {
+			c = gate.Check{Name: "executed", Status: gate.StatusFail,
+				Detail: fmt.Sprintf("%s %s on %s, which %s does not plan and no deviation names", strings.Join(rests, " and "),
+					map[bool]string{true: "rests", false: "rest"}[len(rests) == 1], u, filepath.Base(design)),
+				Fix: fix + " before a finding or claim rests on it"}
+		}
+		prev := j.trigger
+		if candidates[u] {
+			j.trigger = abs[i] // the file itself appeared in this call
+		}
+		j.add(abs[i], gate.Result{Gate: "DC0", Status: c.Status, Inputs: []string{design}, Checks: []gate.Check{c}}, false)
+		j.trigger = prev
+		j.out[len(j.out)-1].Deviation = c.Status == gate.StatusWarn
+	}
+}
+
+// findingsNaming lists the findings files of research question rq (and of
+// no research question) that name the data file rel (relative to rq) by
+// its path or its file name.
+func (j *judge) findingsNaming(rq, rel string) []string {
+	var out []string
+	base := []byte(filepath.Base(rel))
+	for _, k := range j.known {
+		if k.kind != gate.FileFindings || (k.rq != "" && k.rq != rq) {
+			continue
+		}
+		content, ok := j.text(k.abs)
+		if ok && (bytes.Contains(content, []byte(rel)) || bytes.Contains(content, base)) {
+			name := relTo(j.root, k.abs)
+			if !slices.Contains(out, name) {
+				out = append(out, name)
+			}
+		}
+	}
+	return out
+}
+
+// text reads a small text file once per judge.
+func (j *judge) text(abs string) ([]byte, bool) {
+	if b, ok := j.texts[abs]; ok {
+		return b, b != nil
+	}
+	if j.texts == nil {
+		j.texts = map[string][]byte{}
+	}
+	info, err := os.Stat(abs)
+	if err != nil || info.Size() > MaxGateBytes {
+		j.texts[abs] = nil
+		return nil, false
+	}
+	b, err := os.ReadFile(abs)
+	if err != nil {
+		b = nil
+	}
+	j.texts[abs] = b
+	return b, b != nil
+}
