@@ -37,7 +37,9 @@ func (j *judge) dc0(rq string, executed []string, resting bool) {
 		return
 	}
 	deviations, _ := findFold(rq, "DEVIATIONS.md")
-	toRQ := func(abs string) string { return filepath.ToSlash(strings.TrimPrefix(abs, rq+string(filepath.Separator))) }
+	toRQ := func(abs string) string {
+		return filepath.ToSlash(strings.TrimPrefix(abs, rq+string(filepath.Separator)))
+	}
 	rels := make([]string, len(executed))
 	for i, e := range executed {
 		rels[i] = toRQ(e)
