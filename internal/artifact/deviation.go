@@ -171,3 +171,60 @@ func (j *judge) text(abs string) ([]byte, bool) {
 	j.texts[abs] = b
 	return b, b != nil
 }
+
+// dataGates are the gates whose failure on a file puts the record at risk
+// only when the record rests on that file (scratch).
+var dataGates = map[string]bool{"DQ1": true, "DD0": true, "DQ2": true, "DQ3": true}
+
+// scratch turns the failures of the data gates on a file its research
+// question's design does not plan, and that no claim's evidence and no
+// findings file names, into a deviation: a scratch table, a sorted copy or
+// a sample is exploration, and a leak or a constant column in it is worth a
+// warning, not a block, until the record rests on it (the design plans it,
+// a claim cites it, a finding names it). A research question without a
+// design plans nothing to tell them apart, so its failures stay failures.
+// rqOf gives the research question of a judged file.
+func (j *judge) scratch(rqOf map[string]string) {
+	type plan struct{ design, deviations string }
+	plans := map[string]*plan{}
+	for i := range j.out {
+		jd := &j.out[i]
+		if !dataGates[jd.Result.Gate] || jd.Result.Status != gate.StatusFail || jd.Undecided {
+			continue
+		}
+		rq := rqOf[jd.Abs]
+		if rq == "" || len(jd.Claims) > 0 {
+			continue
+		}
+		p, ok := plans[rq]
+		if !ok {
+			p = &plan{}
+			if design, found := findFold(rq, "DESIGN.md", "DESIGN.json"); found {
+				p.design = design
+				p.deviations, _ = findFold(rq, "DEVIATIONS.md")
+			}
+			plans[rq] = p
+		}
+		if p.design == "" {
+			continue
+		}
+		rel := filepath.ToSlash(strings.TrimPrefix(jd.Abs, rq+string(filepath.Separator)))
+		if un, err := gate.Unplanned(p.design, p.deviations, []string{rel}); err != nil || len(un) == 0 {
+			continue // planned: the findings will rest on it
+		}
+		if len(j.findingsNaming(rq, rel)) > 0 {
+			continue
+		}
+		res := jd.Result
+		res.Checks = append([]gate.Check(nil), res.Checks...)
+		for k := range res.Checks {
+			if res.Checks[k].Status == gate.StatusFail {
+				res.Checks[k].Status = gate.StatusWarn
+			}
+		}
+		res.Checks = append(res.Checks, gate.Check{Name: "scratch", Status: gate.StatusWarn,
+			Detail: fmt.Sprintf("%s is not in the plan of %s and no claim or finding rests on it, so this warns; it blocks once one does", rel, filepath.Base(p.design))})
+		res.Status = gate.StatusWarn
+		jd.Result, jd.Deviation = res, true
+	}
+}

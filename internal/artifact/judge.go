@@ -152,6 +152,14 @@ func Judge(s Scan, d gate.Domain) []Judgement {
 		for i := range j.out {
 			j.out[i].Claims = citing[j.out[i].Abs]
 		}
+		rqOf := map[string]string{}
+		for _, k := range s.known {
+			rqOf[k.abs] = k.rq
+		}
+		for _, c := range s.Changes {
+			rqOf[c.Abs] = c.RQ
+		}
+		j.scratch(rqOf)
 	}
 	return j.out
 }

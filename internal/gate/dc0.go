@@ -321,26 +321,44 @@ func DC0(designPath, deviationsPath string, executed []string) (Result, error) {
 	return res, nil
 }
 
-// Unplanned returns the executed files (relative to the design's folder,
-// as DC0 takes them) that no planned step of the design reads or writes and
-// no deviation names, in the order given; the deviations file, when not
-// empty, counts as DC0 counts it. A design that does not parse plans what
-// could be read of it.
-func Unplanned(designPath, deviationsPath string, executed []string) ([]string, error) {
+// Plan is what a design plans: its steps' inputs and outputs and the files
+// its deviations (and its deviations file) name, as DC0 reads them.
+type Plan struct{ d Design }
+
+// LoadPlan reads a design and, when deviationsPath is not empty, its
+// deviations file. A design that does not parse plans what could be read
+// of it.
+func LoadPlan(designPath, deviationsPath string) (Plan, error) {
 	d, _, err := loadDesign(designPath)
 	if err != nil {
-		return nil, fmt.Errorf("dc0: read design: %w", err)
+		return Plan{}, fmt.Errorf("dc0: read design: %w", err)
 	}
 	if deviationsPath != "" {
 		extra, err := os.ReadFile(deviationsPath)
 		if err != nil {
-			return nil, fmt.Errorf("dc0: read deviations: %w", err)
+			return Plan{}, fmt.Errorf("dc0: read deviations: %w", err)
 		}
 		d.Deviations = append(d.Deviations, ParseDeviations(extra)...)
 	}
+	return Plan{d: d}, nil
+}
+
+// Plans reports whether a file (relative to the design's folder) is an
+// input or output of a planned step (globs allowed) or named by a
+// deviation.
+func (p Plan) Plans(rel string) bool { return planned(p.d, path.Clean(filepath.ToSlash(rel))) }
+
+// Unplanned returns the executed files (relative to the design's folder,
+// as DC0 takes them) that the design does not plan (Plan.Plans), in the
+// order given.
+func Unplanned(designPath, deviationsPath string, executed []string) ([]string, error) {
+	p, err := LoadPlan(designPath, deviationsPath)
+	if err != nil {
+		return nil, err
+	}
 	var out []string
 	for _, e := range executed {
-		if !planned(d, path.Clean(filepath.ToSlash(e))) {
+		if !p.Plans(e) {
 			out = append(out, e)
 		}
 	}

@@ -142,6 +142,23 @@ func TestSkillNamesOnlyGatesTheHooksRun(t *testing.T) {
 	}
 }
 
+// plannedDesign plans a features table, metrics and calibration results
+// and findings, as a research question does before it runs its scripts.
+const plannedDesign = `# Design: RQ-001 off-target
+- rq: RQ-001
+
+## Planned steps
+
+### Step 1: Extract and model
+- inputs: none
+- outputs: 02-data/processed/features.csv, 04-results/*.json, 04-results/FINDINGS.md
+- gates: DQ1, DQ2, DQ3
+
+## Deviations
+
+None yet.
+`
+
 // TestEachGateFiresWhereTheListSaysItRuns drives every (event, gate) pair of
 // EventGates through the real handler on a file that fails the gate, so the
 // list cannot name a gate the hook does not run.
@@ -194,6 +211,9 @@ func TestEachGateFiresWhereTheListSaysItRuns(t *testing.T) {
 				if _, err := initproj.Init(project.Project{Root: root, Git: true}, initproj.Options{RQ: "RQ-001", Now: time.Now()}); err != nil {
 					t.Fatal(err)
 				}
+				// The design plans the files the gates judge: a failure on
+				// a file the design does not plan only warns.
+				os.WriteFile(filepath.Join(root, rq, "DESIGN.md"), []byte(plannedDesign), 0o644)
 				old := time.Now().Add(-time.Hour)
 				filepath.WalkDir(root, func(p string, _ os.DirEntry, err error) error {
 					os.Chtimes(p, old, old)

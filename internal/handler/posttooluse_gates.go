@@ -235,15 +235,18 @@ func (g gated) record(ctx context.Context, tx *store.Tx, ev *hook.Event, proj pr
 // verdicts are what Claude is told in this turn: each FAIL blocks (the
 // file is already written; the reason says what is wrong and the fix),
 // each WARN, including a gate that could not decide, is context; a
-// deviation already told in the session is not told again. Each names the
-// file that changed: during this call (the call named it, or its time is
-// the call's), or before it (a person's copy, a background job).
+// deviation already told in the session is not told again, and the
+// deviations of one file (DC0's, a data gate's on a scratch table) are one
+// warning. Each names the file that changed: during this call (the call
+// named it, or its time is the call's), or before it (a person's copy, a
+// background job).
 func (g gated) verdicts(ev *hook.Event) []verdict.Verdict {
 	var out []verdict.Verdict
 	by := ev.ToolName
 	if by == "" {
 		by = "tool"
 	}
+	deviation := map[string]int{} // rel → index in out of its one warning
 	for _, j := range g.judged {
 		if j.Result.Status != gate.StatusFail && j.Result.Status != gate.StatusWarn {
 			continue
@@ -263,10 +266,16 @@ func (g gated) verdicts(ev *hook.Event) []verdict.Verdict {
 		if changed != j.Rel {
 			what += ", so " + j.Rel + " was judged again"
 		}
-		v.Reason = what + ". " + v.Reason
 		if j.Deviation {
 			v.Recommendation = "" // the reason says how to record it, and that a scratch file may stay as it is
+			if i, ok := deviation[j.Rel]; ok {
+				out[i].Reason += " " + v.Reason
+				out[i].Evidence.Paths = append(out[i].Evidence.Paths, v.Evidence.Paths...)
+				continue
+			}
+			deviation[j.Rel] = len(out)
 		}
+		v.Reason = what + ". " + v.Reason
 		if len(j.Claims) > 0 {
 			v.Evidence.Claims = append(v.Evidence.Claims, j.Claims...)
 		}

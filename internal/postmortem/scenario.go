@@ -15,7 +15,7 @@ import (
 	"github.com/vibe-science/vibe/internal/project"
 )
 
-//go:embed scenarios/*.json
+//go:embed scenarios/*.json controls/*.json
 var files embed.FS
 
 // Scenario is one replayed session.
@@ -55,6 +55,61 @@ type Expect struct {
 	Post string `json:"post,omitempty"`
 	// Says are phrases the non-quiet reply must contain (case ignored).
 	Says []string `json:"says,omitempty"`
+}
+
+// Control is a session of legitimate work that vibe must never block or
+// deny (controls/*.json, written by controls.py): each file its design does
+// not plan (Unplanned) may be warned about once, at the steps that expect
+// it.
+type Control struct {
+	ID     string            `json:"id"`
+	Title  string            `json:"title"`
+	Story  string            `json:"story"`
+	Domain string            `json:"domain"`
+	Files  map[string]string `json:"files"`
+	// Unplanned are the files (relative to the research question) the
+	// session makes that its design does not plan.
+	Unplanned []string      `json:"unplanned"`
+	Steps     []ControlStep `json:"steps"`
+}
+
+// ControlStep is a tool call, or what the user does between two calls.
+type ControlStep struct {
+	Step
+	// User is a shell command the user runs between calls, outside Claude
+	// Code (no hook sees it); Accept are the protected files the user then
+	// takes into vibe's snapshot (`vibe tamper accept`).
+	User   string   `json:"user,omitempty"`
+	Accept []string `json:"accept,omitempty"`
+}
+
+// Controls returns the control sessions, by id.
+func Controls() ([]Control, error) {
+	entries, err := files.ReadDir("controls")
+	if err != nil {
+		return nil, err
+	}
+	var out []Control
+	for _, e := range entries {
+		raw, err := files.ReadFile(path.Join("controls", e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		var c Control
+		dec := json.NewDecoder(strings.NewReader(string(raw)))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&c); err != nil {
+			return nil, fmt.Errorf("control %s: %w", e.Name(), err)
+		}
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, nil
+}
+
+// Scenario is c as a scenario, for its Setup.
+func (c Control) Scenario() Scenario {
+	return Scenario{ID: c.ID, Title: c.Title, Story: c.Story, Domain: c.Domain, Files: c.Files}
 }
 
 // RQ is the research question folder every scenario works in.
