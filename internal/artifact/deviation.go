@@ -228,3 +228,32 @@ func (j *judge) scratch(rqOf map[string]string) {
 		jd.Result, jd.Deviation = res, true
 	}
 }
+
+// Resting judges what a change of the claim ledger may have done: in each
+// research question of the project with a design, a data file the design
+// does not plan that a claim's evidence now names is a DC0 FAIL (a claim
+// rests on a deviation nobody recorded). Only those failures come back.
+func Resting(root string) []Judgement {
+	j := judge{root: root, done: map[string]bool{}}
+	for _, parent := range []string{root, filepath.Join(root, ".vibe-science")} {
+		for _, rq := range rqFolders(parent) {
+			j.dc0(rq, nil, true)
+		}
+	}
+	if len(j.out) == 0 {
+		return nil
+	}
+	paths := make([]string, len(j.out))
+	for i, x := range j.out {
+		paths[i] = x.Abs
+	}
+	citing := gatecheck.ClaimsCiting(root, paths)
+	var out []Judgement
+	for _, x := range j.out {
+		if x.Result.Status == gate.StatusFail && x.Result.Gate == "DC0" && x.Abs != "" && len(citing[x.Abs]) > 0 {
+			x.Claims = citing[x.Abs]
+			out = append(out, x)
+		}
+	}
+	return out
+}

@@ -2,8 +2,11 @@ package handler
 
 import (
 	"context"
+	"fmt"
 	"slices"
+	"strings"
 
+	"github.com/vibe-science/vibe/internal/artifact"
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/hookrun"
 	"github.com/vibe-science/vibe/internal/ledger"
@@ -72,6 +75,28 @@ func (n *ledgerNet) veto(ctx context.Context) func(rel string, content func() (o
 		}
 		return verdict.Verdict{}, false
 	}
+}
+
+// resting are the blocks of a ledger change that stands: a claim whose
+// evidence now names a data file its research question's design does not
+// plan rests on an unrecorded deviation (DC0). The ledger stays as it is:
+// recording the deviation, or citing planned data, is the fix.
+func (n *ledgerNet) resting(by string) []verdict.Verdict {
+	if len(n.changed) == 0 {
+		return nil
+	}
+	var out []verdict.Verdict
+	for _, j := range artifact.Resting(n.proj.Root) {
+		for k, in := range j.Result.Inputs {
+			j.Result.Inputs[k] = n.proj.Rel(in)
+		}
+		v := j.Result.Verdict()
+		v.Reason = fmt.Sprintf("%s changed during this %s call. %s", strings.Join(n.changed, ", "), by, v.Reason)
+		v.Evidence.Claims = append(v.Evidence.Claims, j.Claims...)
+		v.Evidence.Paths = append(v.Evidence.Paths, j.Rel)
+		out = append(out, v)
+	}
+	return out
 }
 
 // lastRecorded is the ledger content last recorded for rel (nil: none).

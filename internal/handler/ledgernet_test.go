@@ -260,3 +260,36 @@ p.write_text("# Research direction\n\nPredict off-target cleavage from bulges ("
 		t.Errorf("a direction written after a search drew a reply: %s", post)
 	}
 }
+
+// TestClaimRestingOnAScratchFileBlocks (issue 32 item 4): a scratch table
+// the design does not plan is a warning; a claim whose evidence then names
+// it blocks the call that wrote the ledger, which stays as written, and
+// recording the deviation in DESIGN.md clears it.
+func TestClaimRestingOnAScratchFileBlocks(t *testing.T) {
+	r := newRig(t)
+	r.write(".vibe-science/RQ-001/DESIGN.md", plannedDesign)
+	r.write(".vibe-science/CLAIM-LEDGER.md", netLedger)
+	r.hook(handler.SessionStart, map[string]any{"hook_event_name": "SessionStart", "source": "startup"})
+	r.bash("ls")
+	_, post := r.bash("mkdir -p .vibe-science/RQ-001/02-data/processed && printf 'guide_id,sites\\nG1,4\\n' > .vibe-science/RQ-001/02-data/processed/by_guide.csv")
+	if !strings.Contains(post, "DC0 WARN") || strings.Contains(post, `"block"`) {
+		t.Fatalf("a scratch table: want one warning, got %s", post)
+	}
+	cites := strings.Replace(netLedger, "- evidence: RQ-001/04-results/FINDINGS.json", "- evidence: RQ-001/02-data/processed/by_guide.csv", 1)
+	r.write("cite.py", "import pathlib\npathlib.Path('.vibe-science/CLAIM-LEDGER.md').write_text('''"+cites+"''')\n")
+	_, post = r.bash("python3 cite.py")
+	for _, s := range []string{`"decision":"block"`, ".vibe-science/CLAIM-LEDGER.md changed during this Bash call", "DC0 FAIL: C-001 rests on 02-data/processed/by_guide.csv"} {
+		if !strings.Contains(post, s) {
+			t.Errorf("a claim resting on the scratch table: the reply lacks %q: %s", s, post)
+		}
+	}
+	if got := r.read(".vibe-science/CLAIM-LEDGER.md"); got != cites {
+		t.Errorf("the ledger was changed back; only a promotion is undone:\n%s", got)
+	}
+	r.write(".vibe-science/RQ-001/DESIGN.md", strings.Replace(plannedDesign, "None yet.",
+		"### DEV-001: 2026-11-28\n- what: kept the per-guide counts\n- why: C-001 rests on them\n- files: 02-data/processed/by_guide.csv\n", 1))
+	r.write("cite.py", "import pathlib\np = pathlib.Path('.vibe-science/CLAIM-LEDGER.md')\np.write_text(p.read_text().replace('0.62', '0.64'))\n")
+	if _, post := r.bash("python3 cite.py"); strings.Contains(post, `"block"`) {
+		t.Errorf("once the deviation is recorded the claim may rest on the file: %s", post)
+	}
+}

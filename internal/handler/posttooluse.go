@@ -187,11 +187,13 @@ func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (h
 	}
 	restored := tamper.AfterTool(ctx, env, ev, in, net.veto(ctx))
 	call.addChanged(net.changed)
+	rests := net.resting(ev.ToolName)
 	// What is judged on disk needs no database: the restored files, a
 	// write the role may not make, the gates of the changed artifacts.
 	onDisk := func(g gated, st *store.Store) []verdict.Verdict {
 		vs := append([]verdict.Verdict(nil), restored...)
 		vs = append(vs, notRestored(protectedChanges(env, ev, call), restored)...)
+		vs = append(vs, rests...)
 		vs = append(vs, g.verdicts(ev)...)
 		return append(vs, directionNet(ctx, env, st, ev, proj, g, lit != nil)...)
 	}
