@@ -293,3 +293,22 @@ func TestClaimRestingOnAScratchFileBlocks(t *testing.T) {
 		t.Errorf("once the deviation is recorded the claim may rest on the file: %s", post)
 	}
 }
+
+// TestMessagesNameTheFileTheCallChanged (issue 32 item 4): a findings file
+// judged again because a script rewrote its source JSON is named as judged
+// again, after the JSON the call changed, with the command that re-runs the
+// gate on it and the unmatched number on one line.
+func TestMessagesNameTheFileTheCallChanged(t *testing.T) {
+	r := newRig(t)
+	r.write(".vibe-science/RQ-001/DESIGN.md", plannedDesign)
+	r.write(".vibe-science/RQ-001/04-results/FINDINGS.json", `{"auc": 0.81, "n": 40}`)
+	r.write(".vibe-science/RQ-001/04-results/FINDINGS.md", "# Findings\n\nAUC 0.81 (n = 40).\n")
+	r.bash("ls")
+	_, post := r.bash(`sed -i 's/0.81/0.74/' .vibe-science/RQ-001/04-results/FINDINGS.json`)
+	want := `.vibe-science/RQ-001/04-results/FINDINGS.json changed during this Bash call, so .vibe-science/RQ-001/04-results/FINDINGS.md was judged again. ` +
+		`DQ4 FAIL: line 3: 0.81 in \"AUC 0.81 (n = 40).\" matches no number in FINDINGS.json (nearest: 0.74)`
+	if !strings.Contains(post, want) || !strings.Contains(post, "`vibe gate run DQ4 --findings .vibe-science/RQ-001/04-results/FINDINGS.md`") ||
+		strings.Contains(post, "FILE") || !strings.Contains(post, `"decision":"block"`) {
+		t.Errorf("reply %s\nwant it to contain %s", post, want)
+	}
+}
