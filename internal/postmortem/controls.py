@@ -192,7 +192,7 @@ carpentry = [
     # line the permission analyser refuses it (reported in issue 32's notes),
     # so the copies are renamed in the scratch folder, as the lesson's loops
     # over the copies do.
-    bash(f"cp {MOL}/*.pdb {S}/ && cd {S} && for filename in *.pdb; do mv $filename original-$filename; done"),
+    bash(f"cp {MOL}/*.pdb {S}/ && (cd {S} && for filename in *.pdb; do mv $filename original-$filename; done)"),
     bash(f"bash {RQ}/03-analysis/middle.sh {MOL}/octane.pdb 15 5"),
     bash(f"bash {RQ}/03-analysis/middle.sh {MOL}/pentane.pdb 15 5 > {S}/pentane-middle.txt"),
     bash(f"grep -n ATOM {MOL}/methane.pdb"),
