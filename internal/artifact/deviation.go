@@ -118,7 +118,7 @@ func (j *judge) dc0(rq string, executed []string, resting bool) {
 			c = gate.Check{Name: "executed", Status: gate.StatusFail,
 				Detail: fmt.Sprintf("%s %s on %s, which %s does not plan and no deviation names", strings.Join(rests, " and "),
 					map[bool]string{true: "rests", false: "rest"}[len(rests) == 1], u, filepath.Base(design)),
-				Fix: fix + " before a finding or claim rests on it"}
+				Fix: fix + ", or let the finding or claim rest on planned data"}
 		}
 		prev := j.trigger
 		if candidates[u] {

@@ -312,3 +312,19 @@ func TestMessagesNameTheFileTheCallChanged(t *testing.T) {
 		t.Errorf("reply %s\nwant it to contain %s", post, want)
 	}
 }
+
+// TestFindingRestingOnAScratchFileBlocks: a findings file that names a
+// data file the design does not plan blocks the call that wrote it.
+func TestFindingRestingOnAScratchFileBlocks(t *testing.T) {
+	r := newRig(t)
+	r.write(".vibe-science/RQ-001/DESIGN.md", plannedDesign)
+	r.write(".vibe-science/RQ-001/04-results/FINDINGS.json", `{"auc": 0.81, "n": 40}`)
+	r.bash("ls")
+	if _, post := r.bash("mkdir -p .vibe-science/RQ-001/02-data/processed && printf 'guide_id,sites\\nG1,4\\n' > .vibe-science/RQ-001/02-data/processed/by_guide.csv"); strings.Contains(post, `"block"`) {
+		t.Fatalf("a scratch table was blocked: %s", post)
+	}
+	_, post := r.bash(`printf '# Findings\n\nAUC 0.81 (n = 40), from 02-data/processed/by_guide.csv.\n' > .vibe-science/RQ-001/04-results/FINDINGS.md`)
+	if !strings.Contains(post, `"decision":"block"`) || !strings.Contains(post, "DC0 FAIL: .vibe-science/RQ-001/04-results/FINDINGS.md rests on 02-data/processed/by_guide.csv") {
+		t.Errorf("a finding resting on the scratch table: %s", post)
+	}
+}
