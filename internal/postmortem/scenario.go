@@ -85,25 +85,31 @@ type ControlStep struct {
 
 // Controls returns the control sessions, by id.
 func Controls() ([]Control, error) {
-	entries, err := files.ReadDir("controls")
+	out, err := decodeAll[Control]("controls")
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, err
+}
+
+// decodeAll decodes each embedded JSON file of dir, refusing unknown keys.
+func decodeAll[T any](dir string) ([]T, error) {
+	entries, err := files.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
-	var out []Control
+	var out []T
 	for _, e := range entries {
-		raw, err := files.ReadFile(path.Join("controls", e.Name()))
+		raw, err := files.ReadFile(path.Join(dir, e.Name()))
 		if err != nil {
 			return nil, err
 		}
-		var c Control
+		var v T
 		dec := json.NewDecoder(strings.NewReader(string(raw)))
 		dec.DisallowUnknownFields()
-		if err := dec.Decode(&c); err != nil {
-			return nil, fmt.Errorf("control %s: %w", e.Name(), err)
+		if err := dec.Decode(&v); err != nil {
+			return nil, fmt.Errorf("%s/%s: %w", dir, e.Name(), err)
 		}
-		out = append(out, c)
+		out = append(out, v)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out, nil
 }
 
@@ -117,23 +123,9 @@ const RQ = ".vibe-science/RQ-001"
 
 // All returns the scenarios, the clean control first, then by id.
 func All() ([]Scenario, error) {
-	entries, err := files.ReadDir("scenarios")
+	out, err := decodeAll[Scenario]("scenarios")
 	if err != nil {
 		return nil, err
-	}
-	var out []Scenario
-	for _, e := range entries {
-		raw, err := files.ReadFile(path.Join("scenarios", e.Name()))
-		if err != nil {
-			return nil, err
-		}
-		var s Scenario
-		dec := json.NewDecoder(strings.NewReader(string(raw)))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&s); err != nil {
-			return nil, fmt.Errorf("scenario %s: %w", e.Name(), err)
-		}
-		out = append(out, s)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if (out[i].ID == "clean") != (out[j].ID == "clean") {
