@@ -417,7 +417,7 @@ func benchTexts(n int) []string {
 }
 
 // homeAndProject makes a new temporary folder (named after prefix) holding
-// a VIBE_HOME and, beside it, a git project: a project inside VIBE_HOME
+// a VIBE_HOME and, beside it, a git project that opted in to vibe: a project inside VIBE_HOME
 // would have every write refused (rule locked.vibe-home), which is not the
 // work a hook does on a real call. cleanup removes both.
 func homeAndProject(prefix string) (home, project string, cleanup func(), err error) {
@@ -428,6 +428,7 @@ func homeAndProject(prefix string) (home, project string, cleanup func(), err er
 	home, project = filepath.Join(dir, "vibe-home"), filepath.Join(dir, "project")
 	os.MkdirAll(home, 0o755)
 	os.MkdirAll(filepath.Join(project, ".git"), 0o755)
+	os.MkdirAll(filepath.Join(project, ".vibe-science"), 0o755) // a vibe project: the hooks act (project.OptedIn)
 	return home, project, func() { os.RemoveAll(dir) }, nil
 }
 

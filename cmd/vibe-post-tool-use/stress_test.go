@@ -37,7 +37,7 @@ func TestParallelHookProcesses(t *testing.T) {
 	os.MkdirAll(filepath.Join(project, ".git"), 0o755)
 	target := filepath.Join(project, "notes.txt")
 	os.WriteFile(target, []byte("x\n"), 0o644)
-	env := append(os.Environ(), "VIBE_HOME="+home)
+	env := append(os.Environ(), "VIBE_HOME="+home, "VIBE_ENFORCE=everywhere")
 
 	var mu sync.Mutex
 	var failures []string

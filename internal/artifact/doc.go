@@ -28,6 +28,6 @@
 // MaxGateBytes (cut at a line end), and the result says so.
 //
 // It imports the standard library, gate, gatecheck (for the claim ledgers),
-// research, claim and project; never the store, hookrun or the shell
-// parser.
+// research, claim, literature (a direction's name) and project; never
+// the store, hookrun or the shell parser.
 package artifact

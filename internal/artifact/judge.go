@@ -33,6 +33,15 @@ type Judgement struct {
 	// Profile is DQ1's column profile of a features table (JSON), kept so
 	// the next version of the table is compared with this one.
 	Profile []byte
+	// Trigger is the changed file that called for this judgement, when it
+	// is not Abs itself (a findings file judged because its source JSON
+	// changed, a design judged because a data file appeared): the message
+	// names the file that changed.
+	Trigger string
+	// Deviation marks a departure from the design that no claim or finding
+	// rests on yet (DC0's unplanned file, a design that does not parse): a
+	// WARN said once per file and session (deviation.go).
+	Deviation bool
 }
 
 // KindData names a new file in a research question's data folder: DC0
@@ -68,9 +77,12 @@ func Gates() []string {
 // Judge runs the gates the scan's changes call for, each gate at most once
 // per file, in a stable order.
 func Judge(s Scan, d gate.Domain) []Judgement {
-	j := judge{root: s.Root, d: d, done: map[string]bool{}}
+	j := judge{root: s.Root, d: d, done: map[string]bool{}, known: s.known}
 	designs := map[string][]string{} // research question → new data files
+	resting := map[string]bool{}     // research question whose findings changed
+	triggers := map[string]string{}  // research question → the change that calls for DC0
 	for _, c := range s.Changes {
+		j.trigger = c.Abs
 		kinds := []string{c.Kind}
 		// DC0 judges data files; Markdown in the data folder (the data
 		// dictionary) is documentation, as gate.DataFiles has it.
@@ -88,6 +100,17 @@ func Judge(s Scan, d gate.Domain) []Judgement {
 					j.json(id, c.Abs, gate.DQ3)
 				case "DQ4":
 					j.findingsFor(c, s.known)
+					if c.RQ != "" && c.Kind == gate.FileFindings {
+						// A finding may now rest on a file the design
+						// does not plan (DC0).
+						resting[c.RQ] = true
+						if _, ok := designs[c.RQ]; !ok {
+							designs[c.RQ] = nil
+						}
+						if _, ok := triggers[c.RQ]; !ok {
+							triggers[c.RQ] = c.Abs
+						}
+					}
 				case "DD0":
 					j.dd0For(c, s.known)
 				case "DC0":
@@ -99,6 +122,9 @@ func Judge(s Scan, d gate.Domain) []Judgement {
 					} else if _, ok := designs[c.RQ]; !ok {
 						designs[c.RQ] = nil
 					}
+					if _, ok := triggers[c.RQ]; !ok || k != KindData {
+						triggers[c.RQ] = c.Abs // the design itself, when it changed
+					}
 				}
 			}
 		}
@@ -109,7 +135,8 @@ func Judge(s Scan, d gate.Domain) []Judgement {
 	}
 	sort.Strings(rqs)
 	for _, rq := range rqs {
-		j.dc0(rq, designs[rq])
+		j.trigger = triggers[rq]
+		j.dc0(rq, designs[rq], resting[rq])
 	}
 	if len(j.out) > 0 {
 		paths := make([]string, len(j.out))
@@ -120,6 +147,14 @@ func Judge(s Scan, d gate.Domain) []Judgement {
 		for i := range j.out {
 			j.out[i].Claims = citing[j.out[i].Abs]
 		}
+		rqOf := map[string]string{}
+		for _, k := range s.known {
+			rqOf[k.abs] = k.rq
+		}
+		for _, c := range s.Changes {
+			rqOf[c.Abs] = c.RQ
+		}
+		j.scratch(rqOf)
 	}
 	return j.out
 }
@@ -155,10 +190,14 @@ func (j *judge) dd0For(c Change, known []known) {
 }
 
 type judge struct {
-	root string
-	d    gate.Domain
-	done map[string]bool
-	out  []Judgement
+	root  string
+	d     gate.Domain
+	done  map[string]bool
+	out   []Judgement
+	known []known
+	// trigger is the changed file the judgements being added are for.
+	trigger string
+	texts   map[string][]byte // findings files read for DC0
 }
 
 func (j *judge) once(id, abs string) bool {
@@ -172,7 +211,11 @@ func (j *judge) once(id, abs string) bool {
 
 func (j *judge) add(abs string, res gate.Result, undecided bool) {
 	rel := relTo(j.root, abs)
-	j.out = append(j.out, Judgement{Abs: abs, Rel: rel, Result: res, Undecided: undecided})
+	jd := Judgement{Abs: abs, Rel: rel, Result: res, Undecided: undecided}
+	if j.trigger != "" && j.trigger != abs {
+		jd.Trigger = relTo(j.root, j.trigger)
+	}
+	j.out = append(j.out, jd)
 }
 
 // undecided is the WARN of a gate that could not judge a file.
@@ -283,27 +326,6 @@ func (j *judge) findings(abs string) {
 		return
 	}
 	j.add(abs, res, false)
-}
-
-// dc0 judges a research question's design against the data files that
-// appeared (executed), when the research question has a design file.
-func (j *judge) dc0(rq string, executed []string) {
-	design, ok := findFold(rq, "DESIGN.md", "DESIGN.json")
-	if !ok || !j.once("DC0", design) {
-		return
-	}
-	deviations, _ := findFold(rq, "DEVIATIONS.md")
-	rels := make([]string, len(executed))
-	for i, e := range executed {
-		rels[i] = filepath.ToSlash(strings.TrimPrefix(e, rq+string(filepath.Separator)))
-	}
-	sort.Strings(rels)
-	res, err := gate.DC0(design, deviations, rels)
-	if err != nil {
-		j.undecided("DC0", design, fmt.Sprintf("DC0 could not read %s: %v", relTo(j.root, design), err), "check the design file can be read")
-		return
-	}
-	j.add(design, res, false)
 }
 
 // findFold finds the first of names in dir, ignoring case.

@@ -23,6 +23,10 @@ const (
 	// KindDesign is a research question's DESIGN.md, DESIGN.json or
 	// DEVIATIONS.md: DC0 judges it.
 	KindDesign = research.KindDesign
+	// KindDirection is a note that sets a research direction: the hook
+	// judges L-1 on it, which needs the session's literature searches, so
+	// no gate of this package does.
+	KindDirection = research.KindDirection
 )
 
 // State is what was seen of one artifact.
@@ -323,7 +327,7 @@ func (tr *tree) classify(abs string, d gate.Domain) (Change, bool) {
 	if prev, ok := tr.other[abs]; ok && prev == st {
 		return c, true
 	}
-	if p, ok := tr.prior[c.Rel]; ok && p.Size == c.Size && p.MtimeNS == c.MtimeNS && len(research.Gates(p.Kind)) > 0 {
+	if p, ok := tr.prior[c.Rel]; ok && p.Size == c.Size && p.MtimeNS == c.MtimeNS && research.Tracked(p.Kind) {
 		// Recorded as it is now: what it was then, it still is (its
 		// label is read again when it changes).
 		c.Kind = p.Kind
@@ -337,7 +341,7 @@ func (tr *tree) classify(abs string, d gate.Domain) (Change, bool) {
 		return c, true
 	}
 	a := research.Recognize(f, d)
-	if len(research.Gates(a.Kind)) == 0 {
+	if !research.Tracked(a.Kind) {
 		tr.other[abs] = st
 		return c, true
 	}

@@ -43,6 +43,12 @@ func SettingsProblems(raw []byte) []string {
 			continue
 		}
 		if err := json.Unmarshal(top[key], reflect.New(typ).Interface()); err != nil {
+			var str string
+			if typ.Kind() == reflect.String && json.Unmarshal(top[key], &str) == nil {
+				// A string the setting's own type refuses says why.
+				problems = append(problems, fmt.Sprintf("%s: %v", key, err))
+				continue
+			}
 			want := "a number"
 			if typ.Kind() == reflect.String {
 				want = "a string"

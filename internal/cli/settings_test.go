@@ -20,8 +20,10 @@ func TestSettingsProblems(t *testing.T) {
 			[]string{`breakers.worker: "explode" is not one of skip, warn, fail`}},
 		{"typo at the top", `{"observer_evry": 5, "zzz": 1}`,
 			[]string{`observer_evry: unknown key; did you mean observer_every?`,
-				`zzz: unknown key (known: breakers, log_retention_days, model, observer_every, prompt_recall_tokens, recall_deadline_ms, session_start_tokens, stop_block_limit, worker_idle_exit_sec, worker_idle_unload_sec)`}},
+				`zzz: unknown key (known: breakers, enforce, log_retention_days, model, observer_every, prompt_recall_tokens, recall_deadline_ms, session_start_tokens, stop_block_limit, worker_idle_exit_sec, worker_idle_unload_sec)`}},
 		{"wrong type", `{"observer_every": "often"}`, []string{`observer_every: want a number, got "often"`}},
+		{"enforce", `{"enforce": "everywhere"}`, nil},
+		{"bad enforce", `{"enforce": "everywher"}`, []string{`enforce: "everywher" is not "projects" or "everywhere"`}},
 		{"not JSON", `{"observer_every": `, []string{`not valid JSON: unexpected end of JSON input`}},
 	}
 	for _, c := range cases {

@@ -150,6 +150,7 @@ func runClient(t *testing.T, name string, files map[string]string, script []step
 		skipOrFail(t, "run `make build` first: the hook binaries are not in bin/")
 	}
 	r := &clientRun{home: t.TempDir(), proj: t.TempDir(), vibeHome: t.TempDir()}
+	os.MkdirAll(filepath.Join(r.proj, ".vibe-science"), 0o755) // a vibe project (project.OptedIn)
 	for p, body := range files {
 		os.MkdirAll(filepath.Dir(filepath.Join(r.proj, p)), 0o755)
 		os.WriteFile(filepath.Join(r.proj, p), []byte(body), 0o644)

@@ -85,6 +85,7 @@ func runClientCase(t *testing.T, name, in string) clientOut {
 		t.Fatalf("%s: %v", in, err)
 	}
 	home, proj := t.TempDir(), t.TempDir()
+	os.MkdirAll(filepath.Join(proj, ".vibe-science"), 0o755) // a vibe project (project.OptedIn)
 	for p, body := range c.Files {
 		full := filepath.Join(proj, p)
 		os.MkdirAll(filepath.Dir(full), 0o755)

@@ -102,6 +102,52 @@ type Settings struct {
 	// its failure does: skip, warn or fail (integrity.Breakers). Names and
 	// modes are validated; unnamed dependencies keep their defaults.
 	Breakers integrity.Breakers `json:"breakers,omitempty"`
+	// Enforce says where the hooks act: EnforceProjects (the default) in
+	// projects that opted in with `vibe init`, EnforceEverywhere in every
+	// folder. VIBE_ENFORCE overrides it (EnforcedEverywhere).
+	Enforce Enforce `json:"enforce,omitempty"`
+}
+
+// Enforce is where the hooks act.
+type Enforce string
+
+// The places the hooks act.
+const (
+	// EnforceProjects: only in a project with a .vibe-science folder at or
+	// above its root (project.OptedIn); elsewhere every hook is silent and
+	// records nothing.
+	EnforceProjects Enforce = "projects"
+	// EnforceEverywhere: in every folder, as if each had run `vibe init`.
+	EnforceEverywhere Enforce = "everywhere"
+)
+
+// EnforceVar overrides the "enforce" setting for one process tree:
+// VIBE_ENFORCE=everywhere or VIBE_ENFORCE=projects.
+const EnforceVar = "VIBE_ENFORCE"
+
+// UnmarshalJSON accepts "projects" and "everywhere" only.
+func (e *Enforce) UnmarshalJSON(raw []byte) error {
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return fmt.Errorf("want %q or %q, got %s", EnforceProjects, EnforceEverywhere, raw)
+	}
+	switch Enforce(s) {
+	case EnforceProjects, EnforceEverywhere:
+		*e = Enforce(s)
+		return nil
+	}
+	return fmt.Errorf("%q is not %q or %q", s, EnforceProjects, EnforceEverywhere)
+}
+
+// EnforcedEverywhere reports whether the hooks act in every folder:
+// VIBE_ENFORCE says so (case ignored), or, when it is unset, the settings
+// do. Any other value of VIBE_ENFORCE keeps enforcement to opted-in
+// projects.
+func EnforcedEverywhere(getenv func(string) string, s Settings) bool {
+	if v := getenv(EnforceVar); v != "" {
+		return strings.EqualFold(v, string(EnforceEverywhere))
+	}
+	return s.Enforce == EnforceEverywhere
 }
 
 // Defaults are the values used where the file is silent.
@@ -116,6 +162,7 @@ var Defaults = Settings{
 	WorkerIdleExitSec:   1800,
 	LogRetentionDays:    14,
 	Breakers:            integrity.DefaultBreakers(),
+	Enforce:             EnforceProjects,
 }
 
 // LoadSettings reads config.json; a missing file gives Defaults, a broken
@@ -251,6 +298,9 @@ func merge(dst *Settings, f Settings) {
 	}
 	if len(f.Breakers) > 0 {
 		dst.Breakers = f.Breakers // already over the defaults (Breakers.UnmarshalJSON)
+	}
+	if f.Enforce != "" {
+		dst.Enforce = f.Enforce
 	}
 }
 

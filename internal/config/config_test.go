@@ -189,3 +189,43 @@ func TestSettingsFollowTheFile(t *testing.T) {
 		t.Fatalf("removed file: %+v %v", s, err)
 	}
 }
+
+// TestEnforcedEverywhere: VIBE_ENFORCE decides when set (case ignored), the
+// "enforce" setting otherwise; the default is opted-in projects only, and
+// a setting vibe does not know is refused, not read as one of the two.
+func TestEnforcedEverywhere(t *testing.T) {
+	everywhere := Defaults
+	everywhere.Enforce = EnforceEverywhere
+	for _, c := range []struct {
+		env  string
+		s    Settings
+		want bool
+	}{
+		{"", Defaults, false},
+		{"", everywhere, true},
+		{"everywhere", Defaults, true},
+		{"EVERYWHERE", Defaults, true},
+		{"projects", everywhere, false},
+		{"yes", Defaults, false},
+	} {
+		getenv := func(k string) string {
+			if k == EnforceVar {
+				return c.env
+			}
+			return ""
+		}
+		if got := EnforcedEverywhere(getenv, c.s); got != c.want {
+			t.Errorf("VIBE_ENFORCE=%q enforce=%q: %v, want %v", c.env, c.s.Enforce, got, c.want)
+		}
+	}
+	if Defaults.Enforce != EnforceProjects {
+		t.Errorf("default enforce %q", Defaults.Enforce)
+	}
+	s, err := ParseSettings([]byte(`{"enforce": "everywhere"}`))
+	if err != nil || s.Enforce != EnforceEverywhere {
+		t.Errorf("parse: %+v %v", s, err)
+	}
+	if _, err := ParseSettings([]byte(`{"enforce": "always"}`)); err == nil || !strings.Contains(err.Error(), `"always" is not "projects" or "everywhere"`) {
+		t.Errorf("an unknown enforce value: %v", err)
+	}
+}

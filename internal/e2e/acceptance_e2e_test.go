@@ -39,7 +39,7 @@ func mustWrite(t *testing.T, path, content string) {
 // search and goes through after a scholarly WebSearch.
 func TestFindingsAndLiteratureGates(t *testing.T) {
 	root := vibeRoot(t)
-	project := TempDir(t)
+	project := vibeProject(t)
 	results := filepath.Join(project, "RQ-001", "04-results")
 	mustWrite(t, filepath.Join(results, "FINDINGS.json"), `{"auc": 0.812, "n": 1240}`)
 	findings := filepath.Join(results, "FINDINGS.md")
@@ -279,7 +279,7 @@ func TestResearchBriefThroughTheClient(t *testing.T) {
 // that asks about it in other words.
 func TestMemoryCarriesAcrossSessions(t *testing.T) {
 	root := vibeRoot(t)
-	project := TempDir(t)
+	project := vibeProject(t)
 	vibeHome := TempDir(t)
 	os.MkdirAll(filepath.Join(project, ".git"), 0o755)
 	env := []string{"VIBE_HOME=" + vibeHome}

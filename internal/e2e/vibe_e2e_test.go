@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,6 +29,18 @@ func vibeRoot(t *testing.T) string {
 		}
 	}
 	return root
+}
+
+// vibeProject is a new project folder that opted in to vibe: the hooks act
+// only where a .vibe-science folder is at or above the project's root
+// (`vibe init` makes it; project.OptedIn).
+func vibeProject(t *testing.T) string {
+	t.Helper()
+	dir := TempDir(t)
+	if err := os.MkdirAll(filepath.Join(dir, ".vibe-science"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
 
 func openVibeDB(t *testing.T, vibeHome string) *store.Store {
@@ -55,7 +68,7 @@ func count(t *testing.T, st *store.Store, q string, args ...any) int {
 // the SessionStart context reached the model.
 func TestVibeSessionLeavesRows(t *testing.T) {
 	root := vibeRoot(t)
-	project := TempDir(t)
+	project := vibeProject(t)
 	notes := filepath.Join(project, "notes.txt")
 	const prompt = "VIBE-E2E record a note and list the folder"
 	res := RunClaude(t, RunOptions{
@@ -299,7 +312,7 @@ func copyTree(t *testing.T, src, dst string) {
 // 05-reviewer2/ lands.
 func TestReviewerRoleEnforcedBeforeTheWrite(t *testing.T) {
 	root := vibeRoot(t)
-	project := TempDir(t)
+	project := vibeProject(t)
 	ledgerPath := filepath.Join(project, "CLAIM-LEDGER.md")
 	report := filepath.Join(project, "RQ-001", "05-reviewer2", "report.yaml")
 	res := RunClaude(t, RunOptions{
@@ -355,4 +368,131 @@ func TestVibePluginValidatesStrict(t *testing.T) {
 	if !strings.Contains(out, "Validation passed") {
 		t.Errorf("unexpected validator output:\n%s", out)
 	}
+}
+
+// TestPlainRepositoryGetsNoReply (issue 32 item 5): in a git repository
+// without .vibe-science, the shipped hooks fire for every event of a
+// session and none of them answers: each exits 0 with empty stdout (a
+// wrapper records what each real binary printed), the findings file DQ4
+// would refuse and the direction L-1 would refuse both land, no vibe
+// context reaches the model, and VIBE_HOME stays empty. The same session
+// in the repository once it holds .vibe-science is answered, so the test
+// can tell the two apart.
+func TestPlainRepositoryGetsNoReply(t *testing.T) {
+	root := vibeRoot(t)
+	for _, optedIn := range []bool{false, true} {
+		name := "plain"
+		if optedIn {
+			name = "opted-in"
+		}
+		t.Run(name, func(t *testing.T) {
+			project := TempDir(t)
+			os.MkdirAll(filepath.Join(project, ".git"), 0o755)
+			if optedIn {
+				os.MkdirAll(filepath.Join(project, ".vibe-science"), 0o755)
+			}
+			mustWrite(t, filepath.Join(project, "results", "FINDINGS.json"), `{"auc": 0.812, "n": 1240}`)
+			findings := filepath.Join(project, "results", "FINDINGS.md")
+			plugin, logs := recordingPlugin(t, root)
+			res := RunClaude(t, RunOptions{
+				Prompt: "report the results and choose a direction", PluginDir: plugin, ProjectDir: project,
+				Script: Script{Turns: []Turn{
+					{Tool("Write", map[string]any{"file_path": findings, "content": "# Findings\n\nAUC 0.87 on held-out guides (n = 1240).\n"}).WithID("toolu_findings")},
+					{Tool("Bash", map[string]any{"command": "mkdir -p notes && echo '# Research direction: bulges' > notes/direction.md", "description": "write the direction"}).WithID("toolu_direction")},
+					{Text("done")},
+				}},
+			})
+			if res.ExitCode != 0 {
+				t.Fatalf("claude exit %d\n%s\n%s", res.ExitCode, res.Stdout, tail(res.Stderr, 2000))
+			}
+			calls := readRecordedHooks(t, logs)
+			fired := map[string]bool{}
+			answered := 0
+			for _, c := range calls {
+				fired[c.event] = true
+				if c.stdout != "" || c.code != "0" {
+					answered++
+					if !optedIn {
+						t.Errorf("%s answered in a plain repository (exit %s): %s", c.event, c.code, c.stdout)
+					}
+				}
+			}
+			for _, ev := range []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"} {
+				if !fired[ev] && !(optedIn && ev == "PostToolUse") { // in a vibe project both calls are denied
+					t.Errorf("no %s hook ran (recorded: %v)", ev, fired)
+				}
+			}
+			denied := resultFor(t, res, "toolu_findings").IsError
+			if optedIn {
+				if !denied || answered == 0 || !res.Mock.Saw(ConvMain, "[VIBE STATE]") {
+					t.Errorf("in a vibe project: findings denied %v, %d hooks answered, state seen %v; want a denial, answers and the state",
+						denied, answered, res.Mock.Saw(ConvMain, "[VIBE STATE]"))
+				}
+				return
+			}
+			if denied || resultFor(t, res, "toolu_direction").IsError {
+				t.Errorf("a call was refused in a plain repository: %+v %+v", resultFor(t, res, "toolu_findings"), resultFor(t, res, "toolu_direction"))
+			}
+			for _, p := range []string{findings, filepath.Join(project, "notes", "direction.md")} {
+				if _, err := os.Stat(p); err != nil {
+					t.Errorf("%s did not land: %v", p, err)
+				}
+			}
+			if res.Mock.Saw(ConvMain, "[VIBE") || res.Mock.Saw(ConvMain, "hook additional context") {
+				t.Error("vibe's words reached the model in a plain repository")
+			}
+			if left, _ := os.ReadDir(res.VibeHome); len(left) != 0 {
+				t.Errorf("VIBE_HOME holds %d entries after a session in a plain repository (first %s)", len(left), left[0].Name())
+			}
+			if _, err := os.Stat(filepath.Join(project, ".vibe-science")); err == nil {
+				t.Error("the hooks made .vibe-science in a plain repository")
+			}
+		})
+	}
+}
+
+// recordingPlugin copies the plugin with the shipped hooks.json, each hook
+// binary replaced by a script that runs the real one from root/bin on the
+// same input and records the input, what it printed and its exit code in
+// logs, then answers as it did.
+func recordingPlugin(t *testing.T, root string) (plugin, logs string) {
+	t.Helper()
+	plugin = pluginCopy(t, "hooks.json")
+	logs = TempDir(t)
+	for _, b := range []string{"vibe-session-start", "vibe-prompt-submit", "vibe-pre-tool-use", "vibe-post-tool-use", "vibe-stop", "vibe-session-end"} {
+		script := "#!/bin/sh\nid=\"$$-" + b + "\"\n" +
+			"tee '" + logs + "'/\"$id.in\" | '" + filepath.Join(root, "bin", b) + "' \"$@\" > '" + logs + "'/\"$id.out\"\n" +
+			"code=$?\necho \"$code\" > '" + logs + "'/\"$id.code\"\ncat '" + logs + "'/\"$id.out\"\nexit $code\n"
+		if err := os.MkdirAll(filepath.Join(plugin, "bin"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(plugin, "bin", b), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return plugin, logs
+}
+
+type recordedHook struct{ event, stdout, code string }
+
+// readRecordedHooks reads what recordingPlugin's scripts recorded.
+func readRecordedHooks(t *testing.T, logs string) []recordedHook {
+	t.Helper()
+	ins, _ := filepath.Glob(filepath.Join(logs, "*.in"))
+	var out []recordedHook
+	for _, in := range ins {
+		base := strings.TrimSuffix(in, ".in")
+		raw, _ := os.ReadFile(in)
+		var ev struct {
+			Event string `json:"hook_event_name"`
+		}
+		json.Unmarshal(raw, &ev)
+		stdout, _ := os.ReadFile(base + ".out")
+		code, _ := os.ReadFile(base + ".code")
+		out = append(out, recordedHook{event: ev.Event, stdout: strings.TrimSpace(string(stdout)), code: strings.TrimSpace(string(code))})
+	}
+	if len(out) == 0 {
+		t.Fatal("no hook ran")
+	}
+	return out
 }

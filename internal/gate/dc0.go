@@ -321,6 +321,72 @@ func DC0(designPath, deviationsPath string, executed []string) (Result, error) {
 	return res, nil
 }
 
+// Plan is what a design plans: its steps' inputs and outputs and the files
+// its deviations (and its deviations file) name, as DC0 reads them.
+type Plan struct{ d Design }
+
+// LoadPlan reads a design and, when deviationsPath is not empty, its
+// deviations file. A design that does not parse plans what could be read
+// of it.
+func LoadPlan(designPath, deviationsPath string) (Plan, error) {
+	d, _, err := loadDesign(designPath)
+	if err != nil {
+		return Plan{}, fmt.Errorf("dc0: read design: %w", err)
+	}
+	if deviationsPath != "" {
+		extra, err := os.ReadFile(deviationsPath)
+		if err != nil {
+			return Plan{}, fmt.Errorf("dc0: read deviations: %w", err)
+		}
+		d.Deviations = append(d.Deviations, ParseDeviations(extra)...)
+	}
+	return Plan{d: d}, nil
+}
+
+// Plans reports whether a file (relative to the design's folder) is an
+// input or output of a planned step (globs allowed) or named by a
+// deviation.
+func (p Plan) Plans(rel string) bool { return planned(p.d, path.Clean(filepath.ToSlash(rel))) }
+
+// Unplanned returns the executed files (relative to the design's folder,
+// as DC0 takes them) that the design does not plan (Plan.Plans), in the
+// order given.
+func Unplanned(designPath, deviationsPath string, executed []string) ([]string, error) {
+	p, err := LoadPlan(designPath, deviationsPath)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range executed {
+		if !p.Plans(e) {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
+// NextDeviation is the id the next deviation of a design takes: DEV-NNN one
+// above the highest of the design and its deviations file (DEV-001 for
+// none).
+func NextDeviation(designPath, deviationsPath string) string {
+	max := 0
+	var devs []Deviation
+	if d, _, err := loadDesign(designPath); err == nil {
+		devs = d.Deviations
+	}
+	if deviationsPath != "" {
+		if extra, err := os.ReadFile(deviationsPath); err == nil {
+			devs = append(devs, ParseDeviations(extra)...)
+		}
+	}
+	for _, v := range devs {
+		if n, err := strconv.Atoi(strings.TrimPrefix(v.ID, "DEV-")); err == nil && n > max {
+			max = n
+		}
+	}
+	return fmt.Sprintf("DEV-%03d", max+1)
+}
+
 // fileNote prefixes a problem with its file: "DESIGN.md line 4: …" or
 // "DESIGN.md: …" when the problem has no line.
 func fileNote(file, problem string) string {

@@ -206,17 +206,36 @@ func dq4(findingsName string, findings []byte, sources []source, d Domain) Resul
 	res.pass("source", fmt.Sprintf("%s: %d distinct numbers", srcLabel, len(vals)))
 
 	x := extractNumbers(findings)
-	unmatched := 0
+	var unmatched []reported
 	for _, n := range x.numbers {
 		if matchNumber(n, vals, d.DQ4) {
 			continue
 		}
-		unmatched++
+		unmatched = append(unmatched, n)
 		res.Numbers = append(res.Numbers, n.Text)
+	}
+	switch {
+	case len(unmatched) == 1:
+		n := unmatched[0]
 		res.fail("number", fmt.Sprintf("line %d: %s in %q matches no number in %s%s", n.Line, n.Text, n.Context, srcLabel, nearestNote(n, vals, d.DQ4)),
 			"correct it from the JSON, have the script write the value to the JSON, or mark a computed value (derived)")
+	case len(unmatched) > 1:
+		// One line for all of them: a snippet per number made a reply of
+		// hundreds of characters that said the same thing each time.
+		listed := make([]string, 0, maxListedNumbers)
+		for i, n := range unmatched {
+			if i == maxListedNumbers {
+				listed = append(listed, fmt.Sprintf("and %d more", len(unmatched)-i))
+				break
+			}
+			note := strings.TrimSuffix(strings.TrimPrefix(nearestNote(n, vals, d.DQ4), " ("), ")")
+			listed = append(listed, fmt.Sprintf("%s (line %d; %s)", n.Text, n.Line, note))
+		}
+		res.fail("number", fmt.Sprintf("line %d: %d reported numbers match no number in %s: %s",
+			unmatched[0].Line, len(unmatched), srcLabel, strings.Join(listed, ", ")),
+			"correct them from the JSON, have the script write the values to the JSON, or mark computed values (derived)")
 	}
-	if unmatched == 0 {
+	if len(unmatched) == 0 {
 		detail := fmt.Sprintf("all %d reported numbers match %s", len(x.numbers), srcLabel)
 		if x.derived > 0 {
 			detail += fmt.Sprintf(" (%d more marked derived)", x.derived)
@@ -311,6 +330,9 @@ func inWindow(vals []float64, v, unit float64, rounding string) bool {
 	i := sort.SearchFloat64s(vals, lo)
 	return i < len(vals) && vals[i] <= hi
 }
+
+// maxListedNumbers caps the unmatched numbers DQ4's one line lists.
+const maxListedNumbers = 12
 
 func nearestNote(n reported, vals []float64, cfg DQ4Config) string {
 	if len(vals) == 0 {

@@ -2,6 +2,7 @@ package gate
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -56,7 +57,7 @@ func TestForensicC2(t *testing.T) {
 		{name: "derived is exempt", findings: "a drop of 0.10 (derived), n = 57", status: StatusPass, contains: []string{"1 more marked derived"}},
 		{name: "identifiers are not values", findings: "C-001 and RQ-002 on 2026-01-05 (Smith et al., 2019), n = 57", status: StatusPass},
 		{name: "several mismatches all listed", findings: "AUC 0.95\nn = 60\nrate 3.3%", status: StatusFail, numbers: []string{"0.95", "60", "3.3%"},
-			contains: []string{"line 1: 0.95", "line 2: 60", "line 3: 3.3%"}},
+			contains: []string{"DQ4 FAIL: line 1: 3 reported numbers match no number in the source JSON: 0.95 (line 1; nearest: 0.91347), 60 (line 2; nearest: 57), 3.3% (line 3; nearest: 0.91347) — correct them"}},
 		{name: "no sample size warns", findings: "AUC 0.913", status: StatusWarn, contains: []string{"no sample size"}},
 		{name: "truncation rejected by default", findings: "share 0.45, n = 57", status: StatusFail, numbers: []string{"0.45"}},
 		{name: "truncation allowed when configured", findings: "share 0.45 and 0.9134, n = 57", rounding: RoundingRoundOrTruncate, status: StatusPass},
@@ -235,5 +236,29 @@ func writeFile(t testing.TB, p, content string) {
 	}
 	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestDQ4ListsManyNumbersOnOneLine: fourteen numbers that the source does
+// not hold are one check of one line, the first twelve listed.
+func TestDQ4ListsManyNumbersOnOneLine(t *testing.T) {
+	var b strings.Builder
+	for i := 1; i <= 14; i++ {
+		fmt.Fprintf(&b, "value %d.5\n", 100+i)
+	}
+	r := DQ4("FINDINGS.md", []byte(b.String()), []byte(`{"x": 1}`), generic(t))
+	var failed []Check
+	for _, c := range r.Checks {
+		if c.Status == StatusFail {
+			failed = append(failed, c)
+		}
+	}
+	if len(failed) != 1 || len(r.Numbers) != 14 {
+		t.Fatalf("%d failed checks, %d numbers: %+v", len(failed), len(r.Numbers), failed)
+	}
+	d := failed[0].Detail
+	if !strings.HasPrefix(d, "line 1: 14 reported numbers match no number in the source JSON: 101.5 (line 1; nearest: 1), ") ||
+		!strings.HasSuffix(d, "112.5 (line 12; nearest: 1), and 2 more") || strings.Contains(d, "\n") {
+		t.Errorf("detail %q", d)
 	}
 }

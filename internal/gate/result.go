@@ -186,8 +186,8 @@ func (r Result) recommendation() string {
 		}
 	}
 	rerun := "re-run the gate"
-	if g, ok := Lookup(r.Gate); ok && g.Command != "" {
-		rerun = "re-run `" + g.Command + "`"
+	if cmd := r.Rerun(); cmd != "" {
+		rerun = "re-run `" + cmd + "`"
 	}
 	switch count {
 	case 0:
@@ -196,6 +196,54 @@ func (r Result) recommendation() string {
 		return "Make that change, then " + rerun + "."
 	}
 	return fmt.Sprintf("Fix the %d issues listed, then %s.", count, rerun)
+}
+
+// rerunFlags are the flags of each file-reading gate's command, in the
+// order of its Result.Inputs (DD0 reads the dictionary, then the table; DC0
+// the design, then its deviations file).
+var rerunFlags = map[string][]string{
+	"DQ1": {"--features"}, "DQ2": {"--metrics"}, "DQ3": {"--calibration"}, "DQ4": {"--findings"},
+	"DD0": {"--dictionary", "--features"}, "DC0": {"--design", "--deviations"},
+}
+
+// Rerun is the command that runs the gate again on the files it read, for
+// example "vibe gate run DQ4 --findings 04-results/FINDINGS.md" (the inputs
+// as the result holds them); the registry's command when it names no file
+// to fill in; "" when the files are unknown, so that no message carries a
+// FILE placeholder.
+func (r Result) Rerun() string {
+	if flags, ok := rerunFlags[r.Gate]; ok && len(r.Inputs) > 0 {
+		cmd := "vibe gate run " + r.Gate
+		for i, in := range r.Inputs {
+			if i < len(flags) {
+				cmd += " " + flags[i] + " " + shellWord(in)
+			}
+		}
+		return cmd
+	}
+	g, ok := Lookup(r.Gate)
+	if !ok {
+		return ""
+	}
+	if g.Kind == KindSchema && len(r.Inputs) > 0 {
+		return "vibe gate run " + r.Gate + " --artifact " + shellWord(r.Inputs[0])
+	}
+	if g.Command != "" && !strings.Contains(g.Command, "FILE") && !strings.Contains(g.Command, " ID") {
+		return g.Command
+	}
+	return ""
+}
+
+// shellWord quotes s for a shell when it holds anything but plain path
+// characters.
+func shellWord(s string) string {
+	for _, c := range s {
+		if !(c == '/' || c == '.' || c == '-' || c == '_' || c == '+' || c == ':' || c == '@' || c == ',' ||
+			c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+		}
+	}
+	return s
 }
 
 // Record is the result as the store records it: the gate, its status, its

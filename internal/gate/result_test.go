@@ -10,6 +10,27 @@ import (
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 
+// TestRerun: the command a message names carries the files the gate read,
+// never a FILE placeholder.
+func TestRerun(t *testing.T) {
+	for _, c := range []struct {
+		r    Result
+		want string
+	}{
+		{Result{Gate: "DQ4", Inputs: []string{"RQ-001/04-results/FINDINGS.md", "RQ-001/04-results/FINDINGS.json"}}, "vibe gate run DQ4 --findings RQ-001/04-results/FINDINGS.md"},
+		{Result{Gate: "DD0", Inputs: []string{"02-data/DATA-DICTIONARY.md", "02-data/my table.csv"}}, "vibe gate run DD0 --dictionary 02-data/DATA-DICTIONARY.md --features '02-data/my table.csv'"},
+		{Result{Gate: "DC0", Inputs: []string{"RQ-001/DESIGN.md"}}, "vibe gate run DC0 --design RQ-001/DESIGN.md"},
+		{Result{Gate: "B0", Inputs: []string{"B0.json"}}, "vibe gate run B0 --artifact B0.json"},
+		{Result{Gate: "DQ1"}, ""},
+		{Result{Gate: "B0"}, ""},
+		{Result{Gate: "XX"}, ""},
+	} {
+		if got := c.r.Rerun(); got != c.want {
+			t.Errorf("%s %v: %q, want %q", c.r.Gate, c.r.Inputs, got, c.want)
+		}
+	}
+}
+
 func TestVerdict(t *testing.T) {
 	fail := Result{Gate: "DQ1", Status: StatusFail, Inputs: []string{"f.csv"}, Checks: []Check{
 		{Name: "rows", Status: StatusPass, Detail: "20 data rows, 3 columns"},
@@ -32,12 +53,12 @@ func TestVerdict(t *testing.T) {
 	}{
 		{"fail", fail, verdict.Block, verdict.High,
 			"DQ1 FAIL: column `gc_content` has zero variance (all 0.41) — drop it or explain it in the data dictionary.",
-			"Make that change, then re-run `vibe gate run DQ1 --features FILE`."},
+			"Make that change, then re-run `vibe gate run DQ1 --features f.csv`."},
 		{"two failures", two, verdict.Block, verdict.High,
 			"DQ1 FAIL: column `gc_content` has zero variance (all 0.41) — drop it or explain it in the data dictionary; column `x` is 60% missing (6 of 10 rows; allowed 50%) — drop the column.",
-			"Fix the 2 issues listed, then re-run `vibe gate run DQ1 --features FILE`."},
+			"Fix the 2 issues listed, then re-run `vibe gate run DQ1 --features f.csv`."},
 		{"warn", warn, verdict.Warn, verdict.Med, "DQ2 WARN: no fold scores — write the per-fold scores.",
-			"Make that change, then re-run `vibe gate run DQ2 --metrics FILE`."},
+			"Make that change, then re-run the gate."}, // its files unknown: no placeholder
 		{"pass", pass, verdict.Pass, verdict.Low, "DQ3 PASS: n = 40, at least 30.", ""},
 	}
 	for _, tt := range tests {

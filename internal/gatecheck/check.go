@@ -96,12 +96,12 @@ func (r *repo) dataItems() []Item {
 		items = append(items, r.gateItem("DQ4", f, gate.Inputs{Findings: f}, "fix the findings file so it can be read"))
 	}
 	for _, f := range r.filesOf(gate.FileFeatures, "") {
-		items = append(items, r.gateItem("DQ1", f, gate.Inputs{Features: f}, "fix the table so it can be read"))
+		items = append(items, r.scratch(r.gateItem("DQ1", f, gate.Inputs{Features: f}, "fix the table so it can be read"), f))
 		if res, err := r.dd0(f); err != nil {
 			items = append(items, r.errorItem("DD0", f, err,
 				"write DATA-DICTIONARY.md beside the table (or in a folder above it) with a section for it (skill/vibe/formats/data-dictionary.md)"))
 		} else {
-			items = append(items, r.resultItem(res, f, ""))
+			items = append(items, r.scratch(r.resultItem(res, f, ""), f))
 		}
 	}
 	for _, f := range r.filesOf(gate.FileMetrics, "") {
@@ -111,14 +111,8 @@ func (r *repo) dataItems() []Item {
 		items = append(items, r.gateItem("DQ3", f, gate.Inputs{Calibration: f}, "fix the calibration file so it can be read"))
 	}
 	for _, rq := range r.rqs {
-		design, ok := designOf(rq)
-		if !ok {
-			continue
-		}
-		if res, err := r.dc0(design); err != nil {
-			items = append(items, r.errorItem("DC0", design, err, "fix the design file and the data folders so they can be read"))
-		} else {
-			items = append(items, r.resultItem(res, design, ""))
+		if design, ok := designOf(rq); ok {
+			items = append(items, r.designItems(rq, design)...)
 		}
 	}
 	return items

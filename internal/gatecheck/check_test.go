@@ -133,6 +133,8 @@ var gateCheckCases = []struct {
 	{name: "salvage-missing", errors: []string{RuleLedger}},
 	{name: "promotion-without-artifacts", errors: []string{RulePromotion}},
 	{name: "promotion-auc-below-baseline", errors: []string{"DQ2", RulePromotion}},
+	{name: "promotion-without-review", errors: []string{RulePromotion}},
+	{name: "promotion-without-d1", errors: []string{RulePromotion}},
 	{name: "unreviewed-claim", errors: []string{RuleReview}},
 	{name: "direction-without-literature", errors: []string{"L-1"}},
 	{name: "direction-placeholder-log", errors: []string{"L-1"}},
@@ -143,7 +145,7 @@ var gateCheckCases = []struct {
 	{name: "dq1-constant-column", errors: []string{"DQ1", RulePromotion}},
 	{name: "dq1-leakage", errors: []string{"DQ1", RulePromotion}},
 	{name: "dq3-perfect-coverage", errors: []string{"DQ3"}},
-	{name: "dc0-unplanned-file", errors: []string{"DC0", RulePromotion}},
+	{name: "dc0-unplanned-file", errors: []string{RulePromotion}, warnings: []string{"DC0"}}, // a scratch file warns; promoting needs DC0 to pass
 	{name: "schema-invalid-b0", errors: []string{"B0"}},
 	{name: "domain-config-unknown-key", errors: []string{RuleDomainConfig}},
 	{name: "evidence-missing", warnings: []string{RuleLedger}},

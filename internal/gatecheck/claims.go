@@ -122,7 +122,9 @@ func (r *repo) ledgerItems() []Item {
 	circular := Item{Gate: RuleCircular, File: r.rel(ledgers[0])}
 	for _, lc := range all {
 		c, rel := lc.c, r.rel(lc.ledger)
-		if c.Status == claim.StatusProvisional || c.Status == claim.StatusPromoted {
+		if c.Status == claim.StatusProvisional {
+			// A promoted claim's review is part of its promotion
+			// (claim-promotion, claim.PromotionShortfall).
 			it := Item{Gate: RuleReview, File: rel, Subject: c.ID}
 			if !cited[c.ID] {
 				it.Findings = append(it.Findings, Finding{Gate: RuleReview, Level: Error, File: rel, Line: c.Line,
@@ -132,7 +134,7 @@ func (r *repo) ledgerItems() []Item {
 			items = append(items, it)
 		}
 		if c.Status == claim.StatusPromoted || c.Status == claim.StatusVerified {
-			items = append(items, r.promotionItem(c, rel))
+			items = append(items, r.promotionItem(c, rel, cited[c.ID]))
 			if cycles := graph.SupportCycles(c.ID); len(cycles) > 0 {
 				circular.Findings = append(circular.Findings, verdictFinding(RuleCircular, rel, c.Line,
 					claim.CycleVerdict(c.ID, cycles, true)))
@@ -294,14 +296,15 @@ var kindNouns = map[string]string{
 	gate.FileMetrics: "metrics file", gate.FileCalibration: "calibration file",
 }
 
-// promotionItem judges a PROMOTED or VERIFIED claim: each gate its tier
-// requires must have its artifacts in the repository and pass when
-// recomputed now.
-func (r *repo) promotionItem(c claim.Claim, rel string) Item {
+// promotionItem judges a PROMOTED or VERIFIED claim by what the hooks ask
+// of a promotion (claim.PromotionGates): each gate its tier requires and D1
+// must have their artifacts in the repository and pass when recomputed
+// now, and a Reviewer 2 report must cite it (reviewed).
+func (r *repo) promotionItem(c claim.Claim, rel string, reviewed bool) Item {
 	it := Item{Gate: RulePromotion, File: rel, Subject: c.ID}
-	required := claim.RequiredGates(c, r.d.Promotion)
+	required := claim.PromotionGates(c, r.d.Promotion)
 	ev := r.evidenceOf(c)
-	intro := fmt.Sprintf("%s is %s (tier %d requires %s)", c.ID, c.Status, claim.EffectiveTier(c), strings.Join(required, ", "))
+	intro := fmt.Sprintf("%s is %s (tier %d requires %s and a review)", c.ID, c.Status, claim.EffectiveTier(c), strings.Join(required, ", "))
 	add := func(lvl Level, msg, fix string) {
 		it.Findings = append(it.Findings, Finding{Gate: RulePromotion, Level: lvl, File: rel, Line: c.Line,
 			Message: intro + " but " + msg, Fix: fix})
@@ -316,6 +319,11 @@ func (r *repo) promotionItem(c claim.Claim, rel string) Item {
 		}
 		if len(files) == 0 {
 			fix := fmt.Sprintf("add the %s to the claim's evidence and pass `vibe gate run %s --claim %s`%s", noun, id, c.ID, demote)
+			if id == claim.PromotionGate {
+				record, _ := PromotionRecord(r.root, c)
+				fix = fmt.Sprintf("write %s (confounder harness ROBUST, 3+ falsification attempts, a counter-evidence search; skill/vibe/schemas/claim-promotion.schema.json) and pass `vibe gate run D1 --claim %s`%s",
+					record, c.ID, demote)
+			}
 			if id == "DC0" {
 				fix = fmt.Sprintf("write DESIGN.md in the research question the claim's evidence names (skill/vibe/formats/design-file.md) and pass `vibe gate run DC0 --claim %s`%s", c.ID, demote)
 			}
@@ -333,6 +341,10 @@ func (r *repo) promotionItem(c claim.Claim, rel string) Item {
 					fmt.Sprintf("fix what %s reports and run `vibe gate run %s --claim %s`%s", id, id, c.ID, demote))
 			}
 		}
+	}
+	if !reviewed {
+		add(Error, fmt.Sprintf("no review under %s/ cites it", reviewDir),
+			fmt.Sprintf("have reviewer2 review it (`/vibe:review %s`) and write the report under the research question's 05-reviewer2/%s", c.ID, demote))
 	}
 	return it
 }

@@ -35,10 +35,12 @@
 //     root parse without errors; a claim killed for insufficient evidence,
 //     confounding or prematurity names its salvaged seed; evidence files of
 //     claims that are not killed exist (a warning).
-//   - claim-promotion: each PROMOTED or VERIFIED claim has every gate its
-//     tier requires (claim.RequiredGates with the domain's table).
-//   - LAW4-review: each PROVISIONAL or PROMOTED claim is cited
-//     (claim.CitedClaims) by a file under some 05-reviewer2/ folder.
+//   - claim-promotion: each PROMOTED or VERIFIED claim has what the hooks
+//     ask of a promotion (claim.PromotionGates with the domain's table):
+//     every gate its tier requires, D1 (its <claim>-promotion.json record),
+//     and a file under some 05-reviewer2/ folder that cites it.
+//   - LAW4-review: each PROVISIONAL claim is cited (claim.CitedClaims) by a
+//     file under some 05-reviewer2/ folder.
 //   - D1-circular-logic: a PROMOTED or VERIFIED claim whose support is
 //     circular is an error (claim.CycleVerdict with promoting set); other
 //     cycles in the evidence graph are one warning.

@@ -132,3 +132,32 @@ func listRQs(root, vibe string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// PromotionRecord names claim c's D1 record (project-relative, forward
+// slashes): the file `vibe gate run D1 --claim` validates when there is one
+// (exists), else where to write it, 04-results/<claim>-promotion.json in
+// the first research question its evidence names, or in the project's
+// first research question, or at .vibe-science/04-results/ with none.
+func PromotionRecord(root string, c claim.Claim) (rel string, exists bool) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		abs = root
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	r := &repo{root: abs, vibe: filepath.Join(abs, project.Dir), cache: map[string]cached{}}
+	r.rqs = listRQs(abs, r.vibe)
+	ev := r.evidenceOf(c)
+	if files, _ := r.gateArtifactsOnDisk(c, ev, claim.PromotionGate); len(files) > 0 {
+		return r.rel(files[0]), true
+	}
+	dir := r.vibe
+	switch {
+	case len(ev.rqs) > 0:
+		dir = ev.rqs[0]
+	case len(r.rqs) > 0:
+		dir = r.rqs[0]
+	}
+	return r.rel(filepath.Join(dir, "04-results", c.ID+"-promotion.json")), false
+}

@@ -123,9 +123,9 @@ var ledgerRules = map[string]Rule{
 	RuleLedger: {RuleLedger, "Claim ledger consistency",
 		"Every entry of CLAIM-LEDGER.md parses, so its claims are tracked, and every claim killed for a reason that may hide a good question names its salvaged seed."},
 	RulePromotion: {RulePromotion, "Promoted claims have their gates",
-		"A PROMOTED or VERIFIED claim has, in the repository, the artifacts of every gate its tier requires, and each of those gates passes when recomputed now."},
+		"A PROMOTED or VERIFIED claim has, in the repository, the artifacts of every gate its tier requires and of D1, each of those gates passes when recomputed now, and a Reviewer 2 report cites it."},
 	RuleReview: {RuleReview, "Claims are reviewed (LAW 4)",
-		"A PROVISIONAL or PROMOTED claim is cited by at least one Reviewer 2 report under 05-reviewer2/."},
+		"A PROVISIONAL claim is cited by at least one Reviewer 2 report under 05-reviewer2/ (a promoted one, by claim-promotion)."},
 	RuleCircular: {RuleCircular, "No circular support (D1)",
 		"No claim rests, through its evidence, dependencies and the reviews that cite it, on itself."},
 }

@@ -207,7 +207,9 @@ func TestClaimInputs(t *testing.T) {
 		{"DQ3 needs calibration evidence", withEvidence("RQ-001-offtarget/04-results/metrics.json"), "DQ3", gate.Inputs{}, gate.Inputs{}},
 		{"B0 artifact from the research question", withEvidence("RQ-001-offtarget/04-results/metrics.json"), "B0", gate.Inputs{},
 			gate.Inputs{Artifact: filepath.Join(rq, "00-brainstorm", "B0.json")}},
-		{"D1 needs the claim's own record", withEvidence("RQ-001-offtarget/04-results/metrics.json"), "D1", gate.Inputs{}, gate.Inputs{}},
+		{"D1 needs the claim's own record", claim.Claim{ID: "C-002", Evidence: []string{"RQ-001-offtarget/04-results/metrics.json"}}, "D1", gate.Inputs{}, gate.Inputs{}},
+		{"D1 finds the claim's record in its research question", withEvidence("RQ-001-offtarget/04-results/metrics.json"), "D1", gate.Inputs{},
+			gate.Inputs{Artifact: filepath.Join(rq, "04-results", "C-001-promotion.json")}},
 		{"evidence relative to the root", withEvidence(".vibe-science/RQ-001-offtarget/04-results/calibration.json"), "DQ3", gate.Inputs{},
 			gate.Inputs{Calibration: filepath.Join(rq, "04-results", "calibration.json")}},
 		{"no evidence, no inputs", claim.Claim{ID: "C-009"}, "DQ4", gate.Inputs{}, gate.Inputs{}},
@@ -219,5 +221,31 @@ func TestClaimInputs(t *testing.T) {
 		if !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s: got %+v\nwant %+v", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestPromotionRecord: a claim's D1 record is the file `vibe gate run D1
+// --claim` reads when there is one, else where to write it: the first
+// research question its evidence names, else the project's first.
+func TestPromotionRecord(t *testing.T) {
+	root := fixture(t)
+	for _, tc := range []struct {
+		c      claim.Claim
+		rel    string
+		exists bool
+	}{
+		{claim.Claim{ID: "C-001", Evidence: []string{"RQ-001-offtarget/04-results/FINDINGS.json#auc"}},
+			".vibe-science/RQ-001-offtarget/04-results/C-001-promotion.json", true},
+		{claim.Claim{ID: "C-002", Evidence: []string{"RQ-001-offtarget/04-results/metrics.json"}},
+			".vibe-science/RQ-001-offtarget/04-results/C-002-promotion.json", false},
+		{claim.Claim{ID: "C-007"}, ".vibe-science/RQ-001-offtarget/04-results/C-007-promotion.json", false},
+	} {
+		rel, exists := PromotionRecord(root, tc.c)
+		if rel != tc.rel || exists != tc.exists {
+			t.Errorf("%s: %s %v, want %s %v", tc.c.ID, rel, exists, tc.rel, tc.exists)
+		}
+	}
+	if rel, _ := PromotionRecord(t.TempDir(), claim.Claim{ID: "C-001"}); rel != ".vibe-science/04-results/C-001-promotion.json" {
+		t.Errorf("a project without research questions: %s", rel)
 	}
 }

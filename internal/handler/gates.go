@@ -14,9 +14,14 @@ import (
 func EventGates() map[string][]string {
 	return map[string][]string{
 		hook.PreToolUse:  sortedCopy(PreToolUseGates),
-		hook.PostToolUse: artifact.Gates(),
+		hook.PostToolUse: sortedCopy(append(artifact.Gates(), PostToolUseNets...)),
 	}
 }
+
+// PostToolUseNets are the gates PostToolUse judges on disk besides the
+// artifacts' (artifact.Gates), whatever wrote the file: D1 on a changed
+// claim ledger (ledgerNet) and L-1 on a changed direction (directionNet).
+var PostToolUseNets = []string{"D1", "L-1"}
 
 // GateEvents inverts EventGates: for each gate, the hook events that run it,
 // in the order PreToolUse, PostToolUse.

@@ -184,14 +184,26 @@ func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (h
 	}
 	// Protected files changed without an allowed write are restored first,
 	// whatever the database's state, so what is gated and recorded below is
-	// the restored content.
-	restored := tamper.AfterTool(ctx, env, ev, in)
+	// the restored content; a claim ledger's change is judged as an edit
+	// of it is (ledgerNet), and put back when it promotes a claim that
+	// lacks what its promotion needs.
+	net := &ledgerNet{env: env, proj: proj}
+	for _, f := range call.Files {
+		if f.Op == "write" && ledger.IsLedger(f.Path) && ev.ToolName != "Bash" && ev.ToolName != "PowerShell" {
+			net.judged = append(net.judged, f.Path)
+		}
+	}
+	restored := tamper.AfterTool(ctx, env, ev, in, net.veto(ctx))
+	call.addChanged(net.changed)
+	rests := net.resting(ev.ToolName)
 	// What is judged on disk needs no database: the restored files, a
 	// write the role may not make, the gates of the changed artifacts.
-	onDisk := func(g gated) []verdict.Verdict {
+	onDisk := func(g gated, st *store.Store) []verdict.Verdict {
 		vs := append([]verdict.Verdict(nil), restored...)
 		vs = append(vs, notRestored(protectedChanges(env, ev, call), restored)...)
-		return append(vs, g.verdicts(ev)...)
+		vs = append(vs, rests...)
+		vs = append(vs, g.verdicts(ev)...)
+		return append(vs, g.direction...)
 	}
 	st, err := env.Store(ctx)
 	if err != nil {
@@ -201,9 +213,12 @@ func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (h
 		} else {
 			env.Note("the memory database is unavailable (%v); this %s call was not recorded in the research spine", err, ev.ToolName)
 		}
-		return hookrun.Outcome{Verdicts: onDisk(gateArtifacts(ctx, env, nil, ev, call, now))}, nil
+		g := gateArtifacts(ctx, env, nil, ev, call, now)
+		g.directionNet(ctx, env, nil, ev, proj, lit != nil)
+		return hookrun.Outcome{Verdicts: onDisk(g, nil)}, nil
 	}
 	g := gateArtifacts(ctx, env, st, ev, call, now)
+	g.directionNet(ctx, env, st, ev, proj, lit != nil)
 	call.Entry.GateResult = string(g.worst)
 	calls, brief, perr := st.PostToolProbe(ctx, ev.SessionID, proj.Root)
 	if perr != nil {
@@ -269,7 +284,7 @@ func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (h
 			}
 			recordDownloads(ctx, env, st, ev, call, now)
 		})
-		out := hookrun.Outcome{Verdicts: onDisk(g)}
+		out := hookrun.Outcome{Verdicts: onDisk(g, st)}
 		if brief {
 			out.Verdicts = append(out.Verdicts, integrityAfterWrite(ctx, env, st, ev, call, now)...)
 		}
@@ -277,10 +292,10 @@ func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (h
 	}
 	if err := record(ctx); err != nil {
 		refused(err)
-		return hookrun.Outcome{Verdicts: onDisk(g)}, nil
+		return hookrun.Outcome{Verdicts: onDisk(g, st)}, nil
 	}
 	recordDownloads(ctx, env, st, ev, call, now)
-	out := hookrun.Outcome{Verdicts: onDisk(g)}
+	out := hookrun.Outcome{Verdicts: onDisk(g, st)}
 	out.Verdicts = append(out.Verdicts, syncSeeds(ctx, env, st, ev, call, now)...)
 	out.Verdicts = append(out.Verdicts, recordReviews(ctx, env, st, ev, call, now)...)
 	out.Verdicts = append(out.Verdicts, integrityAfterWrite(ctx, env, st, ev, call, now)...)
@@ -292,6 +307,23 @@ func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (h
 		out.Verdicts = append(out.Verdicts, observer.Verdicts(raised)...)
 	}
 	return out, nil
+}
+
+// addChanged adds the files found changed on disk that the call did not
+// name (a claim ledger a script rewrote) as files it wrote: their claim
+// events are recorded, and their provenance.
+func (call *Call) addChanged(rels []string) {
+	for _, rel := range rels {
+		named := false
+		for _, f := range call.Files {
+			named = named || f.Op == "write" && f.Path == rel
+		}
+		if !named {
+			t := record.Touched{Path: rel, Op: "write"}
+			t.SHA256, t.Size = checksum(absUnder(call.Project, rel), nil)
+			call.Files = append(call.Files, t)
+		}
+	}
 }
 
 // recordAfterReply: the call's record may follow the reply, because no

@@ -71,3 +71,72 @@ func benchHandle(b *testing.B, tool string, response map[string]any) {
 		run(i)
 	}
 }
+
+// BenchmarkHandleTableRewrite is PostToolUse inside the resident process
+// after a script rewrote a features table of 10,000 rows and 50 columns
+// that the design does not plan (a `vibe init` project's template design):
+// DQ1, DD0 and DC0 judge it, and its deviation is told once per session.
+func BenchmarkHandleTableRewrite(b *testing.B) {
+	home := b.TempDir()
+	root, _ := filepath.EvalSymlinks(b.TempDir())
+	os.MkdirAll(filepath.Join(root, ".git"), 0o755)
+	if _, err := initproj.Init(project.Project{Root: root, Git: true}, initproj.Options{RQ: "RQ-001", Now: time.Now()}); err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(home, "db", "vibe-science.db"), store.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	data := filepath.Join(root, ".vibe-science", "RQ-001", "02-data")
+	table := filepath.Join(data, "processed", "features.csv")
+	os.MkdirAll(filepath.Dir(table), 0o755)
+	cols := []string{"site_id"}
+	for i := 1; i < 49; i++ {
+		cols = append(cols, fmt.Sprintf("f%02d", i))
+	}
+	cols = append(cols, "label")
+	var dict strings.Builder
+	dict.WriteString("# Data dictionary\n\n## processed/features.csv\n\n| column | type | unit | description |\n|---|---|---|---|\n")
+	for _, c := range cols {
+		fmt.Fprintf(&dict, "| %s | float | - | feature %s |\n", c, c)
+	}
+	os.WriteFile(filepath.Join(data, "DATA-DICTIONARY.md"), []byte(dict.String()), 0o644)
+	write := func(seed int) {
+		var t strings.Builder
+		t.WriteString(strings.Join(cols, ",") + "\n")
+		x := uint32(seed*7919 + 1)
+		for row := 0; row < 10000; row++ {
+			fmt.Fprintf(&t, "s%05d", row)
+			for c := 1; c < 49; c++ {
+				x = x*1664525 + 1013904223
+				fmt.Fprintf(&t, ",%.4f", float64(x%10000)/10000)
+			}
+			fmt.Fprintf(&t, ",%d\n", x>>31)
+		}
+		os.WriteFile(table, []byte(t.String()), 0o644)
+	}
+	envv := map[string]string{"VIBE_HOME": home, "HOME": home, "VIBE_WORKER": "off"}
+	run := func(i int) {
+		raw, _ := json.Marshal(map[string]any{"session_id": "bench", "cwd": root, "hook_event_name": "PostToolUse",
+			"tool_name": "Bash", "tool_input": map[string]any{"command": "python3 03-analysis/extract.py"},
+			"tool_response": map[string]any{"stdout": "wrote 10000 rows"}, "tool_use_id": fmt.Sprintf("toolu_%d", i), "duration_ms": 900})
+		e := &hookrun.Env{Stdin: bytes.NewReader(raw), Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}, Now: time.Now,
+			Getenv: func(k string) string { return envv[k] }}
+		e.UseStore(st)
+		if code := hookrun.Main(PostToolUse, e); code != 0 {
+			b.Fatalf("exit %d", code)
+		}
+	}
+	run(-1)
+	write(0)
+	run(-2)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		write(i + 1)
+		b.StartTimer()
+		run(i)
+	}
+}

@@ -3,7 +3,6 @@ package handler
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"time"
 
 	"github.com/vibe-science/vibe/internal/artifact"
@@ -28,6 +27,26 @@ type gated struct {
 	worst     gate.Status
 	statusFor map[string]gate.Status // rel path → worst status of the gates run on it
 	profiles  map[string][]byte      // rel path → DQ1's profile of the table
+	// since is when the call began, as far as file times tell; written
+	// are the files it named as written (project-relative).
+	since   time.Time
+	written map[string]bool
+	// said are the deviations (artifact.Judgement.Deviation) told in this
+	// reply, quiet those already told in the session: a deviation is said
+	// once per file and session (store.Noticed).
+	said  []string
+	quiet map[string]bool
+	// direction are the blocks of gate L-1 on directions found changed
+	// (directionNet), nets their results for the record.
+	direction []verdict.Verdict
+	nets      []netResult
+}
+
+// netResult is a gate result a hook's net reached on a file outside the
+// artifact gates (L-1 on a direction).
+type netResult struct {
+	rel string
+	res gate.Result
 }
 
 // gateArtifacts finds the research artifacts this call changed, whatever
@@ -66,7 +85,12 @@ func gateArtifacts(ctx context.Context, env *hookrun.Env, st *store.Store, ev *h
 			return out, nil
 		}
 	}
-	g := gated{statusFor: map[string]gate.Status{}, profiles: map[string][]byte{}}
+	g := gated{statusFor: map[string]gate.Status{}, profiles: map[string][]byte{}, since: since, written: map[string]bool{}}
+	for _, f := range call.Files {
+		if f.Op == "write" {
+			g.written[f.Path] = true
+		}
+	}
 	g.scan = ArtifactTracker.Scan(proj.Root, d, written, since, load)
 	if len(g.scan.Changes) == 0 {
 		return g
@@ -106,6 +130,7 @@ func gateArtifacts(ctx context.Context, env *hookrun.Env, st *store.Store, ev *h
 	for _, j := range g.judged {
 		ArtifactTracker.Judged(proj.Root, j.Abs, string(g.statusFor[j.Rel]), j.Profile)
 	}
+	g.quietDeviations(ctx, env, st, ev, proj)
 	return g
 }
 
@@ -144,6 +169,37 @@ func groupsKept(judged []artifact.Judgement, command, cwd, root string, d gate.D
 	for i := range judged {
 		if c, ok := checks[judged[i].Abs]; ok && judged[i].Result.Gate == "DQ1" {
 			judged[i].Result.AddCheck(c)
+		}
+	}
+}
+
+// checkDeviation names deviations in the session's notices.
+const checkDeviation = "DC0"
+
+// quietDeviations sorts the deviations judged after this call into those
+// to say (said) and those already said in the session (quiet); without a
+// database each is said.
+func (g *gated) quietDeviations(ctx context.Context, env *hookrun.Env, st *store.Store, ev *hook.Event, proj project.Project) {
+	var rels []string
+	for _, j := range g.judged {
+		if j.Deviation && j.Result.Status == gate.StatusWarn {
+			rels = append(rels, j.Rel)
+		}
+	}
+	if len(rels) == 0 {
+		return
+	}
+	g.quiet = map[string]bool{}
+	if st != nil {
+		noticed, err := st.Noticed(ctx, ev.SessionID, proj.Root, checkDeviation, rels)
+		if err != nil {
+			env.Logf("read the session's notices: %v", err)
+		}
+		g.quiet = noticed
+	}
+	for _, rel := range rels {
+		if !g.quiet[rel] {
+			g.said = append(g.said, rel)
 		}
 	}
 }
@@ -194,6 +250,12 @@ func (g gated) record(ctx context.Context, tx *store.Tx, ev *hook.Event, proj pr
 			return err
 		}
 	}
+	for _, n := range g.nets {
+		if _, err := tx.AddGateCheck(ctx, record.GateCheck{Session: ev.SessionID, Project: proj.Root,
+			Result: n.res.Record(), Inputs: []record.GateInput{{Path: n.rel}}, At: now}); err != nil {
+			return err
+		}
+	}
 	put := func(s artifact.State) error {
 		return tx.PutArtifactState(ctx, record.ArtifactState{Project: proj.Root, Path: s.Rel, Kind: s.Kind, Size: s.Size,
 			MtimeNS: s.MtimeNS, SHA256: s.SHA256, Status: s.Status, Profile: s.Profile, At: now})
@@ -229,28 +291,71 @@ func (g gated) record(ctx context.Context, tx *store.Tx, ev *hook.Event, proj pr
 			return err
 		}
 	}
-	return nil
+	return tx.AddNotices(ctx, ev.SessionID, proj.Root, checkDeviation, g.said, now)
 }
 
 // verdicts are what Claude is told in this turn: each FAIL blocks (the
 // file is already written; the reason says what is wrong and the fix),
-// each WARN, including a gate that could not decide, is context.
+// each WARN, including a gate that could not decide, is context; a
+// deviation already told in the session is not told again, and the
+// deviations of one file (DC0's, a data gate's on a scratch table) are one
+// warning. Each names the file that changed: during this call (the call
+// named it, or its time is the call's), or before it (a person's copy, a
+// background job).
 func (g gated) verdicts(ev *hook.Event) []verdict.Verdict {
 	var out []verdict.Verdict
+	by := ev.ToolName
+	if by == "" {
+		by = "tool"
+	}
+	deviation := map[string]int{} // rel → index in out of its one warning
 	for _, j := range g.judged {
 		if j.Result.Status != gate.StatusFail && j.Result.Status != gate.StatusWarn {
 			continue
 		}
-		v := j.Result.Verdict()
-		by := ev.ToolName
-		if by == "" {
-			by = "tool"
+		if j.Deviation && g.quiet[j.Rel] {
+			continue
 		}
-		v.Reason = fmt.Sprintf("%s changed during this %s call. %s", filepath.ToSlash(j.Rel), by, v.Reason)
+		v := j.Result.Verdict()
+		changed := j.Rel
+		if j.Trigger != "" {
+			changed = j.Trigger
+		}
+		what := fmt.Sprintf("%s changed during this %s call", changed, by)
+		if !g.byCall(changed) {
+			what = fmt.Sprintf("%s changed before this %s call, which did not write it", changed, by)
+		}
+		if changed != j.Rel {
+			what += ", so " + j.Rel + " was judged again"
+		}
+		if j.Deviation {
+			v.Recommendation = "" // the reason says how to record it, and that a scratch file may stay as it is
+			if i, ok := deviation[j.Rel]; ok {
+				out[i].Reason += " " + v.Reason
+				out[i].Evidence.Paths = append(out[i].Evidence.Paths, v.Evidence.Paths...)
+				continue
+			}
+			deviation[j.Rel] = len(out)
+		}
+		v.Reason = what + ". " + v.Reason
 		if len(j.Claims) > 0 {
 			v.Evidence.Claims = append(v.Evidence.Claims, j.Claims...)
 		}
 		out = append(out, v)
 	}
 	return out
+}
+
+// byCall reports whether the changed file rel is this call's doing: the
+// call named it as written, or it was modified after the call began.
+func (g gated) byCall(rel string) bool {
+	if g.written[rel] {
+		return true
+	}
+	for _, c := range g.scan.Changes {
+		if c.Rel == rel {
+			return c.MtimeNS >= g.since.UnixNano()
+		}
+	}
+	return true // not seen by the scan: the judge's own input, named by its trigger
 }

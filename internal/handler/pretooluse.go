@@ -12,6 +12,7 @@ import (
 	"github.com/vibe-science/vibe/internal/claim"
 	"github.com/vibe-science/vibe/internal/edit"
 	"github.com/vibe-science/vibe/internal/gate"
+	"github.com/vibe-science/vibe/internal/gatecheck"
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
 	"github.com/vibe-science/vibe/internal/integrity"
@@ -246,6 +247,9 @@ func findingsCheck(proj project.Project, abs string, proposed []byte, d gate.Dom
 	if res.Status == gate.StatusPass {
 		return nil // recorded after the write, by PostToolUse
 	}
+	for i, in := range res.Inputs {
+		res.Inputs[i] = proj.Rel(in) // the command to re-run names them as the project does
+	}
 	return []verdict.Verdict{res.Verdict()}
 }
 
@@ -310,33 +314,40 @@ func ledgerBash(ev *hook.Event, paths []string) []verdict.Verdict {
 	return nil
 }
 
-// ledgerCheck judges a Write/Edit/MultiEdit of a claim ledger; the
-// project's domain config may raise the gates each tier requires.
+// ledgerCheck judges a Write/Edit/MultiEdit of a claim ledger before it
+// is written, by the rules the PostToolUse net applies to the ledger on
+// disk (ledgerJudge).
 func ledgerCheck(ctx context.Context, proj project.Project, abs string, old, proposed []byte, d gate.Domain, st *store.Store) []verdict.Verdict {
 	if !ledger.IsLedger(abs) {
 		return nil
 	}
-	var passed ledger.Gates
+	return ledgerJudge(ctx, proj, d, st).Check(ctx, proj.Rel(abs), old, proposed)
+}
+
+// ledgerJudge is the one ledger.Judge of both hooks: the project's domain
+// may raise the gates each tier requires; the gates passed come from the
+// store (none without it: a promotion is then refused); the D1 record is
+// where `vibe gate run D1 --claim` looks (gatecheck.PromotionRecord).
+func ledgerJudge(ctx context.Context, proj project.Project, d gate.Domain, st *store.Store) ledger.Judge {
+	j := ledger.Judge{Project: proj, Table: d.Promotion, Command: gateCommand,
+		Record: func(c claim.Claim) string { rel, _ := gatecheck.PromotionRecord(proj.Root, c); return rel }}
 	var salvaged seeds.Salvaged // nil, not a nil *store.Store, when there is no database
 	if st != nil {
-		passed = func(ctx context.Context, id string) (map[string]bool, error) {
+		j.Passed = func(ctx context.Context, id string) (map[string]bool, error) {
 			return st.PassedGates(ctx, proj.Root, id)
 		}
 		salvaged = st
 	}
-	salvage := func(c claim.Claim) verdict.Verdict {
+	j.Salvage = func(c claim.Claim) verdict.Verdict {
 		serendipity, _ := os.ReadFile(proj.Path(seeds.FileName))
 		return seeds.SalvageVerdict(ctx, salvaged, proj.Root, c, serendipity)
 	}
-	return ledger.PreCheck(ctx, proj, proj.Rel(abs), old, proposed, d.Promotion, passed, gateCommand, salvage)
+	return j
 }
 
-// gateCommand names the command that records a gate for a claim, from the
-// gate registry.
+// gateCommand is the command that passes a gate for a claim: `vibe gate
+// run ID --claim C` finds the gate's inputs from the claim's evidence
+// (gatecheck.ClaimInputs), so it needs no file arguments.
 func gateCommand(gateID, claimID string) string {
-	cmd := "vibe gate run " + gateID
-	if g, ok := gate.Lookup(gateID); ok && g.Command != "" {
-		cmd = g.Command
-	}
-	return fmt.Sprintf("`%s --claim %s`", cmd, claimID)
+	return fmt.Sprintf("`vibe gate run %s --claim %s`", gateID, claimID)
 }

@@ -3,6 +3,8 @@ package handler
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -135,8 +137,9 @@ const changedWithin = 7 * 24 * time.Hour
 func parts(ctx context.Context, env *hookrun.Env, st *store.Store, proj project.Project, has store.SessionParts, changedSince time.Time) []disclosure.Part {
 	var ps []disclosure.Part
 	if d, err := gate.LoadDomain(proj.Root); err == nil {
+		_, statErr := os.Stat(filepath.Join(proj.Root, filepath.FromSlash(gate.DomainConfigPath)))
 		ps = append(ps, disclosure.Part{Layer: disclosure.LayerState, Priority: disclosure.PriorityBlueprint,
-			Lines: []string{literature.Line(d.Name, d.Literature.Primary)}, More: "vibe literature sources"})
+			Lines: []string{literature.Line(d.Name, d.Literature.Primary, statErr == nil)}, More: "vibe literature sources"})
 	} else {
 		env.Note("%v", err)
 	}

@@ -147,6 +147,7 @@ func hookHome(t *testing.T) (env map[string]string, dir string, st *store.Store)
 	t.Helper()
 	home := t.TempDir()
 	dir, _ = filepath.EvalSymlinks(t.TempDir())
+	os.MkdirAll(filepath.Join(dir, ".vibe-science"), 0o755) // a vibe project (project.OptedIn)
 	env = map[string]string{"VIBE_HOME": home, "HOME": home, "VIBE_WORKER": "off", "CLAUDE_PROJECT_DIR": dir}
 	st, err := store.Open(context.Background(), config.Resolve(func(k string) string { return env[k] }).DB, store.Options{})
 	if err != nil {

@@ -27,8 +27,10 @@ var Stop = hookrun.Spec{
 func handleStop(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
 	proj := env.Project(ev.Cwd)
 	now := env.Now()
-	// The last look at the protected files needs no database.
-	restored := tamper.AtStop(ctx, env, ev)
+	// The last look at the protected files needs no database; a claim
+	// ledger changed since the last call is judged as after a call.
+	net := &ledgerNet{env: env, proj: proj}
+	restored := tamper.AtStop(ctx, env, ev, net.veto(ctx))
 	st, err := env.Store(ctx)
 	if err != nil {
 		env.Note("the memory database is unavailable (%v); the session narrative was not saved", err)
@@ -36,6 +38,19 @@ func handleStop(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.
 	}
 	var out hookrun.Outcome
 	seen := hookrun.Seen(ev, proj.Root, now)
+	if len(net.changed) > 0 {
+		// Their claims count for LAW 4 below.
+		call := Call{Project: proj}
+		call.addChanged(net.changed)
+		if err := st.Tx(ctx, func(tx *store.Tx) error {
+			if err := tx.UpsertSession(ctx, seen); err != nil {
+				return err
+			}
+			return recordClaims(ctx, tx, ev, call, now)
+		}); err != nil {
+			env.Logf("record the claim events of %v: %v", net.changed, err)
+		}
+	}
 	decide := ev.HookEventName != hook.SubagentStop
 	if decide {
 		// Most turns create no claim: one read says so, and nothing is

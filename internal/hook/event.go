@@ -109,6 +109,18 @@ func Decode(data []byte) (*Event, error) {
 	return required(ev)
 }
 
+// CwdOf reads an event's cwd alone, by the fast decoder only (which skips
+// the tool input and response without decoding them), so that an event too
+// large to judge can still be placed in its project; ok is false when that
+// decoder cannot read the event.
+func CwdOf(data []byte) (cwd string, ok bool) {
+	ev, ok := decodeFast(bytes.TrimSpace(data))
+	if !ok {
+		return "", false
+	}
+	return ev.Cwd, true
+}
+
 // decodeJSON is Decode by encoding/json, for what decodeFast leaves to it.
 func decodeJSON(data []byte) (*Event, error) {
 	var ev Event

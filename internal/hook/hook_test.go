@@ -99,3 +99,25 @@ func FuzzDecode(f *testing.F) {
 		_ = ev.Files()
 	})
 }
+
+// TestCwdOf: the cwd of an event is read without decoding the rest, also
+// from an event far larger than a hook judges; input the fast decoder
+// cannot read gives no answer.
+func TestCwdOf(t *testing.T) {
+	big := `{"session_id":"s","hook_event_name":"PreToolUse","tool_input":{"content":"` + strings.Repeat("x", 9<<20) + `"},"cwd":"/home/r/p"}`
+	for _, c := range []struct {
+		in, cwd string
+		ok      bool
+	}{
+		{big, "/home/r/p", true},
+		{` {"cwd":"/a"} `, "/a", true},
+		{`{"session_id":"s"}`, "", true},
+		{`{"Cwd":"/a"}`, "", false},
+		{`not json`, "", false},
+	} {
+		cwd, ok := CwdOf([]byte(c.in))
+		if cwd != c.cwd || ok != c.ok {
+			t.Errorf("CwdOf(%.40q) = %q, %v; want %q, %v", c.in, cwd, ok, c.cwd, c.ok)
+		}
+	}
+}

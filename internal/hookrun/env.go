@@ -133,6 +133,14 @@ func (e *Env) Project(cwd string) project.Project {
 	return *e.proj
 }
 
+// Enforced reports whether vibe acts on an event from cwd: the project
+// opted in (project.OptedIn: a .vibe-science folder at or above its root),
+// or the user turned enforcement on everywhere (config.EnforcedEverywhere).
+// Elsewhere every hook is silent and records nothing (Main).
+func (e *Env) Enforced(cwd string) bool {
+	return project.OptedIn(e.Project(cwd).Root, e.Paths().Home) || config.EnforcedEverywhere(e.Getenv, e.Settings())
+}
+
 // Settings are the user's settings; a broken settings file is reported to
 // the user once and the defaults are used.
 func (e *Env) Settings() config.Settings {

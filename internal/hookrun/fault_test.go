@@ -27,8 +27,9 @@ type faultRig struct {
 }
 
 func newFaultRig(t *testing.T) *faultRig {
-	home := t.TempDir()
-	return &faultRig{t: t, home: home, project: t.TempDir(),
+	home, proj := t.TempDir(), t.TempDir()
+	os.MkdirAll(filepath.Join(proj, ".vibe-science"), 0o755) // a vibe project (project.OptedIn)
+	return &faultRig{t: t, home: home, project: proj,
 		env: map[string]string{"VIBE_HOME": home, "HOME": home, "VIBE_WORKER": "off"}}
 }
 

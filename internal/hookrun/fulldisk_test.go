@@ -29,6 +29,7 @@ func TestFullDisk(t *testing.T) {
 	t.Cleanup(func() { exec.Command("umount", "-l", mnt).Run() })
 	env := map[string]string{"VIBE_HOME": mnt, "HOME": mnt, "VIBE_WORKER": "off"}
 	project := t.TempDir()
+	os.MkdirAll(filepath.Join(project, ".vibe-science"), 0o755) // a vibe project (project.OptedIn)
 	run := func(folder string, event map[string]any) (int, string) {
 		raw, _ := json.Marshal(event)
 		var out bytes.Buffer

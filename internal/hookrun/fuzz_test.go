@@ -23,7 +23,7 @@ func FuzzMain(f *testing.F) {
 			var out bytes.Buffer
 			env := &hookrun.Env{Stdin: bytes.NewReader(data), Stdout: &out, Stderr: &bytes.Buffer{},
 				Now:    func() time.Time { return time.Unix(1_800_000_000, 0) },
-				Getenv: func(k string) string { return map[string]string{"VIBE_HOME": home}[k] }}
+				Getenv: func(k string) string { return map[string]string{"VIBE_HOME": home, "VIBE_ENFORCE": "everywhere"}[k] }}
 			if code := hookrun.Main(spec, env); code != 0 {
 				t.Fatalf("%s exit %d", spec.Name, code)
 			}

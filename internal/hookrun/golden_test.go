@@ -108,7 +108,10 @@ func runCase(t *testing.T, spec hookrun.Spec, c goldenCase) goldenOut {
 		}
 	}
 	dbPath := filepath.Join(home, "db", "vibe-science.db")
-	env := map[string]string{"VIBE_HOME": home, "HOME": home, "VIBE_BUSY_TIMEOUT_MS": "200", "VIBE_WORKER": "off"}
+	// The recorded events name folders that do not exist here
+	// (/home/researcher/project): enforcement is on everywhere, as if each
+	// had run `vibe init` (TestSilentOutsideAProject covers the opt-in).
+	env := map[string]string{"VIBE_HOME": home, "HOME": home, "VIBE_BUSY_TIMEOUT_MS": "200", "VIBE_WORKER": "off", "VIBE_ENFORCE": "everywhere"}
 	var lock *sql.Tx
 	switch c.Setup {
 	case "":

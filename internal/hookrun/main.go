@@ -2,6 +2,7 @@ package hookrun
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -72,15 +73,18 @@ func Main(spec Spec, env *Env) int {
 		env = OSEnv()
 	}
 	defer env.close()
-	if n := env.Getenv(RelayNoteVar); n != "" {
-		env.Note("%s", n)
-		env.Logf("%s: %s", spec.Name, n)
-	}
 	event := ""
 	if len(spec.Events) > 0 {
 		event = spec.Events[0]
 	}
 	outcome, ev, err := run(spec, env)
+	if err == errNotEnforced {
+		return 0 // not a vibe project: no reply, no record (Env.Enforced)
+	}
+	if n := env.Getenv(RelayNoteVar); n != "" {
+		env.Note("%s", n)
+		env.Logf("%s: %s", spec.Name, n)
+	}
 	if ev != nil && (len(spec.Events) == 0 || slices.Contains(spec.Events, ev.HookEventName) || known(ev.HookEventName)) {
 		event = ev.HookEventName // an unknown name gets the reply of the event this route serves
 	}
@@ -117,6 +121,13 @@ func run(spec Spec, env *Env) (o Outcome, ev *hook.Event, err error) {
 	if err != nil {
 		return o, nil, fault.E(fault.Invalid, "read stdin", err)
 	}
+	// Claude Code names the project in the environment, so an event of a
+	// folder that is no vibe project is dropped before it is decoded (a
+	// write too large to judge there is none of vibe's business either).
+	named := env.Getenv(project.EnvProjectDir) != ""
+	if named && !env.Enforced("") {
+		return o, nil, errNotEnforced
+	}
 	if int64(len(data)) > max {
 		return o, nil, fault.Errorf(fault.Invalid, "read stdin", "event larger than %d bytes", max)
 	}
@@ -125,6 +136,9 @@ func run(spec Spec, env *Env) (o Outcome, ev *hook.Event, err error) {
 		judged = DefaultMaxJudged
 	}
 	if int64(len(data)) > judged {
+		if cwd, ok := hook.CwdOf(data); ok && !named && !env.Enforced(cwd) {
+			return o, nil, errNotEnforced
+		}
 		return o, nil, fault.Errorf(fault.Invalid, "read stdin",
 			"the event is %.1f MB, more than the %d MB vibe can check within the hook's time limit; write large content with a script in smaller parts",
 			float64(len(data))/(1<<20), judged>>20)
@@ -132,6 +146,9 @@ func run(spec Spec, env *Env) (o Outcome, ev *hook.Event, err error) {
 	ev, err = hook.Decode(data)
 	if err != nil {
 		return o, nil, fault.E(fault.Invalid, "read event", err)
+	}
+	if !named && !env.Enforced(ev.Cwd) {
+		return o, ev, errNotEnforced
 	}
 	if len(spec.Events) > 0 && !slices.Contains(spec.Events, ev.HookEventName) {
 		return o, ev, fault.Errorf(fault.Invalid, "read event",
@@ -181,6 +198,11 @@ func run(spec Spec, env *Env) (o Outcome, ev *hook.Event, err error) {
 		return o, ev, fault.Errorf(fault.Unavailable, spec.Name, "gave up after its %v time budget\n%s", budget, stacks())
 	}
 }
+
+// errNotEnforced is run's answer to an event from a folder where vibe does
+// not act (Env.Enforced): Main then exits 0 with no reply and records
+// nothing.
+var errNotEnforced = errors.New("not a vibe project")
 
 // stacks is every goroutine's stack, at most 64 KB of it: for the log of
 // a handler that overran its budget, where it was waiting is the fix.

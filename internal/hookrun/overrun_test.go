@@ -37,7 +37,7 @@ func TestOverrunningHandlerIsCountedAndCancelled(t *testing.T) {
 	home := t.TempDir()
 	var out bytes.Buffer
 	env := &hookrun.Env{Stdin: strings.NewReader(`{"session_id":"s","hook_event_name":"Stop"}`), Stdout: &out, Stderr: &bytes.Buffer{},
-		Now: time.Now, Getenv: func(k string) string { return map[string]string{"VIBE_HOME": home}[k] },
+		Now: time.Now, Getenv: func(k string) string { return map[string]string{"VIBE_HOME": home, "VIBE_ENFORCE": "everywhere"}[k] },
 		Context: parent,
 		Go: func(f func()) {
 			started++
@@ -91,7 +91,7 @@ func TestCancelledProcessSaysStopped(t *testing.T) {
 	home := t.TempDir()
 	var out bytes.Buffer
 	env := &hookrun.Env{Stdin: strings.NewReader(`{"session_id":"s","hook_event_name":"Stop"}`), Stdout: &out, Stderr: &bytes.Buffer{},
-		Now: time.Now, Getenv: func(k string) string { return map[string]string{"VIBE_HOME": home}[k] }, Context: parent}
+		Now: time.Now, Getenv: func(k string) string { return map[string]string{"VIBE_HOME": home, "VIBE_ENFORCE": "everywhere"}[k] }, Context: parent}
 	hookrun.Main(spec, env)
 	if !strings.Contains(out.String(), "stopped before it decided: the process running it is shutting down (context canceled)") {
 		t.Errorf("reply %s", out.String())
@@ -104,7 +104,7 @@ func TestCancelledProcessSaysStopped(t *testing.T) {
 func TestWithStreamsSharesTheStore(t *testing.T) {
 	home := t.TempDir()
 	env := &hookrun.Env{Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{},
-		Now: time.Now, Getenv: func(k string) string { return map[string]string{"VIBE_HOME": home}[k] }}
+		Now: time.Now, Getenv: func(k string) string { return map[string]string{"VIBE_HOME": home, "VIBE_ENFORCE": "everywhere"}[k] }}
 	st, err := env.Store(context.Background())
 	if err != nil {
 		t.Fatal(err)

@@ -1,8 +1,9 @@
-// Package ledger connects the claim ledger on disk to the hooks. Before a
-// write it computes the ledger the call would produce and judges it
-// (promotions need their gates, a promoted claim's support may not be
-// circular); after a write it turns the change since the last snapshot into
-// claim events; it records R2 reviews that cite claims; and at Stop it
+// Package ledger connects the claim ledger on disk to the hooks. It judges
+// an edit of the ledger (Judge: promotions need their tier's gates, D1 and a
+// review, claim.PromotionShortfall; a promoted claim's support may not be
+// circular) before a write on the proposed content and after any call on
+// the ledger on disk, whatever wrote it; after a change it turns the change
+// since the last snapshot into claim events; it records R2 reviews that cite claims; and at Stop it
 // applies LAW 4 (claims created in the session must be reviewed, killed or
 // disputed). Parsing and diffing live in internal/claim; SQL in store,
 // reached only through the Writes and StopWrites interfaces of store.go.
@@ -50,18 +51,38 @@ func IsReview(rel string) bool {
 // is unavailable.
 type Gates func(ctx context.Context, claimID string) (map[string]bool, error)
 
-// Command returns the command that runs a gate for a claim.
+// Command returns the command that passes a gate for a claim.
 type Command func(gateID, claimID string) string
 
 // Salvage judges a claim the write kills (the Salvagente rule); nil skips it.
 type Salvage func(killed claim.Claim) verdict.Verdict
 
-// PreCheck judges a proposed ledger. It denies promotions whose required
-// gates have not passed (listing each missing gate and its command),
-// promotions whose support is circular, and kills that salvage reports;
-// it warns about unparseable entries and removed claims.
-func PreCheck(ctx context.Context, proj project.Project, rel string, old, proposed []byte,
-	table map[int][]string, passed Gates, command Command, salvage Salvage) []verdict.Verdict {
+// Judge is what an edit of a claim ledger is judged with: before it is
+// written (PreToolUse, on the proposed content) and after (PostToolUse, on
+// the ledger on disk, whatever wrote it), by the same rules.
+type Judge struct {
+	Project project.Project
+	// Table is the domain's promotion table; nil means the methodology's.
+	Table map[int][]string
+	// Passed says which gates passed for a claim; nil: the record is
+	// unavailable, and every promotion is refused for want of it.
+	Passed Gates
+	// Command names the command that passes a gate for a claim.
+	Command Command
+	// Record names where a claim's D1 record is, or goes when there is
+	// none yet (gatecheck.PromotionRecord); nil names the usual place.
+	Record func(c claim.Claim) string
+	// Salvage judges the claims the edit kills; nil skips them.
+	Salvage Salvage
+}
+
+// Check judges the edit of the ledger rel from old to proposed. A promotion
+// (to PROMOTED or VERIFIED, a claim written straight in as one included)
+// is a BLOCK unless claim.PromotionShortfall finds nothing missing: every
+// gate of its tier and D1 passed for it, and a Reviewer 2 report cites it;
+// its support may not be circular either. A kill Salvage reports is judged
+// by it. Unreadable entries and removed claims are WARNs.
+func (j Judge) Check(ctx context.Context, rel string, old, proposed []byte) []verdict.Verdict {
 	oldL, _ := claim.ParseLedger(old)
 	newL, errs := claim.ParseLedger(proposed)
 	events := claim.Diff(oldL, newL)
@@ -85,13 +106,13 @@ func PreCheck(ctx context.Context, proj project.Project, rel string, old, propos
 		v.Evidence.Claims = removed
 		out = append(out, v)
 	}
-	if salvage != nil {
+	if j.Salvage != nil {
 		for _, e := range events {
 			if e.Type != claim.EventKilled {
 				continue
 			}
 			if c, ok := newL.Find(e.ClaimID); ok {
-				if v := salvage(c); v.Result != verdict.Pass {
+				if v := j.Salvage(c); v.Result != verdict.Pass {
 					out = append(out, v)
 				}
 			}
@@ -101,43 +122,48 @@ func PreCheck(ctx context.Context, proj project.Project, rel string, old, propos
 	if len(promoted) == 0 {
 		return out
 	}
-	// An unreadable review only weakens the cycle check; the gates still run.
-	reviews, _ := ReadReviews(proj)
+	// An unreadable review only weakens the cycle check and counts as no
+	// review; the gates still run.
+	reviews, _ := ReadReviews(j.Project)
+	cited := map[string]bool{}
+	for _, content := range reviews {
+		for _, id := range claim.CitedClaims(content) {
+			cited[id] = true
+		}
+	}
 	graph := claim.BuildGraph(newL, reviews)
 	for _, id := range promoted {
 		c, _ := newL.Find(id)
-		required := claim.RequiredGates(c, table)
 		var have map[string]bool
 		var err error
-		if passed != nil {
-			have, err = passed(ctx, id)
+		if j.Passed != nil {
+			have, err = j.Passed(ctx, id)
 		}
-		if passed == nil || err != nil {
+		short := claim.PromotionShortfall(c, j.Table, have, cited[id])
+		if j.Passed == nil || err != nil {
 			why := "the gate record is unavailable"
 			if err != nil {
 				why += " (" + err.Error() + ")"
 			}
 			v := verdict.New(CheckPromotion, verdict.Block, verdict.High,
-				fmt.Sprintf("%s cannot be promoted now: %s, so vibe cannot confirm that %s passed.", id, why, strings.Join(required, ", ")),
-				map[string]any{"claim": id, "required": required})
+				fmt.Sprintf("%s cannot be promoted now: %s, so vibe cannot confirm that %s passed.", id, why, strings.Join(short.Required, ", ")),
+				map[string]any{"claim": id, "required": short.Required})
 			v.Recommendation = "Run `vibe doctor`, then retry the promotion."
 			v.Evidence.Claims = []string{id}
 			out = append(out, v)
 			continue
 		}
-		var missing, cmds []string
-		for _, g := range required {
-			if !have[g] {
-				missing = append(missing, g)
-				cmds = append(cmds, command(g, id))
+		if !short.None() {
+			record := c.ID + "-promotion.json in its research question's 04-results/"
+			if j.Record != nil {
+				record = j.Record(c)
 			}
-		}
-		if len(missing) > 0 {
+			command := func(g string) string { return j.Command(g, id) }
 			v := verdict.New(CheckPromotion, verdict.Block, verdict.High,
-				fmt.Sprintf("%s cannot become %s: its tier %d requires %s, and %s not passed for it yet. Run: %s",
-					id, c.Status, claim.EffectiveTier(c), strings.Join(required, ", "), plural(missing), strings.Join(cmds, "; ")),
-				map[string]any{"claim": id, "status": c.Status, "required": required, "missing": missing})
-			v.Recommendation = "Pass the missing gates for this claim, then promote it again."
+				fmt.Sprintf("%s cannot become %s (tier %d needs %s and a review): %s.",
+					id, c.Status, claim.EffectiveTier(c), strings.Join(short.Required, ", "), short.Missing(id, command, record)),
+				map[string]any{"claim": id, "status": c.Status, "required": short.Required, "missing": short.Gates, "review": !short.Review})
+			v.Recommendation = fmt.Sprintf("Keep %s PROVISIONAL until then, and promote it again.", id)
 			v.Evidence.Claims = []string{id}
 			out = append(out, v)
 		}
@@ -146,13 +172,6 @@ func PreCheck(ctx context.Context, proj project.Project, rel string, old, propos
 		}
 	}
 	return out
-}
-
-func plural(missing []string) string {
-	if len(missing) == 1 {
-		return missing[0] + " has"
-	}
-	return strings.Join(missing, ", ") + " have"
 }
 
 // MaxReviewBytes skips reviewer files larger than any review.

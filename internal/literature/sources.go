@@ -66,8 +66,14 @@ func Labels(ids []string) []string {
 // sources: "[BLUEPRINT] Domain: crispr-off-target. Search first: PubMed,
 // bioRxiv, PMC. Config: .vibe-science/domain-config.json". Pass the
 // project's own primary list (gate.LoadDomain(root).Literature.Primary) so
-// a custom domain is shown as configured.
-func Line(domain string, primary []string) string {
+// a custom domain is shown as configured. configured says the project has
+// its domain config; without one the line points at the command that
+// writes it, never at a file that is not there.
+func Line(domain string, primary []string, configured bool) string {
+	if !configured {
+		return fmt.Sprintf("[BLUEPRINT] Domain: %s (no %s; `vibe init --domain NAME` writes one). Search first: %s",
+			domain, DomainConfigPath, sourceList(primary))
+	}
 	return fmt.Sprintf("[BLUEPRINT] Domain: %s. Search first: %s. Config: %s", domain, sourceList(primary), DomainConfigPath)
 }
 
@@ -78,5 +84,5 @@ func RecommendedLine(domain string) string {
 	if err != nil {
 		return fmt.Sprintf("[BLUEPRINT] Domain: %s is not a shipped domain; run `vibe domain show` and fix %s.", domain, DomainConfigPath)
 	}
-	return Line(domain, src.Primary)
+	return Line(domain, src.Primary, true)
 }

@@ -19,9 +19,13 @@ func TestRecommendedLine(t *testing.T) {
 			t.Errorf("RecommendedLine(%q)\n got %q\nwant %q", tt.domain, got, tt.want)
 		}
 	}
-	if got, want := Line("my-lab", []string{"nasa_ads", "my_wiki"}),
+	if got, want := Line("my-lab", []string{"nasa_ads", "my_wiki"}, true),
 		"[BLUEPRINT] Domain: my-lab. Search first: NASA ADS, my_wiki. Config: .vibe-science/domain-config.json"; got != want {
 		t.Errorf("Line: %q", got)
+	}
+	if got, want := Line("generic", []string{"openalex"}, false),
+		"[BLUEPRINT] Domain: generic (no .vibe-science/domain-config.json; `vibe init --domain NAME` writes one). Search first: OpenAlex"; got != want {
+		t.Errorf("Line without a config: %q", got)
 	}
 }
 

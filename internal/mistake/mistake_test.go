@@ -46,6 +46,7 @@ func TestAFailedCallIsRememberedWithItsFix(t *testing.T) {
 	home := t.TempDir()
 	root, _ := filepath.EvalSymlinks(t.TempDir())
 	os.MkdirAll(filepath.Join(root, ".git"), 0o755)
+	os.MkdirAll(filepath.Join(root, ".vibe-science"), 0o755) // a vibe project (project.OptedIn)
 	env := map[string]string{"VIBE_HOME": home, "HOME": home, "VIBE_WORKER": "off"}
 	clock := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
 	run := func(spec hookrun.Spec, ev map[string]any) string {

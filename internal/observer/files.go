@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/markdown"
 	"github.com/vibe-science/vibe/internal/projectfiles"
 )
@@ -59,6 +60,10 @@ type dataCache struct {
 	Count     int              `json:"count"`
 	Sample    []string         `json:"sample,omitempty"`
 	Truncated bool             `json:"truncated,omitempty"`
+	// DesignNS and DesignSize are the research question's design as the
+	// count saw it: files it does not plan are DC0's deviations, not counted.
+	DesignNS   int64 `json:"design_ns,omitempty"`
+	DesignSize int64 `json:"design_size,omitempty"`
 }
 
 // maxStateRead bounds how much of STATE.md is read.
@@ -233,6 +238,9 @@ func (c dataCache) valid(dataDir string) bool {
 	if (dict != "") != c.HasDict || (info != nil && (info.ModTime().UnixNano() != c.DictNS || info.Size() != c.DictSize)) {
 		return false
 	}
+	if _, ns, size := designOf(dataDir); ns != c.DesignNS || size != c.DesignSize {
+		return false
+	}
 	d, err := openDirStat(dataDir)
 	if err != nil {
 		return false
@@ -244,6 +252,18 @@ func (c dataCache) valid(dataDir string) bool {
 		}
 	}
 	return true
+}
+
+// designOf is the design of the research question holding dataDir
+// (DESIGN.md, else DESIGN.json), with its mtime and size; "" for none.
+func designOf(dataDir string) (string, int64, int64) {
+	for _, name := range []string{"DESIGN.md", "DESIGN.json"} {
+		p := filepath.Join(filepath.Dir(dataDir), name)
+		if info, err := os.Stat(p); err == nil && info.Mode().IsRegular() {
+			return p, info.ModTime().UnixNano(), info.Size()
+		}
+	}
+	return "", 0, 0
 }
 
 // maxSample is how many undocumented files an alert names.
@@ -260,6 +280,20 @@ func listData(dataDir string, budget *int) dataCache {
 		c.HasDict, c.DictNS, c.DictSize = true, info.ModTime().UnixNano(), info.Size()
 		if raw, err := os.ReadFile(dict); err == nil {
 			doc = parseDictionary(raw)
+		}
+	}
+	// A file the research question's design does not plan (a scratch
+	// copy, a sample) is a deviation DC0 warns about once; documenting it
+	// is not asked for.
+	var plan *gate.Plan
+	if design, ns, size := designOf(dataDir); design != "" {
+		c.DesignNS, c.DesignSize = ns, size
+		deviations := filepath.Join(filepath.Dir(dataDir), "DEVIATIONS.md")
+		if _, err := os.Stat(deviations); err != nil {
+			deviations = ""
+		}
+		if p, err := gate.LoadPlan(design, deviations); err == nil {
+			plan = &p
 		}
 	}
 	var walk func(rel string)
@@ -290,6 +324,9 @@ func listData(dataDir string, budget *int) dataCache {
 				continue
 			}
 			if strings.EqualFold(path.Ext(name), ".md") || !e.Type().IsRegular() && e.Type()&fs.ModeSymlink == 0 {
+				continue
+			}
+			if plan != nil && !plan.Plans(path.Join(filepath.Base(dataDir), r)) {
 				continue
 			}
 			if !doc.lists(r) {

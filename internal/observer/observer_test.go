@@ -723,3 +723,27 @@ func TestCacheDecodingIsKeptPerText(t *testing.T) {
 		t.Fatalf("a damaged text must give an empty cache: %+v %v", c, err)
 	}
 }
+
+// TestUnplannedDataIsNotAskedToBeDocumented: with a design, the data files
+// it does not plan (scratch copies, samples: DC0's deviations, warned about
+// once) are not counted as undocumented; a deviation that names them, or a
+// research question without a design, counts them again.
+func TestUnplannedDataIsNotAskedToBeDocumented(t *testing.T) {
+	e := newEnv(t)
+	e.write("STATE.md", goodState, t0)
+	data := "RQ-001/02-data/"
+	e.write(data+"DATA-DICTIONARY.md", dictText, t0)
+	design := "# Design: x\n\n## Planned steps\n\n### Step 1: Extract\n- inputs: 02-data/raw/guideseq.csv\n- outputs: 02-data/processed/features.csv\n\n## Deviations\n\nNone yet.\n"
+	e.write("RQ-001/DESIGN.md", design, t0)
+	for _, f := range []string{"processed/features.csv", "raw/guideseq.csv", "processed/a.csv", "processed/b.csv", "processed/c.csv", "processed/d.csv"} {
+		e.write(data+f, "x", t0)
+	}
+	if got := e.run(t0); len(got) != 0 {
+		t.Fatalf("four unplanned scratch files: %v", summary(got))
+	}
+	e.write("RQ-001/DESIGN.md", strings.Replace(design, "None yet.", "### DEV-001: 2026-11-20\n- what: kept four tables\n- why: to compare\n- files: 02-data/processed/*.csv\n", 1), t0.Add(time.Minute))
+	got := e.run(t0.Add(time.Minute))
+	if summary(got) != "WARN data-undocumented" || !strings.HasPrefix(got[0].Message, "4 data files under .vibe-science/RQ-001/02-data are not in its data dictionary") {
+		t.Fatalf("once a deviation keeps them: %+v", got)
+	}
+}

@@ -20,6 +20,13 @@
 // expectation must draw no reaction at all, so a false block anywhere fails
 // the suite as surely as a missed error.
 //
-// It imports only the standard library and initproj; nothing outside tests
-// may import it.
+// The control sessions (controls/*.json, written by controls.py) are
+// legitimate work with the exploration real research has: scratch tables,
+// sorted copies, samples, a file the user adds to raw data, a download the
+// user approves, and an independent corpus of forty calls from the
+// Software Carpentry shell lesson. TestControls holds them to no block, no
+// denial and one warning per file the design does not plan.
+//
+// It imports only the standard library, initproj and project; nothing
+// outside tests may import it.
 package postmortem

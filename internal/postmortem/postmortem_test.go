@@ -350,6 +350,11 @@ func recorded(t *testing.T, r reporter, home, root string, sc postmortem.Scenari
 		if !found {
 			r.Errorf("%s blocked at PostToolUse but no %s FAIL is in the gate history", id, id)
 		}
+		if id == "L-1" {
+			// A direction's block is lifted by the search, not by a
+			// change of the file: its state is what its last write found.
+			continue
+		}
 		failing := false
 		for _, a := range states {
 			failing = failing || a.Status == "FAIL"

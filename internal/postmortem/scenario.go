@@ -15,7 +15,7 @@ import (
 	"github.com/vibe-science/vibe/internal/project"
 )
 
-//go:embed scenarios/*.json
+//go:embed scenarios/*.json controls/*.json
 var files embed.FS
 
 // Scenario is one replayed session.
@@ -69,28 +69,75 @@ type Expect struct {
 	Says []string `json:"says,omitempty"`
 }
 
+// Control is a session of legitimate work that vibe must never block or
+// deny (controls/*.json, written by controls.py): each file its design does
+// not plan (Unplanned) may be warned about once, at the steps that expect
+// it.
+type Control struct {
+	ID     string            `json:"id"`
+	Title  string            `json:"title"`
+	Story  string            `json:"story"`
+	Domain string            `json:"domain"`
+	Files  map[string]string `json:"files"`
+	// Unplanned are the files (relative to the research question) the
+	// session makes that its design does not plan.
+	Unplanned []string      `json:"unplanned"`
+	Steps     []ControlStep `json:"steps"`
+}
+
+// ControlStep is a tool call, or what the user does between two calls.
+type ControlStep struct {
+	Step
+	// User is a shell command the user runs between calls, outside Claude
+	// Code (no hook sees it); Accept are the protected files the user then
+	// takes into vibe's snapshot (`vibe tamper accept`).
+	User   string   `json:"user,omitempty"`
+	Accept []string `json:"accept,omitempty"`
+}
+
+// Controls returns the control sessions, by id.
+func Controls() ([]Control, error) {
+	out, err := decodeAll[Control]("controls")
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, err
+}
+
+// decodeAll decodes each embedded JSON file of dir, refusing unknown keys.
+func decodeAll[T any](dir string) ([]T, error) {
+	entries, err := files.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []T
+	for _, e := range entries {
+		raw, err := files.ReadFile(path.Join(dir, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		var v T
+		dec := json.NewDecoder(strings.NewReader(string(raw)))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&v); err != nil {
+			return nil, fmt.Errorf("%s/%s: %w", dir, e.Name(), err)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// Scenario is c as a scenario, for its Setup.
+func (c Control) Scenario() Scenario {
+	return Scenario{ID: c.ID, Title: c.Title, Story: c.Story, Domain: c.Domain, Files: c.Files}
+}
+
 // RQ is the research question folder every scenario works in.
 const RQ = ".vibe-science/RQ-001"
 
 // All returns the scenarios, the clean controls first, then by id.
 func All() ([]Scenario, error) {
-	entries, err := files.ReadDir("scenarios")
+	out, err := decodeAll[Scenario]("scenarios")
 	if err != nil {
 		return nil, err
-	}
-	var out []Scenario
-	for _, e := range entries {
-		raw, err := files.ReadFile(path.Join("scenarios", e.Name()))
-		if err != nil {
-			return nil, err
-		}
-		var s Scenario
-		dec := json.NewDecoder(strings.NewReader(string(raw)))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&s); err != nil {
-			return nil, fmt.Errorf("scenario %s: %w", e.Name(), err)
-		}
-		out = append(out, s)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Clean() != out[j].Clean() {

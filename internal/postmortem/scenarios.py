@@ -563,7 +563,6 @@ def r_steps(lay, build=None, train_body=R_CLEAN_BODY, results_md=R_RESULTS_MD, e
     return steps
 
 AWAITS_RECOGNITION = "content recognition anywhere in the project (issue 32 item 1): the outputs at analysis/ and results/ match no file pattern"
-AWAITS_ON_DISK = "L-1 judged on disk after the call (issue 32 item 3): the script that writes the direction names no direction file"
 
 def save_renamed(sid, lay, title, story, steps, files=None, awaits=None):
     sc = {"id": f"{sid}-{lay}", "title": title, "story": story, "domain": "crispr-off-target",
@@ -595,8 +594,7 @@ for lay in LAYOUTS:
                   step("Bash", {"post": "block", "says": ["L-1", "literature"]},
                        command=f"mkdir -p $(dirname {d}) && python3 -c \"open('{d}', 'w').write('## Research direction\\n\\nMismatch features.\\n')\""),
                   lit(),
-                  step("Write", file_path=d, content="## Research direction\n\nPredict off-target cleavage from mismatch features.\n")],
-                 awaits=AWAITS_ON_DISK)
+                  step("Write", file_path=d, content="## Research direction\n\nPredict off-target cleavage from mismatch features.\n")])
 
     m2 = r_steps(lay)
     m2 += [step("Bash", command=f"ls {at(lay, L['code'])}") for _ in range(8)]

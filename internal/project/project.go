@@ -7,6 +7,8 @@ package project
 import (
 	"os"
 	"path/filepath"
+
+	"github.com/vibe-science/vibe/internal/vibehome"
 )
 
 // Dir is the per-project research folder.
@@ -89,3 +91,20 @@ func (p Project) Rel(abs string) string {
 
 // Name is the project's folder name.
 func (p Project) Name() string { return filepath.Base(p.Root) }
+
+// OptedIn reports whether the project rooted at root takes part in vibe:
+// the root or a folder above it holds a .vibe-science folder (`vibe init`
+// makes it), vibe's own home (VIBE_HOME, or a .vibe-science folder holding a
+// database folder) excepted. The rule is vibehome.OptedIn's, which the hook
+// clients share; it costs a stat or two per folder up to the file system's
+// root.
+func OptedIn(root, home string) bool {
+	if root == "" {
+		return false
+	}
+	isDir := func(p string) bool {
+		fi, err := os.Stat(p)
+		return err == nil && fi.IsDir()
+	}
+	return vibehome.OptedIn(filepath.Clean(root), filepath.Clean(home), isDir)
+}

@@ -86,3 +86,47 @@ func TestResolveEnv(t *testing.T) {
 		t.Errorf("ResolveEnv without env = %+v", got)
 	}
 }
+
+// TestOptedIn: a project takes part when it or a folder above it holds
+// .vibe-science, except vibe's own home (by path, or by its db folder).
+func TestOptedIn(t *testing.T) {
+	tmp, _ := filepath.EvalSymlinks(t.TempDir())
+	mk := func(p ...string) string {
+		d := filepath.Join(append([]string{tmp}, p...)...)
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	plain := mk("plain", "repo")
+	research := mk("research")
+	mk("research", Dir, "RQ-001")
+	nested := mk("research", "sub", "repo")
+	user := mk("user")
+	home := mk("user", Dir)
+	mk("user", Dir, "db")
+	underHome := mk("user", "code", "repo")
+	mk("old", Dir, "db")
+	underOld := mk("old", "repo")
+	for _, c := range []struct {
+		root string
+		want bool
+	}{
+		{plain, false},
+		{research, true},
+		{nested, true},
+		{underHome, false},
+		{user, false},
+		{underOld, false},
+		{"", false},
+	} {
+		if got := OptedIn(c.root, home); got != c.want {
+			t.Errorf("OptedIn(%q) = %v, want %v", c.root, got, c.want)
+		}
+	}
+	// The home by path alone: a home without a db folder yet.
+	os.Remove(filepath.Join(home, "db"))
+	if OptedIn(underHome, home) {
+		t.Error("a project under VIBE_HOME's parent is opted in by the home folder itself")
+	}
+}

@@ -128,7 +128,7 @@ func Gather(ctx context.Context, st Reads, proj project.Project, sessionID strin
 		}
 		for _, c := range provisional {
 			var missing []string
-			for _, g := range claim.RequiredGates(c, table) {
+			for _, g := range claim.PromotionGates(c, table) {
 				if !passed[c.ID][g] {
 					missing = append(missing, g)
 				}

@@ -39,7 +39,9 @@ type proc struct {
 func runProc(t *testing.T, bin, stdin string, env ...string) proc {
 	t.Helper()
 	cmd := exec.Command(bin)
-	cmd.Env = env
+	// The events name made-up folders: enforcement is on everywhere
+	// (config.EnforceVar), as in a project that ran `vibe init`.
+	cmd.Env = append(env, "VIBE_ENFORCE=everywhere")
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut

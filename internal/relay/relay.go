@@ -32,6 +32,11 @@
 // runtime's container-aware GOMAXPROCS, its updater and its names for
 // memory mappings (`//go:debug` in cmd/vibe-*): 0.02-0.04 ms of start-up.
 //
+// In a folder that is no vibe project (vibehome.OptedIn, with the project
+// Claude Code names in CLAUDE_PROJECT_DIR) the client answers nothing and
+// runs no handler: a plugin installed for research costs other projects a
+// start of this binary and a few stats (mayAct).
+//
 // The worker decides permissions, so the client sends an event only to a
 // peer it trusts: on Linux the process behind the socket (SO_PEERCRED) must
 // run as this user and execute this install's daemon binary
@@ -141,6 +146,9 @@ func Main(hookName string, env Env) int {
 	if err != nil {
 		data = nil // the local handler reports the unreadable event
 	}
+	if !mayAct(env) {
+		return 0 // no vibe project: the handler would say nothing either
+	}
 	rep, ok, note := relay(hookName, data, env)
 	if ok {
 		env.Stdout.Write(rep.Stdout)
@@ -148,6 +156,33 @@ func Main(hookName string, env Env) int {
 		return failClosed(hookName, rep.Exit, env)
 	}
 	return failClosed(hookName, local(hookName, data, env, note), env)
+}
+
+// mayAct reports whether the handler may act on this event, so a hook in a
+// folder that is no vibe project answers nothing at once, without a
+// handler (the handler, hookrun.Env.Enforced, would be silent too, after
+// the cost of reaching it). Only when Claude Code names the project
+// (CLAUDE_PROJECT_DIR, absolute) and it did not opt in
+// (vibehome.OptedIn), and the user did not turn enforcement on everywhere
+// (VIBE_ENFORCE=everywhere) or keep a config.json the handler must read
+// for it, is the answer no.
+func mayAct(env Env) bool {
+	dir := env.Getenv("CLAUDE_PROJECT_DIR")
+	if dir == "" || !(dir[0] == '/' || len(dir) > 2 && dir[1] == ':') {
+		return true
+	}
+	home := vibehome.Home(env.Getenv)
+	for len(home) > 1 && (home[len(home)-1] == '/' || home[len(home)-1] == '\\') {
+		home = home[:len(home)-1]
+	}
+	if v := env.Getenv("VIBE_ENFORCE"); v != "" {
+		if equalFoldASCII(v, "everywhere") {
+			return true
+		}
+	} else if exists(home + "/config.json") {
+		return true
+	}
+	return vibehome.OptedIn(dir, home, isDir)
 }
 
 // failClosed turns any PreToolUse exit code but 0 (decided) and 2 (refused)

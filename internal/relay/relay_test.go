@@ -67,6 +67,11 @@ func runMainTrusting(t *testing.T, hookName, event string, env map[string]string
 // runEnv runs Main with the daemon the client trusts and its Env.Start.
 func runEnv(t *testing.T, hookName, event string, env map[string]string, exe string, daemon func() (string, error), start func(string, vibehome.Paths) error) run {
 	t.Helper()
+	// The events name made-up folders: enforcement is on everywhere
+	// (config.EnforceVar), as in a project that ran `vibe init`.
+	if _, set := env["VIBE_ENFORCE"]; !set {
+		env["VIBE_ENFORCE"] = "everywhere"
+	}
 	var out, errOut bytes.Buffer
 	e := Env{
 		Stdin: strings.NewReader(event), Stdout: &out, Stderr: &errOut,
@@ -226,5 +231,44 @@ func TestMissingHandlerMessageIsJSON(t *testing.T) {
 	var m map[string]string
 	if err := json.Unmarshal(out.Bytes(), &m); err != nil || !strings.Contains(m["systemMessage"], "quote \" backslash \\ tab \t nul \x00 é") {
 		t.Fatalf("%q: %v %v", out.String(), m, err)
+	}
+}
+
+// TestNoProjectNoHandler: with CLAUDE_PROJECT_DIR naming a folder that did
+// not opt in to vibe, a hook answers nothing and runs no handler (even a
+// missing one: PreToolUse does not refuse); in an opted-in folder, with
+// VIBE_ENFORCE=everywhere, or with a config.json the handler must read, the
+// handler runs.
+func TestNoProjectNoHandler(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, FullBinary), []byte("#!/bin/sh\necho \"local $1\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(dir, "vibe-pre-tool-use")
+	plain, research, home := t.TempDir(), t.TempDir(), t.TempDir()
+	os.MkdirAll(filepath.Join(research, ".vibe-science"), 0o755)
+	for _, c := range []struct {
+		name string
+		env  map[string]string
+		exe  string
+		want string
+	}{
+		{"plain", map[string]string{"VIBE_HOME": home, "VIBE_ENFORCE": "", "CLAUDE_PROJECT_DIR": plain}, exe, ""},
+		{"plain, no handler binary", map[string]string{"VIBE_HOME": home, "VIBE_ENFORCE": "", "CLAUDE_PROJECT_DIR": plain},
+			filepath.Join(t.TempDir(), "vibe-pre-tool-use"), ""},
+		{"plain, projects only", map[string]string{"VIBE_HOME": home, "VIBE_ENFORCE": "projects", "CLAUDE_PROJECT_DIR": plain}, exe, ""},
+		{"opted in", map[string]string{"VIBE_HOME": home, "VIBE_ENFORCE": "", "CLAUDE_PROJECT_DIR": research}, exe, "local pre-tool-use\n"},
+		{"everywhere", map[string]string{"VIBE_HOME": home, "VIBE_ENFORCE": "Everywhere", "CLAUDE_PROJECT_DIR": plain}, exe, "local pre-tool-use\n"},
+		{"no project named", map[string]string{"VIBE_HOME": home, "VIBE_ENFORCE": ""}, exe, "local pre-tool-use\n"},
+	} {
+		r := runMain(t, "pre-tool-use", postEvent, c.env, c.exe)
+		if r.code != 0 || r.stdout != c.want || r.stderr != "" {
+			t.Errorf("%s: %+v, want exit 0 and %q", c.name, r, c.want)
+		}
+	}
+	os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"enforce": "everywhere"}`), 0o600)
+	r := runMain(t, "pre-tool-use", postEvent, map[string]string{"VIBE_HOME": home, "VIBE_ENFORCE": "", "CLAUDE_PROJECT_DIR": plain}, exe)
+	if r.stdout != "local pre-tool-use\n" {
+		t.Errorf("with a config.json the handler decides: %+v", r)
 	}
 }

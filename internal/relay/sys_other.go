@@ -24,6 +24,11 @@ func exists(path string) bool {
 	return err == nil
 }
 
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
+}
+
 // roundTrip is not available without Unix sockets: hooks run locally.
 func roundTrip(string, []byte, int64, string) (wire.HookReply, error) {
 	return wire.HookReply{}, errors.New("no Unix sockets on this system")

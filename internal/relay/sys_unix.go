@@ -26,6 +26,12 @@ func exists(path string) bool {
 	return syscall.Stat(path, &st) == nil
 }
 
+// isDir reports whether a path is a folder (links followed).
+func isDir(path string) bool {
+	var st syscall.Stat_t
+	return syscall.Stat(path, &st) == nil && st.Mode&syscall.S_IFMT == syscall.S_IFDIR
+}
+
 // roundTrip sends one hook frame to the Unix socket and reads the reply
 // with blocking system calls and socket timeouts: a hook sends a single
 // request, and Go's network poller (its threads and epoll set-up) would

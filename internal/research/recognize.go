@@ -65,6 +65,15 @@ var gates = map[string][]string{
 	KindDesign:         {"DC0"},
 }
 
+// netted are the kinds the hooks track though no gate runs on their
+// change: a net of the hook judges them (a direction needs the session's
+// literature searches for L-1).
+var netted = map[string]bool{KindDirection: true}
+
+// Tracked reports whether the hooks track changes to artifacts of kind:
+// a gate or a net judges them.
+func Tracked(kind string) bool { return len(gates[kind]) > 0 || netted[kind] }
+
 // Gates lists the gates a change to an artifact of kind runs, nil for none.
 func Gates(kind string) []string { return gates[kind] }
 

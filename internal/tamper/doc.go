@@ -41,6 +41,10 @@
 //   - otherwise it is undone, except a new raw-data file brought by a call
 //     the policy asks for as a download or clone (DownloadApproved).
 //
+// A caller may hold the allowed changes to rules of its own (Call.Veto):
+// the hooks judge a claim ledger's change as an edit of it is judged, and a
+// vetoed change is undone like a forbidden one.
+//
 // Undoing never deletes: a changed or replaced file is moved to
 // VIBE_HOME/tamper/quarantine/<project>/<time>/<path> and its snapshot
 // written back atomically (temporary file beside it, checked against the

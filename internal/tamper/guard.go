@@ -225,11 +225,23 @@ type Call struct {
 	// Drift judges a change of a domain config from old to new content (nil
 	// old: no snapshot); a blocking verdict has the change undone.
 	Drift func(rel string, old, new []byte) (verdict.Verdict, bool)
+	// Veto judges every other allowed change (nil: none is judged), so a
+	// caller can hold a file to rules of its own (the claim ledger's
+	// promotions, internal/handler). A blocking verdict has the change
+	// undone like a forbidden one; another is reported with the accepted
+	// change.
+	Veto Veto
 	// Now dates quarantine folders; Clock, when set, is read to keep the
 	// reading of not yet read files inside its time budget.
 	Now   time.Time
 	Clock func() time.Time
 }
+
+// Veto judges an allowed change of the guarded file rel (not a deletion);
+// content gives the snapshot's content (nil when it kept none: a new file,
+// or one kept as its hash only) and the file's content now. ok false: no
+// opinion.
+type Veto func(rel string, content func() (old, cur []byte, err error)) (v verdict.Verdict, ok bool)
 
 // The changes a check finds.
 const (
@@ -267,6 +279,7 @@ type Finding struct {
 	Err        error  // why an undo failed (Unrestorable)
 	Link       string // for a folder kept elsewhere: the symlink target put back
 	Drift      *verdict.Verdict
+	Veto       *verdict.Verdict // Call.Veto's verdict on the change
 }
 
 // Report is the result of a check.

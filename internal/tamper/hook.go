@@ -21,27 +21,28 @@ import (
 // an accepted domain-config change). It never fails the hook: an error is
 // logged and reported as a note. in is the call's file input as ev.Files()
 // reads it (the handler has it already: a tool input can be megabytes).
-func AfterTool(ctx context.Context, env *hookrun.Env, ev *hook.Event, in hook.FileInput) []verdict.Verdict {
-	return check(ctx, env, ev, in, false, verdict.Block)
+// veto (nil: none) judges the allowed changes (Call.Veto).
+func AfterTool(ctx context.Context, env *hookrun.Env, ev *hook.Event, in hook.FileInput, veto Veto) []verdict.Verdict {
+	return check(ctx, env, ev, in, false, verdict.Block, veto)
 }
 
 // AtStop is the Stop hook's check: every guarded file, raw data included,
 // is compared. While Claude Code reports the Stop hook already active, the
 // undone changes are reported as WARN, so a file that something keeps
 // changing cannot hold the turn open forever (it is restored each time).
-func AtStop(ctx context.Context, env *hookrun.Env, ev *hook.Event) []verdict.Verdict {
+func AtStop(ctx context.Context, env *hookrun.Env, ev *hook.Event, veto Veto) []verdict.Verdict {
 	res := verdict.Block
 	if ev.StopHookActive {
 		res = verdict.Warn
 	}
-	return check(ctx, env, ev, hook.FileInput{}, true, res)
+	return check(ctx, env, ev, hook.FileInput{}, true, res, veto)
 }
 
-func check(ctx context.Context, env *hookrun.Env, ev *hook.Event, in hook.FileInput, full bool, result verdict.Result) []verdict.Verdict {
+func check(ctx context.Context, env *hookrun.Env, ev *hook.Event, in hook.FileInput, full bool, result verdict.Result, veto Veto) []verdict.Verdict {
 	// The project as every handler sees it (CLAUDE_PROJECT_DIR first): a
 	// shell that cd'd elsewhere does not move what is guarded.
 	proj := env.Project(ev.Cwd)
-	c := Call{Root: proj.Root, AgentType: ev.AgentType, Full: full, Now: env.Now(), Clock: env.Now}
+	c := Call{Root: proj.Root, AgentType: ev.AgentType, Full: full, Now: env.Now(), Clock: env.Now, Veto: veto}
 	if !full {
 		c.Tool, c.ToolUseID = ev.ToolName, ev.ToolUseID
 		switch ev.ToolName {

@@ -416,12 +416,30 @@ func (sc *scan) judge(rel string, e *entry, change string, st fileStat) {
 			}
 		}
 	}
+	if accept && e.Set != SetDomainConfig && change != Deleted && sc.c.Veto != nil {
+		content := func() (old, cur []byte, err error) {
+			if change == Modified && e.Blob {
+				if old, err = sc.g.content(sc.s, e); err != nil {
+					return nil, nil, err
+				}
+			}
+			cur, err = os.ReadFile(sc.abs(rel))
+			return old, cur, err
+		}
+		if v, ok := sc.c.Veto(rel, content); ok {
+			f.Veto = &v
+			if v.Result.Blocks() {
+				accept = false
+				rule, instead = "veto."+v.Check, v.Recommendation
+			}
+		}
+	}
 	if accept {
 		sc.accept(rel, e, change)
 		// An accepted domain-config change is reported even without a
 		// verdict, so its threshold changes are recorded: small loosenings
 		// by a script must add up in the drift history like edits do.
-		if f.Drift != nil || e.Set == SetDomainConfig && change != Deleted {
+		if f.Drift != nil || f.Veto != nil || e.Set == SetDomainConfig && change != Deleted {
 			f.Outcome = Accepted
 			sc.findings = append(sc.findings, f)
 		}

@@ -789,3 +789,62 @@ func TestFirstLookStopsInTime(t *testing.T) {
 		t.Fatalf("with the default time the walk indexed %d files (%v)", rep.Files, err)
 	}
 }
+
+// TestVetoUndoesAnAllowedChange: a change the role may make goes to the
+// caller's Veto with the snapshot's content and the file's; a blocking
+// verdict has it undone like a forbidden one (the block says why in the
+// veto's words), a warning is reported with the accepted change, and no
+// opinion leaves the change accepted in silence. A new file comes with no
+// old content.
+func TestVetoUndoesAnAllowedChange(t *testing.T) {
+	f := newProject(t, nil, Options{})
+	before := f.read(ledger)
+	f.check(Call{})
+	var seen []string
+	veto := func(answer verdict.Result) Veto {
+		return func(rel string, content func() (old, cur []byte, err error)) (verdict.Verdict, bool) {
+			old, cur, err := content()
+			seen = append(seen, fmt.Sprintf("%s old=%q cur=%q err=%v", rel, old, cur, err))
+			if answer == verdict.Pass {
+				return verdict.Verdict{}, false
+			}
+			v := verdict.New("claim-promotion", answer, verdict.High, "C-001 cannot become PROMOTED: no review.", nil)
+			v.Recommendation = "Keep C-001 PROVISIONAL."
+			v.Evidence.Claims = []string{"C-001"}
+			return v, true
+		}
+	}
+	f.write(ledger, "promoted\n")
+	c := Call{Tool: "Bash", Veto: veto(verdict.Block)}
+	rep := f.check(c)
+	wantOutcomes(t, rep, "modified "+ledger+" restored")
+	if f.read(ledger) != before {
+		t.Fatalf("ledger not restored: %q", f.read(ledger))
+	}
+	if want := fmt.Sprintf("%s old=%q cur=%q err=<nil>", ledger, before, "promoted\n"); len(seen) != 1 || seen[0] != want {
+		t.Fatalf("the veto saw %q, want %q", seen, want)
+	}
+	vs := Verdicts(rep, c, verdict.Block)
+	if len(vs) != 1 || vs[0].Result != verdict.Block || !strings.Contains(vs[0].Reason, "and C-001 cannot become PROMOTED: no review. vibe restored it") ||
+		!strings.HasPrefix(vs[0].Recommendation, "Leave "+ledger+" as restored; Keep C-001 PROVISIONAL.") || strings.Contains(vs[0].Recommendation, "tamper accept") ||
+		len(vs[0].Evidence.Claims) != 1 {
+		t.Fatalf("verdicts: %+v", vs)
+	}
+
+	f.write(ledger, "warned\n")
+	c = Call{Tool: "Bash", Veto: veto(verdict.Warn)}
+	rep = f.check(c)
+	wantOutcomes(t, rep, "modified "+ledger+" accepted")
+	if vs := Verdicts(rep, c, verdict.Block); len(vs) != 1 || vs[0].Result != verdict.Warn || f.read(ledger) != "warned\n" {
+		t.Fatalf("warned change: %+v, ledger %q", vs, f.read(ledger))
+	}
+
+	seen = nil
+	f.write("CLAIM-LEDGER.md", "new\n")
+	c = Call{Tool: "Bash", Veto: veto(verdict.Pass)}
+	rep = f.check(c)
+	wantOutcomes(t, rep)
+	if want := fmt.Sprintf("%s old=%q cur=%q err=<nil>", "CLAIM-LEDGER.md", []byte(nil), "new\n"); len(seen) != 1 || seen[0] != want {
+		t.Fatalf("the veto saw %q, want %q", seen, want)
+	}
+}

@@ -44,6 +44,9 @@ func Verdicts(rep Report, c Call, result verdict.Result) []verdict.Verdict {
 			if f.Drift != nil {
 				out = append(out, *f.Drift)
 			}
+			if f.Veto != nil && f.Veto.Result != verdict.Pass {
+				out = append(out, *f.Veto)
+			}
 			continue
 		}
 		what := describeSet(p, f.Set)
@@ -54,6 +57,9 @@ func Verdicts(rep Report, c Call, result verdict.Result) []verdict.Verdict {
 		}
 		if f.Drift != nil {
 			why = "loosening its thresholds past the drift cap: " + strings.TrimSuffix(f.Drift.Reason, ".")
+		}
+		if f.Veto != nil {
+			why = "and " + strings.TrimSuffix(f.Veto.Reason, ".")
 		}
 		switch f.Outcome {
 		case Restored:
@@ -92,7 +98,7 @@ func Verdicts(rep Report, c Call, result verdict.Result) []verdict.Verdict {
 		switch {
 		case f.Outcome == Restored && f.Change == Deleted:
 			rec += fmt.Sprintf(" If the user deleted it on purpose, they can delete it again and run `vibe tamper accept %s` themselves.", f.Path)
-		case f.Quarantine != "":
+		case f.Quarantine != "" && f.Veto == nil: // a vetoed change is fixed as the veto says
 			rec += fmt.Sprintf(" If the user made this change outside Claude Code, they can move %s back to %s and run `vibe tamper accept %s` themselves.",
 				f.Quarantine, f.Path, f.Path)
 		}
@@ -101,6 +107,9 @@ func Verdicts(rep Report, c Call, result verdict.Result) []verdict.Verdict {
 		v := verdict.New(CheckName, result, verdict.High, reason, input)
 		v.Recommendation = rec
 		v.Evidence.Paths = []string{f.Path}
+		if f.Veto != nil {
+			v.Evidence.Claims = f.Veto.Evidence.Claims
+		}
 		if f.Quarantine != "" {
 			v.Evidence.Paths = append(v.Evidence.Paths, f.Quarantine)
 		}

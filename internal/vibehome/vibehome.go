@@ -83,3 +83,46 @@ func join(dir string, names ...string) string {
 	}
 	return out
 }
+
+// OptedIn is the rule of where vibe acts: the project rooted at root (an
+// absolute, clean path) takes part when root or a folder above it holds a
+// .vibe-science folder (`vibe init` makes it), except vibe's own home
+// (home, VIBE_HOME) and a .vibe-science folder holding a db folder (a home
+// left behind when VIBE_HOME moved), or every project under the user's
+// home folder would be enforced. isDir stats a path; project.OptedIn and
+// the hook clients (internal/relay) pass their own.
+func OptedIn(root, home string, isDir func(string) bool) bool {
+	if root == "" {
+		return false
+	}
+	for dir := root; ; {
+		p := join(dir, ".vibe-science")
+		if p != home && isDir(p) && !isDir(join(p, "db")) {
+			return true
+		}
+		parent := parentDir(dir)
+		if parent == dir {
+			return false
+		}
+		dir = parent
+	}
+}
+
+// parentDir is the folder holding dir ("/" for "/a", "C:\" for "C:\a");
+// dir itself at the top.
+func parentDir(dir string) string {
+	i := len(dir) - 1
+	for i > 0 && dir[i] != '/' && !(runtime.GOOS == "windows" && dir[i] == '\\') {
+		i--
+	}
+	switch {
+	case i <= 0:
+		if len(dir) > 0 && dir[0] == '/' {
+			return "/"
+		}
+		return dir
+	case runtime.GOOS == "windows" && i == 2 && dir[1] == ':':
+		return dir[:3]
+	}
+	return dir[:i]
+}

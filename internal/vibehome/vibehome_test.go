@@ -47,3 +47,30 @@ func TestVibeDBOverridesTheDatabase(t *testing.T) {
 		t.Errorf("%+v", p)
 	}
 }
+
+// TestOptedIn: the rule over a made-up tree; vibe's home and a folder
+// holding a database are no project.
+func TestOptedIn(t *testing.T) {
+	dirs := map[string]bool{"/r/.vibe-science": true, "/h/.vibe-science": true, "/h/.vibe-science/db": true,
+		"/o/.vibe-science": true, "/o/.vibe-science/db": true}
+	isDir := func(p string) bool { return dirs[p] }
+	for _, c := range []struct {
+		root string
+		want bool
+	}{
+		{"/r", true}, {"/r/a/b", true}, {"/p/q", false}, {"/h/code", false}, {"/o/code", false}, {"/", false}, {"", false},
+	} {
+		if got := OptedIn(c.root, "/h/.vibe-science", isDir); got != c.want {
+			t.Errorf("OptedIn(%q) = %v, want %v", c.root, got, c.want)
+		}
+	}
+	delete(dirs, "/h/.vibe-science/db") // a home with no database yet is still the home
+	if OptedIn("/h/code", "/h/.vibe-science", isDir) {
+		t.Error("VIBE_HOME opted in the projects below its parent")
+	}
+	for in, want := range map[string]string{"/a/b": "/a", "/a": "/", "/": "/", "a": "a"} {
+		if got := parentDir(in); got != want {
+			t.Errorf("parentDir(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -82,6 +82,9 @@ func fill(t testing.TB) *filled {
 	if err := os.MkdirAll(filepath.Join(f.proj, ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.MkdirAll(filepath.Join(f.proj, ".vibe-science"), 0o755); err != nil { // a vibe project (project.OptedIn)
+		t.Fatal(err)
+	}
 	if real, err := filepath.EvalSymlinks(f.proj); err == nil {
 		f.proj = real
 	}

@@ -28,7 +28,7 @@ func BenchmarkRelayedHook(b *testing.B) {
 			}
 			defer w.Close()
 			frame := wire.AppendHookRequest(nil, wire.HookRequest{Hook: c.hook, Version: buildinfo.Version,
-				Env: []string{"VIBE_HOME=" + p.Home, "HOME=" + p.Home, "VIBE_WORKER=off"}, Stdin: []byte(c.event)})
+				Env: []string{"VIBE_HOME=" + p.Home, "HOME=" + p.Home, "VIBE_WORKER=off", "VIBE_ENFORCE=everywhere"}, Stdin: []byte(c.event)})
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				if rep := sendFrame(b, p.Socket, frame); rep.Code != "" || rep.Exit != 0 || strings.Contains(string(rep.Stdout), "could not") {

@@ -71,7 +71,7 @@ func TestRebuildNeverReachesTheOldWorker(t *testing.T) {
 	hook := func() string {
 		t.Helper()
 		cmd := exec.Command(hookBin)
-		cmd.Env = []string{"VIBE_HOME=" + p.Home, "HOME=" + p.Home, "VIBE_WORKER=off", "TMPDIR=" + dir}
+		cmd.Env = []string{"VIBE_HOME=" + p.Home, "HOME=" + p.Home, "VIBE_WORKER=off", "TMPDIR=" + dir, "VIBE_ENFORCE=everywhere"}
 		cmd.Stdin = strings.NewReader(event)
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out

@@ -14,9 +14,12 @@ import (
 	"github.com/vibe-science/vibe/internal/wire"
 )
 
-// hookFrame runs one hook event in the worker through its socket.
+// hookFrame runs one hook event in the worker through its socket. The
+// events name made-up folders: enforcement is on everywhere
+// (config.EnforceVar), as in a project that ran `vibe init`.
 func hookFrame(t *testing.T, socket, hookName, event string, env ...string) wire.HookReply {
 	t.Helper()
+	env = append(env, "VIBE_ENFORCE=everywhere")
 	return sendFrame(t, socket, wire.AppendHookRequest(nil, wire.HookRequest{Hook: hookName, Version: buildinfo.Version, Env: env, Stdin: []byte(event)}))
 }
 

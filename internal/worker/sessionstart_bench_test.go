@@ -39,7 +39,7 @@ func benchRelayedSessionStart(b *testing.B, fill func(b *testing.B, db string), 
 	}
 	defer w.Close()
 	frame := wire.AppendHookRequest(nil, wire.HookRequest{Hook: "session-start", Version: buildinfo.Version,
-		Env:   []string{"VIBE_HOME=" + p.Home, "HOME=" + p.Home, "CLAUDE_PROJECT_DIR=" + proj},
+		Env:   []string{"VIBE_HOME=" + p.Home, "HOME=" + p.Home, "CLAUDE_PROJECT_DIR=" + proj, "VIBE_ENFORCE=everywhere"},
 		Stdin: []byte(strings.Replace(sessionStartFixture, "CWD", proj, 1))})
 	run := func(want string) {
 		if rep := sendFrame(b, p.Socket, frame); rep.Code != "" || rep.Exit != 0 || !strings.Contains(string(rep.Stdout), want) {

@@ -87,7 +87,7 @@ func BenchmarkToolHooks(b *testing.B) {
 		b.Fatalf("the PostToolUse fixture no longer holds %s", old)
 	}
 	failure := strings.Replace(post, old, `"hook_event_name":"PostToolUseFailure","error":"Command failed with exit code 1","is_interrupt":false`, 1)
-	env := []string{"VIBE_HOME=" + p.Home, "HOME=" + p.Home, "CLAUDE_PROJECT_DIR=" + proj, "CLAUDE_PLUGIN_ROOT=" + p.Home}
+	env := []string{"VIBE_HOME=" + p.Home, "HOME=" + p.Home, "CLAUDE_PROJECT_DIR=" + proj, "CLAUDE_PLUGIN_ROOT=" + p.Home, "VIBE_ENFORCE=everywhere"}
 	events := []struct{ name, hook, event string }{
 		{"floor", "noop", post},
 		{"PostToolUse", "post-tool-use", post},

@@ -174,7 +174,7 @@ func domainText(d gate.Domain, source string) string {
 		tiers = append(tiers, t)
 	}
 	sort.Ints(tiers)
-	fmt.Fprintf(&b, "\npromotion gates per claim tier (%s)\n", which)
+	fmt.Fprintf(&b, "\npromotion gates per claim tier (%s; every promotion also needs %s and a Reviewer 2 review)\n", which, claim.PromotionGate)
 	for _, t := range tiers {
 		fmt.Fprintf(&b, "  tier %d: %s\n", t, strings.Join(table[t], ", "))
 	}

@@ -140,7 +140,7 @@ DQ4 findings
   rounding: round_or_truncate
   percent_of_fraction: false
 
-promotion gates per claim tier (the domain's table)
+promotion gates per claim tier (the domain's table; every promotion also needs D1 and a Reviewer 2 review)
   tier 0: DQ4
   tier 1: DQ4, DQ1
 `

@@ -204,16 +204,10 @@ func TestRunGateRun(t *testing.T) {
 			exit: 1,
 			out: "DQ4 FAIL  Findings match their data\n" +
 				"  PASS  source  the source JSON: 9 distinct numbers\n" +
-				"  FAIL  number  line 3: 240 in \"Held-out AUC is 0.81 on n = 240 sites. Conformal sets reach 88.3% empir…\" matches no number in the source JSON (nearest: 0.83)\n" +
-				"                fix: correct it from the JSON, have the script write the value to the JSON, or mark a computed value (derived)\n" +
-				"  FAIL  number  line 3: 88.3% in \"…on n = 240 sites. Conformal sets reach 88.3% empirical\" matches no number in the source JSON (nearest: 0.83 = 83%)\n" +
-				"                fix: correct it from the JSON, have the script write the value to the JSON, or mark a computed value (derived)\n" +
-				"  FAIL  number  line 4: 90% in \"coverage at a nominal 90%. Mismatch count and cleavage correlate…\" matches no number in the source JSON (nearest: 0.83 = 83%)\n" +
-				"                fix: correct it from the JSON, have the script write the value to the JSON, or mark a computed value (derived)\n" +
-				"  FAIL  number  line 5: -0.41 in \"rho = -0.41.\" matches no number in the source JSON (nearest: 0.25)\n" +
-				"                fix: correct it from the JSON, have the script write the value to the JSON, or mark a computed value (derived)\n" +
+				"  FAIL  number  line 3: 4 reported numbers match no number in the source JSON: 240 (line 3; nearest: 0.83), 88.3% (line 3; nearest: 0.83 = 83%), 90% (line 4; nearest: 0.83 = 83%), -0.41 (line 5; nearest: 0.25)\n" +
+				"                fix: correct them from the JSON, have the script write the values to the JSON, or mark computed values (derived)\n" +
 				"inputs: .vibe-science/RQ-001-offtarget/04-results/FINDINGS.md, .vibe-science/RQ-001-offtarget/04-results/metrics.json\n",
-			errText: "DQ4 FAIL: 4 of 5 checks failed; fix what they report and run the gate again",
+			errText: "DQ4 FAIL: 1 of 2 checks failed; fix what they report and run the gate again",
 		},
 		{
 			name: "DD0 finds the dictionary",

@@ -87,7 +87,7 @@ type literatureSourcesJSON struct {
 func runLiteratureSources(_ context.Context, o *LiteratureSourcesOptions) error {
 	var d gate.Domain
 	var err error
-	config := "shipped"
+	config, configured := "shipped", true
 	if o.Domain != "" {
 		if d, err = gate.ShippedDomain(o.Domain); err != nil {
 			return &cli.UsageError{Err: err}
@@ -105,7 +105,7 @@ func runLiteratureSources(_ context.Context, o *LiteratureSourcesOptions) error 
 		if _, statErr := os.Stat(p); statErr == nil {
 			config = p
 		} else {
-			config = "none (generic applies; pick a domain in " + gate.DomainConfigPath + ")"
+			config, configured = "none (generic applies; pick a domain in "+gate.DomainConfigPath+")", false
 		}
 	}
 	reg, err := literature.Load()
@@ -118,7 +118,7 @@ func runLiteratureSources(_ context.Context, o *LiteratureSourcesOptions) error 
 	}{{"primary", d.Literature.Primary}, {"secondary", d.Literature.Secondary}, {"datasets", d.Literature.Datasets},
 		{"preprints", d.Literature.Preprints}, {"grey", d.Literature.Grey}}
 	out := literatureSourcesJSON{Domain: d.Name, DisplayName: d.DisplayName, Config: config,
-		CuratedRAG: d.Literature.CuratedRAG, Line: literature.Line(d.Name, d.Literature.Primary)}
+		CuratedRAG: d.Literature.CuratedRAG, Line: literature.Line(d.Name, d.Literature.Primary, configured)}
 	for _, g := range groups {
 		gj := literatureGroupJSON{Group: g.name, Sources: []literatureSourceJSON{}}
 		for _, id := range g.ids {

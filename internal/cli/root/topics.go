@@ -31,6 +31,11 @@ const environmentHelp = `Variables that change what vibe does:
       socket and pid (default ~/.vibe-science).
   VIBE_DB
       The database file (default $VIBE_HOME/db/vibe-science.db).
+  VIBE_ENFORCE
+      "everywhere": the hooks act in every folder, as if each had run
+      ` + "`vibe init`" + `; "projects" (the default): only in a project with a
+      .vibe-science folder at or above its root, and silent elsewhere.
+      Overrides "enforce" in $VIBE_HOME/config.json.
   VIBE_WORKER
       "off": hooks and the CLI never start the resident worker; hooks then
       run their handlers in a vibe-hook process of their own.
