@@ -3,9 +3,11 @@ package tamper
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -124,4 +126,157 @@ func (sc *scan) findNew(dir string, found *[]string, depth int) {
 			*found = append(*found, child)
 		}
 	}
+}
+
+// Pending is a change made outside any tool call, kept as it is until a
+// person accepts it or restores the earlier version.
+type Pending struct {
+	Path   string `json:"path"`
+	Change string `json:"change"` // Modified, Created, Deleted, ModeChanged
+	Set    string `json:"set"`
+}
+
+// Pending lists the project's changes made outside any tool call that no
+// person has accepted or restored yet, by path.
+func (g *Guard) Pending(root string) ([]Pending, error) {
+	s := g.state(root)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := g.load(s, root); err != nil {
+		return nil, err
+	}
+	if s.ix == nil {
+		return nil, nil
+	}
+	var out []Pending
+	for rel, e := range s.ix.Files {
+		if !e.External {
+			continue
+		}
+		p := Pending{Path: rel, Set: e.Set, Change: Modified}
+		switch {
+		case e.Gone:
+			p.Change = Deleted
+		case e.Prior == nil:
+			p.Change = Created
+		case e.Prior.Sum == e.Sum:
+			p.Change = ModeChanged
+		}
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
+}
+
+// Restore puts back, for each pending change made outside any call at or
+// under the project-relative paths rels (none: all of them), the version
+// before it: a changed or removed file gets its earlier content, mode and
+// owner back (what stands there now is moved to quarantine), a created one
+// is moved to quarantine. It returns the paths restored.
+func (g *Guard) Restore(root string, rels []string, now time.Time) ([]string, error) {
+	if root == "" {
+		return nil, errors.New("tamper restore: no project root")
+	}
+	s := g.state(root)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := g.load(s, root); err != nil {
+		return nil, err
+	}
+	if s.ix == nil {
+		return nil, nil
+	}
+	s.gen++
+	sc := scan{g: g, s: s, c: Call{Root: root, Now: now}, ix: s.ix, gen: s.gen}
+	under := func(f string) bool {
+		if len(rels) == 0 {
+			return true
+		}
+		for _, r := range rels {
+			r = strings.TrimPrefix(path.Clean(filepath.ToSlash(r)), "./")
+			if r == "." || f == r || strings.HasPrefix(f, r+"/") {
+				return true
+			}
+		}
+		return false
+	}
+	var done []string
+	var errs []error
+	for _, rel := range sortedKeysOf(s.ix.Files) {
+		e := s.ix.Files[rel]
+		if !e.External || !under(rel) {
+			continue
+		}
+		if err := sc.restoreVersion(rel, e); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", rel, err))
+			continue
+		}
+		done = append(done, rel)
+	}
+	sc.restatDirs()
+	s.listsDirty = true
+	if err := g.save(s); err != nil {
+		errs = append(errs, err)
+	}
+	return done, errors.Join(errs...)
+}
+
+// restoreVersion puts the version before an outside change back at rel.
+func (sc *scan) restoreVersion(rel string, e *entry) error {
+	p := e.Prior
+	if _, err := sc.lstat(rel); err == nil {
+		if _, err := sc.quarantine(rel); err != nil {
+			return err
+		}
+	}
+	if p == nil { // created outside any call: moved aside, no longer guarded
+		delete(sc.ix.Files, rel)
+		return nil
+	}
+	if !p.Blob {
+		return errors.New("vibe kept only its hash (larger than the snapshot cap): restore it from your own copy")
+	}
+	if err := sc.realParents(rel); err != nil {
+		return err
+	}
+	perm := fs.FileMode(p.Stat.Mode.Perm) & fs.ModePerm
+	var staged string
+	var err error
+	if p.Pack {
+		var data []byte
+		if data, err = sc.s.pack.read(p.Off, p.Stat.Size, p.Sum); err == nil {
+			staged, err = stageData(filepath.Dir(sc.abs(rel)), data, perm)
+		}
+	} else {
+		staged, err = sc.g.blobs.stage(p.Sum, filepath.Dir(sc.abs(rel)), perm)
+	}
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(staged, sc.abs(rel)); err != nil {
+		os.Remove(staged)
+		return err
+	}
+	now, err := lstat(sc.abs(rel))
+	if err != nil {
+		return err
+	}
+	if err := setMeta(sc.abs(rel), now, p.Stat); err != nil {
+		return err
+	}
+	now, _ = lstat(sc.abs(rel))
+	ne := *p
+	ne.Stat, ne.External, ne.Gone, ne.Prior = now, false, false, nil
+	sc.ix.Files[rel] = &ne
+	sc.touchFile(rel)
+	return nil
+}
+
+func sortedKeysOf(m map[string]*entry) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

@@ -137,6 +137,7 @@ type state struct {
 	hot        []string // the other files, sorted
 	unread     []string // files not read yet, hot ones first
 	dirs       []string // watched folders, sorted (parents first)
+	byDir      map[string][]string // the files of each folder
 	listsDirty bool
 	cursor     int
 	gen        uint64 // checks made, to mark files compared in this one
@@ -145,6 +146,8 @@ type state struct {
 
 	policySum [32]byte // the kept policy file policy was built from
 	policy    *permission.Policy
+
+	win windows // the calls' windows (window.go)
 }
 
 // content returns a file's kept content, checked against its hash.
@@ -182,7 +185,7 @@ func (g *Guard) state(root string) *state {
 	s := g.projects[root]
 	if s == nil {
 		base := filepath.Join(g.opts.Home, "tamper", "projects", projectKey(root))
-		s = &state{file: base + ".idx", journal: base + ".jnl", pack: pack{path: base + ".pack"}}
+		s = &state{file: base + ".idx", journal: base + ".jnl", pack: pack{path: base + ".pack"}, win: windows{path: base + ".calls"}}
 		g.projects[root] = s
 	}
 	return s
@@ -200,8 +203,10 @@ type Call struct {
 	// AgentType is the event's agent_type ("" on the main thread); the
 	// role is the policy's RoleFor it.
 	AgentType string
-	// Tool and ToolUseID name the call; empty at Stop.
-	Tool, ToolUseID string
+	// Tool and ToolUseID name the call; empty at Stop. Session is the
+	// session the call or Stop belongs to: a Stop ends the windows its
+	// session's calls left open.
+	Tool, ToolUseID, Session string
 	// Named are the project-relative files the call names as written: a
 	// Write or Edit's file_path, what the shell analyser found in a Bash
 	// command. PreToolUse judged these (and asked the user where the policy
@@ -236,6 +241,8 @@ const (
 	Modified = "modified"
 	Deleted  = "deleted"
 	Created  = "created"
+	// ModeChanged: the content is the same, the mode or the owner is not.
+	ModeChanged = "mode changed"
 )
 
 // The outcomes of a finding.
@@ -251,6 +258,10 @@ const (
 	// Unrestorable: a forbidden change vibe could not undo (the file was
 	// larger than the snapshot cap, or the kept copy is damaged).
 	Unrestorable = "unrestorable"
+	// External: a change no call's window explains (a person, another
+	// program): kept as it is, reported once, and left to a person's
+	// `vibe tamper accept` or `vibe tamper restore`.
+	External = "external"
 )
 
 // Finding is one changed guarded file and what was done about it.
@@ -267,6 +278,14 @@ type Finding struct {
 	Err        error  // why an undo failed (Unrestorable)
 	Link       string // for a folder kept elsewhere: the symlink target put back
 	Drift      *verdict.Verdict
+	// Folder: Path is a folder (created, removed or changed in a guarded
+	// tree); Meta describes a mode or owner change ("mode 0644 -> 0777").
+	Folder bool
+	Meta   string
+	// ByTool, ByID and ByAgent name the call the change is charged to when
+	// it is not the call checked now (a change found later, in that call's
+	// window).
+	ByTool, ByID, ByAgent string
 }
 
 // Report is the result of a check.
@@ -288,7 +307,7 @@ type Report struct {
 // Blocks reports whether some finding undid (or could not undo) a change.
 func (r Report) Blocks() bool {
 	for _, f := range r.Findings {
-		if f.Outcome != Accepted {
+		if f.Outcome != Accepted && f.Outcome != External {
 			return true
 		}
 	}
@@ -324,7 +343,31 @@ func (g *Guard) Check(c Call) (Report, error) {
 	s.gen++
 	sc := scan{g: g, s: s, c: c, ix: s.ix, gen: s.gen,
 		role: c.Policy.RoleFor(c.AgentType, c.Policy.TeamMode())}
+	// The windows: a Stop first ends the ones its session left open (every
+	// call of the turn has returned); a call's window ends now, before the
+	// scan, so what changes after this instant is not the call's.
+	if err := s.win.load(); err != nil {
+		return Report{}, err
+	}
+	end, err := g.fsNow()
+	if err != nil {
+		return Report{}, err
+	}
+	if c.Full && c.Session != "" {
+		if err := s.win.append(windowRecord{Op: "stop", window: window{Session: c.Session, End: end}}); err != nil {
+			return Report{}, err
+		}
+	}
+	if !c.Full && c.ToolUseID != "" {
+		sc.x = s.win.byID[c.ToolUseID]
+	}
+	sc.end = end
 	sc.run()
+	if sc.x != nil && sc.x.open() {
+		if err := s.win.append(windowRecord{Op: "end", window: window{ID: sc.x.ID, End: end}}); err != nil {
+			return Report{}, err
+		}
+	}
 	if c.Full {
 		sc.readPending(g.opts.StopHashBytes, g.opts.StopHashTime)
 	} else {
@@ -439,8 +482,11 @@ func (s *state) pending() int {
 func (s *state) lists() (hot, cold []string) {
 	if s.listsDirty || s.cold == nil && s.hot == nil {
 		s.cold, s.hot, s.unread = s.cold[:0], s.hot[:0], s.unread[:0]
+		s.byDir = make(map[string][]string, len(s.ix.Dirs))
 		var unreadCold []string
 		for rel, e := range s.ix.Files {
+			dir := parentRel(rel)
+			s.byDir[dir] = append(s.byDir[dir], rel)
 			if e.Cold {
 				s.cold = append(s.cold, rel)
 			} else {
@@ -456,6 +502,9 @@ func (s *state) lists() (hot, cold []string) {
 		}
 		sort.Strings(s.cold)
 		sort.Strings(s.hot)
+		for _, files := range s.byDir {
+			sort.Strings(files)
+		}
 		s.dirs = s.dirs[:0]
 		for rel := range s.ix.Dirs {
 			s.dirs = append(s.dirs, rel)
@@ -467,6 +516,12 @@ func (s *state) lists() (hot, cold []string) {
 		s.listsDirty = false
 	}
 	return s.hot, s.cold
+}
+
+// filesIn lists the snapshot's files in the folder dir.
+func (s *state) filesIn(dir string) []string {
+	s.lists()
+	return s.byDir[dir]
 }
 
 // guardedSet names the set guarding a file, "" when none.

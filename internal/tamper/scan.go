@@ -24,6 +24,10 @@ type scan struct {
 	ix *index
 
 	role string // the role the call ran as
+	// x is the checked call's window (nil: none recorded); end is when the
+	// call was found returned, on the file system's clock.
+	x   *window
+	end int64
 
 	gen      uint64          // this check's number (entry.seen)
 	seen     map[string]bool // created files already judged in this check
@@ -142,6 +146,9 @@ func (sc *scan) run() {
 		if err == nil && st.same(d.Stat) || err != nil && d.Stat == (fileStat{}) {
 			continue
 		}
+		if d.Set != "" && d.Link == "" && sc.folderChanged(rel, d, st, err) {
+			continue
+		}
 		sc.relist(rel, d, st, err)
 	}
 	for _, rel := range hot {
@@ -241,7 +248,10 @@ func (sc *scan) relist(rel string, d *dirEntry, st fileStat, err error) {
 			if z, ok := zoneDepth(child); ok && tree == "" {
 				depth = z
 			}
-			if depth != -2 {
+			switch {
+			case tree != "":
+				sc.newFolder(child, tree, depth, cst)
+			case depth != -2:
 				sc.watchNew(child, tree, depth)
 			}
 			continue
@@ -258,6 +268,14 @@ func (sc *scan) relist(rel string, d *dirEntry, st fileStat, err error) {
 		}
 		if set != "" {
 			sc.created(child, set)
+		}
+	}
+	// A name that left the folder (removed, renamed) is a change to the
+	// file it held, raw data included: compared now, not when the rotation
+	// reaches it.
+	for _, f := range sc.s.filesIn(rel) {
+		if e := sc.ix.Files[f]; e != nil {
+			sc.compare(f, e)
 		}
 	}
 }
@@ -287,6 +305,13 @@ func (sc *scan) compare(rel string, e *entry) {
 	}
 	sc.stats++
 	st, err := lstat(e.abs)
+	if e.Gone {
+		// Removed outside any call: back now, it is a new file.
+		if err == nil {
+			sc.judge(rel, e, Created, st)
+		}
+		return
+	}
 	switch {
 	case err != nil && e.Stat == (fileStat{}):
 		return // already known to be gone (an undo that failed)
@@ -315,7 +340,11 @@ func (sc *scan) compare(rel string, e *entry) {
 		return
 	}
 	if sum == e.Sum {
-		e.Stat = st // touched, chmod-ed, linked: same content
+		if !st.sameMeta(e.Stat) && e.Stat.Mode.Kind == kindRegular {
+			sc.judge(rel, e, ModeChanged, st)
+			return
+		}
+		e.Stat = st // touched, linked: same content, mode and owner
 		sc.lazy = true
 		if e.Tampered {
 			e.Tampered = false
@@ -377,16 +406,31 @@ func (sc *scan) named(rel string) bool {
 // file (the user was asked and approved), or a raw-data file is new and the
 // call was a download the user approved.
 func (sc *scan) judge(rel string, e *entry, change string, st fileStat) {
+	b := sc.attribute(rel, change, st)
+	switch {
+	case b.deferred:
+		if change == Created {
+			sc.retry(rel)
+		}
+		return
+	case b.external:
+		sc.external(rel, e, change, st)
+		return
+	}
 	sc.touchFile(rel)
-	action, rule, instead := sc.c.Policy.WriteAction(sc.role, rel)
+	role, named, direct := sc.roleFor(b)
+	action, rule, instead := sc.c.Policy.WriteAction(role, rel)
+	if set, ok := briefSet(e.Set); ok {
+		action, rule, instead = permission.Deny, set, "the research brief's Critical constraint "+strings.TrimPrefix(set, SetBriefPrefix)+" protects this file: no role changes it."
+	}
 	accept := false
 	switch action {
 	case permission.Allow:
 		accept = true
 	case permission.Ask:
-		accept = sc.named(rel)
+		accept = named(rel)
 	case permission.Deny:
-		accept = change == Created && isCold(e.Set) && st.Mode.Kind == kindRegular &&
+		accept = change == Created && isCold(e.Set) && st.Mode.Kind == kindRegular && b.w == nil &&
 			sc.c.Approved != nil && sc.c.Approved(sc.c.Policy, rel)
 	}
 	// Claude Code itself writes a "don't ask again" rule into the local
@@ -401,7 +445,11 @@ func (sc *scan) judge(rel string, e *entry, change string, st fileStat) {
 		accept = (change == Created || change == Modified) && err1 == nil && err2 == nil && onlyPermissionsChanged(old, cur)
 	}
 	f := Finding{Path: rel, Change: change, Set: e.Set}
-	if accept && e.Set == SetDomainConfig && change != Deleted && sc.c.Drift != nil && !(sc.c.Direct && sc.named(rel)) {
+	sc.by(&f, b)
+	if change == ModeChanged {
+		f.Meta = metaChange(e.Stat, st)
+	}
+	if accept && e.Set == SetDomainConfig && change != Deleted && sc.c.Drift != nil && !(direct && named(rel)) {
 		var old []byte
 		if e.Blob {
 			old, _ = sc.g.content(sc.s, e)
@@ -557,6 +605,17 @@ func (sc *scan) undo(f *Finding, e *entry, st fileStat) {
 		return
 	}
 	f.Sum, f.Size = hex.EncodeToString(e.Sum[:]), e.Stat.Size
+	if f.Change == ModeChanged {
+		if err := setMeta(path, st, e.Stat); err != nil {
+			f.Outcome, f.Err = Unrestorable, err
+			return
+		}
+		f.Outcome = Restored
+		if after, err := lstat(path); err == nil {
+			e.Stat = after
+		}
+		return
+	}
 	if !e.Blob {
 		f.Outcome = Unrestorable
 		if e.Hashed {
@@ -613,7 +672,12 @@ func (sc *scan) undo(f *Finding, e *entry, st fileStat) {
 	}
 	f.Outcome = Restored
 	if after, err := lstat(path); err == nil {
-		e.Stat = after
+		if err := setMeta(path, after, e.Stat); err != nil {
+			f.Err = err // the content is back; its owner could not be
+		}
+		if after, err := lstat(path); err == nil {
+			e.Stat = after
+		}
 	}
 	e.Tampered = false
 }
