@@ -129,14 +129,14 @@ func For(home string) *Guard {
 type state struct {
 	mu         sync.Mutex
 	ix         *index
-	file       string   // the saved index
-	journal    string   // its journal
-	saved      fileStat // the index's stat when last read or written
-	savedJ     fileStat // the journal's
-	cold       []string // cold files, sorted, for the rotation
-	hot        []string // the other files, sorted
-	unread     []string // files not read yet, hot ones first
-	dirs       []string // watched folders, sorted (parents first)
+	file       string              // the saved index
+	journal    string              // its journal
+	saved      fileStat            // the index's stat when last read or written
+	savedJ     fileStat            // the journal's
+	cold       []string            // cold files, sorted, for the rotation
+	hot        []string            // the other files, sorted
+	unread     []string            // files not read yet, hot ones first
+	dirs       []string            // watched folders, sorted (parents first)
 	byDir      map[string][]string // the files of each folder
 	listsDirty bool
 	cursor     int
