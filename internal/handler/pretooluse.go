@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -168,6 +169,11 @@ func probeState(ctx context.Context, env *hookrun.Env, st *store.Store, ev *hook
 	if err != nil {
 		env.Logf("probe the project's state: %v", err)
 		return pending{halts: true, mistakes: true, brief: true}
+	}
+	if !brief {
+		// A database made again without the brief the project's copy holds.
+		_, err := os.Stat(filepath.Join(proj.Root, filepath.FromSlash(integrityhook.ProjectBriefFile)))
+		brief = err == nil
 	}
 	return pending{halts: halts, mistakes: mistakes, brief: brief}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/integrityhook"
 	"github.com/vibe-science/vibe/internal/permission"
 )
 
@@ -47,8 +48,11 @@ func (g *Guard) Accept(root string, rels []string, now time.Time) ([]string, err
 	}
 	s.gen++
 	sc := scan{g: g, s: s, c: c, ix: s.ix, gen: s.gen}
+	// The brief copy first: the files it binds are judged guarded by it.
+	sort.SliceStable(rels, func(i, j int) bool { return rels[i] == integrityhook.ProjectBriefFile && rels[j] != rels[i] })
 	var done []string
 	for _, rel := range rels {
+		sc.brief = g.keptBrief(s)
 		rel = strings.TrimPrefix(path.Clean(filepath.ToSlash(rel)), "./")
 		if rel == ".." || strings.HasPrefix(rel, "../") || filepath.IsAbs(rel) {
 			return done, fmt.Errorf("tamper accept: %s is outside the project %s", rel, root)
@@ -69,6 +73,8 @@ func (g *Guard) Accept(root string, rels []string, now time.Time) ([]string, err
 			}
 		}
 	}
+	sc.brief = g.keptBrief(s)
+	sc.extendForBrief()
 	sc.restatDirs()
 	s.listsDirty = true
 	return done, g.save(s)
@@ -77,7 +83,7 @@ func (g *Guard) Accept(root string, rels []string, now time.Time) ([]string, err
 // acceptOne re-reads one file into the snapshot, or drops it when it is
 // gone or not guarded.
 func (sc *scan) acceptOne(rel string) bool {
-	set := guardedSet(sc.c.Policy, rel)
+	set := guardedSet(sc.c.Policy, sc.brief, rel)
 	if e := sc.ix.Files[rel]; e != nil && e.Set != "" && set == "" {
 		set = e.Set // inside a guarded tree
 	}

@@ -1,6 +1,7 @@
 package tamper
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/brief"
 	"github.com/vibe-science/vibe/internal/integrityhook"
 	"github.com/vibe-science/vibe/internal/permission"
 	"github.com/vibe-science/vibe/internal/verdict"
@@ -146,6 +148,8 @@ type state struct {
 
 	policySum [32]byte // the kept policy file policy was built from
 	policy    *permission.Policy
+	briefSum  [32]byte // the kept brief copy brief was read from
+	brief     *brief.Brief
 
 	win windows // the calls' windows (window.go)
 }
@@ -177,6 +181,29 @@ func (g *Guard) keptPolicy(s *state) *permission.Policy {
 	}
 	s.policy, s.policySum = p, e.Sum
 	return p
+}
+
+// keptBrief is the brief read from the snapshot's copy of the project's
+// brief (integrityhook.ProjectBriefFile), nil when it holds none: a brief
+// changed by the call being checked does not decide what is guarded.
+func (g *Guard) keptBrief(s *state) *brief.Brief {
+	e := s.ix.Files[integrityhook.ProjectBriefFile]
+	if e == nil || !e.Blob || e.Gone {
+		return nil
+	}
+	if s.brief != nil && s.briefSum == e.Sum {
+		return s.brief
+	}
+	raw, err := g.content(s, e)
+	if err != nil {
+		return nil
+	}
+	b, ok := integrityhook.ReadProjectBrief(raw)
+	if !ok {
+		return nil
+	}
+	s.brief, s.briefSum = &b, e.Sum
+	return s.brief
 }
 
 func (g *Guard) state(root string) *state {
@@ -341,8 +368,9 @@ func (g *Guard) Check(c Call) (Report, error) {
 		c.Policy = g.keptPolicy(s)
 	}
 	s.gen++
-	sc := scan{g: g, s: s, c: c, ix: s.ix, gen: s.gen,
+	sc := scan{g: g, s: s, c: c, ix: s.ix, gen: s.gen, brief: g.keptBrief(s),
 		role: c.Policy.RoleFor(c.AgentType, c.Policy.TeamMode())}
+	sc.extendForBrief()
 	// The windows: a Stop first ends the ones its session left open (every
 	// call of the turn has returned); a call's window ends now, before the
 	// scan, so what changes after this instant is not the call's.
@@ -524,13 +552,20 @@ func (s *state) filesIn(dir string) []string {
 	return s.byDir[dir]
 }
 
-// guardedSet names the set guarding a file, "" when none.
-func guardedSet(p *permission.Policy, rel string) string {
+// guardedSet names the set guarding a file, "" when none: the policy's
+// sets, the domain configs, the files a Critical brief constraint binds
+// (b, the brief as the snapshot keeps it; nil for none).
+func guardedSet(p *permission.Policy, b *brief.Brief, rel string) string {
 	if set, ok := p.Guarded(rel); ok {
 		return set
 	}
 	if integrityhook.IsDomainConfig(rel) {
 		return SetDomainConfig
+	}
+	if b != nil {
+		if c, ok := b.Binding(rel); ok {
+			return SetBriefPrefix + c.ID
+		}
 	}
 	return ""
 }
@@ -566,6 +601,14 @@ func (g *Guard) firstSight(s *state, c Call) (Report, error) {
 	s.pack.reset()
 	s.gen++
 	sc := scan{g: g, s: s, c: c, ix: ix, gen: s.gen}
+	// The brief's copy as it is now, like the policy: what it binds is
+	// guarded from the first snapshot on.
+	if raw, err := os.ReadFile(filepath.Join(c.Root, filepath.FromSlash(integrityhook.ProjectBriefFile))); err == nil {
+		if b, ok := integrityhook.ReadProjectBrief(raw); ok {
+			sc.brief = &b
+			ix.BriefSum = sha256.Sum256(raw)
+		}
+	}
 	seen := 0
 	// The folders on the way down, by device and inode: a followed link
 	// that leads back up (05-reviewer2/r2 -> ..) is not walked again,
@@ -642,7 +685,7 @@ func (g *Guard) firstSight(s *state, c Call) (Report, error) {
 			}
 			set := tree
 			if set == "" {
-				set = guardedSet(c.Policy, child)
+				set = guardedSet(c.Policy, sc.brief, child)
 			}
 			if set == "" {
 				continue

@@ -14,7 +14,7 @@ import (
 
 // indexVersion changes when the index's shape does; an index of another
 // version is rebuilt (first sight again).
-const indexVersion = 5
+const indexVersion = 6
 
 type kind uint8
 
@@ -107,6 +107,9 @@ type index struct {
 	// BlobBytes is the content kept for this project, against
 	// Options.MaxProjectBytes.
 	BlobBytes int64
+	// BriefSum is the SHA-256 of the brief copy whose bound files the
+	// snapshot holds (extendForBrief).
+	BriefSum [32]byte
 }
 
 func newIndex(root string) *index {
@@ -159,6 +162,7 @@ func (ix *index) encode() []byte {
 	b = append(b, ix.ID[:]...)
 	b = appendString(b, ix.Root)
 	b = binary.AppendVarint(b, ix.BlobBytes)
+	b = append(b, ix.BriefSum[:]...)
 	b = binary.AppendUvarint(b, uint64(len(ix.Files)))
 	for rel, e := range ix.Files {
 		b = appendEntry(b, rel, e)
@@ -287,6 +291,7 @@ func decodeIndex(raw []byte) (*index, error) {
 	copy(ix.ID[:], d.bytes(8))
 	ix.Root = d.str()
 	ix.BlobBytes = d.varint()
+	copy(ix.BriefSum[:], d.bytes(32))
 	n := d.uvarint()
 	if n > uint64(len(raw)) {
 		return nil, errCorrupt

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/brief"
 	"github.com/vibe-science/vibe/internal/permission"
 )
 
@@ -23,7 +24,8 @@ type scan struct {
 	c  Call
 	ix *index
 
-	role string // the role the call ran as
+	role  string       // the role the call ran as
+	brief *brief.Brief // the brief the snapshot keeps (keptBrief)
 	// x is the checked call's window (nil: none recorded); end is when the
 	// call was found returned, on the file system's clock.
 	x   *window
@@ -165,7 +167,7 @@ func (sc *scan) run() {
 			sc.compare(rel, e)
 			continue
 		}
-		if set := guardedSet(sc.c.Policy, rel); set != "" {
+		if set := guardedSet(sc.c.Policy, sc.brief, rel); set != "" {
 			sc.created(rel, set)
 		}
 	}
@@ -264,7 +266,7 @@ func (sc *scan) relist(rel string, d *dirEntry, st fileStat, err error) {
 		}
 		set := d.Set
 		if set == "" {
-			set = guardedSet(sc.c.Policy, child)
+			set = guardedSet(sc.c.Policy, sc.brief, child)
 		}
 		if set != "" {
 			sc.created(child, set)
