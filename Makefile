@@ -75,6 +75,7 @@ e2e: build
 bench: build
 	$(GO) run ./bench -bin $(BIN) -empty bench/out/empty-go -out bench/hooks.json
 	$(GO) test -run '^$$' -bench Pages -benchtime 100x ./internal/viewer   # vibe ui pages over 100k spine entries
+	$(GO) test -run '^$$' -bench ManPageCorpus -benchtime 1x ./internal/permission   # PreToolUse's analyser per command: p50, p99, max over 1,710 man-page commands
 
 ## forensic: the blueprint's section-15 checklist as tests, scored per section
 forensic: build

@@ -73,12 +73,10 @@ func (sc *scan) attribute(rel, change string, st fileStat) blame {
 			if capable(sc.c.Tool, sc.c.Named, rel) && !noWriteTools[sc.c.Tool] {
 				return blame{}
 			}
-		} else if capable(sc.x.Tool, sc.x.Named, rel) {
-			x := *sc.x
-			x.End = sc.end
-			if x.covers(t, coarse) {
-				return blame{}
-			}
+		} else if capable(sc.x.Tool, sc.x.Named, rel) && sc.x.covers(t, coarse) {
+			// Open to the present: what this check itself does is the
+			// call's doing too, as far as dates go.
+			return blame{}
 		}
 	}
 	var best *window
@@ -107,6 +105,9 @@ func (sc *scan) changeTime(rel, change string, st fileStat) int64 {
 		return changeTime(st)
 	}
 	for dir := parentRel(rel); ; dir = parentRel(dir) {
+		if t, ok := sc.dirTimes[dir]; ok {
+			return t
+		}
 		if pst, err := sc.lstat(dir); err == nil {
 			return changeTime(pst)
 		}

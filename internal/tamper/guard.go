@@ -389,7 +389,6 @@ func (g *Guard) Check(c Call) (Report, error) {
 	if !c.Full && c.ToolUseID != "" {
 		sc.x = s.win.byID[c.ToolUseID]
 	}
-	sc.end = end
 	sc.run()
 	if sc.x != nil && sc.x.open() {
 		if err := s.win.append(windowRecord{Op: "end", window: window{ID: sc.x.ID, End: end}}); err != nil {

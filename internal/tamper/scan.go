@@ -26,10 +26,12 @@ type scan struct {
 
 	role  string       // the role the call ran as
 	brief *brief.Brief // the brief the snapshot keeps (keptBrief)
-	// x is the checked call's window (nil: none recorded); end is when the
-	// call was found returned, on the file system's clock.
-	x   *window
-	end int64
+	// x is the checked call's window (nil: none recorded).
+	x *window
+	// dirTimes are the watched folders' change times when the check began.
+	dirTimes map[string]int64
+	// treeBudget is what is left of newTreeBudget in this check.
+	treeBudget int
 
 	gen      uint64          // this check's number (entry.seen)
 	seen     map[string]bool // created files already judged in this check
@@ -133,7 +135,15 @@ func (sc *scan) abs(rel string) string {
 // call names, and a slice of the cold files (all of them with Full).
 func (sc *scan) run() {
 	hot, cold := sc.s.lists()
-	for _, rel := range sc.s.dirs {
+	// Every watched folder is stat'ed before anything is restored or moved
+	// aside: a folder's change time dates the removals in it (changeTime),
+	// and vibe's own undoing must not date them again.
+	type dirSeen struct {
+		st  fileStat
+		err error
+	}
+	seen := make([]dirSeen, len(sc.s.dirs))
+	for i, rel := range sc.s.dirs {
 		d := sc.ix.Dirs[rel]
 		if d == nil {
 			continue
@@ -144,7 +154,20 @@ func (sc *scan) run() {
 		if d.Link != "" {
 			sc.checkLink(rel, d)
 		}
-		st, err := sc.dirStat(d)
+		seen[i].st, seen[i].err = sc.dirStat(d)
+		if seen[i].err == nil {
+			if sc.dirTimes == nil {
+				sc.dirTimes = map[string]int64{}
+			}
+			sc.dirTimes[rel] = changeTime(seen[i].st)
+		}
+	}
+	for i, rel := range sc.s.dirs {
+		d := sc.ix.Dirs[rel]
+		if d == nil {
+			continue
+		}
+		st, err := seen[i].st, seen[i].err
 		if err == nil && st.same(d.Stat) || err != nil && d.Stat == (fileStat{}) {
 			continue
 		}
@@ -255,6 +278,8 @@ func (sc *scan) relist(rel string, d *dirEntry, st fileStat, err error) {
 				sc.newFolder(child, tree, depth, cst)
 			case depth != -2:
 				sc.watchNew(child, tree, depth)
+			default:
+				sc.newTree(child)
 			}
 			continue
 		}
@@ -774,4 +799,53 @@ func (sc *scan) restatDirs() {
 		d.Stat = st
 		sc.touchDir(rel)
 	}
+}
+
+// newTreeBudget bounds the entries one check reads in new folders outside
+// the watched zone.
+const newTreeBudget = 4096
+
+// newTree looks through a folder just made outside the watched zone for
+// guarded files (a copy of the project's tree made inside it, a checkout
+// of the repository under a new folder): each is judged as created, and a
+// guarded tree in it is judged like one made in place.
+func (sc *scan) newTree(rel string) {
+	if sc.treeBudget == 0 {
+		sc.treeBudget = newTreeBudget
+	}
+	var visit func(dir string, depth int)
+	visit = func(dir string, depth int) {
+		ents, err := os.ReadDir(sc.abs(dir))
+		if err != nil || depth > 32 {
+			return
+		}
+		for _, de := range ents {
+			if sc.treeBudget--; sc.treeBudget <= 0 {
+				sc.treeBudget = -1
+				return
+			}
+			child := joinRel(dir, de.Name())
+			switch {
+			case de.IsDir():
+				if skipDirs[de.Name()] || sc.isHome(child) || sc.ix.Dirs[child] != nil {
+					continue
+				}
+				if tree, ok := sc.c.Policy.GuardedFolder(child); ok {
+					if st, err := sc.lstat(child); err == nil {
+						sc.newFolder(child, tree, -1, st)
+					}
+					continue
+				}
+				visit(child, depth+1)
+			case de.Type().IsRegular():
+				if sc.ix.Files[child] != nil || sc.seen[child] {
+					continue
+				}
+				if set := guardedSet(sc.c.Policy, sc.brief, child); set != "" {
+					sc.created(child, set)
+				}
+			}
+		}
+	}
+	visit(rel, 0)
 }
