@@ -57,19 +57,19 @@ func readManPages(t *testing.T) []manCommand {
 // serendipity log, a source file a Critical brief constraint binds, and
 // files nothing guards.
 var corpusFiles = map[string]string{
-	".vibe-science/RQ-001/CLAIM-LEDGER.md":                         "# Claim ledger\n\n## C-001\nstatus: PROPOSED\n",
-	".vibe-science/RQ-001/05-reviewer2/review-01.md":               "# Review 1\nverdict: REJECT\n",
+	".vibe-science/RQ-001/CLAIM-LEDGER.md":                        "# Claim ledger\n\n## C-001\nstatus: PROPOSED\n",
+	".vibe-science/RQ-001/05-reviewer2/review-01.md":              "# Review 1\nverdict: REJECT\n",
 	".vibe-science/RQ-001/05-reviewer2/judge-reports/judge-01.md": "# Judge 1\nscore: 3\n",
-	".vibe-science/RQ-001/02-data/raw/a.csv":                       "x,y\n1,2\n",
-	".vibe-science/RQ-001/02-data/raw/b.csv":                       "x,y\n5,6\n",
-	".vibe-science/RQ-001/03-analysis/a.py":                        "print(1)\n",
-	".vibe-science/domain-config.json":                             `{"domain":"generic","dq2":{"min_auc":0.6}}` + "\n",
-	".vibe-science/schemas/claim.schema.json":                      "{}\n",
-	".claude/settings.json":                                        `{"hooks":{}}` + "\n",
-	"SERENDIPITY.md":                                               "# Seeds\n",
-	"README.md":                                                    "# project\n",
-	"src/split.py":                                                 "def make_splits(n):\n    return []\n",
-	"notes.txt":                                                    "notes\n",
+	".vibe-science/RQ-001/02-data/raw/a.csv":                      "x,y\n1,2\n",
+	".vibe-science/RQ-001/02-data/raw/b.csv":                      "x,y\n5,6\n",
+	".vibe-science/RQ-001/03-analysis/a.py":                       "print(1)\n",
+	".vibe-science/domain-config.json":                            `{"domain":"generic","dq2":{"min_auc":0.6}}` + "\n",
+	".vibe-science/schemas/claim.schema.json":                     "{}\n",
+	".claude/settings.json":                                       `{"hooks":{}}` + "\n",
+	"SERENDIPITY.md":                                              "# Seeds\n",
+	"README.md":                                                   "# project\n",
+	"src/split.py":                                                "def make_splits(n):\n    return []\n",
+	"notes.txt":                                                   "notes\n",
 }
 
 // corpusBrief binds src/split.py by a Critical Block constraint.
