@@ -68,3 +68,23 @@ func TestCriticalConstraintFilesAreProtected(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestChangesJudgedWhileTheListsChange: a call that moves a guarded file's
+// folder away and makes a new folder holding a guarded file the role may
+// write (parallel's "mkdir -p {=...=}; mv {} ..." over every entry): taking
+// the new file in rebuilds the snapshot's lists mid-check, and the moved
+// file is still judged.
+func TestChangesJudgedWhileTheListsChange(t *testing.T) {
+	f := newProject(t, map[string]string{
+		"src/split.py":                 "def make_splits(n):\n    return []\n",
+		"SERENDIPITY.md":               "# Seeds\n",
+		integrityhook.ProjectBriefFile: briefCopy(t, "BC-001", "src/split.py#make_splits"),
+	}, Options{})
+	f.check(Call{})
+	f.sh("mkdir -p s S && mv src s/ && mv SERENDIPITY.md S/")
+	rep := f.check(Call{Tool: "Bash"})
+	wantOutcomes(t, rep, "deleted src/split.py restored")
+	if f.read("src/split.py") != "def make_splits(n):\n    return []\n" {
+		t.Fatal("src/split.py not restored")
+	}
+}

@@ -508,7 +508,9 @@ func (s *state) pending() int {
 // that finds nothing does not walk the index.
 func (s *state) lists() (hot, cold []string) {
 	if s.listsDirty || s.cold == nil && s.hot == nil {
-		s.cold, s.hot, s.unread = s.cold[:0], s.hot[:0], s.unread[:0]
+		// New slices, not the old ones emptied: a scan may hold the lists
+		// it took while a change it judges has them rebuilt.
+		s.cold, s.hot, s.unread = nil, nil, nil
 		s.byDir = make(map[string][]string, len(s.ix.Dirs))
 		var unreadCold []string
 		for rel, e := range s.ix.Files {
@@ -532,7 +534,7 @@ func (s *state) lists() (hot, cold []string) {
 		for _, files := range s.byDir {
 			sort.Strings(files)
 		}
-		s.dirs = s.dirs[:0]
+		s.dirs = nil
 		for rel := range s.ix.Dirs {
 			s.dirs = append(s.dirs, rel)
 		}

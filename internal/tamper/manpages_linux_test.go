@@ -20,8 +20,6 @@ import (
 	"testing"
 	"time"
 
-	"mvdan.cc/sh/v3/syntax"
-
 	"github.com/vibe-science/vibe/internal/brief"
 	"github.com/vibe-science/vibe/internal/integrityhook"
 	"github.com/vibe-science/vibe/internal/permission"
@@ -90,22 +88,16 @@ var corpusPlacements = []string{".", ".vibe-science/RQ-001/02-data/raw"}
 // operandName is a word that looks like a file a command reads or writes.
 var operandName = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.+-]*\.[A-Za-z0-9]{1,6}$`)
 
-// operands are the literal words of cmd that name files, to be made in the
-// folder it runs in.
+// operands are the words of cmd that name files, to be made in the folder
+// it runs in (the shell parser stays in internal/permission: words split
+// on blanks and stripped of quotes are enough here).
 func operands(cmd string) []string {
-	f, err := syntax.NewParser().Parse(strings.NewReader(cmd), "")
-	if err != nil {
-		return nil
-	}
 	var out []string
-	syntax.Walk(f, func(n syntax.Node) bool {
-		if w, ok := n.(*syntax.Word); ok {
-			if v := w.Lit(); operandName.MatchString(v) && len(out) < 8 {
-				out = append(out, v)
-			}
+	for _, w := range strings.FieldsFunc(cmd, func(r rune) bool { return strings.ContainsRune(" \t|;&<>()", r) }) {
+		if w = strings.Trim(w, `"'`); operandName.MatchString(w) && len(out) < 8 {
+			out = append(out, w)
 		}
-		return true
-	})
+	}
 	return out
 }
 
@@ -379,24 +371,22 @@ var installedProgs sync.Map
 // installed reports whether the program a command starts with is on PATH
 // (or a shell builtin).
 func installed(cmd string) bool {
-	f, err := syntax.NewParser().Parse(strings.NewReader(cmd), "")
-	if err != nil {
-		return false
-	}
+	fields := strings.Fields(cmd)
 	name := ""
-	syntax.Walk(f, func(n syntax.Node) bool {
-		if c, ok := n.(*syntax.CallExpr); ok && name == "" && len(c.Args) > 0 {
-			name = c.Args[0].Lit()
+	for _, w := range fields {
+		if strings.Contains(w, "=") && !strings.HasPrefix(w, "-") {
+			continue // NAME=value before the program
 		}
-		return name == ""
-	})
-	if name == "" {
-		return true // an assignment, a loop: run it
+		name = w
+		break
+	}
+	if name == "" || strings.ContainsAny(name, "$`(){}[]") {
+		return true // an assignment, a loop, a computed name: run it
 	}
 	if v, ok := installedProgs.Load(name); ok {
 		return v.(bool)
 	}
-	_, err = exec.LookPath(name)
+	_, err := exec.LookPath(name)
 	ok := err == nil || exec.Command("bash", "-c", "type -t "+name+" >/dev/null").Run() == nil
 	installedProgs.Store(name, ok)
 	return ok

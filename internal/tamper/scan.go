@@ -434,6 +434,7 @@ func (sc *scan) named(rel string) bool {
 // call was a download the user approved.
 func (sc *scan) judge(rel string, e *entry, change string, st fileStat) {
 	b := sc.attribute(rel, change, st)
+
 	switch {
 	case b.deferred:
 		if change == Created {
