@@ -354,26 +354,9 @@ func (g *Guard) Check(c Call) (Report, error) {
 	if err := g.load(s, c.Root); err != nil {
 		return Report{}, err
 	}
-	if s.ix == nil {
-		if c.Policy == nil {
-			p, err := permission.Load(c.Root)
-			if err != nil {
-				p = permission.Default()
-			}
-			c.Policy = p
-		}
-		return g.firstSight(s, c)
-	}
-	if c.Policy == nil {
-		c.Policy = g.keptPolicy(s)
-	}
-	s.gen++
-	sc := scan{g: g, s: s, c: c, ix: s.ix, gen: s.gen, brief: g.keptBrief(s),
-		role: c.Policy.RoleFor(c.AgentType, c.Policy.TeamMode())}
-	sc.extendForBrief()
 	// The windows: a Stop first ends the ones its session left open (every
-	// call of the turn has returned); a call's window ends now, before the
-	// scan, so what changes after this instant is not the call's.
+	// call of the turn has returned); a call's window ends with this check
+	// (its first snapshot included).
 	if err := s.win.load(); err != nil {
 		return Report{}, err
 	}
@@ -386,14 +369,40 @@ func (g *Guard) Check(c Call) (Report, error) {
 			return Report{}, err
 		}
 	}
+	var x *window
 	if !c.Full && c.ToolUseID != "" {
-		sc.x = s.win.byID[c.ToolUseID]
+		x = s.win.byID[c.ToolUseID]
 	}
-	sc.run()
-	if sc.x != nil && sc.x.open() {
-		if err := s.win.append(windowRecord{Op: "end", window: window{ID: sc.x.ID, End: end}}); err != nil {
-			return Report{}, err
+	endCall := func() error {
+		if x != nil && x.open() {
+			return s.win.append(windowRecord{Op: "end", window: window{ID: x.ID, End: end}})
 		}
+		return nil
+	}
+	if s.ix == nil {
+		if c.Policy == nil {
+			p, err := permission.Load(c.Root)
+			if err != nil {
+				p = permission.Default()
+			}
+			c.Policy = p
+		}
+		rep, err := g.firstSight(s, c)
+		if err == nil {
+			err = endCall()
+		}
+		return rep, err
+	}
+	if c.Policy == nil {
+		c.Policy = g.keptPolicy(s)
+	}
+	s.gen++
+	sc := scan{g: g, s: s, c: c, ix: s.ix, gen: s.gen, brief: g.keptBrief(s), x: x,
+		role: c.Policy.RoleFor(c.AgentType, c.Policy.TeamMode())}
+	sc.extendForBrief()
+	sc.run()
+	if err := endCall(); err != nil {
+		return Report{}, err
 	}
 	if c.Full {
 		sc.readPending(g.opts.StopHashBytes, g.opts.StopHashTime)
