@@ -258,3 +258,16 @@ func TestStopEndsItsSessionsWindows(t *testing.T) {
 	wantOutcomes(t, f.check(Call{Tool: "Read", ToolUseID: "toolu_2"})) // not a Read's doing: left to toolu_1
 	wantOutcomes(t, f.check(Call{Full: true, Session: "s1"}), "modified "+ledger+" restored")
 }
+
+// TestSerendipityWriteIntoReviewsUndone: the serendipity agent's Write of
+// a SERENDIPITY.md inside 05-reviewer2/ (which its "**/SERENDIPITY.md"
+// area once opened) is moved aside after the call.
+func TestSerendipityWriteIntoReviewsUndone(t *testing.T) {
+	f := newProject(t, nil, Options{})
+	f.check(Call{})
+	p := r2dir + "/SERENDIPITY.md"
+	f.begin("toolu_1", "vibe:serendipity", "Write", p)
+	f.write(p, "# seeds\n")
+	wantOutcomes(t, f.check(Call{Tool: "Write", ToolUseID: "toolu_1", AgentType: "vibe:serendipity", Named: []string{p}, Direct: true}),
+		"created "+p+" quarantined")
+}
