@@ -271,11 +271,10 @@ func manCommandLine(line, prog string, known map[string]bool) (string, bool) {
 	if first == "" {
 		return "", false
 	}
-	name := first
 	if strings.Contains(first, "/") && !known[filepath.Base(first)] {
 		return "", false // "edit/build/test" is prose, /bin/rm a program
 	}
-	name = filepath.Base(first)
+	name := filepath.Base(first)
 	switch {
 	case name == prog:
 	case shellBuiltinNames[name]:
