@@ -313,21 +313,10 @@ func pidSource(word, command string) int {
 	default:
 		return pidsUnknown // a variable, a file read at run time
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
-	if err != nil || len(f.Stmts) != 1 {
+	stmts := pipeline(src)
+	if stmts == nil {
 		return pidsUnknown
 	}
-	stmts := []*syntax.Stmt{}
-	stmt := f.Stmts[0]
-	for {
-		b, ok := stmt.Cmd.(*syntax.BinaryCmd)
-		if !ok || b.Op != syntax.Pipe && b.Op != syntax.PipeAll {
-			break
-		}
-		stmts = append([]*syntax.Stmt{b.Y}, stmts...)
-		stmt = b.X
-	}
-	stmts = append([]*syntax.Stmt{stmt}, stmts...)
 	stages := make([][]string, len(stmts))
 	for i, st := range stmts {
 		stages[i] = literalArgs(st)

@@ -23,21 +23,11 @@ func (a *shellAnalyzer) listing(src string, st *shellState) (names, scope []stri
 	if src == "" || len(src) > 4096 {
 		return nil, nil, false
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
-	if err != nil || len(f.Stmts) != 1 {
+	all := pipeline(src)
+	if all == nil {
 		return nil, nil, false
 	}
-	// The pipeline's commands, first to last.
-	var stages []*syntax.Stmt
-	stmt := f.Stmts[0]
-	for {
-		b, ok := stmt.Cmd.(*syntax.BinaryCmd)
-		if !ok || b.Op != syntax.Pipe && b.Op != syntax.PipeAll {
-			break
-		}
-		stages = append([]*syntax.Stmt{b.Y}, stages...)
-		stmt = b.X
-	}
+	stmt, stages := all[0], all[1:]
 	call, ok := stmt.Cmd.(*syntax.CallExpr)
 	if !ok || len(call.Args) == 0 {
 		return nil, nil, false
@@ -141,6 +131,26 @@ func (a *shellAnalyzer) listing(src string, st *shellState) (names, scope []stri
 		return nil, scope, fromFS
 	}
 	return out, nil, fromFS
+}
+
+// pipeline parses src, one command or one pipeline, into its stages, first
+// to last; nil when src is anything else or does not parse.
+func pipeline(src string) []*syntax.Stmt {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err != nil || len(f.Stmts) != 1 {
+		return nil
+	}
+	var stages []*syntax.Stmt
+	stmt := f.Stmts[0]
+	for {
+		b, ok := stmt.Cmd.(*syntax.BinaryCmd)
+		if !ok || b.Op != syntax.Pipe && b.Op != syntax.PipeAll {
+			break
+		}
+		stages = append([]*syntax.Stmt{b.Y}, stages...)
+		stmt = b.X
+	}
+	return append([]*syntax.Stmt{stmt}, stages...)
 }
 
 // grepFilter keeps the names the grep stages of a pipeline let through:

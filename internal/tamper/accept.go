@@ -145,15 +145,11 @@ type Pending struct {
 // Pending lists the project's changes made outside any tool call that no
 // person has accepted or restored yet, by path.
 func (g *Guard) Pending(root string) ([]Pending, error) {
-	s := g.state(root)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := g.load(s, root); err != nil {
+	s, unlock, err := g.loaded(root)
+	if s == nil {
 		return nil, err
 	}
-	if s.ix == nil {
-		return nil, nil
-	}
+	defer unlock()
 	var out []Pending
 	for rel, e := range s.ix.Files {
 		if !e.External {
@@ -183,15 +179,11 @@ func (g *Guard) Restore(root string, rels []string, now time.Time) ([]string, er
 	if root == "" {
 		return nil, errors.New("tamper restore: no project root")
 	}
-	s := g.state(root)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := g.load(s, root); err != nil {
+	s, unlock, err := g.loaded(root)
+	if s == nil {
 		return nil, err
 	}
-	if s.ix == nil {
-		return nil, nil
-	}
+	defer unlock()
 	s.gen++
 	sc := scan{g: g, s: s, c: Call{Root: root, Now: now}, ix: s.ix, gen: s.gen}
 	under := func(f string) bool {
@@ -225,6 +217,18 @@ func (g *Guard) Restore(root string, rels []string, now time.Time) ([]string, er
 		errs = append(errs, err)
 	}
 	return done, errors.Join(errs...)
+}
+
+// loaded locks and loads the project's snapshot; s is nil (with the error,
+// if any) when there is none, and then nothing is left locked.
+func (g *Guard) loaded(root string) (s *state, unlock func(), err error) {
+	s = g.state(root)
+	s.mu.Lock()
+	if err := g.load(s, root); err != nil || s.ix == nil {
+		s.mu.Unlock()
+		return nil, nil, err
+	}
+	return s, s.mu.Unlock, nil
 }
 
 // restoreVersion puts the version before an outside change back at rel.
