@@ -39,9 +39,9 @@ type window struct {
 // project after its call returned.
 const backgroundSpan = 24 * time.Hour
 
-// maxWindows bounds the windows kept per project: the oldest closed ones
-// go first.
-const maxWindows = 4096
+// maxWindows bounds the windows a rewritten log keeps (half of it, the
+// newest).
+const maxWindows = 1024
 
 // CallStart is what PreToolUse tells the net about a call it let through.
 type CallStart struct {
@@ -183,57 +183,70 @@ func (ws *windows) apply(rec windowRecord) {
 	}
 }
 
-// append writes one record (one write, so records of concurrent writers
-// do not interleave) and applies it; the log is rewritten with the newest
-// windows when it has grown past maxWindows records.
+// append writes one record, in one write so that records of concurrent
+// writers do not interleave; the next load reads it. A log grown past
+// maxLogBytes is rewritten with the newest windows. A process that only
+// begins calls (PreToolUse without the resident worker) never reads the
+// log.
 func (ws *windows) append(rec windowRecord) error {
-	if err := ws.load(); err != nil {
-		return err
-	}
 	line, err := json.Marshal(rec)
 	if err != nil {
 		return fmt.Errorf("tamper: %w", err)
 	}
 	line = append(line, '\n')
-	if err := os.MkdirAll(filepath.Dir(ws.path), 0o700); err != nil {
-		return fmt.Errorf("tamper: %w", err)
-	}
 	f, err := os.OpenFile(ws.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(filepath.Dir(ws.path), 0o700); err != nil {
+			return fmt.Errorf("tamper: %w", err)
+		}
+		f, err = os.OpenFile(ws.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	}
 	if err != nil {
 		return fmt.Errorf("tamper: %w", err)
 	}
 	_, werr := f.Write(line)
+	st, serr := f.Stat()
 	cerr := f.Close()
 	if err := errors.Join(werr, cerr); err != nil {
 		return fmt.Errorf("tamper: append to %s: %w", ws.path, err)
 	}
-	if err := ws.load(); err != nil {
-		return err
-	}
-	if len(ws.byID) > maxWindows || ws.off > int64(maxWindows)*512 {
+	if serr == nil && st.Size() > maxLogBytes {
+		if err := ws.load(); err != nil {
+			return err
+		}
 		return ws.compact()
 	}
+	if ws.byID != nil {
+		return ws.load() // the windows in memory follow
+	}
+	ws.used = true
 	return nil
 }
 
-// compact rewrites the log with the open windows and the newest closed
-// ones.
+// maxLogBytes is the size past which the window log is rewritten.
+const maxLogBytes = 256 << 10
+
+// compact rewrites the log with the newest windows, open or not (a window
+// left open that long belongs to a call that never returned).
 func (ws *windows) compact() error {
 	list := make([]*window, 0, len(ws.byID))
 	for _, w := range ws.byID {
 		list = append(list, w)
 	}
 	sort.Slice(list, func(i, j int) bool { return list[i].Start > list[j].Start })
+	if len(list) > maxWindows/2 {
+		list = list[:maxWindows/2]
+	}
 	var b bytes.Buffer
-	kept := 0
 	for _, w := range list {
-		if w.End != 0 && !w.Background && kept >= maxWindows/2 {
-			continue
-		}
-		kept++
 		line, _ := json.Marshal(windowRecord{Op: "begin", window: *w})
 		b.Write(line)
 		b.WriteByte('\n')
+		if w.End != 0 {
+			line, _ = json.Marshal(windowRecord{Op: "end", window: window{ID: w.ID, End: w.End, Background: w.Background}})
+			b.Write(line)
+			b.WriteByte('\n')
+		}
 	}
 	if err := writeAtomic(ws.path, b.Bytes(), 0o600); err != nil {
 		return fmt.Errorf("tamper: %w", err)

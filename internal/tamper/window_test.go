@@ -44,6 +44,24 @@ func (f *fixture) after(rel string) {
 	}
 }
 
+// tick waits until the file system's clock has moved on (its coarse
+// clock ticks every few milliseconds), so what happens next is later on
+// disk than what happened before.
+func (f *fixture) tick() {
+	f.t.Helper()
+	start, err := f.g.fsNow()
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	for i := 0; i < 2000; i++ {
+		if now, _ := f.g.fsNow(); now > start {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+	f.t.Fatal("the file system's clock does not move")
+}
+
 // TestModeAndOwnerRestored: a mode or owner change of a guarded file by a
 // role that may not change it is put back; one the role may make is taken
 // into the snapshot.
@@ -131,6 +149,7 @@ func TestPersonsChangeBetweenCallsNeverReverted(t *testing.T) {
 	f.check(Call{})
 	f.begin("toolu_1", "", "Bash")
 	f.check(Call{Tool: "Bash", ToolUseID: "toolu_1"})
+	f.tick()
 	// The person: a review edited, raw data changed, a mode changed, a
 	// review removed, between the calls.
 	f.write(r2dir+"/review-01.md", "# Review 1\nverdict: ACCEPT (edited by hand)\n")
@@ -194,6 +213,7 @@ func TestJudgeNotBlamedForAFileItDidNotTouch(t *testing.T) {
 	f.check(Call{})
 	f.begin("toolu_1", "", "Bash")
 	f.check(Call{Tool: "Bash", ToolUseID: "toolu_1"})
+	f.tick()
 	f.sh("rm " + r2dir + "/review-02.md") // outside any call
 	f.after(r2dir + "/review-02.md")
 	report := r2dir + "/judge-reports/judge-02.md"
