@@ -41,7 +41,7 @@ const backgroundSpan = 24 * time.Hour
 
 // maxWindows bounds the windows a rewritten log keeps (half of it, the
 // newest).
-const maxWindows = 1024
+const maxWindows = 512
 
 // CallStart is what PreToolUse tells the net about a call it let through.
 type CallStart struct {
@@ -224,7 +224,7 @@ func (ws *windows) append(rec windowRecord) error {
 }
 
 // maxLogBytes is the size past which the window log is rewritten.
-const maxLogBytes = 256 << 10
+const maxLogBytes = 64 << 10
 
 // compact rewrites the log with the newest windows, open or not (a window
 // left open that long belongs to a call that never returned).
