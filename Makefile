@@ -77,6 +77,7 @@ bench: build
 	$(GO) test -run '^$$' -bench Pages -benchtime 100x ./internal/viewer   # vibe ui pages over 100k spine entries
 	$(GO) test -run '^$$' -bench 'OutputSummary1MB|Scrub|Load' -benchtime 20x ./internal/spine ./internal/privacy   # the secret detector: a 1 MB output's summary, Scrub, gitleaks' load
 	$(GO) test -run '^$$' -bench Scan -benchtime 20x ./internal/artifact   # the tracker's look at a project, beside 50k files outside research or not
+	$(GO) test -run '^$$' -bench ManPageCorpus -benchtime 1x ./internal/permission   # PreToolUse's analyser per command: p50, p99, max over 1,710 man-page commands
 
 ## forensic: the blueprint's section-15 checklist as tests, scored per section
 forensic: build

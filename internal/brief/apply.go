@@ -165,3 +165,53 @@ func NeedsConfirm(v verdict.Verdict) bool {
 	}
 	return false
 }
+
+// Binding reports the first constraint that forbids every write of
+// relPath whatever it touches: Critical with Block (a "path#Symbol" entry
+// binds its whole file, since a change anywhere in the file may move the
+// symbol). The safety net (internal/tamper) keeps such files in its
+// snapshot and restores a change made by any means.
+func (b Brief) Binding(relPath string) (Constraint, bool) {
+	for _, m := range b.Applicable(relPath, nil) {
+		if c := m.Constraint; c.Severity == Critical && c.Action == Block {
+			return c, true
+		}
+	}
+	return Constraint{}, false
+}
+
+// BindingRoots are the project-relative files and folders under which the
+// Critical Block constraints name files: an anchor's file, a plain path,
+// a glob's literal folder ("." when it starts with a pattern).
+func (b Brief) BindingRoots() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, c := range b.Constraints {
+		if c.Severity != Critical || c.Action != Block {
+			continue
+		}
+		for _, t := range c.AppliesTo {
+			root := t
+			if i := strings.IndexByte(t, '#'); i >= 0 {
+				root = t[:i]
+			}
+			root = cleanRel(root)
+			if hasMeta(root) {
+				parts := strings.Split(root, "/")
+				k := 0
+				for k < len(parts) && !hasMeta(parts[k]) {
+					k++
+				}
+				root = strings.Join(parts[:k], "/")
+				if root == "" {
+					root = "."
+				}
+			}
+			if !seen[root] {
+				seen[root] = true
+				out = append(out, root)
+			}
+		}
+	}
+	return out
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -25,6 +26,7 @@ import (
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/seeds"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/tamper"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 
@@ -62,8 +64,26 @@ func MayWrite(tool string) bool {
 
 // handlePreToolUse judges one proposed tool call. Checks that need no history run
 // even when the database is unavailable; checks that need it fail closed.
-func handlePreToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
+// A call it lets through opens its window in the safety net (tamper.BeforeTool).
+func handlePreToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (out hookrun.Outcome, err error) {
 	ev = skillShell(ev)
+	proj := env.Project(ev.Cwd)
+	net, begin := tamper.BeforeTool(env, ev, proj.Root)
+	var named []string
+	defer func() {
+		for _, v := range out.Verdicts {
+			if v.Result.Blocks() {
+				return
+			}
+		}
+		if err == nil {
+			begin(named)
+		}
+	}()
+	return preToolUse(ctx, env, ev, net, &named)
+}
+
+func preToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event, net permission.Net, named *[]string) (hookrun.Outcome, error) {
 	proj := env.Project(ev.Cwd)
 	now := env.Now()
 	st, stErr := env.Store(ctx)
@@ -85,8 +105,9 @@ func handlePreToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (ho
 		env.Note("%v; using the default permissions until it is fixed", err)
 		policy = permission.Default()
 	}
-	req := permission.Request{ProjectRoot: proj.Root, Cwd: ev.Cwd, AgentType: ev.AgentType, ToolName: ev.ToolName, ToolInput: ev.ToolInput}
+	req := permission.Request{ProjectRoot: proj.Root, Cwd: ev.Cwd, AgentType: ev.AgentType, ToolName: ev.ToolName, ToolInput: ev.ToolInput, Net: net}
 	d := policy.Check(req)
+	*named = d.Paths
 	switch d.Action {
 	case permission.Deny:
 		// A refused call needs no further checks: report the one reason.
@@ -169,6 +190,11 @@ func probeState(ctx context.Context, env *hookrun.Env, st *store.Store, ev *hook
 	if err != nil {
 		env.Logf("probe the project's state: %v", err)
 		return pending{halts: true, mistakes: true, brief: true}
+	}
+	if !brief {
+		// A database made again without the brief the project's copy holds.
+		_, err := os.Stat(filepath.Join(proj.Root, filepath.FromSlash(integrityhook.ProjectBriefFile)))
+		brief = err == nil
 	}
 	return pending{halts: halts, mistakes: mistakes, brief: brief}
 }

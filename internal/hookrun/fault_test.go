@@ -279,6 +279,40 @@ func TestBriefEnforcedWithTheDatabaseDown(t *testing.T) {
 	}
 }
 
+// TestBriefEnforcedWithTheDatabaseFolderLost: with VIBE_HOME/db gone (a
+// file where the folder was: neither the database nor the copy beside it
+// can be read), a Critical constraint is still enforced, from the
+// project's copy of the brief; before, the Edit was allowed with a
+// warning. A database made again without the brief does not lift it.
+func TestBriefEnforcedWithTheDatabaseFolderLost(t *testing.T) {
+	r := newFaultRig(t)
+	os.MkdirAll(filepath.Join(r.project, "src"), 0o755)
+	os.WriteFile(filepath.Join(r.project, "src", "split.go"), []byte("package src\n\nfunc MakeSplits(n int) []int { return nil }\n"), 0o644)
+	briefText := "# Brief: Off-target scoring\n\n## Constraints\n\n### BC-001: Never change how guides are split\n- severity: Critical\n- action: Block\n- applies-to: src/split.go#MakeSplits\n- rationale: held-out guides.\n"
+	st, err := store.Open(context.Background(), r.dbPath(), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := integrityhook.IngestBrief(context.Background(), st, project.Resolve(r.project), "brief.md", []byte(briefText), time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	edit := map[string]any{"hook_event_name": "PreToolUse", "tool_name": "Edit", "tool_use_id": "toolu_split",
+		"tool_input": map[string]any{"file_path": filepath.Join(r.project, "src", "split.go"), "old_string": "nil", "new_string": "[]int{1}"}}
+	dbDir := filepath.Dir(r.dbPath())
+	os.RemoveAll(dbDir)
+	os.WriteFile(dbDir, []byte("not a folder"), 0o600)
+	out, _ := r.run("pre-tool-use", edit)
+	if !strings.Contains(out, `"permissionDecision":"deny"`) || !strings.Contains(out, "BC-001") {
+		t.Fatalf("the brief was not enforced with VIBE_HOME/db lost: %s", out)
+	}
+	os.Remove(dbDir) // the next hook makes a new, empty database
+	out, _ = r.run("pre-tool-use", edit)
+	if !strings.Contains(out, `"permissionDecision":"deny"`) || !strings.Contains(out, "BC-001") {
+		t.Fatalf("the brief was not enforced by a database made again without it: %s", out)
+	}
+}
+
 // TestLiteratureSearchUnderALockStillCounts: a literature search whose
 // PostToolUse found the database locked is spooled with its call, gate
 // L-1 counts it at once (a direction written next is allowed, not refused

@@ -99,12 +99,31 @@ func IngestBrief[W Writes](ctx context.Context, st Store[W], proj project.Projec
 	v.IngestedAt = time.UnixMilli(now.UnixMilli()).UTC()
 	in := Ingested{Version: v, Brief: p.Brief, PinErrors: p.PinErrors}
 	// Scrubbed as the database's version is (a constraint may quote a
-	// credential): the copy is under VIBE_HOME too.
-	if err := writeBriefCopy(BriefCopy(st.Path(), proj.Root), privacy.ScrubJSON(raw)); err != nil {
+	// credential): one copy is under VIBE_HOME, the other in the project.
+	clean := privacy.ScrubJSON(raw)
+	if err := errors.Join(writeBriefCopy(BriefCopy(st.Path(), proj.Root), clean),
+		writeBriefCopy(filepath.Join(proj.Root, filepath.FromSlash(ProjectBriefFile)), clean)); err != nil {
 		return in, fault.E(fault.Unavailable, "ingest brief", fmt.Errorf(
-			"stored as version %d, but the copy that enforces its constraints while the database is down could not be written (%w); ingest it again", v.ID, err))
+			"stored as version %d, but a copy that enforces its constraints while the database is down could not be written (%w); ingest it again", v.ID, err))
 	}
 	return in, nil
+}
+
+// ProjectBriefFile is the project's copy of its current brief, written at
+// ingest. No role may write it (the permission policy locks it) and the
+// safety net keeps it in its snapshot: it enforces the Critical
+// constraints when neither the database nor the copy beside it can be
+// read, and it is where the net reads which files those constraints bind.
+const ProjectBriefFile = ".vibe-science/brief.json"
+
+// ReadProjectBrief parses the project copy's content; ok is false when
+// raw is empty.
+func ReadProjectBrief(raw []byte) (brief.Brief, bool) {
+	var b brief.Brief
+	if len(raw) == 0 || json.Unmarshal(raw, &b) != nil {
+		return brief.Brief{}, false
+	}
+	return b, true
 }
 
 // BriefCopy is where a project's current brief is copied at ingest: beside
@@ -221,6 +240,13 @@ func BriefWriteWith(ctx context.Context, st Reads, copyPath string, proj project
 	if err != nil && copyPath != "" {
 		var cerr error
 		b, ok, cerr = readBriefCopy(copyPath)
+		if cerr != nil || !ok {
+			// The copy beside the database is gone with it (a lost or
+			// replaced VIBE_HOME/db): the project's own copy still binds.
+			if pb, pok, perr := readBriefCopy(filepath.Join(proj.Root, filepath.FromSlash(ProjectBriefFile))); perr == nil && pok {
+				b, ok, cerr = pb, true, nil
+			}
+		}
 		switch {
 		case cerr != nil:
 			err = cerr
@@ -233,6 +259,11 @@ func BriefWriteWith(ctx context.Context, st Reads, copyPath string, proj project
 		return []verdict.Verdict{v}
 	}
 	if !ok {
+		// A database without a brief while the project holds its copy: a
+		// database lost and made again. The copy still binds.
+		if pb, pok, perr := readBriefCopy(filepath.Join(proj.Root, filepath.FromSlash(ProjectBriefFile))); perr == nil && pok {
+			return brief.Verdicts(pb.Applicable(cleanRel(rel), nil))
+		}
 		return nil
 	}
 	return brief.Verdicts(b.Applicable(cleanRel(rel), nil))

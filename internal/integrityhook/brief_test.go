@@ -285,7 +285,14 @@ func TestBriefCopyEnforcesWithTheDatabaseDown(t *testing.T) {
 			t.Errorf("%s: %+v", name, vs)
 		}
 	}
+	// The copy beside the database gone with it (a lost VIBE_HOME/db): the
+	// project's own copy, written at ingest, still denies.
+	projectCopy := filepath.Join(proj.Root, filepath.FromSlash(ProjectBriefFile))
+	if vs := BriefWriteWith(ctx, nil, BriefCopy(st.Path(), "/elsewhere"), proj, "src/split.go", integrity.DefaultBreakers()); len(vs) != 1 || vs[0].Result != verdict.HardBlock {
+		t.Errorf("only the project's copy: %+v", vs)
+	}
 	// No copy and no database: no brief was ever ingested here.
+	os.Remove(projectCopy)
 	if vs := BriefWriteWith(ctx, nil, BriefCopy(st.Path(), "/elsewhere"), proj, "src/split.go", integrity.DefaultBreakers()); vs != nil {
 		t.Errorf("no copy: %+v", vs)
 	}

@@ -4,7 +4,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"testing"
+	"time"
 
 	"github.com/vibe-science/vibe/blueprints"
 )
@@ -96,5 +98,45 @@ func BenchmarkLoadProjectPolicy(b *testing.B) {
 		if p, err := Load(dir); err != nil || !p.TeamMode() {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkManPageCorpus is the analyser's cost per command over the
+// man-page corpus (testdata/manpages.md), sent from the project root and
+// from raw data, with a net, in a project of the usual size and in one of
+// 5,000 files more: p50, p99 and the slowest command, per project (make
+// bench reports them).
+func BenchmarkManPageCorpus(b *testing.B) {
+	corpus := readManCorpus(b)
+	for _, size := range []struct {
+		name  string
+		extra int
+	}{{"project", 0}, {"5000-files", 5000}} {
+		b.Run(size.name, func(b *testing.B) {
+			prj := newProject(b)
+			grow(b, prj, size.extra)
+			p := Default()
+			var took []time.Duration
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				took = took[:0]
+				for _, c := range corpus {
+					for _, cwd := range []string{"", "RQ-001/02-data/raw"} {
+						req := prj.request("", "Bash", bash(c.Command), cwd)
+						req.Net = restoresAll{}
+						t0 := time.Now()
+						p.Check(req)
+						took = append(took, time.Since(t0))
+					}
+				}
+			}
+			b.StopTimer()
+			sort.Slice(took, func(i, j int) bool { return took[i] < took[j] })
+			q := func(f float64) float64 { return float64(took[int(f*float64(len(took)-1))].Microseconds()) }
+			b.ReportMetric(q(0.5), "p50-µs/cmd")
+			b.ReportMetric(q(0.99), "p99-µs/cmd")
+			b.ReportMetric(q(1), "max-µs/cmd")
+			b.ReportMetric(float64(len(took)), "cmds")
+		})
 	}
 }

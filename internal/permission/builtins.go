@@ -4,6 +4,8 @@ import (
 	"os"
 	"regexp"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // hit is an operation the analysis found that a configured command group
@@ -127,8 +129,10 @@ func (a *shellAnalyzer) readVars(prog string, argv []word, st *shellState, in st
 			line, _, _ := strings.Cut(in.text, "\n")
 			v = lit(strings.TrimSpace(line))
 		case prog == "read" && in.piped && len(names) == 1 && i == 0:
-			if c := a.listing(in.text, st); c != nil {
-				v = word{vals: c, raw: "\x00" + in.text}
+			if c, scope, fromFS := a.listing(in.text, st); c != nil {
+				v = word{vals: c, raw: "\x00" + in.text, computed: fromFS}
+			} else if scope != nil {
+				v = word{raw: "\x00" + in.text, computed: true, scope: scope}
 			}
 		}
 		st.vars[n] = v
@@ -263,9 +267,12 @@ func (a *shellAnalyzer) signal(prog string, argv []word, raw string) {
 		for _, op := range p.ops {
 			v, ok := op.single()
 			if !ok {
-				if containsAny(text, daemonText) || containsAny(strings.ToLower(op.raw), daemonLookup) {
+				switch pidSource(op.raw, text) {
+				case pidsVibe:
 					a.hit("daemon", true, raw)
 					return
+				case pidsUnknown:
+					a.hit("signal", false, raw)
 				}
 				continue
 			}
@@ -275,6 +282,136 @@ func (a *shellAnalyzer) signal(prog string, argv []word, raw string) {
 			}
 		}
 	}
+}
+
+// The processes a computed process id may name.
+const (
+	pidsOthers  = iota // processes that cannot be vibe's (a TCP port's owner, a name that is not vibe's)
+	pidsVibe           // possibly vibe's: refused
+	pidsUnknown        // cannot be told before it runs: asked (a signal cannot be undone)
+)
+
+// pidSource tells which processes the computed process id in word (the
+// command substitution or variable kill is given) names: a lookup by a
+// network port (lsof -i, fuser N/tcp; the worker listens on a unix socket
+// only), by a name or pattern (pgrep, pidof, ps | grep) that does not
+// reach vibe's names, or the shell's own jobs ($!, jobs -p) cannot be the
+// worker; a lookup that names vibe, or that lists every process, may be.
+func pidSource(word, command string) int {
+	lower := strings.ToLower(word)
+	if containsAny(lower, daemonText) || containsAny(command, daemonText) {
+		return pidsVibe
+	}
+	src := word
+	switch {
+	case strings.HasPrefix(src, "$(") && strings.HasSuffix(src, ")"):
+		src = src[2 : len(src)-1]
+	case strings.HasPrefix(src, "`") && strings.HasSuffix(src, "`") && len(src) > 1:
+		src = src[1 : len(src)-1]
+	case src == "$!" || src == "${!}":
+		return pidsOthers // the last job this shell started
+	default:
+		return pidsUnknown // a variable, a file read at run time
+	}
+	stmts := pipeline(src)
+	if stmts == nil {
+		return pidsUnknown
+	}
+	stages := make([][]string, len(stmts))
+	for i, st := range stmts {
+		stages[i] = literalArgs(st)
+	}
+	first := stages[0]
+	if len(first) == 0 {
+		return pidsUnknown
+	}
+	args := first[1:]
+	switch programName(first[0]) {
+	case "jobs":
+		return pidsOthers
+	case "lsof":
+		for _, a := range args {
+			if strings.HasPrefix(a, "-i") || strings.HasPrefix(a, "-ti") || strings.HasPrefix(a, "-ni") ||
+				strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "i:") {
+				return pidsOthers
+			}
+		}
+		return pidsUnknown
+	case "fuser":
+		for _, a := range args {
+			if strings.HasSuffix(a, "/tcp") || strings.HasSuffix(a, "/udp") || a == "tcp" || a == "udp" {
+				return pidsOthers
+			}
+		}
+		return pidsUnknown
+	case "pgrep", "pidof":
+		full := false
+		var pats []string
+		for _, a := range args {
+			switch {
+			case a == "--full" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "f"):
+				full = true
+			case strings.HasPrefix(a, "-"):
+			default:
+				pats = append(pats, a)
+			}
+		}
+		if len(pats) == 0 {
+			return pidsUnknown
+		}
+		for _, pat := range pats {
+			if pat == "\x00" || matchesVibeName(pat, programName(first[0]) == "pgrep") || vibeProcessMatches(pat, programName(first[0]) == "pgrep", full) {
+				return pidsVibe
+			}
+		}
+		return pidsOthers
+	case "ps":
+		// ps ... | grep PATTERN ...: the pids of the lines a positive grep
+		// keeps.
+		for _, st := range stages[1:] {
+			if len(st) == 0 || programName(st[0]) != "grep" && programName(st[0]) != "egrep" && programName(st[0]) != "fgrep" {
+				continue
+			}
+			invert := false
+			var pat string
+			for _, a := range st[1:] {
+				if strings.HasPrefix(a, "-") {
+					invert = invert || strings.Contains(a, "v") && !strings.HasPrefix(a, "--") || a == "--invert-match"
+					continue
+				}
+				if pat == "" {
+					pat = a
+				}
+			}
+			if invert || pat == "" || pat == "\x00" {
+				continue
+			}
+			if matchesVibeName(pat, true) || vibeProcessMatches(pat, true, true) {
+				return pidsVibe
+			}
+			return pidsOthers
+		}
+		return pidsUnknown
+	}
+	return pidsUnknown
+}
+
+// literalArgs returns a simple command's words as written, "\x00" for a
+// word that is not a plain literal.
+func literalArgs(s *syntax.Stmt) []string {
+	call, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok {
+		return nil
+	}
+	out := make([]string, 0, len(call.Args))
+	for _, w := range call.Args {
+		v, ok := literalWord(w)
+		if !ok {
+			v = "\x00"
+		}
+		out = append(out, v)
+	}
+	return out
 }
 
 // matchesVibeName reports whether a pkill pattern (a regular expression

@@ -22,6 +22,21 @@ type Request struct {
 	// Role, when set, is used instead of the role AgentType maps to. It is
 	// for `vibe permissions check --role`; hooks never set it.
 	Role string
+	// Net is the safety net after the call (internal/tamper), when there
+	// is one: a protected file the command reaches only through a
+	// computation (a glob, find, a listing fed to xargs, what a tree holds)
+	// is left to it when it can restore the file, and asked about when it
+	// cannot. Nil: no net, such a write is refused like a named one.
+	Net Net
+}
+
+// Net is the safety net that judges, after a call, what actually changed
+// on disk and restores a protected file the call may not change.
+type Net interface {
+	// Restores reports whether the net holds a copy it can restore of the
+	// protected file at the project-relative path rel, or of every
+	// protected file under the folder rel ("." is the whole project).
+	Restores(rel string) bool
 }
 
 // Action is what the policy answers: allow, deny or ask.
@@ -41,7 +56,10 @@ type Decision struct {
 	Rule    string   // id of the rule that decided, e.g. "reviewer2.deny.ledger"
 	Reason  string   // full sentence for Claude: who, what, which rule, what the role may do instead
 	Instead string   // what the role may do instead (the last part of Reason)
-	Paths   []string // normalised project-relative targets the call writes (outside-root targets as absolute)
+	Paths   []string // normalised project-relative targets the call names as written (outside-root targets as absolute)
+	// Net lists the protected files (or folders) the call may reach only
+	// through a computation, left to Request.Net to judge after the call.
+	Net []string
 }
 
 // CheckName is the check name of permission verdicts.
@@ -166,17 +184,19 @@ func (p *Policy) ProtectedFor(role, rel string) bool {
 	return o.action == Deny
 }
 
-// WrittenPaths returns every file the call would write, normalised like
-// Decision.Paths, and whether some writes could not be told (the command
-// did not parse, or a target was computed at run time).
+// WrittenPaths returns every file the call names as written, normalised
+// like Decision.Paths, and whether some writes could not be told (the
+// command did not parse, or a target was computed at run time). A file the
+// call reaches only through a computation (a glob's match, a find match)
+// is not among them: it is a possibility, not a write the call names.
 func WrittenPaths(req Request) (paths []string, unparsed bool) {
 	root := resolvedRoot(req.ProjectRoot)
 	cwd := requestCwd(req, root)
 	eff := collect(req, root, cwd, homeDir())
 	seen := map[string]bool{}
 	for _, rt := range eff.targets {
-		if rt.kind == kindLink || rt.kind == kindRepo {
-			continue // not files the call writes
+		if rt.kind == kindLink || rt.kind == kindRepo || rt.computed {
+			continue // not files the call writes, or not files it names
 		}
 		t, ok := normalize(root, literalRoot(req.ProjectRoot), rt, eff.links)
 		if !ok || seen[t.rel] {
@@ -201,6 +221,9 @@ type target struct {
 	// download: the call stores what it fetched from url here.
 	download bool
 	url      string
+	// computed: the command reaches this path through a computation (see
+	// rawTarget.computed).
+	computed bool
 }
 
 // literalRoot is the project root as given, cleaned: the prefix the
@@ -262,7 +285,7 @@ func normalize(root, literal string, rt rawTarget, links map[string]string) (tar
 	if isSink(phys) {
 		return target{}, false
 	}
-	t := target{abs: phys, kind: rt.kind, via: rt.via, download: rt.download, url: rt.url}
+	t := target{abs: phys, kind: rt.kind, via: rt.via, download: rt.download, url: rt.url, computed: rt.computed}
 	rel, inside := "", false
 	if root != "" {
 		rel, inside = relativeTo(root, phys)
@@ -302,6 +325,17 @@ type outcome struct {
 	rule    string
 	reason  string
 	instead string
+	// subject is the folded path a path rule matched: the target itself,
+	// "anything inside" it, or a file a tree holds (held).
+	subject string
+	held    bool
+	// partial: the target is a tree too large to look through, and none of
+	// what was seen of it is protected.
+	partial bool
+	// names are the literal names of what the rule guards, so that a
+	// command that spells one is told from one that reaches it by a
+	// computation (viaNet).
+	names []literalName
 }
 
 // decision accumulates outcomes: the first deny wins, then the first ask.
@@ -361,15 +395,30 @@ func (p *Policy) decide(req Request, tr *[]string) Decision {
 	if c.bash {
 		p.judgeCommands(who, c, d)
 	}
-	return p.finish(d, out, r.name, req.ToolName)
+	out = p.finish(d, out, r.name, req.ToolName)
+	out.Net = c.deferred
+	return out
 }
 
 // normalised is a tool call after the normalise stage.
 type normalised struct {
 	eff     *effects // what the call runs and writes, as analysed
 	targets []target // every write, resolved and made project-relative
-	paths   []string // the distinct files written (Decision.Paths)
+	paths   []string // the distinct files the call names as written (Decision.Paths)
 	bash    bool
+	net     Net // Request.Net
+	// deferred are the protected paths left to the net (Decision.Net).
+	deferred []string
+	scanned  string // the command folded for the name scan, once made
+}
+
+// scan is the call's text as the name scans read it: folded, quotes
+// removed.
+func (c *normalised) scan() string {
+	if c.scanned == "" {
+		c.scanned = fold(stripQuotes(c.eff.source)) + "\x00"
+	}
+	return c.scanned
 }
 
 // normalise parses the tool input (the shell command, the file path) into
@@ -377,16 +426,24 @@ type normalised struct {
 func (p *Policy) normalise(req Request) *normalised {
 	root := p.root(req.ProjectRoot)
 	cwd := requestCwd(req, root)
-	c := &normalised{eff: collect(req, root, cwd, p.home), bash: req.ToolName == "Bash"}
+	c := &normalised{eff: collect(req, root, cwd, p.home), bash: req.ToolName == "Bash", net: req.Net}
 	seen := map[string]bool{}
+	trees := map[string]bool{} // a folder written as a whole is judged once
 	literal := literalRoot(req.ProjectRoot)
 	for _, rt := range c.eff.targets {
+		if rt.kind == kindTree {
+			key := fmt.Sprint(rt.path, rt.computed)
+			if trees[key] {
+				continue
+			}
+			trees[key] = true
+		}
 		t, ok := normalize(root, literal, rt, c.eff.links)
 		if !ok {
 			continue
 		}
 		c.targets = append(c.targets, t)
-		if t.kind != kindLink && t.kind != kindRepo && !seen[t.rel] {
+		if t.kind != kindLink && t.kind != kindRepo && !t.computed && !seen[t.rel] {
 			seen[t.rel] = true
 			c.paths = append(c.paths, t.rel)
 		}
@@ -510,7 +567,7 @@ func (p *Policy) judgeRole(r *role, who string, c *normalised, d *decision) {
 // text when that leads elsewhere.
 func (p *Policy) judgePaths(r *role, who string, c *normalised, d *decision) {
 	for _, t := range c.targets {
-		o := p.judgePath(r, who, t, d)
+		o := p.viaNet(r, who, c, t, p.judgePath(r, who, t, d), d)
 		if o.action == Deny && t.kind == kindTree && strings.HasPrefix(t.via, "git ") {
 			o.instead = "it would rewrite protected files along with yours; name the files you mean instead (git checkout -- <file>, git stash push -- <paths>, git clean -f <path>)."
 		}
@@ -523,13 +580,59 @@ func (p *Policy) judgePaths(r *role, who string, c *normalised, d *decision) {
 	}
 }
 
+// viaNet decides a write the path rules forbid when the command reaches
+// the file only through a computation made when it runs (a glob's match, a
+// find match, a listing fed to xargs, a file a tree holds): unless the
+// command spells the name of what the rule guards, the write is left to
+// the net, which judges after the call what really changed and restores a
+// protected file; when the net cannot restore it (no copy kept yet, a file
+// too large to keep) the user is asked. What the net does not watch stays
+// refused: writes outside the project, a confined role's writes outside
+// its area, anything when the call has no net.
+func (p *Policy) viaNet(r *role, who string, c *normalised, t target, o outcome, d *decision) outcome {
+	if o.action == Allow || c.net == nil || t.outside || !(t.computed || o.held || o.partial) {
+		return o
+	}
+	if !o.partial {
+		if _, guarded := p.guarded(o.subject); o.subject == "" || !guarded {
+			return o
+		}
+		scan := c.scan()
+		for _, n := range o.names {
+			if strings.Contains(scan, n.folded) {
+				if d.on() {
+					d.pathf(t, "%s: the command names %s -> %s", o.rule, n.display, o.action)
+				}
+				return o
+			}
+		}
+	}
+	what := t.rel
+	if o.held && !o.partial {
+		what = p.unfold(t, o.subject)
+	}
+	if c.net.Restores(t.rel) {
+		d.pathf(t, "%s: %s is reached only when the command runs; the net restores it -> allow", o.rule, what)
+		c.deferred = append(c.deferred, what)
+		return outcome{action: Allow}
+	}
+	d.pathf(t, "%s: %s is reached only when the command runs and the net holds no copy of it -> ask", o.rule, what)
+	return outcome{
+		action: Ask,
+		rule:   "net.unrestorable",
+		reason: fmt.Sprintf("%s wants to run a command that may change %s (%s), a file it reaches only when it runs, and vibe holds no copy to restore it from (rule net.unrestorable; blocked otherwise by %s)",
+			who, what, t.via, o.rule),
+		instead: "name the files the command should change, or approve it if it may change " + what + ".",
+	}
+}
+
 // judgeUnknown is the path stage for writes that cannot be told: targets
 // known only at run time, programs whose writes cannot be told, and
 // commands that cannot be analysed.
 func (p *Policy) judgeUnknown(r *role, who string, c *normalised, d *decision) {
 	eff := c.eff
 	for _, u := range eff.unknown {
-		d.add(p.judgeUnknownTarget(r, who, u, eff, d))
+		d.add(p.judgeUnknownTarget(r, who, u, c, d))
 	}
 	if r.writeOnly == nil && len(eff.opaque) > 0 {
 		// A program whose writes cannot be told may write anything under
@@ -538,7 +641,7 @@ func (p *Policy) judgeUnknown(r *role, who string, c *normalised, d *decision) {
 		// read it all the time; PostToolUse restores a raw file a script
 		// changed anyway.
 		u := unknownTarget{via: eff.opaque[0] + ", a program whose writes cannot be told"}
-		d.add(p.judgeNamed(r, who, u, eff, d, false))
+		d.add(p.judgeNamed(r, who, u, c, d, false))
 	}
 	if eff.unparsed && p.restricted(r) {
 		d.trace("%s.unparsed: the command could not be analysed -> deny", r.name)
@@ -681,10 +784,7 @@ func (p *Policy) judgePath(r *role, who string, t target, d *decision) outcome {
 	if t.outside {
 		return p.judgeOutside(r, who, t, d)
 	}
-	subjects, o, ok := p.subjects(r, who, t, d)
-	if !ok {
-		return o
-	}
+	subjects, partial := p.subjects(t)
 	downloadAsk, o, ok := p.judgeReadOnly(r, who, t, subjects, d)
 	if ok {
 		return o
@@ -697,6 +797,9 @@ func (p *Policy) judgePath(r *role, who string, t target, d *decision) outcome {
 	}
 	if o, ok := p.judgeWriteOnly(r, who, t, d); ok {
 		return o
+	}
+	if partial {
+		return p.partialTree(r, who, t, d)
 	}
 	if downloadAsk != nil {
 		return *downloadAsk
@@ -756,28 +859,41 @@ func (p *Policy) judgeOutside(r *role, who string, t target, d *decision) outcom
 
 // subjects are the folded paths the read-only and deny rules see: the
 // path itself, and for a tree "anything inside" and what already lies
-// under it. A tree too large to walk is refused (ok false).
-func (p *Policy) subjects(r *role, who string, t target, d *decision) ([]string, outcome, bool) {
-	subjects := []string{t.folded}
+// under it. partial says the tree held more than maxWalk entries, so only
+// some of them are among the subjects.
+func (p *Policy) subjects(t target) (subjects []string, partial bool) {
+	subjects = []string{t.folded}
 	if t.kind != kindTree {
-		return subjects, outcome{}, true
+		return subjects, false
 	}
 	subjects = append(subjects, join2(t.folded, probe))
 	if fi, err := os.Stat(filepath.FromSlash(t.abs)); err == nil && fi.IsDir() {
 		complete := walk(t.abs, func(rel string, _ fs.DirEntry) {
 			subjects = append(subjects, foldPath(join2(t.rel, rel)))
 		})
-		if !complete {
-			d.pathf(t, "more than %d entries under it -> deny", maxWalk)
-			return nil, outcome{
-				action:  Deny,
-				rule:    r.name + ".tree",
-				reason:  fmt.Sprintf("%s may not run %s on %s (rule %s.tree): it holds too many files to check for protected ones", who, t.via, t.rel, r.name),
-				instead: "work on narrower folders.",
-			}, false
-		}
+		partial = !complete
 	}
-	return subjects, outcome{}, true
+	return subjects, partial
+}
+
+// heldBy reports whether subject is a file the tree t holds rather than
+// the tree itself (or "anything inside" it).
+func heldBy(t target, subject string) bool {
+	return t.kind == kindTree && subject != t.folded && subject != join2(t.folded, probe)
+}
+
+// partialTree is the answer for a tree too large to look through when what
+// was seen of it is not protected: refused without a net, which viaNet
+// turns into the net's judgement (or a question).
+func (p *Policy) partialTree(r *role, who string, t target, d *decision) outcome {
+	d.pathf(t, "more than %d entries under it -> deny", maxWalk)
+	return outcome{
+		action:  Deny,
+		rule:    r.name + ".tree",
+		reason:  fmt.Sprintf("%s may not run %s on %s (rule %s.tree): it holds too many files to check for protected ones", who, t.via, t.rel, r.name),
+		instead: "work on narrower folders.",
+		partial: true,
+	}
 }
 
 // display names a matched subject for messages: the path as given, where
@@ -829,6 +945,9 @@ func (p *Policy) judgeReadOnly(r *role, who string, t target, subjects []string,
 			rule:    "read-only." + ro.id,
 			reason:  fmt.Sprintf("%s may not write %s (rule read-only.%s)", who, p.display(t, s), ro.id),
 			instead: instead,
+			subject: s,
+			held:    heldBy(t, s),
+			names:   ro.names,
 		}, true
 	}
 	return downloadAsk, outcome{}, false
@@ -853,7 +972,9 @@ func (p *Policy) judgeDenyRules(r *role, who string, t target, subjects []string
 		if t.kind == kindLink {
 			what = "a link to " + t.rel
 		}
-		return p.denyRuleOutcome(r, dr, who, what, ""), true
+		o := p.denyRuleOutcome(r, dr, who, what, "")
+		o.subject, o.held, o.names = s, heldBy(t, s), dr.names
+		return o, true
 	}
 	return outcome{}, false
 }
@@ -917,10 +1038,16 @@ func (p *Policy) judgeLocked(who string, t target, d *decision) (outcome, bool) 
 			continue
 		}
 		hit := ls.abs.match(abs)
+		subject, held := t.folded, false
 		if !hit && !t.outside {
 			hit = ls.rel.match(t.folded)
 			if !hit && tree {
-				hit = ls.rel.match(join2(t.folded, probe)) || ls.rel.holdsUnder(t.folded)
+				if ls.rel.match(join2(t.folded, probe)) {
+					hit, subject = true, join2(t.folded, probe)
+				} else if ls.rel.holdsUnder(t.folded) {
+					hit, held = true, true
+					subject = ls.rel.heldUnder(t.folded)
+				}
 			}
 		}
 		if !hit && tree {
@@ -948,6 +1075,9 @@ func (p *Policy) judgeLocked(who string, t target, d *decision) (outcome, bool) 
 			rule:    "locked." + ls.id,
 			reason:  fmt.Sprintf("%s may not write %s, part of %s, locked for every role (rule locked.%s)", who, what, ls.desc, ls.id),
 			instead: ls.instead,
+			subject: subject,
+			held:    held,
+			names:   ls.names,
 		}, true
 	}
 	return outcome{}, false
@@ -987,7 +1117,7 @@ func matchAny(s *patternSet, subjects []string) (string, bool) {
 // confined to an area cannot be shown to stay in it; any other role is
 // stopped when the command names (or globs into) a path its deny rules,
 // the locked paths or the read-only data cover.
-func (p *Policy) judgeUnknownTarget(r *role, who string, u unknownTarget, eff *effects, d *decision) outcome {
+func (p *Policy) judgeUnknownTarget(r *role, who string, u unknownTarget, c *normalised, d *decision) outcome {
 	text := shorten(u.text)
 	if r.writeOnly != nil {
 		d.trace("%s.write-only: %s writes %q, known only at run time -> deny", r.name, u.via, text)
@@ -998,12 +1128,13 @@ func (p *Policy) judgeUnknownTarget(r *role, who string, u unknownTarget, eff *e
 			instead: p.writeInstead(r),
 		}
 	}
-	return p.judgeNamed(r, who, u, eff, d, true)
+	return p.judgeNamed(r, who, u, c, d, true)
 }
 
 // judgeNamed looks in a command with unknown writes for the protected
 // paths it names or globs into. raw says whether read-only data counts.
-func (p *Policy) judgeNamed(r *role, who string, u unknownTarget, eff *effects, d *decision, raw bool) outcome {
+func (p *Policy) judgeNamed(r *role, who string, u unknownTarget, c *normalised, d *decision, raw bool) outcome {
+	eff := c.eff
 	text := shorten(u.text)
 	what := fmt.Sprintf("%q (%s), a target known only when the command runs,", text, u.via)
 	if u.text == "" {
@@ -1037,7 +1168,9 @@ func (p *Policy) judgeNamed(r *role, who string, u unknownTarget, eff *effects, 
 			return p.denyRuleOutcome(r, dr, who, what, " in a command that names "+n.display)
 		}
 	}
-	// Globs the command expanded show which files it reaches.
+	// Globs the command expanded show which files it reaches; the net
+	// judges what such a command really changed, when there is one that
+	// can restore the file.
 	for _, g := range eff.globbed {
 		rel, folded, ok := p.globbedRel(g, eff)
 		if !ok {
@@ -1045,6 +1178,11 @@ func (p *Policy) judgeNamed(r *role, who string, u unknownTarget, eff *effects, 
 		}
 		for _, dr := range r.deny {
 			if dr.set.match(folded) && (dr.except.empty() || !dr.except.match(folded)) {
+				if _, guarded := p.guarded(folded); guarded && c.net != nil && c.net.Restores(rel) {
+					d.trace("%s: %s may write anything and the command globs %s; the net restores it", dr.id, u.via, rel)
+					c.deferred = append(c.deferred, rel)
+					break
+				}
 				d.trace("%s: %s may write anything and the command globs %s -> %s", dr.id, u.via, rel, dr.action)
 				return p.denyRuleOutcome(r, dr, who, what, " in a command that globs "+rel)
 			}

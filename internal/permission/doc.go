@@ -67,8 +67,11 @@
 // that make programs run other code (GIT_EDITOR and the like analysed as
 // commands; BASH_ENV, PATH, LD_PRELOAD and the like make the command opaque),
 // hash -p, glob options (shopt),
-// globs and braces, find -delete/-exec (-L follows links), xargs and while
-// read fed by a listing, git (-c commands and aliases, --output, whole-tree
+// globs and braces, find's expression as find reads it (tests, actions, !,
+// -o, parentheses, -prune; a test vibe does not evaluate may be true) with
+// -delete and -exec judged per matched file (-exec's command analysed
+// once, "{}" standing for the file), xargs and while read fed by a listing
+// (find's filters and the grep stages after it kept), git (-c commands and aliases, --output, whole-tree
 // commands judged against every protected file under the tree, apply and
 // init), patch by the files its diff names, and the inline code of
 // interpreters, searched for the calls that write (also builtins.open,
@@ -79,7 +82,28 @@
 // the command names or globs into a path it may not write (raw data named by
 // such a program is left out: scripts read raw data all the time). A command
 // that does not parse or exceeds 256 KB is refused for the confined roles and
-// the default role. This is a policy for an assistant that follows
+// the default role.
+//
+// Deny what is known, net what is not. A target the command's words name
+// (a path, a folder it writes into, what lies outside the project) is
+// judged by the rules above. A target the command reaches only through a
+// computation made when it runs (a glob's match, a find match, a listing
+// fed to xargs or $(...), what a folder being extracted or synced into
+// holds, or a folder too large to look through: every bound of the
+// analysis, maxWalk entries, maxFindMatches, maxGlobMatches, turns into
+// "anything under this folder", never into an allow) is judged by viaNet:
+// when a rule forbids it, the command does not spell the name of what the
+// rule guards, and the file lies in the project in a set the net (internal/
+// tamper) snapshots, the call is allowed when Request.Net can restore it
+// and asked about when it cannot; Decision.Net lists what was left to the
+// net. Without a net (Request.Net nil) such a write is refused as before.
+// WrittenPaths and Decision.Paths hold only the files the call names. A
+// kill of a computed process id is allowed when the lookup cannot reach
+// vibe's worker (a TCP port's owner, a pgrep or ps | grep pattern that is
+// not vibe's, the shell's own jobs), refused when it may, and asked
+// (approval.signal) when it cannot be told.
+//
+// This is a policy for an assistant that follows
 // instructions, not a sandbox: a program run from a script file can still
 // write what it likes, which is why PostToolUse checks protected files again
 // (ProtectedFor); Downloads tells it which files a call fetched and from

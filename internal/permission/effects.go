@@ -37,6 +37,11 @@ type rawTarget struct {
 	// download: the file is written with what was fetched from url.
 	download bool
 	url      string
+	// computed: the path comes from the file system when the command runs
+	// (a glob's match, a find match, a listing fed to xargs or $(...), a
+	// folder too large to list), not from the command's words: the policy
+	// leaves a protected one to the net (Request.Net).
+	computed bool
 }
 
 // unknownTarget is a write whose target could not be resolved.

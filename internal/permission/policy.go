@@ -155,6 +155,7 @@ type namedSet struct {
 	desc    string
 	instead string
 	set     patternSet
+	names   []literalName // the literal paths its patterns name
 }
 
 // lockedSet is a locked group: rel matches project-relative paths, abs
@@ -263,6 +264,18 @@ func (s *patternSet) holdsUnder(dir string) bool {
 		}
 	}
 	return false
+}
+
+// heldUnder is, for a folder dir that holdsUnder, "anything inside" the
+// first pattern's literal folder that lies under dir.
+func (s *patternSet) heldUnder(dir string) string {
+	dir = strings.TrimSuffix(dir, "/")
+	for _, pre := range s.prefixes {
+		if dir == "" || pre == dir || strings.HasPrefix(pre, dir+"/") {
+			return join2(pre, probe)
+		}
+	}
+	return ""
 }
 
 var (
@@ -712,7 +725,7 @@ func compileSets(what string, sets map[string]PathSet) ([]namedSet, error) {
 		if ps.empty() {
 			return nil, fmt.Errorf("%s %q: no patterns", what, id)
 		}
-		out = append(out, namedSet{id: id, desc: s.Description, instead: s.Instead, set: ps})
+		out = append(out, namedSet{id: id, desc: s.Description, instead: s.Instead, set: ps, names: literalNames(s.Patterns)})
 	}
 	return out, nil
 }

@@ -243,12 +243,22 @@ func TestFind(t *testing.T) {
 		{"find . -name '*.md'", nil},
 		{"find . -name '*.md' -delete", []string{"file ./a.md (find -delete)", "file ./sub/c.md (find -delete)", "file ./sub/deep/d.md (find -delete)"}},
 		{"find sub -maxdepth 1 -name '*.md' -delete", []string{"file sub/c.md (find -delete)"}},
-		{"find . -path '*/deep/*' -exec rm {} +", []string{"file ./sub/deep/d.md (rm)"}},
-		{"find . -iname 'B.TXT' -type f -exec sed -i s/a/b/ {} ';'", []string{"file ./b.txt (sed -i)"}},
-		// -o drops the filters: everything under the start folder.
-		{"find sub -name x -o -name y -delete", []string{"file sub (find -delete)", "file sub/c.md (find -delete)", "file sub/deep (find -delete)", "file sub/deep/d.md (find -delete)"}},
+		{"find . -path '*/deep/*' -exec rm {} +", []string{"file sub/deep/d.md (rm)"}},
+		{"find . -iname 'B.TXT' -type f -exec sed -i s/a/b/ {} ';'", []string{"file b.txt (sed -i)"}},
+		// -delete binds to -name y only: find's precedence, as find reads it.
+		{"find sub -name x -o -name y -delete", nil},
+		{"find sub -name x -o -name c.md -delete", []string{"file sub/c.md (find -delete)"}},
+		// A test vibe does not evaluate may be true: what follows it may run.
+		{"find . -name '*.md' -newer b.txt -delete", []string{"file ./a.md (find -delete)", "file ./sub/c.md (find -delete)", "file ./sub/deep/d.md (find -delete)"}},
+		{"find . ! -path './sub/*' -name '*.md' -delete", []string{"file ./a.md (find -delete)"}},
+		{"find . -path ./sub -prune -o -name '*.md' -delete", []string{"file ./a.md (find -delete)"}},
+		{"find . -type d -name deep -delete", []string{"dir ./sub/deep (find -delete)"}},
+		// The command runs once per file; what it writes elsewhere is named.
+		{"find . -name '*.txt' -exec mv {} {}.bak \\;", []string{"file b.txt (mv (source))", "file b.txt.bak (mv)"}},
+		{"find sub -name c.md -exec cp {} out/ \\;", []string{"file out/c.md (cp)"}},
+		{"find sub -name c.md -execdir mv {} old-{} \\;", []string{"file sub/c.md (mv (source))", "file sub/old-c.md (mv)"}},
 		{"find . -name '*.md' -fprint list.txt", []string{"file list.txt (find -fprint)"}},
-		{"find $D -delete", []string{"? find over too many or unknown files"}},
+		{"find $D -delete", []string{"? find over folders known only when it runs"}},
 	}
 	for _, tc := range tests {
 		if got := writesIn(dir, tc.cmd); !reflect.DeepEqual(got, tc.want) {

@@ -32,6 +32,14 @@ type word struct {
 	vals []string
 	raw  string
 	glob bool
+	// computed: the values were read from the file system when the
+	// command is analysed (a listing fed to xargs, $(ls), find's matches),
+	// not spelled by the command: what they name is known only when it
+	// runs.
+	computed bool
+	// scope, for a word whose values are not known, holds the folders
+	// they lie under when that is known (a listing of too many files).
+	scope []string
 }
 
 func (w word) known() bool { return w.vals != nil }
@@ -91,7 +99,7 @@ func union(a, b word) word {
 	if !a.known() || !b.known() {
 		return word{raw: a.raw}
 	}
-	out := word{raw: a.raw, glob: a.glob || b.glob, vals: append([]string(nil), a.vals...)}
+	out := word{raw: a.raw, glob: a.glob || b.glob, computed: a.computed || b.computed, vals: append([]string(nil), a.vals...)}
 	for _, v := range b.vals {
 		if !slices.Contains(out.vals, v) {
 			out.vals = append(out.vals, v)
@@ -121,9 +129,12 @@ type shellAnalyzer struct {
 	// curl URL > file, the right side of curl URL | ...); dlURL is its URL.
 	dl    bool
 	dlURL string
-	src   string
-	depth int
-	calls int
+	// computed is set while the writes being recorded have paths read from
+	// the file system (rawTarget.computed).
+	computed bool
+	src      string
+	depth    int
+	calls    int
 }
 
 // analyzeShell records in eff what the shell command src writes when run in
@@ -485,7 +496,7 @@ func concat(a, b word) word {
 	if !a.known() || !b.known() {
 		return word{raw: a.raw + b.raw}
 	}
-	out := word{raw: a.raw + b.raw}
+	out := word{raw: a.raw + b.raw, glob: a.glob || b.glob, computed: a.computed || b.computed}
 	for _, x := range a.vals {
 		for _, y := range b.vals {
 			out.vals = append(out.vals, x+y)
@@ -552,7 +563,7 @@ func (a *shellAnalyzer) eval(w *syntax.Word, st *shellState, arg bool) word {
 	}
 	acc := &wordAcc{alts: []string{""}}
 	a.parts(w.Parts, st, false, acc, true)
-	out := word{raw: acc.raw.String(), glob: acc.glob && arg}
+	out := word{raw: acc.raw.String(), glob: acc.glob && arg, computed: acc.computed, scope: acc.scope}
 	if !acc.unknown && len(acc.alts) <= maxAlts {
 		out.vals = acc.alts
 	}
@@ -560,10 +571,12 @@ func (a *shellAnalyzer) eval(w *syntax.Word, st *shellState, arg bool) word {
 }
 
 type wordAcc struct {
-	alts    []string
-	raw     strings.Builder
-	unknown bool
-	glob    bool
+	alts     []string
+	raw      strings.Builder
+	unknown  bool
+	glob     bool
+	computed bool
+	scope    []string
 }
 
 func (acc *wordAcc) add(s string) {
@@ -634,6 +647,14 @@ func (a *shellAnalyzer) parts(parts []syntax.WordPart, st *shellState, quoted bo
 			a.parts(p.Parts, st, true, acc, false)
 		case *syntax.ParamExp:
 			vals, ok := a.param(p, st)
+			if p.Param != nil {
+				if v, set := st.vars[p.Param.Value]; set && v.computed {
+					acc.computed = true
+					if !ok && len(parts) == 1 && v.scope != nil {
+						acc.scope = v.scope
+					}
+				}
+			}
 			if !ok || !quoted && anyHasSpace(vals) {
 				acc.markUnknown(a.text(p))
 				continue
@@ -660,10 +681,15 @@ func (a *shellAnalyzer) parts(parts []syntax.WordPart, st *shellState, quoted bo
 		case *syntax.CmdSubst:
 			// $(ls ...) or `find ...`: the names a listing prints.
 			if len(p.Stmts) == 1 && !quoted {
-				if c := a.listing(a.text(p.Stmts[0]), st); c != nil {
+				c, scope, fromFS := a.listing(a.text(p.Stmts[0]), st)
+				if c != nil {
 					acc.raw.WriteString(a.text(p))
 					acc.addAlts(c)
+					acc.computed = acc.computed || fromFS
 					continue
+				}
+				if scope != nil && len(parts) == 1 {
+					acc.scope, acc.computed = scope, true
 				}
 			}
 			acc.markUnknown(a.text(part))
@@ -831,6 +857,9 @@ func (a *shellAnalyzer) transform(p *syntax.ParamExp, vals []string, st *shellSt
 	}
 	out := make([]string, 0, len(vals))
 	for _, v := range vals {
+		if strings.ContainsAny(v, findMarkByte+findDirByte+findBaseByte) {
+			return nil, false // the file find passes, changed: known only when it runs
+		}
 		switch {
 		case p.Length:
 			v = strconv.Itoa(utf8.RuneCountInString(v))
@@ -1070,11 +1099,19 @@ func isHex(c byte) bool {
 // expand returns the values of w with globs expanded against the file
 // system (relative to the shell's directory); nil when w is unknown.
 func (a *shellAnalyzer) expand(w word, st *shellState) []string {
+	vals, _ := a.expandScoped(w, st)
+	return vals
+}
+
+// expandScoped is expand that, when a glob matches too many files to tell
+// which, also returns the folders its matches lie under (the pattern's
+// literal part), so the write can be judged as one on anything there.
+func (a *shellAnalyzer) expandScoped(w word, st *shellState) (vals, scope []string) {
 	if !w.known() {
-		return nil
+		return nil, w.scope
 	}
 	if !w.glob {
-		return w.vals
+		return w.vals, nil
 	}
 	var out []string
 	for _, v := range w.vals {
@@ -1085,27 +1122,48 @@ func (a *shellAnalyzer) expand(w word, st *shellState) []string {
 		pattern := toSlash(v)
 		if !isAbs(pattern) {
 			if st.cwd == "" {
-				return nil
+				return nil, nil
 			}
 			pattern = join(st.cwd, pattern)
 		}
 		matches, ok := boundedGlob(pattern, st.glob)
-		if !ok {
-			return nil // too many files to tell which
+		if !ok || len(out)+len(matches) > maxGlobMatches {
+			// Too many files to tell which.
+			for _, v := range w.vals {
+				if p, ok := a.abs(globStem(v), st); ok {
+					scope = append(scope, p)
+				}
+			}
+			return nil, scope
 		}
 		if len(matches) == 0 {
 			out = append(out, v) // bash keeps an unmatched pattern as it is
 			continue
-		}
-		if len(out)+len(matches) > maxGlobMatches {
-			return nil
 		}
 		out = append(out, matches...)
 		if len(a.eff.globbed) < maxGlobMatches {
 			a.eff.globbed = append(a.eff.globbed, matches...)
 		}
 	}
-	return out
+	return out, nil
+}
+
+// globStem is the folder a glob pattern's matches lie under: its path up
+// to the first part with a glob character ("." for a bare pattern).
+func globStem(pattern string) string {
+	parts := strings.Split(toSlash(pattern), "/")
+	for i, part := range parts {
+		if hasGlobMeta(part) {
+			if i == 0 {
+				return "."
+			}
+			if i == 1 && parts[0] == "" {
+				return "/"
+			}
+			return strings.Join(parts[:i], "/")
+		}
+	}
+	return pattern
 }
 
 // boundedGlob expands an absolute slash pattern the way the shell does,
@@ -1189,14 +1247,32 @@ func (a *shellAnalyzer) abs(v string, st *shellState) (string, bool) {
 
 // target records w as a path the command writes.
 func (a *shellAnalyzer) target(w word, st *shellState, k kind, via string) {
-	vals := a.expand(w, st)
+	vals, scope := a.expandScoped(w, st)
 	if vals == nil {
+		if scope != nil {
+			a.computedTrees(scope, st, via)
+			return
+		}
 		a.eff.unknown = append(a.eff.unknown, unknownTarget{text: w.raw, via: via})
 		return
 	}
+	saved := a.computed
+	a.computed = saved || w.computed || w.glob
 	for _, v := range vals {
 		a.targetValue(v, st, k, via)
 	}
+	a.computed = saved
+}
+
+// computedTrees records a write to files under each folder that are known
+// only when the command runs (too many to list).
+func (a *shellAnalyzer) computedTrees(dirs []string, st *shellState, via string) {
+	saved := a.computed
+	a.computed = true
+	for _, d := range dirs {
+		a.targetValue(d, st, kindTree, via+" (files found when it runs)")
+	}
+	a.computed = saved
 }
 
 func (a *shellAnalyzer) targetValue(v string, st *shellState, k kind, via string) {
@@ -1211,7 +1287,7 @@ func (a *shellAnalyzer) targetValue(v string, st *shellState, k kind, via string
 	if isSink(cleanAbs(p)) {
 		return
 	}
-	a.eff.targets = append(a.eff.targets, rawTarget{path: p, kind: k, via: via, download: a.dl && k == kindFile, url: a.dlURL})
+	a.eff.targets = append(a.eff.targets, rawTarget{path: p, kind: k, via: via, download: a.dl && k == kindFile, url: a.dlURL, computed: a.computed})
 	if a.dl && k == kindFile {
 		a.hit("download", false, via+" "+v)
 	}

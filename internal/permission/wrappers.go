@@ -199,9 +199,10 @@ func (a *shellAnalyzer) wrapper(c invocation) {
 // still names the ledger.
 func (a *shellAnalyzer) xargsFed(rest []word, replace string, c invocation) []word {
 	rest = append([]word(nil), rest...)
-	var fed []string // what a listing before the pipe prints
+	var fed, scope []string // what a listing before the pipe prints, or where
+	fromFS := false
 	if c.in.piped {
-		fed = a.listing(c.in.text, c.st)
+		fed, scope, fromFS = a.listing(c.in.text, c.st)
 	}
 	switch {
 	case replace != "":
@@ -215,15 +216,18 @@ func (a *shellAnalyzer) xargsFed(rest []word, replace string, c invocation) []wo
 				for _, f := range fed {
 					vals = append(vals, strings.ReplaceAll(v, replace, f))
 				}
-				rest[k] = word{vals: vals, raw: w.raw}
+				rest[k] = word{vals: vals, raw: w.raw, computed: fromFS}
 				continue
 			}
 			rest[k] = word{raw: strings.ReplaceAll(w.raw, replace, "\x00") + " " + c.in.text}
+			if ok && v == replace && scope != nil {
+				rest[k].scope, rest[k].computed = scope, true
+			}
 		}
 	case fed != nil:
-		rest = append(rest, word{vals: fed, raw: "\x00" + c.in.text})
+		rest = append(rest, word{vals: fed, raw: "\x00" + c.in.text, computed: fromFS})
 	default:
-		rest = append(rest, word{raw: "\x00" + c.in.text})
+		rest = append(rest, word{raw: "\x00" + c.in.text, scope: scope, computed: scope != nil})
 	}
 	return rest
 }

@@ -99,14 +99,19 @@ func (a *shellAnalyzer) copyLike(prog string, argv []word, st *shellState) {
 			a.targetValue(d, st, kindTree, "rsync --delete")
 		}
 		for _, s := range sources {
-			vals := a.expand(s, st)
+			vals, scope := a.expandScoped(s, st)
 			if vals == nil {
+				if scope != nil && prog == "mv" {
+					a.computedTrees(scope, st, "mv (source)")
+				}
 				a.unknownEffect(strings.TrimSuffix(d, "/")+"/"+s.raw, prog)
 				if !isDir {
 					a.targetValue(d, st, kindFile, prog)
 				}
 				continue
 			}
+			saved := a.computed
+			a.computed = saved || s.computed || s.glob
 			for _, sv := range vals {
 				a.placeSource(place, sv, d, isDir, recursive, symbolic, st)
 				if backup != "" {
@@ -117,6 +122,7 @@ func (a *shellAnalyzer) copyLike(prog string, argv []word, st *shellState) {
 					a.targetValue(landing+backup, st, kindFile, prog+" backup")
 				}
 			}
+			a.computed = saved
 		}
 	}
 }

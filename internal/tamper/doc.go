@@ -10,9 +10,13 @@
 //
 // Every file of the permission policy's protected sets (claim ledgers,
 // reviews and judge reports, the serendipity log, the schemas, the policy
-// file, the project's .claude/ and .mcp.json) and read-only sets (raw data),
-// as permission.Policy.Guarded names them, plus the domain configs
-// (integrityhook.IsDomainConfig). The first check of a project walks it once
+// file, the project's .claude/ and .mcp.json, the project's copy of the
+// research brief) and read-only sets (raw data), as permission.Policy.Guarded
+// names them, plus the domain configs (integrityhook.IsDomainConfig) and
+// the files a Critical Block constraint of the brief binds (set
+// "brief.<ID>", read from the snapshot's copy of .vibe-science/brief.json;
+// no role may change them, and a new brief's files are taken in when its
+// copy is accepted). The first check of a project walks it once
 // (skipping .git, node_modules, virtual environments and a VIBE_HOME kept
 // inside, at most Options.MaxWalk entries) and takes the snapshot; nothing
 // is judged then. A guarded folder that is a symlink (raw data kept on
@@ -21,6 +25,46 @@
 // the folder, is put back. Before a restore, a folder on the way that was
 // replaced by a symlink is moved aside, so a restore never writes through a
 // link it did not record.
+//
+// Each file is compared by content, existence and name (a rename is a
+// removal and a creation), and by mode and owner (ModeChanged: restored
+// with chmod and chown). The folders of a guarded tree are judged too: one
+// made where the role may not make it is moved to quarantine once what it
+// holds has been judged, one removed is made again with its mode and
+// owner, one whose mode changed gets it back. A watched folder whose
+// listing changed has its snapshotted files compared at once, raw data
+// included, so a removed or renamed raw file is seen by the next check.
+//
+// # Which call made a change
+//
+// A change is charged to a call only on evidence. PreToolUse opens the
+// call's window (Begin: its start on the file system's clock, read from a
+// file vibe writes, so it compares with change times, which nobody can set
+// back); the check after the call ends it. A change whose time (a file's
+// ctime; for a removal, its folder's) lies in the checked call's window,
+// and that the call's tool can make (a Write or Edit changes only the file
+// it names; Read, Grep, Task and the like change nothing), is the call's.
+// Otherwise the newest other window that explains it decides: a call still
+// running is left to judge it at its own check (its session's Stop ends
+// every window the session left open), a call that returned is charged
+// (raw data the rotation reaches later; a run_in_background job's window
+// stays open backgroundSpan). A change no window explains was made
+// outside any call (a person, an editor, another program): it is kept as it
+// is (the snapshot takes it, the version before is kept as Prior), reported
+// once as a WARN, and waits for the person: `vibe tamper accept` keeps it,
+// `vibe tamper restore` (Restore) puts the earlier version back, `vibe
+// tamper pending` (Pending) lists them. Until a project's calls are
+// recorded (no Begin yet), every change is the checked call's. The windows
+// are VIBE_HOME/tamper/projects/<key>.calls, one JSON line per begin, end
+// and Stop, rewritten past maxWindows.
+//
+// # What the policy asks before a call
+//
+// Net gives permission.Request.Net: PreToolUse lets a command through
+// whose protected targets are known only when it runs (a glob, find, a
+// listing) when the snapshot holds a restorable copy of every protected
+// file those targets may reach, and asks otherwise. A project seen for the
+// first time is snapshotted then, before the call.
 //
 // # What is allowed
 //
@@ -77,9 +121,12 @@
 // check takes the snapshot again.
 //
 // A person's own change (a git pull of reviews, a dataset copied into raw/,
-// an edit of .claude/settings.json) is undone like an agent's; `vibe tamper
-// accept [PATH...]` (Accept) takes it into the snapshot, and the shipped
-// policy asks the user before an agent runs that command. Claude Code's own
+// an edit of .claude/settings.json) made between calls is kept and
+// reported (see above); made while a call that could have made it runs,
+// it is undone like the call's would be, and the quarantined version is
+// there to move back. `vibe tamper accept [PATH...]` (Accept) takes files
+// into the snapshot, and the shipped policy asks the user before an agent
+// runs it or `vibe tamper restore`. Claude Code's own
 // write of a "don't ask again" rule to .claude/settings.local.json (only
 // its "permissions" change) is accepted without it.
 //
@@ -101,9 +148,13 @@
 //
 // # Limits
 //
-// A change is charged to the call after which it is seen: a background job
-// of one agent can be charged to the next call of another, and a person's
-// edit of an asked-for file (.claude/settings.json) between tool calls is
-// undone like the agent's would be. PostToolUse cannot unsend what a
-// program did elsewhere (a network upload, a process it started).
+// The evidence is the file system's clock: on a file system that keeps
+// whole seconds a call's window starts at the second; a network file
+// system whose server's clock differs from this machine's can misplace a
+// change. A removal is dated by its folder, which a later change in the
+// same folder dates again: a person's removal followed, in the same
+// folder, by a call that may remove files is charged to that call. A job
+// a call left running after backgroundSpan is outside any call.
+// PostToolUse cannot unsend what a program did elsewhere (a network
+// upload, a process it started).
 package tamper

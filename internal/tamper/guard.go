@@ -1,6 +1,7 @@
 package tamper
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/brief"
 	"github.com/vibe-science/vibe/internal/integrityhook"
 	"github.com/vibe-science/vibe/internal/permission"
 	"github.com/vibe-science/vibe/internal/verdict"
@@ -129,14 +131,15 @@ func For(home string) *Guard {
 type state struct {
 	mu         sync.Mutex
 	ix         *index
-	file       string   // the saved index
-	journal    string   // its journal
-	saved      fileStat // the index's stat when last read or written
-	savedJ     fileStat // the journal's
-	cold       []string // cold files, sorted, for the rotation
-	hot        []string // the other files, sorted
-	unread     []string // files not read yet, hot ones first
-	dirs       []string // watched folders, sorted (parents first)
+	file       string              // the saved index
+	journal    string              // its journal
+	saved      fileStat            // the index's stat when last read or written
+	savedJ     fileStat            // the journal's
+	cold       []string            // cold files, sorted, for the rotation
+	hot        []string            // the other files, sorted
+	unread     []string            // files not read yet, hot ones first
+	dirs       []string            // watched folders, sorted (parents first)
+	byDir      map[string][]string // the files of each folder
 	listsDirty bool
 	cursor     int
 	gen        uint64 // checks made, to mark files compared in this one
@@ -145,6 +148,10 @@ type state struct {
 
 	policySum [32]byte // the kept policy file policy was built from
 	policy    *permission.Policy
+	briefSum  [32]byte // the kept brief copy brief was read from
+	brief     *brief.Brief
+
+	win windows // the calls' windows (window.go)
 }
 
 // content returns a file's kept content, checked against its hash.
@@ -176,13 +183,36 @@ func (g *Guard) keptPolicy(s *state) *permission.Policy {
 	return p
 }
 
+// keptBrief is the brief read from the snapshot's copy of the project's
+// brief (integrityhook.ProjectBriefFile), nil when it holds none: a brief
+// changed by the call being checked does not decide what is guarded.
+func (g *Guard) keptBrief(s *state) *brief.Brief {
+	e := s.ix.Files[integrityhook.ProjectBriefFile]
+	if e == nil || !e.Blob || e.Gone {
+		return nil
+	}
+	if s.brief != nil && s.briefSum == e.Sum {
+		return s.brief
+	}
+	raw, err := g.content(s, e)
+	if err != nil {
+		return nil
+	}
+	b, ok := integrityhook.ReadProjectBrief(raw)
+	if !ok {
+		return nil
+	}
+	s.brief, s.briefSum = &b, e.Sum
+	return s.brief
+}
+
 func (g *Guard) state(root string) *state {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	s := g.projects[root]
 	if s == nil {
 		base := filepath.Join(g.opts.Home, "tamper", "projects", projectKey(root))
-		s = &state{file: base + ".idx", journal: base + ".jnl", pack: pack{path: base + ".pack"}}
+		s = &state{file: base + ".idx", journal: base + ".jnl", pack: pack{path: base + ".pack"}, win: windows{path: base + ".calls"}}
 		g.projects[root] = s
 	}
 	return s
@@ -200,8 +230,10 @@ type Call struct {
 	// AgentType is the event's agent_type ("" on the main thread); the
 	// role is the policy's RoleFor it.
 	AgentType string
-	// Tool and ToolUseID name the call; empty at Stop.
-	Tool, ToolUseID string
+	// Tool and ToolUseID name the call; empty at Stop. Session is the
+	// session the call or Stop belongs to: a Stop ends the windows its
+	// session's calls left open.
+	Tool, ToolUseID, Session string
 	// Named are the project-relative files the call names as written: a
 	// Write or Edit's file_path, what the shell analyser found in a Bash
 	// command. PreToolUse judged these (and asked the user where the policy
@@ -248,6 +280,8 @@ const (
 	Modified = "modified"
 	Deleted  = "deleted"
 	Created  = "created"
+	// ModeChanged: the content is the same, the mode or the owner is not.
+	ModeChanged = "mode changed"
 )
 
 // The outcomes of a finding.
@@ -263,6 +297,10 @@ const (
 	// Unrestorable: a forbidden change vibe could not undo (the file was
 	// larger than the snapshot cap, or the kept copy is damaged).
 	Unrestorable = "unrestorable"
+	// External: a change no call's window explains (a person, another
+	// program): kept as it is, reported once, and left to a person's
+	// `vibe tamper accept` or `vibe tamper restore`.
+	External = "external"
 )
 
 // Finding is one changed guarded file and what was done about it.
@@ -280,6 +318,14 @@ type Finding struct {
 	Link       string // for a folder kept elsewhere: the symlink target put back
 	Drift      *verdict.Verdict
 	Veto       *verdict.Verdict // Call.Veto's verdict on the change
+	// Folder: Path is a folder (created, removed or changed in a guarded
+	// tree); Meta describes a mode or owner change ("mode 0644 -> 0777").
+	Folder bool
+	Meta   string
+	// ByTool, ByID and ByAgent name the call the change is charged to when
+	// it is not the call checked now (a change found later, in that call's
+	// window).
+	ByTool, ByID, ByAgent string
 }
 
 // Report is the result of a check.
@@ -301,7 +347,7 @@ type Report struct {
 // Blocks reports whether some finding undid (or could not undo) a change.
 func (r Report) Blocks() bool {
 	for _, f := range r.Findings {
-		if f.Outcome != Accepted {
+		if f.Outcome != Accepted && f.Outcome != External {
 			return true
 		}
 	}
@@ -321,6 +367,31 @@ func (g *Guard) Check(c Call) (Report, error) {
 	if err := g.load(s, c.Root); err != nil {
 		return Report{}, err
 	}
+	// The windows: a Stop first ends the ones its session left open (every
+	// call of the turn has returned); a call's window ends with this check
+	// (its first snapshot included).
+	if err := s.win.load(); err != nil {
+		return Report{}, err
+	}
+	end, err := g.fsNow()
+	if err != nil {
+		return Report{}, err
+	}
+	if c.Full && c.Session != "" {
+		if err := s.win.append(windowRecord{Op: "stop", window: window{Session: c.Session, End: end}}); err != nil {
+			return Report{}, err
+		}
+	}
+	var x *window
+	if !c.Full && c.ToolUseID != "" {
+		x = s.win.byID[c.ToolUseID]
+	}
+	endCall := func() error {
+		if x != nil && x.open() {
+			return s.win.append(windowRecord{Op: "end", window: window{ID: x.ID, End: end}})
+		}
+		return nil
+	}
 	if s.ix == nil {
 		if c.Policy == nil {
 			p, err := permission.Load(c.Root)
@@ -329,15 +400,23 @@ func (g *Guard) Check(c Call) (Report, error) {
 			}
 			c.Policy = p
 		}
-		return g.firstSight(s, c)
+		rep, err := g.firstSight(s, c)
+		if err == nil {
+			err = endCall()
+		}
+		return rep, err
 	}
 	if c.Policy == nil {
 		c.Policy = g.keptPolicy(s)
 	}
 	s.gen++
-	sc := scan{g: g, s: s, c: c, ix: s.ix, gen: s.gen,
+	sc := scan{g: g, s: s, c: c, ix: s.ix, gen: s.gen, brief: g.keptBrief(s), x: x,
 		role: c.Policy.RoleFor(c.AgentType, c.Policy.TeamMode())}
+	sc.extendForBrief()
 	sc.run()
+	if err := endCall(); err != nil {
+		return Report{}, err
+	}
 	if c.Full {
 		sc.readPending(g.opts.StopHashBytes, g.opts.StopHashTime)
 	} else {
@@ -451,9 +530,14 @@ func (s *state) pending() int {
 // that finds nothing does not walk the index.
 func (s *state) lists() (hot, cold []string) {
 	if s.listsDirty || s.cold == nil && s.hot == nil {
-		s.cold, s.hot, s.unread = s.cold[:0], s.hot[:0], s.unread[:0]
+		// New slices, not the old ones emptied: a scan may hold the lists
+		// it took while a change it judges has them rebuilt.
+		s.cold, s.hot, s.unread = nil, nil, nil
+		s.byDir = make(map[string][]string, len(s.ix.Dirs))
 		var unreadCold []string
 		for rel, e := range s.ix.Files {
+			dir := parentRel(rel)
+			s.byDir[dir] = append(s.byDir[dir], rel)
 			if e.Cold {
 				s.cold = append(s.cold, rel)
 			} else {
@@ -469,7 +553,10 @@ func (s *state) lists() (hot, cold []string) {
 		}
 		sort.Strings(s.cold)
 		sort.Strings(s.hot)
-		s.dirs = s.dirs[:0]
+		for _, files := range s.byDir {
+			sort.Strings(files)
+		}
+		s.dirs = nil
 		for rel := range s.ix.Dirs {
 			s.dirs = append(s.dirs, rel)
 		}
@@ -482,13 +569,26 @@ func (s *state) lists() (hot, cold []string) {
 	return s.hot, s.cold
 }
 
-// guardedSet names the set guarding a file, "" when none.
-func guardedSet(p *permission.Policy, rel string) string {
+// filesIn lists the snapshot's files in the folder dir.
+func (s *state) filesIn(dir string) []string {
+	s.lists()
+	return s.byDir[dir]
+}
+
+// guardedSet names the set guarding a file, "" when none: the policy's
+// sets, the domain configs, the files a Critical brief constraint binds
+// (b, the brief as the snapshot keeps it; nil for none).
+func guardedSet(p *permission.Policy, b *brief.Brief, rel string) string {
 	if set, ok := p.Guarded(rel); ok {
 		return set
 	}
 	if integrityhook.IsDomainConfig(rel) {
 		return SetDomainConfig
+	}
+	if b != nil {
+		if c, ok := b.Binding(rel); ok {
+			return SetBriefPrefix + c.ID
+		}
 	}
 	return ""
 }
@@ -524,6 +624,14 @@ func (g *Guard) firstSight(s *state, c Call) (Report, error) {
 	s.pack.reset()
 	s.gen++
 	sc := scan{g: g, s: s, c: c, ix: ix, gen: s.gen}
+	// The brief's copy as it is now, like the policy: what it binds is
+	// guarded from the first snapshot on.
+	if raw, err := os.ReadFile(filepath.Join(c.Root, filepath.FromSlash(integrityhook.ProjectBriefFile))); err == nil {
+		if b, ok := integrityhook.ReadProjectBrief(raw); ok {
+			sc.brief = &b
+			ix.BriefSum = sha256.Sum256(raw)
+		}
+	}
 	seen := 0
 	// The folders on the way down, by device and inode: a followed link
 	// that leads back up (05-reviewer2/r2 -> ..) is not walked again,
@@ -600,7 +708,7 @@ func (g *Guard) firstSight(s *state, c Call) (Report, error) {
 			}
 			set := tree
 			if set == "" {
-				set = guardedSet(c.Policy, child)
+				set = guardedSet(c.Policy, sc.brief, child)
 			}
 			if set == "" {
 				continue

@@ -42,7 +42,7 @@ func check(ctx context.Context, env *hookrun.Env, ev *hook.Event, in hook.FileIn
 	// The project as every handler sees it (CLAUDE_PROJECT_DIR first): a
 	// shell that cd'd elsewhere does not move what is guarded.
 	proj := env.Project(ev.Cwd)
-	c := Call{Root: proj.Root, AgentType: ev.AgentType, Full: full, Now: env.Now(), Clock: env.Now, Veto: veto}
+	c := Call{Root: proj.Root, AgentType: ev.AgentType, Session: ev.SessionID, Full: full, Now: env.Now(), Clock: env.Now, Veto: veto}
 	if !full {
 		c.Tool, c.ToolUseID = ev.ToolName, ev.ToolUseID
 		switch ev.ToolName {
@@ -92,6 +92,24 @@ func check(ctx context.Context, env *hookrun.Env, ev *hook.Event, in hook.FileIn
 		}
 	}
 	return Verdicts(rep, c, result)
+}
+
+// BeforeTool is PreToolUse's part: the net as the permission policy asks
+// it (for a write it reaches only through a computation), and, once the
+// call is let through, Begin, which opens the call's window. named are the
+// files the call names as written (the permission decision's Paths).
+func BeforeTool(env *hookrun.Env, ev *hook.Event, root string) (net permission.Net, begin func(named []string)) {
+	g := For(env.Paths().Home)
+	return g.Net(root, env.Now), func(named []string) {
+		var in struct {
+			Background bool `json:"run_in_background"`
+		}
+		_ = ev.Input(&in)
+		if err := g.Begin(CallStart{Root: root, Session: ev.SessionID, ToolUseID: ev.ToolUseID, AgentType: ev.AgentType,
+			Tool: ev.ToolName, Named: named, Background: in.Background}); err != nil {
+			env.Logf("tamper: %v", err)
+		}
+	}
 }
 
 // DownloadApproved reports whether the new raw-data file rel came from a

@@ -14,7 +14,7 @@ import (
 
 // indexVersion changes when the index's shape does; an index of another
 // version is rebuilt (first sight again).
-const indexVersion = 4
+const indexVersion = 6
 
 type kind uint8
 
@@ -35,10 +35,16 @@ type fileStat struct {
 	Size, Mtime, Ctime int64
 	Ino, Dev           uint64
 	Mode               fileMode
+	Uid, Gid           uint32
 }
 
 // same reports whether two stats describe the same, unchanged file.
 func (a fileStat) same(b fileStat) bool { return a == b }
+
+// sameMeta reports whether two stats have the same mode and owner.
+func (a fileStat) sameMeta(b fileStat) bool {
+	return a.Mode.Perm == b.Mode.Perm && a.Uid == b.Uid && a.Gid == b.Gid
+}
 
 // entry is one guarded file of the snapshot.
 type entry struct {
@@ -58,6 +64,14 @@ type entry struct {
 	// Tampered marks a changed file vibe could not restore (no blob): Sum
 	// stays the content it should have, and Stop reports it until it does.
 	Tampered bool
+	// External marks a change made outside any tool call (a person,
+	// another program), taken as it is and waiting for a person's choice:
+	// `vibe tamper accept` keeps it, `vibe tamper restore` puts Prior back.
+	// Gone says the file was removed that way (the entry stays for
+	// restore). Prior is the version before that change (nil: the file did
+	// not exist).
+	External, Gone bool
+	Prior          *entry
 
 	abs  string // the absolute path, once built (not saved)
 	seen uint64 // the check that last compared it (not saved)
@@ -93,6 +107,9 @@ type index struct {
 	// BlobBytes is the content kept for this project, against
 	// Options.MaxProjectBytes.
 	BlobBytes int64
+	// BriefSum is the SHA-256 of the brief copy whose bound files the
+	// snapshot holds (extendForBrief).
+	BriefSum [32]byte
 }
 
 func newIndex(root string) *index {
@@ -145,6 +162,7 @@ func (ix *index) encode() []byte {
 	b = append(b, ix.ID[:]...)
 	b = appendString(b, ix.Root)
 	b = binary.AppendVarint(b, ix.BlobBytes)
+	b = append(b, ix.BriefSum[:]...)
 	b = binary.AppendUvarint(b, uint64(len(ix.Files)))
 	for rel, e := range ix.Files {
 		b = appendEntry(b, rel, e)
@@ -178,7 +196,9 @@ func appendStat(b []byte, st fileStat) []byte {
 	b = binary.AppendUvarint(b, st.Ino)
 	b = binary.AppendUvarint(b, st.Dev)
 	b = append(b, byte(st.Mode.Kind))
-	return binary.AppendUvarint(b, uint64(st.Mode.Perm))
+	b = binary.AppendUvarint(b, uint64(st.Mode.Perm))
+	b = binary.AppendUvarint(b, uint64(st.Uid))
+	return binary.AppendUvarint(b, uint64(st.Gid))
 }
 
 // decoder reads the index format; the first error sticks.
@@ -247,6 +267,7 @@ func (d *decoder) stat() fileStat {
 		st.Mode.Kind = kind(k[0])
 	}
 	st.Mode.Perm = uint32(d.uvarint())
+	st.Uid, st.Gid = uint32(d.uvarint()), uint32(d.uvarint())
 	return st
 }
 
@@ -270,6 +291,7 @@ func decodeIndex(raw []byte) (*index, error) {
 	copy(ix.ID[:], d.bytes(8))
 	ix.Root = d.str()
 	ix.BlobBytes = d.varint()
+	copy(ix.BriefSum[:], d.bytes(32))
 	n := d.uvarint()
 	if n > uint64(len(raw)) {
 		return nil, errCorrupt

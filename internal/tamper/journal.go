@@ -42,9 +42,17 @@ func appendEntry(b []byte, rel string, e *entry) []byte {
 	b = appendStat(b, e.Stat)
 	b = appendString(b, e.Set)
 	b = append(b, e.Sum[:]...)
-	b = append(b, flags(e.Hashed, e.Blob, e.Cold, e.Tampered, e.Pack))
+	b = append(b, flags(e.Hashed, e.Blob, e.Cold, e.Tampered, e.Pack, e.External, e.Gone, e.Prior != nil))
 	if e.Pack {
 		b = binary.AppendVarint(b, e.Off)
+	}
+	if p := e.Prior; p != nil {
+		b = appendStat(b, p.Stat)
+		b = append(b, p.Sum[:]...)
+		b = append(b, flags(p.Hashed, p.Blob, p.Pack))
+		if p.Pack {
+			b = binary.AppendVarint(b, p.Off)
+		}
 	}
 	return b
 }
@@ -55,8 +63,19 @@ func (d *decoder) entry() (string, *entry) {
 	copy(e.Sum[:], d.bytes(32))
 	f := d.flag()
 	e.Hashed, e.Blob, e.Cold, e.Tampered, e.Pack = f&1 != 0, f&2 != 0, f&4 != 0, f&8 != 0, f&16 != 0
+	e.External, e.Gone = f&32 != 0, f&64 != 0
 	if e.Pack {
 		e.Off = d.varint()
+	}
+	if f&128 != 0 {
+		p := &entry{Stat: d.stat(), Set: e.Set, Cold: e.Cold}
+		copy(p.Sum[:], d.bytes(32))
+		pf := d.flag()
+		p.Hashed, p.Blob, p.Pack = pf&1 != 0, pf&2 != 0, pf&4 != 0
+		if p.Pack {
+			p.Off = d.varint()
+		}
+		e.Prior = p
 	}
 	return rel, e
 }

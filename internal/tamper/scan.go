@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/brief"
 	"github.com/vibe-science/vibe/internal/permission"
 )
 
@@ -23,7 +24,14 @@ type scan struct {
 	c  Call
 	ix *index
 
-	role string // the role the call ran as
+	role  string       // the role the call ran as
+	brief *brief.Brief // the brief the snapshot keeps (keptBrief)
+	// x is the checked call's window (nil: none recorded).
+	x *window
+	// dirTimes are the watched folders' change times when the check began.
+	dirTimes map[string]int64
+	// treeBudget is what is left of newTreeBudget in this check.
+	treeBudget int
 
 	gen      uint64          // this check's number (entry.seen)
 	seen     map[string]bool // created files already judged in this check
@@ -127,7 +135,15 @@ func (sc *scan) abs(rel string) string {
 // call names, and a slice of the cold files (all of them with Full).
 func (sc *scan) run() {
 	hot, cold := sc.s.lists()
-	for _, rel := range sc.s.dirs {
+	// Every watched folder is stat'ed before anything is restored or moved
+	// aside: a folder's change time dates the removals in it (changeTime),
+	// and vibe's own undoing must not date them again.
+	type dirSeen struct {
+		st  fileStat
+		err error
+	}
+	seen := make([]dirSeen, len(sc.s.dirs))
+	for i, rel := range sc.s.dirs {
 		d := sc.ix.Dirs[rel]
 		if d == nil {
 			continue
@@ -138,8 +154,24 @@ func (sc *scan) run() {
 		if d.Link != "" {
 			sc.checkLink(rel, d)
 		}
-		st, err := sc.dirStat(d)
+		seen[i].st, seen[i].err = sc.dirStat(d)
+		if seen[i].err == nil {
+			if sc.dirTimes == nil {
+				sc.dirTimes = map[string]int64{}
+			}
+			sc.dirTimes[rel] = changeTime(seen[i].st)
+		}
+	}
+	for i, rel := range sc.s.dirs {
+		d := sc.ix.Dirs[rel]
+		if d == nil {
+			continue
+		}
+		st, err := seen[i].st, seen[i].err
 		if err == nil && st.same(d.Stat) || err != nil && d.Stat == (fileStat{}) {
+			continue
+		}
+		if d.Set != "" && d.Link == "" && sc.folderChanged(rel, d, st, err) {
 			continue
 		}
 		sc.relist(rel, d, st, err)
@@ -158,7 +190,7 @@ func (sc *scan) run() {
 			sc.compare(rel, e)
 			continue
 		}
-		if set := guardedSet(sc.c.Policy, rel); set != "" {
+		if set := guardedSet(sc.c.Policy, sc.brief, rel); set != "" {
 			sc.created(rel, set)
 		}
 	}
@@ -241,8 +273,13 @@ func (sc *scan) relist(rel string, d *dirEntry, st fileStat, err error) {
 			if z, ok := zoneDepth(child); ok && tree == "" {
 				depth = z
 			}
-			if depth != -2 {
+			switch {
+			case tree != "":
+				sc.newFolder(child, tree, depth, cst)
+			case depth != -2:
 				sc.watchNew(child, tree, depth)
+			default:
+				sc.newTree(child)
 			}
 			continue
 		}
@@ -254,10 +291,18 @@ func (sc *scan) relist(rel string, d *dirEntry, st fileStat, err error) {
 		}
 		set := d.Set
 		if set == "" {
-			set = guardedSet(sc.c.Policy, child)
+			set = guardedSet(sc.c.Policy, sc.brief, child)
 		}
 		if set != "" {
 			sc.created(child, set)
+		}
+	}
+	// A name that left the folder (removed, renamed) is a change to the
+	// file it held, raw data included: compared now, not when the rotation
+	// reaches it.
+	for _, f := range sc.s.filesIn(rel) {
+		if e := sc.ix.Files[f]; e != nil {
+			sc.compare(f, e)
 		}
 	}
 }
@@ -287,6 +332,13 @@ func (sc *scan) compare(rel string, e *entry) {
 	}
 	sc.stats++
 	st, err := lstat(e.abs)
+	if e.Gone {
+		// Removed outside any call: back now, it is a new file.
+		if err == nil {
+			sc.judge(rel, e, Created, st)
+		}
+		return
+	}
 	switch {
 	case err != nil && e.Stat == (fileStat{}):
 		return // already known to be gone (an undo that failed)
@@ -315,7 +367,11 @@ func (sc *scan) compare(rel string, e *entry) {
 		return
 	}
 	if sum == e.Sum {
-		e.Stat = st // touched, chmod-ed, linked: same content
+		if !st.sameMeta(e.Stat) && e.Stat.Mode.Kind == kindRegular {
+			sc.judge(rel, e, ModeChanged, st)
+			return
+		}
+		e.Stat = st // touched, linked: same content, mode and owner
 		sc.lazy = true
 		if e.Tampered {
 			e.Tampered = false
@@ -377,16 +433,32 @@ func (sc *scan) named(rel string) bool {
 // file (the user was asked and approved), or a raw-data file is new and the
 // call was a download the user approved.
 func (sc *scan) judge(rel string, e *entry, change string, st fileStat) {
+	b := sc.attribute(rel, change, st)
+
+	switch {
+	case b.deferred:
+		if change == Created {
+			sc.retry(rel)
+		}
+		return
+	case b.external:
+		sc.external(rel, e, change, st)
+		return
+	}
 	sc.touchFile(rel)
-	action, rule, instead := sc.c.Policy.WriteAction(sc.role, rel)
+	role, named, direct := sc.roleFor(b)
+	action, rule, instead := sc.c.Policy.WriteAction(role, rel)
+	if set, ok := briefSet(e.Set); ok {
+		action, rule, instead = permission.Deny, set, "the research brief's Critical constraint "+strings.TrimPrefix(set, SetBriefPrefix)+" protects this file: no role changes it."
+	}
 	accept := false
 	switch action {
 	case permission.Allow:
 		accept = true
 	case permission.Ask:
-		accept = sc.named(rel)
+		accept = named(rel)
 	case permission.Deny:
-		accept = change == Created && isCold(e.Set) && st.Mode.Kind == kindRegular &&
+		accept = change == Created && isCold(e.Set) && st.Mode.Kind == kindRegular && b.w == nil &&
 			sc.c.Approved != nil && sc.c.Approved(sc.c.Policy, rel)
 	}
 	// Claude Code itself writes a "don't ask again" rule into the local
@@ -401,7 +473,11 @@ func (sc *scan) judge(rel string, e *entry, change string, st fileStat) {
 		accept = (change == Created || change == Modified) && err1 == nil && err2 == nil && onlyPermissionsChanged(old, cur)
 	}
 	f := Finding{Path: rel, Change: change, Set: e.Set}
-	if accept && e.Set == SetDomainConfig && change != Deleted && sc.c.Drift != nil && !(sc.c.Direct && sc.named(rel)) {
+	sc.by(&f, b)
+	if change == ModeChanged {
+		f.Meta = metaChange(e.Stat, st)
+	}
+	if accept && e.Set == SetDomainConfig && change != Deleted && sc.c.Drift != nil && !(direct && named(rel)) {
 		var old []byte
 		if e.Blob {
 			old, _ = sc.g.content(sc.s, e)
@@ -575,6 +651,17 @@ func (sc *scan) undo(f *Finding, e *entry, st fileStat) {
 		return
 	}
 	f.Sum, f.Size = hex.EncodeToString(e.Sum[:]), e.Stat.Size
+	if f.Change == ModeChanged {
+		if err := setMeta(path, st, e.Stat); err != nil {
+			f.Outcome, f.Err = Unrestorable, err
+			return
+		}
+		f.Outcome = Restored
+		if after, err := lstat(path); err == nil {
+			e.Stat = after
+		}
+		return
+	}
 	if !e.Blob {
 		f.Outcome = Unrestorable
 		if e.Hashed {
@@ -631,7 +718,12 @@ func (sc *scan) undo(f *Finding, e *entry, st fileStat) {
 	}
 	f.Outcome = Restored
 	if after, err := lstat(path); err == nil {
-		e.Stat = after
+		if err := setMeta(path, after, e.Stat); err != nil {
+			f.Err = err // the content is back; its owner could not be
+		}
+		if after, err := lstat(path); err == nil {
+			e.Stat = after
+		}
 	}
 	e.Tampered = false
 }
@@ -726,4 +818,53 @@ func (sc *scan) restatDirs() {
 		d.Stat = st
 		sc.touchDir(rel)
 	}
+}
+
+// newTreeBudget bounds the entries one check reads in new folders outside
+// the watched zone.
+const newTreeBudget = 4096
+
+// newTree looks through a folder just made outside the watched zone for
+// guarded files (a copy of the project's tree made inside it, a checkout
+// of the repository under a new folder): each is judged as created, and a
+// guarded tree in it is judged like one made in place.
+func (sc *scan) newTree(rel string) {
+	if sc.treeBudget == 0 {
+		sc.treeBudget = newTreeBudget
+	}
+	var visit func(dir string, depth int)
+	visit = func(dir string, depth int) {
+		ents, err := os.ReadDir(sc.abs(dir))
+		if err != nil || depth > 32 {
+			return
+		}
+		for _, de := range ents {
+			if sc.treeBudget--; sc.treeBudget <= 0 {
+				sc.treeBudget = -1
+				return
+			}
+			child := joinRel(dir, de.Name())
+			switch {
+			case de.IsDir():
+				if skipDirs[de.Name()] || sc.isHome(child) || sc.ix.Dirs[child] != nil {
+					continue
+				}
+				if tree, ok := sc.c.Policy.GuardedFolder(child); ok {
+					if st, err := sc.lstat(child); err == nil {
+						sc.newFolder(child, tree, -1, st)
+					}
+					continue
+				}
+				visit(child, depth+1)
+			case de.Type().IsRegular():
+				if sc.ix.Files[child] != nil || sc.seen[child] {
+					continue
+				}
+				if set := guardedSet(sc.c.Policy, sc.brief, child); set != "" {
+					sc.created(child, set)
+				}
+			}
+		}
+	}
+	visit(rel, 0)
 }

@@ -1,6 +1,9 @@
 package tamper
 
-import "syscall"
+import (
+	"fmt"
+	"syscall"
+)
 
 // lstat reads what tells a file's content may have changed without reading
 // it: size, mtime, ctime (which no user can set back), inode and device.
@@ -18,6 +21,8 @@ func lstat(path string) (fileStat, error) {
 		Ino:   st.Ino,
 		Dev:   uint64(st.Dev),
 		Mode:  modeOf(st.Mode),
+		Uid:   st.Uid,
+		Gid:   st.Gid,
 	}, nil
 }
 
@@ -28,7 +33,25 @@ func stat(path string) (fileStat, error) {
 		return fileStat{}, err
 	}
 	return fileStat{Size: st.Size, Mtime: st.Mtim.Sec*1e9 + st.Mtim.Nsec, Ctime: st.Ctim.Sec*1e9 + st.Ctim.Nsec,
-		Ino: st.Ino, Dev: uint64(st.Dev), Mode: modeOf(st.Mode)}, nil
+		Ino: st.Ino, Dev: uint64(st.Dev), Mode: modeOf(st.Mode), Uid: st.Uid, Gid: st.Gid}, nil
+}
+
+// setMeta gives the file or folder at path the mode (setuid, setgid and
+// sticky bits included) and owner of want, where they differ from have;
+// a symlink's own mode is left alone.
+func setMeta(path string, have, want fileStat) error {
+	if have.Uid != want.Uid || have.Gid != want.Gid {
+		if err := syscall.Lchown(path, int(want.Uid), int(want.Gid)); err != nil {
+			return fmt.Errorf("give %s back its owner %d:%d: %w", path, want.Uid, want.Gid, err)
+		}
+		have.Mode.Perm = ^uint32(0) // chown clears setuid bits: set the mode again
+	}
+	if have.Mode.Perm != want.Mode.Perm && want.Mode.Kind != kindLink {
+		if err := syscall.Chmod(path, want.Mode.Perm); err != nil {
+			return fmt.Errorf("give %s back its mode %04o: %w", path, want.Mode.Perm, err)
+		}
+	}
+	return nil
 }
 
 func modeOf(m uint32) fileMode {

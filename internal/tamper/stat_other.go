@@ -28,3 +28,12 @@ func statWith(f func(string) (os.FileInfo, error), path string) (fileStat, error
 	}
 	return fileStat{Size: fi.Size(), Mtime: fi.ModTime().UnixNano(), Mode: m}, nil
 }
+
+// setMeta gives the file at path the permission bits of want; owners are
+// not compared on these systems.
+func setMeta(path string, have, want fileStat) error {
+	if have.Mode.Perm != want.Mode.Perm && want.Mode.Kind != kindLink {
+		return os.Chmod(path, os.FileMode(want.Mode.Perm)&os.ModePerm)
+	}
+	return nil
+}

@@ -432,7 +432,7 @@ func TestAskedFileNeedsTheCallToNameIt(t *testing.T) {
 	f.write(".claude/settings.local.json", `{"permissions":{"allow":[]},"disableAllHooks":true}`)
 	wantOutcomes(t, f.check(Call{Tool: "Bash"}), "modified .claude/settings.local.json restored")
 	f.write(".claude/agents/evil.md", "x")
-	wantOutcomes(t, f.check(Call{Tool: "Bash"}), "created .claude/agents/evil.md quarantined")
+	wantOutcomes(t, f.check(Call{Tool: "Bash"}), "created .claude/agents/evil.md quarantined", "created .claude/agents quarantined")
 }
 
 // TestTamperedPolicyDoesNotJudgeItself: a call that loosens the policy and
@@ -560,7 +560,8 @@ func TestAcceptTakesAPersonsChange(t *testing.T) {
 	f.check(Call{})
 	f.write(raw+"/survey/s1.csv", "a\n1\n")
 	rep := f.check(Call{Tool: "Read"})
-	wantOutcomes(t, rep, "created "+raw+"/survey/s1.csv quarantined")
+	wantOutcomes(t, rep, "created "+raw+"/survey/s1.csv quarantined", "created "+raw+"/survey quarantined")
+	os.MkdirAll(f.abs(raw+"/survey"), 0o755)
 	if err := os.Rename(rep.Findings[0].Quarantine, f.abs(raw+"/survey/s1.csv")); err != nil {
 		t.Fatal(err)
 	}

@@ -49,7 +49,23 @@ func Verdicts(rep Report, c Call, result verdict.Result) []verdict.Verdict {
 			}
 			continue
 		}
+		if f.Outcome == External {
+			out = append(out, externalVerdict(p, f))
+			continue
+		}
+		who, role, call := Who(c.AgentType), role, call
+		if f.ByTool != "" {
+			// A change found after its call returned, charged to that call.
+			who, role = Who(f.ByAgent), p.RoleFor(f.ByAgent, p.TeamMode())
+			call = "during " + f.ByTool + " " + f.ByID
+		}
 		what := describeSet(p, f.Set)
+		if f.Folder {
+			what = "a folder of " + what
+		}
+		if f.Meta != "" {
+			what += ", " + f.Meta
+		}
 		var reason, rec string
 		why := fmt.Sprintf("which the %s role may not %s", role, verbFor(f.Change))
 		if f.Rule != "" {
@@ -64,14 +80,20 @@ func Verdicts(rep Report, c Call, result verdict.Result) []verdict.Verdict {
 		switch f.Outcome {
 		case Restored:
 			reason = fmt.Sprintf("%s %s %s (%s) %s, %s. vibe restored it from its snapshot (%d bytes, sha256 %s).",
-				Who(c.AgentType), f.Change, f.Path, what, call, why, f.Size, short(f.Sum))
-			if f.Link != "" {
+				who, f.Change, f.Path, what, call, why, f.Size, short(f.Sum))
+			switch {
+			case f.Link != "":
 				reason = fmt.Sprintf("%s changed the link %s (%s, kept in %s) %s, %s. vibe put the link back.",
-					Who(c.AgentType), f.Path, what, f.Link, call, why)
-			}
-			if f.Change == Deleted {
+					who, f.Path, what, f.Link, call, why)
+			case f.Folder && f.Change == Deleted:
+				reason = fmt.Sprintf("%s deleted the folder %s (%s) %s, %s. vibe made it again with its mode and owner.",
+					who, f.Path, what, call, why)
+			case f.Change == ModeChanged:
+				reason = fmt.Sprintf("%s changed the mode or owner of %s (%s) %s, %s. vibe put them back.",
+					who, f.Path, what, call, why)
+			case f.Change == Deleted:
 				reason = fmt.Sprintf("%s deleted %s (%s) %s, %s. vibe recreated it from its snapshot (%d bytes, sha256 %s).",
-					Who(c.AgentType), f.Path, what, call, why, f.Size, short(f.Sum))
+					who, f.Path, what, call, why, f.Size, short(f.Sum))
 			}
 			if f.Quarantine != "" {
 				reason += " The changed version was moved to " + f.Quarantine + "."
@@ -79,7 +101,7 @@ func Verdicts(rep Report, c Call, result verdict.Result) []verdict.Verdict {
 			rec = fmt.Sprintf("Leave %s as restored; %s", f.Path, instead(f))
 		case Quarantined:
 			reason = fmt.Sprintf("%s created %s (%s) %s, %s. vibe moved it to %s.",
-				Who(c.AgentType), f.Path, what, call, why, f.Quarantine)
+				who, f.Path, what, call, why, f.Quarantine)
 			rec = instead(f)
 		default:
 			err := "it could not be undone"
@@ -87,7 +109,7 @@ func Verdicts(rep Report, c Call, result verdict.Result) []verdict.Verdict {
 				err = f.Err.Error()
 			}
 			reason = fmt.Sprintf("%s %s %s (%s) %s, %s. vibe could not restore it: %s.",
-				Who(c.AgentType), f.Change, f.Path, what, call, why, strings.TrimSuffix(err, "."))
+				who, f.Change, f.Path, what, call, why, strings.TrimSuffix(err, "."))
 			if f.Sum != "" {
 				rec = fmt.Sprintf("Restore %s from your own copy or version control (its snapshot had %d bytes, sha256 %s) and leave it unchanged.",
 					f.Path, f.Size, f.Sum)
@@ -102,8 +124,12 @@ func Verdicts(rep Report, c Call, result verdict.Result) []verdict.Verdict {
 			rec += fmt.Sprintf(" If the user made this change outside Claude Code, they can move %s back to %s and run `vibe tamper accept %s` themselves.",
 				f.Quarantine, f.Path, f.Path)
 		}
+		tool, id := c.Tool, c.ToolUseID
+		if f.ByTool != "" {
+			tool, id = f.ByTool, f.ByID
+		}
 		input := map[string]any{"path": f.Path, "change": f.Change, "outcome": f.Outcome, "role": role,
-			"tool": c.Tool, "tool_use_id": c.ToolUseID, "set": f.Set, "sha256": f.Sum}
+			"tool": tool, "tool_use_id": id, "set": f.Set, "sha256": f.Sum}
 		v := verdict.New(CheckName, result, verdict.High, reason, input)
 		v.Recommendation = rec
 		v.Evidence.Paths = []string{f.Path}
@@ -119,6 +145,26 @@ func Verdicts(rep Report, c Call, result verdict.Result) []verdict.Verdict {
 		out = append(out, v)
 	}
 	return out
+}
+
+// externalVerdict is the one WARN of a change made outside any call: kept
+// as it is, the person decides.
+func externalVerdict(p *permission.Policy, f Finding) verdict.Verdict {
+	what := describeSet(p, f.Set)
+	if f.Folder {
+		what = "a folder of " + what
+	}
+	if f.Meta != "" {
+		what += ", " + f.Meta
+	}
+	reason := fmt.Sprintf("%s was %s outside any tool call (%s): no call's time on disk explains the change, so a person or another program made it. vibe keeps it as it is and does not restore it.",
+		f.Path, f.Change, what)
+	v := verdict.New(CheckName, verdict.Warn, verdict.Med, reason,
+		map[string]any{"path": f.Path, "change": f.Change, "outcome": f.Outcome, "set": f.Set})
+	v.Recommendation = fmt.Sprintf("Leave %s as it is; the user keeps the change with `vibe tamper accept %s` or puts the earlier version back with `vibe tamper restore %s`.",
+		f.Path, f.Path, f.Path)
+	v.Evidence.Paths = []string{f.Path}
+	return v
 }
 
 func verbFor(change string) string {

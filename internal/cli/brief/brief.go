@@ -14,11 +14,13 @@ import (
 
 	"github.com/vibe-science/vibe/internal/brief"
 	"github.com/vibe-science/vibe/internal/cli"
+	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/integrityhook"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/tamper"
 )
 
 // NewCmdBrief builds `vibe brief ingest|show|validate|history`.
@@ -34,6 +36,7 @@ type BriefIngestOptions struct {
 	Store       func(context.Context) (*store.Store, error)
 	FindProject func(dir string) (project.Project, error)
 	Now         func() time.Time
+	VibePaths   func() config.Paths // VIBE_HOME, where the safety net keeps its snapshot
 
 	Project string
 	File    string
@@ -41,7 +44,7 @@ type BriefIngestOptions struct {
 
 // NewCmdBriefIngest builds `vibe brief ingest FILE`.
 func NewCmdBriefIngest(f *cli.Factory, runF func(*BriefIngestOptions) error) *cobra.Command {
-	opts := &BriefIngestOptions{IO: f.IO, Store: f.Store, FindProject: f.FindProject, Now: f.Now}
+	opts := &BriefIngestOptions{IO: f.IO, Store: f.Store, FindProject: f.FindProject, Now: f.Now, VibePaths: f.Paths}
 	cmd := &cobra.Command{
 		Use:   "ingest FILE",
 		Short: "Read a research brief (markdown or JSON), pin its code anchors and make it the current brief",
@@ -94,6 +97,14 @@ func runBriefIngest(ctx context.Context, o *BriefIngestOptions) error {
 	in, err := integrityhook.IngestBrief(ctx, st, proj, name, content, o.Now())
 	if err != nil {
 		return err
+	}
+	// The project's copy is the one the safety net guards: taken into its
+	// snapshot now, with the files its Critical constraints bind, so the
+	// net neither restores the new copy nor reports it as someone's change.
+	if o.VibePaths != nil {
+		if _, err := tamper.New(tamper.Options{Home: o.VibePaths().Home}).Accept(proj.Root, []string{integrityhook.ProjectBriefFile}, o.Now()); err != nil {
+			fmt.Fprintf(o.IO.ErrOut, "vibe: warning: the safety net did not take the new brief into its snapshot (%v); `vibe tamper accept %s` does\n", err, integrityhook.ProjectBriefFile)
+		}
 	}
 	writePinWarnings(o.IO.ErrOut, in.PinErrors)
 	v := in.Version
