@@ -57,16 +57,15 @@ type Call struct {
 // Digest turns an event into the rows to record. It reads written files to
 // checksum them and nothing else.
 func Digest(ev *hook.Event, proj project.Project, now time.Time) Call {
-	call, in, rel := digestFiles(ev, proj, nil)
+	call, in, rel := digestFiles(ev, proj)
 	call.digestEntry(ev, in, rel, now)
 	return call
 }
 
 // digestFiles is the part of Digest that the checks before the reply need:
 // the files the call read and wrote (written ones checksummed), with the
-// tool input and the project-relative path of its file. env (nil: none)
-// hears of the hashing of a large file (Env.Heavy).
-func digestFiles(ev *hook.Event, proj project.Project, env *hookrun.Env) (call Call, in hook.FileInput, rel string) {
+// tool input and the project-relative path of its file.
+func digestFiles(ev *hook.Event, proj project.Project) (call Call, in hook.FileInput, rel string) {
 	in = ev.Files()
 	abs := in.FilePath
 	if abs != "" && !filepath.IsAbs(abs) {
@@ -81,7 +80,7 @@ func digestFiles(ev *hook.Event, proj project.Project, env *hookrun.Env) (call C
 			AgentType: ev.AgentType, ToolName: ev.ToolName, ToolInput: ev.ToolInput})
 		for _, p := range paths {
 			t := record.Touched{Path: p, Op: "write"}
-			t.SHA256, t.Size = checksum(absUnder(proj, p), env)
+			t.SHA256, t.Size = checksum(absUnder(proj, p))
 			files = append(files, t)
 		}
 	}
@@ -89,7 +88,7 @@ func digestFiles(ev *hook.Event, proj project.Project, env *hookrun.Env) (call C
 		switch ev.ToolName {
 		case "Write", "Edit", "MultiEdit", "NotebookEdit":
 			t := record.Touched{Path: rel, Op: "write"}
-			t.SHA256, t.Size = checksum(abs, env)
+			t.SHA256, t.Size = checksum(abs)
 			files = append(files, t)
 		case "Read":
 			files = append(files, record.Touched{Path: rel, Op: "read"})
@@ -175,7 +174,7 @@ func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (h
 	now := env.Now()
 	// The files first: the checks before the reply read them; the spine
 	// entry waits for the record (entry), after the reply when it can.
-	call, in, rel := digestFiles(ev, proj, env)
+	call, in, rel := digestFiles(ev, proj)
 	entry := func() { call.digestEntry(ev, in, rel, now) }
 	var lit *record.LiteratureSearch
 	if s, ok := literature.Detect(ev.ToolName, ev.ToolInput, ev.ToolResponse); ok {
@@ -320,7 +319,7 @@ func (call *Call) addChanged(rels []string) {
 		}
 		if !named {
 			t := record.Touched{Path: rel, Op: "write"}
-			t.SHA256, t.Size = checksum(absUnder(call.Project, rel), nil)
+			t.SHA256, t.Size = checksum(absUnder(call.Project, rel))
 			call.Files = append(call.Files, t)
 		}
 	}
@@ -415,9 +414,8 @@ func absUnder(proj project.Project, p string) string {
 }
 
 // checksum hashes a written file; files over MaxChecksumBytes (or gone) get
-// no hash. Hashing one of heavyBytes or more is Heavy work for env (nil:
-// none).
-func checksum(path string, env *hookrun.Env) (string, int64) {
+// no hash.
+func checksum(path string) (string, int64) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", 0
@@ -430,9 +428,6 @@ func checksum(path string, env *hookrun.Env) (string, int64) {
 	if info.Size() > MaxChecksumBytes {
 		return "", info.Size()
 	}
-	if info.Size() >= heavyBytes {
-		defer env.Heavy()()
-	}
 	h := sha256.New()
 	n, err := io.Copy(h, f)
 	if err != nil {
@@ -440,10 +435,6 @@ func checksum(path string, env *hookrun.Env) (string, int64) {
 	}
 	return hex.EncodeToString(h.Sum(nil)), n
 }
-
-// heavyBytes is the size from which hashing a file is Heavy work: about a
-// millisecond of SHA-256.
-const heavyBytes = 1 << 20
 
 // recordClaims turns ledger writes into claim events and reviewer files into
 // R2_REVIEWED events; claim events are also remembered.
@@ -574,7 +565,6 @@ func recordDownloads(ctx context.Context, env *hookrun.Env, st *store.Store, ev 
 		if d.URL == "" || d.Abs == "" {
 			continue
 		}
-		defer env.Heavy()() // hashes the download: up to 64 MB
 		if _, err := observer.RecordDownload(ctx, st, call.Project, ev.SessionID, d.URL, d.Abs, "", now); err != nil {
 			env.Logf("record download of %s: %v", d.URL, err)
 		}

@@ -55,12 +55,6 @@ type Env struct {
 	// gives up once ctx is done (a recall's KNN runs while SQLite searches,
 	// on no goroutine of the handler's); nil wherever Query is.
 	StartQuery func(ctx context.Context, req wire.Request) (wait func() (*wire.Response, error))
-	// Wide, in the resident process, gives Go every processor until the
-	// func it returns is called: the process runs Go code on one otherwise
-	// (internal/worker/sched.go), and a hook running beside work of many
-	// milliseconds would wait behind it. Handlers call it through Heavy;
-	// nil elsewhere.
-	Wide func() (done func())
 
 	// mu guards the lazily resolved state below, and notesMu the notes: a
 	// handler that overran its budget goes on using the Env while Main
@@ -96,7 +90,7 @@ func (e *Env) UseStore(st *store.Store) {
 // shared, not owned: the copy leaves it open.
 func (e *Env) WithStreams(stdin io.Reader, stdout, stderr io.Writer) *Env {
 	e.mu.Lock()
-	sub := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Now: e.Now, Getenv: e.Getenv, Context: e.Context, Go: e.Go, After: e.After, AfterOrdered: e.AfterOrdered, Query: e.Query, StartQuery: e.StartQuery, Wide: e.Wide,
+	sub := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Now: e.Now, Getenv: e.Getenv, Context: e.Context, Go: e.Go, After: e.After, AfterOrdered: e.AfterOrdered, Query: e.Query, StartQuery: e.StartQuery,
 		paths: e.paths, settings: e.settings, st: e.st, stErr: e.stErr, opened: e.opened,
 		borrowed: e.borrowed || e.st != nil, spooled: e.spooled}
 	e.mu.Unlock()
@@ -322,13 +316,3 @@ func Seen(ev *hook.Event, projectRoot string, now time.Time) record.SessionSeen 
 	}
 }
 
-// Heavy marks the start of work that may take milliseconds or more
-// (hashing a large file, judging changed artifacts, recording downloads);
-// call done when it ends. In the resident process it widens Go to every
-// processor meanwhile (Wide); elsewhere it does nothing.
-func (e *Env) Heavy() (done func()) {
-	if e == nil || e.Wide == nil {
-		return func() {}
-	}
-	return e.Wide()
-}

@@ -133,22 +133,3 @@ func TestWithStreamsSharesTheStore(t *testing.T) {
 		t.Errorf("the parent has %d notes, want its own 1", n)
 	}
 }
-
-// TestHeavyWidensWhereTheHostCan: Heavy calls the host's Wide and its done;
-// without one (vibe-hook, a nil Env) it does nothing; WithStreams keeps it.
-func TestHeavyWidensWhereTheHostCan(t *testing.T) {
-	var nilEnv *hookrun.Env
-	nilEnv.Heavy()()
-	(&hookrun.Env{}).Heavy()()
-	var began, ended int
-	env := &hookrun.Env{Wide: func() func() { began++; return func() { ended++ } }}
-	sub := env.WithStreams(strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{})
-	done := sub.Heavy()
-	if began != 1 || ended != 0 {
-		t.Fatalf("began %d, ended %d", began, ended)
-	}
-	done()
-	if ended != 1 {
-		t.Errorf("ended %d", ended)
-	}
-}
