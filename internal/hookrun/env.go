@@ -315,4 +315,3 @@ func Seen(ev *hook.Event, projectRoot string, now time.Time) record.SessionSeen 
 		Client:         ev.Client,
 	}
 }
-

@@ -1,6 +1,7 @@
 package hookrun
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -124,8 +125,11 @@ func run(spec Spec, env *Env) (o Outcome, ev *hook.Event, err error) {
 	// Claude Code names the project in the environment, so an event of a
 	// folder that is no vibe project is dropped before it is decoded (a
 	// write too large to judge there is none of vibe's business either).
+	// Setup (`claude --init`, run on purpose) is answered everywhere: an
+	// event that may be one is decoded to tell.
 	named := env.Getenv(project.EnvProjectDir) != ""
-	if named && !env.Enforced("") {
+	maySetup := bytes.Contains(data, []byte(`"Setup"`))
+	if named && !maySetup && !env.Enforced("") {
 		return o, nil, errNotEnforced
 	}
 	if int64(len(data)) > max {
@@ -147,7 +151,7 @@ func run(spec Spec, env *Env) (o Outcome, ev *hook.Event, err error) {
 	if err != nil {
 		return o, nil, fault.E(fault.Invalid, "read event", err)
 	}
-	if !named && !env.Enforced(ev.Cwd) {
+	if (!named || maySetup) && ev.HookEventName != hook.Setup && !env.Enforced(ev.Cwd) {
 		return o, ev, errNotEnforced
 	}
 	if len(spec.Events) > 0 && !slices.Contains(spec.Events, ev.HookEventName) {

@@ -1,14 +1,17 @@
 package hookrun_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vibe-science/vibe/internal/client"
 	"github.com/vibe-science/vibe/internal/handler"
+	"github.com/vibe-science/vibe/internal/hookrun"
 )
 
 // TestRecordedInputsReachTheirHandler replays every input Claude Code
@@ -69,6 +72,30 @@ func TestRecordedInputsReachTheirHandler(t *testing.T) {
 	for _, ev := range []string{"Setup", "SessionStart", "UserPromptSubmit", "PreToolUse", "PreSkillShellCommand", "PostToolUse", "SubagentStop", "ConfigChange", "Stop", "SessionEnd"} {
 		if !replayed[ev] {
 			t.Errorf("no recorded %s was replayed", ev)
+		}
+	}
+}
+
+// TestSetupIsAnsweredOutsideVibeProjects: in a folder that did not opt in
+// (no .vibe-science, enforcement not on everywhere), Setup, which the
+// person runs on purpose with `claude --init`, prepares vibe and says so,
+// while a SessionStart of the same folder gets no reply.
+func TestSetupIsAnsweredOutsideVibeProjects(t *testing.T) {
+	home, plain := t.TempDir(), t.TempDir()
+	for _, c := range []struct {
+		event, want string
+	}{
+		{`{"session_id": "s-1", "hook_event_name": "Setup", "trigger": "init", "cwd": "` + plain + `"}`, "has not opted in"},
+		{`{"session_id": "s-1", "hook_event_name": "SessionStart", "source": "startup", "cwd": "` + plain + `"}`, ""},
+	} {
+		for _, named := range []string{plain, ""} {
+			env := map[string]string{"VIBE_HOME": home, "HOME": home, "VIBE_WORKER": "off", "CLAUDE_PROJECT_DIR": named}
+			var out bytes.Buffer
+			code := hookrun.Main(handler.SessionStart, &hookrun.Env{Stdin: strings.NewReader(c.event), Stdout: &out, Stderr: &bytes.Buffer{},
+				Now: time.Now, Getenv: func(k string) string { return env[k] }})
+			if code != 0 || (c.want == "" && out.Len() != 0) || !strings.Contains(out.String(), c.want) {
+				t.Errorf("CLAUDE_PROJECT_DIR=%q, %s: exit %d, reply %q; want %q", named, c.event, code, out.String(), c.want)
+			}
 		}
 	}
 }

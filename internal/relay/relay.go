@@ -146,7 +146,7 @@ func Main(hookName string, env Env) int {
 	if err != nil {
 		data = nil // the local handler reports the unreadable event
 	}
-	if !mayAct(env) {
+	if !mayAct(env) && !eventIs(data, "Setup") {
 		return 0 // no vibe project: the handler would say nothing either
 	}
 	rep, ok, note := relay(hookName, data, env)
@@ -165,7 +165,9 @@ func Main(hookName string, env Env) int {
 // (CLAUDE_PROJECT_DIR, absolute) and it did not opt in
 // (vibehome.OptedIn), and the user did not turn enforcement on everywhere
 // (VIBE_ENFORCE=everywhere) or keep a config.json the handler must read
-// for it, is the answer no.
+// for it, is the answer no. Setup (`claude --init`, which the person runs
+// on purpose) is answered everywhere: it prepares vibe and says whether the
+// project opted in.
 func mayAct(env Env) bool {
 	dir := env.Getenv("CLAUDE_PROJECT_DIR")
 	if dir == "" || !(dir[0] == '/' || len(dir) > 2 && dir[1] == ':') {

@@ -266,6 +266,16 @@ func TestNoProjectNoHandler(t *testing.T) {
 			t.Errorf("%s: %+v, want exit 0 and %q", c.name, r, c.want)
 		}
 	}
+	// Setup, run on purpose with `claude --init`, is answered in a plain
+	// folder too; a SessionStart there is not.
+	setupEv := `{"session_id": "s", "hook_event_name" : "Setup", "trigger": "init", "cwd": "` + plain + `"}`
+	if r := runMain(t, "session-start", setupEv, map[string]string{"VIBE_HOME": home, "VIBE_ENFORCE": "", "CLAUDE_PROJECT_DIR": plain}, exe); r.stdout != "local session-start\n" {
+		t.Errorf("Setup in a plain folder: %+v, want the handler", r)
+	}
+	startEv := `{"session_id": "s", "hook_event_name": "SessionStart", "source": "Setup", "cwd": "` + plain + `"}`
+	if r := runMain(t, "session-start", startEv, map[string]string{"VIBE_HOME": home, "VIBE_ENFORCE": "", "CLAUDE_PROJECT_DIR": plain}, exe); r.stdout != "" {
+		t.Errorf("SessionStart in a plain folder: %+v, want nothing", r)
+	}
 	os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"enforce": "everywhere"}`), 0o600)
 	r := runMain(t, "pre-tool-use", postEvent, map[string]string{"VIBE_HOME": home, "VIBE_ENFORCE": "", "CLAUDE_PROJECT_DIR": plain}, exe)
 	if r.stdout != "local pre-tool-use\n" {

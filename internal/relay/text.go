@@ -68,3 +68,29 @@ func itoa(n int) string {
 	var b [24]byte
 	return string(wire.AppendInt(b[:0], n))
 }
+
+// eventIs reports whether the event's hook_event_name is name, reading no
+// more of the JSON than the key, its colon and the value's quotes: what
+// mayAct needs before any decoding.
+func eventIs(data []byte, name string) bool {
+	const key = `"hook_event_name"`
+	for i := 0; i+len(key) <= len(data); i++ {
+		if data[i] != '"' || string(data[i:i+len(key)]) != key {
+			continue
+		}
+		j := i + len(key)
+		for j < len(data) && (data[j] == ' ' || data[j] == '\t' || data[j] == '\n' || data[j] == '\r') {
+			j++
+		}
+		if j >= len(data) || data[j] != ':' {
+			continue
+		}
+		j++
+		for j < len(data) && (data[j] == ' ' || data[j] == '\t' || data[j] == '\n' || data[j] == '\r') {
+			j++
+		}
+		v := `"` + name + `"`
+		return j+len(v) <= len(data) && string(data[j:j+len(v)]) == v
+	}
+	return false
+}
