@@ -303,3 +303,15 @@ func BenchmarkDQ4FileProject(b *testing.B) {
 		}
 	}
 }
+
+// TestResearchRootLooksInVibeScience: findings at the project's own
+// results/ answer to the progress log vibe keeps in .vibe-science/.
+func TestResearchRootLooksInVibeScience(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, ".vibe-science", "PROGRESS.md"), "# Progress\n")
+	findings := filepath.Join(root, "results", "RESULTS.md")
+	writeFile(t, findings, "# Results\n")
+	if got, want := researchRoot(findings), filepath.Join(root, ".vibe-science"); got != want {
+		t.Errorf("researchRoot = %q, want %q", got, want)
+	}
+}

@@ -270,13 +270,17 @@ const (
 const maxWalkUp = 4
 
 // researchRoot finds the folder above a findings file that holds
-// PROGRESS.md or CLAIM-LEDGER.md, or "".
+// PROGRESS.md or CLAIM-LEDGER.md, or "". A folder's .vibe-science counts
+// as the folder: findings written at the project's own results/ answer to
+// the progress log and ledger vibe keeps in .vibe-science/.
 func researchRoot(findingsPath string) string {
 	dir := filepath.Dir(findingsPath)
 	for i := 0; i <= maxWalkUp; i++ {
-		for _, f := range []string{ProgressFile, LedgerFile} {
-			if _, ok := existsFold(filepath.Join(dir, f)); ok {
-				return dir
+		for _, d := range []string{dir, filepath.Join(dir, ".vibe-science")} {
+			for _, f := range []string{ProgressFile, LedgerFile} {
+				if _, ok := existsFold(filepath.Join(d, f)); ok {
+					return d
+				}
 			}
 		}
 		parent := filepath.Dir(dir)

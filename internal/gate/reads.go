@@ -5,10 +5,6 @@ package gate
 // keys, wrappers and delimiters the gate itself reads, so a recognised file
 // is one the gate can judge.
 
-// DQ2ScoreKeys are the keys DQ2 takes a held-out score from (AUC, then R²),
-// at the top level of the metrics object or inside its "metrics" object.
-func DQ2ScoreKeys() (auc, r2 []string) { return aucKeys, r2Keys }
-
 // DQ2Wrapper is the key of the object DQ2 reads its keys from when present.
 const DQ2Wrapper = "metrics"
 
@@ -39,4 +35,42 @@ func FindingIDs(line string) []string {
 		out[i] = h.id
 	}
 	return out
+}
+
+// HeldOutScore finds the held-out score DQ2 reads at the top of a metrics
+// object (obj, or its "metrics" object): an AUC in [0, 1] or an R² of at
+// most 1, under a documented key or a key naming one, as one number or
+// the mean of fold scores (cross_validate's test_roc_auc). Scores one
+// object down (one per model, per split) are not looked at: such a file
+// compares models, and no single score is its result. It returns which
+// score ("AUC" or "R²"), the key read and its value: what makes a JSON a
+// metrics file for recognition (research.Recognize).
+func HeldOutScore(obj map[string]any) (what, key string, v float64, ok bool) {
+	for _, o := range []map[string]any{obj, asObject(obj[DQ2Wrapper])} {
+		for _, r := range []struct {
+			what string
+			rule keyRule
+			max  float64
+		}{{"AUC", aucRule, 1}, {"R²", r2Rule, 1}} {
+			for _, k := range r.rule.keys(o) {
+				f, ok := toFloat(o[k])
+				if !ok {
+					list := numbers(o[k])
+					if len(list) < 2 {
+						continue
+					}
+					f, _ = meanSD(list)
+				}
+				if f <= r.max && (r.what != "AUC" || f >= 0) {
+					return r.what, k, f, true
+				}
+			}
+		}
+	}
+	return "", "", 0, false
+}
+
+func asObject(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	return m
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/vibe-science/vibe/internal/observer"
 	"github.com/vibe-science/vibe/internal/permission"
 	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/research"
 	"github.com/vibe-science/vibe/internal/seeds"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/tamper"
@@ -260,7 +261,7 @@ func directionCheck(ctx context.Context, env *hookrun.Env, ev *hook.Event, st *s
 // number it reports must be in its source JSON, so a typo is refused before
 // it is written, listing each unmatched number with its context.
 func findingsCheck(proj project.Project, abs string, proposed []byte, d gate.Domain) []verdict.Verdict {
-	if !slices.Contains(gate.AutoGates(proj.Rel(abs), d), "DQ4") {
+	if !isFindings(proj.Rel(abs), proposed, d) {
 		return nil
 	}
 	res, err := gate.DQ4File(abs, proposed, d)
@@ -277,6 +278,21 @@ func findingsCheck(proj project.Project, abs string, proposed []byte, d gate.Dom
 		res.Inputs[i] = proj.Rel(in) // the command to re-run names them as the project does
 	}
 	return []verdict.Verdict{res.Verdict()}
+}
+
+// isFindings reports whether content written to rel is a findings file:
+// named so by the domain config, or recognised as one by what it holds
+// (research.Recognize: a findings title or finding ids, and reported
+// numbers), as PostToolUse and `vibe gate check` recognise it on disk.
+func isFindings(rel string, content []byte, d gate.Domain) bool {
+	if slices.Contains(gate.AutoGates(rel, d), "DQ4") {
+		return true
+	}
+	if !research.Candidate(rel, &d) {
+		return false
+	}
+	head := content[:min(len(content), research.HeadBytes)]
+	return research.Recognize(research.File{Rel: filepath.ToSlash(rel), Head: head, Size: int64(len(content))}, d).Kind == research.KindFindings
 }
 
 // haltCheck refuses writes while the observer has an unresolved HALT for

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"slices"
 
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/hook"
@@ -70,9 +69,7 @@ func shellWrites(ctx context.Context, env *hookrun.Env, ev *hook.Event, st *stor
 		if w.Append {
 			proposed = append(append([]byte(nil), old...), w.Text...)
 		}
-		if slices.Contains(gate.AutoGates(rel, domain()), "DQ4") {
-			out = append(out, findingsCheck(proj, abs, proposed, domain())...)
-		}
+		out = append(out, findingsCheck(proj, abs, proposed, domain())...)
 		out = append(out, directionCheck(ctx, env, ev, st, proj, abs, old, proposed, domain())...)
 	}
 	return out

@@ -562,7 +562,6 @@ def r_steps(lay, build=None, train_body=R_CLEAN_BODY, results_md=R_RESULTS_MD, e
         steps[i]["expect"] = e
     return steps
 
-AWAITS_RECOGNITION = "content recognition anywhere in the project (issue 32 item 1): the outputs at analysis/ and results/ match no file pattern"
 
 def save_renamed(sid, lay, title, story, steps, files=None, awaits=None):
     sc = {"id": f"{sid}-{lay}", "title": title, "story": story, "domain": "crispr-off-target",
@@ -574,7 +573,6 @@ def save_renamed(sid, lay, title, story, steps, files=None, awaits=None):
         f.write("\n")
 
 for lay in LAYOUTS:
-    rec = AWAITS_RECOGNITION if lay == "results" else None
     where = "in the research question's folder" if lay == "renamed" else "at the project's analysis/ and results/"
     L = LAYOUTS[lay]
     res = at(lay, "results")
@@ -610,8 +608,7 @@ for lay in LAYOUTS:
                          train_body=R_CLEAN_BODY.replace('"gain": {"mm_aligned": 41.2, "seed_mm": 35.1, "gc_frac": 24.0}',
                                                          '"gain": {"bi.sum.mi": 81.0, "mm_aligned": 10.0, "seed_mm": 5.0, "gc_frac": 4.0}'),
                          expects={6: {"post": "block", "says": ["DQ1", "bi.sum.mi"]},
-                                  8: {"post": "block", "says": ["DQ2", "bi.sum.mi", "importance"]}}),
-                 awaits=rec)
+                                  8: {"post": "block", "says": ["DQ2", "bi.sum.mi", "importance"]}}))
 
     m4 = r_steps(lay)
     code = at(lay, L["code"])
@@ -635,7 +632,7 @@ for lay in LAYOUTS:
     m6.append(step("Bash", {"pre": "deny", "says": ["DQ4", "0.79"]},
                    command=f"echo 'After the re-run the model reaches AUC 0.79.' >> {res}/RESULTS.md"))
     save_renamed("M6", lay, "Results out of sync with their data, named otherwise",
-                 "RESULTS.json is rewritten by a re-run; RESULTS.md keeps the old AUC.", m6, awaits=rec)
+                 "RESULTS.json is rewritten by a re-run; RESULTS.md keeps the old AUC.", m6)
 
     save_renamed("M7", lay, "Alignment bug gives a constant column, named otherwise",
                  "The seed window starts where the protospacer ends, so it is empty and seed_mm is 0 everywhere.",
@@ -661,17 +658,17 @@ with open(os.path.join(base, "%(SUBSET)s"), "w", newline="") as f:
     m9[9] = step("Write", {"pre": "deny", "says": ["DQ4", "Alternative"]}, file_path=f"{res}/RESULTS.md", content=over)
     m9[10] = step("Write", file_path=f"{res}/RESULTS.md", content=R_RESULTS_MD)
     save_renamed("M9", lay, "An overclaim without alternative explanations, named otherwise",
-                 "RESULTS.md says the mismatches drive cleavage and considers no alternative.", m9, awaits=rec)
+                 "RESULTS.md says the mismatches drive cleavage and considers no alternative.", m9)
 
     misuse = R_RESULTS_MD.replace("## Alternative explanations", "Most cleaved sites are binding sites of the guide.\n\n## Alternative explanations")
     m10 = r_steps(lay)
     m10[9] = step("Write", {"pre": "context", "post": "context", "says": ["binding site", "cleavage site"]},
                   file_path=f"{res}/RESULTS.md", content=misuse)
     save_renamed("M10", lay, "A domain term used wrongly, named otherwise",
-                 "RESULTS.md calls the cleaved sites binding sites.", m10[:10], awaits=rec)
+                 "RESULTS.md calls the cleaved sites binding sites.", m10[:10])
 
     m12 = r_steps(lay)
     m12[9:9] = [step("Bash", command="echo '- 2026-11-24 F1b: mismatches predict cleavage (AUC 0.81)' >> .vibe-science/PROGRESS.md")]
     m12[10] = step("Write", {"pre": "deny", "says": ["DQ4", "F1b"]}, file_path=f"{res}/RESULTS.md", content=R_RESULTS_MD)
     save_renamed("M12", lay, "One finding, two names, named otherwise",
-                 "The progress log calls the result F1b; RESULTS.md calls it F1.", m12[:11], awaits=rec)
+                 "The progress log calls the result F1b; RESULTS.md calls it F1.", m12[:11])

@@ -99,22 +99,12 @@ func recognizeJSON(f File, d gate.Domain) (Artifact, bool) {
 	return Artifact{}, false
 }
 
-// metricsObject finds a held-out score where DQ2 reads it: an AUC in
-// [0, 1] or an R² of at most 1, at the top level or in the "metrics"
-// object.
+// metricsObject finds a held-out score where DQ2 reads it
+// (gate.HeldOutScore): an AUC in [0, 1] or an R² of at most 1, under a
+// documented key or one naming it, one number or the mean of fold scores.
 func metricsObject(obj map[string]any) (Artifact, bool) {
-	aucKeys, r2Keys := gate.DQ2ScoreKeys()
-	for _, o := range []map[string]any{obj, inner(obj, gate.DQ2Wrapper)} {
-		for _, k := range aucKeys {
-			if v, ok := number(o[k]); ok && v >= 0 && v <= 1 {
-				return Artifact{Kind: KindMetrics, Why: fmt.Sprintf("a held-out score `%s` = %g", k, v)}, true
-			}
-		}
-		for _, k := range r2Keys {
-			if v, ok := number(o[k]); ok && v <= 1 {
-				return Artifact{Kind: KindMetrics, Why: fmt.Sprintf("a held-out score `%s` = %g", k, v)}, true
-			}
-		}
+	if _, k, v, ok := gate.HeldOutScore(obj); ok {
+		return Artifact{Kind: KindMetrics, Why: fmt.Sprintf("a held-out score `%s` = %g", k, v)}, true
 	}
 	return Artifact{}, false
 }
