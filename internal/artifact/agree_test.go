@@ -23,7 +23,8 @@ func agreeTree(t *testing.T) string {
 		".gitignore":                       "outputs/\n",
 		".vibe-science/domain-config.json": `{"domain": "generic", "dq1": {"label_column": "cleaved"}}`,
 		".vibe-science/RQ-001/DESIGN.md": "# Design: off-target\n- rq: RQ-001\n\n## Planned steps\n\n### Step 1: Features\n" +
-			"- inputs: 02-data/raw/a.csv\n- outputs: 02-data/processed/train_matrix.csv\n- gates: DQ1\n",
+			"- inputs: 02-data/raw/a.csv\n- outputs: 02-data/processed/train_matrix.csv\n- gates: DQ1\n\n" +
+			"### Step 2: Model\n- inputs: 02-data/processed/train_matrix.csv\n- outputs: 04-results/eval_scores.json\n- gates: DQ2\n",
 		".vibe-science/RQ-001/02-data/DATA-DICTIONARY.md": "# Data dictionary\n\n## processed/train_matrix.csv\n\n" +
 			"| column | type | unit | description |\n|---|---|---|---|\n| guide_id | string | - | guide |\n| site_id | string | - | site |\n" +
 			"| mismatch_count | integer | count | mismatches |\n| gc_content | float | fraction | GC |\n| cleaved | boolean | - | label |\n| batch | integer | - | batch |\n",

@@ -144,7 +144,7 @@ func (j *judge) text(abs string) ([]byte, bool) {
 	return b, b != nil
 }
 
-// scratch turns the failures of the table gates (gatecheck.ScratchGate)
+// scratch turns the failures of the data gates (gatecheck.ScratchGate)
 // on a file its research question's design does not plan, and that no
 // claim's evidence and no findings file names, into a deviation: a scratch
 // table, a sorted copy or a sample is exploration, and a leak or a

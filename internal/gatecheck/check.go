@@ -105,10 +105,10 @@ func (r *repo) dataItems() []Item {
 		}
 	}
 	for _, f := range r.filesOf(gate.FileMetrics, "") {
-		items = append(items, r.gateItem("DQ2", f, gate.Inputs{Metrics: f}, "fix the metrics file so it can be read"))
+		items = append(items, r.scratch(r.gateItem("DQ2", f, gate.Inputs{Metrics: f}, "fix the metrics file so it can be read"), f))
 	}
 	for _, f := range r.filesOf(gate.FileCalibration, "") {
-		items = append(items, r.gateItem("DQ3", f, gate.Inputs{Calibration: f}, "fix the calibration file so it can be read"))
+		items = append(items, r.scratch(r.gateItem("DQ3", f, gate.Inputs{Calibration: f}, "fix the calibration file so it can be read"), f))
 	}
 	for _, rq := range r.rqs {
 		if design, ok := designOf(rq); ok {

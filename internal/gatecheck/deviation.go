@@ -16,14 +16,13 @@ import (
 // the design does not plan (a scratch table, a sorted copy, a sample) is a
 // DC0 WARN, and a FAIL once a claim's evidence or a findings file names
 // it; the design's own problems (it does not parse, a deviation lacks its
-// why) are warnings; and a failure of the table gates (DQ1, DD0) on such a
-// file warns until the record rests on it.
+// why) are warnings; and a failure of a data gate (DQ1, DD0, DQ2, DQ3) on
+// such a file warns until the record rests on it.
 
 // ScratchGate reports whether a gate's failure on a file the design does
-// not plan waits until the record rests on the file. Only the table gates
-// do: a metrics or calibration file is a result, and a findings file is
-// the record itself.
-func ScratchGate(id string) bool { return id == "DQ1" || id == "DD0" }
+// not plan waits until the record rests on the file: the data gates (DQ1,
+// DD0, DQ2, DQ3) do; a findings file is the record itself.
+func ScratchGate(id string) bool { return id == "DQ1" || id == "DD0" || id == "DQ2" || id == "DQ3" }
 
 // DesignPlan is the DC0 result on the design file itself: its failures
 // but the executed-files check (each unplanned file is judged on its own,

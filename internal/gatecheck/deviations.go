@@ -44,7 +44,7 @@ func (r *repo) designItems(rq, design string) []Item {
 	return items
 }
 
-// scratch is it, an item of a table gate on file, as a warning when the
+// scratch is it, an item of a data gate on file, as a warning when the
 // file's research question has a design that does not plan the file and
 // no claim or findings file rests on it (Scratch).
 func (r *repo) scratch(it Item, file string) Item {

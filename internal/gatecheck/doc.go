@@ -27,6 +27,10 @@
 //     gate.FindDictionary finds for it. DQ2 on every metrics file, DQ3 on
 //     every calibration file. DC0 on each research question's DESIGN.md
 //     against the data files under its *-data folders (gate.DataFiles).
+//     The deviation rule is the hooks' (deviation.go): the design's own
+//     problems warn; a data file it does not plan is a DC0 warning on that
+//     file, an error once a claim or findings file rests on it; a data
+//     gate's failure on such a file warns until then.
 //   - Schema gates: each artifact found under its documented name in a
 //     research question (Artifacts, from
 //     skill/vibe/protocols/schema-validation.md) is validated against its
