@@ -416,7 +416,9 @@ var rqFolder = lazyre.New(`^RQ-([0-9]{3,})(?:-.*)?$`)
 // differs from the file's state only in written_at and session_id: a turn
 // that changed nothing leaves the file and its modification time alone. It
 // reports whether it wrote; a project without .vibe-science, or a call
-// without a session, is left alone. The file is written even when part of
+// without a session, is left alone, and so is a file there that vibe did
+// not write (an agent's tree put there rather than in its research
+// question's 08-tree folder), which the error names. The file is written even when part of
 // the state could not be read, and the error says what was missing.
 func WriteTree(ctx context.Context, st TreeReads, proj project.Project, sessionID, version string, now time.Time) (bool, error) {
 	if !hasVibeDir(proj) || sessionID == "" {
@@ -429,13 +431,34 @@ func WriteTree(ctx context.Context, st TreeReads, proj project.Project, sessionI
 	}
 	out = append(out, '\n')
 	p := proj.Path(TreeStateFile)
-	if old, err := readCapped(p); err == nil && old != nil && sameTree(old, ts) {
-		return false, gerr
+	old, err := readCapped(p)
+	if err != nil {
+		return false, errors.Join(gerr, err)
+	}
+	if old != nil {
+		if !vibesTree(old) {
+			return false, errors.Join(gerr, fmt.Errorf("%s/%s was not written by vibe, so it is left as it is: a research question's tree belongs in its 08-tree/%s; move the file there and vibe writes the project's tree state at the next Stop",
+				project.Dir, TreeStateFile, TreeStateFile))
+		}
+		if sameTree(old, ts) {
+			return false, gerr
+		}
 	}
 	if err := writeAtomic(p, out, 0o644); err != nil {
 		return false, errors.Join(gerr, err)
 	}
 	return true, gerr
+}
+
+// vibesTree reports whether content is a tree state vibe wrote (of any
+// format version): an agent's own tree file there is never overwritten.
+func vibesTree(content []byte) bool {
+	var head struct {
+		Version     int    `json:"version"`
+		VibeVersion string `json:"vibe_version"`
+		SessionID   string `json:"session_id"`
+	}
+	return json.Unmarshal(content, &head) == nil && head.Version > 0 && head.VibeVersion != "" && head.SessionID != ""
 }
 
 // sameTree reports whether the file's state equals ts but for written_at
@@ -464,6 +487,9 @@ func ReadTree(proj project.Project) (ts TreeState, found bool, err error) {
 	if err := json.Unmarshal(raw, &ts); err != nil {
 		return ts, true, fmt.Errorf("%s does not parse: %w", TreeStateFile, err)
 	}
+	if !vibesTree(raw) {
+		return ts, true, fmt.Errorf("%s was not written by vibe", TreeStateFile)
+	}
 	if ts.Version != TreeStateVersion {
 		return ts, true, fmt.Errorf("%s has format version %d; this vibe reads version %d", TreeStateFile, ts.Version, TreeStateVersion)
 	}
@@ -486,7 +512,7 @@ func TreeResume(proj project.Project) string {
 	}
 	rel := project.Dir + "/" + TreeStateFile
 	if err != nil {
-		return privacy.Scrub(fmt.Sprintf("%s cannot be read (%v); vibe rewrites it at the next Stop that reaches the database.", rel, err))
+		return privacy.Scrub(fmt.Sprintf("%s cannot be used to resume: %v.", rel, err))
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Resuming from %s written at %s by session %s (vibe %s):\n", rel, stamp(ts.WrittenAt), shortID(ts.SessionID), ts.VibeVersion)

@@ -150,6 +150,20 @@ func TestWriteTreeLeavesOtherFoldersAlone(t *testing.T) {
 	}
 }
 
+func TestWriteTreeKeepsAnAgentsTree(t *testing.T) {
+	ctx := context.Background()
+	fx := newFixture(t)
+	os.WriteFile(fx.proj.Path(TreeStateFile), []byte(agentTree), 0o644)
+	wrote, err := WriteTree(ctx, fx.st, fx.proj, "s-1", "v1", t0)
+	want := ".vibe-science/TREE-STATE.json was not written by vibe, so it is left as it is: a research question's tree belongs in its 08-tree/TREE-STATE.json; move the file there and vibe writes the project's tree state at the next Stop"
+	if wrote || err == nil || err.Error() != want {
+		t.Fatalf("WriteTree = %v, %v", wrote, err)
+	}
+	if readFile(t, fx.proj.Path(TreeStateFile)) != agentTree {
+		t.Fatal("the agent's tree was overwritten")
+	}
+}
+
 func TestTreeResume(t *testing.T) {
 	ctx := context.Background()
 	fx := newFixture(t)
@@ -163,8 +177,9 @@ func TestTreeResume(t *testing.T) {
 	golden(t, "treestate/resume.txt", TreeResume(fx.proj)+"\n")
 
 	for _, tc := range []struct{ name, content, want string }{
-		{"not JSON", "{", ".vibe-science/TREE-STATE.json cannot be read (TREE-STATE.json does not parse: unexpected end of JSON input); vibe rewrites it at the next Stop that reaches the database."},
-		{"another version", `{"version": 2}`, ".vibe-science/TREE-STATE.json cannot be read (TREE-STATE.json has format version 2; this vibe reads version 1); vibe rewrites it at the next Stop that reaches the database."},
+		{"not JSON", "{", ".vibe-science/TREE-STATE.json cannot be used to resume: TREE-STATE.json does not parse: unexpected end of JSON input."},
+		{"another version", `{"version": 2, "vibe_version": "v9", "session_id": "s"}`, ".vibe-science/TREE-STATE.json cannot be used to resume: TREE-STATE.json has format version 2; this vibe reads version 1."},
+		{"an agent's tree", agentTree, ".vibe-science/TREE-STATE.json cannot be used to resume: TREE-STATE.json was not written by vibe."},
 	} {
 		os.WriteFile(fx.proj.Path(TreeStateFile), []byte(tc.content), 0o644)
 		if got := TreeResume(fx.proj); got != tc.want {
