@@ -496,6 +496,21 @@ func ReadTree(proj project.Project) (ts TreeState, found bool, err error) {
 	return ts, true, nil
 }
 
+// TreeStateSays says in one line where the project's TREE-STATE.json
+// stands, for `vibe status`.
+func TreeStateSays(proj project.Project) string {
+	ts, found, err := ReadTree(proj)
+	switch {
+	case !found:
+		return "not written yet: vibe writes it at the end of each turn"
+	case err != nil:
+		return privacy.Scrub("cannot be used to resume: " + err.Error())
+	}
+	return fmt.Sprintf("written %s by session %s: %d research questions, %d claims, %d gate results, %d open alerts",
+		stamp(ts.WrittenAt), shortID(ts.SessionID), len(ts.ResearchQuestions), len(ts.Claims), len(ts.Gates),
+		ts.Alerts.Open.Halt+ts.Alerts.Open.Warn+ts.Alerts.Open.Info)
+}
+
 // treeResumeMaxBytes caps the resume block.
 const treeResumeMaxBytes = 2500
 

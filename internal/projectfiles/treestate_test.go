@@ -175,6 +175,9 @@ func TestTreeResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "treestate/resume.txt", TreeResume(fx.proj)+"\n")
+	if got, want := TreeStateSays(fx.proj), "written 2026-11-22 12:00 UTC by session bbbbbbbb: 3 research questions, 4 claims, 4 gate results, 3 open alerts"; got != want {
+		t.Errorf("TreeStateSays = %q, want %q", got, want)
+	}
 
 	for _, tc := range []struct{ name, content, want string }{
 		{"not JSON", "{", ".vibe-science/TREE-STATE.json cannot be used to resume: TREE-STATE.json does not parse: unexpected end of JSON input."},
