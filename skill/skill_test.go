@@ -39,7 +39,7 @@ var gateLevels = map[string]string{
 var schemaNames = []string{
 	"brainstorm-quality", "claim-promotion", "data-dictionary", "design-file", "judge-report",
 	"r2-report", "review-completeness", "rq-conclusion", "serendipity-seed", "source-validity",
-	"stage4-exit", "stage5-exit", "vigilance-check",
+	"stage4-exit", "stage5-exit", "tree-state", "vigilance-check",
 }
 
 func readFS(t *testing.T, name string) string {
@@ -262,6 +262,20 @@ func TestSchemasRejectInvalidArtifacts(t *testing.T) {
 		}, false},
 		{"design-file", "deviation without why", func(ex m) { delete(obj(arr(ex["deviations"])[0]), "why") }, false},
 		{"design-file", "deviation without date", func(ex m) { delete(obj(arr(ex["deviations"])[0]), "date") }, false},
+		{"tree-state", "another format version", func(ex m) { ex["version"] = 2.0 }, false},
+		{"tree-state", "an empty project name", func(ex m) { ex["project"] = "" }, false},
+		{"tree-state", "a claim id without hyphen", func(ex m) { obj(arr(ex["claims"])[0])["id"] = "C001" }, false},
+		{"tree-state", "a gate result SKIPPED", func(ex m) { obj(arr(ex["gates"])[0])["status"] = "SKIPPED" }, false},
+		{"tree-state", "a node without id", func(ex m) {
+			delete(obj(arr(obj(obj(arr(ex["research_questions"])[0])["tree"])["nodes"])[0]), "id")
+		}, false},
+		{"tree-state", "a tree from node files only", func(ex m) {
+			tr := obj(obj(arr(ex["research_questions"])[0])["tree"])
+			for _, k := range []string{"file", "mode", "stage", "current_node", "best_node"} {
+				delete(tr, k)
+			}
+		}, true},
+		{"tree-state", "written_at not a time", func(ex m) { ex["written_at"] = "yesterday" }, false},
 		{"design-file", "step naming an unknown gate", func(ex m) { obj(arr(ex["steps"])[0])["gates"] = []any{"G9"} }, false},
 	}
 	for _, name := range schemaNames {

@@ -26,7 +26,8 @@
 //     session_id (the event fires again on resume, clear, compact and fork),
 //     makes sure this install's worker runs (replacing another build's), and
 //     injects the progressive context within internal/disclosure's budgets.
-//     Without a database it resumes from the project's .vibe-science files.
+//     Without a database it resumes from the project's .vibe-science files,
+//     TREE-STATE.json first.
 //   - Setup and ConfigChange (setup.go, served by vibe-session-start):
 //     first-run setup on `claude --init` (folders, database, whether the
 //     project has opted in), and a settings change that would turn vibe's
@@ -37,9 +38,10 @@
 //   - Stop and SubagentStop (stop.go): LAW 4 (no ending with unreviewed
 //     claims, bounded, honouring stop_hook_active), the protected files
 //     compared once more, and the session narrative checkpointed once per
-//     main-thread turn.
+//     main-thread turn, then .vibe-science/TREE-STATE.json (LAW 7), both
+//     after the reply.
 //   - SessionEnd and PreCompact (sessionend.go): the final narrative and
-//     counters, the project's STATE.md/SPINE.md/pickup export, within the
+//     counters, the project's STATE.md/SPINE.md/pickup/TREE-STATE.json export, within the
 //     1.5 s Claude Code gives all SessionEnd hooks together. Never blocks
 //     (blocking PreCompact would stop compaction).
 //

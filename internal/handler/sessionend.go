@@ -3,8 +3,10 @@ package handler
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/buildinfo"
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
 	"github.com/vibe-science/vibe/internal/project"
@@ -70,14 +72,19 @@ func endSession(ctx context.Context, env *hookrun.Env, ev *hook.Event, proj proj
 	if err != nil {
 		return fmt.Sprintf("the final narrative was not saved: %v", err)
 	}
-	// The project files (STATE.md section, SPINE.md, project_pickup.md)
-	// follow the database; a failure here is reported, the data is safe.
+	// The project files (STATE.md section, SPINE.md, project_pickup.md,
+	// TREE-STATE.json) follow the database; a failure here is reported, the
+	// data is safe.
+	var problems []string
 	if ev.HookEventName == hook.PreCompact {
 		if _, err := projectfiles.Checkpoint(ctx, st, proj, ev.SessionID, now); err != nil {
-			return fmt.Sprintf("could not update .vibe-science/STATE.md: %v", err)
+			problems = append(problems, fmt.Sprintf("could not update .vibe-science/STATE.md: %v", err))
 		}
 	} else if err := projectfiles.Export(ctx, st, proj, ev.SessionID, now); err != nil {
-		return fmt.Sprintf("could not export .vibe-science files: %v", err)
+		problems = append(problems, fmt.Sprintf("could not export .vibe-science files: %v", err))
 	}
-	return ""
+	if _, err := projectfiles.WriteTree(ctx, st, proj, ev.SessionID, buildinfo.Version, now); err != nil {
+		problems = append(problems, fmt.Sprintf("could not write .vibe-science/%s: %v", projectfiles.TreeStateFile, err))
+	}
+	return strings.Join(problems, "; ")
 }

@@ -61,6 +61,9 @@ func handleSessionStart(ctx context.Context, env *hookrun.Env, ev *hook.Event) (
 	if err != nil {
 		env.Note("the memory database is unavailable (%v); resuming from the project's .vibe-science files only", err)
 		text := "[VIBE STATE] project " + proj.Name() + "\nDatabase unavailable: resuming from .vibe-science files."
+		if tree := projectfiles.TreeResume(proj); tree != "" {
+			text += "\n" + tree
+		}
 		if fs, ferr := projectfiles.FileState(proj); ferr == nil && fs != "" {
 			text += "\n" + fs
 		}

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/buildinfo"
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
 	"github.com/vibe-science/vibe/internal/ledger"
 	"github.com/vibe-science/vibe/internal/narrative"
+	"github.com/vibe-science/vibe/internal/projectfiles"
 	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/tamper"
@@ -23,7 +25,8 @@ var Stop = hookrun.Spec{
 	Handle: handleStop,
 }
 
-// handleStop checkpoints the narrative.
+// handleStop checkpoints the narrative and, after the reply, the project's
+// TREE-STATE.json (LAW 7).
 func handleStop(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.Outcome, error) {
 	proj := env.Project(ev.Cwd)
 	now := env.Now()
@@ -94,6 +97,9 @@ func handleStop(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.
 		}
 		if err := st.Tx(ctx, func(tx *store.Tx) error { return Checkpoint(ctx, tx, ev.SessionID, ev.PromptID, nil, "") }); err != nil {
 			env.Logf("checkpoint narrative: %v", err)
+		}
+		if _, err := projectfiles.WriteTree(ctx, st, proj, ev.SessionID, buildinfo.Version, now); err != nil {
+			env.Logf("write %s: %v", projectfiles.TreeStateFile, err)
 		}
 	})
 	out.Verdicts = append(out.Verdicts, restored...)

@@ -107,3 +107,31 @@ func addBenchSpine(b testing.TB, fx fixture, session string, n int, start time.T
 		b.Fatal(err)
 	}
 }
+
+// BenchmarkWriteTree measures what each Stop adds after its reply on the
+// benchFixture project (60 claims, 2k gate runs, 200 open alerts) with a
+// research question of 150 tree nodes: the usual turn, whose state did
+// not change, so the file is read and compared, not written.
+func BenchmarkWriteTree(b *testing.B) {
+	ctx := context.Background()
+	fx := benchFixture(b)
+	nodes := []byte(`{"tree_mode": "BRANCHING", "nodes": [`)
+	for i := 0; i < 150; i++ {
+		if i > 0 {
+			nodes = append(nodes, ',')
+		}
+		nodes = fmt.Appendf(nodes, `{"id": "node-%03d", "node_type": "improve", "parent": "node-001", "status": "good"}`, i)
+	}
+	nodes = append(nodes, "]}"...)
+	os.MkdirAll(fx.proj.Path("RQ-001-bench", "08-tree"), 0o755)
+	os.WriteFile(fx.proj.Path("RQ-001-bench", "08-tree", TreeStateFile), nodes, 0o644)
+	if wrote, err := WriteTree(ctx, fx.st, fx.proj, "bench-0", "v1", t0); err != nil || !wrote {
+		b.Fatal(wrote, err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if wrote, err := WriteTree(ctx, fx.st, fx.proj, "bench-1", "v1", t0.Add(time.Hour)); err != nil || wrote {
+			b.Fatal(wrote, err)
+		}
+	}
+}

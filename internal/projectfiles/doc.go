@@ -1,8 +1,11 @@
 // Package projectfiles holds the project files vibe writes or reads for
 // resumability (LAW 7): its own section of .vibe-science/STATE.md, the
 // append-only SPINE.md export, the project_pickup.md note written at
-// SessionEnd, and a state block built from the files alone for when the
-// database is unavailable. It never writes a byte of STATE.md outside its
+// SessionEnd, TREE-STATE.json (the project's research tree, claims, gates,
+// alerts and direction as ids and statuses, written at Stop and SessionEnd;
+// skill/vibe/schemas/tree-state.schema.json), and a state block built from
+// the files alone, TREE-STATE.json first, for when the database is
+// unavailable. It never writes a byte of STATE.md outside its
 // markers, never rewrites an earlier line of SPINE.md, and must not import
 // cobra or any hook handler.
 //

@@ -13,7 +13,6 @@ import (
 
 	"github.com/vibe-science/vibe/internal/claim"
 	"github.com/vibe-science/vibe/internal/fault"
-	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/privacy"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/record"
@@ -109,35 +108,11 @@ func Gather(ctx context.Context, st Reads, proj project.Project, sessionID strin
 			}
 		}
 	}
-	var provisional []claim.Claim
-	var ids []string
-	for _, c := range f.Claims {
-		if c.Status == claim.StatusProvisional {
-			provisional = append(provisional, c)
-			ids = append(ids, c.ID)
-		}
+	missing, err := missingGates(ctx, st, proj, f.Claims)
+	if err != nil {
+		errs = append(errs, err)
 	}
-	if len(provisional) > 0 {
-		var table map[int][]string
-		if d, err := gate.LoadDomain(proj.Root); err == nil {
-			table = d.Promotion
-		}
-		passed, err := st.PassedGatesFor(ctx, proj.Root, ids)
-		if err != nil {
-			errs = append(errs, err)
-		}
-		for _, c := range provisional {
-			var missing []string
-			for _, g := range claim.PromotionGates(c, table) {
-				if !passed[c.ID][g] {
-					missing = append(missing, g)
-				}
-			}
-			if len(missing) > 0 {
-				f.MissingGates[c.ID] = missing
-			}
-		}
-	}
+	f.MissingGates = missing
 	if f.Failing, err = st.FailingGates(ctx, proj.Root, 0); err != nil {
 		errs = append(errs, err)
 	}

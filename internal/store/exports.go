@@ -137,6 +137,23 @@ WHERE project_path = ? AND status = 'PASS' AND claim_id IN (?`+strings.Repeat(",
 // the query bounded on a long project; a gate that failed that long ago and
 // was never rerun is history, not a pending task.
 func (s *Store) FailingGates(ctx context.Context, project string, window int) ([]record.GateState, error) {
+	latest, err := s.LatestGates(ctx, project, window)
+	if err != nil {
+		return nil, classify("read failing gates", err)
+	}
+	var out []record.GateState
+	for _, g := range latest {
+		if g.Status == "FAIL" {
+			out = append(out, g)
+		}
+	}
+	return out, nil
+}
+
+// LatestGates lists the latest result of each gate (per claim, for a gate
+// run on a claim) among the project's last window gate runs (<= 0 means
+// 2000), newest first: what TREE-STATE.json records as the gates' state.
+func (s *Store) LatestGates(ctx context.Context, project string, window int) ([]record.GateState, error) {
 	if window <= 0 {
 		window = 2000
 	}
@@ -144,7 +161,7 @@ func (s *Store) FailingGates(ctx context.Context, project string, window int) ([
 SELECT gate_id, COALESCE(claim_id,''), status, ts FROM gate_checks
 WHERE project_path = ? ORDER BY id DESC LIMIT ?`, project, window)
 	if err != nil {
-		return nil, classify("read failing gates", err)
+		return nil, classify("read latest gates", err)
 	}
 	defer rows.Close()
 	seen := map[[2]string]bool{}
@@ -153,17 +170,15 @@ WHERE project_path = ? ORDER BY id DESC LIMIT ?`, project, window)
 		var g record.GateState
 		var ts int64
 		if err := rows.Scan(&g.GateID, &g.ClaimID, &g.Status, &ts); err != nil {
-			return nil, classify("read failing gates", err)
+			return nil, classify("read latest gates", err)
 		}
 		k := [2]string{g.GateID, g.ClaimID}
 		if seen[k] {
 			continue
 		}
 		seen[k] = true
-		if g.Status == "FAIL" {
-			g.At = time.UnixMilli(ts).UTC()
-			out = append(out, g)
-		}
+		g.At = time.UnixMilli(ts).UTC()
+		out = append(out, g)
 	}
-	return out, classify("read failing gates", rows.Err())
+	return out, classify("read latest gates", rows.Err())
 }

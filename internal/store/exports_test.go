@@ -169,4 +169,16 @@ func TestPassedGatesForAndFailingGates(t *testing.T) {
 	if fmt.Sprint(fg) != fmt.Sprint(want[:1]) {
 		t.Fatalf("window 3: %v", fg)
 	}
+	lg, err := s.LatestGates(ctx, "/p", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantLatest := []record.GateState{
+		{GateID: "DD0", Status: "PASS", At: t0.Add(7 * time.Minute)}, want[0], want[1],
+		{GateID: "DC0", ClaimID: "C-001", Status: "PASS", At: t0.Add(2 * time.Minute)},
+		{GateID: "DQ4", ClaimID: "C-001", Status: "PASS", At: t0.Add(1 * time.Minute)},
+	}
+	if fmt.Sprint(lg) != fmt.Sprint(wantLatest) {
+		t.Fatalf("LatestGates %v, want %v", lg, wantLatest)
+	}
 }

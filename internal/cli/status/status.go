@@ -10,6 +10,8 @@ import (
 	"github.com/vibe-science/vibe/internal/cli/setup"
 	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/embed"
+	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/projectfiles"
 	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/worker/client"
@@ -70,6 +72,9 @@ type Status struct {
 	Gates []ArtifactGate `json:"gates"`
 	// Gated counts the research files the hooks have gated in scope.
 	Gated int `json:"gated"`
+	// TreeState says where the project's .vibe-science/TREE-STATE.json
+	// stands (none for all projects).
+	TreeState string `json:"tree_state,omitempty"`
 }
 
 func runStatus(ctx context.Context, o *StatusOptions) error {
@@ -105,8 +110,11 @@ func runStatus(ctx context.Context, o *StatusOptions) error {
 	s.Scope = scope
 	if scope == "" {
 		s.Scope = "all projects"
-	} else if s.Gates, s.Gated, err = failingArtifacts(ctx, st, scope); err != nil {
-		return err
+	} else {
+		if s.Gates, s.Gated, err = failingArtifacts(ctx, st, scope); err != nil {
+			return err
+		}
+		s.TreeState = projectfiles.TreeStateSays(project.Project{Root: scope})
 	}
 	s.Worker = workerState(ctx, p)
 	model, err := cli.CurrentModel(ctx, st, p)
@@ -146,6 +154,7 @@ func runStatus(ctx context.Context, o *StatusOptions) error {
 	}
 	if scope != "" {
 		writeFailingArtifacts(w, scope, s.Gates, s.Gated)
+		fmt.Fprintf(w, "tree state %s/%s %s\n", project.Dir, projectfiles.TreeStateFile, s.TreeState)
 	}
 	return nil
 }

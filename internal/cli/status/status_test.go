@@ -105,7 +105,8 @@ func TestStatusShowsWhatTheGatesDecidedAtTheHooks(t *testing.T) {
 		}
 		return out.String()
 	}
-	if got := run(); !strings.Contains(got, "has been gated by the hooks yet") {
+	if got := run(); !strings.Contains(got, "has been gated by the hooks yet") ||
+		!strings.Contains(got, "\ntree state .vibe-science/TREE-STATE.json not written yet: vibe writes it at the end of each turn\n") {
 		t.Errorf("nothing gated yet:\n%s", got)
 	}
 	st, err := f.Store(ctx)
