@@ -51,6 +51,18 @@ type Domain struct {
 	// Promotion maps a claim tier (0–3) to the gates its promotion needs;
 	// nil means the methodology's default table (claim.DefaultPromotionGates).
 	Promotion map[int][]string `json:"promotion,omitempty"`
+	// Compute is the allowance for compute jobs (sbatch, qsub, bsub, srun):
+	// a job within it runs without asking the user.
+	Compute ComputeConfig `json:"compute"`
+}
+
+// ComputeConfig is the domain's allowance for compute jobs. A job whose
+// requested wall time is at most MaxHours, and whose GPUs times that wall
+// time is at most MaxGPUHours, runs without asking; 0 allows none (every
+// submission is asked), and a job that requests no wall time is asked.
+type ComputeConfig struct {
+	MaxHours    float64 `json:"max_hours"`
+	MaxGPUHours float64 `json:"max_gpu_hours"`
 }
 
 // Literature lists the domain's literature sources by their id in the
@@ -529,6 +541,7 @@ var knownKeys = map[string]any{
 	"observer":  map[string]any{"design_drift_actions": nil, "design_drift_hours": nil},
 	"terms":     nil,
 	"promotion": nil,
+	"compute":   map[string]any{"max_hours": nil, "max_gpu_hours": nil},
 }
 
 var checkKeys = map[string]bool{"name": true, "kind": true, "columns": true, "range": true,
@@ -666,6 +679,9 @@ func validateDomain(d Domain, litIDs map[string]bool) []error {
 
 	if !validDomainName(d.Name) {
 		bad("domain: %q must be lower-case letters, digits and hyphens", d.Name)
+	}
+	if d.Compute.MaxHours < 0 || d.Compute.MaxGPUHours < 0 {
+		bad("compute: max_hours and max_gpu_hours must be 0 (ask for every job) or more")
 	}
 	lists := []struct {
 		key string

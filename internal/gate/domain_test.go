@@ -210,7 +210,7 @@ func TestValidateDomain(t *testing.T) {
 		{"unknown keys everywhere", `{"domain": "generic", "dq5": {}, "literature": {"primry": []}, "dq1": {"checks": [{"name": "a", "kind": "mean_within", "columns": ["x"], "range": [1, 2], "colour": 1}], "a": [0, 1], "b": 1}}`, []string{
 			"dq1.checks[0].colour: unknown key; known keys are columns, kind, min, name, range, required, why",
 			"dq1.b: unknown key; known keys here are a, allowed_missing_fraction, checks, cross_checks, grouping, label_column, leakage_corr_threshold, leakage_exempt, max_share_change, min_samples, pairs, point_mass, required_columns",
-			"dq5: unknown key; known keys here are display_name, domain, dq1, dq2, dq3, dq4, extends, files, literature, notes, observer, promotion, terms",
+			"dq5: unknown key; known keys here are compute, display_name, domain, dq1, dq2, dq3, dq4, extends, files, literature, notes, observer, promotion, terms",
 			"literature.primry: unknown key; known keys here are curated_rag, datasets, grey, preprints, primary, rag_config, secondary",
 		}},
 		{"values out of range", `{"domain": "generic", "dq1": {"allowed_missing_fraction": 1.5, "leakage_corr_threshold": 0},

@@ -106,7 +106,8 @@ func preToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event, net permi
 		env.Note("%v; using the default permissions until it is fixed", err)
 		policy = permission.Default()
 	}
-	req := permission.Request{ProjectRoot: proj.Root, Cwd: ev.Cwd, AgentType: ev.AgentType, ToolName: ev.ToolName, ToolInput: ev.ToolInput, Net: net}
+	req := permission.Request{ProjectRoot: proj.Root, Cwd: ev.Cwd, AgentType: ev.AgentType, ToolName: ev.ToolName, ToolInput: ev.ToolInput, Net: net,
+		Compute: computeAllowance(ev, proj)}
 	d := policy.Check(req)
 	*named = d.Paths
 	switch d.Action {
@@ -278,6 +279,28 @@ func findingsCheck(proj project.Project, abs string, proposed []byte, d gate.Dom
 		res.Inputs[i] = proj.Rel(in) // the command to re-run names them as the project does
 	}
 	return []verdict.Verdict{res.Verdict()}
+}
+
+// batchWords are the programs whose jobs the domain's compute allowance can
+// let through (their wall time is on the command line or in the script).
+var batchWords = []string{"sbatch", "srun", "salloc", "qsub", "bsub"}
+
+// computeAllowance is the domain config's compute allowance for a shell
+// command that submits a batch job, nil otherwise (the domain config is
+// read only then).
+func computeAllowance(ev *hook.Event, proj project.Project) *permission.ComputeAllowance {
+	if ev.ToolName != "Bash" {
+		return nil
+	}
+	cmd := ev.Files().Command
+	if !slices.ContainsFunc(batchWords, func(w string) bool { return strings.Contains(cmd, w) }) {
+		return nil
+	}
+	d, err := gate.LoadDomain(proj.Root)
+	if err != nil {
+		return nil // an unreadable config allows nothing: every job is asked
+	}
+	return &permission.ComputeAllowance{MaxHours: d.Compute.MaxHours, MaxGPUHours: d.Compute.MaxGPUHours}
 }
 
 // isFindings reports whether content written to rel is a findings file:

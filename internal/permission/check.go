@@ -28,6 +28,10 @@ type Request struct {
 	// is left to it when it can restore the file, and asked about when it
 	// cannot. Nil: no net, such a write is refused like a named one.
 	Net Net
+	// Compute is the allowance for compute jobs (the domain config's
+	// compute section): a batch job within it is not asked about. Nil:
+	// every job submission is asked.
+	Compute *ComputeAllowance
 }
 
 // Net is the safety net that judges, after a call, what actually changed
@@ -407,6 +411,8 @@ type normalised struct {
 	paths   []string // the distinct files the call names as written (Decision.Paths)
 	bash    bool
 	net     Net // Request.Net
+	compute *ComputeAllowance
+	cwd     string
 	// deferred are the protected paths left to the net (Decision.Net).
 	deferred []string
 	scanned  string // the command folded for the name scan, once made
@@ -426,7 +432,7 @@ func (c *normalised) scan() string {
 func (p *Policy) normalise(req Request) *normalised {
 	root := p.root(req.ProjectRoot)
 	cwd := requestCwd(req, root)
-	c := &normalised{eff: collect(req, root, cwd, p.home), bash: req.ToolName == "Bash", net: req.Net}
+	c := &normalised{eff: collect(req, root, cwd, p.home), bash: req.ToolName == "Bash", net: req.Net, compute: req.Compute, cwd: cwd}
 	seen := map[string]bool{}
 	trees := map[string]bool{} // a folder written as a whole is judged once
 	literal := literalRoot(req.ProjectRoot)
@@ -691,6 +697,10 @@ func (p *Policy) judgeCommands(who string, c *normalised, d *decision) {
 		}
 		for _, ap := range p.approvals {
 			if cmd, ok := ap.match(call); ok {
+				if ap.group == ComputeGroup && c.compute.within(call, c.cwd) {
+					d.trace("%s: %q within the compute allowance", ap.id, cmd)
+					continue
+				}
 				add(ap, commandText(call), cmd, false)
 			}
 		}
