@@ -48,6 +48,9 @@ type DoctorOptions struct {
 	AskCodex func(ctx context.Context, codex, settings, cwd string) ([]client.HookTrust, error)
 
 	JSON bool
+	// Repair salvages a damaged database (runRepair) instead of the
+	// checks.
+	Repair bool
 }
 
 // Database is what doctor asks of the database file: the schema version,
@@ -88,6 +91,7 @@ func NewCmdDoctor(f *cli.Factory, runF func(*DoctorOptions) error) *cobra.Comman
 		},
 	}
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&opts.Repair, "repair", false, "repair a damaged database: move it aside, copy every readable row into a fresh one, replay the spool")
 	return cmd
 }
 
@@ -103,6 +107,9 @@ type Check struct {
 func runDoctor(ctx context.Context, o *DoctorOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
+	}
+	if o.Repair {
+		return runRepair(ctx, o)
 	}
 	p := o.Paths()
 	var checks []Check
@@ -123,11 +130,15 @@ func runDoctor(ctx context.Context, o *DoctorOptions) error {
 	model, _ := cli.CurrentModel(ctx, nil, p)
 	st, err := o.OpenDB(ctx, p.DB)
 	if err != nil {
-		add(Check{"database", false, err.Error(), "if the file is corrupt, move it aside (" + p.DB + ") and run `vibe setup`; if it is locked, find the process holding it"})
+		add(Check{"database", false, err.Error(), "if the file is damaged, `vibe doctor --repair` keeps every readable row; if it is locked, find the process holding it"})
 	} else {
 		v, _ := st.Version(ctx)
 		if vec, err := st.Check(ctx); err != nil {
-			add(Check{"database", false, err.Error(), "rebuild with `make build` (needs -tags sqlite_fts5 and libsqlite3-dev); move a corrupt file aside"})
+			fix := "rebuild with `make build` (needs -tags sqlite_fts5 and libsqlite3-dev)"
+			if strings.Contains(err.Error(), "quick_check") || strings.Contains(err.Error(), "malformed") {
+				fix = "run `vibe doctor --repair`: it moves the damaged file aside and keeps every readable row"
+			}
+			add(Check{"database", false, err.Error(), fix})
 		} else {
 			add(Check{"database", true, fmt.Sprintf("%s, schema %d of %d, sqlite-vec %s, FTS5 ok", p.DB, v, db.Latest(), vec), ""})
 		}

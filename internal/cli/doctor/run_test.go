@@ -113,10 +113,13 @@ func TestRunDoctorDatabase(t *testing.T) {
 	}{
 		{"locked", errors.New("database is locked"), nil,
 			"FAIL database           database is locked\n" +
-				"     fix: if the file is corrupt, move it aside (%DB%) and run `vibe setup`; if it is locked, find the process holding it\n"},
+				"     fix: if the file is damaged, `vibe doctor --repair` keeps every readable row; if it is locked, find the process holding it\n"},
 		{"no fts5", nil, errors.New("no such module: fts5"),
 			"FAIL database           no such module: fts5\n" +
-				"     fix: rebuild with `make build` (needs -tags sqlite_fts5 and libsqlite3-dev); move a corrupt file aside\n"},
+				"     fix: rebuild with `make build` (needs -tags sqlite_fts5 and libsqlite3-dev)\n"},
+		{"damaged", nil, errors.New("integrity check: quick_check: *** in database main ***"),
+			"FAIL database           integrity check: quick_check: *** in database main ***\n" +
+				"     fix: run `vibe doctor --repair`: it moves the damaged file aside and keeps every readable row\n"},
 		{"good", nil, nil, "ok   database           %DB%, schema 2 of " + itoa(db.Latest()) + ", sqlite-vec v0.0.0-fake, FTS5 ok\n"},
 	} {
 		o, out := fakeDoctor(t)
