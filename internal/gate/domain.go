@@ -655,7 +655,11 @@ var ragKinds = []string{"zotero", "paperqa2", "notebooklm"}
 // literatureIDs reads the source ids of blueprints/literature-registry.json
 // ({"databases": {id: {...}}}); nil when the registry is absent or in
 // another shape, in which case ids are not checked.
-func literatureIDs() map[string]bool {
+var literatureIDs = sync.OnceValue(readLiteratureIDs)
+
+// readLiteratureIDs reads the ids of the shipped literature registry,
+// once per process (literatureIDs): it is embedded and never changes.
+func readLiteratureIDs() map[string]bool {
 	raw, err := fs.ReadFile(blueprints.FS, "literature-registry.json")
 	if err != nil {
 		return nil
