@@ -194,44 +194,19 @@ func option(opts []string, i int, long, short string) (name, val string, next in
 // hours:minutes:seconds, days-hours, days-hours:minutes and
 // days-hours:minutes:seconds.
 func slurmHours(v string) (float64, bool) {
-	days := 0.0
 	if d, rest, ok := strings.Cut(v, "-"); ok {
-		n, err := strconv.ParseFloat(d, 64)
-		if err != nil {
-			return 0, false
-		}
-		days, v = n, rest
-		parts := strings.Split(v, ":")
-		nums := make([]float64, len(parts))
-		for i, p := range parts {
-			if nums[i], err = strconv.ParseFloat(p, 64); err != nil {
-				return 0, false
-			}
-		}
-		h := days * 24
-		for i, n := range nums { // hours[:minutes[:seconds]]
-			h += n / []float64{1, 60, 3600}[min(i, 2)]
-		}
-		return h, true
+		days, err := strconv.ParseFloat(d, 64)
+		h, ok := clockHours(rest) // hours[:minutes[:seconds]]
+		return days*24 + h, err == nil && ok
 	}
-	parts := strings.Split(v, ":")
-	nums := make([]float64, len(parts))
-	for i, p := range parts {
-		n, err := strconv.ParseFloat(p, 64)
-		if err != nil {
-			return 0, false
-		}
-		nums[i] = n
-	}
-	switch len(nums) {
+	h, ok := clockHours(v)
+	switch strings.Count(v, ":") {
+	case 0:
+		return h / 60, ok // minutes
 	case 1:
-		return nums[0] / 60, true // minutes
-	case 2:
-		return nums[0]/60 + nums[1]/3600, true // minutes:seconds
-	case 3:
-		return nums[0] + nums[1]/60 + nums[2]/3600, true
+		return h / 60, ok // minutes:seconds, read as hours:minutes
 	}
-	return 0, false
+	return h, ok
 }
 
 // clockHours reads [[HH:]MM:]SS-style clock times as PBS and LSF write them
