@@ -86,5 +86,12 @@ func endSession(ctx context.Context, env *hookrun.Env, ev *hook.Event, proj proj
 	if _, err := projectfiles.WriteTree(ctx, st, proj, ev.SessionID, buildinfo.Version, now); err != nil {
 		problems = append(problems, fmt.Sprintf("could not write .vibe-science/%s: %v", projectfiles.TreeStateFile, err))
 	}
+	// A daily copy of the database, taken at the end of a session (never
+	// on a timer), for `vibe doctor --repair` to point at.
+	if ev.HookEventName == hook.SessionEnd {
+		if _, err := st.Backup(ctx, store.BackupDir(env.Paths().DB), store.BackupEvery, store.BackupKeep, now); err != nil {
+			problems = append(problems, err.Error())
+		}
+	}
 	return strings.Join(problems, "; ")
 }

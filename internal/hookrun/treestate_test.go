@@ -9,6 +9,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/projectfiles"
 	"github.com/vibe-science/vibe/internal/schemacheck"
+	"github.com/vibe-science/vibe/internal/store"
 )
 
 // TestTreeStateResumesWithoutTheDatabase is LAW 7 through the hooks: a
@@ -85,6 +86,12 @@ func TestTreeStateAtSessionEnd(t *testing.T) {
 	}
 	if !strings.Contains(string(raw), `"session_id": "end-1"`) {
 		t.Fatalf("not this session's state:\n%s", raw)
+	}
+	// The end of a session also takes the day's copy of the database,
+	// once: a second session ending the same day adds none.
+	r.run("session-end", map[string]any{"hook_event_name": "SessionEnd", "reason": "exit", "session_id": "end-2"})
+	if copies, err := store.Backups(store.BackupDir(r.dbPath())); err != nil || len(copies) != 1 {
+		t.Errorf("backups after two session ends: %v, %v; want one", copies, err)
 	}
 }
 

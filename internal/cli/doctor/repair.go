@@ -97,5 +97,8 @@ func runRepair(ctx context.Context, o *DoctorOptions) error {
 		}
 	}
 	fmt.Fprintf(o.IO.Out, "the full-text index was rebuilt and every memory queued to be embedded again; the damaged file stays at %s until you delete it\n", aside)
+	if copies, _ := store.Backups(store.BackupDir(p.DB)); len(copies) > 0 {
+		fmt.Fprintf(o.IO.Out, "a whole copy from the end of an earlier session is at %s, if you would rather go back to it (stop the worker, then copy it over %s)\n", copies[0], p.DB)
+	}
 	return nil
 }
