@@ -210,7 +210,7 @@ func TestValidateDomain(t *testing.T) {
 		{"unknown keys everywhere", `{"domain": "generic", "dq5": {}, "literature": {"primry": []}, "dq1": {"checks": [{"name": "a", "kind": "mean_within", "columns": ["x"], "range": [1, 2], "colour": 1}], "a": [0, 1], "b": 1}}`, []string{
 			"dq1.checks[0].colour: unknown key; known keys are columns, kind, min, name, range, required, why",
 			"dq1.b: unknown key; known keys here are a, allowed_missing_fraction, checks, cross_checks, grouping, label_column, leakage_corr_threshold, leakage_exempt, max_share_change, min_samples, pairs, point_mass, required_columns",
-			"dq5: unknown key; known keys here are display_name, domain, dq1, dq2, dq3, dq4, extends, files, literature, notes, observer, promotion, terms",
+			"dq5: unknown key; known keys here are compute, display_name, domain, dq1, dq2, dq3, dq4, extends, files, literature, notes, observer, promotion, terms",
 			"literature.primry: unknown key; known keys here are curated_rag, datasets, grey, preprints, primary, rag_config, secondary",
 		}},
 		{"values out of range", `{"domain": "generic", "dq1": {"allowed_missing_fraction": 1.5, "leakage_corr_threshold": 0},
@@ -272,6 +272,15 @@ func TestValidateDomain(t *testing.T) {
 			"observer.design_drift_hours: -1 must be above 0",
 			"terms[0].term: missing",
 			"terms[0] (): list at least one misuse",
+		}},
+		{"compute allowance", `{"domain": "generic", "compute": {"max_time": "01:00:00", "max_gpu_hours": 2}}`, []string{}},
+		{"compute allowance out of range", `{"domain": "generic", "compute": {"max_time": "an hour", "max_gpu_hours": -1, "max_cpus": 4}}`, []string{
+			"compute.max_cpus: unknown key; known keys here are max_gpu_hours, max_time",
+			`compute.max_time: "an hour" is not a wall time; write hours:minutes:seconds, e.g. "01:00:00" (or days-hours:minutes:seconds)`,
+			"compute.max_gpu_hours: -1 must be a number of GPU-hours at or above 0",
+		}},
+		{"compute GPU-hours without a wall time", `{"domain": "generic", "compute": {"max_gpu_hours": 4}}`, []string{
+			`compute.max_gpu_hours: set compute.max_time too (e.g. "max_time": "01:00:00"); the allowance covers only jobs whose wall time is within it`,
 		}},
 		{"wrong types", `{"domain": "generic", "dq2": {"min_auc": "high"}}`, []string{
 			"domain config: json: cannot unmarshal string into Go struct field DQ2Config.dq2.min_auc of type float64"}},

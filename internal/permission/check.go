@@ -28,6 +28,10 @@ type Request struct {
 	// is left to it when it can restore the file, and asked about when it
 	// cannot. Nil: no net, such a write is refused like a named one.
 	Net Net
+	// Compute is the project's compute allowance (the domain config's
+	// "compute" block): a job it covers runs without the user's approval.
+	// Nil: every job is asked.
+	Compute *Allowance
 }
 
 // Net is the safety net that judges, after a call, what actually changed
@@ -393,7 +397,7 @@ func (p *Policy) decide(req Request, tr *[]string) Decision {
 	p.judgePaths(r, who, c, d)
 	p.judgeUnknown(r, who, c, d)
 	if c.bash {
-		p.judgeCommands(who, c, d)
+		p.judgeCommands(who, c, req.Compute, d)
 	}
 	out = p.finish(d, out, r.name, req.ToolName)
 	out.Net = c.deferred
@@ -666,7 +670,7 @@ func (p *Policy) judgeUnknown(r *role, who string, c *normalised, d *decision) {
 
 // judgeCommands is the last stage: the operations of a Bash command that
 // are forbidden or need the user's approval, whatever they write.
-func (p *Policy) judgeCommands(who string, c *normalised, d *decision) {
+func (p *Policy) judgeCommands(who string, c *normalised, al *Allowance, d *decision) {
 	add := func(ap approvalRule, text, traced string, forbid bool) {
 		o := p.commandOutcome(ap, who, text, forbid)
 		d.trace("%s: %q -> %s", ap.id, traced, o.action)
@@ -678,9 +682,21 @@ func (p *Policy) judgeCommands(who string, c *normalised, d *decision) {
 			rules = p.forbidden
 		}
 		for _, ap := range rules {
-			if ap.group == h.group {
-				add(ap, h.text, h.text, h.forbid)
+			if ap.group != h.group {
+				continue
 			}
+			if h.job == nil {
+				add(ap, h.text, h.text, h.forbid)
+				continue
+			}
+			if al.covers(h.job) {
+				d.trace("%s: %q is within the compute allowance -> allow", ap.id, h.text)
+				continue
+			}
+			o := p.commandOutcome(ap, who, h.text, false)
+			o.instead = h.job.describe(al) + "."
+			d.trace("%s: %q -> %s", ap.id, h.text, o.action)
+			d.add(o)
 		}
 	}
 	for _, call := range c.eff.calls {

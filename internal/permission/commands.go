@@ -144,6 +144,10 @@ func (a *shellAnalyzer) run(argv []word, st *shellState, in stdinSrc, raw string
 		raw = wordsText(argv)
 	}
 
+	a.compute(prog, rest, st, in, raw)
+	if undo := a.launcher(prog, rest, raw); undo != nil {
+		defer undo()
+	}
 	if a.builtin(prog, rest, st, in, raw) {
 		return
 	}
