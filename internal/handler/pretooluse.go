@@ -105,7 +105,8 @@ func preToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event, net permi
 		env.Note("%v; using the default permissions until it is fixed", err)
 		policy = permission.Default()
 	}
-	req := permission.Request{ProjectRoot: proj.Root, Cwd: ev.Cwd, AgentType: ev.AgentType, ToolName: ev.ToolName, ToolInput: ev.ToolInput, Net: net}
+	req := permission.Request{ProjectRoot: proj.Root, Cwd: ev.Cwd, AgentType: ev.AgentType, ToolName: ev.ToolName, ToolInput: ev.ToolInput, Net: net,
+		Compute: computeAllowance(ev.ToolName, proj.Root)}
 	d := policy.Check(req)
 	*named = d.Paths
 	switch d.Action {
@@ -158,6 +159,21 @@ func preToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event, net permi
 		out.Verdicts = append(out.Verdicts, vs...)
 	}
 	return out, nil
+}
+
+// computeAllowance is the compute a job of a shell call may ask for
+// without the user's approval: the domain config's "compute" block. Nil
+// for other tools, and when the config cannot be read (every job is then
+// asked; the config's error is reported when a gate reads it).
+func computeAllowance(tool, root string) *permission.Allowance {
+	if tool != "Bash" {
+		return nil
+	}
+	d, err := gate.LoadDomain(root)
+	if err != nil {
+		return nil
+	}
+	return &permission.Allowance{MaxTime: d.Compute.Limit(), MaxGPUHours: d.Compute.MaxGPUHours}
 }
 
 // skillShell is a PreSkillShellCommand as the shell call it is: its
