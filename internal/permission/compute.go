@@ -88,23 +88,26 @@ func gpuHours(j *jobAsk) float64 { return float64(j.gpus) * j.time.Hours() }
 func (j *jobAsk) describe(al *Allowance) string {
 	var b strings.Builder
 	b.WriteString(j.what)
+	if j.time > 0 {
+		fmt.Fprintf(&b, " for %s", walltime.Format(j.time))
+	}
 	switch {
 	case j.gpus < 0:
 		b.WriteString(" with a GPU count that cannot be told")
-	case j.gpus == 1:
-		b.WriteString(" with 1 GPU")
-	case j.gpus > 1:
-		fmt.Fprintf(&b, " with %d GPUs", j.gpus)
-	}
-	if j.time > 0 {
-		fmt.Fprintf(&b, " for %s", walltime.Format(j.time))
-		if j.gpus > 0 {
+	case j.gpus > 0:
+		if fmt.Fprintf(&b, " with %d GPU", j.gpus); j.gpus > 1 {
+			b.WriteString("s")
+		}
+		if j.time > 0 {
 			fmt.Fprintf(&b, " (%s GPU-hours)", hours(gpuHours(j)))
 		}
-	} else if j.fixed == "" && j.gpus != 0 {
-		b.WriteString(" and no time limit")
-	} else if j.fixed == "" {
-		b.WriteString(" with no time limit")
+	}
+	if j.time <= 0 && j.fixed == "" {
+		if j.gpus != 0 {
+			b.WriteString(" and no time limit")
+		} else {
+			b.WriteString(" with no time limit")
+		}
 	}
 	if j.array {
 		b.WriteString(", as an array of jobs")
@@ -114,11 +117,11 @@ func (j *jobAsk) describe(al *Allowance) string {
 	case j.fixed != "":
 		b.WriteString(j.fixed)
 	case j.array:
-		b.WriteString("an array of jobs is always asked, whatever the allowance")
+		b.WriteString("an array of jobs is always asked, whatever the allowance: approve it if the project needs it")
 	case j.time <= 0:
 		fmt.Fprintf(&b, "give it a time limit (%s) within the allowance (%s, e.g. {\"max_time\": \"01:00:00\"})", j.timeHow, AllowanceKey)
 	case j.gpus < 0:
-		b.WriteString("name the number of GPUs it uses to let an allowance cover it")
+		fmt.Fprintf(&b, "approve it if the project needs it, or name the number of GPUs it uses so that the allowance (%s) can cover it", AllowanceKey)
 	default:
 		maxTime, maxGPU := j.time, 0.0
 		if al != nil && al.MaxTime > maxTime {
