@@ -902,6 +902,38 @@ func validateDomain(d Domain, litIDs map[string]bool) []error {
 	return errs
 }
 
+// ComputeRaise says how a new text of the domain config raises the
+// compute allowance over the old one ("compute.max_time from none to
+// 01:00:00"), "" when it does not: more jobs would then run without the
+// user's approval, which the user, not the agent, decides. A text that
+// does not parse raises nothing here (validation reports it).
+func ComputeRaise(old, proposed []byte) string {
+	read := func(raw []byte) (ComputeConfig, bool) {
+		var top struct {
+			Compute ComputeConfig `json:"compute"`
+		}
+		err := json.Unmarshal(raw, &top)
+		return top.Compute, err == nil
+	}
+	before, _ := read(old) // no file yet, or a broken one: no allowance
+	after, ok := read(proposed)
+	if !ok {
+		return ""
+	}
+	var changes []string
+	if after.Limit() > before.Limit() {
+		from := "none"
+		if before.Limit() > 0 {
+			from = walltime.Format(before.Limit())
+		}
+		changes = append(changes, fmt.Sprintf("compute.max_time from %s to %s", from, walltime.Format(after.Limit())))
+	}
+	if after.MaxGPUHours > before.MaxGPUHours {
+		changes = append(changes, fmt.Sprintf("compute.max_gpu_hours from %s to %s", formatFloat(before.MaxGPUHours), formatFloat(after.MaxGPUHours)))
+	}
+	return strings.Join(changes, " and ")
+}
+
 // validateCompute checks the compute allowance: a wall time Slurm can
 // read, and GPU-hours that are a number at or above 0 and come with a
 // wall time (an allowance by GPU-hours alone would let a CPU job of any

@@ -360,3 +360,23 @@ func TestFindDictionary(t *testing.T) {
 		t.Errorf("err %v", err)
 	}
 }
+
+// TestComputeRaise: a write that raises the compute allowance is told
+// apart from one that keeps or lowers it.
+func TestComputeRaise(t *testing.T) {
+	for _, c := range []struct{ old, proposed, want string }{
+		{``, `{"domain": "generic", "compute": {"max_time": "01:00:00", "max_gpu_hours": 2}}`,
+			"compute.max_time from none to 01:00:00 and compute.max_gpu_hours from 0 to 2"},
+		{`{"domain": "generic", "compute": {"max_time": "01:00:00", "max_gpu_hours": 2}}`,
+			`{"domain": "generic", "compute": {"max_time": "90", "max_gpu_hours": 2}}`, "compute.max_time from 01:00:00 to 01:30:00"},
+		{`{"domain": "generic", "compute": {"max_time": "01:00:00", "max_gpu_hours": 2}}`,
+			`{"domain": "generic", "compute": {"max_time": "00:30:00"}}`, ""},
+		{`{"domain": "generic", "compute": {"max_time": "01:00:00"}}`,
+			`{"domain": "generic", "compute": {"max_time": "01:00:00"}, "dq2": {"min_auc": 0.7}}`, ""},
+		{`{"domain": "generic"}`, `{"domain": `, ""},
+	} {
+		if got := ComputeRaise([]byte(c.old), []byte(c.proposed)); got != c.want {
+			t.Errorf("ComputeRaise(%s, %s) = %q, want %q", c.old, c.proposed, got, c.want)
+		}
+	}
+}
