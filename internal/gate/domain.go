@@ -14,9 +14,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/vibe-science/vibe/blueprints"
 	"github.com/vibe-science/vibe/internal/filememo"
+	"github.com/vibe-science/vibe/internal/walltime"
 )
 
 // DomainConfigPath is where a project picks its domain, relative to the
@@ -44,6 +46,9 @@ type Domain struct {
 	// Observer holds the thresholds of the observer's checks that belong
 	// to the domain.
 	Observer ObserverConfig `json:"observer"`
+	// Compute is the compute a job may ask for and run without the user's
+	// approval; the zero value (no "compute" key) lets none.
+	Compute ComputeConfig `json:"compute,omitzero"`
 	// Terms are the domain's words that are easy to misuse; DQ4 warns when
 	// a findings file uses one of the misuses, and the reviewer's checklist
 	// carries them.
@@ -51,18 +56,6 @@ type Domain struct {
 	// Promotion maps a claim tier (0–3) to the gates its promotion needs;
 	// nil means the methodology's default table (claim.DefaultPromotionGates).
 	Promotion map[int][]string `json:"promotion,omitempty"`
-	// Compute is the allowance for compute jobs (sbatch, qsub, bsub, srun):
-	// a job within it runs without asking the user.
-	Compute ComputeConfig `json:"compute"`
-}
-
-// ComputeConfig is the domain's allowance for compute jobs. A job whose
-// requested wall time is at most MaxHours, and whose GPUs times that wall
-// time is at most MaxGPUHours, runs without asking; 0 allows none (every
-// submission is asked), and a job that requests no wall time is asked.
-type ComputeConfig struct {
-	MaxHours    float64 `json:"max_hours"`
-	MaxGPUHours float64 `json:"max_gpu_hours"`
 }
 
 // Literature lists the domain's literature sources by their id in the
@@ -206,6 +199,25 @@ func (n *Names) UnmarshalJSON(data []byte) error {
 type ObserverConfig struct {
 	DesignDriftActions int     `json:"design_drift_actions"`
 	DesignDriftHours   float64 `json:"design_drift_hours"`
+}
+
+// ComputeConfig is the project's allowance for compute jobs (issue 34):
+// PreToolUse asks the user before a job submission (sbatch, qsub, bsub,
+// srun, a detached analysis run, a container with GPUs) unless the job
+// states a wall time at or below MaxTime and, when it asks for GPUs, its
+// GPU count times its wall time is at most MaxGPUHours.
+type ComputeConfig struct {
+	// MaxTime is the longest wall time, in Slurm's spelling
+	// ("01:00:00", "90" minutes, "1-12:00:00"); empty allows no job.
+	MaxTime string `json:"max_time,omitempty"`
+	// MaxGPUHours bounds GPUs × wall time of one job; 0 allows no GPU job.
+	MaxGPUHours float64 `json:"max_gpu_hours,omitempty"`
+}
+
+// Limit is MaxTime as a duration, 0 when none is set.
+func (c ComputeConfig) Limit() time.Duration {
+	d, _ := walltime.Slurm(c.MaxTime)
+	return d
 }
 
 // Term is a word of the domain with the ways it is misused: DQ4 warns
@@ -539,9 +551,9 @@ var knownKeys = map[string]any{
 	"dq4": map[string]any{"rounding": nil, "percent_of_fraction": nil, "surprising_effect": nil,
 		"claim_words": nil, "alternatives_headings": nil},
 	"observer":  map[string]any{"design_drift_actions": nil, "design_drift_hours": nil},
+	"compute":   map[string]any{"max_time": nil, "max_gpu_hours": nil},
 	"terms":     nil,
 	"promotion": nil,
-	"compute":   map[string]any{"max_hours": nil, "max_gpu_hours": nil},
 }
 
 var checkKeys = map[string]bool{"name": true, "kind": true, "columns": true, "range": true,
@@ -683,9 +695,6 @@ func validateDomain(d Domain, litIDs map[string]bool) []error {
 
 	if !validDomainName(d.Name) {
 		bad("domain: %q must be lower-case letters, digits and hyphens", d.Name)
-	}
-	if d.Compute.MaxHours < 0 || d.Compute.MaxGPUHours < 0 {
-		bad("compute: max_hours and max_gpu_hours must be 0 (ask for every job) or more")
 	}
 	lists := []struct {
 		key string
@@ -862,6 +871,7 @@ func validateDomain(d Domain, litIDs map[string]bool) []error {
 	if !(d.Observer.DesignDriftHours > 0) {
 		bad("observer.design_drift_hours: %v must be above 0", d.Observer.DesignDriftHours)
 	}
+	errs = append(errs, validateCompute(d.Compute)...)
 	for i, t := range d.Terms {
 		if strings.TrimSpace(t.Term) == "" {
 			bad("terms[%d].term: missing", i)
@@ -892,6 +902,57 @@ func validateDomain(d Domain, litIDs map[string]bool) []error {
 				bad("promotion.%d: write %q as %q", tier, id, g.ID)
 			}
 		}
+	}
+	return errs
+}
+
+// ComputeRaise says how a new text of the domain config raises the
+// compute allowance over the old one ("compute.max_time from none to
+// 01:00:00"), "" when it does not: more jobs would then run without the
+// user's approval, which the user, not the agent, decides. A text that
+// does not parse raises nothing here (validation reports it).
+func ComputeRaise(old, proposed []byte) string {
+	read := func(raw []byte) (ComputeConfig, bool) {
+		var top struct {
+			Compute ComputeConfig `json:"compute"`
+		}
+		err := json.Unmarshal(raw, &top)
+		return top.Compute, err == nil
+	}
+	before, _ := read(old) // no file yet, or a broken one: no allowance
+	after, ok := read(proposed)
+	if !ok {
+		return ""
+	}
+	var changes []string
+	if after.Limit() > before.Limit() {
+		from := "none"
+		if before.Limit() > 0 {
+			from = walltime.Format(before.Limit())
+		}
+		changes = append(changes, fmt.Sprintf("compute.max_time from %s to %s", from, walltime.Format(after.Limit())))
+	}
+	if after.MaxGPUHours > before.MaxGPUHours {
+		changes = append(changes, fmt.Sprintf("compute.max_gpu_hours from %s to %s", formatFloat(before.MaxGPUHours), formatFloat(after.MaxGPUHours)))
+	}
+	return strings.Join(changes, " and ")
+}
+
+// validateCompute checks the compute allowance: a wall time Slurm can
+// read, and GPU-hours that are a number at or above 0 and come with a
+// wall time (an allowance by GPU-hours alone would let a CPU job of any
+// length through).
+func validateCompute(c ComputeConfig) []error {
+	var errs []error
+	if c.MaxTime != "" {
+		if _, ok := walltime.Slurm(c.MaxTime); !ok {
+			errs = append(errs, fmt.Errorf("compute.max_time: %q is not a wall time; write hours:minutes:seconds, e.g. \"01:00:00\" (or days-hours:minutes:seconds)", c.MaxTime))
+		}
+	}
+	if h := c.MaxGPUHours; !(h >= 0) || math.IsInf(h, 0) {
+		errs = append(errs, fmt.Errorf("compute.max_gpu_hours: %v must be a number of GPU-hours at or above 0", h))
+	} else if h > 0 && c.MaxTime == "" {
+		errs = append(errs, fmt.Errorf("compute.max_gpu_hours: set compute.max_time too (e.g. \"max_time\": \"01:00:00\"); the allowance covers only jobs whose wall time is within it"))
 	}
 	return errs
 }

@@ -273,6 +273,15 @@ func TestValidateDomain(t *testing.T) {
 			"terms[0].term: missing",
 			"terms[0] (): list at least one misuse",
 		}},
+		{"compute allowance", `{"domain": "generic", "compute": {"max_time": "01:00:00", "max_gpu_hours": 2}}`, []string{}},
+		{"compute allowance out of range", `{"domain": "generic", "compute": {"max_time": "an hour", "max_gpu_hours": -1, "max_cpus": 4}}`, []string{
+			"compute.max_cpus: unknown key; known keys here are max_gpu_hours, max_time",
+			`compute.max_time: "an hour" is not a wall time; write hours:minutes:seconds, e.g. "01:00:00" (or days-hours:minutes:seconds)`,
+			"compute.max_gpu_hours: -1 must be a number of GPU-hours at or above 0",
+		}},
+		{"compute GPU-hours without a wall time", `{"domain": "generic", "compute": {"max_gpu_hours": 4}}`, []string{
+			`compute.max_gpu_hours: set compute.max_time too (e.g. "max_time": "01:00:00"); the allowance covers only jobs whose wall time is within it`,
+		}},
 		{"wrong types", `{"domain": "generic", "dq2": {"min_auc": "high"}}`, []string{
 			"domain config: json: cannot unmarshal string into Go struct field DQ2Config.dq2.min_auc of type float64"}},
 	}
@@ -349,5 +358,25 @@ func TestFindDictionary(t *testing.T) {
 	_, err = FindDictionary(filepath.Join(root, "other", "features.csv"), root, generic(t))
 	if err == nil || !strings.HasPrefix(err.Error(), "find data dictionary: no file matching DATA-DICTIONARY.md") {
 		t.Errorf("err %v", err)
+	}
+}
+
+// TestComputeRaise: a write that raises the compute allowance is told
+// apart from one that keeps or lowers it.
+func TestComputeRaise(t *testing.T) {
+	for _, c := range []struct{ old, proposed, want string }{
+		{``, `{"domain": "generic", "compute": {"max_time": "01:00:00", "max_gpu_hours": 2}}`,
+			"compute.max_time from none to 01:00:00 and compute.max_gpu_hours from 0 to 2"},
+		{`{"domain": "generic", "compute": {"max_time": "01:00:00", "max_gpu_hours": 2}}`,
+			`{"domain": "generic", "compute": {"max_time": "90", "max_gpu_hours": 2}}`, "compute.max_time from 01:00:00 to 01:30:00"},
+		{`{"domain": "generic", "compute": {"max_time": "01:00:00", "max_gpu_hours": 2}}`,
+			`{"domain": "generic", "compute": {"max_time": "00:30:00"}}`, ""},
+		{`{"domain": "generic", "compute": {"max_time": "01:00:00"}}`,
+			`{"domain": "generic", "compute": {"max_time": "01:00:00"}, "dq2": {"min_auc": 0.7}}`, ""},
+		{`{"domain": "generic"}`, `{"domain": `, ""},
+	} {
+		if got := ComputeRaise([]byte(c.old), []byte(c.proposed)); got != c.want {
+			t.Errorf("ComputeRaise(%s, %s) = %q, want %q", c.old, c.proposed, got, c.want)
+		}
 	}
 }

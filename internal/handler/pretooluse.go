@@ -107,7 +107,7 @@ func preToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event, net permi
 		policy = permission.Default()
 	}
 	req := permission.Request{ProjectRoot: proj.Root, Cwd: ev.Cwd, AgentType: ev.AgentType, ToolName: ev.ToolName, ToolInput: ev.ToolInput, Net: net,
-		Compute: computeAllowance(ev, proj)}
+		Compute: computeAllowance(ev.ToolName, proj.Root)}
 	d := policy.Check(req)
 	*named = d.Paths
 	switch d.Action {
@@ -158,8 +158,40 @@ func preToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event, net permi
 			env.Logf("threshold drift: %v", err)
 		}
 		out.Verdicts = append(out.Verdicts, vs...)
+		if raise := gate.ComputeRaise(old, proposed); raise != "" {
+			out.Ask = append(out.Ask, computeRaiseVerdict(rel, raise))
+		}
 	}
 	return out, nil
+}
+
+// computeAllowance is the compute a job of a shell call may ask for
+// without the user's approval: the domain config's "compute" block. Nil
+// for other tools, and when the config cannot be read (every job is then
+// asked; the config's error is reported when a gate reads it).
+func computeAllowance(tool, root string) *permission.Allowance {
+	if tool != "Bash" {
+		return nil
+	}
+	d, err := gate.LoadDomain(root)
+	if err != nil {
+		return nil
+	}
+	return &permission.Allowance{MaxTime: d.Compute.Limit(), MaxGPUHours: d.Compute.MaxGPUHours}
+}
+
+// ComputeAllowanceCheck is the check name of the ask before a write that
+// raises the domain config's compute allowance.
+const ComputeAllowanceCheck = "compute-allowance"
+
+// computeRaiseVerdict asks the user before a write raises the compute
+// allowance: the agent would otherwise approve its own jobs.
+func computeRaiseVerdict(rel, raise string) verdict.Verdict {
+	v := verdict.New(ComputeAllowanceCheck, verdict.Warn, verdict.Med,
+		fmt.Sprintf("this write to %s raises %s, which lets larger jobs run without the user's approval; the user decides the allowance, so approve it only if they asked for it.", rel, raise),
+		map[string]string{"path": rel, "raise": raise})
+	v.Recommendation = "leave the compute allowance to the user; submit the job and let them approve it."
+	return v
 }
 
 // skillShell is a PreSkillShellCommand as the shell call it is: its
@@ -279,28 +311,6 @@ func findingsCheck(proj project.Project, abs string, proposed []byte, d gate.Dom
 		res.Inputs[i] = proj.Rel(in) // the command to re-run names them as the project does
 	}
 	return []verdict.Verdict{res.Verdict()}
-}
-
-// batchWords are the programs whose jobs the domain's compute allowance can
-// let through (their wall time is on the command line or in the script).
-var batchWords = []string{"sbatch", "srun", "salloc", "qsub", "bsub"}
-
-// computeAllowance is the domain config's compute allowance for a shell
-// command that submits a batch job, nil otherwise (the domain config is
-// read only then).
-func computeAllowance(ev *hook.Event, proj project.Project) *permission.ComputeAllowance {
-	if ev.ToolName != "Bash" {
-		return nil
-	}
-	cmd := ev.Files().Command
-	if !slices.ContainsFunc(batchWords, func(w string) bool { return strings.Contains(cmd, w) }) {
-		return nil
-	}
-	d, err := gate.LoadDomain(proj.Root)
-	if err != nil {
-		return nil // an unreadable config allows nothing: every job is asked
-	}
-	return &permission.ComputeAllowance{MaxHours: d.Compute.MaxHours, MaxGPUHours: d.Compute.MaxGPUHours}
 }
 
 // isFindings reports whether content written to rel is a findings file:

@@ -15,6 +15,7 @@ type hit struct {
 	group  string
 	forbid bool
 	text   string
+	job    *jobAsk // a compute run: what it asks for (compute.go)
 }
 
 func (a *shellAnalyzer) hit(group string, forbid bool, text string) {

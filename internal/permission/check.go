@@ -28,10 +28,10 @@ type Request struct {
 	// is left to it when it can restore the file, and asked about when it
 	// cannot. Nil: no net, such a write is refused like a named one.
 	Net Net
-	// Compute is the allowance for compute jobs (the domain config's
-	// compute section): a batch job within it is not asked about. Nil:
-	// every job submission is asked.
-	Compute *ComputeAllowance
+	// Compute is the project's compute allowance (the domain config's
+	// "compute" block): a job it covers runs without the user's approval.
+	// Nil: every job is asked.
+	Compute *Allowance
 }
 
 // Net is the safety net that judges, after a call, what actually changed
@@ -397,7 +397,7 @@ func (p *Policy) decide(req Request, tr *[]string) Decision {
 	p.judgePaths(r, who, c, d)
 	p.judgeUnknown(r, who, c, d)
 	if c.bash {
-		p.judgeCommands(who, c, d)
+		p.judgeCommands(who, c, req.Compute, d)
 	}
 	out = p.finish(d, out, r.name, req.ToolName)
 	out.Net = c.deferred
@@ -411,8 +411,6 @@ type normalised struct {
 	paths   []string // the distinct files the call names as written (Decision.Paths)
 	bash    bool
 	net     Net // Request.Net
-	compute *ComputeAllowance
-	cwd     string
 	// deferred are the protected paths left to the net (Decision.Net).
 	deferred []string
 	scanned  string // the command folded for the name scan, once made
@@ -432,7 +430,7 @@ func (c *normalised) scan() string {
 func (p *Policy) normalise(req Request) *normalised {
 	root := p.root(req.ProjectRoot)
 	cwd := requestCwd(req, root)
-	c := &normalised{eff: collect(req, root, cwd, p.home), bash: req.ToolName == "Bash", net: req.Net, compute: req.Compute, cwd: cwd}
+	c := &normalised{eff: collect(req, root, cwd, p.home), bash: req.ToolName == "Bash", net: req.Net}
 	seen := map[string]bool{}
 	trees := map[string]bool{} // a folder written as a whole is judged once
 	literal := literalRoot(req.ProjectRoot)
@@ -672,7 +670,7 @@ func (p *Policy) judgeUnknown(r *role, who string, c *normalised, d *decision) {
 
 // judgeCommands is the last stage: the operations of a Bash command that
 // are forbidden or need the user's approval, whatever they write.
-func (p *Policy) judgeCommands(who string, c *normalised, d *decision) {
+func (p *Policy) judgeCommands(who string, c *normalised, al *Allowance, d *decision) {
 	add := func(ap approvalRule, text, traced string, forbid bool) {
 		o := p.commandOutcome(ap, who, text, forbid)
 		d.trace("%s: %q -> %s", ap.id, traced, o.action)
@@ -684,9 +682,21 @@ func (p *Policy) judgeCommands(who string, c *normalised, d *decision) {
 			rules = p.forbidden
 		}
 		for _, ap := range rules {
-			if ap.group == h.group {
-				add(ap, h.text, h.text, h.forbid)
+			if ap.group != h.group {
+				continue
 			}
+			if h.job == nil {
+				add(ap, h.text, h.text, h.forbid)
+				continue
+			}
+			if al.covers(h.job) {
+				d.trace("%s: %q is within the compute allowance -> allow", ap.id, h.text)
+				continue
+			}
+			o := p.commandOutcome(ap, who, h.text, false)
+			o.instead = h.job.describe(al) + "."
+			d.trace("%s: %q -> %s", ap.id, h.text, o.action)
+			d.add(o)
 		}
 	}
 	for _, call := range c.eff.calls {
@@ -697,10 +707,6 @@ func (p *Policy) judgeCommands(who string, c *normalised, d *decision) {
 		}
 		for _, ap := range p.approvals {
 			if cmd, ok := ap.match(call); ok {
-				if ap.group == ComputeGroup && c.compute.within(call, c.cwd) {
-					d.trace("%s: %q within the compute allowance", ap.id, cmd)
-					continue
-				}
 				add(ap, commandText(call), cmd, false)
 			}
 		}

@@ -116,14 +116,7 @@ func (a *shellAnalyzer) run(argv []word, st *shellState, in stdinSrc, raw string
 		}
 		return
 	}
-	call := make([]string, len(argv))
-	for i, w := range argv {
-		if v, ok := w.single(); ok {
-			call[i] = v
-		} else {
-			call[i] = "\x00"
-		}
-	}
+	call := strs(argv)
 	name, ok := argv[0].single()
 	if !ok {
 		a.eff.programs = append(a.eff.programs, "")
@@ -144,6 +137,10 @@ func (a *shellAnalyzer) run(argv []word, st *shellState, in stdinSrc, raw string
 		raw = wordsText(argv)
 	}
 
+	a.compute(prog, rest, st, in, raw)
+	if undo := a.launcher(prog, rest, raw); undo != nil {
+		defer undo()
+	}
 	if a.builtin(prog, rest, st, in, raw) {
 		return
 	}

@@ -5,7 +5,7 @@
 // policy file, looking at the file system (symlinks, folders, globs, the
 // listings `ls` and `find` would print, the diff a `patch` reads) and, for
 // `kill`, the name of the process in /proc. It imports only the standard
-// library, verdict, blueprints, filememo, lazyre, vibehome,
+// library, verdict, blueprints, filememo, lazyre, vibehome, walltime,
 // github.com/gobwas/glob and mvdan.cc/sh/v3/syntax (the only package allowed
 // to import the shell parser).
 //
@@ -31,7 +31,10 @@
 // pattern never opens an agent configuration folder such as .claude/); then
 // writes whose target is unknown; then forbidden commands (stopping,
 // replacing or signalling vibe's worker) and the operations that need the
-// user's approval (installs, downloads, curl | sh, clones, rm -r). A new file
+// user's approval (installs, downloads, curl | sh, clones, rm -r, and
+// compute runs: job submissions, detached analysis runs, GPU containers and
+// cloud jobs, unless Request.Compute covers the job; compute.go says
+// which). A new file
 // downloaded into raw data is asked, not refused; writing raw data any other
 // way, or over an existing raw file, is refused.
 //

@@ -132,9 +132,12 @@ type shellAnalyzer struct {
 	// computed is set while the writes being recorded have paths read from
 	// the file system (rawTarget.computed).
 	computed bool
-	src      string
-	depth    int
-	calls    int
+	// launch says how the command being analysed is started (in the
+	// background, through nohup or timeout), for compute runs.
+	launch launch
+	src    string
+	depth  int
+	calls  int
 }
 
 // analyzeShell records in eff what the shell command src writes when run in
@@ -207,6 +210,10 @@ func (a *shellAnalyzer) stmt(s *syntax.Stmt, st *shellState, in stdinSrc) {
 		a.redirect(r, st, &in)
 	}
 	a.dl, a.dlURL = saved, savedURL
+	if s.Background && a.launch.bg == "" {
+		a.launch.bg = a.text(s)
+		defer func() { a.launch.bg = "" }()
+	}
 	a.command(s.Cmd, st, in)
 }
 

@@ -174,9 +174,10 @@ func TestJudgeUnknown(t *testing.T) {
 }
 
 func TestJudgeCommands(t *testing.T) {
-	stage := func(p *Policy, r *role, who string, c *normalised, d *decision) { p.judgeCommands(who, c, d) }
+	stage := func(p *Policy, r *role, who string, c *normalised, d *decision) { p.judgeCommands(who, c, nil, d) }
 	runStageCases(t, []stageCase{
 		{"", "Bash", bash("pip install numpy"), Ask, "approval.install"},
+		{"", "Bash", bash("sbatch -t 00:10:00 job.sh"), Ask, "approval.compute"},
 		{"", "Bash", bash("sudo pip3 install -U numpy"), Ask, "approval.install"},
 		{"vibe:experimenter", "Bash", bash("vibe worker stop"), Deny, "forbidden.daemon"},
 		{"", "Bash", bash("ls && git status"), Allow, ""},
