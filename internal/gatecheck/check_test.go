@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/verdict"
@@ -71,12 +72,21 @@ func copyTree(t *testing.T, src, dst string) {
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(target, raw, 0o644)
+		if err := os.WriteFile(target, raw, 0o644); err != nil {
+			return err
+		}
+		// A fixed time, so that what a report derives from a file's time
+		// (the date a deviation is suggested under) is the same whatever
+		// day the test runs.
+		return os.Chtimes(target, fixtureTime, fixtureTime)
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 }
+
+// fixtureTime is the modification time of every copied fixture file.
+var fixtureTime = time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
 
 // golden compares got with testdata/golden/name, or rewrites it with
 // -update. JSON goldens are compared as canonical JSON.
