@@ -107,7 +107,7 @@ func preToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event, net permi
 		policy = permission.Default()
 	}
 	req := permission.Request{ProjectRoot: proj.Root, Cwd: ev.Cwd, AgentType: ev.AgentType, ToolName: ev.ToolName, ToolInput: ev.ToolInput, Net: net,
-		Compute: computeAllowance(ev.ToolName, proj.Root)}
+		Compute: shellAllowance(ev.ToolName, proj.Root)}
 	d := policy.Check(req)
 	*named = d.Paths
 	switch d.Action {
@@ -165,19 +165,13 @@ func preToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event, net permi
 	return out, nil
 }
 
-// computeAllowance is the compute a job of a shell call may ask for
-// without the user's approval: the domain config's "compute" block. Nil
-// for other tools, and when the config cannot be read (every job is then
-// asked; the config's error is reported when a gate reads it).
-func computeAllowance(tool, root string) *permission.Allowance {
+// shellAllowance is the project's compute allowance for a shell call, nil
+// for other tools.
+func shellAllowance(tool, root string) *permission.Allowance {
 	if tool != "Bash" {
 		return nil
 	}
-	d, err := gate.LoadDomain(root)
-	if err != nil {
-		return nil
-	}
-	return &permission.Allowance{MaxTime: d.Compute.Limit(), MaxGPUHours: d.Compute.MaxGPUHours}
+	return permission.ComputeAllowance(root)
 }
 
 // ComputeAllowanceCheck is the check name of the ask before a write that

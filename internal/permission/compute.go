@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/walltime"
 )
 
@@ -51,6 +52,18 @@ import (
 type Allowance struct {
 	MaxTime     time.Duration // longest wall time
 	MaxGPUHours float64       // most GPUs × wall time, in hours
+}
+
+// ComputeAllowance is the project's allowance: the "compute" block of its
+// domain config (the shipped domain's, where the project sets none). Nil
+// when the config cannot be read: every job is then asked, and the
+// config's error is reported when a gate reads it.
+func ComputeAllowance(root string) *Allowance {
+	d, err := gate.LoadDomain(root)
+	if err != nil {
+		return nil
+	}
+	return &Allowance{MaxTime: d.Compute.Limit(), MaxGPUHours: d.Compute.MaxGPUHours}
 }
 
 // AllowanceKey is where the allowance is set, for messages.

@@ -144,6 +144,9 @@ func runPermissionsCheck(o *PermissionsCheckOptions) error {
 	raw, _ := json.Marshal(input)
 	cwd, _ := os.Getwd()
 	req := permission.Request{ProjectRoot: proj.Root, Cwd: cwd, AgentType: o.Agent, ToolName: tool, ToolInput: raw, Role: role}
+	if tool == "Bash" {
+		req.Compute = permission.ComputeAllowance(proj.Root) // as PreToolUse judges it
+	}
 	d := p.Check(req)
 	steps := p.Explain(req)
 	if o.JSON {

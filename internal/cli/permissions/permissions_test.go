@@ -2,6 +2,8 @@ package permissions
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -103,4 +105,34 @@ func gateTestFactory(t *testing.T, env map[string]string) (*cli.Factory, *bytes.
 // permMain runs args as `vibe` would, with only the permissions commands.
 func permMain(f *cli.Factory, args []string) int {
 	return clitest.Main(f, args, NewCmdPermissions(f))
+}
+
+// TestPermissionsCheckReadsTheComputeAllowance: `permissions check` judges
+// a job as PreToolUse does, with the domain config's compute allowance: a
+// job within it runs, a longer one is asked (issue 34 item 4).
+func TestPermissionsCheckReadsTheComputeAllowance(t *testing.T) {
+	proj := clitest.MkVibeDir(t, t.TempDir())
+	check := func(command string) string {
+		t.Helper()
+		f, out, errOut := gateTestFactory(t, nil)
+		permMain(f, []string{"permissions", "check", "--project", proj, "--role", "researcher", "--tool", "Bash", "--command", command})
+		if errOut.Len() > 0 {
+			t.Fatalf("%s: stderr %q", command, errOut)
+		}
+		verdict, _, _ := strings.Cut(out.String(), ":")
+		return verdict
+	}
+	short, long := "sbatch -t 00:30:00 train.sh", "sbatch -t 02:00:00 train.sh"
+	if got := check(short); got != "ASK" {
+		t.Fatalf("without an allowance %q: %s, want ASK", short, got)
+	}
+	if err := os.WriteFile(filepath.Join(proj, ".vibe-science", "domain-config.json"), []byte(`{"domain": "generic", "compute": {"max_time": "01:00:00"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := check(short); got != "ALLOW" {
+		t.Errorf("within the allowance %q: %s, want ALLOW", short, got)
+	}
+	if got := check(long); got != "ASK" {
+		t.Errorf("over the allowance %q: %s, want ASK", long, got)
+	}
 }
