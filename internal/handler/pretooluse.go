@@ -159,7 +159,7 @@ func preToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event, net permi
 		}
 		out.Verdicts = append(out.Verdicts, vs...)
 		if raise := gate.ComputeRaise(old, proposed); raise != "" {
-			out.Ask = append(out.Ask, computeRaiseVerdict(rel, raise))
+			out.Ask = append(out.Ask, permission.ComputeRaiseVerdict(rel, raise, verdict.Warn))
 		}
 	}
 	return out, nil
@@ -172,20 +172,6 @@ func shellAllowance(tool, root string) *permission.Allowance {
 		return nil
 	}
 	return permission.ComputeAllowance(root)
-}
-
-// ComputeAllowanceCheck is the check name of the ask before a write that
-// raises the domain config's compute allowance.
-const ComputeAllowanceCheck = "compute-allowance"
-
-// computeRaiseVerdict asks the user before a write raises the compute
-// allowance: the agent would otherwise approve its own jobs.
-func computeRaiseVerdict(rel, raise string) verdict.Verdict {
-	v := verdict.New(ComputeAllowanceCheck, verdict.Warn, verdict.Med,
-		fmt.Sprintf("this write to %s raises %s, which lets larger jobs run without the user's approval; the user decides the allowance, so approve it only if they asked for it.", rel, raise),
-		map[string]string{"path": rel, "raise": raise})
-	v.Recommendation = "leave the compute allowance to the user; submit the job and let them approve it."
-	return v
 }
 
 // skillShell is a PreSkillShellCommand as the shell call it is: its

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/gate"
+	"github.com/vibe-science/vibe/internal/verdict"
 	"github.com/vibe-science/vibe/internal/walltime"
 )
 
@@ -64,6 +65,24 @@ func ComputeAllowance(root string) *Allowance {
 		return nil
 	}
 	return &Allowance{MaxTime: d.Compute.Limit(), MaxGPUHours: d.Compute.MaxGPUHours}
+}
+
+// ComputeAllowanceCheck is the check name of a change that raises the
+// domain config's compute allowance.
+const ComputeAllowanceCheck = "compute-allowance"
+
+// ComputeRaiseVerdict is a change of rel that raises the compute allowance
+// (raise, gate.ComputeRaise's words): the agent would otherwise approve its
+// own jobs. Warn is PreToolUse's ask before a Write or Edit; Block is the
+// safety net's, after a command made the change (it is undone).
+func ComputeRaiseVerdict(rel, raise string, res verdict.Result) verdict.Verdict {
+	reason := fmt.Sprintf("this write to %s raises %s, which lets larger jobs run without the user's approval; the user decides the allowance, so approve it only if they asked for it.", rel, raise)
+	if res.Blocks() {
+		reason = fmt.Sprintf("it raised %s, which would let larger jobs run without the user's approval; only the user sets the allowance.", raise)
+	}
+	v := verdict.New(ComputeAllowanceCheck, res, verdict.Med, reason, map[string]string{"path": rel, "raise": raise})
+	v.Recommendation = "leave the compute allowance to the user; submit the job and let them approve it."
+	return v
 }
 
 // AllowanceKey is where the allowance is set, for messages.

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
 	"github.com/vibe-science/vibe/internal/integrityhook"
@@ -135,6 +136,14 @@ func DownloadApproved(p *permission.Policy, req permission.Request, rel string) 
 // change under the warning level is no finding.
 func configDrift(ctx context.Context, st func() integrityhook.Store[*store.Tx], proj project.Project, now time.Time) func(rel string, old, cur []byte) (verdict.Verdict, bool) {
 	return func(rel string, old, cur []byte) (verdict.Verdict, bool) {
+		// A command that raised the compute allowance is undone: it cannot
+		// be asked after the fact, and only the user sets it. Without the
+		// old content there is nothing to compare with: no opinion.
+		if old != nil {
+			if raise := gate.ComputeRaise(old, cur); raise != "" {
+				return permission.ComputeRaiseVerdict(rel, raise, verdict.Block), true
+			}
+		}
 		vs, err := integrityhook.ConfigWrite(ctx, st(), proj, rel, old, cur, now)
 		if err != nil || len(vs) == 0 || vs[0].Result == verdict.Pass {
 			return verdict.Verdict{}, false

@@ -849,3 +849,35 @@ func TestVetoUndoesAnAllowedChange(t *testing.T) {
 		t.Fatalf("the veto saw %q, want %q", seen, want)
 	}
 }
+
+// TestComputeRaiseByCommandRestored: a command that writes a compute
+// allowance into the domain config (PreToolUse asks only before a Write
+// or Edit of it) is undone and the call blocked, since only the user sets
+// the allowance; lowering it is accepted (issue 34 item 4).
+func TestComputeRaiseByCommandRestored(t *testing.T) {
+	f := newProject(t, nil, Options{})
+	before := f.read(config)
+	proj := project.Project{Root: f.root, Git: true}
+	drift := configDrift(context.Background(), func() integrityhook.Store[*store.Tx] { return nil }, proj, t0)
+	f.check(Call{})
+	raised := strings.Replace(before, "{", `{"compute": {"max_time": "48:00:00", "max_gpu_hours": 100},`, 1)
+	cmd := "python3 -c 'open(\"" + config + "\", \"w\").write(...)'"
+	f.write(config, raised)
+	c := f.bash("", cmd)
+	c.Drift = drift
+	rep := f.check(c)
+	wantOutcomes(t, rep, "modified "+config+" restored")
+	if f.read(config) != before {
+		t.Fatalf("config not restored: %q", f.read(config))
+	}
+	vs := Verdicts(rep, c, verdict.Block)
+	want := "and it raised compute.max_time from none to 48:00:00 and compute.max_gpu_hours from 0 to 100, which would let larger jobs run without the user's approval; only the user sets the allowance"
+	if len(vs) != 1 || vs[0].Result != verdict.Block || !strings.Contains(vs[0].Reason, want) {
+		t.Fatalf("verdicts: %+v\nwant a block saying %q", vs, want)
+	}
+	lowered := strings.Replace(before, "{", `{"compute": {"max_time": "00:00:00"},`, 1)
+	f.write(config, lowered)
+	c = f.bash("", cmd)
+	c.Drift = drift
+	wantOutcomes(t, f.check(c), "modified "+config+" accepted")
+}

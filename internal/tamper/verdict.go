@@ -73,6 +73,9 @@ func Verdicts(rep Report, c Call, result verdict.Result) []verdict.Verdict {
 		}
 		if f.Drift != nil {
 			why = "loosening its thresholds past the drift cap: " + strings.TrimSuffix(f.Drift.Reason, ".")
+			if f.Drift.Check == permission.ComputeAllowanceCheck {
+				why = "and " + strings.TrimSuffix(f.Drift.Reason, ".")
+			}
 		}
 		if f.Veto != nil {
 			why = "and " + strings.TrimSuffix(f.Veto.Reason, ".")
