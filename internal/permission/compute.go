@@ -196,7 +196,7 @@ type launch struct {
 func (a *shellAnalyzer) launcher(prog string, args []word, raw string) func() {
 	saved := a.launch
 	switch prog {
-	case "nohup", "setsid":
+	case "nohup", "setsid", "screen", "tmux":
 		if a.launch.detach == "" {
 			a.launch.detach = raw
 		}

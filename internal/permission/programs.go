@@ -90,7 +90,7 @@ var shellNames = []string{"bash", "sh", "zsh", "dash", "ksh", "ash", "mksh", "fi
 // wrapperNames run another command given as their arguments (wrappers).
 var wrapperNames = []string{"exec", "command", "builtin", "nohup", "nice", "time", "timeout", "stdbuf",
 	"ionice", "sudo", "doas", "env", "xargs", "chronic", "unbuffer", "caffeinate", "nocorrect", "noglob",
-	"watch", "flock", "setsid", "taskset", "strace", "ltrace", "valgrind", "parallel"}
+	"watch", "flock", "setsid", "taskset", "strace", "ltrace", "valgrind", "parallel", "screen", "tmux"}
 
 // writerTable lists what each known program writes. Read it as the policy:
 // a program missing here may write anything.

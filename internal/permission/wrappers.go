@@ -59,6 +59,10 @@ func init() {
 		"parallel":   {shortVal: "jS", then: opaqueRun}, // runs commands it builds from its input
 		"nohup":      {}, "chronic": {}, "unbuffer": {}, "nocorrect": {}, "noglob": {},
 		"setsid": {}, "taskset": {}, "valgrind": {},
+		// screen -dmS name CMD...: the command runs in a session of its own.
+		"screen": {shortVal: "cehpsStTX", then: screenRun},
+		// tmux [-L sock] new-session -d 'CMD', send-keys 'CMD' Enter, ...
+		"tmux": {shortVal: "LSfcT", roles: map[string]wrapperRole{"c": roleScript}, then: tmuxRun},
 	}
 }
 
@@ -270,4 +274,74 @@ func watchText(a *shellAnalyzer, c invocation, rest []word, cst *shellState) ([]
 func opaqueRun(a *shellAnalyzer, c invocation, _ []word, _ *shellState) ([]word, bool) {
 	a.opaque(c.prog, c.raw)
 	return nil, false
+}
+
+// screenRun: screen runs its operands as a command, unless it attaches to,
+// lists or talks to a session that exists (-r, -R, -x, -ls, -list, -X,
+// -wipe), which starts nothing new.
+func screenRun(_ *shellAnalyzer, c invocation, rest []word, _ *shellState) ([]word, bool) {
+	for _, w := range c.args[:len(c.args)-len(rest)] {
+		switch s, _ := w.single(); s {
+		case "-r", "-R", "-x", "-ls", "-list", "-wipe", "-X", "-Q":
+			return nil, false
+		}
+	}
+	return rest, true
+}
+
+// tmuxStarts are tmux's commands that run a shell command (its last
+// words), with the options of each that take a value.
+var tmuxStarts = map[string]string{
+	"new-session": "censtxyFf", "new": "censtxyFf",
+	"new-window": "censtF", "neww": "censtF",
+	"split-window": "celtFp", "splitw": "celtFp",
+	"respawn-pane": "cet", "respawnp": "cet",
+	"respawn-window": "cet", "respawnw": "cet",
+	"run-shell": "dt", "run": "dt",
+	"display-popup": "bcdehsStTwxy", "popup": "bcdehsStTwxy",
+	"pipe-pane": "t", "pipep": "t",
+}
+
+// tmuxKeys are key names send-keys types that are not text.
+var tmuxKeys = map[string]bool{"Enter": true, "C-m": true, "KPEnter": true, "C-j": true, "Escape": true,
+	"C-c": true, "C-d": true, "C-u": true, "Tab": true, "Space": true}
+
+// tmuxRun: the commands tmux starts (new-session, new-window,
+// split-window, run-shell …) run their last words as a shell command, and
+// send-keys types its words into a shell; what they run is analysed as if
+// typed. Other tmux commands (ls, attach, kill-session …) run nothing.
+func tmuxRun(a *shellAnalyzer, c invocation, rest []word, cst *shellState) ([]word, bool) {
+	if len(rest) == 0 {
+		return nil, false
+	}
+	sub, _ := rest[0].single()
+	if sub == "send-keys" || sub == "send" {
+		p := optionsUntilOperand(rest[1:], "Ntc")
+		var text []word
+		for _, w := range p.ops {
+			if s, ok := w.single(); !ok || !tmuxKeys[s] {
+				text = append(text, w)
+			}
+		}
+		switch {
+		case len(text) > 0 && allKnown(text):
+			a.nested(wordsText(text), cst.clone())
+		case len(text) > 0:
+			a.unknownEffect(c.raw, "tmux send-keys with unknown text")
+		}
+		return nil, false
+	}
+	vals, ok := tmuxStarts[sub]
+	if !ok {
+		return nil, false
+	}
+	p := optionsUntilOperand(rest[1:], vals)
+	switch len(p.ops) {
+	case 0:
+		return nil, false // the default shell, interactive
+	case 1:
+		a.nestedWord(p.ops[0], cst, "tmux "+sub)
+		return nil, false
+	}
+	return p.ops, true
 }
