@@ -21,16 +21,21 @@ import (
 // call that changes no research artifact (a note written outside the
 // research folders), on a `vibe init` project: what every ordinary call
 // pays on top of the hook client's start and the socket round trip.
-func BenchmarkHandleNoChange(b *testing.B) { benchHandle(b, "Write", nil) }
+func BenchmarkHandleNoChange(b *testing.B) { benchHandle(b, "Write", nil, false) }
+
+// BenchmarkHandleNoChangeReply is the same call timed up to its reply, as
+// the resident process answers it: what follows the reply (the spine
+// entry's record) runs untimed after each call.
+func BenchmarkHandleNoChangeReply(b *testing.B) { benchHandle(b, "Write", nil, true) }
 
 // BenchmarkHandleLargeOutput is the same for a command whose output is
 // 1 MB (a cat of a data file): the event Claude Code sends carries it all.
 func BenchmarkHandleLargeOutput(b *testing.B) {
 	out := strings.Repeat("sample_17,0.7133,\"batch 3\",ok\n", 1<<20/32)
-	benchHandle(b, "Bash", map[string]any{"stdout": out, "stderr": "", "interrupted": false})
+	benchHandle(b, "Bash", map[string]any{"stdout": out, "stderr": "", "interrupted": false}, false)
 }
 
-func benchHandle(b *testing.B, tool string, response map[string]any) {
+func benchHandle(b *testing.B, tool string, response map[string]any, toReply bool) {
 	home := b.TempDir()
 	root, _ := filepath.EvalSymlinks(b.TempDir())
 	os.MkdirAll(filepath.Join(root, ".git"), 0o755)
@@ -59,8 +64,19 @@ func benchHandle(b *testing.B, tool string, response map[string]any) {
 		e := &hookrun.Env{Stdin: bytes.NewReader(raw), Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}, Now: time.Now,
 			Getenv: func(k string) string { return envv[k] }}
 		e.UseStore(st)
+		var after []func(context.Context)
+		if toReply {
+			e.After = func(f func(context.Context)) { after = append(after, f) }
+		}
 		if code := hookrun.Main(PostToolUse, e); code != 0 {
 			b.Fatalf("exit %d", code)
+		}
+		if len(after) > 0 {
+			b.StopTimer()
+			for _, f := range after {
+				f(ctx)
+			}
+			b.StartTimer()
 		}
 	}
 	for i := 0; i < 20; i++ {

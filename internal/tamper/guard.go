@@ -101,6 +101,10 @@ type Guard struct {
 
 	mu       sync.Mutex
 	projects map[string]*state
+
+	// clock is the open file fsNow writes to read the file system's time.
+	clockMu sync.Mutex
+	clock   *os.File
 }
 
 // New returns a Guard over opts.Home/tamper.

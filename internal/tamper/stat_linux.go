@@ -2,6 +2,7 @@ package tamper
 
 import (
 	"fmt"
+	"os"
 	"syscall"
 )
 
@@ -24,6 +25,24 @@ func lstat(path string) (fileStat, error) {
 		Uid:   st.Uid,
 		Gid:   st.Gid,
 	}, nil
+}
+
+// fstat is lstat of an open file.
+func fstat(f *os.File) (fileStat, error) {
+	raw, err := f.SyscallConn()
+	if err != nil {
+		return fileStat{}, err
+	}
+	var st syscall.Stat_t
+	var serr error
+	if err := raw.Control(func(fd uintptr) { serr = syscall.Fstat(int(fd), &st) }); err != nil {
+		return fileStat{}, err
+	}
+	if serr != nil {
+		return fileStat{}, serr
+	}
+	return fileStat{Size: st.Size, Mtime: st.Mtim.Sec*1e9 + st.Mtim.Nsec, Ctime: st.Ctim.Sec*1e9 + st.Ctim.Nsec,
+		Ino: st.Ino, Dev: uint64(st.Dev), Mode: modeOf(st.Mode), Uid: st.Uid, Gid: st.Gid}, nil
 }
 
 // stat is lstat through a final symlink (a guarded folder kept elsewhere).

@@ -9,6 +9,11 @@ import "os"
 // and mtime is seen only at a full check's hash (Stop).
 func lstat(path string) (fileStat, error) { return statWith(os.Lstat, path) }
 
+// fstat is lstat of an open file.
+func fstat(f *os.File) (fileStat, error) {
+	return statWith(func(string) (os.FileInfo, error) { return f.Stat() }, f.Name())
+}
+
 // stat is lstat through a final symlink.
 func stat(path string) (fileStat, error) { return statWith(os.Stat, path) }
 
