@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -114,6 +115,10 @@ const sandboxBroken = 99
 
 // sandboxInit is the sandbox's first process.
 func sandboxInit() int {
+	// Capabilities are a thread's: the bounding set dropped below must be
+	// the one of the thread that forks the command, so this goroutine stays
+	// on its thread until the process ends.
+	runtime.LockOSThread()
 	base := os.Getenv(sandboxEnv)
 	fail := func(step string, err error) int {
 		fmt.Fprintf(os.Stderr, "sandbox: %s: %v\n", step, err)
@@ -309,7 +314,7 @@ func sandboxUsable(t *testing.T) string {
 	os.WriteFile(filepath.Join(base, "proj", "f.txt"), []byte("a\n"), 0o644)
 	probe := fmt.Sprintf("/etc/vibe-sbx-probe-%d", os.Getpid())
 	res, err := runSandboxed(base, filepath.Join(base, "proj"),
-		"echo x > "+probe+"; rm -rf /usr/share/doc/bash; echo b >> f.txt; date -s 2001-01-01 2>/dev/null; echo b > /proc/sysrq-trigger 2>/dev/null; exit 3", 5*time.Second)
+		"echo x > "+probe+"; rm -rf /usr/share/doc/bash; echo b >> f.txt; date -s @$(date +%s) >/dev/null 2>&1 && echo CLOCK-SET; echo b > /proc/sysrq-trigger 2>/dev/null; exit 3", 5*time.Second)
 	if _, serr := os.Lstat(probe); serr == nil {
 		os.Remove(probe)
 		t.Fatalf("the sandbox let a write through to %s", probe)
@@ -319,6 +324,12 @@ func sandboxUsable(t *testing.T) string {
 	}
 	if err != nil {
 		return err.Error()
+	}
+	// The probe sets the clock to the time it reads (a second's change at
+	// most, should it get through): a sandbox that let it would let a
+	// command of the corpus move the host's clock.
+	if strings.Contains(res.output, "CLOCK-SET") {
+		t.Fatal("the sandbox let a command set the system clock")
 	}
 	if b, _ := os.ReadFile(filepath.Join(base, "proj", "f.txt")); string(b) != "a\nb\n" || res.exit != 3 {
 		t.Fatalf("the sandbox did not run the command in the project: %q, exit %d (%s)", b, res.exit, res.output)
