@@ -65,7 +65,7 @@ func Import[W Writes](ctx context.Context, st Memories[W], r io.Reader, project 
 	// memories first, then each line as it is read.
 	idx := newWordIndex()
 	err := st.ExportMemories(ctx, project, func(m record.MemoryRecord) error {
-		idx.add(m.ID, m.Kind, m.Text, m.CreatedAt)
+		idx.add(m.ID, m.Kind, m.Text, m.CreatedAt, m.Trust)
 		return nil
 	})
 	if err != nil {
@@ -88,7 +88,7 @@ func Import[W Writes](ctx context.Context, st Memories[W], r io.Reader, project 
 				near := make([]record.MemoryRecord, 0, len(p.near))
 				for _, d := range p.near {
 					doc := idx.docs[d]
-					near = append(near, record.MemoryRecord{ID: doc.id, Kind: doc.kind, Text: doc.text, CreatedAt: doc.at})
+					near = append(near, record.MemoryRecord{ID: doc.id, Kind: doc.kind, Text: doc.text, CreatedAt: doc.at, Trust: doc.trust})
 				}
 				a, err := addInTx(ctx, tx, p.m, near)
 				if err != nil {
@@ -144,7 +144,7 @@ func Import[W Writes](ctx context.Context, st Memories[W], r io.Reader, project 
 			continue
 		}
 		near := idx.opposing(m.Kind, m.Text)
-		batch = append(batch, parsed{line: n, m: m, near: near, doc: idx.add(0, m.Kind, m.Text, m.At)})
+		batch = append(batch, parsed{line: n, m: m, near: near, doc: idx.add(0, m.Kind, m.Text, m.At, record.TrustOf(m))})
 		if len(batch) == ImportBatch {
 			if err := flush(); err != nil {
 				return rep, err
