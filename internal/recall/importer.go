@@ -24,13 +24,17 @@ const MaxImportLine = 1 << 20
 
 // ImportLine is one line of a memory JSONL file (and of `vibe memory
 // export`): text is required; kind defaults to note; created_at is RFC 3339
-// or unix milliseconds and defaults to the import time; trust defaults to 1.
+// or unix milliseconds and defaults to the import time; source_type (code,
+// paper, person, blog, model) defaults to person, and trust to the source
+// type's (record.TrustOf: a paper without a DOI, PMID or arXiv id in its
+// text or ref is trusted 0.6).
 type ImportLine struct {
-	Text      string          `json:"text"`
-	Kind      string          `json:"kind,omitempty"`
-	Ref       string          `json:"ref,omitempty"`
-	CreatedAt json.RawMessage `json:"created_at,omitempty"`
-	Trust     *float64        `json:"trust,omitempty"`
+	Text       string          `json:"text"`
+	Kind       string          `json:"kind,omitempty"`
+	Ref        string          `json:"ref,omitempty"`
+	CreatedAt  json.RawMessage `json:"created_at,omitempty"`
+	SourceType string          `json:"source_type,omitempty"`
+	Trust      *float64        `json:"trust,omitempty"`
 }
 
 // LineError is a line an import skipped, and why.
@@ -192,7 +196,8 @@ func parseLine(raw []byte, project string, now time.Time) (record.NewMemory, err
 	if err := json.Unmarshal(raw, &l); err != nil {
 		return record.NewMemory{}, fmt.Errorf("not a JSON object (%v); each line must be {\"text\": …, \"kind\": …, \"ref\": …, \"created_at\": …}", err)
 	}
-	m := record.NewMemory{ProjectPath: project, Kind: l.Kind, Text: strings.TrimSpace(l.Text), Ref: l.Ref, Source: "import"}
+	m := record.NewMemory{ProjectPath: project, Kind: l.Kind, Text: strings.TrimSpace(l.Text), Ref: l.Ref, Source: "import",
+		SourceType: l.SourceType}
 	if m.Kind == "" {
 		m.Kind = record.KindNote
 	}

@@ -352,9 +352,11 @@ func (h Hit) outrankedBy() *int64 {
 // memory it disputes) is also a hit to just below it: SupersededWeight
 // ranks an outranked memory down among the others, but a query that
 // quotes its value matches its text best, and the statement that stands
-// must still come first.
+// must still come first. Outranking is an order (record.Outranks), so the
+// moves end; the bound guards against links that disagree (two records
+// read at different times), which would otherwise loop.
 func belowSuperseder(hits []Hit) {
-	for moved := true; moved; {
+	for moved, n := true, 0; moved && n <= len(hits)*len(hits); n++ {
 		moved = false
 		pos := make(map[int64]int, len(hits))
 		for i, h := range hits {
