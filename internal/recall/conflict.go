@@ -248,6 +248,10 @@ type Added struct {
 	// contradicts it (an import of an older fact, or a text stored
 	// before).
 	SupersededBy *int64
+	// Raised says the text was stored before with less trust and now has
+	// this one's (a person restating what model output said): it may now
+	// stand over memories it disputed.
+	Raised bool
 }
 
 // AddMemory stores a memory and links it with the memories it
@@ -402,7 +406,22 @@ func addInTx(ctx context.Context, tx Writes, m record.NewMemory, near []record.M
 				return Added{}, err
 			}
 		}
-		return Added{ID: id, Conflicts: prev.Conflicts, SupersededBy: prev.SupersededBy}, nil
+		raised := record.TrustOf(m) > prev.Trust
+		if raised {
+			if err := tx.RaiseTrust(ctx, id, record.TrustOf(m)); err != nil {
+				return Added{}, err
+			}
+		}
+		if prev.Forgotten || raised {
+			if prev, err = tx.Memory(ctx, id); err != nil {
+				return Added{}, err
+			}
+		}
+		a := Added{ID: id, Conflicts: prev.Conflicts, SupersededBy: prev.SupersededBy, DisputedBy: prev.DisputedBy, Raised: raised}
+		if prev.Disputes != nil {
+			a.Disputes = []int64{*prev.Disputes}
+		}
+		return a, nil
 	}
 	a := Added{ID: id, New: true}
 	if _, err := linkContradictions(ctx, tx, id, m.Kind, m.Text, m.At, record.TrustOf(m), near, &a); err != nil {

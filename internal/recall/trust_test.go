@@ -135,3 +135,32 @@ func TestImportOfOlderBetterSourcedFact(t *testing.T) {
 		t.Errorf("imported paper %+v: want it current at trust 0.85, disputed by M-%d", p, model.ID)
 	}
 }
+
+// TestPersonRestatesModelOutput: a person who adds the text model output
+// recorded raises it to a person's trust, and it then supersedes the paper
+// it disputed.
+func TestPersonRestatesModelOutput(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	paper := addSourced(t, st, paperText, record.SourcePaper, paperDOI, t0)
+	model := addSourced(t, st, modelText, record.SourceModel, "", modelAt)
+	again := addSourced(t, st, modelText, record.SourcePerson, "", modelAt.Add(time.Hour))
+	want := Added{ID: model.ID, Conflicts: []int64{paper.ID}, Raised: true}
+	if !reflect.DeepEqual(again, want) {
+		t.Fatalf("restated = %+v, want %+v", again, want)
+	}
+	p, err := st.Memory(ctx, paper.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.State() != record.MemorySuperseded || *p.SupersededBy != model.ID {
+		t.Errorf("paper %+v: want it superseded by M-%d", p, model.ID)
+	}
+	// Restating with less trust changes nothing.
+	if a := addSourced(t, st, modelText, record.SourceBlog, "", modelAt.Add(2*time.Hour)); a.Raised {
+		t.Errorf("a blog's restatement raised trust: %+v", a)
+	}
+	if m, _ := st.Memory(ctx, model.ID); m.Trust != 1 {
+		t.Errorf("trust %v, want 1", m.Trust)
+	}
+}

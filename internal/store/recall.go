@@ -666,6 +666,20 @@ func (t *Tx) RememberMemory(ctx context.Context, id int64, now time.Time) error 
 	return t.resupersedeLinked(ctx, id)
 }
 
+// RaiseTrust sets a memory's trust to trust when that is higher (a
+// person restating model output), and updates what it outranks and what
+// outranks it.
+func (t *Tx) RaiseTrust(ctx context.Context, id int64, trust float64) error {
+	res, err := t.tx.ExecContext(ctx, "UPDATE memories SET trust = ? WHERE id = ? AND trust < ?", trust, id, trust)
+	if err != nil {
+		return classify("raise memory trust", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return nil
+	}
+	return t.resupersede(ctx, "id = ? OR id IN (SELECT other_id FROM memory_links WHERE memory_id = ?)", id, id)
+}
+
 // UncheckedMemories lists, oldest first, at most limit memories stored
 // without the contradiction check (NewMemory.Checked false: what the hooks
 // write), forgotten or not.
