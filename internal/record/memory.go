@@ -256,7 +256,9 @@ func digits(s string) int {
 	return n
 }
 
-func isAlnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' }
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
 
 // Trust is a helper for setting NewMemory.Trust.
 func Trust(t float64) *float64 { return &t }

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
 )
 
 // TestNewCmdMemoryAddInAgent: inside a Claude Code session (CLAUDECODE=1)
