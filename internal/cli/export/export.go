@@ -352,7 +352,7 @@ func (r researchRecord) markdown(proj project.Project, now time.Time, db string)
 	} else {
 		b.WriteString("What recall searches, oldest first, but the actions and narratives the spine and the sessions above hold. " +
 			"Trust runs from 0 to 1 and starts at its source's (" + record.TrustScale() + "); " +
-			"trust settles a contradiction, then recency: a superseded memory is contradicted by a newer one at least as trusted, "+
+			"trust settles a contradiction, then recency: a superseded memory is contradicted by a newer one at least as trusted, " +
 			"a disputing one contradicts an older, better-sourced one (which stays current), a disputed one contradicts another and stands.\n\n")
 		mdTable(&b, []string{"memory", "time (UTC)", "kind", "trust", "source", "state", "text"}, len(r.memories), func(i int) []string {
 			m := r.memories[i]
