@@ -35,27 +35,47 @@ const salientPool = 200
 // `vibe memory show`.
 func MemoryID(id int64) string { return fmt.Sprintf("M-%d", id) }
 
+// disputeTokens caps the text of the memory that disputes one, in that
+// memory's line.
+const disputeTokens = 16
+
 // MemoryLine formats one memory for injected context: id, kind, date, text
-// (shortened to MemoryLineTokens) and its links: the newer memory that
-// supersedes it, or else the memories it contradicts (two at most).
-func MemoryLine(id int64, kind string, created time.Time, text string, supersededBy *int64, conflicts []int64) string {
-	head := fmt.Sprintf("- [%s] %s %s: ", MemoryID(id), kind, created.UTC().Format("2006-01-02"))
+// (shortened to MemoryLineTokens) and where it stands: the memory that
+// supersedes it; the better-sourced one it disputes (so it is never read
+// as current); the newest less trusted memory that disputes it, with its
+// source, date and text (h.Dispute); or else the memories it contradicts
+// (two at most).
+func MemoryLine(h recall.Hit) string {
+	head := fmt.Sprintf("- [%s] %s %s: ", MemoryID(h.ID), h.Kind, h.CreatedAt.UTC().Format("2006-01-02"))
 	tail := ""
 	switch {
-	case supersededBy != nil:
-		tail = fmt.Sprintf(" (superseded by [%s])", MemoryID(*supersededBy))
-	case len(conflicts) > 0:
+	case h.SupersededBy != nil:
+		tail = fmt.Sprintf(" (superseded by [%s])", MemoryID(*h.SupersededBy))
+	case h.Disputes != nil:
+		tail = fmt.Sprintf(" (disputes the better-sourced [%s])", MemoryID(*h.Disputes))
+	case len(h.DisputedBy) > 0:
+		more := ""
+		if len(h.DisputedBy) > 1 {
+			more = fmt.Sprintf(" and %d more", len(h.DisputedBy)-1)
+		}
+		if d := h.Dispute; d != nil && d.ID == h.DisputedBy[0] {
+			tail = fmt.Sprintf(" (disputed by [%s], a %s memory of %s: %s%s)", MemoryID(d.ID), record.TrustLabel(d.Trust),
+				d.CreatedAt.UTC().Format("2006-01-02"), Shorten(strings.Join(strings.Fields(d.Text), " "), disputeTokens), more)
+		} else {
+			tail = fmt.Sprintf(" (disputed by [%s]%s)", MemoryID(h.DisputedBy[0]), more)
+		}
+	case len(h.Conflicts) > 0:
 		ids := make([]string, 0, 2)
-		for _, c := range conflicts[:min(2, len(conflicts))] {
+		for _, c := range h.Conflicts[:min(2, len(h.Conflicts))] {
 			ids = append(ids, "["+MemoryID(c)+"]")
 		}
 		more := ""
-		if len(conflicts) > 2 {
-			more = fmt.Sprintf(" and %d more", len(conflicts)-2)
+		if len(h.Conflicts) > 2 {
+			more = fmt.Sprintf(" and %d more", len(h.Conflicts)-2)
 		}
 		tail = " (contradicts " + strings.Join(ids, ", ") + more + ")"
 	}
-	text = strings.Join(strings.Fields(text), " ")
+	text := strings.Join(strings.Fields(h.Text), " ")
 	room := MemoryLineTokens - Tokens(head) - Tokens(tail)
 	return head + Shorten(text, max(room, minShortened)) + tail
 }
@@ -168,15 +188,7 @@ func salience(kind string) float64 {
 }
 
 func sessionMemories(ctx context.Context, st Reads, vec recall.Vectors, project, narrative string, now time.Time) (Part, error) {
-	type pick struct {
-		id         int64
-		kind       string
-		created    time.Time
-		text       string
-		superseded *int64
-		conflicts  []int64
-	}
-	var picks []pick
+	var picks []recall.Hit
 	seen := map[int64]bool{}
 	if strings.TrimSpace(narrative) != "" {
 		kinds := []string{record.KindDecision, record.KindGateFailure, record.KindClaimEvent, record.KindSeed, record.KindNote,
@@ -187,19 +199,23 @@ func sessionMemories(ctx context.Context, st Reads, vec recall.Vectors, project,
 		}
 		for _, h := range res.Hits {
 			seen[h.ID] = true
-			picks = append(picks, pick{h.ID, h.Kind, h.CreatedAt, h.Text, h.SupersededBy, h.Conflicts})
+			picks = append(picks, h)
 		}
 	}
 	salient, err := salientMemories(ctx, st, project, now, seen, SessionMemories-len(picks))
 	if err != nil {
 		return Part{}, fmt.Errorf("session context: %w", err)
 	}
+	start := len(picks)
 	for _, m := range salient {
-		picks = append(picks, pick{m.ID, m.Kind, m.CreatedAt, m.Text, m.SupersededBy, m.Conflicts})
+		picks = append(picks, recall.HitOf(m))
+	}
+	if err := recall.FillDisputes(ctx, st, picks[start:]); err != nil {
+		return Part{}, fmt.Errorf("session context: %w", err)
 	}
 	lines := make([]string, len(picks))
 	for i, p := range picks {
-		lines[i] = MemoryLine(p.id, p.kind, p.created, p.text, p.superseded, p.conflicts)
+		lines[i] = MemoryLine(p)
 	}
 	return Part{Layer: LayerRecall, Priority: PriorityMemories, Title: "MEMORY (full text: vibe memory show ID)",
 		Lines: lines, More: "vibe recall QUERY"}, nil
@@ -208,7 +224,8 @@ func sessionMemories(ctx context.Context, st Reads, vec recall.Vectors, project,
 // salientMemories is the n most salient of the project's salientPool
 // newest memories that are not narratives, leaving out those in skip:
 // ranked by salience(kind) × freshness × (0.5 + 0.5 × trust), a superseded
-// one weighed down by recall.SupersededWeight, ties by id (newer first).
+// or disputing one weighed down by recall.SupersededWeight, ties by id
+// (newer first).
 // Ranking needs only the heads; the kept few are read in full.
 func salientMemories(ctx context.Context, st Reads, project string, now time.Time, skip map[int64]bool, n int) ([]record.MemoryRecord, error) {
 	if n <= 0 {
@@ -228,7 +245,7 @@ func salientMemories(ctx context.Context, st Reads, project string, now time.Tim
 			continue
 		}
 		score := salience(h.Kind) * recall.Freshness(h.Kind, h.CreatedAt, now) * (0.5 + 0.5*h.Trust)
-		if h.SupersededBy != nil {
+		if h.OutrankedBy != nil {
 			score *= recall.SupersededWeight
 		}
 		rs = append(rs, ranked{h.ID, score})
@@ -267,7 +284,7 @@ func PromptContext(ctx context.Context, st Reads, vec recall.Vectors, project, p
 	}
 	lines := make([]string, len(res.Hits))
 	for i, h := range res.Hits {
-		lines[i] = MemoryLine(h.ID, h.Kind, h.CreatedAt, h.Text, h.SupersededBy, h.Conflicts)
+		lines[i] = MemoryLine(h)
 	}
 	part := Part{Layer: LayerRecall, Priority: PriorityMemories, Title: PromptRecallTitle, Lines: lines, More: "vibe memory show ID"}
 	return Build([]Part{part}, Budgets{Layer2: budget, Total: budget}), res, nil

@@ -167,11 +167,11 @@ func TestMemoryLine(t *testing.T) {
 		{"1% threshold", &c, []int64{7}, "- [M-12] decision 2026-10-03: 1% threshold (superseded by [M-7])"},
 	}
 	for _, tt := range tests {
-		if got := MemoryLine(12, "decision", at, tt.text, tt.superseded, tt.conflicts); got != tt.want {
+		if got := MemoryLine(recall.Hit{ID: 12, Kind: "decision", CreatedAt: at, Text: tt.text, SupersededBy: tt.superseded, Conflicts: tt.conflicts}); got != tt.want {
 			t.Errorf("MemoryLine = %q, want %q", got, tt.want)
 		}
 	}
-	long := MemoryLine(12, "note", at, strings.Repeat("word ", 200), nil, []int64{c})
+	long := MemoryLine(recall.Hit{ID: 12, Kind: "note", CreatedAt: at, Text: strings.Repeat("word ", 200), Conflicts: []int64{c}})
 	if Tokens(long) > MemoryLineTokens || !strings.HasSuffix(long, "… (contradicts [M-7])") {
 		t.Errorf("long line %d tokens: %q", Tokens(long), long)
 	}

@@ -22,15 +22,7 @@ import (
 // replaced it.
 func oldSessionMemories(ctx context.Context, st *store.Store, pool func(context.Context, *store.Store, string) ([]record.MemoryRecord, error),
 	project, narrative string, now time.Time) (Part, error) {
-	type pick struct {
-		id         int64
-		kind       string
-		created    time.Time
-		text       string
-		superseded *int64
-		conflicts  []int64
-	}
-	var picks []pick
+	var picks []recall.Hit
 	seen := map[int64]bool{}
 	if strings.TrimSpace(narrative) != "" {
 		kinds := []string{record.KindDecision, record.KindGateFailure, record.KindClaimEvent, record.KindSeed, record.KindNote,
@@ -41,7 +33,7 @@ func oldSessionMemories(ctx context.Context, st *store.Store, pool func(context.
 		}
 		for _, h := range res.Hits {
 			seen[h.ID] = true
-			picks = append(picks, pick{h.ID, h.Kind, h.CreatedAt, h.Text, h.SupersededBy, h.Conflicts})
+			picks = append(picks, h)
 		}
 	}
 	recent, err := pool(ctx, st, project)
@@ -58,7 +50,7 @@ func oldSessionMemories(ctx context.Context, st *store.Store, pool func(context.
 			continue
 		}
 		score := salience(m.Kind) * recall.Freshness(m.Kind, m.CreatedAt, now) * (0.5 + 0.5*m.Trust)
-		if m.SupersededBy != nil {
+		if m.OutrankedBy() != nil {
 			score *= recall.SupersededWeight
 		}
 		rs = append(rs, ranked{m, score})
@@ -69,15 +61,19 @@ func oldSessionMemories(ctx context.Context, st *store.Store, pool func(context.
 		}
 		return rs[i].m.ID > rs[j].m.ID
 	})
+	start := len(picks)
 	for _, r := range rs {
 		if len(picks) >= SessionMemories {
 			break
 		}
-		picks = append(picks, pick{r.m.ID, r.m.Kind, r.m.CreatedAt, r.m.Text, r.m.SupersededBy, r.m.Conflicts})
+		picks = append(picks, recall.HitOf(r.m))
+	}
+	if err := recall.FillDisputes(ctx, st, picks[start:]); err != nil {
+		return Part{}, err
 	}
 	lines := make([]string, len(picks))
 	for i, p := range picks {
-		lines[i] = MemoryLine(p.id, p.kind, p.created, p.text, p.superseded, p.conflicts)
+		lines[i] = MemoryLine(p)
 	}
 	return Part{Layer: LayerRecall, Priority: PriorityMemories, Title: "MEMORY (full text: vibe memory show ID)",
 		Lines: lines, More: "vibe recall QUERY"}, nil

@@ -234,12 +234,24 @@ type Added struct {
 	New bool
 	// Conflicts are the memories it contradicts.
 	Conflicts []int64
-	// Supersedes are those of Conflicts older than it, which recall now
-	// ranks down and points to it.
+	// Of Conflicts, as record.Outranks places them against it (trust,
+	// then recency): Supersedes are older and no more trusted, which
+	// recall now ranks down and points to it; Disputes are older and
+	// better sourced, which stay current while recall ranks it down as
+	// disputing them; DisputedBy are newer and less trusted, which
+	// dispute it while it stays current (an import of an older, better
+	// sourced fact).
 	Supersedes []int64
-	// SupersededBy is a newer memory that contradicts it (an import of an
-	// older fact, or a text stored before).
+	Disputes   []int64
+	DisputedBy []int64
+	// SupersededBy is a newer memory, at least as trusted, that
+	// contradicts it (an import of an older fact, or a text stored
+	// before).
 	SupersededBy *int64
+	// Raised says the text was stored before with less trust and now has
+	// this one's (a person restating what model output said): it may now
+	// stand over memories it disputed.
+	Raised bool
 }
 
 // AddMemory stores a memory and links it with the memories it
@@ -300,7 +312,7 @@ func CheckPending[W Writes](ctx context.Context, st Memories[W], limit int) (che
 		var n int
 		err := st.Tx(ctx, func(tx W) error {
 			var err error
-			if n, err = linkContradictions(ctx, tx, m.ID, m.Kind, m.Text, m.CreatedAt, near, nil); err != nil {
+			if n, err = linkContradictions(ctx, tx, m.ID, m.Kind, m.Text, m.CreatedAt, m.Trust, near, nil); err != nil {
 				return err
 			}
 			return tx.MarkChecked(ctx, m.ID)
@@ -394,10 +406,25 @@ func addInTx(ctx context.Context, tx Writes, m record.NewMemory, near []record.M
 				return Added{}, err
 			}
 		}
-		return Added{ID: id, Conflicts: prev.Conflicts, SupersededBy: prev.SupersededBy}, nil
+		raised := record.TrustOf(m) > prev.Trust
+		if raised {
+			if err := tx.RaiseTrust(ctx, id, record.TrustOf(m)); err != nil {
+				return Added{}, err
+			}
+		}
+		if prev.Forgotten || raised {
+			if prev, err = tx.Memory(ctx, id); err != nil {
+				return Added{}, err
+			}
+		}
+		a := Added{ID: id, Conflicts: prev.Conflicts, SupersededBy: prev.SupersededBy, DisputedBy: prev.DisputedBy, Raised: raised}
+		if prev.Disputes != nil {
+			a.Disputes = []int64{*prev.Disputes}
+		}
+		return a, nil
 	}
 	a := Added{ID: id, New: true}
-	if _, err := linkContradictions(ctx, tx, id, m.Kind, m.Text, m.At, near, &a); err != nil {
+	if _, err := linkContradictions(ctx, tx, id, m.Kind, m.Text, m.At, record.TrustOf(m), near, &a); err != nil {
 		return Added{}, err
 	}
 	if len(a.Conflicts) > 0 {
@@ -410,9 +437,11 @@ func addInTx(ctx context.Context, tx Writes, m record.NewMemory, near []record.M
 	return a, nil
 }
 
-// linkContradictions links memory id with each of near that it
-// contradicts and reports how many; a, when not nil, collects them.
-func linkContradictions(ctx context.Context, tx Writes, id int64, kind, text string, at time.Time,
+// linkContradictions links memory id (of the given trust) with each of
+// near that it contradicts and reports how many; a, when not nil, collects
+// them, placed as record.Outranks places them (near must carry their
+// trust).
+func linkContradictions(ctx context.Context, tx Writes, id int64, kind, text string, at time.Time, trust float64,
 	near []record.MemoryRecord, a *Added) (int, error) {
 	seen := map[int64]bool{id: true}
 	n := 0
@@ -430,8 +459,14 @@ func linkContradictions(ctx context.Context, tx Writes, id int64, kind, text str
 		}
 		if a != nil {
 			a.Conflicts = append(a.Conflicts, o.ID)
-			if older(o.CreatedAt, o.ID, at, id) {
+			wins := record.Outranks(trust, at, id, o.Trust, o.CreatedAt, o.ID)
+			switch old := older(o.CreatedAt, o.ID, at, id); {
+			case old && wins:
 				a.Supersedes = append(a.Supersedes, o.ID)
+			case old:
+				a.Disputes = append(a.Disputes, o.ID)
+			case wins:
+				a.DisputedBy = append(a.DisputedBy, o.ID)
 			}
 		}
 	}

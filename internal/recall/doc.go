@@ -33,12 +33,14 @@
 // 0.3), adds similarity, trust and freshness with weights (0.35, 0.25,
 // 0.25) and scores superseded facts 0.1. Ours is multiplicative, so an
 // irrelevant memory never rises on freshness alone, and it decays per kind
-// rather than per source. A superseded memory (see Conflicts) has its
-// relevance multiplied by SupersededWeight (0.25) and, when its superseder
-// is among the hits, is moved to just below it: a query that quotes the
-// old value matches the old text best, and the newer statement must still
-// come first. It is never hidden, and it carries its pointer
-// (Hit.SupersededBy).
+// rather than per source. A superseded or disputing memory (see Conflicts)
+// has its relevance multiplied by SupersededWeight (0.25) and, when the
+// memory that outranks it is among the hits, is moved to just below it: a
+// query that quotes its value matches its text best, and the statement
+// that stands must still come first. It is never hidden, and it carries
+// its pointer (Hit.SupersededBy, Hit.Disputes); a hit that stands over a
+// less trusted memory that disputes it carries that one too
+// (Hit.DisputedBy, Hit.Dispute), for the line that says so.
 //
 // # Vectors
 //
@@ -132,11 +134,15 @@
 // Of the neighbours, each that states the opposite outcome, or another
 // value of a quantity, is a conflict: a link in memory_links, held on both
 // memories, as many as there are (many to many). Of two linked memories
-// the older (created_at, then id) is superseded by the newer: its
-// superseded_by names the newest memory, not forgotten, that contradicts
-// it, so the order of insertion does not matter (an import of an older
-// fact is superseded at once), and forgetting the newer one restores the
-// older or hands it to the next newer contradiction.
+// trust, then recency, decides which stands (record.Outranks): the older
+// (created_at, then id) is superseded by a newer one at least as trusted,
+// and a newer, less trusted one disputes it, ranked down while the older
+// stays current. A record reads where each link stands from the links (the
+// store's memoryCols), and the row's superseded_by names what outranks it
+// either way, so the order of insertion does not matter (an import of an
+// older fact is superseded at once unless it is better sourced), and
+// forgetting the one that stands restores the other or hands it to the
+// next.
 //
 // Opposite outcome counts only the cue words the two texts do not share:
 // a negation ("not", "no", "never", "without", "cannot", "non", "n't") on

@@ -129,8 +129,18 @@ func (f *fakeMemories) LinkConflict(ctx context.Context, id, other int64, at tim
 	if b.CreatedAt.Before(a.CreatedAt) || (b.CreatedAt.Equal(a.CreatedAt) && b.ID < a.ID) {
 		older, newer = b, a
 	}
-	older.SupersededBy = &newer.ID
+	if record.Outranks(newer.Trust, newer.CreatedAt, newer.ID, older.Trust, older.CreatedAt, older.ID) {
+		older.SupersededBy = &newer.ID
+	} else {
+		newer.Disputes = &older.ID
+		older.DisputedBy = append(older.DisputedBy, newer.ID)
+	}
 	return true, nil
+}
+
+func (f *fakeMemories) RaiseTrust(ctx context.Context, id int64, trust float64) error {
+	f.mems[id-1].Trust = trust
+	return nil
 }
 
 func (f *fakeMemories) MarkChecked(ctx context.Context, id int64) error { return nil }

@@ -24,13 +24,17 @@ const MaxImportLine = 1 << 20
 
 // ImportLine is one line of a memory JSONL file (and of `vibe memory
 // export`): text is required; kind defaults to note; created_at is RFC 3339
-// or unix milliseconds and defaults to the import time; trust defaults to 1.
+// or unix milliseconds and defaults to the import time; source_type (code,
+// paper, person, blog, model) defaults to person, and trust to the source
+// type's (record.TrustOf: a paper without a DOI, PMID or arXiv id in its
+// text or ref is trusted 0.6).
 type ImportLine struct {
-	Text      string          `json:"text"`
-	Kind      string          `json:"kind,omitempty"`
-	Ref       string          `json:"ref,omitempty"`
-	CreatedAt json.RawMessage `json:"created_at,omitempty"`
-	Trust     *float64        `json:"trust,omitempty"`
+	Text       string          `json:"text"`
+	Kind       string          `json:"kind,omitempty"`
+	Ref        string          `json:"ref,omitempty"`
+	CreatedAt  json.RawMessage `json:"created_at,omitempty"`
+	SourceType string          `json:"source_type,omitempty"`
+	Trust      *float64        `json:"trust,omitempty"`
 }
 
 // LineError is a line an import skipped, and why.
@@ -65,7 +69,7 @@ func Import[W Writes](ctx context.Context, st Memories[W], r io.Reader, project 
 	// memories first, then each line as it is read.
 	idx := newWordIndex()
 	err := st.ExportMemories(ctx, project, func(m record.MemoryRecord) error {
-		idx.add(m.ID, m.Kind, m.Text, m.CreatedAt)
+		idx.add(m.ID, m.Kind, m.Text, m.CreatedAt, m.Trust)
 		return nil
 	})
 	if err != nil {
@@ -88,7 +92,7 @@ func Import[W Writes](ctx context.Context, st Memories[W], r io.Reader, project 
 				near := make([]record.MemoryRecord, 0, len(p.near))
 				for _, d := range p.near {
 					doc := idx.docs[d]
-					near = append(near, record.MemoryRecord{ID: doc.id, Kind: doc.kind, Text: doc.text, CreatedAt: doc.at})
+					near = append(near, record.MemoryRecord{ID: doc.id, Kind: doc.kind, Text: doc.text, CreatedAt: doc.at, Trust: doc.trust})
 				}
 				a, err := addInTx(ctx, tx, p.m, near)
 				if err != nil {
@@ -144,7 +148,7 @@ func Import[W Writes](ctx context.Context, st Memories[W], r io.Reader, project 
 			continue
 		}
 		near := idx.opposing(m.Kind, m.Text)
-		batch = append(batch, parsed{line: n, m: m, near: near, doc: idx.add(0, m.Kind, m.Text, m.At)})
+		batch = append(batch, parsed{line: n, m: m, near: near, doc: idx.add(0, m.Kind, m.Text, m.At, record.TrustOf(m))})
 		if len(batch) == ImportBatch {
 			if err := flush(); err != nil {
 				return rep, err
@@ -192,7 +196,8 @@ func parseLine(raw []byte, project string, now time.Time) (record.NewMemory, err
 	if err := json.Unmarshal(raw, &l); err != nil {
 		return record.NewMemory{}, fmt.Errorf("not a JSON object (%v); each line must be {\"text\": …, \"kind\": …, \"ref\": …, \"created_at\": …}", err)
 	}
-	m := record.NewMemory{ProjectPath: project, Kind: l.Kind, Text: strings.TrimSpace(l.Text), Ref: l.Ref, Source: "import"}
+	m := record.NewMemory{ProjectPath: project, Kind: l.Kind, Text: strings.TrimSpace(l.Text), Ref: l.Ref, Source: "import",
+		SourceType: l.SourceType}
 	if m.Kind == "" {
 		m.Kind = record.KindNote
 	}

@@ -92,12 +92,29 @@ type Hit struct {
 	CreatedAt time.Time
 	// Conflicts are the memories it contradicts, smallest id first.
 	Conflicts []int64
-	// SupersededBy is the newer memory that contradicts it: the hit is
-	// ranked down (SupersededWeight), not hidden.
+	// SupersededBy is the newer memory, at least as trusted, that
+	// contradicts it; Disputes the older, better-sourced memory it
+	// contradicts, which stays current. Either ranks the hit down
+	// (SupersededWeight), never hides it.
 	SupersededBy *int64
+	Disputes     *int64
+	// DisputedBy are the newer, less trusted memories that contradict it,
+	// newest first: the hit stays current, and Dispute is the newest of
+	// them, for the line that says so.
+	DisputedBy []int64
+	Dispute    *Dispute
 	// ProjectPath is the hit's project (differs between hits only with
 	// Query.AllProjects).
 	ProjectPath string
+}
+
+// Dispute is a memory that disputes a hit, as a line about the hit names
+// it: its trust says where it comes from (record.TrustLabel).
+type Dispute struct {
+	ID        int64
+	Trust     float64
+	CreatedAt time.Time
+	Text      string
 }
 
 // SupersededWeight multiplies the relevance (BM25, cosine) of a memory
@@ -265,30 +282,92 @@ func Search(ctx context.Context, st Reads, vec Vectors, q Query) (Result, error)
 		}
 		h.ID, h.Ref, h.Kind, h.Text, h.CreatedAt = m.ID, m.Ref, m.Kind, m.Text, m.CreatedAt
 		h.Conflicts, h.SupersededBy, h.ProjectPath = m.Conflicts, m.SupersededBy, m.ProjectPath
+		h.Disputes, h.DisputedBy = m.Disputes, m.DisputedBy
 		hits = append(hits, *h)
 	}
 	sortHits(hits)
 	belowSuperseder(hits)
 	res.Hits = collapse(hits, limit)
+	if err := addDisputes(ctx, st, res.Hits, records); err != nil {
+		return Result{}, fmt.Errorf("recall %q: %w", q.Text, err)
+	}
 	return res, nil
 }
 
-// belowSuperseder moves each hit whose superseder is also a hit to just
-// below it: SupersededWeight ranks a superseded memory down among the
-// others, but a query that quotes the old value matches the old text
-// best, and the newer statement must still come first.
+// HitOf is a memory as a hit that no search scored (SessionStart's
+// salient memories): its text and where it stands.
+func HitOf(m record.MemoryRecord) Hit {
+	return Hit{ID: m.ID, Ref: m.Ref, Kind: m.Kind, Text: m.Text, CreatedAt: m.CreatedAt, Conflicts: m.Conflicts,
+		SupersededBy: m.SupersededBy, Disputes: m.Disputes, DisputedBy: m.DisputedBy, ProjectPath: m.ProjectPath}
+}
+
+// FillDisputes sets Dispute on each disputed hit (as Search does), reading
+// the memories that dispute them.
+func FillDisputes(ctx context.Context, st Reads, hits []Hit) error {
+	return addDisputes(ctx, st, hits, map[int64]record.MemoryRecord{})
+}
+
+// addDisputes sets Dispute on each disputed hit: the newest memory that
+// disputes it, from the records the search read or, when it did not read
+// it, from the store (one read; a memory is rarely disputed).
+func addDisputes(ctx context.Context, st Reads, hits []Hit, records map[int64]record.MemoryRecord) error {
+	missing := map[string][]int64{}
+	for _, h := range hits {
+		if len(h.DisputedBy) > 0 {
+			if _, ok := records[h.DisputedBy[0]]; !ok {
+				missing[h.ProjectPath] = append(missing[h.ProjectPath], h.DisputedBy[0])
+			}
+		}
+	}
+	for project, ids := range missing {
+		ms, err := st.MemoriesByID(ctx, project, ids)
+		if err != nil {
+			return err
+		}
+		for _, m := range ms {
+			records[m.ID] = m
+		}
+	}
+	for i, h := range hits {
+		if len(h.DisputedBy) == 0 {
+			continue
+		}
+		if m, ok := records[h.DisputedBy[0]]; ok {
+			hits[i].Dispute = &Dispute{ID: m.ID, Trust: m.Trust, CreatedAt: m.CreatedAt, Text: m.Text}
+		}
+	}
+	return nil
+}
+
+// outrankedBy is the memory a hit is ranked below: the one that
+// supersedes it, else the one it disputes.
+func (h Hit) outrankedBy() *int64 {
+	if h.SupersededBy != nil {
+		return h.SupersededBy
+	}
+	return h.Disputes
+}
+
+// belowSuperseder moves each hit whose superseder (or the better-sourced
+// memory it disputes) is also a hit to just below it: SupersededWeight
+// ranks an outranked memory down among the others, but a query that
+// quotes its value matches its text best, and the statement that stands
+// must still come first. Outranking is an order (record.Outranks), so the
+// moves end; the bound guards against links that disagree (two records
+// read at different times), which would otherwise loop.
 func belowSuperseder(hits []Hit) {
-	for moved := true; moved; {
+	for moved, n := true, 0; moved && n <= len(hits)*len(hits); n++ {
 		moved = false
 		pos := make(map[int64]int, len(hits))
 		for i, h := range hits {
 			pos[h.ID] = i
 		}
 		for i, h := range hits {
-			if h.SupersededBy == nil {
+			over := h.outrankedBy()
+			if over == nil {
 				continue
 			}
-			j, ok := pos[*h.SupersededBy]
+			j, ok := pos[*over]
 			if !ok || j < i {
 				continue
 			}
@@ -320,13 +399,14 @@ func rank(s []scored) []scored {
 }
 
 // decay is the freshness and trust weight of a memory at now (none when
-// now is zero), and SupersededWeight when a newer memory contradicts it.
+// now is zero), and SupersededWeight when a memory that contradicts it
+// outranks it (it is superseded, or disputes a better-sourced one).
 func decay(m record.MemoryRecord, now time.Time) float64 {
 	if now.IsZero() {
 		now = m.CreatedAt
 	}
 	w := weight(m.Kind, m.Trust, m.CreatedAt, now)
-	if m.SupersededBy != nil {
+	if m.OutrankedBy() != nil {
 		w *= SupersededWeight
 	}
 	return w

@@ -25,6 +25,7 @@ type Writes interface {
 	MarkChecked(ctx context.Context, id int64) error
 	Memory(ctx context.Context, id int64) (record.MemoryRecord, error)
 	RememberMemory(ctx context.Context, id int64, now time.Time) error
+	RaiseTrust(ctx context.Context, id int64, trust float64) error
 }
 
 // Memories is the database as recall uses it: reads, and writes inside one

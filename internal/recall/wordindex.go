@@ -27,6 +27,7 @@ type indexedDoc struct {
 	text  string
 	kind  string
 	at    time.Time
+	trust float64
 	pol   []string   // polarity words (see polarity)
 	qs    []quantity // quantities (see subject)
 }
@@ -34,9 +35,9 @@ type indexedDoc struct {
 func newWordIndex() *wordIndex { return &wordIndex{ids: map[string]uint32{}} }
 
 // add indexes a memory's text and returns its doc number.
-func (x *wordIndex) add(id int64, kind, text string, at time.Time) int {
+func (x *wordIndex) add(id int64, kind, text string, at time.Time, trust float64) int {
 	ws := similarityList(text)
-	d := indexedDoc{id: id, text: text, kind: kind, at: at, words: make([]uint32, 0, len(ws)), pol: polarity(text),
+	d := indexedDoc{id: id, text: text, kind: kind, at: at, trust: trust, words: make([]uint32, 0, len(ws)), pol: polarity(text),
 		qs: quantities(text)}
 	n := int32(len(x.docs))
 	for _, w := range ws {

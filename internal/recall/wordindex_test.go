@@ -55,7 +55,7 @@ func TestWordIndexNearIsExact(t *testing.T) {
 		}
 		checked++
 		found += len(want)
-		x.add(int64(i+1), record.KindNote, q, time.Time{})
+		x.add(int64(i+1), record.KindNote, q, time.Time{}, 1)
 		texts = append(texts, q)
 	}
 	if found < 100 {

@@ -65,8 +65,14 @@ const (
 // SourceTrust is the default trust of each source type (the Sylk seed's
 // ordering: code > paper > blog > model output). A person's note — what the
 // researcher records with `vibe memory add` or imports — is trusted as code
-// is: it is the researcher's own statement.
+// is: it is the researcher's own statement. A paper counts as one only
+// with an identifier to look it up by (see TrustPaperNoID).
 var SourceTrust = map[string]float64{SourceCode: 1.0, SourcePerson: 1.0, SourcePaper: 0.85, SourceBlog: 0.5, SourceModel: 0.35}
+
+// TrustPaperNoID is the default trust of a memory of source type paper
+// whose text and ref name no DOI, PMID, PMCID or arXiv id (WorkID): a paper
+// nobody can look up is below one that can be checked, and above a blog.
+const TrustPaperNoID = 0.6
 
 // TrustScale is SourceTrust as a list for people to read, most trusted
 // first: "code 1.00, person 1.00, paper 0.85, blog 0.50, model 0.35".
@@ -92,7 +98,8 @@ func DefaultSourceType(source string) string {
 	return SourcePerson
 }
 
-// TrustOf is the trust a new memory is stored with.
+// TrustOf is the trust a new memory is stored with: its own, else its
+// source type's (TrustPaperNoID for a paper without an identifier).
 func TrustOf(m NewMemory) float64 {
 	if m.Trust != nil {
 		return *m.Trust
@@ -101,10 +108,156 @@ func TrustOf(m NewMemory) float64 {
 	if st == "" {
 		st = DefaultSourceType(m.Source)
 	}
+	if st == SourcePaper && WorkID(m.Text) == "" && WorkID(m.Ref) == "" {
+		return TrustPaperNoID
+	}
 	if t, ok := SourceTrust[st]; ok {
 		return t
 	}
 	return SourceTrust[SourcePerson]
+}
+
+// TrustLabel names the source a trust is the default of, for a line that
+// says who disputes a memory: "model-sourced", "blog-sourced",
+// "paper-sourced", "unidentified-paper", and for a trust no source type
+// starts at (or code's and a person's 1, which no disputing memory has),
+// "trust 0.42".
+func TrustLabel(t float64) string {
+	switch t {
+	case SourceTrust[SourceModel]:
+		return "model-sourced"
+	case SourceTrust[SourceBlog]:
+		return "blog-sourced"
+	case SourceTrust[SourcePaper]:
+		return "paper-sourced"
+	case TrustPaperNoID:
+		return "unidentified-paper"
+	}
+	return "trust " + strconv.FormatFloat(t, 'f', 2, 64)
+}
+
+// Outranks reports whether memory a stands over memory b when the two
+// contradict: the more trusted one, and of two equally trusted the newer
+// (created later, by the millisecond the store keeps, then the larger id).
+// The store's superseded_by (Tx.LinkConflict) decides by the same rule.
+func Outranks(aTrust float64, aAt time.Time, aID int64, bTrust float64, bAt time.Time, bID int64) bool {
+	if aTrust != bTrust {
+		return aTrust > bTrust
+	}
+	x, y := aAt.UnixMilli(), bAt.UnixMilli()
+	return x > y || (x == y && aID > bID)
+}
+
+// WorkID is the first identifier of a published work in s — a DOI
+// ("10.1038/nbt.3437", "doi:10.…", a doi.org link), a PMID ("PMID:
+// 26780180"), a PMCID ("PMC4744125") or an arXiv id ("arXiv:2101.00001",
+// "arxiv.org/abs/hep-th/9901001") — or "" when it names none.
+func WorkID(s string) string {
+	low := strings.ToLower(s)
+	for i := 0; i < len(low); i++ {
+		if i > 0 && isAlnum(low[i-1]) {
+			continue // only at the start of a word
+		}
+		rest := low[i:]
+		switch {
+		case strings.HasPrefix(rest, "10."):
+			if n := doiLen(rest); n > 0 {
+				return s[i : i+n]
+			}
+		case strings.HasPrefix(rest, "pmid"):
+			j := 4
+			for j < len(rest) && (rest[j] == ':' || rest[j] == ' ') {
+				j++
+			}
+			if n := digits(rest[j:]); n > 0 && n <= 9 {
+				return s[i : i+j+n]
+			}
+		case strings.HasPrefix(rest, "pmc"):
+			if n := digits(rest[3:]); n >= 5 && !(3+n < len(rest) && isAlnum(rest[3+n])) {
+				return s[i : i+3+n]
+			}
+		case strings.HasPrefix(rest, "arxiv"):
+			j := 5
+			for _, sep := range []string{".org/abs/", ".org/pdf/", ":", " "} {
+				if strings.HasPrefix(rest[j:], sep) {
+					j += len(sep)
+					break
+				}
+			}
+			if j > 5 {
+				if n := arxivLen(rest[j:]); n > 0 {
+					return s[i : i+j+n]
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// doiLen is the length of the DOI s starts with ("10.", four to nine
+// digits, "/", a suffix up to a blank), trailing punctuation left out; 0
+// when s starts with none.
+func doiLen(s string) int {
+	n := digits(s[3:])
+	if n < 4 || n > 9 || 3+n >= len(s) || s[3+n] != '/' {
+		return 0
+	}
+	end := 3 + n + 1
+	for end < len(s) && s[end] != ' ' && s[end] != '\t' && s[end] != '\n' && s[end] != ')' && s[end] != ']' && s[end] != ',' && s[end] != ';' {
+		end++
+	}
+	for end > 3+n+1 && (s[end-1] == '.' || s[end-1] == ':') {
+		end--
+	}
+	if end == 3+n+1 {
+		return 0
+	}
+	return end
+}
+
+// arxivLen is the length of the arXiv id s starts with: new style
+// ("2101.00001", version "v2" allowed) or old ("hep-th/9901001"); 0 when
+// none.
+func arxivLen(s string) int {
+	if n := digits(s); n == 4 && len(s) > 5 && s[4] == '.' {
+		m := digits(s[5:])
+		if m < 4 || m > 5 {
+			return 0
+		}
+		end := 5 + m
+		if end+1 < len(s) && s[end] == 'v' {
+			if v := digits(s[end+1:]); v > 0 {
+				end += 1 + v
+			}
+		}
+		return end
+	}
+	slash := strings.IndexByte(s, '/')
+	if slash < 2 {
+		return 0
+	}
+	for _, c := range []byte(s[:slash]) {
+		if !(c >= 'a' && c <= 'z' || c == '-' || c == '.') {
+			return 0
+		}
+	}
+	if digits(s[slash+1:]) != 7 {
+		return 0
+	}
+	return slash + 8
+}
+
+// digits counts the ASCII digits s starts with.
+func digits(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
+}
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // Trust is a helper for setting NewMemory.Trust.

@@ -1,6 +1,9 @@
 package record
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // TestTrustOf: an explicit trust wins (0 stays 0), else the source type's
 // default, else the default source type of where the memory came from.
@@ -17,6 +20,10 @@ func TestTrustOf(t *testing.T) {
 		{"a person's note", NewMemory{Source: "cli"}, 1},
 		{"unknown source type: a person's", NewMemory{Source: "cli", SourceType: "rumour"}, SourceTrust[SourcePerson]},
 		{"model output", NewMemory{Source: "import", SourceType: SourceModel}, 0.35},
+		{"a paper with a DOI in its ref", NewMemory{Source: "cli", SourceType: SourcePaper, Ref: "https://doi.org/10.1038/nbt.3437"}, 0.85},
+		{"a paper with a PMID in its text", NewMemory{Source: "cli", SourceType: SourcePaper, Text: "20 nt guides (PMID: 26780180)"}, 0.85},
+		{"a paper without an id", NewMemory{Source: "cli", SourceType: SourcePaper, Text: "Tsai et al. say 20 nt", Ref: "GUIDE-seq paper"}, TrustPaperNoID},
+		{"a paper without an id, trust given", NewMemory{Source: "cli", SourceType: SourcePaper, Trust: Trust(0.9)}, 0.9},
 	}
 	for _, tt := range tests {
 		if got := TrustOf(tt.m); got != tt.want {
@@ -46,5 +53,62 @@ func TestContentHash(t *testing.T) {
 func TestAlertCountsTotal(t *testing.T) {
 	if n := (AlertCounts{Halt: 1, Warn: 2, Info: 3}).Total(); n != 6 {
 		t.Errorf("Total = %d, want 6", n)
+	}
+}
+
+// TestWorkID: the identifiers a paper is looked up by, found where they
+// start a word, and nothing in numbers, versions or words that merely
+// look alike.
+func TestWorkID(t *testing.T) {
+	for in, want := range map[string]string{
+		"doi:10.1038/nbt.3437":                            "10.1038/nbt.3437",
+		"see https://doi.org/10.1016/j.cell.2013.08.021.": "10.1016/j.cell.2013.08.021",
+		"(DOI 10.1126/science.1225829)":                   "10.1126/science.1225829",
+		"PMID: 26780180":                                  "PMID: 26780180",
+		"pmid 9":                                          "pmid 9",
+		"free text PMC4744125 full":                       "PMC4744125",
+		"arXiv:2101.00001v2 preprint":                     "arXiv:2101.00001v2",
+		"https://arxiv.org/abs/hep-th/9901001":            "arxiv.org/abs/hep-th/9901001",
+		"version 10.2/3 of the tool":                      "",
+		"10.12/x":                                         "",
+		"10.1234/":                                        "",
+		"a1 10.1038/nbt.3437 b":                           "10.1038/nbt.3437",
+		"x10.1038/nbt.3437":                               "",
+		"PMC123 too short":                                "",
+		"arxiv is a server":                               "",
+		"PMID: 1234567890":                                "",
+		"":                                                "",
+	} {
+		if got := WorkID(in); got != want {
+			t.Errorf("WorkID(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestOutranksAndTrustLabel: trust first, then the newer (by the
+// millisecond, then the id); and the source a disputing memory's trust
+// names.
+func TestOutranksAndTrustLabel(t *testing.T) {
+	at := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		name string
+		got  bool
+		want bool
+	}{
+		{"more trusted, older", Outranks(0.85, at, 1, 0.35, at.Add(time.Hour), 2), true},
+		{"less trusted, newer", Outranks(0.35, at.Add(time.Hour), 2, 0.85, at, 1), false},
+		{"equal trust, newer", Outranks(1, at.Add(time.Hour), 2, 1, at, 1), true},
+		{"equal trust, same millisecond, larger id", Outranks(1, at.Add(time.Microsecond), 2, 1, at, 3), false},
+		{"equal trust, same millisecond, larger id wins", Outranks(1, at, 3, 1, at.Add(time.Microsecond), 2), true},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("%s: %v, want %v", tt.name, tt.got, tt.want)
+		}
+	}
+	for trust, want := range map[float64]string{0.35: "model-sourced", 0.5: "blog-sourced", 0.85: "paper-sourced",
+		TrustPaperNoID: "unidentified-paper", 0.42: "trust 0.42"} {
+		if got := TrustLabel(trust); got != want {
+			t.Errorf("TrustLabel(%v) = %q, want %q", trust, got, want)
+		}
 	}
 }

@@ -16,22 +16,39 @@ type MemoryRecord struct {
 	// Conflicts are the memories this one contradicts (links in either
 	// direction), smallest id first.
 	Conflicts []int64
-	// SupersededBy is the newest memory that contradicts this one and is
-	// newer than it, when there is one that is not forgotten: recall ranks
-	// this one down and points there.
+	// Of the Conflicts not forgotten, where each stands against this one
+	// (Outranks: trust, then recency). SupersededBy is the newest that is
+	// newer and at least as trusted: recall ranks this one down and points
+	// there. Disputes is the newest that is older and more trusted: it
+	// stays current, and this one is ranked down as disputing it.
+	// DisputedBy are those newer and less trusted, newest first: this one
+	// stays current, and recall says who disputes it.
 	SupersededBy *int64
+	Disputes     *int64
+	DisputedBy   []int64
 	CreatedAt    time.Time
 }
 
+// OutrankedBy is the memory recall ranks m below: the one that supersedes
+// it, else the better-sourced one it disputes; nil when m stands.
+func (m MemoryRecord) OutrankedBy() *int64 {
+	if m.SupersededBy != nil {
+		return m.SupersededBy
+	}
+	return m.Disputes
+}
+
 // MemoryHead is what SessionStart ranks a memory by (kind, age, trust,
-// whether it is superseded), without its text and links: it reads the
-// full record only for the few it keeps.
+// whether it is outranked), without its text and links: it reads the full
+// record only for the few it keeps.
 type MemoryHead struct {
-	ID           int64
-	Kind         string
-	Trust        float64
-	SupersededBy *int64
-	CreatedAt    time.Time
+	ID    int64
+	Kind  string
+	Trust float64
+	// OutrankedBy is MemoryRecord.OutrankedBy, as the store keeps it on
+	// the row (superseded_by).
+	OutrankedBy *int64
+	CreatedAt   time.Time
 }
 
 // TextHit is a memory matched by FTS5, with its BM25 relevance (FTS5's
@@ -67,22 +84,27 @@ type TextQuery struct {
 const (
 	MemoryCurrent    = "current"
 	MemoryDisputed   = "disputed"
+	MemoryDisputing  = "disputing"
 	MemorySuperseded = "superseded"
 	MemoryForgotten  = "forgotten"
 )
 
 // MemoryStates are the states, in the order they are listed.
-var MemoryStates = []string{MemoryCurrent, MemoryDisputed, MemorySuperseded, MemoryForgotten}
+var MemoryStates = []string{MemoryCurrent, MemoryDisputed, MemoryDisputing, MemorySuperseded, MemoryForgotten}
 
-// State is where m stands: forgotten; superseded (a newer memory
-// contradicts it: recall ranks it down); disputed (it contradicts another
-// memory and no newer one supersedes it); else current.
+// State is where m stands: forgotten; superseded (a newer memory, at least
+// as trusted, contradicts it: recall ranks it down); disputing (it
+// contradicts an older, better-sourced memory, which stays current: recall
+// ranks it down); disputed (it contradicts another memory and stands);
+// else current.
 func (m MemoryRecord) State() string {
 	switch {
 	case m.Forgotten:
 		return MemoryForgotten
 	case m.SupersededBy != nil:
 		return MemorySuperseded
+	case m.Disputes != nil:
+		return MemoryDisputing
 	case len(m.Conflicts) > 0:
 		return MemoryDisputed
 	}

@@ -93,10 +93,12 @@ func (c *memCache) keep(at int64, ms []record.MemoryRecord) {
 // own is m with its own copies of what it points to, so that no caller
 // changes a kept record through the one it was given.
 func own(m record.MemoryRecord) record.MemoryRecord {
-	m.Conflicts = slices.Clone(m.Conflicts)
-	if m.SupersededBy != nil {
-		id := *m.SupersededBy
-		m.SupersededBy = &id
+	m.Conflicts, m.DisputedBy = slices.Clone(m.Conflicts), slices.Clone(m.DisputedBy)
+	for _, p := range []**int64{&m.SupersededBy, &m.Disputes} {
+		if *p != nil {
+			id := **p
+			*p = &id
+		}
 	}
 	return m
 }

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -18,35 +19,84 @@ import (
 // few project counts the SessionStart state line shows.
 
 // memoryCols reads a memory with its links: the conflicts are one range of
-// memory_links' primary key, a few microseconds a row.
+// memory_links' primary key, a few microseconds a row. Each link comes as
+// "id:where:created_at", where says how the other memory stands against
+// this one (record.Outranks): f forgotten (or gone), n newer and at least
+// as trusted (it supersedes this one), w newer and less trusted (it
+// disputes this one), b older and more trusted (this one disputes it), o
+// older and no more trusted (this one supersedes it). Trust is compared in
+// SQL, as resupersede compares it, so the two never disagree on a float.
 const memoryCols = `m.id, m.project_path, COALESCE(m.session_id,''), m.kind, m.text, COALESCE(m.ref,''), m.source,
-    m.trust, m.forgotten, m.superseded_by,
-    (SELECT group_concat(l.other_id) FROM memory_links l WHERE l.memory_id = m.id), m.created_at`
+    m.trust, m.forgotten,
+    (SELECT group_concat(l.other_id || ':' || CASE
+        WHEN o.id IS NULL OR o.forgotten <> 0 THEN 'f'
+        WHEN o.created_at > m.created_at OR (o.created_at = m.created_at AND o.id > m.id) THEN
+            CASE WHEN o.trust >= m.trust THEN 'n' ELSE 'w' END
+        WHEN o.trust > m.trust THEN 'b' ELSE 'o' END || ':' || COALESCE(o.created_at, 0))
+     FROM memory_links l LEFT JOIN memories o ON o.id = l.other_id WHERE l.memory_id = m.id), m.created_at`
 
 func scanMemory(row interface{ Scan(...any) error }, extra ...any) (record.MemoryRecord, error) {
 	var m record.MemoryRecord
-	var superseded sql.NullInt64
-	var conflicts sql.NullString
+	var links sql.NullString
 	var created int64
 	dst := append([]any{&m.ID, &m.ProjectPath, &m.SessionID, &m.Kind, &m.Text, &m.Ref, &m.Source,
-		&m.Trust, &m.Forgotten, &superseded, &conflicts, &created}, extra...)
+		&m.Trust, &m.Forgotten, &links, &created}, extra...)
 	if err := row.Scan(dst...); err != nil {
 		return m, err
 	}
-	if superseded.Valid {
-		c := superseded.Int64
-		m.SupersededBy = &c
-	}
-	if conflicts.Valid {
-		for _, f := range strings.Split(conflicts.String, ",") {
-			if id, err := strconv.ParseInt(f, 10, 64); err == nil {
-				m.Conflicts = append(m.Conflicts, id)
-			}
-		}
-		slices.Sort(m.Conflicts)
+	if links.Valid {
+		readLinks(&m, links.String)
 	}
 	m.CreatedAt = time.UnixMilli(created).UTC()
 	return m, nil
+}
+
+// readLinks fills m's Conflicts, SupersededBy, Disputes and DisputedBy
+// from memoryCols' link list. Of several that supersede m (or that m
+// disputes) the newest counts, as in resupersede.
+func readLinks(m *record.MemoryRecord, list string) {
+	type link struct {
+		id, at int64
+		where  byte
+	}
+	var ls []link
+	for _, f := range strings.Split(list, ",") {
+		id, rest, ok1 := strings.Cut(f, ":")
+		where, at, ok2 := strings.Cut(rest, ":")
+		l := link{}
+		var err1, err2 error
+		l.id, err1 = strconv.ParseInt(id, 10, 64)
+		l.at, err2 = strconv.ParseInt(at, 10, 64)
+		if !ok1 || !ok2 || err1 != nil || err2 != nil || len(where) != 1 {
+			continue
+		}
+		l.where = where[0]
+		ls = append(ls, l)
+		m.Conflicts = append(m.Conflicts, l.id)
+	}
+	slices.Sort(m.Conflicts)
+	// Newest first (created_at, then id).
+	slices.SortFunc(ls, func(a, b link) int {
+		if c := cmp.Compare(b.at, a.at); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.id, a.id)
+	})
+	for _, l := range ls {
+		id := l.id
+		switch l.where {
+		case 'n':
+			if m.SupersededBy == nil {
+				m.SupersededBy = &id
+			}
+		case 'b':
+			if m.Disputes == nil {
+				m.Disputes = &id
+			}
+		case 'w':
+			m.DisputedBy = append(m.DisputedBy, id)
+		}
+	}
 }
 
 // queryer is a database or a transaction: the searches below run in
@@ -521,14 +571,14 @@ func (s *Store) SalientCandidates(ctx context.Context, project string, limit int
 	out := make([]record.MemoryHead, 0, min(limit, 64))
 	for rows.Next() {
 		var h record.MemoryHead
-		var superseded sql.NullInt64
+		var outranked sql.NullInt64
 		var created int64
-		if err := rows.Scan(&h.ID, &h.Kind, &h.Trust, &superseded, &created); err != nil {
+		if err := rows.Scan(&h.ID, &h.Kind, &h.Trust, &outranked, &created); err != nil {
 			return nil, classify("list memories", err)
 		}
-		if superseded.Valid {
-			c := superseded.Int64
-			h.SupersededBy = &c
+		if outranked.Valid {
+			c := outranked.Int64
+			h.OutrankedBy = &c
 		}
 		h.CreatedAt = time.UnixMilli(created).UTC()
 		out = append(out, h)
@@ -616,6 +666,20 @@ func (t *Tx) RememberMemory(ctx context.Context, id int64, now time.Time) error 
 	return t.resupersedeLinked(ctx, id)
 }
 
+// RaiseTrust sets a memory's trust to trust when that is higher (a
+// person restating model output), and updates what it outranks and what
+// outranks it.
+func (t *Tx) RaiseTrust(ctx context.Context, id int64, trust float64) error {
+	res, err := t.tx.ExecContext(ctx, "UPDATE memories SET trust = ? WHERE id = ? AND trust < ?", trust, id, trust)
+	if err != nil {
+		return classify("raise memory trust", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return nil
+	}
+	return t.resupersede(ctx, "id = ? OR id IN (SELECT other_id FROM memory_links WHERE memory_id = ?)", id, id)
+}
+
 // UncheckedMemories lists, oldest first, at most limit memories stored
 // without the contradiction check (NewMemory.Checked false: what the hooks
 // write), forgotten or not.
@@ -644,10 +708,8 @@ func (t *Tx) MarkChecked(ctx context.Context, id int64) error {
 
 // LinkConflict records that memories id and other contradict each other
 // (a link in both directions; linking twice changes nothing) and updates
-// which of the two is superseded: the older one, by created_at and then
-// id, points to the newer one unless a still newer contradiction already
-// does.
-// It reports whether the link is new.
+// which of the two recall ranks down (resupersede). It reports whether
+// the link is new.
 func (t *Tx) LinkConflict(ctx context.Context, id, other int64, at time.Time) (bool, error) {
 	if id == other {
 		return false, nil
@@ -665,15 +727,24 @@ INSERT OR IGNORE INTO memory_links (memory_id, other_id, created_at) VALUES (?1,
 	return true, t.resupersede(ctx, "id IN (?, ?)", id, other)
 }
 
-// resupersede recomputes superseded_by for the memories where matches:
-// the newest linked memory, not forgotten, newer than the row.
+// resupersede recomputes superseded_by for the memories where matches: the
+// linked memory, not forgotten, that outranks the row (record.Outranks:
+// trust, then recency). That is the newest one newer and at least as
+// trusted (it supersedes the row), else the newest one older and more
+// trusted (the row disputes it, and it stays current). The column is what
+// outranks a memory, whichever way, so that SessionStart ranks it down from
+// the index alone (0012); a read tells the two apart (memoryCols).
 func (t *Tx) resupersede(ctx context.Context, where string, args ...any) error {
 	_, err := t.tx.ExecContext(ctx, `
-UPDATE memories SET superseded_by = (
-    SELECT o.id FROM memory_links l JOIN memories o ON o.id = l.other_id
-    WHERE l.memory_id = memories.id AND o.forgotten = 0
-      AND (o.created_at > memories.created_at OR (o.created_at = memories.created_at AND o.id > memories.id))
-    ORDER BY o.created_at DESC, o.id DESC LIMIT 1)
+UPDATE memories SET superseded_by = COALESCE(
+    (SELECT o.id FROM memory_links l JOIN memories o ON o.id = l.other_id
+     WHERE l.memory_id = memories.id AND o.forgotten = 0 AND o.trust >= memories.trust
+       AND (o.created_at > memories.created_at OR (o.created_at = memories.created_at AND o.id > memories.id))
+     ORDER BY o.created_at DESC, o.id DESC LIMIT 1),
+    (SELECT o.id FROM memory_links l JOIN memories o ON o.id = l.other_id
+     WHERE l.memory_id = memories.id AND o.forgotten = 0 AND o.trust > memories.trust
+       AND (o.created_at < memories.created_at OR (o.created_at = memories.created_at AND o.id < memories.id))
+     ORDER BY o.created_at DESC, o.id DESC LIMIT 1))
 WHERE `+where, args...)
 	return classify("record superseded memory", err)
 }

@@ -229,6 +229,105 @@ func TestLinkConflictAndReads(t *testing.T) {
 	}
 }
 
+// TestLinkConflictByTrust: of two memories that contradict, the more
+// trusted stands, and of two equally trusted the newer (record.Outranks).
+// A newer, less trusted memory disputes the older one, which stays
+// current; the row's superseded_by (what SessionStart ranks by) names the
+// memory that outranks it either way, as the record's links do.
+func TestLinkConflictByTrust(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	add := func(text string, trust float64, at time.Time) int64 {
+		t.Helper()
+		var id int64
+		if err := s.Tx(ctx, func(tx *Tx) (err error) {
+			id, _, err = tx.AddMemory(ctx, record.NewMemory{ProjectPath: "/a", Kind: record.KindNote, Text: text, Source: "cli",
+				Trust: record.Trust(trust), At: at})
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	link := func(x, y int64) {
+		t.Helper()
+		if err := s.Tx(ctx, func(tx *Tx) error { _, err := tx.LinkConflict(ctx, x, y, t0); return err }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	forget := func(id int64) {
+		t.Helper()
+		if err := s.Tx(ctx, func(tx *Tx) error { return tx.ForgetMemory(ctx, id) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := add("guide length 20 nt (doi:10.1038/nbt.3437)", 0.85, t0)
+	m := add("guide length 17 nt", 0.35, t0.Add(time.Hour))
+	m2 := add("guide length 18 nt", 0.35, t0.Add(90*time.Minute))
+	q := add("guide length 21 nt, measured", 1, t0.Add(2*time.Hour))
+	type where struct {
+		state              string
+		superseded, disput int64 // 0: none
+		disputedBy         []int64
+	}
+	check := func(when string, want map[int64]where) {
+		t.Helper()
+		heads, err := s.SalientCandidates(ctx, "/a", 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		column := map[int64]*int64{}
+		for _, h := range heads {
+			column[h.ID] = h.OutrankedBy
+		}
+		for id, w := range want {
+			r, err := s.Memory(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := where{r.State(), deref(r.SupersededBy), deref(r.Disputes), r.DisputedBy}
+			if !reflect.DeepEqual(got, w) {
+				t.Errorf("%s: M-%d stands %+v, want %+v", when, id, got, w)
+			}
+			if c, ok := column[id]; ok && deref(c) != deref(r.OutrankedBy()) {
+				t.Errorf("%s: M-%d superseded_by %d, its links say %d", when, id, deref(c), deref(r.OutrankedBy()))
+			}
+		}
+	}
+	link(m, p)
+	check("model disputes paper", map[int64]where{
+		p: {record.MemoryDisputed, 0, 0, []int64{m}},
+		m: {record.MemoryDisputing, 0, p, nil},
+	})
+	link(m2, m)
+	link(m2, p)
+	check("newer model output", map[int64]where{
+		p:  {record.MemoryDisputed, 0, 0, []int64{m2, m}},
+		m:  {record.MemorySuperseded, m2, p, nil}, // equal trust: the newer supersedes
+		m2: {record.MemoryDisputing, 0, p, nil},
+	})
+	link(q, p)
+	check("a person's note", map[int64]where{
+		p: {record.MemorySuperseded, q, 0, []int64{m2, m}},
+		q: {record.MemoryDisputed, 0, 0, nil},
+	})
+	forget(q)
+	forget(m2)
+	check("person and newer model output forgotten", map[int64]where{
+		p: {record.MemoryDisputed, 0, 0, []int64{m}},
+		m: {record.MemoryDisputing, 0, p, nil},
+	})
+	forget(p)
+	check("paper forgotten", map[int64]where{m: {record.MemoryDisputed, 0, 0, nil}})
+}
+
+func deref(p *int64) int64 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
 func TestSessionCountsOfClaimsAndGates(t *testing.T) {
 	ctx := context.Background()
 	s := openTest(t)

@@ -57,7 +57,7 @@ func TestSalientCandidates(t *testing.T) {
 	superseded := 0
 	for _, m := range all {
 		if m.Kind != record.KindNarrative {
-			want = append(want, record.MemoryHead{ID: m.ID, Kind: m.Kind, Trust: m.Trust, SupersededBy: m.SupersededBy, CreatedAt: m.CreatedAt})
+			want = append(want, record.MemoryHead{ID: m.ID, Kind: m.Kind, Trust: m.Trust, OutrankedBy: m.OutrankedBy(), CreatedAt: m.CreatedAt})
 			if m.SupersededBy != nil {
 				superseded++
 			}

@@ -215,12 +215,18 @@ FROM gate_checks g WHERE project_path = ? GROUP BY gate_id ORDER BY gate_id`, pr
 	return out, classify(op, rows.Err())
 }
 
+// outrankerOlder finds the memory m.superseded_by names when it is older
+// than m: m disputes it (see Tx.resupersede) rather than being superseded
+// by it.
+const outrankerOlder = "SELECT 1 FROM memories o WHERE o.id = m.superseded_by AND (o.created_at < m.created_at OR (o.created_at = m.created_at AND o.id < m.id))"
+
 // memoryStateSQL is each record.MemoryStates' condition on a memory m, as
 // record.MemoryRecord.State decides it.
 var memoryStateSQL = map[string]string{
 	record.MemoryCurrent:    "m.forgotten = 0 AND m.superseded_by IS NULL AND NOT EXISTS (SELECT 1 FROM memory_links l WHERE l.memory_id = m.id)",
 	record.MemoryDisputed:   "m.forgotten = 0 AND m.superseded_by IS NULL AND EXISTS (SELECT 1 FROM memory_links l WHERE l.memory_id = m.id)",
-	record.MemorySuperseded: "m.forgotten = 0 AND m.superseded_by IS NOT NULL",
+	record.MemoryDisputing:  "m.forgotten = 0 AND m.superseded_by IS NOT NULL AND EXISTS (" + outrankerOlder + ")",
+	record.MemorySuperseded: "m.forgotten = 0 AND m.superseded_by IS NOT NULL AND NOT EXISTS (" + outrankerOlder + ")",
 	record.MemoryForgotten:  "m.forgotten <> 0",
 }
 

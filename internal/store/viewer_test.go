@@ -168,7 +168,20 @@ func TestViewerMemoryPage(t *testing.T) {
 	c := addMem(t, s, "/p", record.KindNote, "GC content explains the error", t0.Add(2*time.Hour))
 	d := addMem(t, s, "/p", record.KindNote, "a note to forget", t0.Add(3*time.Hour))
 	addMem(t, s, "/other", record.KindNote, "another project", t0)
+	var e, f int64 // a paper's decision and model output that disputes it
 	if err := s.Tx(ctx, func(tx *Tx) error {
+		var err error
+		if e, _, err = tx.AddMemory(ctx, record.NewMemory{ProjectPath: "/p", Kind: record.KindDecision, Text: "guide length 20 nt",
+			Source: "cli", Trust: record.Trust(0.85), At: t0.Add(4 * time.Hour)}); err != nil {
+			return err
+		}
+		if f, _, err = tx.AddMemory(ctx, record.NewMemory{ProjectPath: "/p", Kind: record.KindDecision, Text: "guide length 17 nt",
+			Source: "cli", Trust: record.Trust(0.35), At: t0.Add(5 * time.Hour)}); err != nil {
+			return err
+		}
+		if _, err := tx.LinkConflict(ctx, f, e, t0.Add(5*time.Hour)); err != nil { // f disputes e
+			return err
+		}
 		if _, err := tx.LinkConflict(ctx, b, a, t0.Add(time.Hour)); err != nil { // b supersedes a
 			return err
 		}
@@ -196,14 +209,15 @@ func TestViewerMemoryPage(t *testing.T) {
 		q    record.MemoryQuery
 		want []int64
 	}{
-		{record.MemoryQuery{}, []int64{c, b, a}},
+		{record.MemoryQuery{}, []int64{f, e, c, b, a}},
 		{record.MemoryQuery{Kind: record.KindNote}, []int64{c, a}},
 		{record.MemoryQuery{State: record.MemoryCurrent}, []int64{c}},
-		{record.MemoryQuery{State: record.MemoryDisputed}, []int64{b}},
+		{record.MemoryQuery{State: record.MemoryDisputed}, []int64{e, b}},
+		{record.MemoryQuery{State: record.MemoryDisputing}, []int64{f}},
 		{record.MemoryQuery{State: record.MemorySuperseded}, []int64{a}},
 		{record.MemoryQuery{State: record.MemoryForgotten}, []int64{d}},
 		{record.MemoryQuery{BeforeID: c}, []int64{b, a}},
-		{record.MemoryQuery{Limit: 1}, []int64{c}},
+		{record.MemoryQuery{Limit: 1}, []int64{f}},
 	} {
 		if got := ids(c.q); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%+v: %v, want %v", c.q, got, c.want)
@@ -213,7 +227,7 @@ func TestViewerMemoryPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := fmt.Sprint(counts); got != "{[{note 2} {insight 1}] [{current 1} {disputed 1} {superseded 1} {forgotten 1}]}" {
+	if got := fmt.Sprint(counts); got != "{[{decision 2} {note 2} {insight 1}] [{current 1} {disputed 2} {disputing 1} {superseded 1} {forgotten 1}]}" {
 		t.Errorf("counts %s", got)
 	}
 }

@@ -250,8 +250,9 @@ func (f *filled) research(t testing.TB) {
 				return err
 			}
 		}
-		// Memories: a note a newer insight contradicts (superseded, and
-		// the insight disputed), a hypothesis, and a forgotten note.
+		// Memories: a note a newer, less trusted insight contradicts (the
+		// note disputed, the insight disputing it), a hypothesis, a
+		// forgotten note, and a decision a newer one supersedes.
 		var ids []int64
 		for _, m := range []record.NewMemory{
 			{Kind: record.KindNote, Text: "Batch 3 failed QC on the GC-rich guides", Source: "cli"},
@@ -259,6 +260,8 @@ func (f *filled) research(t testing.TB) {
 				Ref: "notes.jsonl:2", Trust: record.Trust(0.5)},
 			{Kind: record.KindHypothesis, Text: "Seed-region <mismatches> drive the off-target rate", Source: "cli"},
 			{Kind: record.KindNote, Text: "a note forgotten since", Source: "cli"},
+			{Kind: record.KindDecision, Text: "Call off-target sites at a 1% read threshold", Source: "cli"},
+			{Kind: record.KindDecision, Text: "Call off-target sites at a 0.1% read threshold", Source: "cli"},
 		} {
 			m.ProjectPath, m.SessionID, m.At = f.proj, researchSession, next()
 			id, _, err := tx.AddMemory(ctx, m)
@@ -268,6 +271,9 @@ func (f *filled) research(t testing.TB) {
 			ids = append(ids, id)
 		}
 		if _, err := tx.LinkConflict(ctx, ids[1], ids[0], at); err != nil {
+			return err
+		}
+		if _, err := tx.LinkConflict(ctx, ids[5], ids[4], at); err != nil {
 			return err
 		}
 		if err := tx.ForgetMemory(ctx, ids[3]); err != nil {

@@ -74,12 +74,14 @@ func newPages(s *Server) (*pages, error) {
 		"num":   intText,
 		"trust": func(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) },
 		"fix":   verdict.AddedFix,
-		// contradicts are the memories m contradicts besides the one
-		// that supersedes it (shown as "by M-n").
+		// contradicts are the memories m contradicts besides those its
+		// state names (the one that supersedes it, the one it disputes,
+		// those that dispute it).
 		"contradicts": func(m record.MemoryRecord) []int64 {
 			var out []int64
 			for _, c := range m.Conflicts {
-				if m.SupersededBy == nil || c != *m.SupersededBy {
+				if (m.SupersededBy == nil || c != *m.SupersededBy) && (m.Disputes == nil || c != *m.Disputes) &&
+					!slices.Contains(m.DisputedBy, c) {
 					out = append(out, c)
 				}
 			}
@@ -259,9 +261,9 @@ type overviewData struct {
 	Decisions    decisionCounts
 	// RecentDecisions are the newest of them.
 	RecentDecisions []record.Decision
-	// MemoryN counts the memories recall searches; Superseded and
-	// Disputed those a contradiction marks.
-	MemoryN, Superseded, Disputed int
+	// MemoryN counts the memories recall searches; Superseded, Disputing
+	// and Disputed those a contradiction marks.
+	MemoryN, Superseded, Disputing, Disputed int
 	// State is .vibe-science/STATE.md (the researcher's and vibe's state
 	// note), cut at maxStateBytes.
 	State string
@@ -338,6 +340,8 @@ func (p *pages) overview(r *http.Request, pg *page) error {
 		switch c.Name {
 		case record.MemorySuperseded:
 			d.Superseded = c.Count
+		case record.MemoryDisputing:
+			d.Disputing = c.Count
 		case record.MemoryDisputed:
 			d.Disputed = c.Count
 		}

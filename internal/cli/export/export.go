@@ -352,7 +352,8 @@ func (r researchRecord) markdown(proj project.Project, now time.Time, db string)
 	} else {
 		b.WriteString("What recall searches, oldest first, but the actions and narratives the spine and the sessions above hold. " +
 			"Trust runs from 0 to 1 and starts at its source's (" + record.TrustScale() + "); " +
-			"a superseded memory is contradicted by a newer one, a disputed one contradicts another.\n\n")
+			"trust settles a contradiction, then recency: a superseded memory is contradicted by a newer one at least as trusted, " +
+			"a disputing one contradicts an older, better-sourced one (which stays current), a disputed one contradicts another and stands.\n\n")
 		mdTable(&b, []string{"memory", "time (UTC)", "kind", "trust", "source", "state", "text"}, len(r.memories), func(i int) []string {
 			m := r.memories[i]
 			source := m.Source
@@ -371,14 +372,24 @@ func memoryState(m record.MemoryRecord) string {
 	switch m.State() {
 	case record.MemorySuperseded:
 		return fmt.Sprintf("superseded by M-%d", *m.SupersededBy)
+	case record.MemoryDisputing:
+		return fmt.Sprintf("disputes M-%d (better sourced, current)", *m.Disputes)
 	case record.MemoryDisputed:
-		ids := make([]string, len(m.Conflicts))
-		for i, c := range m.Conflicts {
-			ids[i] = fmt.Sprintf("M-%d", c)
+		if len(m.DisputedBy) > 0 {
+			return "disputed by " + memoryIDs(m.DisputedBy) + " (newer, less trusted)"
 		}
-		return "disputed by " + strings.Join(ids, ", ")
+		return "disputed by " + memoryIDs(m.Conflicts)
 	}
 	return m.State()
+}
+
+// memoryIDs is "M-1, M-4".
+func memoryIDs(ids []int64) string {
+	out := make([]string, len(ids))
+	for i, c := range ids {
+		out[i] = fmt.Sprintf("M-%d", c)
+	}
+	return strings.Join(out, ", ")
 }
 
 // mdTable writes a Markdown table; cells are made one line and their pipes

@@ -133,10 +133,12 @@ func TestExportResearchRecord(t *testing.T) {
 			"| 2026-03-02 10:30 | sess-aaa | PreToolUse | deny | DQ4 | Write | RQ-001/04-results/FINDINGS.md | 0.86 in FINDINGS.md is not in FINDINGS.json. | Write the number from FINDINGS.json. |\n\n## Reviews",
 		"\n## Memories\n\nWhat recall searches, oldest first, but the actions and narratives the spine and the sessions above hold. " +
 			"Trust runs from 0 to 1 and starts at its source's (code 1.00, person 1.00, paper 0.85, blog 0.50, model 0.35); " +
-			"a superseded memory is contradicted by a newer one, a disputed one contradicts another.\n\n" +
+			"trust settles a contradiction, then recency: a superseded memory is contradicted by a newer one at least as trusted, " +
+			"a disputing one contradicts an older, better-sourced one (which stays current), a disputed one contradicts another and stands.\n\n" +
 			"| memory | time (UTC) | kind | trust | source | state | text |\n|---|---|---|---|---|---|---|\n" +
-			"| M-1 | 2026-03-02 10:30 | note | 1.00 | cli | superseded by M-2 | batch 3 was re-run |\n" +
-			"| M-2 | 2026-03-02 10:31 | insight | 0.50 | import: notes.jsonl:4 | disputed by M-1 | GC \\| content explains the error |\n",
+			// The newer memory is less trusted (0.5): it disputes the older one, which stays current.
+			"| M-1 | 2026-03-02 10:30 | note | 1.00 | cli | disputed by M-2 (newer, less trusted) | batch 3 was re-run |\n" +
+			"| M-2 | 2026-03-02 10:31 | insight | 0.50 | import: notes.jsonl:4 | disputes M-1 (better sourced, current) | GC \\| content explains the error |\n",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("record lacks %q:\n%s", want, md)

@@ -46,6 +46,10 @@ type MemoryAddOptions struct {
 	// blog, model); Trust, when set, overrides its default trust.
 	SourceType string
 	Trust      *float64
+	// InAgent says the command runs inside a Claude Code session
+	// (CLAUDECODE=1): a memory with no --source is then the model's own
+	// output, not a person's note.
+	InAgent bool
 	// Vectors lets conflict detection compare meanings; nil compares words
 	// (LexicalWhy says why, when set).
 	Vectors    recall.Vectors
@@ -68,6 +72,7 @@ func NewCmdMemoryAdd(f *cli.Factory, runF func(*MemoryAddOptions) error) *cobra.
 			if _, ok := record.SourceTrust[opts.SourceType]; opts.SourceType != "" && !ok {
 				return &cli.UsageError{Err: fmt.Errorf("--source must be one of code, paper, person, blog, model, not %q", opts.SourceType)}
 			}
+			opts.InAgent = f.Getenv("CLAUDECODE") == "1"
 			if cmd.Flags().Changed("trust") {
 				if trust < 0 || trust > 1 {
 					return &cli.UsageError{Err: fmt.Errorf("--trust must be between 0 and 1, not %v", trust)}
@@ -86,9 +91,9 @@ func NewCmdMemoryAdd(f *cli.Factory, runF func(*MemoryAddOptions) error) *cobra.
 	cmd.Flags().StringVar(&opts.Kind, "kind", record.KindNote, "kind: "+strings.Join(recall.Kinds, ", "))
 	cmd.Flags().StringVar(&opts.Ref, "ref", "", "where it comes from: a file, claim id, DOI or URL")
 	cmd.Flags().StringVar(&opts.Project, "project", "", "project folder (default: the current one)")
-	cmd.Flags().StringVar(&opts.SourceType, "source", "", "where it comes from, which sets its default trust: code 1, person 1 (the default), paper 0.85, blog 0.5, model 0.35")
+	cmd.Flags().StringVar(&opts.SourceType, "source", "", "where it comes from, which sets its default trust: code 1, person 1 (the default; model inside a Claude Code session), paper 0.85 (0.6 without a DOI, PMID or arXiv id in the text or --ref), blog 0.5, model 0.35")
 	cmd.Flags().Float64Var(&trust, "trust", 0, "trust from 0 to 1 (overrides --source's default; 0 is kept as 0)")
-	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON: {id, conflicts?, supersedes?, superseded_by?}")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON: {id, conflicts?, supersedes?, disputes?, disputed_by?, superseded_by?, raised?}")
 	return cmd
 }
 
@@ -110,8 +115,14 @@ func runMemoryAdd(ctx context.Context, o *MemoryAddOptions) error {
 		watched = &watchedVectors{inner: o.Vectors}
 		vec = watched
 	}
+	sourceType := o.SourceType
+	if sourceType == "" && o.InAgent {
+		sourceType = record.SourceModel
+		fmt.Fprintln(o.IO.ErrOut, "memory add: recorded as model output (trust 0.35), since it runs in a Claude Code session; "+
+			"cite a paper with --source paper --ref DOI, or say --source person for a person's note")
+	}
 	m := record.NewMemory{ProjectPath: pr, Kind: o.Kind, Text: o.Text, Ref: o.Ref, Source: "cli",
-		SourceType: o.SourceType, Trust: o.Trust, At: o.Now()}
+		SourceType: sourceType, Trust: o.Trust, At: o.Now()}
 	a, err := recall.AddMemory(ctx, st, vec, m)
 	if err != nil {
 		return err
@@ -127,31 +138,51 @@ func runMemoryAdd(ctx context.Context, o *MemoryAddOptions) error {
 			ID           int64   `json:"id"`
 			Conflicts    []int64 `json:"conflicts,omitempty"`
 			Supersedes   []int64 `json:"supersedes,omitempty"`
+			Disputes     []int64 `json:"disputes,omitempty"`
+			DisputedBy   []int64 `json:"disputed_by,omitempty"`
 			SupersededBy *int64  `json:"superseded_by,omitempty"`
-		}{a.ID, a.Conflicts, a.Supersedes, a.SupersededBy})
+			Raised       bool    `json:"raised,omitempty"`
+		}{a.ID, a.Conflicts, a.Supersedes, a.Disputes, a.DisputedBy, a.SupersededBy, a.Raised})
 	}
 	fmt.Fprintf(o.IO.Out, "M-%d\n", a.ID)
+	if a.Raised {
+		fmt.Fprintf(o.IO.ErrOut, "M-%d was recorded before with less trust; it now has this one's\n", a.ID)
+	}
 	if len(a.Conflicts) == 0 {
 		return nil
 	}
+	disputes := false
 	for _, c := range a.Conflicts {
 		other, err := st.Memory(ctx, c)
 		if err != nil {
 			return err
 		}
-		verb := "contradicts"
-		if slices.Contains(a.Supersedes, c) {
+		verb, why := "contradicts", ""
+		switch {
+		case slices.Contains(a.Supersedes, c):
 			verb = "supersedes"
+		case slices.Contains(a.Disputes, c):
+			verb, why, disputes = "disputes", fmt.Sprintf("; M-%d is better sourced and stays current", c), true
+		case slices.Contains(a.DisputedBy, c):
+			verb, why, disputes = "is disputed by", fmt.Sprintf("; M-%d is less trusted, and M-%d stays current", c, a.ID), true
 		}
-		fmt.Fprintf(o.IO.ErrOut, "M-%d %s M-%d (%s %s): %s\n", a.ID, verb, other.ID, other.Kind,
-			other.CreatedAt.Format("2006-01-02"), disclosure.Shorten(other.Text, 40))
+		fmt.Fprintf(o.IO.ErrOut, "M-%d %s M-%d (%s %s, trust %s): %s%s\n", a.ID, verb, other.ID, other.Kind,
+			other.CreatedAt.Format("2006-01-02"), trustText(other.Trust), disclosure.Shorten(other.Text, 40), why)
 	}
 	if a.SupersededBy != nil {
 		fmt.Fprintf(o.IO.ErrOut, "M-%d is superseded by the newer M-%d.\n", a.ID, *a.SupersededBy)
 	}
+	if disputes {
+		fmt.Fprintln(o.IO.ErrOut, "Trust settles a contradiction ("+record.TrustScale()+"), then recency: recall ranks the disputing memory down "+
+			"and notes the dispute on the other. Settle it with `vibe memory forget ID` (the wrong one) or by adding the value that holds with --source person.")
+		return nil
+	}
 	fmt.Fprintln(o.IO.ErrOut, "Recall ranks a superseded memory down and points to the newer one; forget the wrong one with `vibe memory forget ID`.")
 	return nil
 }
+
+// trustText is a trust as people read it: 1, 0.85, 0.35.
+func trustText(t float64) string { return strconv.FormatFloat(t, 'f', -1, 64) }
 
 // MemoryImportOptions are the flags of `vibe memory import`.
 type MemoryImportOptions struct {
@@ -318,9 +349,13 @@ type memoryJSON struct {
 	Trust     float64 `json:"trust"`
 	Source    string  `json:"source"`
 	Session   string  `json:"session,omitempty"`
-	// SupersededBy and Conflicts are the memory's links (see `vibe memory
-	// show`); import ignores them.
+	// State, SupersededBy, Disputes, DisputedBy and Conflicts are where
+	// the memory stands and its links (see `vibe memory show`); import
+	// ignores them.
+	State        string  `json:"state"`
 	SupersededBy *int64  `json:"superseded_by,omitempty"`
+	Disputes     *int64  `json:"disputes,omitempty"`
+	DisputedBy   []int64 `json:"disputed_by,omitempty"`
 	Conflicts    []int64 `json:"conflicts,omitempty"`
 	Forgotten    bool    `json:"forgotten,omitempty"`
 }
@@ -328,7 +363,8 @@ type memoryJSON struct {
 func toMemoryJSON(m record.MemoryRecord) memoryJSON {
 	return memoryJSON{ID: m.ID, Project: m.ProjectPath, Kind: m.Kind, Text: m.Text, Ref: m.Ref,
 		CreatedAt: m.CreatedAt.UTC().Format(time.RFC3339Nano), Trust: m.Trust, Source: m.Source, Session: m.SessionID,
-		SupersededBy: m.SupersededBy, Conflicts: m.Conflicts, Forgotten: m.Forgotten}
+		State: m.State(), SupersededBy: m.SupersededBy, Disputes: m.Disputes, DisputedBy: m.DisputedBy, Conflicts: m.Conflicts,
+		Forgotten: m.Forgotten}
 }
 
 func runMemoryExport(ctx context.Context, o *MemoryExportOptions) error {
@@ -408,11 +444,59 @@ func runMemoryForget(ctx context.Context, o *MemoryForgetOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := st.Tx(ctx, func(tx *store.Tx) error { return tx.ForgetMemory(ctx, o.ID) }); err != nil {
+	// What the memory outranked, or disputed, may stand again: say which.
+	var before, after []record.MemoryRecord
+	err = st.Tx(ctx, func(tx *store.Tx) error {
+		m, err := tx.Memory(ctx, o.ID)
+		if err != nil {
+			return err
+		}
+		if before, err = linked(ctx, tx, m.Conflicts); err != nil {
+			return err
+		}
+		if err := tx.ForgetMemory(ctx, o.ID); err != nil {
+			return err
+		}
+		after, err = linked(ctx, tx, m.Conflicts)
+		return err
+	})
+	if err != nil {
 		return err
 	}
 	fmt.Fprintf(o.IO.Out, "M-%d forgotten: recall and session context no longer show it\n", o.ID)
+	for i, b := range before {
+		now := after[i]
+		if b.Forgotten || idOf(b.OutrankedBy()) == idOf(now.OutrankedBy()) {
+			continue
+		}
+		if now.OutrankedBy() == nil {
+			fmt.Fprintf(o.IO.Out, "M-%d now stands (%s): recall no longer ranks it down\n", now.ID, now.State())
+		} else {
+			fmt.Fprintf(o.IO.Out, "M-%d is now %s, below M-%d\n", now.ID, now.State(), *now.OutrankedBy())
+		}
+	}
 	return nil
+}
+
+// idOf is *p, 0 for nil.
+func idOf(p *int64) int64 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+// linked reads the memories of ids in a transaction, in their order.
+func linked(ctx context.Context, tx *store.Tx, ids []int64) ([]record.MemoryRecord, error) {
+	out := make([]record.MemoryRecord, 0, len(ids))
+	for _, id := range ids {
+		m, err := tx.Memory(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, nil
 }
 
 // MemoryShowOptions are the flags of `vibe memory show`.
@@ -476,22 +560,33 @@ func runMemoryShow(ctx context.Context, o *MemoryShowOptions) error {
 	if m.Ref != "" {
 		fmt.Fprintf(w, "ref      %s\n", m.Ref)
 	}
-	if m.SupersededBy != nil {
-		line := fmt.Sprintf("superseded by M-%d (newer, contradicts it)", *m.SupersededBy)
-		if other, err := st.Memory(ctx, *m.SupersededBy); err == nil {
-			line += ": " + disclosure.Shorten(other.Text, 40)
+	fmt.Fprintf(w, "state    %s\n", m.State())
+	shown := map[int64]bool{}
+	link := func(id int64, verb, why string) {
+		shown[id] = true
+		line := fmt.Sprintf("%s M-%d", verb, id)
+		if why != "" {
+			why += "; "
+		}
+		if other, err := st.Memory(ctx, id); err == nil {
+			line += fmt.Sprintf(" (%s%s, trust %s): %s", why, other.CreatedAt.UTC().Format("2006-01-02"), trustText(other.Trust),
+				disclosure.Shorten(other.Text, 40))
 		}
 		fmt.Fprintln(w, line)
 	}
+	if m.SupersededBy != nil {
+		link(*m.SupersededBy, "superseded by", "newer, at least as trusted")
+	}
+	if m.Disputes != nil {
+		link(*m.Disputes, "disputes", "older, better sourced: it stays current")
+	}
+	for _, c := range m.DisputedBy {
+		link(c, "disputed by", "newer, less trusted: this one stays current")
+	}
 	for _, c := range m.Conflicts {
-		if m.SupersededBy != nil && c == *m.SupersededBy {
-			continue
+		if !shown[c] {
+			link(c, "contradicts", "")
 		}
-		line := fmt.Sprintf("contradicts M-%d", c)
-		if other, err := st.Memory(ctx, c); err == nil {
-			line += ": " + disclosure.Shorten(other.Text, 40)
-		}
-		fmt.Fprintln(w, line)
 	}
 	fmt.Fprintf(w, "\n%s\n", m.Text)
 	return nil

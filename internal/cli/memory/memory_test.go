@@ -138,7 +138,7 @@ func TestRunMemoryAddForgetShow(t *testing.T) {
 	}
 	run(&MemoryAddOptions{Text: "The effect of GC content on off-target count is not significant at all", Kind: "claim_event"})
 	// Same time: the later id is the newer memory.
-	wantErr := "M-3 supersedes M-1 (claim_event 2026-11-01): The effect of GC content on off-target count is significant\n" +
+	wantErr := "M-3 supersedes M-1 (claim_event 2026-11-01, trust 1): The effect of GC content on off-target count is significant\n" +
 		"Recall ranks a superseded memory down and points to the newer one; forget the wrong one with `vibe memory forget ID`.\n"
 	if out.String() != "M-3\n" || errOut.String() != wantErr {
 		t.Errorf("add conflict: %q\n%q", out, errOut)
@@ -148,9 +148,9 @@ func TestRunMemoryAddForgetShow(t *testing.T) {
 	if err := runMemoryShow(ctx, &MemoryShowOptions{IO: f.IO, Store: f.Store, ID: 1}); err != nil {
 		t.Fatal(err)
 	}
-	want := "M-1  claim_event\nproject  " + root + "\ncreated  2026-11-01 09:00 UTC\nsource   cli\ntrust    1\nref      ledger#C-4\n" +
-		"superseded by M-3 (newer, contradicts it): The effect of GC content on off-target count is not significant at all\n" +
-		"contradicts M-2: The effect of GC content on off-target count is not significant\n\n" +
+	want := "M-1  claim_event\nproject  " + root + "\ncreated  2026-11-01 09:00 UTC\nsource   cli\ntrust    1\nref      ledger#C-4\nstate    superseded\n" +
+		"superseded by M-3 (newer, at least as trusted; 2026-11-01, trust 1): The effect of GC content on off-target count is not significant at all\n" +
+		"contradicts M-2 (2026-11-01, trust 1): The effect of GC content on off-target count is not significant\n\n" +
 		"The effect of GC content on off-target count is significant\n"
 	if out.String() != want {
 		t.Errorf("show:\n%s\nwant\n%s", out, want)
@@ -176,6 +176,7 @@ func TestRunMemoryAddForgetShow(t *testing.T) {
   "created_at": "2026-11-01T09:00:00Z",
   "trust": 1,
   "source": "cli",
+  "state": "forgotten",
   "superseded_by": 3,
   "conflicts": [
     2,
@@ -247,9 +248,9 @@ func TestRunMemoryImportExport(t *testing.T) {
 	if err := runMemoryExport(ctx, &MemoryExportOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Project: root}); err != nil {
 		t.Fatal(err)
 	}
-	want := fmt.Sprintf(`{"id":2,"project":%[1]q,"kind":"note","text":"SoupX on every sample","created_at":"2026-05-01T01:46:40Z","trust":1,"source":"import"}
-{"id":1,"project":%[1]q,"kind":"decision","text":"Harmony theta 3 fixed the batch split","ref":"DESIGN.md#harmony","created_at":"2026-05-01T10:00:00Z","trust":1,"source":"import"}
-{"id":3,"project":%[1]q,"kind":"note","text":"third note","created_at":"2026-11-01T09:00:00Z","trust":1,"source":"import"}
+	want := fmt.Sprintf(`{"id":2,"project":%[1]q,"kind":"note","text":"SoupX on every sample","created_at":"2026-05-01T01:46:40Z","trust":1,"source":"import","state":"current"}
+{"id":1,"project":%[1]q,"kind":"decision","text":"Harmony theta 3 fixed the batch split","ref":"DESIGN.md#harmony","created_at":"2026-05-01T10:00:00Z","trust":1,"source":"import","state":"current"}
+{"id":3,"project":%[1]q,"kind":"note","text":"third note","created_at":"2026-11-01T09:00:00Z","trust":1,"source":"import","state":"current"}
 `, root)
 	if out.String() != want {
 		t.Errorf("export:\n%s\nwant\n%s", out, want)

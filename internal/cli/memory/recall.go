@@ -12,8 +12,10 @@ import (
 
 	"github.com/vibe-science/vibe/internal/cli"
 	"github.com/vibe-science/vibe/internal/config"
+	"github.com/vibe-science/vibe/internal/disclosure"
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/recall"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -89,7 +91,7 @@ func NewCmdRecall(f *cli.Factory, runF func(*RecallOptions) error) *cobra.Comman
 	cmd.Flags().StringVar(&opts.Since, "since", "", "only memories from this long ago on (7d, 2w, 36h) or since a date (2026-11-01)")
 	cmd.Flags().StringVar(&opts.Session, "session", "", "only memories recorded in this session (its id, as vibe sessions list shows it)")
 	cmd.Flags().BoolVar(&opts.All, "all", false, "search the memories of every project (lexical only)")
-	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON: [{id, ref, kind, text, score, sources, created_at, project, superseded_by?, conflicts?}]")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON: [{id, ref, kind, text, score, sources, created_at, project, superseded_by?, disputes?, disputed_by?, conflicts?}]")
 	return cmd
 }
 
@@ -124,7 +126,12 @@ type recallJSON struct {
 	CreatedAt    string   `json:"created_at"`
 	Project      string   `json:"project"`
 	SupersededBy *int64   `json:"superseded_by,omitempty"`
-	Conflicts    []int64  `json:"conflicts,omitempty"`
+	// Disputes is the older, better-sourced memory the hit disputes (it
+	// stays current); DisputedBy the newer, less trusted ones that
+	// dispute the hit, newest first.
+	Disputes   *int64  `json:"disputes,omitempty"`
+	DisputedBy []int64 `json:"disputed_by,omitempty"`
+	Conflicts  []int64 `json:"conflicts,omitempty"`
 }
 
 func runRecall(ctx context.Context, o *RecallOptions) error {
@@ -159,7 +166,7 @@ func runRecall(ctx context.Context, o *RecallOptions) error {
 		for _, h := range res.Hits {
 			out = append(out, recallJSON{ID: h.ID, Ref: h.Ref, Kind: h.Kind, Text: h.Text,
 				Score: math.Round(h.Score*1e6) / 1e6, Sources: h.Sources, CreatedAt: h.CreatedAt.UTC().Format(time.RFC3339),
-				Project: h.ProjectPath, SupersededBy: h.SupersededBy, Conflicts: h.Conflicts})
+				Project: h.ProjectPath, SupersededBy: h.SupersededBy, Disputes: h.Disputes, DisputedBy: h.DisputedBy, Conflicts: h.Conflicts})
 		}
 		return cli.WriteJSON(o.IO.Out, out)
 	}
@@ -186,10 +193,21 @@ func runRecall(ctx context.Context, o *RecallOptions) error {
 		if h.SupersededBy != nil {
 			fmt.Fprintf(w, "  superseded by [M-%d]", *h.SupersededBy)
 		}
+		if h.Disputes != nil {
+			fmt.Fprintf(w, "  disputes the better-sourced [M-%d]", *h.Disputes)
+		}
 		if len(h.Conflicts) > 0 {
 			fmt.Fprintf(w, "  contradicts %s", memoryRefs(h.Conflicts))
 		}
 		fmt.Fprintf(w, "\n%s\n", h.Text)
+		if d := h.Dispute; d != nil {
+			more := ""
+			if n := len(h.DisputedBy) - 1; n > 0 {
+				more = fmt.Sprintf(" (and %d more)", n)
+			}
+			fmt.Fprintf(w, "disputed by [M-%d], a %s memory of %s%s: %s\n", d.ID, record.TrustLabel(d.Trust),
+				d.CreatedAt.UTC().Format("2006-01-02"), more, disclosure.Shorten(strings.Join(strings.Fields(d.Text), " "), 40))
+		}
 	}
 	return nil
 }
