@@ -9,16 +9,16 @@ const LiteratureUncounted = "UNCOUNTED"
 
 // LiteratureSearch is one detected literature search.
 type LiteratureSearch struct {
-	ID           int64
-	SessionID    string
-	ProjectPath  string
-	Query        string
-	Sources      []string // registry ids or publisher hosts
-	KeyPapers    []string // DOIs, PMIDs, arXiv ids
+	ID          int64
+	SessionID   string
+	ProjectPath string
+	Query       string
+	Sources     []string // registry ids or publisher hosts
+	KeyPapers   []string // DOIs, PMIDs, arXiv ids
 	// Retrieved are every paper id the call retrieved (its results, a
 	// fetched page, a literature tool's output; never its query), for the
 	// citation audit: stored one row each, not in KeyPapers' capped list.
-	Retrieved []string `json:",omitempty"`
+	Retrieved    []string `json:",omitempty"`
 	ResultsCount *int
 	Layer        string // WEBSEARCH, WEBFETCH, MCP, SKILL, RAG, MANUAL
 	GateContext  string
