@@ -81,3 +81,9 @@ func TestStatusOf(t *testing.T) {
 		}
 	}
 }
+
+func TestAWrongClockDoesNotInvalidateArXivIDs(t *testing.T) {
+	if p := Check("arXiv:1706.03762", time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC)); !p.OK() {
+		t.Errorf("a clock in 2001 made arXiv:1706.03762 impossible: %q", p.Reason)
+	}
+}
