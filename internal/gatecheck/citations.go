@@ -107,4 +107,3 @@ func (r *repo) citationItems(now time.Time) []Item {
 	}
 	return items
 }
-
