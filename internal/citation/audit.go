@@ -166,3 +166,13 @@ func CitedIDs(files []File) []string {
 	}
 	return IDsOf(all)
 }
+
+// AuditWith audits files with sources, which looks up what retrieved the
+// ids they cite (store.PaperSources for one project).
+func AuditWith(files []File, sources func(ids []string) (map[string][]record.PaperSource, error), now time.Time) ([]Entry, error) {
+	from, err := sources(CitedIDs(files))
+	if err != nil {
+		return nil, err
+	}
+	return Audit(files, from, now), nil
+}
