@@ -24,7 +24,9 @@ var t0 = time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)
 func TestNewCmdCitationsFlags(t *testing.T) {
 	f, _, _ := clitest.New(t, clitest.Options{})
 	clitest.Flags(t, func(runF func(*CitationsOptions) error) *cobra.Command { return NewCmdCitations(f, runF) },
-		func(o *CitationsOptions) { o.IO, o.Store, o.FindProject, o.Now, o.Getenv = cli.IO{}, nil, nil, nil, nil },
+		func(o *CitationsOptions) {
+			o.IO, o.Store, o.FindProject, o.Now, o.Getenv = cli.IO{}, nil, nil, nil, nil
+		},
 		[]clitest.FlagCase[CitationsOptions]{
 			{Argv: nil, Want: CitationsOptions{Timeout: 10 * time.Second}},
 			{Argv: []string{"--json", "--online", "--timeout", "3s", "--refresh", "--project", "/p"},
