@@ -174,9 +174,9 @@ func runCitations(ctx context.Context, o *CitationsOptions) error {
 	}
 	counts := map[string]int{}
 	rows := make([][]string, 0, len(out))
-	for _, c := range out {
+	for i, c := range out {
 		counts[c.Status]++
-		row := []string{c.Status, c.Display, places(c.Cited), fromText(c)}
+		row := []string{c.Status, c.Display, Places(c.Cited), Source(entries[i])}
 		if o.Online {
 			row = append(row, onlineText(c.Online))
 		}
@@ -249,8 +249,9 @@ func citingText(files []citation.File, e citation.Entry) []string {
 	return out
 }
 
-// places is where an id is cited: file:line, the first three, then a count.
-func places(ws []citation.Where) string {
+// Places is where an id is cited: file:line, the first three, then a
+// count (the listing, the viewer and RECORD.md say it alike).
+func Places(ws []citation.Where) string {
 	var parts []string
 	for i, w := range ws {
 		if i == 3 {
@@ -262,15 +263,16 @@ func places(ws []citation.Where) string {
 	return strings.Join(parts, ", ")
 }
 
-// fromText says what retrieved an id, or why it is not vouched for.
-func fromText(c CitationJSON) string {
-	if len(c.From) == 0 {
-		if c.Problem != "" {
-			return "cannot exist: " + c.Problem
+// Source says what retrieved an id (the first record, and how many more),
+// or why it cannot exist, or "-".
+func Source(e citation.Entry) string {
+	if e.Status == citation.StatusInvalid || len(e.From) == 0 {
+		if e.Problem.Reason != "" {
+			return "cannot exist: " + e.Problem.Reason
 		}
 		return "-"
 	}
-	s := c.From[0]
+	s := e.From[0]
 	var t string
 	if s.Layer == record.PaperAdded {
 		t = "added by the researcher"
@@ -278,10 +280,10 @@ func fromText(c CitationJSON) string {
 			t += ": " + s.Title
 		}
 	} else {
-		t = fmt.Sprintf("search %d (%s %q, session %s)", s.SearchID, s.Layer, s.Query, cli.ShortID(s.Session))
+		t = fmt.Sprintf("search %d (%s %q, session %s)", s.SearchID, s.Layer, s.Query, cli.ShortID(s.SessionID))
 	}
-	if len(c.From) > 1 {
-		t += fmt.Sprintf(" and %d more", len(c.From)-1)
+	if len(e.From) > 1 {
+		t += fmt.Sprintf(" and %d more", len(e.From)-1)
 	}
 	return t
 }
