@@ -23,6 +23,9 @@ const (
 	CitingDirection = "direction"
 )
 
+// textExts are the note formats findings are written in.
+var textExts = map[string]bool{".md": true, ".markdown": true, ".txt": true}
+
 // CitingFiles returns the research files of the project at root that cite
 // papers, walked as `vibe gate check` walks (research.Walk): the claim
 // ledgers, the reviews under 05-reviewer2/, the findings files (recognised
@@ -60,7 +63,9 @@ func (r *repo) citingFiles() []citation.File {
 			kind = CitingLedger
 		case strings.Contains("/"+rel, "/"+reviewDir+"/"):
 			kind = CitingReview
-		case r.kind(f).Kind == research.KindFindings || strings.Contains(base, "findings") && (ext == ".md" || ext == ".txt"):
+		case textExts[ext] && (strings.Contains(base, "findings") || r.kind(f).Kind == research.KindFindings):
+			// Only notes are read: recognising every table of the
+			// project would read the head of each.
 			kind = CitingFindings
 		case directionExts[ext]:
 			kind = CitingDirection

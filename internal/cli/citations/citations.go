@@ -176,7 +176,7 @@ func runCitations(ctx context.Context, o *CitationsOptions) error {
 	rows := make([][]string, 0, len(out))
 	for i, c := range out {
 		counts[c.Status]++
-		row := []string{c.Status, c.Display, Places(c.Cited), Source(entries[i])}
+		row := []string{c.Status, c.Display, citation.Places(c.Cited), entries[i].Source()}
 		if o.Online {
 			row = append(row, onlineText(c.Online))
 		}
@@ -247,45 +247,6 @@ func citingText(files []citation.File, e citation.Entry) []string {
 		}
 	}
 	return out
-}
-
-// Places is where an id is cited: file:line, the first three, then a
-// count (the listing, the viewer and RECORD.md say it alike).
-func Places(ws []citation.Where) string {
-	var parts []string
-	for i, w := range ws {
-		if i == 3 {
-			parts = append(parts, fmt.Sprintf("and %d more", len(ws)-3))
-			break
-		}
-		parts = append(parts, fmt.Sprintf("%s:%d", w.File, w.Line))
-	}
-	return strings.Join(parts, ", ")
-}
-
-// Source says what retrieved an id (the first record, and how many more),
-// or why it cannot exist, or "-".
-func Source(e citation.Entry) string {
-	if e.Status == citation.StatusInvalid || len(e.From) == 0 {
-		if e.Problem.Reason != "" {
-			return "cannot exist: " + e.Problem.Reason
-		}
-		return "-"
-	}
-	s := e.From[0]
-	var t string
-	if s.Layer == record.PaperAdded {
-		t = "added by the researcher"
-		if s.Title != "" {
-			t += ": " + s.Title
-		}
-	} else {
-		t = fmt.Sprintf("search %d (%s %q, session %s)", s.SearchID, s.Layer, s.Query, cli.ShortID(s.SessionID))
-	}
-	if len(e.From) > 1 {
-		t += fmt.Sprintf(" and %d more", len(e.From)-1)
-	}
-	return t
 }
 
 func onlineText(j *OnlineJSON) string {

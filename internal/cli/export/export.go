@@ -282,7 +282,7 @@ func (r researchRecord) markdown(proj project.Project, now time.Time, db string)
 			"`vibe citations` lists them too.\n\n")
 		mdTable(&b, []string{"status", "id", "cited in", "retrieved by"}, len(r.citations), func(i int) []string {
 			e := r.citations[i]
-			return []string{e.Status, citation.Display(e.ID), citations.Places(e.Cited), citations.Source(e)}
+			return []string{e.Status, citation.Display(e.ID), citation.Places(e.Cited), e.Source()}
 		})
 	}
 
