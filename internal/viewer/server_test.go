@@ -71,7 +71,7 @@ func TestPagesRender(t *testing.T) {
 		{"/literature", []string{"seed region mismatch specificity", "pubmed", "10.1038/nbt.2647",
 			`<h2 id="citations">Citations</h2>`, "1 retrieved, 0 unretrieved, 1 invalid",
 			`<tr><td><span class="status c-invalid">invalid</span></td><td><code>doi:10.9999/fabricated.2021.001</code></td><td class="path">.vibe-science/RQ-001/04-results/FINDINGS.md:3</td>`,
-			`<td><code>doi:10.1038/nbt.2647</code></td><td class="path">.vibe-science/RQ-001/04-results/FINDINGS.md:3</td><td>search 1 (MCP &#34;seed region mismatch specificity&#34;, session 5c1e7a00)</td>`}},
+			`<td><code>doi:10.1038/nbt.2647</code></td><td class="path">.vibe-science/RQ-001/04-results/FINDINGS.md:3</td><td>search 2 (MCP &#34;seed region mismatch specificity&#34;, session 5c1e7a00)</td>`}},
 		{"/seeds", []string{"SEED-20261120-001", "Why do guides with &lt;3 mismatches cluster?"}},
 		{"/", []string{"4</span> decisions: 2 denied or blocked, 1 asked, 1 warned", "7</span> memories: 1 superseded, 1 disputing, 2 disputed",
 			"<h2>Recent decisions</h2>\n<table class=\"decisions\">", "pip install numpy"}},
