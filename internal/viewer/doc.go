@@ -2,9 +2,8 @@
 // recorded for one project (overview, sessions with their spine and
 // decisions, claims with their history and evidence graph, gate history,
 // calibration, literature with the citation audit, seeds, what the hooks
-// denied, blocked, asked and
-// warned, and the memories recall searches, with their kind, trust, source
-// and state), with its plots drawn as SVG on the server. It must not write: it
+// denied, blocked, asked and warned, and the memories recall searches, with
+// their kind, trust, source and state), with its plots drawn as SVG on the server. It must not write: it
 // reads the database through the Reads interface it declares (store.go; a
 // store opened read-only is passed in, and the package never imports store)
 // and the project's ledger, review, findings and direction files, and it has
