@@ -5,10 +5,10 @@
 // a warning after cycles without one). It reads embedded files only and
 // imports record for the row type Search.Record builds (not store) and
 // citation for the paper ids (one scanner for the detector and the
-// citation audit); it must
-// not open the database, touch the project's files, exec programs or reach
-// the network, because Detect runs on every PostToolUse. Recording a
-// search and deciding a hook's reply belong to the callers.
+// citation audit); it must not open the database, touch the project's
+// files, exec programs or reach the network, because Detect runs on every
+// PostToolUse. Recording a search and deciding a hook's reply belong to
+// the callers.
 //
 // # What counts as a search
 //
