@@ -1,6 +1,7 @@
 package handler_test
 
 import (
+	"context"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -76,6 +77,20 @@ func TestHallucinatedReferenceIsFlagged(t *testing.T) {
 	}
 	if post := r.writeAs("", ".vibe-science/RQ-001/04-results/FINDINGS.md", citingFindings+"\nRead once more.\n"); strings.Contains(post, "cannot vouch") {
 		t.Errorf("the same id in the same file was warned about twice in a session: %s", post)
+	}
+
+	// A script appending a citation is judged on disk as a Write is.
+	_, post = r.bash(`printf 'Calibration follows arXiv:2101.00001.\n' >> .vibe-science/RQ-001/04-results/FINDINGS.md`)
+	if !strings.Contains(post, "arXiv:2101.00001 (line 10) was retrieved by no literature search vibe recorded in this project") ||
+		strings.Contains(post, "10.9999") || strings.Contains(post, `"block"`) {
+		t.Errorf("a script citing an unretrieved arXiv id: want a warning naming only it: %s", post)
+	}
+	// A fetch that failed (the 404 of an invented DOI) retrieved nothing.
+	r.hook(handler.PostToolUse, map[string]any{"hook_event_name": "PostToolUseFailure", "tool_name": "WebFetch", "tool_use_id": "toolu_fetch",
+		"tool_input": map[string]any{"url": "https://doi.org/10.1038/s41586-099-0000-1", "prompt": "title"}, "error": "Request failed with status code 404"})
+	got, err := r.store().Retrieved(context.Background(), r.root, []string{"10.1038/s41586-099-0000-1", "10.1038/nbt.3117"})
+	if err != nil || len(got) != 1 || !got["10.1038/nbt.3117"] {
+		t.Errorf("retrieved after a failed fetch: %v %v", got, err)
 	}
 
 	r.pass("C-001", "DQ4", "DC0", "DQ1", "D1")
