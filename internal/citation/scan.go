@@ -38,7 +38,7 @@ func Scan(b []byte, fn func(id string, from, to int) bool) {
 				id, next = arxivAt(b, i)
 			}
 		case 'i', 'I':
-			if boundaryBefore(b, i) {
+			if i+1 < len(b) && b[i+1]|0x20 == 's' && boundaryBefore(b, i) {
 				id, next = isbnAt(b, i)
 			}
 		}

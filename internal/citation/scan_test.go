@@ -110,3 +110,21 @@ func TestMarkdownEmphasisIsNotPartOfADOI(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// BenchmarkScan1MB scans a megabyte of tool output with a few ids, the
+// worst a hook's detector reads.
+func BenchmarkScan1MB(b *testing.B) {
+	var sb strings.Builder
+	for sb.Len() < 1<<20 {
+		sb.WriteString("Reads 1,234 (10.2%) at position 10.5/12; PMID-like text pmid and arXiv mentions; isbn-ish 978 numbers. ")
+		if sb.Len()%50000 < 120 {
+			sb.WriteString("doi:10.1038/nbt.3117 PMID: 25513782 arXiv:1706.03762 ISBN 978-0-262-03384-8 ")
+		}
+	}
+	buf := []byte(sb.String())
+	b.SetBytes(int64(len(buf)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		IDs(buf, 500)
+	}
+}
