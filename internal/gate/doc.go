@@ -44,8 +44,9 @@
 //
 // These are not reported values and are skipped:
 //   - fenced code blocks, inline code, HTML comments and YAML front matter;
-//   - URLs, DOIs, doi:/arXiv:/PMID:/PMCID:/ISBN:/ISSN:/ORCID: identifiers,
-//     Markdown link texts and targets, footnote references [^1], HTML tags,
+//   - URLs, DOIs, doi:/arXiv:/PMID:/PMCID:/ISBN:/ISSN:/ORCID: identifiers
+//     (every paper id the citation audit reads, ISBN-13: 978-0-262-03384-8
+//     and its grouped digits included), Markdown link texts and targets, footnote references [^1], HTML tags,
 //     and bracketed integer citations [3], [4, 7–9] (a bracketed interval
 //     with decimals, [0.88, 0.94], is checked);
 //   - identifiers: digits glued to a letter or '#' on their left (C001, R2,

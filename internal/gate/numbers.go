@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/vibe-science/vibe/internal/citation"
 	"github.com/vibe-science/vibe/internal/markdown"
 )
 
@@ -161,6 +162,12 @@ func (st *scanState) scanLine(x *extraction, lineNo int, raw []byte) {
 	}
 
 	maskStructure(buf)
+	// A paper id is a locator, never a value: the citation audit's own
+	// reading of ids says where one is (ISBN-13: 978-…, PMCID: PMC…).
+	citation.Scan(buf, func(_ string, from, to int) bool {
+		blank(buf, from, to)
+		return true
+	})
 	st.lower = asciiLowerInto(st.lower[:0], buf)
 	maskSpans(buf, st.lower)
 	scanNumbers(x, lineNo, raw, buf, exempt)

@@ -60,6 +60,7 @@ func TestExtractNumbers(t *testing.T) {
 		{"interval in brackets is checked", "AUC 0.91 [0.88, 0.94]", []string{"0.91", "0.88", "0.94"}, 0},
 		{"footnote", "a claim[^12] with 0.4", []string{"0.4"}, 0},
 		{"urls and dois", "https://x.org/a/12 www.site.com/3 doi:10.1/55 10.1038/nbt.3117 arXiv:2101.00001 PMID: 12345678", []string{}, 0},
+		{"the citation audit's ids", "ISBN-13: 978-0-262-03384-8, ISBN-10 0-262-03384-4, ISBN 0 262 03384 4, PMCID: PMC4320685, PMC4320685 and 7", []string{"7"}, 0},
 		{"html tag", `<img width="300"> 6`, []string{"6"}, 0},
 		{"derived after number", "a drop of 0.12 (derived).", []string{}, 1},
 		{"derived after percent and unit", "fell 12.5% (derived) and 4.2 dB (derived)", []string{}, 2},

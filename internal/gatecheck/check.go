@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/vibe-science/vibe/internal/gate"
 )
@@ -14,6 +15,9 @@ type Options struct {
 	// Domain replaces the project's domain config; nil reads
 	// .vibe-science/domain-config.json (the generic domain without one).
 	Domain *gate.Domain
+	// Now is the clock of the citation rule (a PubMed id above those
+	// assigned by now, an arXiv month after now); zero skips the rule.
+	Now time.Time
 }
 
 // Artifact names where the schema-validated gates' artifacts live inside a
@@ -81,6 +85,9 @@ func Check(root string, opt Options) (Report, error) {
 	}
 	rep.Items = append(rep.Items, r.ledgerItems()...)
 	rep.Items = append(rep.Items, r.directionItems()...)
+	if !opt.Now.IsZero() {
+		rep.Items = append(rep.Items, r.citationItems(opt.Now)...)
+	}
 	rep.Items = append(rep.Items, r.dataItems()...)
 	rep.Items = append(rep.Items, r.artifactItems()...)
 	rep.finish()

@@ -159,7 +159,11 @@ var gateCheckCases = []struct {
 	{name: "schema-invalid-b0", errors: []string{"B0"}},
 	{name: "domain-config-unknown-key", errors: []string{RuleDomainConfig}},
 	{name: "evidence-missing", warnings: []string{RuleLedger}},
+	{name: "citation-cannot-exist", warnings: []string{RuleCitation}},
 }
+
+// checkClock is the clock of the citation rule in the fixture states.
+var checkClock = time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
 
 func TestGateCheckFixtureStates(t *testing.T) {
 	for _, tc := range gateCheckCases {
@@ -168,7 +172,7 @@ func TestGateCheckFixtureStates(t *testing.T) {
 			if fault == "clean" {
 				fault = ""
 			}
-			rep, err := Check(fixture(t, fault), Options{})
+			rep, err := Check(fixture(t, fault), Options{Now: checkClock})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -113,7 +113,7 @@ const (
 // schema-validated artifacts in the registry's order.
 var ruleOrder = []string{
 	RuleDomainConfig, RuleLedger, RulePromotion, RuleReview, RuleCircular,
-	"L-1", "DQ4", "DQ1", "DD0", "DQ2", "DQ3", "DC0",
+	"L-1", RuleCitation, "DQ4", "DQ1", "DD0", "DQ2", "DQ3", "DC0",
 	"B0", "L0", "L2", "D1", "D2", "S4", "S5", "V0", "J0",
 }
 
@@ -126,6 +126,8 @@ var ledgerRules = map[string]Rule{
 		"A PROMOTED or VERIFIED claim has, in the repository, the artifacts of every gate its tier requires and of D1, each of those gates passes when recomputed now, and a Reviewer 2 report cites it."},
 	RuleReview: {RuleReview, "Claims are reviewed (LAW 4)",
 		"A PROVISIONAL claim is cited by at least one Reviewer 2 report under 05-reviewer2/ (a promoted one, by claim-promotion)."},
+	RuleCitation: {RuleCitation, "Cited papers can exist",
+		"Every DOI, PMID, PMCID, arXiv id and ISBN that findings, the claim ledger, reviews and directions cite can exist: a valid check digit and month, no test or placeholder DOI prefix, no PubMed id above those assigned. Which papers a session retrieved only the hooks know."},
 	RuleCircular: {RuleCircular, "No circular support (D1)",
 		"No claim rests, through its evidence, dependencies and the reviews that cite it, on itself."},
 }

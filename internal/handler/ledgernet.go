@@ -57,7 +57,7 @@ func (n *ledgerNet) veto(ctx context.Context) func(rel string, content func() (o
 		if derr != nil {
 			d, _ = gate.ShippedDomain(gate.GenericDomain)
 		}
-		vs := ledgerJudge(ctx, n.proj, d, st).Check(ctx, rel, old, cur)
+		vs := ledgerJudge(ctx, n.proj, d, st, n.env.Now()).Check(ctx, rel, old, cur)
 		var blocks, warns []verdict.Verdict
 		for _, v := range vs {
 			if v.Result.Blocks() {

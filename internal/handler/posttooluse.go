@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/calibrate"
+	"github.com/vibe-science/vibe/internal/citation"
 	"github.com/vibe-science/vibe/internal/claim"
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/hook"
@@ -179,6 +180,9 @@ func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (h
 	var lit *record.LiteratureSearch
 	if s, ok := literature.Detect(ev.ToolName, ev.ToolInput, ev.ToolResponse); ok {
 		l := s.Record(ev.SessionID, proj.Root, ev.ToolUseID, now)
+		if ev.HookEventName == hook.PostToolUseFailure {
+			l.Retrieved = nil // a fetch that failed (a 404 of an invented DOI) retrieved nothing
+		}
 		lit = &l
 	}
 	// Protected files changed without an allowed write are restored first,
@@ -196,13 +200,17 @@ func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (h
 	call.addChanged(net.changed)
 	rests := net.resting(ev.ToolName)
 	// What is judged on disk needs no database: the restored files, a
-	// write the role may not make, the gates of the changed artifacts.
+	// write the role may not make, the gates of the changed artifacts, the
+	// citations of the research files it changed (with the database, also
+	// against what the project retrieved).
+	var cites cited
 	onDisk := func(g gated, st *store.Store) []verdict.Verdict {
 		vs := append([]verdict.Verdict(nil), restored...)
 		vs = append(vs, notRestored(protectedChanges(env, ev, call), restored)...)
 		vs = append(vs, rests...)
 		vs = append(vs, g.verdicts(ev)...)
-		return append(vs, g.direction...)
+		vs = append(vs, g.direction...)
+		return append(vs, cites.verdicts...)
 	}
 	st, err := env.Store(ctx)
 	if err != nil {
@@ -214,10 +222,12 @@ func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (h
 		}
 		g := gateArtifacts(ctx, env, nil, ev, call, now)
 		g.directionNet(ctx, env, nil, ev, proj, lit != nil)
+		cites = citationsWritten(ctx, env, nil, ev, call, g, restored, now)
 		return hookrun.Outcome{Verdicts: onDisk(g, nil)}, nil
 	}
 	g := gateArtifacts(ctx, env, st, ev, call, now)
 	g.directionNet(ctx, env, st, ev, proj, lit != nil)
+	cites = citationsWritten(ctx, env, st, ev, call, g, restored, now)
 	call.Entry.GateResult = string(g.worst)
 	calls, brief, perr := st.PostToolProbe(ctx, ev.SessionID, proj.Root)
 	if perr != nil {
@@ -258,6 +268,9 @@ func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (h
 			if err != nil {
 				return err
 			}
+			if err := tx.AddNotices(ctx, ev.SessionID, proj.Root, citation.CheckCitation, cites.said, now); err != nil {
+				return err
+			}
 			return g.record(ctx, tx, ev, proj, now)
 		})
 	}
@@ -273,8 +286,10 @@ func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (h
 		// Most calls, failed ones too: nothing in the reply depends on the
 		// record, so the resident process writes it after answering.
 		after := env.AfterReply
-		if ev.HookEventName == hook.PostToolUseFailure || lit != nil {
-			after = env.AfterReplyOrdered // the next PreToolUse reads the mistake, gate L-1 the search
+		if ev.HookEventName == hook.PostToolUseFailure || lit != nil || len(cites.said) > 0 {
+			// the next PreToolUse reads the mistake, gate L-1 the search,
+			// the next PostToolUse the citations already warned about
+			after = env.AfterReplyOrdered
 		}
 		after(ctx, func(ctx context.Context) {
 			if err := record(ctx); err != nil {

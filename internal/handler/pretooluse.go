@@ -149,7 +149,7 @@ func preToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event, net permi
 		env.Note("%v; gates use the generic thresholds until it is fixed", err)
 		domain, _ = gate.ShippedDomain(gate.GenericDomain)
 	}
-	out.Verdicts = append(out.Verdicts, ledgerCheck(ctx, proj, target, old, proposed, domain, st)...)
+	out.Verdicts = append(out.Verdicts, ledgerCheck(ctx, proj, target, old, proposed, domain, st, now)...)
 	out.Verdicts = append(out.Verdicts, findingsCheck(proj, target, proposed, domain)...)
 	out.Verdicts = append(out.Verdicts, directionCheck(ctx, env, ev, st, proj, target, old, proposed, domain)...)
 	if rel := proj.Rel(target); integrityhook.IsDomainConfig(rel) {
@@ -372,24 +372,28 @@ func ledgerBash(ev *hook.Event, paths []string) []verdict.Verdict {
 // ledgerCheck judges a Write/Edit/MultiEdit of a claim ledger before it
 // is written, by the rules the PostToolUse net applies to the ledger on
 // disk (ledgerJudge).
-func ledgerCheck(ctx context.Context, proj project.Project, abs string, old, proposed []byte, d gate.Domain, st *store.Store) []verdict.Verdict {
+func ledgerCheck(ctx context.Context, proj project.Project, abs string, old, proposed []byte, d gate.Domain, st *store.Store, now time.Time) []verdict.Verdict {
 	if !ledger.IsLedger(abs) {
 		return nil
 	}
-	return ledgerJudge(ctx, proj, d, st).Check(ctx, proj.Rel(abs), old, proposed)
+	return ledgerJudge(ctx, proj, d, st, now).Check(ctx, proj.Rel(abs), old, proposed)
 }
 
 // ledgerJudge is the one ledger.Judge of both hooks: the project's domain
 // may raise the gates each tier requires; the gates passed come from the
 // store (none without it: a promotion is then refused); the D1 record is
-// where `vibe gate run D1 --claim` looks (gatecheck.PromotionRecord).
-func ledgerJudge(ctx context.Context, proj project.Project, d gate.Domain, st *store.Store) ledger.Judge {
-	j := ledger.Judge{Project: proj, Table: d.Promotion, Command: gateCommand,
+// where `vibe gate run D1 --claim` looks (gatecheck.PromotionRecord); the
+// papers the project retrieved come from the store too.
+func ledgerJudge(ctx context.Context, proj project.Project, d gate.Domain, st *store.Store, now time.Time) ledger.Judge {
+	j := ledger.Judge{Project: proj, Table: d.Promotion, Command: gateCommand, Now: now,
 		Record: func(c claim.Claim) string { rel, _ := gatecheck.PromotionRecord(proj.Root, c); return rel }}
 	var salvaged seeds.Salvaged // nil, not a nil *store.Store, when there is no database
 	if st != nil {
 		j.Passed = func(ctx context.Context, id string) (map[string]bool, error) {
 			return st.PassedGates(ctx, proj.Root, id)
+		}
+		j.Retrieved = func(ctx context.Context, ids []string) (map[string]bool, error) {
+			return st.Retrieved(ctx, proj.Root, ids)
 		}
 		salvaged = st
 	}

@@ -1,7 +1,8 @@
 // Package ledger connects the claim ledger on disk to the hooks. It judges
 // an edit of the ledger (Judge: promotions need their tier's gates, D1 and a
 // review, claim.PromotionShortfall; a promoted claim's support may not be
-// circular) before a write on the proposed content and after any call on
+// circular, nor its entry cite a paper the project did not retrieve)
+// before a write on the proposed content and after any call on
 // the ledger on disk, whatever wrote it; after a change it turns the change
 // since the last snapshot into claim events; it records R2 reviews that cite claims; and at Stop it
 // applies LAW 4 (claims created in the session must be reviewed, killed or
@@ -20,6 +21,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/calibrate"
+	"github.com/vibe-science/vibe/internal/citation"
 	"github.com/vibe-science/vibe/internal/claim"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/record"
@@ -74,14 +76,23 @@ type Judge struct {
 	Record func(c claim.Claim) string
 	// Salvage judges the claims the edit kills; nil skips them.
 	Salvage Salvage
+	// Retrieved says which of the paper ids a promoted claim's entry cites
+	// the project retrieved (store.Retrieved); nil, or an error, leaves
+	// only the ids that cannot exist to block, since the gate record's
+	// absence blocks the promotion anyway.
+	Retrieved func(ctx context.Context, ids []string) (map[string]bool, error)
+	// Now is the clock of the citations' offline checks.
+	Now time.Time
 }
 
 // Check judges the edit of the ledger rel from old to proposed. A promotion
 // (to PROMOTED or VERIFIED, a claim written straight in as one included)
 // is a BLOCK unless claim.PromotionShortfall finds nothing missing: every
 // gate of its tier and D1 passed for it, and a Reviewer 2 report cites it;
-// its support may not be circular either. A kill Salvage reports is judged
-// by it. Unreadable entries and removed claims are WARNs.
+// its support may not be circular either, and its entry may cite no paper
+// id the project did not retrieve or that cannot exist (the citation
+// audit). A kill Salvage reports is judged by it. Unreadable entries and
+// removed claims are WARNs.
 func (j Judge) Check(ctx context.Context, rel string, old, proposed []byte) []verdict.Verdict {
 	oldL, _ := claim.ParseLedger(old)
 	newL, errs := claim.ParseLedger(proposed)
@@ -170,6 +181,39 @@ func (j Judge) Check(ctx context.Context, rel string, old, proposed []byte) []ve
 		if cv := claim.CycleVerdict(id, graph.SupportCycles(id), true); cv.Result != verdict.Pass {
 			out = append(out, cv)
 		}
+		if fs := j.unvouched(ctx, newL, proposed, c); len(fs) > 0 {
+			out = append(out, citation.PromotionVerdict(id, c.Status, rel, fs))
+		}
+	}
+	return out
+}
+
+// unvouched are the citations of c's ledger entry the record does not
+// vouch for, once per id: the promotion waits for them.
+func (j Judge) unvouched(ctx context.Context, l claim.Ledger, content []byte, c claim.Claim) []citation.Finding {
+	text, first := l.Entry(content, c)
+	cites := citation.Cites([]byte(text))
+	if len(cites) == 0 {
+		return nil
+	}
+	for i := range cites {
+		cites[i].Line += first - 1
+	}
+	var retrieved map[string]bool
+	known := false
+	if j.Retrieved != nil {
+		var err error
+		retrieved, err = j.Retrieved(ctx, citation.IDsOf(cites))
+		known = err == nil
+	}
+	seen := map[string]bool{}
+	var out []citation.Finding
+	for _, f := range citation.Unvouched(cites, retrieved, j.Now) {
+		if seen[f.ID] || !known && f.Status != citation.StatusInvalid {
+			continue
+		}
+		seen[f.ID] = true
+		out = append(out, f)
 	}
 	return out
 }

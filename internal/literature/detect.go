@@ -9,8 +9,18 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/vibe-science/vibe/internal/citation"
 	"github.com/vibe-science/vibe/internal/record"
 )
+
+// MaxKeyPapers caps the paper ids kept as a search's key papers (shown in
+// listings).
+const MaxKeyPapers = 20
+
+// MaxRetrieved caps the paper ids recorded as retrieved by one call, for
+// the citation audit: far above a page of results, so a real paper is not
+// dropped for being the twenty-first.
+const MaxRetrieved = 500
 
 // The layers a search is recorded under (literature_searches.search_layer):
 // the blueprint's four-layer engine (MCP servers, K-Dense skills, curated
@@ -35,6 +45,12 @@ type Search struct {
 	// catalogue, its host (nature.com).
 	Sources   []string `json:"sources"`
 	KeyPapers []string `json:"key_papers"`
+	// Retrieved are the paper ids in what the tool returned (its results,
+	// the fetched page and its URL, a literature tool's output), never in
+	// the query or command the agent wrote: what the citation audit counts
+	// as read. A Bash command's output counts only when it fetched a
+	// scholarly host, a Read's only for a PDF.
+	Retrieved []string `json:"retrieved,omitempty"`
 	Layer     string   `json:"layer"`
 	// Results is the number of hits when the tool says (nil otherwise).
 	Results *int `json:"results"`
@@ -48,7 +64,7 @@ type Search struct {
 // scholarly is stored with gate context record.LiteratureUncounted.
 func (s Search) Record(session, project, toolUseID string, at time.Time) record.LiteratureSearch {
 	l := record.LiteratureSearch{SessionID: session, ProjectPath: project, Query: s.Query, Sources: s.Sources,
-		KeyPapers: s.KeyPapers, ResultsCount: s.Results, Layer: s.Layer, ToolUseID: toolUseID, At: at}
+		KeyPapers: s.KeyPapers, Retrieved: s.Retrieved, ResultsCount: s.Results, Layer: s.Layer, ToolUseID: toolUseID, At: at}
 	if !s.Scholarly {
 		l.GateContext = record.LiteratureUncounted
 	}
@@ -125,9 +141,11 @@ func detectWebSearch(input, response []byte) (Search, bool) {
 	reg, _ := Load()
 	var sources sourceSet
 	var results *int
+	var retrieved []string
 	if out.Results != nil {
 		hits := 0
 		for _, raw := range out.Results {
+			retrieved = merge(retrieved, citation.IDs(raw, MaxRetrieved), MaxRetrieved)
 			raw = bytes.TrimSpace(raw)
 			if len(raw) == 0 || raw[0] != '{' {
 				continue // commentary text, not hits
@@ -158,8 +176,8 @@ func detectWebSearch(input, response []byte) (Search, bool) {
 			}
 		}
 	}
-	papers := Papers(response, MaxKeyPapers)
-	s := Search{Query: query, Sources: sources, KeyPapers: papers, Layer: LayerWebSearch, Results: results}
+	papers := citation.IDs(response, MaxKeyPapers)
+	s := Search{Query: query, Sources: sources, KeyPapers: papers, Retrieved: retrieved, Layer: LayerWebSearch, Results: results}
 	s.Scholarly = len(sources) > 0 || len(papers) > 0 || ScholarlyQuery(query)
 	return s, true
 }
@@ -178,16 +196,12 @@ func detectWebFetch(input, response []byte) (Search, bool) {
 			sources.add(id)
 		}
 	}
-	papers := Papers([]byte(in.URL), MaxKeyPapers)
-	for _, p := range Papers(response, MaxKeyPapers) {
-		if len(papers) < MaxKeyPapers && !slices.Contains(papers, p) {
-			papers = append(papers, p)
-		}
-	}
-	if len(sources) == 0 && len(papers) == 0 {
+	retrieved := merge(citation.IDs([]byte(in.URL), MaxRetrieved), citation.IDs(response, MaxRetrieved), MaxRetrieved)
+	if len(sources) == 0 && len(retrieved) == 0 {
 		return Search{}, false
 	}
-	return Search{Query: in.URL, Sources: sources, KeyPapers: papers, Layer: LayerWebFetch, Scholarly: true}, true
+	return Search{Query: in.URL, Sources: sources, KeyPapers: retrieved[:min(len(retrieved), MaxKeyPapers)], Retrieved: retrieved,
+		Layer: LayerWebFetch, Scholarly: true}, true
 }
 
 func detectSkill(input []byte) (Search, bool) {
@@ -261,17 +275,20 @@ func detectOutput(tool string, input, response []byte) (Search, bool) {
 				}
 			}
 		}
-		papers = Papers([]byte(in.Command), MaxKeyPapers)
+		papers = citation.IDs([]byte(in.Command), MaxKeyPapers)
 	}
-	for _, p := range Papers(response, MaxKeyPapers) {
-		if len(papers) < MaxKeyPapers && !slices.Contains(papers, p) {
-			papers = append(papers, p)
-		}
-	}
+	papers = merge(papers, citation.IDs(response, MaxKeyPapers), MaxKeyPapers)
 	if len(sources) == 0 && len(papers) == 0 {
 		return Search{}, false
 	}
-	return Search{Query: clip(query), Sources: sources, KeyPapers: papers, Layer: LayerManual, Scholarly: true}, true
+	s := Search{Query: clip(query), Sources: sources, KeyPapers: papers, Layer: LayerManual, Scholarly: true}
+	// What a command or a file shows was retrieved only when it came from a
+	// scholarly source: a command that fetched one, a paper's PDF. A cat
+	// or echo of the agent's own text is not a retrieval.
+	if tool == "Bash" && len(sources) > 0 || tool == "Read" && strings.EqualFold(path.Ext(in.FilePath), ".pdf") {
+		s.Retrieved = citation.IDs(response, MaxRetrieved)
+	}
+	return s, true
 }
 
 // mcpKeywords mark an MCP tool as a literature tool wherever they appear in
@@ -312,8 +329,9 @@ func detectMCP(toolName string, input, response []byte) (Search, bool) {
 	if containsAny(lower, ragKeywords) {
 		layer = LayerRAG
 	}
-	return Search{Query: mcpQuery(input), Sources: sources, KeyPapers: Papers(response, MaxKeyPapers), Layer: layer,
-		Results: mcpResults(response), Scholarly: true}, true
+	retrieved := citation.IDs(response, MaxRetrieved)
+	return Search{Query: mcpQuery(input), Sources: sources, KeyPapers: retrieved[:min(len(retrieved), MaxKeyPapers)],
+		Retrieved: retrieved, Layer: layer, Results: mcpResults(response), Scholarly: true}, true
 }
 
 // matchWords reports whether the id's parts (semantic_scholar) appear as
@@ -466,6 +484,19 @@ func normaliseWords(s string) string {
 		b.WriteByte(' ')
 	}
 	return b.String()
+}
+
+// merge appends the ids of more that a does not hold, up to max in all.
+func merge(a, more []string, max int) []string {
+	for _, p := range more {
+		if len(a) >= max {
+			break
+		}
+		if !slices.Contains(a, p) {
+			a = append(a, p)
+		}
+	}
+	return a
 }
 
 // urlsIn returns the http(s) URLs in a command line.

@@ -3,17 +3,21 @@
 // detection of literature searches in finished tool calls, the domain's
 // recommended sources and gate L-1 (no research direction before a search,
 // a warning after cycles without one). It reads embedded files only and
-// imports record for the row type Search.Record builds (not store); it must
-// not open the database, touch the project's files, exec programs or reach
-// the network, because Detect runs on every PostToolUse. Recording a
-// search and deciding a hook's reply belong to the callers.
+// imports record for the row type Search.Record builds (not store) and
+// citation for the paper ids (one scanner for the detector and the
+// citation audit); it must not open the database, touch the project's
+// files, exec programs or reach the network, because Detect runs on every
+// PostToolUse. Recording a search and deciding a hook's reply belong to
+// the callers.
 //
 // # What counts as a search
 //
 // Detect follows skill/vibe/protocols/literature-precheck.md: web searches,
 // fetches of scholarly pages, literature MCP tools and K-Dense skills, and
 // paper ids (DOI, PMID, PMCID, arXiv) in the output of Read, Grep and
-// Bash. Every WebSearch is recorded, but one with nothing scholarly about it
+// Bash. A search also records the ids it retrieved (Search.Retrieved: in
+// what the tool returned, never in the query or command the agent wrote),
+// which the citation audit counts as read. Every WebSearch is recorded, but one with nothing scholarly about it
 // (no scholarly term or source in the query, no scholarly host or paper id
 // in its results) is stored as uncounted and does not satisfy L-1, so
 // "pandas read_csv dtype" is not prior-art research. Reading the project's

@@ -82,6 +82,8 @@ func TestApprovals(t *testing.T) {
 		rule       string
 	}{
 		{"", "pip install numpy", Ask, "approval.install"},
+		{"", "vibe citations add 10.9999/fabricated.2021.001 --title 'A paper'", Ask, "approval.add-citation"},
+		{"", "vibe citations --json", Allow, "researcher.allow"},
 		{"", "python3 -m pip install -r requirements.txt", Ask, "approval.install"},
 		{"", "uv pip install polars", Ask, "approval.install"},
 		{"", "npm i left-pad", Ask, "approval.install"},

@@ -4,7 +4,10 @@
 // does the same work correctly. Each scenario is data (scenarios/*.json): the
 // project it starts from and the tool calls the agent makes, with scripts
 // run through Bash writing the tables, metrics and findings the way
-// researchers work, and what vibe must answer at each call.
+// researchers work, and what vibe must answer at each call. "refs" (issue
+// 34) adds the error the blueprint's run did not list: a reference the
+// agent invented beside two it searched for, flagged alone when FINDINGS.md
+// is written, and a claim promoted on it refused.
 //
 // Each scenario also comes named otherwise (issue 32): <id>-renamed keeps
 // the work in the research question's folder with the files named in the

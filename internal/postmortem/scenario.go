@@ -20,7 +20,8 @@ var files embed.FS
 
 // Scenario is one replayed session.
 type Scenario struct {
-	// ID is the Appendix-A error (M1 … M12), or "clean" for the control;
+	// ID is the Appendix-A error (M1 … M12), "refs" for the invented
+	// reference (issue 34), or "clean" for the control;
 	// "-renamed" and "-results" mark the same session with files, folders,
 	// columns and keys named otherwise, in the research question's folder
 	// or at the project's analysis/ and results/.

@@ -43,7 +43,16 @@ VALUES (?, ?, ?, ?, ?, ?, ?, NULLIF(?, ''), NULLIF(?, ''), ?)`,
 		return 0, false, classify("add literature search", err)
 	}
 	id, err := res.LastInsertId()
-	return id, true, classify("add literature search", err)
+	if err != nil {
+		return 0, false, classify("add literature search", err)
+	}
+	for _, p := range l.Retrieved {
+		if _, err := t.tx.ExecContext(ctx, `INSERT OR IGNORE INTO literature_papers (search_id, project_path, paper_id)
+VALUES (?, ?, ?)`, id, l.ProjectPath, p); err != nil {
+			return 0, false, classify("add literature search", err)
+		}
+	}
+	return id, true, nil
 }
 
 type litRowQuerier interface {

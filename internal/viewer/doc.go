@@ -1,13 +1,13 @@
 // Package viewer holds `vibe ui`: a local, read-only web viewer of what vibe
 // recorded for one project (overview, sessions with their spine and
 // decisions, claims with their history and evidence graph, gate history,
-// calibration, literature, seeds, what the hooks denied, blocked, asked and
-// warned, and the memories recall searches, with their kind, trust, source
-// and state), with its plots drawn as SVG on the server. It must not write: it
+// calibration, literature with the citation audit, seeds, what the hooks
+// denied, blocked, asked and warned, and the memories recall searches, with
+// their kind, trust, source and state), with its plots drawn as SVG on the server. It must not write: it
 // reads the database through the Reads interface it declares (store.go; a
 // store opened read-only is passed in, and the package never imports store)
-// and the project's ledger and review files, and it has no handler for any method but GET and
-// HEAD.
+// and the project's ledger, review, findings and direction files, and it has
+// no handler for any method but GET and HEAD.
 //
 // Safety is part of the shape, not an option: the server listens on
 // 127.0.0.1 only (Listen refuses any other address), answers only requests

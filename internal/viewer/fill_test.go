@@ -153,6 +153,8 @@ func (f *filled) research(t testing.TB) {
 		"data/offtarget.csv":                   "guide,mismatches,rate\ng1,0,0.01\n",
 		".vibe-science/STATE.md":               "# State\n\nRQ-001: off-target rate vs mismatches <in progress>\n",
 		"data/gc.csv":                          "guide,gc,rate\ng1,0.5,0.01\n",
+		".vibe-science/RQ-001/04-results/FINDINGS.md": "# Findings\n\nSeed mismatches matter (doi:10.1038/nbt.2647), " +
+			"as <b>doi:10.9999/fabricated.2021.001</b> claimed.\n",
 	}
 	for rel, content := range files {
 		p := filepath.Join(f.proj, filepath.FromSlash(rel))
@@ -230,7 +232,7 @@ func (f *filled) research(t testing.TB) {
 		n := 40
 		if _, _, err := tx.AddLiteratureSearch(ctx, record.LiteratureSearch{SessionID: researchSession, ProjectPath: f.proj,
 			Query: "seed region mismatch specificity", Sources: []string{"pubmed", "biorxiv"}, KeyPapers: []string{"10.1038/nbt.2647"},
-			ResultsCount: &n, Layer: "MCP", At: next()}); err != nil {
+			Retrieved: []string{"10.1038/nbt.2647"}, ResultsCount: &n, Layer: "MCP", At: next()}); err != nil {
 			return err
 		}
 		// Twelve resolved claims, confident ones mostly held: enough for a

@@ -19,8 +19,11 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/calibrate"
+	"github.com/vibe-science/vibe/internal/citation"
 	"github.com/vibe-science/vibe/internal/claim"
 	"github.com/vibe-science/vibe/internal/fault"
+	"github.com/vibe-science/vibe/internal/gate"
+	"github.com/vibe-science/vibe/internal/gatecheck"
 	"github.com/vibe-science/vibe/internal/privacy"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/record"
@@ -668,6 +671,15 @@ type literatureData struct {
 	Searches []record.LiteratureSearch
 	Sources  []record.NameCount
 	Papers   []record.NameCount
+	// Citations are the paper ids the research files cite, audited as
+	// `vibe citations` audits them; Counts by status.
+	Citations []citationRow
+	Counts    map[string]int
+}
+
+// citationRow is one cited id as the literature page shows it.
+type citationRow struct {
+	Status, ID, Cited, Source string
 }
 
 func (p *pages) literature(r *http.Request, pg *page) error {
@@ -677,7 +689,26 @@ func (p *pages) literature(r *http.Request, pg *page) error {
 		return err
 	}
 	d := literatureData{Searches: ls, Sources: tally(ls, func(l record.LiteratureSearch) []string { return l.Sources }),
-		Papers: tally(ls, func(l record.LiteratureSearch) []string { return l.KeyPapers })}
+		Papers: tally(ls, func(l record.LiteratureSearch) []string { return l.KeyPapers }), Counts: map[string]int{}}
+	root := p.s.cfg.Project
+	dom, err := gate.LoadDomain(root)
+	if err != nil {
+		dom, _ = gate.ShippedDomain(gate.GenericDomain)
+	}
+	files, err := gatecheck.CitingFiles(root, dom)
+	if err != nil {
+		return err
+	}
+	entries, err := citation.AuditWith(files, func(ids []string) (map[string][]record.PaperSource, error) {
+		return p.s.cfg.Store.PaperSources(r.Context(), root, ids)
+	}, p.s.cfg.Now())
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		d.Counts[e.Status]++
+		d.Citations = append(d.Citations, citationRow{Status: e.Status, ID: citation.Display(e.ID), Cited: citation.Places(e.Cited), Source: e.Source()})
+	}
 	pg.D = d
 	return nil
 }

@@ -68,7 +68,10 @@ func TestPagesRender(t *testing.T) {
 		{"/gates", []string{"DQ2", "DQ4", `class="run fail"`}},
 		{"/gate?id=DQ2", []string{"min_auc: run 5", "6 runs, oldest first", `id="gate-timeline"`, "DQ2 WARN at 2026-11-20"}},
 		{"/calibration", []string{`id="reliability"`, `id="confidence-outcome"`, `id="brier"`, "12 claim outcomes"}},
-		{"/literature", []string{"seed region mismatch specificity", "pubmed", "10.1038/nbt.2647"}},
+		{"/literature", []string{"seed region mismatch specificity", "pubmed", "10.1038/nbt.2647",
+			`<h2 id="citations">Citations</h2>`, "1 retrieved, 0 unretrieved, 1 invalid",
+			`<tr><td><span class="status c-invalid">invalid</span></td><td><code>doi:10.9999/fabricated.2021.001</code></td><td class="path">.vibe-science/RQ-001/04-results/FINDINGS.md:3</td>`,
+			`<td><code>doi:10.1038/nbt.2647</code></td><td class="path">.vibe-science/RQ-001/04-results/FINDINGS.md:3</td><td>search 2 (MCP &#34;seed region mismatch specificity&#34;, session 5c1e7a00)</td>`}},
 		{"/seeds", []string{"SEED-20261120-001", "Why do guides with &lt;3 mismatches cluster?"}},
 		{"/", []string{"4</span> decisions: 2 denied or blocked, 1 asked, 1 warned", "7</span> memories: 1 superseded, 1 disputing, 2 disputed",
 			"<h2>Recent decisions</h2>\n<table class=\"decisions\">", "pip install numpy"}},
@@ -297,7 +300,7 @@ func TestEmptyProject(t *testing.T) {
 		"/claims":      "No evidence graph: the claim ledger is empty or missing.",
 		"/gates":       "No gate has run in this project.",
 		"/calibration": "0 claim outcomes recorded; the Brier score, ECE and reliability diagram need at least 10.",
-		"/literature":  "No literature search recorded for this project.",
+		"/literature":  "No literature search recorded for this project.</p>\n<h2 id=\"citations\">Citations</h2>\n<p class=\"empty\">No findings, claim ledger, review or direction cites a paper id.</p>",
 		"/seeds":       "No serendipity seed recorded for this project.",
 	} {
 		code, body, _ := get(t, srv.Handler(), path+"?t=tok3n")

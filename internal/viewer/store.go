@@ -21,6 +21,7 @@ type Reads interface {
 	ListSeeds(ctx context.Context, project, status string, limit int) ([]record.SeedRecord, error)
 	LiteratureSearches(ctx context.Context, project, session string, limit int) ([]record.LiteratureSearch, error)
 	MemoryPage(ctx context.Context, q record.MemoryQuery) ([]record.MemoryRecord, error)
+	PaperSources(ctx context.Context, project string, ids []string) (map[string][]record.PaperSource, error)
 	PendingSeeds(ctx context.Context, project string, limit int) ([]record.PendingSeed, error)
 	ProjectMemoryCounts(ctx context.Context, project string) (record.MemoryCounts, error)
 	ProjectSessionCount(ctx context.Context, project string) (int, error)

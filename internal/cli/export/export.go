@@ -11,7 +11,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vibe-science/vibe/internal/buildinfo"
+	"github.com/vibe-science/vibe/internal/citation"
 	"github.com/vibe-science/vibe/internal/cli"
+	"github.com/vibe-science/vibe/internal/cli/citations"
 	"github.com/vibe-science/vibe/internal/privacy"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/projectfiles"
@@ -42,7 +44,8 @@ func NewCmdExport(f *cli.Factory, runF func(*ExportOptions) error) *cobra.Comman
 		Use:   "export",
 		Short: "Write the project's research record as Markdown (.vibe-science/RECORD.md, linked from STATE.md)",
 		Long: `export writes what vibe recorded about the project as one readable Markdown file: the sessions
-with their narratives, the research spine, each claim with its events, the gate results, what
+with their narratives, the research spine, each claim with its events, the papers the research
+cites (retrieved, unretrieved or invalid, as vibe citations lists them), the gate results, what
 vibe's hooks denied, blocked, asked and warned, the Reviewer 2 reviews, the serendipity seeds,
 the observer's alerts and the memories recall searches (kind, trust, source, state), oldest
 first. It goes to .vibe-science/RECORD.md (replaced each time), and vibe's section of STATE.md
@@ -77,7 +80,7 @@ func runExport(ctx context.Context, o *ExportOptions) error {
 	if err != nil {
 		return err
 	}
-	rec, err := gatherRecord(ctx, st, proj.Root, o.SpineLimit)
+	rec, err := gatherRecord(ctx, st, proj.Root, o.SpineLimit, o.Now())
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
@@ -107,8 +110,9 @@ func runExport(ctx context.Context, o *ExportOptions) error {
 			fmt.Fprintf(o.IO.ErrOut, "vibe: the record is written, but STATE.md was not updated: %v\n", err)
 		}
 	}
-	fmt.Fprintf(o.IO.Out, "wrote %s (%s, %s, %s, %s, %s, %s, %s, %s, %s)\n", path,
+	fmt.Fprintf(o.IO.Out, "wrote %s (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)\n", path,
 		count(len(rec.sessions), "session"), count(len(rec.spine), "spine entry"), count(len(rec.claimOrder), "claim"),
+		count(len(rec.citations), "citation"),
 		count(len(rec.gates), "gate result"), count(len(rec.decisions), "decision"), count(len(rec.reviews), "review"),
 		count(len(rec.seeds), "seed"), count(len(rec.alerts), "alert"), count(len(rec.memories), "memory"))
 	return nil
@@ -135,6 +139,8 @@ type researchRecord struct {
 	seeds      []record.SeedRecord
 	alerts     []record.Alert
 	decisions  []record.Decision
+	// citations are the paper ids the research files cite, audited.
+	citations []citation.Entry
 	// memories are those recall searches, but actions and narratives (the
 	// spine and the sessions above say them).
 	memories []record.MemoryRecord
@@ -144,9 +150,12 @@ type researchRecord struct {
 // hold: one action per tool call (the spine), one narrative per session.
 var notExported = []string{record.KindAction, record.KindNarrative}
 
-func gatherRecord(ctx context.Context, st *store.Store, root string, spineLimit int) (researchRecord, error) {
+func gatherRecord(ctx context.Context, st *store.Store, root string, spineLimit int, now time.Time) (researchRecord, error) {
 	var r researchRecord
 	var err error
+	if _, r.citations, err = citations.Audit(ctx, st, root, now); err != nil {
+		return r, err
+	}
 	if r.sessions, err = st.Sessions(ctx, root, exportLimit); err != nil {
 		return r, err
 	}
@@ -262,6 +271,19 @@ func (r researchRecord) markdown(proj project.Project, now time.Time, db string)
 			return []string{cli.TS(e.At), e.Type, status, conf, strings.Join(detail, "; ")}
 		})
 		b.WriteString("\n")
+	}
+
+	b.WriteString("\n## Citations\n\n")
+	if len(r.citations) == 0 {
+		b.WriteString("No findings, claim ledger, review or direction cites a paper id.\n")
+	} else {
+		b.WriteString("Every DOI, PMID, PMCID, arXiv id and ISBN the research files cite: retrieved (a recorded search or fetch " +
+			"returned it, or the researcher added it), unretrieved (nothing recorded retrieved it) or invalid (it cannot exist). " +
+			"`vibe citations` lists them too.\n\n")
+		mdTable(&b, []string{"status", "id", "cited in", "retrieved by"}, len(r.citations), func(i int) []string {
+			e := r.citations[i]
+			return []string{e.Status, citation.Display(e.ID), citation.Places(e.Cited), e.Source()}
+		})
 	}
 
 	b.WriteString("\n## Gate results\n\n")

@@ -40,6 +40,10 @@ func TestExportResearchRecord(t *testing.T) {
 		if err := tx.SaveSummary(ctx, record.SessionSummary{ID: "sess-aaaa1111", Narrative: "Trained the baseline | tuned theta.\nSecond line."}); err != nil {
 			return err
 		}
+		if _, _, err := tx.AddLiteratureSearch(ctx, record.LiteratureSearch{SessionID: "sess-aaaa1111", ProjectPath: root, Query: "GUIDE-seq",
+			Layer: "WEBSEARCH", At: gateT0, Retrieved: []string{"10.1038/nbt.3117"}}); err != nil {
+			return err
+		}
 		if _, err := tx.AddSpine(ctx, record.SpineEntry{SessionID: "sess-aaaa1111", ProjectPath: root, At: gateT0, ActionType: "MODEL_TRAIN",
 			ToolName: "Bash", InputSummary: "python train.py --seed 1"}, nil); err != nil {
 			return err
@@ -100,6 +104,11 @@ func TestExportResearchRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	findings := filepath.Join(root, ".vibe-science", "RQ-001", "04-results", "FINDINGS.md")
+	os.MkdirAll(filepath.Dir(findings), 0o755)
+	if err := os.WriteFile(findings, []byte("# Findings\n\nAs in doi:10.1038/nbt.3117 and doi:10.9999/fabricated.2021.001.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if err := runExport(ctx, &ExportOptions{IO: f.IO, Store: f.Store, FindProject: f.FindProject, Now: f.Now, Project: root}); err != nil {
 		t.Fatalf("export: %v\n%s", err, errOut)
 	}
@@ -120,6 +129,10 @@ func TestExportResearchRecord(t *testing.T) {
 		"### C-001\n",
 		"| 2026-03-02 10:30 | CREATED | → PROVISIONAL | 0.70 | AUC beats baseline |\n",
 		"| 2026-03-02 10:30 | KILLED | PROVISIONAL → KILLED |  | killed: leakage |\n",
+		"\n## Citations\n\nEvery DOI, PMID, PMCID, arXiv id and ISBN the research files cite",
+		"| status | id | cited in | retrieved by |\n|---|---|---|---|\n" +
+			"| invalid | doi:10.9999/fabricated.2021.001 | .vibe-science/RQ-001/04-results/FINDINGS.md:3 | cannot exist: its prefix 10.9999 is a prefix no registration agency has assigned, the usual placeholder of invented references |\n" +
+			"| retrieved | doi:10.1038/nbt.3117 | .vibe-science/RQ-001/04-results/FINDINGS.md:3 | search 1 (WEBSEARCH \"GUIDE-seq\", session sess-aaa) |\n\n## Gate results",
 		"\n## Gate results\n",
 		"| 2026-03-02 10:30 | DQ4 | C-001 | FAIL | 0.86 not in JSON |\n",
 		"\n## Reviews\n",
@@ -148,7 +161,7 @@ func TestExportResearchRecord(t *testing.T) {
 		strings.Contains(md, "MODEL_TRAIN: python") || strings.Contains(md, "DQ1 PASS") {
 		t.Errorf("another project's records leaked into the export:\n%s", md)
 	}
-	if out.String() != "wrote "+record+" (1 session, 1 spine entry, 1 claim, 1 gate result, 1 decision, 1 review, 1 seed, 1 alert, 2 memories)\n" {
+	if out.String() != "wrote "+record+" (1 session, 1 spine entry, 1 claim, 2 citations, 1 gate result, 1 decision, 1 review, 1 seed, 1 alert, 2 memories)\n" {
 		t.Errorf("stdout %q", out)
 	}
 	state, err := os.ReadFile(filepath.Join(root, ".vibe-science", "STATE.md"))

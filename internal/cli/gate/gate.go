@@ -398,6 +398,7 @@ func writeGateResult(w io.Writer, g gate.Gate, res gate.Result, inputs []record.
 type GateCheckOptions struct {
 	IO          cli.IO
 	FindProject func(dir string) (project.Project, error)
+	Now         func() time.Time
 
 	// Root is the repository to check (default: the project of the
 	// current folder).
@@ -408,7 +409,7 @@ type GateCheckOptions struct {
 
 // NewCmdGateCheck builds `vibe gate check`.
 func NewCmdGateCheck(f *cli.Factory, runF func(*GateCheckOptions) error) *cobra.Command {
-	opts := &GateCheckOptions{IO: f.IO, FindProject: f.FindProject}
+	opts := &GateCheckOptions{IO: f.IO, FindProject: f.FindProject, Now: f.Now}
 	cmd := &cobra.Command{
 		Use:   "check",
 		Short: "Check every gate judgeable from the repository's files (for CI): exit 0 pass, 1 fail, 2 usage",
@@ -450,6 +451,9 @@ func runGateCheck(o *GateCheckOptions) error {
 	}
 	root := proj.Root
 	var opt gatecheck.Options
+	if o.Now != nil {
+		opt.Now = o.Now()
+	}
 	if o.Domain != "" {
 		d, err := gate.ShippedDomain(o.Domain)
 		if err != nil {

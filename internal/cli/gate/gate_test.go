@@ -103,7 +103,7 @@ func TestNewCmdGateCheckFlags(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", tt.argv, err)
 		}
-		got.IO, got.FindProject = cli.IO{}, nil
+		got.IO, got.FindProject, got.Now = cli.IO{}, nil, nil
 		if !reflect.DeepEqual(*got, tt.want) {
 			t.Errorf("%q: got %+v, want %+v", tt.argv, *got, tt.want)
 		}
@@ -373,7 +373,7 @@ func TestRunGateCheck(t *testing.T) {
 			root := clitest.GateProject(t, tc.faults...)
 			f, out, _ := gateTestFactory(t, nil)
 			o := tc.opts
-			o.IO, o.FindProject, o.Root = f.IO, f.FindProject, root
+			o.IO, o.FindProject, o.Root, o.Now = f.IO, f.FindProject, root, f.Now
 			err := runGateCheck(&o)
 			if cli.ExitCode(err) != tc.exit {
 				t.Fatalf("exit %d (%v), want %d", cli.ExitCode(err), err, tc.exit)

@@ -97,7 +97,8 @@ func TestEveryCommandTakesJSON(t *testing.T) {
 	// output is JSON already.
 	exempt := map[string]bool{"vibe help": true, "vibe worker stop": true, "vibe memory forget": true,
 		"vibe brief ingest": true, "vibe brief validate": true, "vibe domain validate": true, "vibe permissions show": true,
-		"vibe export": true /* writes Markdown; the listings it draws on take --json */, "vibe ui": true /* serves pages until stopped */, "vibe tamper accept": true /* a confirmation */, "vibe tamper restore": true /* a confirmation */}
+		"vibe export": true /* writes Markdown; the listings it draws on take --json */, "vibe ui": true /* serves pages until stopped */, "vibe tamper accept": true /* a confirmation */, "vibe tamper restore": true, /* a confirmation */
+		"vibe citations add": true /* a confirmation */}
 	var missing []string
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {

@@ -8,6 +8,7 @@ import (
 	"github.com/vibe-science/vibe/internal/cli/alerts"
 	"github.com/vibe-science/vibe/internal/cli/brief"
 	"github.com/vibe-science/vibe/internal/cli/calibration"
+	"github.com/vibe-science/vibe/internal/cli/citations"
 	"github.com/vibe-science/vibe/internal/cli/decisions"
 	"github.com/vibe-science/vibe/internal/cli/doctor"
 	"github.com/vibe-science/vibe/internal/cli/domain"
@@ -73,6 +74,7 @@ func NewRootCmd(f *cli.Factory) *cobra.Command {
 		alerts.NewCmdAlerts(f),
 		seeds.NewCmdSeeds(f, nil),
 		literature.NewCmdLiterature(f),
+		citations.NewCmdCitations(f, nil),
 		calibration.NewCmdCalibration(f, nil),
 		integrity.NewCmdIntegrity(f),
 		export.NewCmdExport(f, nil),

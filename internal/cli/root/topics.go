@@ -68,6 +68,16 @@ const environmentHelp = `Variables that change what vibe does:
   VIBE_PLUGIN_ROOT
       The plugin's checkout (holding bin/ and hooks.json), when vibe cannot
       find it beside its own binary.
+  VIBE_CROSSREF_URL
+      The Crossref API ` + "`vibe citations --online`" + ` asks about DOIs
+      (default https://api.crossref.org): a mirror, or a local server in tests.
+  VIBE_PUBMED_URL
+      The E-utilities it asks about PMIDs and PMCIDs (default
+      https://eutils.ncbi.nlm.nih.gov/entrez/eutils).
+  VIBE_ARXIV_URL
+      The arXiv API it asks about arXiv ids (default https://export.arxiv.org/api).
+  VIBE_OPENLIBRARY_URL
+      The Open Library it asks about ISBNs (default https://openlibrary.org).
 
 For developers and CI (make test, the end-to-end suite, the test model):
 

@@ -1,4 +1,4 @@
-package literature
+package citation
 
 import (
 	"reflect"
@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-func TestPapers(t *testing.T) {
+func TestIDs(t *testing.T) {
 	tests := []struct {
 		name string
 		in   string
@@ -35,35 +35,96 @@ func TestPapers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Papers([]byte(tt.in), MaxKeyPapers); !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("Papers(%q) = %q, want %q", tt.in, got, tt.want)
+			if got := IDs([]byte(tt.in), 20); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("IDs(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})
 	}
 }
 
-func TestPapersCap(t *testing.T) {
+func TestIDsCap(t *testing.T) {
 	var b strings.Builder
 	for i := 0; i < 30; i++ {
 		b.WriteString("PMID:")
 		b.WriteString(strings.Repeat("1", i+1))
 		b.WriteString(" ")
 	}
-	got := Papers([]byte(b.String()), 3)
+	got := IDs([]byte(b.String()), 3)
 	if want := []string{"PMID:1", "PMID:11", "PMID:111"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
 
-func FuzzPapers(f *testing.F) {
+func FuzzIDs(f *testing.F) {
 	for _, s := range []string{"10.1038/nbt.3117", "PMID: 1", "arXiv:hep-th/9901001", "PMC1234", `\n10.1/`, "10.1234/)))"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		for _, id := range Papers(b, MaxKeyPapers) {
+		for _, id := range IDs(b, 20) {
 			if id == "" || strings.ContainsAny(id, " \t\n\"\\") {
 				t.Fatalf("bad id %q from %q", id, b)
 			}
 		}
 	})
+}
+
+func TestISBNs(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"ISBN 978-0-262-03384-8", []string{"ISBN:9780262033848"}},
+		{"isbn-13: 9780262033848.", []string{"ISBN:9780262033848"}},
+		{"ISBN-10 0-262-03384-4 (MIT Press)", []string{"ISBN:9780262033848"}},
+		{"ISBN 0 262 03384 4 1990", []string{"ISBN:9780262033848"}},
+		{"ISBN 0-8044-2957-X", []string{"ISBN:9780804429573"}},
+		{"ISBN 0-262-03384-5", []string{"ISBN:0262033845"}}, // wrong check digit: kept, to be flagged
+		{"ISBN 978-0-262-03384-9", []string{"ISBN:9780262033849"}},
+		{"978-0-262-03384-8 without its label", nil},
+		{"ISBN 12345", nil},
+		{"ISBNs are numbers", nil},
+		{"the ISBN 9780262033848123 is too long", nil},
+	}
+	for _, tt := range tests {
+		if got := IDs([]byte(tt.in), 20); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("IDs(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestScanOffsets(t *testing.T) {
+	in := "Cite doi:10.1038/nbt.3117. And PMID: 25513782, ISBN 978-0-262-03384-8."
+	var got []string
+	Scan([]byte(in), func(id string, from, to int) bool {
+		got = append(got, id+"="+in[from:to])
+		return true
+	})
+	want := []string{"10.1038/nbt.3117=10.1038/nbt.3117", "PMID:25513782=PMID: 25513782", "ISBN:9780262033848=ISBN 978-0-262-03384-8"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Scan = %q, want %q", got, want)
+	}
+}
+
+func TestMarkdownEmphasisIsNotPartOfADOI(t *testing.T) {
+	if got := IDs([]byte("**10.1038/nbt.3117**"), 20); !reflect.DeepEqual(got, []string{"10.1038/nbt.3117"}) {
+		t.Errorf("got %q", got)
+	}
+}
+
+// BenchmarkScan1MB scans a megabyte of tool output with a few ids, the
+// worst a hook's detector reads.
+func BenchmarkScan1MB(b *testing.B) {
+	var sb strings.Builder
+	for sb.Len() < 1<<20 {
+		sb.WriteString("Reads 1,234 (10.2%) at position 10.5/12; PMID-like text pmid and arXiv mentions; isbn-ish 978 numbers. ")
+		if sb.Len()%50000 < 120 {
+			sb.WriteString("doi:10.1038/nbt.3117 PMID: 25513782 arXiv:1706.03762 ISBN 978-0-262-03384-8 ")
+		}
+	}
+	buf := []byte(sb.String())
+	b.SetBytes(int64(len(buf)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		IDs(buf, 500)
+	}
 }

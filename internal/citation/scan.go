@@ -1,34 +1,25 @@
-package literature
+package citation
 
 import "strings"
 
-// MaxKeyPapers caps the paper ids kept from one tool call.
-const MaxKeyPapers = 20
-
-// maxScan caps how much of a tool's output is scanned for paper ids, so a
-// huge Read costs a bounded time on the hook path.
+// maxScan caps how much of a text is scanned for paper ids, so a huge tool
+// output costs a bounded time on the hook path.
 const maxScan = 1 << 20
 
-// Papers returns the paper ids in b, once each, in the order found, at most
-// max of them: DOIs (lower-cased, 10.1038/nbt.3117), PubMed ids
-// (PMID:25513782), PubMed Central ids (PMC4320685) and arXiv ids
-// (arXiv:2101.00001, arXiv:hep-th/9901001, versions dropped). b may be raw
-// JSON: an id ends at a quote or a backslash, so escaped text does not glue
-// ids to their neighbours. It is one pass over b with no regular
-// expressions, because it runs on every Read and Bash output.
-func Papers(b []byte, max int) []string {
+// Scan calls fn with each paper id in b, in the order found, with the
+// offsets of the text it was read from (from a label such as PMID or
+// arXiv: to the id's end); fn returns false to stop. Ids are canonical (see
+// the package documentation): DOIs lower-cased (10.1038/nbt.3117), PubMed
+// ids PMID:25513782, PubMed Central ids PMC4320685, arXiv ids
+// arXiv:2101.00001 or arXiv:hep-th/9901001 (versions dropped) and ISBNs
+// ISBN:9780262033848 (an ISBN-10 with a valid check digit as its ISBN-13).
+// b may be raw JSON: an id ends at a quote or a backslash, so escaped text
+// does not glue ids to their neighbours. It is one pass over (at most the
+// first 1 MB of) b with no regular expressions, because it runs on every
+// Read and Bash output.
+func Scan(b []byte, fn func(id string, from, to int) bool) {
 	if len(b) > maxScan {
 		b = b[:maxScan]
-	}
-	var out []string
-	add := func(id string) bool {
-		for _, o := range out {
-			if o == id {
-				return len(out) < max
-			}
-		}
-		out = append(out, id)
-		return len(out) < max
 	}
 	for i := 0; i < len(b); i++ {
 		var id string
@@ -46,15 +37,36 @@ func Papers(b []byte, max int) []string {
 			if boundaryBefore(b, i) {
 				id, next = arxivAt(b, i)
 			}
+		case 'i', 'I':
+			if i+1 < len(b) && b[i+1]|0x20 == 's' && boundaryBefore(b, i) {
+				id, next = isbnAt(b, i)
+			}
 		}
 		if id == "" {
 			continue
 		}
-		if !add(id) {
-			break
+		if !fn(id, i, next) {
+			return
 		}
 		i = next - 1
 	}
+}
+
+// IDs returns the paper ids in b (Scan), once each, in the order found, at
+// most max of them.
+func IDs(b []byte, max int) []string {
+	var out []string
+	var seen map[string]bool
+	Scan(b, func(id string, _, _ int) bool {
+		if seen == nil {
+			seen = map[string]bool{}
+		}
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+		return len(out) < max
+	})
 	return out
 }
 
@@ -139,7 +151,7 @@ func doiAt(b []byte, i int) (string, int) {
 	if end <= start {
 		return "", 0
 	}
-	return strings.ToLower(string(b[i:end])), k
+	return strings.ToLower(string(b[i:end])), end
 }
 
 // trimSuffixPunct drops trailing sentence punctuation and closing brackets
@@ -148,7 +160,7 @@ func trimSuffixPunct(b []byte, start, end int) int {
 	for end > start {
 		c := b[end-1]
 		switch c {
-		case '.', ',', ';', ':', '!', '?':
+		case '.', ',', ';', ':', '!', '?', '*', '_':
 			end--
 			continue
 		case ')', ']', '}':
@@ -179,9 +191,20 @@ func trimSuffixPunct(b []byte, start, end int) int {
 func endsWord(b []byte, j int) bool { return j >= len(b) || !isAlnum(b[j]) }
 
 // pubmedAt reads PMID 123, PMID: 123, pubmed.ncbi.nlm.nih.gov/123,
-// pubmed/123 and PMC123456 at i.
+// pubmed/123, PMC123456 and PMCID: PMC123456 at i.
 func pubmedAt(b []byte, i int) (string, int) {
 	switch {
+	case hasFold(b, i, "pmcid"):
+		j := i + 5
+		for j < len(b) && (b[j] == ' ' || b[j] == ':' || b[j] == '=') && j-i < 9 {
+			j++
+		}
+		if hasFold(b, j, "pmc") {
+			j += 3
+		}
+		if n := digitsAt(b, j); n >= 4 && n <= 9 && endsWord(b, j+n) {
+			return "PMC" + string(b[j:j+n]), j + n
+		}
 	case hasFold(b, i, "pmid"):
 		j := i + 4
 		for j < len(b) && (b[j] == ' ' || b[j] == ':' || b[j] == '=' || b[j] == '#') && j-i < 8 {
@@ -259,4 +282,56 @@ func arxivAt(b []byte, i int) (string, int) {
 		k += 1 + digitsAt(b, k+1)
 	}
 	return "arXiv:" + id, k
+}
+
+// isbnAt reads ISBN 978-0-262-03384-8, ISBN-13: 9780262033848, ISBN-10
+// 0-262-03384-4 and isbn:026203384X at i: the label, then ten or thirteen
+// digits that single hyphens or spaces may separate (an ISBN-10 may end in
+// X). An ISBN-10 with a valid check digit is returned as its ISBN-13; one
+// without keeps its ten characters, for the audit to say it cannot exist.
+func isbnAt(b []byte, i int) (string, int) {
+	if !hasFold(b, i, "isbn") {
+		return "", 0
+	}
+	j := i + 4
+	if j+3 <= len(b) && b[j] == '-' && b[j+1] == '1' && (b[j+2] == '0' || b[j+2] == '3') {
+		j += 3
+	}
+	for k := 0; k < 3 && j < len(b) && (b[j] == ' ' || b[j] == ':' || b[j] == '='); k++ {
+		j++
+	}
+	var digits []byte
+	var ends []int // ends[k]: the offset after digit k
+	for j < len(b) && len(digits) < 13 {
+		c := b[j]
+		if isDigit(c) || (c == 'X' || c == 'x') && len(digits) == 9 {
+			if c == 'x' {
+				c = 'X'
+			}
+			digits = append(digits, c)
+			j++
+			ends = append(ends, j)
+			if c == 'X' {
+				break
+			}
+			continue
+		}
+		if (c == '-' || c == ' ') && len(digits) > 0 && j+1 < len(b) &&
+			(isDigit(b[j+1]) || len(digits) == 9 && (b[j+1] == 'X' || b[j+1] == 'x')) {
+			j++
+			continue
+		}
+		break
+	}
+	switch {
+	case len(digits) == 13 && endsWord(b, ends[12]) && digits[12] != 'X':
+		return "ISBN:" + string(digits), ends[12]
+	case len(digits) >= 10 && endsWord(b, ends[9]) && (len(digits) == 10 || b[ends[9]] == ' '):
+		isbn := string(digits[:10])
+		if thirteen, ok := isbn10To13(isbn); ok {
+			return "ISBN:" + thirteen, ends[9]
+		}
+		return "ISBN:" + isbn, ends[9]
+	}
+	return "", 0
 }
