@@ -19,6 +19,9 @@ type Run struct {
 	// Stdin is the program text it reads on standard input when the
 	// command spells it (a heredoc or a here-string), "" otherwise.
 	Stdin string
+	// StdinFile is the file redirected to its standard input (< FILE),
+	// as written, "" for none.
+	StdinFile string
 }
 
 func runOf(call []string, st *shellState, in stdinSrc) Run {
@@ -29,6 +32,7 @@ func runOf(call []string, st *shellState, in stdinSrc) Run {
 	if in.known {
 		r.Stdin = in.text
 	}
+	r.StdinFile = in.file
 	return r
 }
 

@@ -26,9 +26,10 @@ func TestRuns(t *testing.T) {
 			{Argv: []string{"echo", "{}"}, Cwd: root},
 		}},
 		{"xargs -n1 python p.py < list.txt", []Run{
-			{Argv: []string{"xargs", "-n1", "python", "p.py"}, Cwd: root},
-			{Argv: []string{"python", "p.py", "\x00"}, Cwd: root},
+			{Argv: []string{"xargs", "-n1", "python", "p.py"}, Cwd: root, StdinFile: "list.txt"},
+			{Argv: []string{"python", "p.py", "\x00"}, Cwd: root, StdinFile: "list.txt"},
 		}},
+		{"R --vanilla < fit.R", []Run{{Argv: []string{"R", "--vanilla"}, Cwd: root, StdinFile: "fit.R"}}},
 	} {
 		in, _ := json.Marshal(map[string]string{"command": c.cmd})
 		got, unparsed := Runs(Request{ProjectRoot: root, Cwd: root, ToolName: "Bash", ToolInput: in})
