@@ -111,7 +111,7 @@ func TestGateCheckAndHooksAgree(t *testing.T) {
 	written := []string{filepath.Join(root, "src/eval/metrics.json"), filepath.Join(root, "src/eval/results_note.md")}
 	s := NewTracker().Scan(root, d, written, time.Unix(0, 0), nil)
 	hooks := map[verdictKey]verdictVal{}
-	for _, j := range Judge(s, d) {
+	for _, j := range Judge(s, d, nil) {
 		v := verdictVal{}
 		for _, c := range j.Result.Checks {
 			switch c.Status {

@@ -214,7 +214,7 @@ func DQ4(findingsName string, findings []byte, sourceJSON []byte, d Domain) Resu
 func dq4(findingsName string, findings []byte, sources []source, d Domain) Result {
 	res := newResult("DQ4", findingsName)
 	var names []string
-	var vals []float64
+	var vals, all []float64 // the numbers that back findings; with those of hand-written sources
 	var hands []handSource
 	for _, src := range sources {
 		label := "the source JSON"
@@ -222,28 +222,25 @@ func dq4(findingsName string, findings []byte, sources []source, d Domain) Resul
 			res.Inputs = append(res.Inputs, src.name)
 			label = filepath.Base(src.name)
 		}
+		names = append(names, label)
 		v, err := jsonNumbers(src.raw)
 		if err != nil {
 			res.fail("source", fmt.Sprintf("%s does not parse: %v", label, err), "fix the JSON so the findings can be checked against it")
 			continue
 		}
+		all = append(all, v...)
 		if src.hand != nil {
 			hands = append(hands, handSource{label: label, origin: *src.hand, vals: v})
 			continue
 		}
-		names = append(names, label)
 		vals = append(vals, v...)
 	}
 	if res.Status == StatusFail {
 		return res
 	}
-	vals = sortUnique(vals)
+	vals, all = sortUnique(vals), sortUnique(all)
 	srcLabel := strings.Join(names, ", ")
-	if len(names) == 0 {
-		srcLabel = "any source a computation wrote"
-	} else {
-		res.pass("source", fmt.Sprintf("%s: %d distinct numbers", srcLabel, len(vals)))
-	}
+	res.pass("source", fmt.Sprintf("%s: %d distinct numbers", srcLabel, len(all)))
 
 	x := extractNumbers(findings)
 	var unmatched []reported
@@ -260,15 +257,11 @@ func dq4(findingsName string, findings []byte, sources []source, d Domain) Resul
 		unmatched = append(unmatched, n)
 		res.Numbers = append(res.Numbers, n.Text)
 	}
-	for i, h := range hands {
-		if len(handBacked[i]) > 0 {
-			res.fail("source_lineage", h.detail(handBacked[i]), h.fix())
-		}
-	}
+
 	switch {
 	case len(unmatched) == 1:
 		n := unmatched[0]
-		res.fail("number", fmt.Sprintf("line %d: %s in %q matches no number in %s%s", n.Line, n.Text, n.Context, srcLabel, nearestNote(n, vals, d.DQ4)),
+		res.fail("number", fmt.Sprintf("line %d: %s in %q matches no number in %s%s", n.Line, n.Text, n.Context, srcLabel, nearestNote(n, all, d.DQ4)),
 			"correct it from the JSON, have the script write the value to the JSON, or mark a computed value (derived)")
 	case len(unmatched) > 1:
 		// One line for all of them: a snippet per number made a reply of
@@ -279,12 +272,17 @@ func dq4(findingsName string, findings []byte, sources []source, d Domain) Resul
 				listed = append(listed, fmt.Sprintf("and %d more", len(unmatched)-i))
 				break
 			}
-			note := strings.TrimSuffix(strings.TrimPrefix(nearestNote(n, vals, d.DQ4), " ("), ")")
+			note := strings.TrimSuffix(strings.TrimPrefix(nearestNote(n, all, d.DQ4), " ("), ")")
 			listed = append(listed, fmt.Sprintf("%s (line %d; %s)", n.Text, n.Line, note))
 		}
 		res.fail("number", fmt.Sprintf("line %d: %d reported numbers match no number in %s: %s",
 			unmatched[0].Line, len(unmatched), srcLabel, strings.Join(listed, ", ")),
 			"correct them from the JSON, have the script write the values to the JSON, or mark computed values (derived)")
+	}
+	for i, h := range hands {
+		if len(handBacked[i]) > 0 {
+			res.fail("source_lineage", h.detail(handBacked[i]), h.fix())
+		}
 	}
 	if len(unmatched) == 0 && !hasCheck(res, "source_lineage", StatusFail) {
 		detail := fmt.Sprintf("all %d reported numbers match %s", len(x.numbers), srcLabel)

@@ -18,6 +18,9 @@ type Options struct {
 	Cache string
 	// Now is the time of the capture.
 	Now time.Time
+	// Path is the PATH programs are looked up in (the shell's, which the
+	// hook's event carries); "" means this process's.
+	Path string
 }
 
 // maxInputBytes bounds what Capture hashes of a record's inputs in all;
@@ -34,7 +37,7 @@ const maxInputBytes = 512 << 20
 // opt.Exec, each for at most ten seconds.
 func Capture(ctx context.Context, c Call, cl Class, rec *Record, opt Options) []byte {
 	rec.Captured = true
-	rec.Git = gitState(ctx, c.Root, opt.Exec)
+	rec.Git = gitState(ctx, c.Root, opt.Exec, opt.Path)
 	st := cl.Step
 	if st == nil {
 		return nil
@@ -83,7 +86,7 @@ func Capture(ctx context.Context, c Call, cl Class, rec *Record, opt Options) []
 		}
 	}
 	var list []byte
-	if interp := c.interpreter(st); interp != "" {
+	if interp := c.interpreter(st, opt.Path); interp != "" {
 		env.Interpreter = interp
 		if opt.Exec {
 			p := probeOf(ctx, interp, st.Program, opt.Now)
@@ -91,7 +94,7 @@ func Capture(ctx context.Context, c Call, cl Class, rec *Record, opt Options) []
 			if p.exe != "" {
 				env.Interpreter = p.exe
 			}
-			if list = freeze(ctx, p, st.Program, opt.Cache, opt.Now); list != nil {
+			if list = freeze(ctx, p, st.Program, opt.Cache, opt.Path, opt.Now); list != nil {
 				env.Freeze = Sum(list)
 				env.Packages = bytes.Count(list, []byte("\n"))
 			}

@@ -80,7 +80,7 @@ func Check(ctx context.Context, root string, rec Record, opt Options) []Change {
 		out = append(out, Change{What: "interpreter", File: rec.Env.Interpreter, Was: rec.Env.Version, Now: p.version})
 	}
 	if rec.Env.Freeze != "" {
-		if list := freeze(ctx, p, rec.Program, opt.Cache, opt.Now); list != nil && Sum(list) != rec.Env.Freeze {
+		if list := freeze(ctx, p, rec.Program, opt.Cache, opt.Path, opt.Now); list != nil && Sum(list) != rec.Env.Freeze {
 			out = append(out, Change{What: "packages", File: rec.Env.Interpreter, Was: rec.Env.Freeze, Now: Sum(list)})
 		}
 	}

@@ -67,7 +67,7 @@ var venvRunners = set("uv", "poetry", "pipenv", "pdm", "hatch", "rye", "pixi")
 // interpreter finds the program a step ran: its path as given, the
 // project's virtual environment when the call ran through uv run, poetry
 // run or an activate script, else the program on PATH.
-func (c Call) interpreter(st *Step) string {
+func (c Call) interpreter(st *Step, path string) string {
 	name := st.Argv[0]
 	if strings.Contains(name, "/") {
 		return joinUnder(st.Cwd, name)
@@ -89,8 +89,27 @@ func (c Call) interpreter(st *Step) string {
 			}
 		}
 	}
-	if p, err := exec.LookPath(name); err == nil {
+	return lookPath(name, path)
+}
+
+// lookPath finds an executable on path (a PATH value; "" for this
+// process's), "" when there is none.
+func lookPath(name, path string) string {
+	if path == "" {
+		p, err := exec.LookPath(name)
+		if err != nil {
+			return ""
+		}
 		return p
+	}
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		if info, err := os.Stat(p); err == nil && info.Mode().IsRegular() && info.Mode().Perm()&0o111 != 0 {
+			return p
+		}
 	}
 	return ""
 }
@@ -200,7 +219,7 @@ const rFreeze = `ip <- installed.packages()[, c("Package", "Version")]; cat(past
 // (freezeKey) when cache is a folder: pip freeze for Python (uv pip freeze
 // where pip is missing), R's installed packages for R. nil when it cannot
 // be taken.
-func freeze(ctx context.Context, p probe, program, cache string, now time.Time) []byte {
+func freeze(ctx context.Context, p probe, program, cache, path string, now time.Time) []byte {
 	lower := strings.ToLower(program)
 	isPy := pythonName.MatchString(lower)
 	isR := lower == "rscript" || lower == "r"
@@ -221,7 +240,7 @@ func freeze(ctx context.Context, p probe, program, cache string, now time.Time) 
 	case isPy:
 		out, err = run(ctx, "", p.exe, "-m", "pip", "freeze", "--all", "--disable-pip-version-check")
 		if err != nil {
-			if uv, lerr := exec.LookPath("uv"); lerr == nil {
+			if uv := lookPath("uv", path); uv != "" {
 				out, err = run(ctx, "", uv, "pip", "freeze", "--python", p.exe)
 			}
 		}

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 )
@@ -89,7 +88,7 @@ func headCommit(root string) (commit, branch string) {
 
 // gitState is the commit root is at and, when git may run, whether the
 // tree has uncommitted changes (and the first of them).
-func gitState(ctx context.Context, root string, runGit bool) *Git {
+func gitState(ctx context.Context, root string, runGit bool, path string) *Git {
 	commit, branch := headCommit(root)
 	if commit == "" {
 		return nil
@@ -98,10 +97,11 @@ func gitState(ctx context.Context, root string, runGit bool) *Git {
 	if !runGit {
 		return g
 	}
-	if _, err := exec.LookPath("git"); err != nil {
+	git := lookPath("git", path)
+	if git == "" {
 		return g
 	}
-	out, err := run(ctx, root, "git", "status", "--porcelain", "--untracked-files=normal")
+	out, err := run(ctx, root, git, "status", "--porcelain", "--untracked-files=normal")
 	if err != nil {
 		return g
 	}
