@@ -71,7 +71,9 @@ func results(ev *hook.Event, proj project.Project, scan artifact.Scan, written m
 		}
 	}
 	for _, c := range scan.Outputs {
-		add(c.Rel, c.Abs, true)
+		if resultFile(c.Rel) {
+			add(c.Rel, c.Abs, true)
+		}
 	}
 	for rel := range written {
 		if resultFile(rel) {
