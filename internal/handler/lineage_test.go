@@ -167,8 +167,8 @@ func TestScriptRunRecordsItsLineage(t *testing.T) {
 	if rec.Env == nil || !strings.HasPrefix(rec.Env.Version, "Python 3.") || len(rec.Env.Files) != 1 || rec.Env.Files[0].Path != "requirements.txt" {
 		t.Errorf("environment %+v", rec.Env)
 	}
-	if rec.Git == nil || rec.Git.Commit != commit || rec.Git.Dirty == nil || !*rec.Git.Dirty {
-		t.Errorf("git %+v, want %s and a dirty tree (the result is not committed)", rec.Git, commit)
+	if rec.Git == nil || rec.Git.Commit != commit || rec.Git.Dirty == nil || *rec.Git.Dirty {
+		t.Errorf("git %+v, want %s and a clean tree (what the call wrote is its output, no change)", rec.Git, commit)
 	}
 	m, err := lineage.ReadMirror(r.root)
 	if err != nil || len(m.Records) == 0 || m.Records[len(m.Records)-1].SHA256 != rows[0].SHA256 || m.Records[len(m.Records)-1].Script == nil {

@@ -37,17 +37,14 @@ const maxInputBytes = 512 << 20
 // opt.Exec, each for at most ten seconds.
 func Capture(ctx context.Context, c Call, cl Class, rec *Record, opt Options) []byte {
 	rec.Captured = true
-	rec.Git = gitState(ctx, c.Root, opt.Exec, opt.Path)
+	rec.Git = gitState(ctx, c.Root, opt.Exec, opt.Path, c.Since)
 	st := cl.Step
 	if st == nil {
 		return nil
 	}
 	rec.Program, rec.Argv, rec.Module = st.Program, st.Argv, st.Module
-	if st.Cwd != "" {
-		rec.Cwd = relTo(c.Root, st.Cwd)
-		if rec.Cwd == "" {
-			rec.Cwd = "."
-		}
+	if c.Cwd != "" {
+		rec.Cwd = relTo(c.Root, c.Cwd)
 	}
 	var code string
 	if st.Script != "" {

@@ -282,3 +282,33 @@ func normalizeFreeze(out []byte) []byte {
 	}
 	return []byte(strings.Join(lines, "\n") + "\n")
 }
+
+// Restore is the command that rebuilds an environment from one of its
+// lock or environment files (relative to the project root), "" for a
+// file it does not know.
+func Restore(file string) string {
+	base := filepath.Base(file)
+	switch {
+	case strings.HasPrefix(base, "requirements") && strings.HasSuffix(base, ".txt"):
+		return "pip install -r " + file
+	case base == "uv.lock":
+		return "uv sync --frozen"
+	case base == "poetry.lock":
+		return "poetry install"
+	case base == "Pipfile.lock":
+		return "pipenv sync"
+	case base == "pixi.lock":
+		return "pixi install --frozen"
+	case base == "environment.yml" || base == "environment.yaml":
+		return "conda env create -f " + file
+	case base == "conda-lock.yml":
+		return "conda-lock install " + file
+	case base == "renv.lock":
+		return `Rscript -e 'renv::restore()'`
+	case base == "Manifest.toml":
+		return `julia --project=` + filepath.ToSlash(filepath.Dir(file)) + ` -e 'using Pkg; Pkg.instantiate()'`
+	case base == "package-lock.json":
+		return "npm ci"
+	}
+	return ""
+}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // maxChanged bounds the uncommitted paths a record lists.
@@ -13,21 +14,21 @@ const maxChanged = 20
 
 // gitDirs finds the repository holding root: its git folder (a worktree's
 // own, for HEAD) and its common folder (for refs); "" when there is none.
-func gitDirs(root string) (gitDir, common string) {
+func gitDirs(root string) (top, gitDir, common string) {
 	for d := root; ; d = filepath.Dir(d) {
 		p := filepath.Join(d, ".git")
 		info, err := os.Stat(p)
 		if err == nil {
 			if info.IsDir() {
-				return p, p
+				return d, p, p
 			}
 			b, err := os.ReadFile(p) // a worktree or submodule: "gitdir: PATH"
 			if err != nil {
-				return "", ""
+				return "", "", ""
 			}
 			g, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
 			if !ok {
-				return "", ""
+				return "", "", ""
 			}
 			g = strings.TrimSpace(g)
 			if !filepath.IsAbs(g) {
@@ -41,10 +42,10 @@ func gitDirs(root string) (gitDir, common string) {
 				}
 				common = filepath.Clean(cd)
 			}
-			return g, common
+			return d, g, common
 		}
 		if filepath.Dir(d) == d {
-			return "", ""
+			return "", "", ""
 		}
 	}
 }
@@ -52,7 +53,7 @@ func gitDirs(root string) (gitDir, common string) {
 // headCommit reads the commit HEAD names, and its branch, from the
 // repository's files: no git needed.
 func headCommit(root string) (commit, branch string) {
-	gitDir, common := gitDirs(root)
+	_, gitDir, common := gitDirs(root)
 	if gitDir == "" {
 		return "", ""
 	}
@@ -87,8 +88,10 @@ func headCommit(root string) (commit, branch string) {
 }
 
 // gitState is the commit root is at and, when git may run, whether the
-// tree has uncommitted changes (and the first of them).
-func gitState(ctx context.Context, root string, runGit bool, path string) *Git {
+// tree has uncommitted changes (and the first of them). Files modified
+// since the call began are its outputs, not changes to the code or data
+// it ran on, and are left out.
+func gitState(ctx context.Context, root string, runGit bool, path string, since time.Time) *Git {
 	commit, branch := headCommit(root)
 	if commit == "" {
 		return nil
@@ -105,10 +108,22 @@ func gitState(ctx context.Context, root string, runGit bool, path string) *Git {
 	if err != nil {
 		return g
 	}
+	top, _, _ := gitDirs(root)
 	dirty := false
 	for _, l := range strings.Split(string(out), "\n") {
 		if len(l) < 4 {
 			continue
+		}
+		name := strings.Trim(l[3:], `"`)
+		if i := strings.Index(name, " -> "); i >= 0 {
+			name = name[i+4:]
+		}
+		abs := filepath.Join(top, filepath.FromSlash(name))
+		if abs == filepath.Join(root, filepath.FromSlash(MirrorFile)) {
+			continue // vibe's own record
+		}
+		if info, err := os.Stat(abs); err == nil && !since.IsZero() && !info.ModTime().Before(since) {
+			continue // written by the call
 		}
 		dirty = true
 		if len(g.Changed) < maxChanged {

@@ -41,10 +41,11 @@ type Record struct {
 	ToolUseID string    `json:"tool_use_id,omitempty"`
 	// Command is the shell command of the call (secrets scrubbed).
 	Command string `json:"command,omitempty"`
-	// Cwd is the folder the computation ran in, project-relative ("."
-	// for the root).
+	// Cwd is the folder the command ran from, project-relative ("." for
+	// the root).
 	Cwd string `json:"cwd,omitempty"`
-	// Step is the computation's run: its program and words.
+	// Program, Argv, Script, Module and Inline are the computation's run
+	// (a command may run several; this one wrote the result).
 	Program string   `json:"program,omitempty"`
 	Argv    []string `json:"argv,omitempty"`
 	Script  *File    `json:"script,omitempty"`
