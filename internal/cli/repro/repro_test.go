@@ -146,7 +146,7 @@ func TestReproOfAScriptRun(t *testing.T) {
 	f, out, errOut := clitest.New(t, clitest.Options{})
 	root := clitest.Project(t)
 	files := map[string]string{
-		"analysis/train.py": trainScript,
+		"analysis/train.py":  trainScript,
 		"data/raw/sites.csv": "site,cleaved\nS1,1\nS2,0\nS3,1\nS4,1\n",
 		"requirements.txt":   "numpy==1.26.4\n",
 		"results/.keep":      "",
