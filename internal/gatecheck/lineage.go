@@ -42,6 +42,25 @@ func MirrorOrigins(root string) gate.Origins {
 	return Origins(m.Rows)
 }
 
+// StoredOrigins are the origins a tool holding a database decides from
+// (the hooks, `vibe gate run`): stored gives the rows it holds for a
+// content hash; a content it holds none of is looked up in the project's
+// mirror (a fresh clone's database does not know what the mirror does),
+// read at most once.
+func StoredOrigins(root string, stored func(sha string) []lineage.Row) gate.Origins {
+	var mirror *lineage.Mirror
+	return Origins(func(sha string) []lineage.Row {
+		if rows := stored(sha); len(rows) > 0 {
+			return rows
+		}
+		if mirror == nil {
+			m, _ := lineage.ReadMirror(root) // an unreadable mirror knows nothing
+			mirror = &m
+		}
+		return mirror.Rows(sha)
+	})
+}
+
 // maxResultBytes bounds a result file read for its origin.
 const maxResultBytes = 16 << 20
 

@@ -149,42 +149,28 @@ func readResult(p string) ([]byte, bool) {
 }
 
 // originsFor are the sources' origins a hook decides from: the lineage
-// rows the database holds for a content hash (else the project's mirror,
-// which a fresh clone's database does not know yet), and those of this
-// call's own results, not recorded yet. env (for its log) may be nil.
+// rows of this call's own results (not recorded yet) and those the
+// database holds for a content hash, else the project's mirror
+// (gatecheck.StoredOrigins). env (for its log) may be nil.
 func originsFor(ctx context.Context, env *hookrun.Env, st *store.Store, proj project.Project, own []result, now time.Time) gate.Origins {
-	logf := func(string, ...any) {}
-	if env != nil {
-		logf = env.Logf
-	}
-	var mirror *lineage.Mirror
-	return gatecheck.Origins(func(sha string) []lineage.Row {
+	return gatecheck.StoredOrigins(proj.Root, func(sha string) []lineage.Row {
 		var rows []lineage.Row
 		for _, r := range own {
 			if r.sha == sha {
 				rows = append(rows, lineage.Row{Path: r.rel, SHA256: sha, Writer: r.class.Writer, By: r.class.By, At: now})
 			}
 		}
-		if st != nil {
-			recs, err := st.LineageOf(ctx, proj.Root, sha)
-			if err != nil {
-				logf("read lineage: %v", err)
-			}
-			for _, l := range recs {
-				rows = append(rows, lineage.Row{Path: l.Path, SHA256: l.SHA256, Writer: lineage.Writer(l.Writer), By: l.By, At: l.At})
-			}
-			if len(recs) > 0 {
-				return rows
-			}
+		if st == nil {
+			return rows
 		}
-		if mirror == nil {
-			m, err := lineage.ReadMirror(proj.Root)
-			if err != nil {
-				logf("%v", err)
-			}
-			mirror = &m
+		recs, err := st.LineageOf(ctx, proj.Root, sha)
+		if err != nil && env != nil {
+			env.Logf("read lineage: %v", err)
 		}
-		return append(rows, mirror.Rows(sha)...)
+		for _, l := range recs {
+			rows = append(rows, lineage.Row{Path: l.Path, SHA256: l.SHA256, Writer: lineage.Writer(l.Writer), By: l.By, At: l.At})
+		}
+		return rows
 	})
 }
 
