@@ -208,3 +208,28 @@ func TestPromotionRestingOnAHandWrittenResult(t *testing.T) {
 		t.Errorf("vibe gate check lets the promotion stand: %+v", rep.Findings())
 	}
 }
+
+// TestResultFiles: which JSON files a call names as written count as
+// results.
+func TestResultFiles(t *testing.T) {
+	for rel, want := range map[string]bool{
+		".vibe-science/RQ-001/04-results/FINDINGS.json":         true,
+		"results/metrics.json":                                  true,
+		"FINDINGS.json":                                         true,
+		".vibe-science/domain-config.json":                      false,
+		".vibe-science/permissions.json":                        false,
+		".vibe-science/RQ-001/04-results/C-001-promotion.json":  false,
+		".vibe-science/RQ-001/05-reviewer2/L0-20261128-01.json": false,
+		".vibe-science/RQ-001/00-brainstorm/B0.json":            false,
+		".claude/settings.json":                                 false,
+		"web/.eslintrc.json":                                    false,
+		"package.json":                                          false,
+		"tsconfig.build.json":                                   false,
+		"results/metrics.csv":                                   false,
+		"/elsewhere/metrics.json":                               false,
+	} {
+		if got := handler.ResultFile(rel); got != want {
+			t.Errorf("ResultFile(%q) = %v, want %v", rel, got, want)
+		}
+	}
+}

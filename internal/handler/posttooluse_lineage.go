@@ -113,18 +113,24 @@ func results(ev *hook.Event, proj project.Project, scan artifact.Scan, written m
 // resultFile reports whether a file a call named as written is a result
 // whose lineage counts: a JSON file that is not one of the records the
 // methodology has written by hand (vibe's own configs at the top of
-// .vibe-science/, reviews, schema-gate artifacts such as the D1 record)
-// nor an agent's configuration.
+// .vibe-science/, reviews, schema-gate artifacts such as the D1 record),
+// nor configuration (a dot folder or file, a code base's package.json).
 func resultFile(rel string) bool {
 	if !strings.EqualFold(filepath.Ext(rel), ".json") || filepath.IsAbs(filepath.FromSlash(rel)) || strings.HasPrefix(rel, "../") {
 		return false
 	}
 	dir := filepath.ToSlash(filepath.Dir(filepath.FromSlash(rel)))
+	base := strings.ToLower(filepath.Base(rel))
 	switch {
-	case dir == project.Dir, strings.HasPrefix(rel, ".claude/"), strings.Contains("/"+rel, "/05-reviewer2/"):
+	case dir == project.Dir, strings.Contains("/"+rel, "/05-reviewer2/"):
 		return false
-	case strings.HasSuffix(strings.ToLower(rel), "-promotion.json"):
+	case strings.HasSuffix(base, "-promotion.json") || codeConfigs[base] || strings.HasPrefix(base, "tsconfig"):
 		return false
+	}
+	for _, seg := range strings.Split(rel, "/") {
+		if strings.HasPrefix(seg, ".") && seg != project.Dir {
+			return false // .claude/, .vscode/, .eslintrc.json: configuration
+		}
 	}
 	for _, a := range gatecheck.Artifacts {
 		if ok, _ := filepath.Match(filepath.Base(filepath.FromSlash(a.Pattern)), filepath.Base(rel)); ok {
@@ -133,6 +139,10 @@ func resultFile(rel string) bool {
 	}
 	return true
 }
+
+// codeConfigs are JSON files of a code base, not results.
+var codeConfigs = map[string]bool{"package.json": true, "package-lock.json": true, "jsconfig.json": true, "composer.json": true,
+	"renovate.json": true, "deno.json": true, "lerna.json": true, "angular.json": true, "vercel.json": true, "firebase.json": true}
 
 func readResult(p string) ([]byte, bool) {
 	f, err := os.Open(p)
