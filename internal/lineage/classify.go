@@ -81,21 +81,32 @@ func Classify(c Call, content []byte) Class {
 	default:
 		return Class{Writer: Unknown, By: c.Tool}
 	}
-	if spelledOut(content, c.Command) {
-		return Class{Writer: Hand, By: "Bash: a command that spells out the values it writes"}
-	}
 	var steps []*Step
 	var text, unknown []string
+	// spelled is the text the command types in: every run's words and
+	// heredoc but a script's or module's arguments (train.py --alpha 0.05
+	// may write its alpha back; that is no value typed as a result).
+	var spelled []string
 	for _, r := range c.Runs {
 		k, st := c.kindOf(r)
 		switch k {
 		case kindStep:
 			steps = append(steps, st)
+			if st.Script != "" || st.Module != "" {
+				continue
+			}
 		case kindText:
 			text = appendOnce(text, progName(r.Argv))
 		case kindCopy, kindUnknown:
 			unknown = appendOnce(unknown, progName(r.Argv))
 		}
+		spelled = append(spelled, strings.Join(r.Argv, " "), r.Stdin)
+	}
+	if len(c.Runs) == 0 {
+		spelled = []string{c.Command}
+	}
+	if spelledOut(content, spelled...) {
+		return Class{Writer: Hand, By: "Bash: a command that spells out the values it writes"}
 	}
 	if len(steps) > 0 {
 		st := steps[0]

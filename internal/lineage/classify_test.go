@@ -79,6 +79,7 @@ func TestClassify(t *testing.T) {
 		by                string
 	}{
 		{"python3 analysis/train.py --seed 42", "", metrics, Computation, "python3 analysis/train.py"},
+		{"python3 analysis/train.py --alpha 0.05 --threshold 0.125", "", `{"alpha": 0.05, "threshold": 0.125, "n": 40}`, Computation, "python3 analysis/train.py"},
 		{"cd analysis && uv run python train.py > ../results/metrics.json", "", metrics, Computation, "python analysis/train.py"},
 		{"source .venv/bin/activate && python3 analysis/train.py", "", metrics, Computation, "python3 analysis/train.py"},
 		{"env PYTHONHASHSEED=0 timeout 600 python3 analysis/train.py", "", metrics, Computation, "python3 analysis/train.py"},
