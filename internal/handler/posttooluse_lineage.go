@@ -99,7 +99,7 @@ func results(ev *hook.Event, proj project.Project, scan artifact.Scan, written m
 	var out []result
 	for _, c := range cands {
 		raw, ok := readResult(c.abs)
-		if !ok {
+		if !ok || !lineage.HasNumbers(raw) {
 			continue
 		}
 		cl := call

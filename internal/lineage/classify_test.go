@@ -208,3 +208,11 @@ func TestDecide(t *testing.T) {
 		}
 	}
 }
+
+func TestHasNumbers(t *testing.T) {
+	for content, want := range map[string]bool{`{}`: false, `{"model": "ridge"}`: false, `{"auc": 0.8}`: true, `{"rate": "12.5%"}`: true, "": false} {
+		if got := HasNumbers([]byte(content)); got != want {
+			t.Errorf("HasNumbers(%s) = %v, want %v", content, got, want)
+		}
+	}
+}

@@ -97,3 +97,8 @@ func spelledOut(content []byte, texts ...string) bool {
 	}
 	return true
 }
+
+// HasNumbers reports whether a result holds a number at all: one that
+// holds none (an empty template, a list of names) backs nothing, and its
+// lineage is not worth a record.
+func HasNumbers(content []byte) bool { return len(contentNumbers(content)) > 0 }
