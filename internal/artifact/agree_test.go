@@ -11,6 +11,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/gatecheck"
+	"github.com/vibe-science/vibe/internal/lineage"
 )
 
 // agreeTree is a project whose artifacts are named the way scripts name
@@ -54,6 +55,12 @@ func agreeTree(t *testing.T) string {
 	for rel, content := range files {
 		write(t, root, rel, content)
 	}
+	// results/summary.json, REPORT.md's source, was written by hand: the
+	// project's lineage mirror says so, and both judge from it.
+	if err := lineage.AppendMirror(root, lineage.Record{Path: "results/summary.json", SHA256: lineage.Sum([]byte(files["results/summary.json"])),
+		Writer: lineage.Hand, By: "Write", At: time.Date(2026, 11, 24, 10, 14, 0, 0, time.UTC)}, nil); err != nil {
+		t.Fatal(err)
+	}
 	return root
 }
 
@@ -74,9 +81,10 @@ func (v verdictVal) String() string {
 
 // TestGateCheckAndHooksAgree builds one tree and judges it twice: with
 // `vibe gate check` (gatecheck.Check) and with what PostToolUse runs after
-// a call (Tracker.Scan, then Judge), the call having written the one
-// artifact outside the research folders. The same files must be judged by
-// the same gates with the same results.
+// a call (Tracker.Scan, then Judge, with the sources' origins from the
+// lineage records), the call having written the one artifact outside the
+// research folders. The same files must be judged by the same gates with
+// the same results.
 func TestGateCheckAndHooksAgree(t *testing.T) {
 	root := agreeTree(t)
 	d, err := gate.LoadDomain(root)
@@ -111,7 +119,7 @@ func TestGateCheckAndHooksAgree(t *testing.T) {
 	written := []string{filepath.Join(root, "src/eval/metrics.json"), filepath.Join(root, "src/eval/results_note.md")}
 	s := NewTracker().Scan(root, d, written, time.Unix(0, 0), nil)
 	hooks := map[verdictKey]verdictVal{}
-	for _, j := range Judge(s, d) {
+	for _, j := range Judge(s, d, gatecheck.MirrorOrigins(root)) {
 		v := verdictVal{}
 		for _, c := range j.Result.Checks {
 			switch c.Status {
@@ -166,6 +174,7 @@ func TestGateCheckAndHooksAgree(t *testing.T) {
 		{"DQ2", "analysis/metrics_final.json"},
 		{"DQ3", "results/coverage_report.json"},
 		{"DQ4", ".vibe-science/RQ-001/04-results/summary.md"},
+		{"DQ4", "results/REPORT.md"}, // its source was written by hand
 		{"DD0", "analysis/model_matrix.tsv"},
 	} {
 		if hooks[k].status != gate.StatusFail {

@@ -75,9 +75,10 @@ func Gates() []string {
 }
 
 // Judge runs the gates the scan's changes call for, each gate at most once
-// per file, in a stable order.
-func Judge(s Scan, d gate.Domain) []Judgement {
-	j := judge{root: s.Root, d: d, done: map[string]bool{}, known: s.known}
+// per file, in a stable order. origins say how DQ4's sources were written
+// (gate.DQ4FileFrom); nil knows nothing of any.
+func Judge(s Scan, d gate.Domain, origins gate.Origins) []Judgement {
+	j := judge{root: s.Root, d: d, done: map[string]bool{}, known: s.known, origins: origins}
 	designs := map[string][]string{} // research question → new data files
 	resting := map[string]bool{}     // research question whose findings changed
 	triggers := map[string]string{}  // research question → the change that calls for DC0
@@ -198,6 +199,7 @@ type judge struct {
 	// trigger is the changed file the judgements being added are for.
 	trigger string
 	texts   map[string][]byte // findings files read for DC0
+	origins gate.Origins
 }
 
 func (j *judge) once(id, abs string) bool {
@@ -319,7 +321,7 @@ func (j *judge) findings(abs string) {
 	if !j.once("DQ4", abs) {
 		return
 	}
-	res, err := gate.DQ4File(abs, nil, j.d)
+	res, err := gate.DQ4FileFrom(abs, nil, j.d, j.origins)
 	if err != nil {
 		j.undecided("DQ4", abs, fmt.Sprintf("DQ4 could not check %s: %v", relTo(j.root, abs), err),
 			"write the source JSON the findings report from (skill/vibe/formats/findings.md), then run `vibe gate run DQ4 --findings "+relTo(j.root, abs)+"`")

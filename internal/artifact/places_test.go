@@ -68,7 +68,7 @@ func TestScanRecognisesByContentWhereResearchIsWritten(t *testing.T) {
 	// and nothing rests on warns (gatecheck.Scratch), the calibration
 	// blocks, the hyper-parameters do not count as metrics.
 	byGate := map[string]string{}
-	for _, j := range Judge(s, d) {
+	for _, j := range Judge(s, d, nil) {
 		byGate[j.Result.Gate+" "+j.Rel] = string(j.Result.Status)
 	}
 	if byGate["DQ1 .vibe-science/RQ-001/02-data/processed/train_matrix.csv"] != "WARN" || byGate["DQ3 results/conformal.json"] != "FAIL" {
@@ -79,7 +79,7 @@ func TestScanRecognisesByContentWhereResearchIsWritten(t *testing.T) {
 	// table's leak blocks (the agreement test).
 	write(t, root, ".vibe-science/RQ-001/04-results/FINDINGS.md", "# Findings\n\nF1 is computed from train_matrix.csv.\n")
 	byGate = map[string]string{}
-	for _, j := range Judge(tr.Scan(root, d, nil, time.Now(), nil), d) {
+	for _, j := range Judge(tr.Scan(root, d, nil, time.Now(), nil), d, nil) {
 		byGate[j.Result.Gate+" "+j.Rel] = string(j.Result.Status)
 	}
 	if byGate["DC0 .vibe-science/RQ-001/02-data/processed/train_matrix.csv"] != "FAIL" {

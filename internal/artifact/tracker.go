@@ -73,6 +73,11 @@ type Scan struct {
 	// Removed are project-relative paths of artifacts that are gone, or
 	// that are no longer an artifact of a kind the gates judge.
 	Removed []string
+	// Outputs are JSON files in the watched folders that changed during
+	// the call (modified since it began) and are no artifact the gates
+	// judge: results all the same (a FINDINGS.json written before its
+	// FINDINGS.md), whose lineage is recorded.
+	Outputs []Change
 	// known are every tracked artifact after the scan (for the gates that
 	// judge a file because another one changed); listed only when
 	// something changed.
@@ -126,6 +131,9 @@ type tree struct {
 	prior   map[string]State
 	w       *watcher // kernel change reports, from the second look on
 	noWatch bool     // watching failed: stat every look
+	// read are the JSON files this look read and found to be no tracked
+	// artifact (Scan.Outputs keeps those the call wrote).
+	read []Change
 }
 
 func (t *Tracker) tree(root string) *tree {
@@ -174,13 +182,21 @@ func dataFolder(name string) bool {
 // and the folders of the artifacts recorded or written before. Other
 // folders are never walked, so a large code base beside the research costs
 // nothing.
-func (t *Tracker) Scan(root string, d gate.Domain, written []string, since time.Time, load Loader) Scan {
+func (t *Tracker) Scan(root string, d gate.Domain, written []string, since time.Time, load Loader) (s Scan) {
 	tr := t.tree(root)
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
-	s := Scan{Root: root}
+	s = Scan{Root: root}
 	sinceNS := since.UnixNano()
 	seen := map[string]bool{}
+	tr.read = tr.read[:0]
+	defer func() {
+		for _, c := range tr.read {
+			if c.MtimeNS >= sinceNS {
+				s.Outputs = append(s.Outputs, c)
+			}
+		}
+	}()
 	if !tr.loaded {
 		tr.dirs = map[string]*dirState{}
 		tr.files = map[string]*State{}
@@ -343,6 +359,9 @@ func (tr *tree) classify(abs string, d gate.Domain) (Change, bool) {
 	a := research.Recognize(f, d)
 	if !research.Tracked(a.Kind) {
 		tr.other[abs] = st
+		if strings.EqualFold(filepath.Ext(abs), ".json") {
+			tr.read = append(tr.read, c)
+		}
 		return c, true
 	}
 	delete(tr.other, abs)

@@ -171,7 +171,7 @@ func TestJudgeSaysWhenItCannotDecide(t *testing.T) {
 	write(t, root, ".vibe-science/RQ-001/02-data/processed/features.csv", "a,b\x00\x01\x02\n")
 	write(t, root, ".vibe-science/RQ-001/04-results/metrics.json", `{"auc": 0.8, `)
 	s := tr.Scan(root, d, nil, time.Now(), nil)
-	js := Judge(s, d)
+	js := Judge(s, d, nil)
 	got := map[string]string{}
 	for _, j := range js {
 		if j.Undecided {
@@ -197,7 +197,7 @@ func TestJudgeSamplesATableTooLargeForAHook(t *testing.T) {
 		b.WriteString("0.1234567,0.7654321,1\n0.2234567,0.6654321,0\n")
 	}
 	write(t, root, ".vibe-science/RQ-001/02-data/processed/features.csv", b.String())
-	js := Judge(tr.Scan(root, d, nil, time.Now(), nil), d)
+	js := Judge(tr.Scan(root, d, nil, time.Now(), nil), d, nil)
 	var dq1 *Judgement
 	for i := range js {
 		if js[i].Result.Gate == "DQ1" {
@@ -256,7 +256,7 @@ func TestJudgedVersionIsTheNextOnesPrevious(t *testing.T) {
 	}
 	p := write(t, root, ".vibe-science/RQ-001/02-data/processed/features.csv", table(41))
 	var found bool
-	for _, j := range Judge(tr.Scan(root, d, nil, time.Now().Add(-time.Minute), nil), d) {
+	for _, j := range Judge(tr.Scan(root, d, nil, time.Now().Add(-time.Minute), nil), d, nil) {
 		if j.Result.Gate == "DQ1" {
 			tr.Judged(root, j.Abs, string(j.Result.Status), j.Profile)
 			found = true
@@ -268,7 +268,7 @@ func TestJudgedVersionIsTheNextOnesPrevious(t *testing.T) {
 	os.WriteFile(p, []byte(table(2)), 0o644)
 	later := time.Now().Add(time.Second)
 	os.Chtimes(p, later, later)
-	for _, j := range Judge(tr.Scan(root, d, nil, time.Now().Add(-time.Minute), nil), d) {
+	for _, j := range Judge(tr.Scan(root, d, nil, time.Now().Add(-time.Minute), nil), d, nil) {
 		if j.Result.Gate != "DQ1" {
 			continue
 		}
@@ -278,4 +278,29 @@ func TestJudgedVersionIsTheNextOnesPrevious(t *testing.T) {
 		return
 	}
 	t.Fatal("the second version was not judged")
+}
+
+// TestScanOutputs: a JSON file the call wrote that no gate judges is an
+// output (its lineage is recorded); an old one, or one seen unchanged
+// again, is not.
+func TestScanOutputs(t *testing.T) {
+	root := newProject(t)
+	d := domain(t)
+	write(t, root, "results/old.json", `{"rho": 0.1}`)
+	age(t, root)
+	tr := NewTracker()
+	since := time.Now().Add(-time.Second)
+	write(t, root, ".vibe-science/RQ-001/04-results/rank.json", `{"spearman_rho": 0.58}`)
+	s := tr.Scan(root, d, nil, since, nil)
+	if got := rels(s.Outputs); !reflect.DeepEqual(got, []string{".vibe-science/RQ-001/04-results/rank.json data"}) {
+		t.Errorf("first look: outputs %q", got)
+	}
+	write(t, root, "results/new.json", `{"rho": 0.2}`)
+	s = tr.Scan(root, d, nil, since, nil)
+	if got := rels(s.Outputs); !reflect.DeepEqual(got, []string{"results/new.json data"}) {
+		t.Errorf("second look: outputs %q", got)
+	}
+	if s = tr.Scan(root, d, nil, since, nil); len(s.Outputs) != 0 {
+		t.Errorf("nothing changed: outputs %q", rels(s.Outputs))
+	}
 }

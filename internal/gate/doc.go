@@ -86,6 +86,16 @@
 // file that reports numbers but never states a sample size ("n = …") gets
 // a WARN, since DQ4 also asks that n be reported.
 //
+// A source backs numbers only when a computation wrote it. The caller
+// says how each source's current content was written (Origins, from the
+// lineage internal/lineage records: the hooks' database, the project's
+// .vibe-science/lineage.jsonl for CI); a source written by hand (the
+// agent's Write or Edit, a shell command that only echoes or edits text)
+// that no computation ever produced is no source: a number only it holds
+// fails, with the file, when and by what it was written, and the fix
+// (re-run the script that computes it). A source whose origin is unknown
+// (no record, a result made outside the session) counts as before.
+//
 // # Files the other code gates read
 //
 // DQ1 streams a CSV or TSV features table; DQ2 reads a metrics JSON and DQ3

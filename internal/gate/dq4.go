@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // SourceNotFoundError says that a findings file has no source JSON, and
@@ -110,11 +111,34 @@ func existsFold(p string) (string, bool) {
 	return "", false
 }
 
+// SourceOrigin is how a source JSON's current content was written, as the
+// recorded lineage tells (internal/lineage).
+type SourceOrigin struct {
+	// Hand says it was written by hand (a Write or Edit, a shell command
+	// that only echoes or edits text) and no computation produced it.
+	Hand bool
+	// By says what wrote it ("Write", "Bash: sed"), At when.
+	By string
+	At time.Time
+}
+
+// Origins says how the source at path, whose content is raw, was written;
+// ok is false when nothing is known, which never counts against it.
+type Origins func(path string, raw []byte) (o SourceOrigin, ok bool)
+
 // DQ4File runs DQ4 on a findings file: content is the proposed content (a
 // PreToolUse write), or nil to read the file. Its sources are found with
 // SourcesFor, and a number may match any of them; none found is a FAIL
-// that says where it looked.
+// that says where it looked. DQ4FileFrom also says how each source was
+// written.
 func DQ4File(findingsPath string, content []byte, d Domain) (Result, error) {
+	return DQ4FileFrom(findingsPath, content, d, nil)
+}
+
+// DQ4FileFrom is DQ4File with the sources' origins: a source written by
+// hand backs no number (see the package documentation). nil origins know
+// nothing of any source.
+func DQ4FileFrom(findingsPath string, content []byte, d Domain, origins Origins) (Result, error) {
 	if content == nil {
 		raw, err := os.ReadFile(findingsPath)
 		if err != nil {
@@ -139,6 +163,11 @@ func DQ4File(findingsPath string, content []byte, d Domain) (Result, error) {
 			return Result{}, fmt.Errorf("dq4: read source json: %w", err)
 		}
 		sources[i] = source{name: p, raw: raw}
+		if origins != nil {
+			if o, ok := origins(p, raw); ok && o.Hand {
+				sources[i].hand = &o
+			}
+		}
 	}
 	res := dq4(findingsPath, content, sources, d)
 	if !hasCheck(res, "source", StatusFail) {
@@ -164,6 +193,8 @@ func noSourceFix(findingsPath string) string {
 type source struct {
 	name string // path, or "" when the caller passed bytes only
 	raw  []byte
+	// hand: the source was written by hand, so it backs no number.
+	hand *SourceOrigin
 }
 
 // DQ4 checks that every number reported in findings equals a number of
@@ -183,7 +214,8 @@ func DQ4(findingsName string, findings []byte, sourceJSON []byte, d Domain) Resu
 func dq4(findingsName string, findings []byte, sources []source, d Domain) Result {
 	res := newResult("DQ4", findingsName)
 	var names []string
-	var vals []float64
+	var vals, all []float64 // the numbers that back findings; with those of hand-written sources
+	var hands []handSource
 	for _, src := range sources {
 		label := "the source JSON"
 		if src.name != "" {
@@ -196,28 +228,40 @@ func dq4(findingsName string, findings []byte, sources []source, d Domain) Resul
 			res.fail("source", fmt.Sprintf("%s does not parse: %v", label, err), "fix the JSON so the findings can be checked against it")
 			continue
 		}
+		all = append(all, v...)
+		if src.hand != nil {
+			hands = append(hands, handSource{label: label, origin: *src.hand, vals: v})
+			continue
+		}
 		vals = append(vals, v...)
 	}
 	if res.Status == StatusFail {
 		return res
 	}
-	vals = sortUnique(vals)
+	vals, all = sortUnique(vals), sortUnique(all)
 	srcLabel := strings.Join(names, ", ")
-	res.pass("source", fmt.Sprintf("%s: %d distinct numbers", srcLabel, len(vals)))
+	res.pass("source", fmt.Sprintf("%s: %d distinct numbers", srcLabel, len(all)))
 
 	x := extractNumbers(findings)
 	var unmatched []reported
+	handBacked := make([][]reported, len(hands))
 	for _, n := range x.numbers {
 		if matchNumber(n, vals, d.DQ4) {
+			continue
+		}
+		if i := handMatch(n, hands, d.DQ4); i >= 0 {
+			handBacked[i] = append(handBacked[i], n)
+			res.Numbers = append(res.Numbers, n.Text)
 			continue
 		}
 		unmatched = append(unmatched, n)
 		res.Numbers = append(res.Numbers, n.Text)
 	}
+
 	switch {
 	case len(unmatched) == 1:
 		n := unmatched[0]
-		res.fail("number", fmt.Sprintf("line %d: %s in %q matches no number in %s%s", n.Line, n.Text, n.Context, srcLabel, nearestNote(n, vals, d.DQ4)),
+		res.fail("number", fmt.Sprintf("line %d: %s in %q matches no number in %s%s", n.Line, n.Text, n.Context, srcLabel, nearestNote(n, all, d.DQ4)),
 			"correct it from the JSON, have the script write the value to the JSON, or mark a computed value (derived)")
 	case len(unmatched) > 1:
 		// One line for all of them: a snippet per number made a reply of
@@ -228,14 +272,19 @@ func dq4(findingsName string, findings []byte, sources []source, d Domain) Resul
 				listed = append(listed, fmt.Sprintf("and %d more", len(unmatched)-i))
 				break
 			}
-			note := strings.TrimSuffix(strings.TrimPrefix(nearestNote(n, vals, d.DQ4), " ("), ")")
+			note := strings.TrimSuffix(strings.TrimPrefix(nearestNote(n, all, d.DQ4), " ("), ")")
 			listed = append(listed, fmt.Sprintf("%s (line %d; %s)", n.Text, n.Line, note))
 		}
 		res.fail("number", fmt.Sprintf("line %d: %d reported numbers match no number in %s: %s",
 			unmatched[0].Line, len(unmatched), srcLabel, strings.Join(listed, ", ")),
 			"correct them from the JSON, have the script write the values to the JSON, or mark computed values (derived)")
 	}
-	if len(unmatched) == 0 {
+	for i, h := range hands {
+		if len(handBacked[i]) > 0 {
+			res.fail("source_lineage", h.detail(handBacked[i]), h.fix())
+		}
+	}
+	if len(unmatched) == 0 && !hasCheck(res, "source_lineage", StatusFail) {
 		detail := fmt.Sprintf("all %d reported numbers match %s", len(x.numbers), srcLabel)
 		if x.derived > 0 {
 			detail += fmt.Sprintf(" (%d more marked derived)", x.derived)
@@ -370,4 +419,48 @@ func nearest(vals []float64, v float64) (float64, float64) {
 		}
 	}
 	return best, dist
+}
+
+// handSource is a source written by hand: its numbers back no finding.
+type handSource struct {
+	label  string
+	origin SourceOrigin
+	vals   []float64
+}
+
+// handMatch is the index of the first hand-written source that holds n,
+// -1 for none.
+func handMatch(n reported, hands []handSource, cfg DQ4Config) int {
+	for i, h := range hands {
+		if matchNumber(n, h.vals, cfg) {
+			return i
+		}
+	}
+	return -1
+}
+
+// detail says which reported numbers rest on a hand-written source alone,
+// and how it was written.
+func (h handSource) detail(ns []reported) string {
+	how := fmt.Sprintf("%s was written by hand (%s)", h.label, h.origin.By)
+	if !h.origin.At.IsZero() {
+		how += " at " + h.origin.At.UTC().Format("2006-01-02 15:04 UTC")
+	}
+	how += ", and no computation produced it, so it backs no finding"
+	if len(ns) == 1 {
+		return fmt.Sprintf("line %d: %s in %q rests on %s alone; %s", ns[0].Line, ns[0].Text, ns[0].Context, h.label, how)
+	}
+	listed := make([]string, 0, maxListedNumbers)
+	for i, n := range ns {
+		if i == maxListedNumbers {
+			listed = append(listed, fmt.Sprintf("and %d more", len(ns)-i))
+			break
+		}
+		listed = append(listed, fmt.Sprintf("%s (line %d)", n.Text, n.Line))
+	}
+	return fmt.Sprintf("line %d: %d reported numbers rest on %s alone (%s); %s", ns[0].Line, len(ns), h.label, strings.Join(listed, ", "), how)
+}
+
+func (h handSource) fix() string {
+	return "re-run the script that computes " + h.label + " through Bash (vibe records how it was made), then write the findings again"
 }

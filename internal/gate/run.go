@@ -32,6 +32,9 @@ type Inputs struct {
 	Deviations string
 	Executed   []string
 	Artifact   string
+	// Origins says how DQ4's sources were written (DQ4FileFrom); nil
+	// knows nothing of any.
+	Origins Origins
 	// PreviousProfile is DQ1's profile of the previous version of the
 	// features table (Result.Profile of the last run); when set, DQ1 also
 	// compares the two versions (see DQ1Compare).
@@ -73,7 +76,7 @@ func Run(id string, in Inputs, d Domain) (Result, error) {
 		if err := need(in.Findings, "--findings"); err != nil {
 			return Result{}, err
 		}
-		return DQ4File(in.Findings, in.Content, d)
+		return DQ4FileFrom(in.Findings, in.Content, d, in.Origins)
 	case "DD0":
 		if err := need(in.Dictionary, "--dictionary"); err != nil {
 			return Result{}, err

@@ -83,6 +83,7 @@ func Check(root string, opt Options) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
+	r.origins = MirrorOrigins(abs)
 	rep.Items = append(rep.Items, r.ledgerItems()...)
 	rep.Items = append(rep.Items, r.directionItems()...)
 	if !opt.Now.IsZero() {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/claim"
 	"github.com/vibe-science/vibe/internal/gate"
+	"github.com/vibe-science/vibe/internal/lineage"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 
@@ -341,6 +342,10 @@ func (r *repo) promotionItem(c claim.Claim, rel string, reviewed bool) Item {
 					fmt.Sprintf("fix what %s reports and run `vibe gate run %s --claim %s`%s", id, id, c.ID, demote))
 			}
 		}
+	}
+	for _, u := range r.unbacked(c, r.origins) {
+		add(Error, fmt.Sprintf("it rests on %s, and a promotion rests only on results a computation wrote", u),
+			fmt.Sprintf("re-run the script that computes %s through Bash (vibe records how it was made) and commit %s%s", u.Rel, lineage.MirrorFile, demote))
 	}
 	if !reviewed {
 		add(Error, fmt.Sprintf("no review under %s/ cites it", reviewDir),

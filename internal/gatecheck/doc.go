@@ -21,7 +21,9 @@
 //   - domain-config: .vibe-science/domain-config.json, when present, must
 //     validate (gate.ValidateDomain); otherwise each problem is an error and
 //     the generic domain is used for the rest of the check.
-//   - DQ4: every findings file against its source JSON.
+//   - DQ4: every findings file against its source JSON; a source the
+//     project's lineage mirror (.vibe-science/lineage.jsonl, written by the
+//     hooks) records as written by hand backs no number.
 //   - DQ1 and DD0: every feature table (DQ1 with the label recognition
 //     found); DD0 against the data dictionary
 //     gate.FindDictionary finds for it. DQ2 on every metrics file, DQ3 on
@@ -42,7 +44,8 @@
 //   - claim-promotion: each PROMOTED or VERIFIED claim has what the hooks
 //     ask of a promotion (claim.PromotionGates with the domain's table):
 //     every gate its tier requires, D1 (its <claim>-promotion.json record),
-//     and a file under some 05-reviewer2/ folder that cites it.
+//     a file under some 05-reviewer2/ folder that cites it, and no result
+//     it rests on written by hand (UnbackedEvidence, by the mirror).
 //   - LAW4-review: each PROVISIONAL claim is cited (claim.CitedClaims) by a
 //     file under some 05-reviewer2/ folder.
 //   - D1-circular-logic: a PROMOTED or VERIFIED claim whose support is
@@ -76,9 +79,13 @@
 //   - L-1 at PreToolUse needs a search recorded in the session before the
 //     direction was written; CI accepts a logged query in the repository and
 //     cannot tell which came first.
-//   - Whether a number was computed by a script, whether an artifact's
-//     content is true, and anything that happened only in a session (tool
-//     calls, observer alerts, calibration) are beyond any file check.
+//   - Whether a number was computed by a script is known only from the
+//     lineage records the hooks mirror into .vibe-science/lineage.jsonl
+//     (commit it): a result the mirror does not know is unknown, never
+//     held against a finding, and a mirror edited by hand is believed.
+//     Whether an artifact's content is true, and anything that happened
+//     only in a session (tool calls, observer alerts, calibration), are
+//     beyond any file check.
 //
 // # Output
 //

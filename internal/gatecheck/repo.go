@@ -35,6 +35,10 @@ type repo struct {
 	rqs   []string // research-question folders, absolute, sorted
 	cache map[string]cached
 	kinds map[string]research.Artifact // what each walked file is, as recognised
+	// origins say how the results were written (the project's lineage
+	// mirror): DQ4 and the promotions take numbers only from results a
+	// computation wrote.
+	origins gate.Origins
 }
 
 type cached struct {
@@ -141,6 +145,9 @@ func (r *repo) run(key string, fn func() (gate.Result, error)) (gate.Result, err
 // runGate runs gate id on a file with the domain as the file's
 // recognition has it (a feature table's label).
 func (r *repo) runGate(id, file string, in gate.Inputs) (gate.Result, error) {
+	if id == "DQ4" {
+		in.Origins = r.origins
+	}
 	return r.run(id+"\x00"+file, func() (gate.Result, error) { return gate.Run(id, in, r.kind(file).Domain(r.d)) })
 }
 

@@ -17,7 +17,9 @@
 //   - PostToolUse and PostToolUseFailure (posttooluse.go): protected files
 //     changed without an allowed write are restored (internal/tamper); the
 //     research artifacts that changed, whatever changed them, get their gates
-//     (internal/artifact); one spine entry and its provenance per call; claim
+//     (internal/artifact), and the result files among them their lineage
+//     (posttooluse_lineage.go: who wrote them with the call's record, the
+//     full record after the reply); one spine entry and its provenance per call; claim
 //     events, seeds, reviews, threshold drift, downloads, literature
 //     searches; a failed call is remembered with its error and its later fix
 //     (internal/mistake); the observer every N calls. Fail-open: PostToolUse

@@ -27,6 +27,9 @@ type rig struct {
 	root string
 	env  map[string]string
 	n    int
+	// resident runs the hooks as the resident worker does: what they do
+	// after the reply runs once the reply is out (hookrun.Env.After).
+	resident bool
 }
 
 func newRig(t *testing.T) *rig {
@@ -59,8 +62,17 @@ func (r *rig) hook(spec hookrun.Spec, ev map[string]any) string {
 	ev["session_id"], ev["cwd"], ev["transcript_path"] = "net-1", r.root, "/tmp/t.jsonl"
 	raw, _ := json.Marshal(ev)
 	var out bytes.Buffer
-	hookrun.Main(spec, &hookrun.Env{Stdin: bytes.NewReader(raw), Stdout: &out, Stderr: &bytes.Buffer{}, Now: time.Now,
-		Getenv: func(k string) string { return r.env[k] }})
+	var later []func(context.Context)
+	env := &hookrun.Env{Stdin: bytes.NewReader(raw), Stdout: &out, Stderr: &bytes.Buffer{}, Now: time.Now,
+		Getenv: func(k string) string { return r.env[k] }}
+	if r.resident {
+		env.After = func(f func(context.Context)) { later = append(later, f) }
+		env.UseStore(r.store()) // the worker's: open after the reply
+	}
+	hookrun.Main(spec, env)
+	for _, f := range later {
+		f(context.Background())
+	}
 	return out.String()
 }
 

@@ -223,6 +223,7 @@ func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (h
 		g := gateArtifacts(ctx, env, nil, ev, call, now)
 		g.directionNet(ctx, env, nil, ev, proj, lit != nil)
 		cites = citationsWritten(ctx, env, nil, ev, call, g, restored, now)
+		g.afterReplyCapture(ctx, env, nil, ev, proj, now)
 		return hookrun.Outcome{Verdicts: onDisk(g, nil)}, nil
 	}
 	g := gateArtifacts(ctx, env, st, ev, call, now)
@@ -298,13 +299,16 @@ func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (h
 			}
 			recordDownloads(ctx, env, st, ev, call, now)
 		})
+		g.afterReplyCapture(ctx, env, st, ev, proj, now)
 		out := hookrun.Outcome{Verdicts: onDisk(g, st)}
 		if brief {
 			out.Verdicts = append(out.Verdicts, integrityAfterWrite(ctx, env, st, ev, call, now)...)
 		}
 		return out, nil
 	}
-	if err := record(ctx); err != nil {
+	err = record(ctx)
+	g.afterReplyCapture(ctx, env, st, ev, proj, now)
+	if err != nil {
 		refused(err)
 		return hookrun.Outcome{Verdicts: onDisk(g, st)}, nil
 	}
@@ -345,10 +349,11 @@ func (call *Call) addChanged(rels []string) {
 // literature search (gate L-1 counts it) are recorded with
 // AfterReplyOrdered, so they are there for the next PreToolUse as if
 // written before the reply. Kept before the reply: gates that ran (their
-// results), and writes of the claim ledger, a review, the seeds file or
-// the domain config (their rows feed verdicts of this very reply).
+// results), result files (their lineage rows: the next call's DQ4 reads
+// them), and writes of the claim ledger, a review, the seeds file or the
+// domain config (their rows feed verdicts of this very reply).
 func recordAfterReply(call Call, g gated) bool {
-	if len(g.judged) > 0 {
+	if len(g.judged) > 0 || len(g.results) > 0 {
 		return false
 	}
 	for _, f := range call.Files {

@@ -40,6 +40,9 @@ type gated struct {
 	// (directionNet), nets their results for the record.
 	direction []verdict.Verdict
 	nets      []netResult
+	// results are the result files the call changed, with who wrote
+	// them (posttooluse_lineage.go).
+	results []result
 }
 
 // netResult is a gate result a hook's net reached on a file outside the
@@ -92,10 +95,11 @@ func gateArtifacts(ctx context.Context, env *hookrun.Env, st *store.Store, ev *h
 		}
 	}
 	g.scan = ArtifactTracker.Scan(proj.Root, d, written, since, load)
+	g.results = results(ev, proj, g.scan, g.written, since)
 	if len(g.scan.Changes) == 0 {
 		return g
 	}
-	g.judged = artifact.Judge(g.scan, d)
+	g.judged = artifact.Judge(g.scan, d, originsFor(ctx, env, st, proj, g.results, now))
 	if ev.ToolName == "Bash" {
 		groupsKept(g.judged, ev.Files().Command, ev.Cwd, proj.Root, d)
 	}
@@ -289,6 +293,9 @@ func (g gated) record(ctx context.Context, tx *store.Tx, ev *hook.Event, proj pr
 		if err := tx.DeleteArtifactState(ctx, proj.Root, rel); err != nil {
 			return err
 		}
+	}
+	if err := g.recordLineage(ctx, tx, ev, proj, now); err != nil {
+		return err
 	}
 	return tx.AddNotices(ctx, ev.SessionID, proj.Root, checkDeviation, g.said, now)
 }

@@ -150,7 +150,7 @@ func preToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event, net permi
 		domain, _ = gate.ShippedDomain(gate.GenericDomain)
 	}
 	out.Verdicts = append(out.Verdicts, ledgerCheck(ctx, proj, target, old, proposed, domain, st, now)...)
-	out.Verdicts = append(out.Verdicts, findingsCheck(proj, target, proposed, domain)...)
+	out.Verdicts = append(out.Verdicts, findingsCheck(proj, target, proposed, domain, originsFor(ctx, env, st, proj, nil, now))...)
 	out.Verdicts = append(out.Verdicts, directionCheck(ctx, env, ev, st, proj, target, old, proposed, domain)...)
 	if rel := proj.Rel(target); integrityhook.IsDomainConfig(rel) {
 		vs, err := integrityhook.ConfigWrite(ctx, integrityStore(st), proj, rel, old, proposed, now)
@@ -271,13 +271,15 @@ func directionCheck(ctx context.Context, env *hookrun.Env, ev *hook.Event, st *s
 }
 
 // findingsCheck runs DQ4 on the proposed content of a findings file: every
-// number it reports must be in its source JSON, so a typo is refused before
-// it is written, listing each unmatched number with its context.
-func findingsCheck(proj project.Project, abs string, proposed []byte, d gate.Domain) []verdict.Verdict {
+// number it reports must be in its source JSON, and that source must not
+// have been written by hand (origins, the recorded lineage), so a typo or
+// an invented value is refused before it is written, listing each
+// unmatched number with its context.
+func findingsCheck(proj project.Project, abs string, proposed []byte, d gate.Domain, origins gate.Origins) []verdict.Verdict {
 	if !isFindings(proj.Rel(abs), proposed, d) {
 		return nil
 	}
-	res, err := gate.DQ4File(abs, proposed, d)
+	res, err := gate.DQ4FileFrom(abs, proposed, d, origins)
 	if err != nil {
 		v := verdict.New("DQ4", verdict.Block, verdict.High,
 			fmt.Sprintf("DQ4 could not check %s: %v", proj.Rel(abs), err), map[string]string{"path": proj.Rel(abs)})
@@ -396,6 +398,13 @@ func ledgerJudge(ctx context.Context, proj project.Project, d gate.Domain, st *s
 			return st.Retrieved(ctx, proj.Root, ids)
 		}
 		salvaged = st
+	}
+	j.Unbacked = func(c claim.Claim) []string {
+		var out []string
+		for _, u := range gatecheck.UnbackedEvidence(proj.Root, c, d, originsFor(ctx, nil, st, proj, nil, time.Time{})) {
+			out = append(out, u.String())
+		}
+		return out
 	}
 	j.Salvage = func(c claim.Claim) verdict.Verdict {
 		serendipity, _ := os.ReadFile(proj.Path(seeds.FileName))

@@ -69,7 +69,7 @@ func shellWrites(ctx context.Context, env *hookrun.Env, ev *hook.Event, st *stor
 		if w.Append {
 			proposed = append(append([]byte(nil), old...), w.Text...)
 		}
-		out = append(out, findingsCheck(proj, abs, proposed, domain())...)
+		out = append(out, findingsCheck(proj, abs, proposed, domain(), originsFor(ctx, env, st, proj, nil, env.Now()))...)
 		out = append(out, directionCheck(ctx, env, ev, st, proj, abs, old, proposed, domain())...)
 	}
 	return out

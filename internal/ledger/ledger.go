@@ -83,16 +83,20 @@ type Judge struct {
 	Retrieved func(ctx context.Context, ids []string) (map[string]bool, error)
 	// Now is the clock of the citations' offline checks.
 	Now time.Time
+	// Unbacked lists the results a claim being promoted rests on that no
+	// computation wrote (written by hand), each said in a few words
+	// (gatecheck.UnbackedEvidence); nil skips the check.
+	Unbacked func(c claim.Claim) []string
 }
 
 // Check judges the edit of the ledger rel from old to proposed. A promotion
 // (to PROMOTED or VERIFIED, a claim written straight in as one included)
 // is a BLOCK unless claim.PromotionShortfall finds nothing missing: every
 // gate of its tier and D1 passed for it, and a Reviewer 2 report cites it;
-// its support may not be circular either, and its entry may cite no paper
-// id the project did not retrieve or that cannot exist (the citation
-// audit). A kill Salvage reports is judged by it. Unreadable entries and
-// removed claims are WARNs.
+// its support may not be circular, nor rest on a result written by hand
+// (Unbacked), and its entry may cite no paper id the project did not
+// retrieve or that cannot exist (the citation audit). A kill Salvage
+// reports is judged by it. Unreadable entries and removed claims are WARNs.
 func (j Judge) Check(ctx context.Context, rel string, old, proposed []byte) []verdict.Verdict {
 	oldL, _ := claim.ParseLedger(old)
 	newL, errs := claim.ParseLedger(proposed)
@@ -177,6 +181,17 @@ func (j Judge) Check(ctx context.Context, rel string, old, proposed []byte) []ve
 			v.Recommendation = fmt.Sprintf("Keep %s PROVISIONAL until then, and promote it again.", id)
 			v.Evidence.Claims = []string{id}
 			out = append(out, v)
+		}
+		if j.Unbacked != nil {
+			if hand := j.Unbacked(c); len(hand) > 0 {
+				v := verdict.New(CheckPromotion, verdict.Block, verdict.High,
+					fmt.Sprintf("%s cannot become %s: it rests on %s; a promotion rests only on results a computation wrote.",
+						id, c.Status, strings.Join(hand, "; ")),
+					map[string]any{"claim": id, "status": c.Status, "hand_written": hand})
+				v.Recommendation = fmt.Sprintf("Re-run the script that computes them through Bash (vibe records how each was made), then promote %s again.", id)
+				v.Evidence.Claims = []string{id}
+				out = append(out, v)
+			}
 		}
 		if cv := claim.CycleVerdict(id, graph.SupportCycles(id), true); cv.Result != verdict.Pass {
 			out = append(out, cv)

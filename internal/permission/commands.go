@@ -121,6 +121,7 @@ func (a *shellAnalyzer) run(argv []word, st *shellState, in stdinSrc, raw string
 	if !ok {
 		a.eff.programs = append(a.eff.programs, "")
 		a.eff.calls = append(a.eff.calls, call)
+		a.eff.runs = append(a.eff.runs, runOf(call, st, in))
 		a.unknownEffect(raw, "a command whose name is not known")
 		return
 	}
@@ -132,6 +133,7 @@ func (a *shellAnalyzer) run(argv []word, st *shellState, in stdinSrc, raw string
 		}
 	}
 	a.eff.calls = append(a.eff.calls, call)
+	a.eff.runs = append(a.eff.runs, runOf(call, st, in))
 	rest := argv[1:]
 	if raw == "" {
 		raw = wordsText(argv)

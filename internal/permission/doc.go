@@ -110,5 +110,6 @@
 // instructions, not a sandbox: a program run from a script file can still
 // write what it likes, which is why PostToolUse checks protected files again
 // (ProtectedFor); Downloads tells it which files a call fetched and from
-// where.
+// where, and Runs which simple commands a call runs (reproducibility
+// capture, internal/lineage, reads them).
 package permission

@@ -58,6 +58,7 @@ type effects struct {
 	opaque   []string   // programs whose writes cannot be told (scripts, make)
 	programs []string   // every program a shell command runs ("" if unknown)
 	calls    [][]string // argv of every simple command; unknown words are "\x00"
+	runs     []Run      // the same commands with their folder and stdin program (Runs)
 	hits     []hit      // approvals and forbidden operations the analysis found
 	globbed  []string   // what the command's globs expanded to (absolute)
 	root     string     // the resolved project root

@@ -23,6 +23,7 @@ import (
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/gatecheck"
 	"github.com/vibe-science/vibe/internal/ledger"
+	"github.com/vibe-science/vibe/internal/lineage"
 	"github.com/vibe-science/vibe/internal/literature"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/record"
@@ -190,6 +191,9 @@ func runGateRun(ctx context.Context, o *GateRunOptions) error {
 		}
 	}
 
+	if g.ID == "DQ4" {
+		in.Origins = gateOrigins(ctx, o, proj.Root)
+	}
 	var res gate.Result
 	if g.ID == "DQ4" && o.Source != "" {
 		res, err = gateRunDQ4WithSource(in.Findings, o.Source, d)
@@ -806,3 +810,26 @@ func runGateHistory(ctx context.Context, o *GateHistoryOptions) error {
 // The CLI validates gate artifacts against the skill's JSON Schemas; the
 // hook binaries leave gate.SchemaValidator unset (see its doc).
 func init() { gate.SchemaValidator = schemacheck.Skill }
+
+// gateOrigins say how DQ4's sources were written, as the hooks decide it:
+// the database's lineage records, else the project's mirror.
+func gateOrigins(ctx context.Context, o *GateRunOptions, root string) gate.Origins {
+	st, err := o.Store(ctx)
+	if err != nil {
+		st = nil
+	}
+	return gatecheck.StoredOrigins(root, func(sha string) []lineage.Row {
+		if st == nil {
+			return nil
+		}
+		recs, err := st.LineageOf(ctx, root, sha)
+		if err != nil {
+			return nil
+		}
+		rows := make([]lineage.Row, len(recs))
+		for i, l := range recs {
+			rows[i] = lineage.Row{Path: l.Path, SHA256: l.SHA256, Writer: lineage.Writer(l.Writer), By: l.By, At: l.At}
+		}
+		return rows
+	})
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/vibe-science/vibe/internal/cli/domain"
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/gatecheck"
+	"github.com/vibe-science/vibe/internal/lineage"
 	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/verdict"
@@ -666,4 +667,32 @@ func gateTestFactory(t *testing.T, env map[string]string) (*cli.Factory, *bytes.
 // string in a field named <something>_at.
 func TestGateJSONTimeFields(t *testing.T) {
 	clitest.JSONTimeFields(t, gateHistoryJSON{})
+}
+
+// TestGateRunDQ4SourceWrittenByHand: `vibe gate run DQ4` decides a
+// source's origin as the hooks do: the database's lineage records, else
+// the project's mirror; a source written by hand backs no number.
+func TestGateRunDQ4SourceWrittenByHand(t *testing.T) {
+	ctx := context.Background()
+	root := clitest.GateProject(t)
+	src := filepath.Join(root, gateRQ, "04-results", "FINDINGS.json")
+	raw, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 11, 24, 10, 14, 0, 0, time.UTC)
+	if err := lineage.AppendMirror(root, lineage.Record{Path: gateRQ + "/04-results/FINDINGS.json", SHA256: lineage.Sum(raw),
+		Writer: lineage.Hand, By: "Write", At: at}, nil); err != nil {
+		t.Fatal(err)
+	}
+	f, out, _ := gateTestFactory(t, nil)
+	o := GateRunOptions{Gate: "DQ4", Findings: filepath.Join(root, gateRQ, "04-results", "FINDINGS.md")}
+	o.IO, o.Store, o.ProjectRoot, o.Now, o.Getenv, o.Project = f.IO, f.Store, f.ProjectRoot, f.Now, f.Getenv, root
+	if err := runGateRun(ctx, &o); cli.ExitCode(err) != 1 {
+		t.Fatalf("exit %d (%v), want 1", cli.ExitCode(err), err)
+	}
+	if want := "FINDINGS.json was written by hand (Write) at 2026-11-24 10:14 UTC, and no computation produced it, so it backs no finding"; !strings.Contains(out.String(), want) ||
+		!strings.Contains(out.String(), "FAIL  source_lineage") {
+		t.Errorf("stdout:\n%s\nwant a source_lineage failure saying %q", out, want)
+	}
 }

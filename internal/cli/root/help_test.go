@@ -44,7 +44,7 @@ func TestHelpGroupsTheCommands(t *testing.T) {
 	}
 	for heading, cmds := range map[string]string{
 		"Getting started:":                "doctor init setup status ui",
-		"What vibe recorded and decided:": "alerts calibration citations decisions export gate integrity literature seeds sessions spine",
+		"What vibe recorded and decided:": "alerts calibration citations decisions export gate integrity literature repro seeds sessions spine",
 		"Memory and recall:":              "memory model recall worker",
 		"Rules and protected files:":      "brief domain permissions tamper",
 		"Additional Commands:":            "completion help uninstall version",

@@ -20,6 +20,7 @@ import (
 	"github.com/vibe-science/vibe/internal/cli/memory"
 	"github.com/vibe-science/vibe/internal/cli/model"
 	"github.com/vibe-science/vibe/internal/cli/permissions"
+	"github.com/vibe-science/vibe/internal/cli/repro"
 	"github.com/vibe-science/vibe/internal/cli/seeds"
 	"github.com/vibe-science/vibe/internal/cli/session"
 	"github.com/vibe-science/vibe/internal/cli/setup"
@@ -77,6 +78,7 @@ func NewRootCmd(f *cli.Factory) *cobra.Command {
 		citations.NewCmdCitations(f, nil),
 		calibration.NewCmdCalibration(f, nil),
 		integrity.NewCmdIntegrity(f),
+		repro.NewCmdRepro(f, nil),
 		export.NewCmdExport(f, nil),
 	)...)
 	root.AddCommand(in("memory",

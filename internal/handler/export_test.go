@@ -1,0 +1,4 @@
+package handler
+
+// ResultFile is resultFile, for the external tests.
+var ResultFile = resultFile
