@@ -44,8 +44,9 @@ func failClosedCheck(root string) (c Check, ok bool) {
 	var h struct {
 		Hooks map[string][]struct {
 			Hooks []struct {
-				Command   string `json:"command"`
-				OnFailure string `json:"onFailure"`
+				Command   string   `json:"command"`
+				Args      []string `json:"args"`
+				OnFailure string   `json:"onFailure"`
 			} `json:"hooks"`
 		} `json:"hooks"`
 	}
@@ -61,7 +62,7 @@ func failClosedCheck(root string) (c Check, ok bool) {
 		found := 0
 		for _, g := range h.Hooks[e.Name] {
 			for _, hk := range g.Hooks {
-				if !strings.HasSuffix(hk.Command, "/"+e.Binary) {
+				if !runs(hk.Command, hk.Args, e.Binary) {
 					continue
 				}
 				found++
@@ -77,6 +78,17 @@ func failClosedCheck(root string) (c Check, ok bool) {
 	}
 	return Check{name, true, strings.Join(events, " and ") + ` have "onFailure": "block" (a missing or broken binary refuses the call; verified on Claude Code ` +
 		failClosedVerified + ")", ""}, true
+}
+
+// runs reports whether a hook with command and args runs the binary:
+// plugin/hook.sh with the binary as its one argument, as the shipped
+// hooks.json does, or "${CLAUDE_PLUGIN_ROOT}/bin/<binary>" itself, as the
+// plugin's bootstrap rewrites it once bin/ is filled (docs/install.md).
+func runs(command string, args []string, binary string) bool {
+	if strings.HasSuffix(command, "/bin/"+binary) {
+		return true
+	}
+	return strings.HasSuffix(command, "/plugin/hook.sh") && len(args) == 1 && args[0] == binary
 }
 
 // guardCheck is the problem with plugin/guard.sh, through which the clients
