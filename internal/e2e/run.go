@@ -140,6 +140,10 @@ func RunClaude(t testing.TB, opts RunOptions) Result {
 		// No detached embed worker may outlive a test; a test that wants one
 		// passes VIBE_WORKER=on in RunOptions.Env (later entries win).
 		"VIBE_WORKER=off",
+		// A plugin without binaries downloads its release
+		// (plugin/bootstrap.sh); from a port nothing listens on, unless a
+		// test serves one.
+		"VIBE_RELEASE_URL=http://127.0.0.1:1/no-release",
 		// Claude Code keeps task output and shell snapshots under
 		// $TMPDIR/claude-<uid>; a per-run TMPDIR keeps them out of /tmp.
 		"TMPDIR="+TempDir(t),
