@@ -211,7 +211,7 @@ status() {
 	elif locked; then
 		echo "the download of vibe's release is still running; the hooks judge every call once it is done"
 	elif [ -s "$state/error" ]; then
-		echo "installing vibe's release failed: $(head -n 1 "$state/error"). Fix it, then run \`sh $root/plugin/bootstrap.sh install\` or start a new session"
+		echo "installing vibe's release failed: $(head -n 1 "$state/error"). Fix that, then run \`sh $root/plugin/bootstrap.sh install\` or start a new session"
 	else
 		echo "run \`sh $root/plugin/bootstrap.sh install\` or start a new session"
 	fi
@@ -268,7 +268,7 @@ judge() {
 	case $event:$tool in
 	PreToolUse:Write | PreToolUse:Edit | PreToolUse:MultiEdit | PreToolUse:NotebookEdit) ;;
 	*)
-		reply ask "$why. Allow it only if it leaves the claim ledger, reviews, raw data and .vibe-science alone."
+		reply ask "$why. Allow it only if it leaves the claim ledger, reviews, raw data and vibe's configuration alone."
 		exit 0
 		;;
 	esac
@@ -285,15 +285,25 @@ judge() {
 	real=$(physical "$path") || real=$path
 	lower=$(printf '%s' "$real" | LC_ALL=C tr '[:upper:]' '[:lower:]')
 	rootl=$(printf '%s' "$root" | LC_ALL=C tr '[:upper:]' '[:lower:]')
+	vhl=$(printf '%s' "${VIBE_HOME:-${HOME:-/nonexistent}/.vibe-science}" | LC_ALL=C tr '[:upper:]' '[:lower:]')
 	what=
 	case $lower in
 	*/claim-ledger.md*) what="the claim ledger" ;;
 	*/serendipity.md*) what="the serendipity log" ;;
 	*/05-reviewer2 | */05-reviewer2/*) what="a review report" ;;
 	*/02-data/raw/* | */data/raw/*) what="raw data" ;;
-	*/.vibe-science | */.vibe-science/*) what="vibe's configuration" ;;
 	*/.claude/* | */.claude.json | */.mcp.json) what="the agent's configuration" ;;
 	"$rootl" | "$rootl"/*) what="vibe's plugin folder" ;;
+	"$vhl" | "$vhl"/*) what="vibe's home" ;;
+	*/.vibe-science/*)
+		# The project's configuration: .vibe-science/*.json and schemas/,
+		# not the research folders next to them.
+		case ${lower##*/.vibe-science/} in
+		schemas | schemas/*) what="vibe's configuration" ;;
+		*/*) ;;
+		*.json) what="vibe's configuration" ;;
+		esac
+		;;
 	esac
 	if [ -n "$what" ]; then
 		reply deny "vibe refused this write to $path ($what): its binaries are not installed in $root/bin yet, so it cannot check the write, and protected files are not written unchecked ($(status)). Write other files meanwhile."
@@ -334,7 +344,7 @@ EOF
 	SessionStart | Setup)
 		msg="vibe is not active yet: its binaries are not installed in $root/bin ($(status))."
 		printf '{"systemMessage":"%s","hookSpecificOutput":{"hookEventName":"%s","additionalContext":"%s"}}\n' \
-			"$(json "$msg")" "$event" "$(json "$msg Until they are, vibe refuses writes to the claim ledger, reviews, raw data and .vibe-science, and asks before shell commands in vibe projects.")"
+			"$(json "$msg")" "$event" "$(json "$msg Until they are, vibe refuses writes to the claim ledger, reviews, raw data and vibe's configuration, and asks before shell commands in vibe projects.")"
 		;;
 	esac
 	exit 0

@@ -308,21 +308,6 @@ func writeResults(t *testing.T, plugin, id string) (Result, string) {
 	return res, target
 }
 
-func copyFile(t *testing.T, src, dst string) {
-	t.Helper()
-	b, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	info, _ := os.Stat(src)
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(dst, b, info.Mode().Perm()); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func copyTree(t *testing.T, src, dst string) {
 	t.Helper()
 	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
