@@ -13,8 +13,8 @@
 #
 # <version> is .claude-plugin/plugin.json's "version"; <base> is
 # $VIBE_RELEASE_URL, else "<repository>/releases/download" with plugin.json's
-# "repository". A source checkout (go.mod next to hooks.json) never
-# downloads: `make build` fills its bin/.
+# "repository". A git checkout (.git next to hooks.json) never downloads:
+# `make build` fills its bin/.
 #
 # State lives in <plugin>/.vibe-install/: lock/ (held by the one install
 # that runs; lock/pid names it), error (why the last install failed), log.
@@ -70,7 +70,9 @@ describe() {
 	sums=$base/v$version/checksums.txt
 }
 
-checkout() { [ -f "$root/go.mod" ]; }
+# checkout: a git checkout, which `make build` fills; Claude Code's copy
+# of a plugin from a marketplace has no .git.
+checkout() { [ -e "$root/.git" ]; }
 
 complete() {
 	for _b in $binaries; do
@@ -139,7 +141,7 @@ install() {
 		rm -f "$state/error"
 		exit 0
 	}
-	checkout && fail "$root is a source checkout: run \`make build\` there (docs/install.md)"
+	checkout && fail "$root is a git checkout: run \`make build\` there (docs/install.md)"
 	describe
 	[ -n "$version" ] || fail "no version in $root/.claude-plugin/plugin.json"
 	case $os/$arch in
@@ -207,7 +209,7 @@ json() { printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g' | tr -d '\000-\037'; }
 # status: why the binaries are missing and how to get them.
 status() {
 	if checkout; then
-		echo "this is a source checkout that is not built: run \`make build\` in $root"
+		echo "this is a git checkout that is not built: run \`make build\` in $root"
 	elif locked; then
 		echo "the download of vibe's release is still running; the hooks judge every call once it is done"
 	elif [ -s "$state/error" ]; then

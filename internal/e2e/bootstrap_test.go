@@ -44,8 +44,8 @@ func pluginVersion(t *testing.T) string {
 
 // bootstrapPlugin is a plugin folder as a marketplace install has it
 // before its bootstrap ran: the manifest, hooks.json and the two scripts,
-// no bin/; with go.mod when checkout is set (a source checkout, which
-// never downloads).
+// no bin/; with .git when checkout is set (a git checkout, which never
+// downloads).
 func bootstrapPlugin(t *testing.T, checkout bool) string {
 	t.Helper()
 	root := TempDir(t)
@@ -53,7 +53,7 @@ func bootstrapPlugin(t *testing.T, checkout bool) string {
 		copyFile(t, filepath.Join("..", "..", rel), filepath.Join(root, rel))
 	}
 	if checkout {
-		mustWrite(t, filepath.Join(root, "go.mod"), "module example\n")
+		mustWrite(t, filepath.Join(root, ".git", "HEAD"), "ref: refs/heads/main\n")
 	}
 	return root
 }
@@ -333,7 +333,7 @@ func TestBootstrapInstallsOnce(t *testing.T) {
 }
 
 // TestBootstrapWithoutBinaries: what PreToolUse answers while bin/ is
-// empty (here a source checkout, which downloads nothing): outside a vibe
+// empty (here a git checkout, which downloads nothing): outside a vibe
 // project nothing; inside one, writes to protected files are refused,
 // other writes pass, and shell commands, other tools and paths it cannot
 // read are asked.
@@ -349,7 +349,7 @@ func TestBootstrapWithoutBinaries(t *testing.T) {
 	home := TempDir(t)
 	os.MkdirAll(filepath.Join(home, ".vibe-science", "db"), 0o755)  // VIBE_HOME: not a project
 	os.MkdirAll(filepath.Join(home, "elsewhere"), 0o755)              // under it, no project
-	status := "this is a source checkout that is not built: run `make build` in " + root
+	status := "this is a git checkout that is not built: run `make build` in " + root
 	deny := func(path, what string) string {
 		return "deny|vibe refused this write to " + path + " (" + what + "): its binaries are not installed in " + root +
 			"/bin yet, so it cannot check the write, and protected files are not written unchecked (" + status + "). Write other files meanwhile."

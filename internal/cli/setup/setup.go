@@ -202,13 +202,13 @@ func step(name string, ok bool, detail, fix string) SetupStep {
 	return SetupStep{Step: name, OK: ok, Detail: detail, Fix: fix}
 }
 
-// InstallFix is how to fill root/bin: `make build` in a source checkout,
-// the plugin's bootstrap (plugin/bootstrap.sh: it downloads the release
-// archive of the plugin's version) in a plugin installed from a
-// marketplace, which has no go.mod.
+// InstallFix is how to fill root/bin: `make build` in a git checkout, the
+// plugin's bootstrap (plugin/bootstrap.sh: it downloads the release
+// archive of the plugin's version) in Claude Code's copy of a plugin
+// installed from a marketplace, which has no .git.
 func InstallFix(root string) string {
-	_, errMod := os.Stat(filepath.Join(root, "go.mod"))
-	if _, err := os.Stat(filepath.Join(root, "plugin", "bootstrap.sh")); err == nil && errMod != nil {
+	_, errGit := os.Stat(filepath.Join(root, ".git"))
+	if _, err := os.Stat(filepath.Join(root, "plugin", "bootstrap.sh")); err == nil && errGit != nil {
 		return "run `sh " + filepath.Join(root, "plugin", "bootstrap.sh") + " install` (it downloads this version's release; docs/install.md)"
 	}
 	return "run `make build` in " + root

@@ -242,7 +242,7 @@ func TestSetupReportsMissingBinaries(t *testing.T) {
 }
 
 // TestSetupReportsMissingBinariesOfAMarketplaceCopy: a plugin installed
-// from a marketplace (plugin/bootstrap.sh and no go.mod) is filled by its
+// from a marketplace (plugin/bootstrap.sh and no .git) is filled by its
 // bootstrap, not by make.
 func TestSetupReportsMissingBinariesOfAMarketplaceCopy(t *testing.T) {
 	f, out, _ := setupFactory(t, nil)
@@ -255,10 +255,10 @@ func TestSetupReportsMissingBinariesOfAMarketplaceCopy(t *testing.T) {
 		t.Errorf("err %v\n%s\nwant %q", err, out, want)
 	}
 	out.Reset()
-	os.WriteFile(filepath.Join(f.Root, "go.mod"), []byte("module x\n"), 0o644)
+	os.Mkdir(filepath.Join(f.Root, ".git"), 0o755)
 	runSetup(context.Background(), setupOpts(t, f))
 	if !strings.Contains(out.String(), "fix: run `make build` in "+f.Root) {
-		t.Errorf("a checkout (go.mod) is built, not downloaded:\n%s", out)
+		t.Errorf("a git checkout is built, not downloaded:\n%s", out)
 	}
 }
 
