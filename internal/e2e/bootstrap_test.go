@@ -347,8 +347,8 @@ func TestBootstrapWithoutBinaries(t *testing.T) {
 	os.Symlink(filepath.Join(project, ".vibe-science", "RQ-001", "05-reviewer2"), filepath.Join(project, "reviews"))
 	outside := TempDir(t)
 	home := TempDir(t)
-	os.MkdirAll(filepath.Join(home, ".vibe-science", "db"), 0o755)  // VIBE_HOME: not a project
-	os.MkdirAll(filepath.Join(home, "elsewhere"), 0o755)              // under it, no project
+	os.MkdirAll(filepath.Join(home, ".vibe-science", "db"), 0o755) // VIBE_HOME: not a project
+	os.MkdirAll(filepath.Join(home, "elsewhere"), 0o755)           // under it, no project
 	status := "this is a git checkout that is not built: run `make build` in " + root
 	deny := func(path, what string) string {
 		return "deny|vibe refused this write to " + path + " (" + what + "): its binaries are not installed in " + root +
@@ -400,7 +400,9 @@ func TestBootstrapWithoutBinaries(t *testing.T) {
 				continue
 			}
 			got = rep.HookSpecificOutput.PermissionDecision + "|" + rep.HookSpecificOutput.PermissionDecisionReason
-			var in struct{ HookEventName string `json:"hook_event_name"` }
+			var in struct {
+				HookEventName string `json:"hook_event_name"`
+			}
 			json.Unmarshal([]byte(c.input), &in)
 			if rep.HookSpecificOutput.HookEventName != in.HookEventName {
 				t.Errorf("%s: hookEventName %q", c.name, rep.HookSpecificOutput.HookEventName)

@@ -24,8 +24,8 @@ type workflow struct {
 		} `yaml:"push"`
 	} `yaml:"on"`
 	Jobs map[string]struct {
-		RunsOn   string   `yaml:"runs-on"`
-		Needs    string   `yaml:"needs"`
+		RunsOn   string `yaml:"runs-on"`
+		Needs    string `yaml:"needs"`
 		Strategy struct {
 			Matrix struct {
 				Include []struct{ Runner, Platform string } `yaml:"include"`
