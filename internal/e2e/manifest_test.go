@@ -65,7 +65,7 @@ func TestForensicB1(t *testing.T) {
 // UserPromptSubmit or SessionStart must not block the session. The E2E
 // suite validates the file with the real client
 // (TestVibePluginValidatesStrict), proves the refusal
-// (TestMissingPreToolUseBinaryFailsClosed) and checks the table against the
+// (TestABrokenPreToolUseBinaryFailsClosed) and checks the table against the
 // events the installed client ships (internal/client TestEventInventory).
 func TestForensicB2(t *testing.T) {
 	var h struct {

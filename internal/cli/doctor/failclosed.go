@@ -13,12 +13,12 @@ import (
 const preToolUseBinary = "vibe-pre-tool-use"
 
 // failClosedVerified is the Claude Code release on which the E2E suite
-// proved that "onFailure": "block" refuses the call when the binary is
-// missing, not executable, crashes or answers JSON that fails validation
-// (internal/e2e TestMissingPreToolUseBinaryFailsClosed,
+// proved that "onFailure": "block" refuses the call when the binary
+// crashes or answers JSON that fails validation (internal/e2e
 // TestABrokenPreToolUseBinaryFailsClosed, and for a skill's shell command
-// TestBrokenPreToolUseBinaryRefusesSkillShell). No minimum version is
-// claimed: none was tested.
+// TestBrokenPreToolUseBinaryRefusesSkillShell); a missing binary is
+// answered by plugin/bootstrap.sh (TestWithoutBinariesOnlyProtectedWritesAreRefused).
+// No minimum version is claimed: none was tested.
 const failClosedVerified = "2.1.332"
 
 // guarded names what each fail-closed event protects, for the message
@@ -76,7 +76,7 @@ func failClosedCheck(root string) (c Check, ok bool) {
 			return Check{name, false, path + " runs no " + e.Binary + " on " + e.Name + ": " + guarded[e.Name], fix}, true
 		}
 	}
-	return Check{name, true, strings.Join(events, " and ") + ` have "onFailure": "block" (a missing or broken binary refuses the call; verified on Claude Code ` +
+	return Check{name, true, strings.Join(events, " and ") + ` have "onFailure": "block" (a binary that crashes refuses the call; verified on Claude Code ` +
 		failClosedVerified + ")", ""}, true
 }
 

@@ -89,7 +89,7 @@ func TestRunDoctorOutput(t *testing.T) {
 		"ok   database           " + p.DB + ", schema " + itoa(db.Latest()) + " of " + itoa(db.Latest()) + ", sqlite-vec v0.0.0-fake, FTS5 ok\n" +
 		"ok   hook binaries      " + filepath.Join(o.Root, "bin") + "\n" +
 		"ok   hooks.json         " + filepath.Join(o.Root, "hooks.json") + "\n" +
-		"ok   fails closed       PreToolUse and PreSkillShellCommand have \"onFailure\": \"block\" (a missing or broken binary refuses the call; verified on Claude Code 2.1.332)\n" +
+		"ok   fails closed       PreToolUse and PreSkillShellCommand have \"onFailure\": \"block\" (a binary that crashes refuses the call; verified on Claude Code 2.1.332)\n" +
 		"ok   build tools        not needed for running (Go, a C compiler and sqlite3.h only build vibe from source)\n" +
 		"FAIL claude CLI         not on PATH\n" +
 		"     fix: install Claude Code (npm install -g @anthropic-ai/claude-code)\n" +
