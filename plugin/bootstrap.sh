@@ -314,8 +314,8 @@ judge() {
 }
 
 hook() {
-	name=${1:-}
-	[ $# -gt 0 ] && shift
+	name=${1:?usage: bootstrap.sh hook BINARY [ARGS...]}
+	shift
 	bin=$root/bin/$name
 	in=$(cat)
 	event=$(field hook_event_name)
@@ -336,7 +336,7 @@ hook() {
 	SessionEnd) ;;
 	*) checkout || [ -s "$state/error" ] || start ;;
 	esac
-	if [ -x "$bin" ]; then
+	if [ -f "$bin" ] && [ -x "$bin" ]; then
 		exec "$bin" "$@" <<EOF
 $in
 EOF

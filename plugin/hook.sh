@@ -11,11 +11,12 @@
 # within the hook's time budget, and refusing only what touches protected
 # files); see docs/install.md.
 case $0 in
-*/*) b=${0%/*}/../bin/$1 ;;
-*) b=../bin/$1 ;;
+*/*) d=${0%/*} ;;
+*) d=. ;;
 esac
-if [ -x "$b" ]; then
+b=$d/../bin/${1:?usage: hook.sh BINARY [ARGS...]}
+if [ -f "$b" ] && [ -x "$b" ]; then
 	shift
 	exec "$b" "$@"
 fi
-exec /bin/sh "${0%/*}/bootstrap.sh" hook "$@"
+exec /bin/sh "$d/bootstrap.sh" hook "$@"
