@@ -274,6 +274,10 @@ func TestBootstrapRefusesWhatItCannotTrust(t *testing.T) {
 		{"no release", nil,
 			"could not download %U" + dir + "checksums.txt: curl: (22) The requested URL returned error: 404"},
 	} {
+		if _, err := exec.LookPath("curl"); err != nil && c.files == nil {
+			t.Logf("%s: skipped, the message is curl's and curl is not installed", c.name)
+			continue
+		}
 		rel := serveRelease(t, c.files, nil)
 		root := bootstrapPlugin(t, false)
 		r := runHook(t, root, "vibe-session-start", sessionStartInput, rel.URL)
