@@ -188,11 +188,11 @@ start() {
 	echo $! >"$lock/pid"
 }
 
-# wait_install SECONDS: until the binaries are there, no install runs, or
-# the time is up.
+# wait_install SECONDS: until no install runs (it ends after the rename and
+# the rewrite of hooks.json) or the time is up.
 wait_install() {
 	_ticks=$(($1 * 5))
-	while [ "$_ticks" -gt 0 ] && ! complete && locked; do
+	while [ "$_ticks" -gt 0 ] && locked; do
 		sleep 0.2 2>/dev/null || sleep 1
 		_ticks=$((_ticks - 1))
 	done
