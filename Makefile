@@ -20,7 +20,7 @@ CLIENTS := vibe-session-start vibe-prompt-submit vibe-pre-tool-use vibe-post-too
 HOOKS   := $(CLIENTS) vibe-hook
 CMDS    := vibe-hook vibe vibe-embed-worker
 
-.PHONY: all build install link docs test unit e2e validate bench lint deps-check forensic clean
+.PHONY: all build install link dist docs test unit e2e validate bench lint deps-check forensic clean
 
 all: build
 
@@ -40,6 +40,28 @@ install: build
 	@echo "==> vibe setup: folders, database, embed worker, Claude Code plugin"
 	$(BIN)/vibe setup
 	@$(MAKE) -s link
+
+# The plugin's version (.claude-plugin/plugin.json): a release is tagged
+# v$(PLUGIN_VERSION), and the plugin's bootstrap (plugin/bootstrap.sh)
+# downloads the archives of exactly this version.
+PLUGIN_VERSION = $(shell sed -n 's/^[[:space:]]*"version"[[:space:]]*:[[:space:]]*"\([^"]*\)".*/\1/p' .claude-plugin/plugin.json | head -n 1)
+DIST    ?= dist
+ARCHIVE  = vibe_$(PLUGIN_VERSION)_$(shell $(GO) env GOOS)_$(shell $(GO) env GOARCH).tar.gz
+SHA256   = $(shell command -v sha256sum >/dev/null 2>&1 && echo sha256sum || echo shasum -a 256)
+
+## dist: this platform's release archive, $(DIST)/vibe_<version>_<os>_<arch>.tar.gz
+## (bin/ as make build makes it), and its line in $(DIST)/checksums.txt; with
+## RELEASE_TAG (the release workflow) the tag must be v<plugin.json version>
+## and the binaries report that version
+dist:
+	@if [ -n "$(RELEASE_TAG)" ] && [ "$(RELEASE_TAG)" != "v$(PLUGIN_VERSION)" ]; then \
+		echo "dist: the tag $(RELEASE_TAG) is not v$(PLUGIN_VERSION), the version in .claude-plugin/plugin.json; the plugin would download an archive that does not exist. Raise the version there or tag v$(PLUGIN_VERSION)"; exit 1; fi
+	rm -rf $(DIST)/stage
+	$(MAKE) build BIN=$(DIST)/stage/bin $(if $(RELEASE_TAG),VERSION=$(PLUGIN_VERSION))
+	tar -C $(DIST)/stage -czf $(DIST)/$(ARCHIVE) bin
+	@cd $(DIST) && { grep -v " $(ARCHIVE)$$" checksums.txt 2>/dev/null; $(SHA256) $(ARCHIVE); } > checksums.tmp && mv checksums.tmp checksums.txt
+	rm -rf $(DIST)/stage
+	@echo "==> $(DIST)/$(ARCHIVE)"; cat $(DIST)/checksums.txt
 
 ## docs: regenerate the CLI reference (docs/cli/*.md) and man pages (docs/man/*.1) from the commands
 docs:
@@ -125,4 +147,4 @@ deps-check:
 	done; echo "deps-check: hook binaries link neither hugot, cobra nor the JSON Schema library; the per-event clients only the runtime, syscall and their four packages"
 
 clean:
-	rm -rf $(BIN)
+	rm -rf $(BIN) $(DIST)

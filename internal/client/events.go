@@ -43,7 +43,7 @@ var Events = map[string][]Event{
 		{Name: "Notification", Ignored: "a message for the person (idle, waiting for a permission); nothing runs and nothing changes"},
 		{Name: "UserPromptSubmit", Binary: "vibe-prompt-submit", Timeout: 10},
 		{Name: "UserPromptExpansion", Ignored: "a slash command or MCP prompt expanding into the prompt: the shell commands it holds are judged at PreSkillShellCommand, the calls it leads to at PreToolUse, and the prompt at UserPromptSubmit"},
-		{Name: "SessionStart", Binary: "vibe-session-start", Timeout: 10},
+		{Name: "SessionStart", Binary: "vibe-session-start", Timeout: 30},
 		{Name: "SessionEnd", Binary: "vibe-session-end", Timeout: 2},
 		{Name: "Stop", Binary: "vibe-stop", Timeout: 10},
 		{Name: "StopFailure", Ignored: "the turn ended on an API error: the client ignores the hook's output and exit code, so nothing can be refused or said; every call before it was judged at its PostToolUse, and SessionEnd still closes the session"},

@@ -23,16 +23,6 @@ func resultFor(t *testing.T, res Result, id string) ToolResult {
 	return ToolResult{}
 }
 
-func mustWrite(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestFindingsAndLiteratureGates (issue 5): a FINDINGS.md reporting a
 // number absent from its JSON is denied with that number in the reason the
 // model receives; a research direction is denied before any literature

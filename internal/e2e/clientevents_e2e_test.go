@@ -16,14 +16,6 @@ func skillFile(name, command string) string {
 	return "---\nname: " + name + "\ndescription: e2e skill " + name + "\nallowed-tools: Bash(echo:*)\n---\nResult: !`" + command + "`\n"
 }
 
-// optedIn makes project a vibe project (`vibe init` creates .vibe-science/).
-func optedIn(t *testing.T, project string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Join(project, ".vibe-science"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestSkillShellCommandIsJudged (issue 33, acceptance): on the pinned
 // 2.1.332 a skill's inline shell command runs before any PreToolUse, at
 // PreSkillShellCommand, which vibe judges with PreToolUse's policy. The

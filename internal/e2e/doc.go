@@ -13,7 +13,10 @@
 //     isolated HOME, TMPDIR and VIBE_HOME and an environment reduced to PATH,
 //     locale and the mock's variables (ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY=dummy,
 //     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1), so a Claude Code session
-//     running the tests cannot leak into the one under test.
+//     running the tests cannot leak into the one under test. VIBE_RELEASE_URL
+//     points at a closed loopback port, so a plugin copy without binaries
+//     never downloads vibe's release from GitHub (plugin/bootstrap.sh);
+//     TestMarketplaceInstallWithoutToolchain serves one on loopback.
 //   - ValidatePlugin runs `claude plugin validate DIR [--strict]`.
 //
 // A script reads as the conversation it plays:

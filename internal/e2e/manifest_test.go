@@ -52,8 +52,10 @@ func TestForensicB1(t *testing.T) {
 }
 
 // TestForensicB2: hooks.json registers exactly the Claude Code events that
-// client.Events marks registered, each with its binary in exec form and its
-// timeout, and nothing for an event the table ignores. The blueprint's
+// client.Events marks registered, each with its binary (run through
+// plugin/hook.sh, which execs bin/<binary> or, while the binaries are not
+// installed, answers through plugin/bootstrap.sh: docs/install.md) in exec
+// form and its timeout, and nothing for an event the table ignores. The blueprint's
 // "Setup hook" is the Setup event (Claude Code ships it: `claude --init`),
 // served by vibe-session-start; `vibe setup` does the same from the CLI.
 // The guarded events (PreToolUse, PreSkillShellCommand) run their binary
@@ -63,7 +65,7 @@ func TestForensicB1(t *testing.T) {
 // UserPromptSubmit or SessionStart must not block the session. The E2E
 // suite validates the file with the real client
 // (TestVibePluginValidatesStrict), proves the refusal
-// (TestMissingPreToolUseBinaryFailsClosed) and checks the table against the
+// (TestABrokenPreToolUseBinaryFailsClosed) and checks the table against the
 // events the installed client ships (internal/client TestEventInventory).
 func TestForensicB2(t *testing.T) {
 	var h struct {
@@ -95,8 +97,8 @@ func TestForensicB2(t *testing.T) {
 			continue
 		}
 		c := groups[0].Hooks[0]
-		if c.Command != "${CLAUDE_PLUGIN_ROOT}/bin/"+e.Binary || c.Args == nil || len(c.Args) != 0 {
-			t.Errorf("%s runs %q %q, want ${CLAUDE_PLUGIN_ROOT}/bin/%s in exec form (args [])", e.Name, c.Command, c.Args, e.Binary)
+		if c.Command != "${CLAUDE_PLUGIN_ROOT}/plugin/hook.sh" || len(c.Args) != 1 || c.Args[0] != e.Binary {
+			t.Errorf("%s runs %q %q, want ${CLAUDE_PLUGIN_ROOT}/plugin/hook.sh in exec form with args [%s]", e.Name, c.Command, c.Args, e.Binary)
 		}
 		if c.Timeout != e.Timeout {
 			t.Errorf("%s: timeout %d, client.Events says %d", e.Name, c.Timeout, e.Timeout)

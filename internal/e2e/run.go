@@ -44,6 +44,9 @@ type RunOptions struct {
 	Env []string
 	// Timeout bounds the run; DefaultTimeout when zero.
 	Timeout time.Duration
+	// Home is the client's HOME (its ~/.claude: settings, installed
+	// plugins); a fresh temp dir when empty.
+	Home string
 }
 
 // Result is what one run produced.
@@ -96,7 +99,10 @@ func RunClaude(t testing.TB, opts RunOptions) Result {
 		}
 	}()
 
-	res := Result{Mock: mock, Home: TempDir(t), VibeHome: TempDir(t), ProjectDir: opts.ProjectDir}
+	res := Result{Mock: mock, Home: opts.Home, VibeHome: TempDir(t), ProjectDir: opts.ProjectDir}
+	if res.Home == "" {
+		res.Home = TempDir(t)
+	}
 	// A failed test shows what vibe logged (hooks and worker), which is
 	// all there is to go on when it fails only in CI.
 	t.Cleanup(func() {
@@ -140,6 +146,10 @@ func RunClaude(t testing.TB, opts RunOptions) Result {
 		// No detached embed worker may outlive a test; a test that wants one
 		// passes VIBE_WORKER=on in RunOptions.Env (later entries win).
 		"VIBE_WORKER=off",
+		// A plugin without binaries downloads its release
+		// (plugin/bootstrap.sh); from a port nothing listens on, unless a
+		// test serves one.
+		"VIBE_RELEASE_URL=http://127.0.0.1:1/no-release",
 		// Claude Code keeps task output and shell snapshots under
 		// $TMPDIR/claude-<uid>; a per-run TMPDIR keeps them out of /tmp.
 		"TMPDIR="+TempDir(t),

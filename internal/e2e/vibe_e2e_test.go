@@ -124,46 +124,82 @@ func TestVibeSessionLeavesRows(t *testing.T) {
 	}
 }
 
-// TestMissingPreToolUseBinaryFailsClosed loads a copy of the plugin, with
-// the shipped hooks.json, whose pre-tool-use binary is missing: the client
-// cannot start the hook, and hooks.json's `"onFailure": "block"` makes
-// that a refusal of the write. Claude Code 2.1.330 tells the model, in an
-// is_error tool_result:
-//
-//	PreToolUse:Write hook error: [${CLAUDE_PLUGIN_ROOT}/bin/vibe-pre-tool-use]: failed; blocking because onFailure is "block"
-//	Error occurred while executing hook command: ENOENT: no such file or directory, posix_spawn '<plugin>/bin/vibe-pre-tool-use'
-//
-// It names the missing binary, not the fix (vibe's own words cannot run).
-func TestMissingPreToolUseBinaryFailsClosed(t *testing.T) {
-	plugin := brokenPreToolUse(t, "")
-	res, target := writeResults(t, plugin, "toolu_missing")
-	if _, err := os.Stat(target); !os.IsNotExist(err) {
-		t.Fatalf("the write landed although the pre-tool-use binary is missing (stat err %v)", err)
+// TestWithoutBinariesOnlyProtectedWritesAreRefused loads a copy of the
+// plugin with the shipped hooks.json and no bin/ at all, as a marketplace
+// install is before its bootstrap has run, with no release to download
+// (RunClaude points VIBE_RELEASE_URL at a closed port). In a vibe project
+// the SessionStart context tells Claude why vibe is not active; a Write
+// that touches nothing protected lands; a Write to the claim ledger is
+// denied with a reason that names the missing binaries and the failed
+// download; a shell command is asked, which a -p session cannot answer,
+// so it does not run. plugin/bootstrap.sh answers for the missing binary
+// (hook.sh execs it); TestBootstrap* test it without the client.
+func TestWithoutBinariesOnlyProtectedWritesAreRefused(t *testing.T) {
+	plugin := pluginCopy(t, "hooks.json")
+	project := TempDir(t)
+	optedIn(t, project)
+	notes, ledger := filepath.Join(project, "notes.txt"), filepath.Join(project, "CLAIM-LEDGER.md")
+	res := RunClaude(t, RunOptions{
+		Prompt: "write the notes and the ledger", PluginDir: plugin, ProjectDir: project,
+		Script: Script{Turns: []Turn{
+			{Tool("Write", map[string]any{"file_path": notes, "content": "AUC 0.81\n"}).WithID("toolu_notes")},
+			{Tool("Write", map[string]any{"file_path": ledger, "content": "# Claim ledger\n"}).WithID("toolu_ledger")},
+			{Tool("Bash", map[string]any{"command": "echo x > listing.txt", "description": "list"}).WithID("toolu_bash")},
+			{Text("done")},
+		}},
+	})
+	if res.ExitCode != 0 {
+		t.Fatalf("claude exit %d: %s %s\ndebug tail: %s", res.ExitCode, res.Stdout, res.Stderr, tail(res.Debug, 3000))
 	}
-	r := toolResult(t, res.Mock, "toolu_missing")
-	t.Logf("the client tells the model: %q", r.Text)
-	bin := filepath.Join(plugin, "bin", "vibe-pre-tool-use")
-	for _, want := range []string{`blocking because onFailure is "block"`, "ENOENT", bin} {
+	if b, err := os.ReadFile(notes); err != nil || string(b) != "AUC 0.81\n" {
+		t.Errorf("the unprotected write did not land: %q %v", b, err)
+	}
+	if r := toolResult(t, res.Mock, "toolu_notes"); r.IsError {
+		t.Errorf("the unprotected write was refused: %q", r.Text)
+	}
+	if _, err := os.Stat(ledger); !os.IsNotExist(err) {
+		t.Errorf("the claim ledger was written without vibe (stat err %v)", err)
+	}
+	r := toolResult(t, res.Mock, "toolu_ledger")
+	t.Logf("the ledger write: %q", r.Text)
+	for _, want := range []string{"vibe refused this write to " + ledger + " (the claim ledger)",
+		"its binaries are not installed in " + plugin + "/bin yet",
+		"installing vibe's release failed: could not download http://127.0.0.1:1/no-release/v"} {
 		if !r.IsError || !strings.Contains(r.Text, want) {
-			t.Errorf("tool result (error=%v) %q lacks %q", r.IsError, r.Text, want)
+			t.Errorf("ledger tool result (error=%v) lacks %q", r.IsError, want)
 		}
+	}
+	b := toolResult(t, res.Mock, "toolu_bash")
+	t.Logf("the shell command: %q", b.Text)
+	if _, err := os.Stat(filepath.Join(project, "listing.txt")); !os.IsNotExist(err) || !b.IsError {
+		t.Errorf("the shell command ran without vibe and without the user's approval (stat err %v, result %q)", err, b.Text)
+	}
+	if !res.Mock.Saw(ConvMain, "vibe is not active yet: its binaries are not installed in "+plugin+"/bin") {
+		t.Errorf("the SessionStart context did not tell Claude that vibe is not active")
 	}
 }
 
-// TestABrokenPreToolUseBinaryFailsClosed: the other failures that
-// "onFailure": "block" turns into a refusal, each played by a shell script
-// standing in for the binary under the shipped hooks.json: an exit code
-// other than 0 and 2 (the binary maps its own to 2, internal/relay; this
-// is the client's net beneath it), a crash, JSON that fails the client's
-// validation, and a binary that is there but not executable. What the client tells the model is logged; it
-// passes the hook's stderr on.
+// TestABrokenPreToolUseBinaryFailsClosed: the failures that "onFailure":
+// "block" turns into a refusal, each played by a shell script standing in
+// for the binary under the shipped hooks.json (plugin/hook.sh execs it, so
+// the client sees the binary's own exit): an exit code other than 0 and 2
+// (the binary maps its own to 2, internal/relay; this is the client's net
+// beneath it), a crash, and JSON that fails the client's validation. A
+// binary that is there but not executable is a broken install, not a
+// missing one: plugin/bootstrap.sh refuses the call (exit 2) and says how
+// to fix it. What the client tells the model is logged; it passes the
+// hook's stderr on.
 func TestABrokenPreToolUseBinaryFailsClosed(t *testing.T) {
-	for _, c := range []struct{ name, body, want string }{
-		{"exit 1", `echo "vibe-e2e: boom" >&2; exit 1`, "vibe-e2e: boom"},
-		{"killed", `kill -9 $$`, "No stderr output"},
+	const failed = `blocking because onFailure is "block"`
+	for _, c := range []struct {
+		name, body string
+		want       []string
+	}{
+		{"exit 1", `echo "vibe-e2e: boom" >&2; exit 1`, []string{failed, "vibe-e2e: boom"}},
+		{"killed", `kill -9 $$`, []string{failed, "No stderr output"}},
 		{"invalid decision", `echo '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "maybe"}}'`,
-			"Hook JSON output validation failed"},
-		{"not executable", `exit 0`, "EACCES"},
+			[]string{failed, "Hook JSON output validation failed"}},
+		{"not executable", `exit 0`, []string{"bin/vibe-pre-tool-use is not executable; run `chmod +x "}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			plugin := brokenPreToolUse(t, "cat >/dev/null; "+c.body)
@@ -178,7 +214,7 @@ func TestABrokenPreToolUseBinaryFailsClosed(t *testing.T) {
 			}
 			r := toolResult(t, res.Mock, "toolu_broken")
 			t.Logf("the client tells the model: %q", r.Text)
-			for _, want := range []string{`blocking because onFailure is "block"`, c.want} {
+			for _, want := range c.want {
 				if !r.IsError || !strings.Contains(r.Text, want) {
 					t.Errorf("tool result (error=%v) %q lacks %q", r.IsError, r.Text, want)
 				}
@@ -205,16 +241,13 @@ func TestUnparsablePreToolUseOutputIsPlainText(t *testing.T) {
 }
 
 // brokenPreToolUse copies the plugin with the shipped hooks.json and every
-// hook binary but vibe-pre-tool-use, which is a shell script with body, or
-// missing when body is empty.
+// hook binary but vibe-pre-tool-use, which is a shell script with body.
 func brokenPreToolUse(t *testing.T, body string) string {
 	t.Helper()
 	plugin := pluginCopy(t, "hooks.json", "bin/vibe-session-start", "bin/vibe-prompt-submit",
 		"bin/vibe-post-tool-use", "bin/vibe-stop", "bin/vibe-session-end", "bin/vibe-hook")
-	if body != "" {
-		if err := os.WriteFile(filepath.Join(plugin, "bin", "vibe-pre-tool-use"), []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
-			t.Fatal(err)
-		}
+	if err := os.WriteFile(filepath.Join(plugin, "bin", "vibe-pre-tool-use"), []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+		t.Fatal(err)
 	}
 	return plugin
 }
@@ -240,13 +273,15 @@ func TestAMissingHookBinaryIsNoOpinion(t *testing.T) {
 }
 
 // pluginCopy copies the plugin's manifest and README, the skill, commands
-// and agents it names (they must resolve), and the extra files given, into a
-// new folder: a plugin whose hooks and binaries a test chooses.
+// and agents it names (they must resolve), plugin/hook.sh and
+// plugin/bootstrap.sh (the shipped hooks.json runs every binary through
+// them), and the extra files given, into a new folder: a plugin whose hooks
+// and binaries a test chooses.
 func pluginCopy(t *testing.T, extra ...string) string {
 	t.Helper()
 	root := vibeRoot(t)
 	plugin := TempDir(t)
-	for _, rel := range append([]string{".claude-plugin/plugin.json", "README.md"}, extra...) {
+	for _, rel := range append([]string{".claude-plugin/plugin.json", "README.md", "plugin/hook.sh", "plugin/bootstrap.sh"}, extra...) {
 		copyFile(t, filepath.Join(root, rel), filepath.Join(plugin, rel))
 	}
 	for _, dir := range []string{"skill", "plugin/commands", "plugin/agents"} {
@@ -271,21 +306,6 @@ func writeResults(t *testing.T, plugin, id string) (Result, string) {
 		t.Fatalf("claude exit %d: %s %s", res.ExitCode, res.Stdout, res.Stderr)
 	}
 	return res, target
-}
-
-func copyFile(t *testing.T, src, dst string) {
-	t.Helper()
-	b, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	info, _ := os.Stat(src)
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(dst, b, info.Mode().Perm()); err != nil {
-		t.Fatal(err)
-	}
 }
 
 func copyTree(t *testing.T, src, dst string) {

@@ -149,7 +149,7 @@ func runDoctor(ctx context.Context, o *DoctorOptions) error {
 	}
 
 	if m := setup.MissingBinaries(o.Root); len(m) > 0 {
-		add(Check{"hook binaries", false, "missing: " + strings.Join(m, ", "), "run `make build` in " + o.Root})
+		add(Check{"hook binaries", false, "missing: " + strings.Join(m, ", "), setup.InstallFix(o.Root)})
 	} else {
 		add(Check{"hook binaries", true, filepath.Join(o.Root, "bin"), ""})
 	}

@@ -13,12 +13,12 @@ import (
 const preToolUseBinary = "vibe-pre-tool-use"
 
 // failClosedVerified is the Claude Code release on which the E2E suite
-// proved that "onFailure": "block" refuses the call when the binary is
-// missing, not executable, crashes or answers JSON that fails validation
-// (internal/e2e TestMissingPreToolUseBinaryFailsClosed,
+// proved that "onFailure": "block" refuses the call when the binary
+// crashes or answers JSON that fails validation (internal/e2e
 // TestABrokenPreToolUseBinaryFailsClosed, and for a skill's shell command
-// TestBrokenPreToolUseBinaryRefusesSkillShell). No minimum version is
-// claimed: none was tested.
+// TestBrokenPreToolUseBinaryRefusesSkillShell); a missing binary is
+// answered by plugin/bootstrap.sh (TestWithoutBinariesOnlyProtectedWritesAreRefused).
+// No minimum version is claimed: none was tested.
 const failClosedVerified = "2.1.332"
 
 // guarded names what each fail-closed event protects, for the message
@@ -44,8 +44,9 @@ func failClosedCheck(root string) (c Check, ok bool) {
 	var h struct {
 		Hooks map[string][]struct {
 			Hooks []struct {
-				Command   string `json:"command"`
-				OnFailure string `json:"onFailure"`
+				Command   string   `json:"command"`
+				Args      []string `json:"args"`
+				OnFailure string   `json:"onFailure"`
 			} `json:"hooks"`
 		} `json:"hooks"`
 	}
@@ -61,7 +62,7 @@ func failClosedCheck(root string) (c Check, ok bool) {
 		found := 0
 		for _, g := range h.Hooks[e.Name] {
 			for _, hk := range g.Hooks {
-				if !strings.HasSuffix(hk.Command, "/"+e.Binary) {
+				if !runs(hk.Command, hk.Args, e.Binary) {
 					continue
 				}
 				found++
@@ -75,8 +76,19 @@ func failClosedCheck(root string) (c Check, ok bool) {
 			return Check{name, false, path + " runs no " + e.Binary + " on " + e.Name + ": " + guarded[e.Name], fix}, true
 		}
 	}
-	return Check{name, true, strings.Join(events, " and ") + ` have "onFailure": "block" (a missing or broken binary refuses the call; verified on Claude Code ` +
+	return Check{name, true, strings.Join(events, " and ") + ` have "onFailure": "block" (a binary that crashes refuses the call; verified on Claude Code ` +
 		failClosedVerified + ")", ""}, true
+}
+
+// runs reports whether a hook with command and args runs the binary:
+// plugin/hook.sh with the binary as its one argument, as the shipped
+// hooks.json does, or "${CLAUDE_PLUGIN_ROOT}/bin/<binary>" itself, as the
+// plugin's bootstrap rewrites it once bin/ is filled (docs/install.md).
+func runs(command string, args []string, binary string) bool {
+	if strings.HasSuffix(command, "/bin/"+binary) {
+		return true
+	}
+	return strings.HasSuffix(command, "/plugin/hook.sh") && len(args) == 1 && args[0] == binary
 }
 
 // guardCheck is the problem with plugin/guard.sh, through which the clients

@@ -89,7 +89,7 @@ func TestRunDoctorOutput(t *testing.T) {
 		"ok   database           " + p.DB + ", schema " + itoa(db.Latest()) + " of " + itoa(db.Latest()) + ", sqlite-vec v0.0.0-fake, FTS5 ok\n" +
 		"ok   hook binaries      " + filepath.Join(o.Root, "bin") + "\n" +
 		"ok   hooks.json         " + filepath.Join(o.Root, "hooks.json") + "\n" +
-		"ok   fails closed       PreToolUse and PreSkillShellCommand have \"onFailure\": \"block\" (a missing or broken binary refuses the call; verified on Claude Code 2.1.332)\n" +
+		"ok   fails closed       PreToolUse and PreSkillShellCommand have \"onFailure\": \"block\" (a binary that crashes refuses the call; verified on Claude Code 2.1.332)\n" +
 		"ok   build tools        not needed for running (Go, a C compiler and sqlite3.h only build vibe from source)\n" +
 		"FAIL claude CLI         not on PATH\n" +
 		"     fix: install Claude Code (npm install -g @anthropic-ai/claude-code)\n" +
@@ -279,9 +279,11 @@ func itoa(n int) string { return strconv.Itoa(n) }
 
 // TestRunDoctorFailsClosed: the fails-closed line passes only when every
 // PreToolUse and PreSkillShellCommand hook running vibe-pre-tool-use
+// (itself, or through plugin/hook.sh as the shipped hooks.json does)
 // carries "onFailure": "block", and says what is at stake when one does not.
 func TestRunDoctorFailsClosed(t *testing.T) {
 	const bin = `"${CLAUDE_PLUGIN_ROOT}/bin/vibe-pre-tool-use"`
+	const wrapper = `"${CLAUDE_PLUGIN_ROOT}/plugin/hook.sh"`
 	const skill = `"PreSkillShellCommand":[{"hooks":[{"type":"command","command":` + bin + `,"onFailure":"block"}]}]`
 	for _, c := range []struct{ name, hooks, want string }{
 		{"block", `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":` + bin + `,"onFailure":"block"}]}],` + skill + `}}`,
@@ -300,6 +302,12 @@ func TestRunDoctorFailsClosed(t *testing.T) {
 		{"skill shell without block", `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":` + bin + `,"onFailure":"block"}]}],` +
 			`"PreSkillShellCommand":[{"hooks":[{"type":"command","command":` + bin + `}]}]}}`,
 			`FAIL fails closed       %H: the PreSkillShellCommand hook lacks "onFailure": "block"`},
+		{"through hook.sh", `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":` + wrapper + `,"args":["vibe-pre-tool-use"],"onFailure":"block"}]}],` + skill + `}}`,
+			`ok   fails closed       PreToolUse and PreSkillShellCommand have "onFailure": "block"`},
+		{"hook.sh without block", `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":` + wrapper + `,"args":["vibe-pre-tool-use"]}]}],` + skill + `}}`,
+			`FAIL fails closed       %H: the PreToolUse hook lacks "onFailure": "block"`},
+		{"hook.sh runs another binary", `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":` + wrapper + `,"args":["vibe-post-tool-use"],"onFailure":"block"}]}],` + skill + `}}`,
+			`FAIL fails closed       %H runs no vibe-pre-tool-use on PreToolUse: protected files are not guarded`},
 		{"not JSON", `{"hooks":`, `FAIL fails closed       %H is not valid JSON: `},
 	} {
 		o, out := fakeDoctor(t)

@@ -78,6 +78,14 @@ const environmentHelp = `Variables that change what vibe does:
       The arXiv API it asks about arXiv ids (default https://export.arxiv.org/api).
   VIBE_OPENLIBRARY_URL
       The Open Library it asks about ISBNs (default https://openlibrary.org).
+  VIBE_RELEASE_URL
+      Where the plugin's bootstrap (plugin/bootstrap.sh) downloads the
+      release archive and checksums.txt from, as <url>/v<version>/... (a
+      mirror, or file://DIR for an offline copy; default the GitHub
+      releases of plugin.json's repository; docs/install.md).
+  VIBE_BOOTSTRAP_WAIT
+      Seconds SessionStart and PreToolUse wait for a running download of
+      the binaries before they answer without them (default 20).
 
 For developers and CI (make test, the end-to-end suite, the test model):
 

@@ -204,7 +204,7 @@ func TestRunUninstallWithFakes(t *testing.T) {
 		}
 		err := runUninstall(context.Background(), o)
 		want := "note plugin    the claude CLI is not on PATH, so nothing was unregistered\n" +
-			"     fix: if Claude Code is installed elsewhere, run: claude plugin uninstall vibe@vibe-local && claude plugin marketplace remove vibe-local\n" +
+			"     fix: if Claude Code is installed elsewhere, run: claude plugin uninstall vibe@vibe-science && claude plugin marketplace remove vibe-science\n" +
 			strings.NewReplacer("%HOME%", vibeHome, "%LINK%", link).Replace(c.wantLines)
 		if in.out.String() != want {
 			t.Errorf("%s: uninstall printed:\n%s\nwant:\n%s", c.name, &in.out, want)
@@ -244,11 +244,12 @@ func replaceRoot(s, root string) string { return strings.ReplaceAll(s, "%ROOT%",
 // TestRunSetupRegistrationThroughExec: each answer of the claude CLI (a
 // fake Exec) and the step setup reports for it, with the commands it ran.
 func TestRunSetupRegistrationThroughExec(t *testing.T) {
-	manual := "claude plugin marketplace add %ROOT% && claude plugin install vibe@vibe-local"
+	manual := "claude plugin marketplace add %ROOT% && claude plugin install vibe@vibe-science"
 	for _, c := range []struct {
 		name      string
 		answers   map[string]error // command → its error (nil: success)
 		listed    bool             // `claude plugin list` names the plugin
+		legacy    bool             // and the plugin under its name before releases
 		staleCopy bool             // Claude Code's cached copy is older than bin/
 		wantCalls string
 		want      string
@@ -256,17 +257,24 @@ func TestRunSetupRegistrationThroughExec(t *testing.T) {
 		{name: "list fails", answers: map[string]error{"claude plugin list": errors.New("exit status 1\nstack")},
 			wantCalls: "claude plugin list",
 			want:      "FAIL plugin    `claude plugin list` failed: exit status 1\n     fix: run: " + manual + "\n"},
-		{name: "marketplace already added", answers: map[string]error{"claude plugin marketplace add %ROOT%": errors.New("marketplace vibe-local already exists")},
-			wantCalls: "claude plugin list|claude plugin marketplace add %ROOT%|claude plugin install vibe@vibe-local",
-			want:      "ok   plugin    vibe@vibe-local installed from %ROOT% (restart Claude Code to load it)\n"},
-		{name: "install fails", answers: map[string]error{"claude plugin install vibe@vibe-local": errors.New("network down")},
-			wantCalls: "claude plugin list|claude plugin marketplace add %ROOT%|claude plugin install vibe@vibe-local",
+		{name: "marketplace already added", answers: map[string]error{"claude plugin marketplace add %ROOT%": errors.New("marketplace vibe-science already exists")},
+			wantCalls: "claude plugin list|claude plugin marketplace add %ROOT%|claude plugin install vibe@vibe-science",
+			want:      "ok   plugin    vibe@vibe-science installed from %ROOT% (restart Claude Code to load it)\n"},
+		{name: "install fails", answers: map[string]error{"claude plugin install vibe@vibe-science": errors.New("network down")},
+			wantCalls: "claude plugin list|claude plugin marketplace add %ROOT%|claude plugin install vibe@vibe-science",
 			want:      "FAIL plugin    `claude plugin install` failed: network down\n     fix: run: " + manual + "\n"},
 		{name: "installed", listed: true, wantCalls: "claude plugin list",
-			want: "ok   plugin    vibe@vibe-local is installed\n"},
+			want: "ok   plugin    vibe@vibe-science is installed\n"},
 		{name: "stale copy", listed: true, staleCopy: true,
-			wantCalls: "claude plugin list|claude plugin uninstall vibe@vibe-local|claude plugin marketplace add %ROOT%|claude plugin install vibe@vibe-local",
-			want:      "ok   plugin    vibe@vibe-local installed from %ROOT% (restart Claude Code to load it)\n"},
+			wantCalls: "claude plugin list|claude plugin uninstall vibe@vibe-science|claude plugin marketplace add %ROOT%|claude plugin install vibe@vibe-science",
+			want:      "ok   plugin    vibe@vibe-science installed from %ROOT% (restart Claude Code to load it)\n"},
+		{name: "legacy name", legacy: true,
+			wantCalls: "claude plugin list|claude plugin uninstall vibe@vibe-local|claude plugin marketplace remove vibe-local|claude plugin marketplace add %ROOT%|claude plugin install vibe@vibe-science",
+			want:      "ok   plugin    vibe@vibe-science installed from %ROOT% (restart Claude Code to load it)\n"},
+		{name: "legacy name stays", legacy: true, answers: map[string]error{"claude plugin uninstall vibe@vibe-local": errors.New("permission denied")},
+			wantCalls: "claude plugin list|claude plugin uninstall vibe@vibe-local",
+			want: "FAIL plugin    could not remove vibe@vibe-local, the plugin's name before releases, which would run beside vibe@vibe-science: permission denied\n" +
+				"     fix: run: claude plugin uninstall vibe@vibe-local && claude plugin marketplace remove vibe-local && " + manual + "\n"},
 	} {
 		in := newFakeInstall(t)
 		in.env["VIBE_WORKER"] = "off"
@@ -286,8 +294,15 @@ func TestRunSetupRegistrationThroughExec(t *testing.T) {
 		o.Exec = func(_ context.Context, name string, args ...string) (string, error) {
 			line := strings.Join(append([]string{name}, args...), " ")
 			calls = append(calls, strings.ReplaceAll(line, in.root, "%ROOT%"))
-			if line == "claude plugin list" && c.listed && c.answers[line] == nil {
-				return "vibe@vibe-local (enabled)\n", nil
+			if line == "claude plugin list" && c.answers[line] == nil {
+				list := ""
+				if c.listed {
+					list += "vibe@vibe-science (enabled)\n"
+				}
+				if c.legacy {
+					list += "vibe@vibe-local (enabled)\n"
+				}
+				return list, nil
 			}
 			return "", c.answers[strings.ReplaceAll(line, in.root, "%ROOT%")]
 		}

@@ -22,10 +22,19 @@ var HookBinaries = []string{
 	"vibe-post-tool-use", "vibe-stop", "vibe-session-end", "vibe-hook",
 }
 
-// Marketplace and plugin names, as in .claude-plugin/marketplace.json.
+// Marketplace and plugin names, as in .claude-plugin/marketplace.json: the
+// same whether Claude Code adds the marketplace from GitHub
+// (`/plugin marketplace add vibe-science/vibe`) or from a checkout (setup).
 const (
-	MarketplaceName = "vibe-local"
+	MarketplaceName = "vibe-science"
 	PluginRef       = "vibe@" + MarketplaceName
+)
+
+// The marketplace's name before releases: a plugin installed under it
+// would run beside PluginRef, so setup removes it.
+const (
+	legacyMarketplace = "vibe-local"
+	legacyPluginRef   = "vibe@" + legacyMarketplace
 )
 
 // SetupOptions are the flags of `vibe setup` and what it uses.
@@ -142,7 +151,7 @@ func runSetup(ctx context.Context, o *SetupOptions) error {
 	missing := MissingBinaries(o.Root)
 	if len(missing) > 0 {
 		add(step("binaries", false, "missing in "+filepath.Join(o.Root, "bin")+": "+strings.Join(missing, ", "),
-			"run `make build` in "+o.Root))
+			InstallFix(o.Root)))
 	} else {
 		add(step("binaries", true, filepath.Join(o.Root, "bin"), ""))
 	}
@@ -173,7 +182,7 @@ func startWorker(ctx context.Context, o *SetupOptions) SetupStep {
 	}
 	bin := cli.InstalledWorker(o.Root)
 	if _, err := os.Stat(bin); err != nil {
-		return step("worker", false, bin+" is missing", "run `make build` in "+o.Root)
+		return step("worker", false, bin+" is missing", InstallFix(o.Root))
 	}
 	started, err := o.StartWorker(o.Paths(), bin)
 	switch {
@@ -191,6 +200,18 @@ func startWorker(ctx context.Context, o *SetupOptions) SetupStep {
 
 func step(name string, ok bool, detail, fix string) SetupStep {
 	return SetupStep{Step: name, OK: ok, Detail: detail, Fix: fix}
+}
+
+// InstallFix is how to fill root/bin: `make build` in a git checkout, the
+// plugin's bootstrap (plugin/bootstrap.sh: it downloads the release
+// archive of the plugin's version) in Claude Code's copy of a plugin
+// installed from a marketplace, which has no .git.
+func InstallFix(root string) string {
+	_, errGit := os.Stat(filepath.Join(root, ".git"))
+	if _, err := os.Stat(filepath.Join(root, "plugin", "bootstrap.sh")); err == nil && errGit != nil {
+		return "run `sh " + filepath.Join(root, "plugin", "bootstrap.sh") + " install` (it downloads this version's release; docs/install.md)"
+	}
+	return "run `make build` in " + root
 }
 
 // MissingBinaries are the hook binaries not built under root/bin.
@@ -236,6 +257,16 @@ func (pl plugin) registerWithClaude(ctx context.Context) SetupStep {
 	list, err := pl.Exec(ctx, "claude", "plugin", "list")
 	if err != nil {
 		return step("plugin", false, "`claude plugin list` failed: "+FirstLine(err.Error()), "run: "+manual)
+	}
+	if strings.Contains(list, legacyPluginRef) {
+		_, err := pl.Exec(ctx, "claude", "plugin", "uninstall", legacyPluginRef)
+		if err == nil {
+			_, err = pl.Exec(ctx, "claude", "plugin", "marketplace", "remove", legacyMarketplace)
+		}
+		if err != nil {
+			return step("plugin", false, "could not remove "+legacyPluginRef+", the plugin's name before releases, which would run beside "+PluginRef+": "+FirstLine(err.Error()),
+				"run: claude plugin uninstall "+legacyPluginRef+" && claude plugin marketplace remove "+legacyMarketplace+" && "+manual)
+		}
 	}
 	if strings.Contains(list, PluginRef) {
 		if cached := pl.cachedCopy(); cached != "" && !sameBinaries(pl.Root, cached) {

@@ -17,7 +17,7 @@ func setupClients(ctx context.Context, o *SetupOptions) []SetupStep {
 	for _, name := range o.Clients {
 		if name == client.Claude {
 			if o.Remove {
-				steps = append(steps, step("claude", true, "remove the plugin with `claude plugin uninstall vibe@vibe-local`", ""))
+				steps = append(steps, step("claude", true, "remove the plugin with `claude plugin uninstall vibe@vibe-science`", ""))
 				continue
 			}
 			steps = append(steps, o.plugin().register(ctx, o.Recheck))

@@ -30,7 +30,7 @@ func (c *fakeClaude) exec(_ context.Context, name string, args ...string) (strin
 	switch {
 	case line == "claude plugin list":
 		if c.installed {
-			return "vibe@vibe-local (enabled)\n", nil
+			return "vibe@vibe-science (enabled)\n", nil
 		}
 		return "no plugins\n", nil
 	case strings.HasPrefix(line, "claude plugin install"):
@@ -94,7 +94,7 @@ func TestForensicB3(t *testing.T) {
 	st.Close()
 	want := []string{"ok   folders", "ok   database", "ok   binaries", "note worker    not started (VIBE_WORKER=off)",
 		"note plugin    not registered: the claude CLI is not on PATH",
-		"fix: install Claude Code, then run: claude plugin marketplace add " + f.Root + " && claude plugin install vibe@vibe-local"}
+		"fix: install Claude Code, then run: claude plugin marketplace add " + f.Root + " && claude plugin install vibe@vibe-science"}
 	for _, w := range want {
 		if !strings.Contains(out.String(), w) {
 			t.Errorf("output lacks %q:\n%s", w, out)
@@ -114,7 +114,7 @@ func TestSetupRegistersThroughClaude(t *testing.T) {
 	if err := runSetup(context.Background(), setupOpts(t, f)); err != nil {
 		t.Fatalf("setup: %v\n%s", err, out)
 	}
-	want := []string{"claude plugin list", "claude plugin marketplace add " + f.Root, "claude plugin install vibe@vibe-local"}
+	want := []string{"claude plugin list", "claude plugin marketplace add " + f.Root, "claude plugin install vibe@vibe-science"}
 	if strings.Join(claude.calls, "|") != strings.Join(want, "|") {
 		t.Errorf("calls %q, want %q", claude.calls, want)
 	}
@@ -125,7 +125,7 @@ func TestSetupRegistersThroughClaude(t *testing.T) {
 	}
 	// Nothing changed: the registration is remembered, claude is not asked
 	// (each `claude plugin list` cost 0.9-4 s).
-	if len(claude.calls) != 0 || !strings.Contains(out.String(), "ok   plugin    vibe@vibe-local is installed (registered by vibe setup; nothing changed since)") {
+	if len(claude.calls) != 0 || !strings.Contains(out.String(), "ok   plugin    vibe@vibe-science is installed (registered by vibe setup; nothing changed since)") {
 		t.Errorf("second run: calls %q\n%s", claude.calls, out)
 	}
 }
@@ -205,11 +205,11 @@ func TestUninstall(t *testing.T) {
 	if err := runUninstall(context.Background(), uninstallOpts(t, f)); err != nil {
 		t.Fatalf("uninstall: %v\n%s", err, out)
 	}
-	want := []string{"claude plugin uninstall vibe@vibe-local", "claude plugin marketplace remove vibe-local"}
+	want := []string{"claude plugin uninstall vibe@vibe-science", "claude plugin marketplace remove vibe-science"}
 	if strings.Join(claude.calls, "|") != strings.Join(want, "|") {
 		t.Errorf("calls %q, want %q", claude.calls, want)
 	}
-	for _, w := range []string{"ok   plugin    vibe@vibe-local uninstalled", "ok   worker    not running",
+	for _, w := range []string{"ok   plugin    vibe@vibe-science uninstalled", "ok   worker    not running",
 		"ok   data      kept in " + home + " (`vibe uninstall --purge` removes it)"} {
 		if !strings.Contains(out.String(), w) {
 			t.Errorf("output lacks %q:\n%s", w, out)
@@ -238,6 +238,27 @@ func TestSetupReportsMissingBinaries(t *testing.T) {
 	if err == nil || !strings.Contains(out.String(), "FAIL binaries  missing in "+filepath.Join(f.Root, "bin")+": vibe-pre-tool-use") ||
 		!strings.Contains(out.String(), "fix: run `make build` in "+f.Root) {
 		t.Errorf("err %v\n%s", err, out)
+	}
+}
+
+// TestSetupReportsMissingBinariesOfAMarketplaceCopy: a plugin installed
+// from a marketplace (plugin/bootstrap.sh and no .git) is filled by its
+// bootstrap, not by make.
+func TestSetupReportsMissingBinariesOfAMarketplaceCopy(t *testing.T) {
+	f, out, _ := setupFactory(t, nil)
+	os.Remove(filepath.Join(f.Root, "bin", "vibe-pre-tool-use"))
+	boot := filepath.Join(f.Root, "plugin", "bootstrap.sh")
+	os.MkdirAll(filepath.Dir(boot), 0o755)
+	os.WriteFile(boot, []byte("#!/bin/sh\n"), 0o755)
+	err := runSetup(context.Background(), setupOpts(t, f))
+	if want := "     fix: run `sh " + boot + " install` (it downloads this version's release; docs/install.md)\n"; err == nil || !strings.Contains(out.String(), want) {
+		t.Errorf("err %v\n%s\nwant %q", err, out, want)
+	}
+	out.Reset()
+	os.Mkdir(filepath.Join(f.Root, ".git"), 0o755)
+	runSetup(context.Background(), setupOpts(t, f))
+	if !strings.Contains(out.String(), "fix: run `make build` in "+f.Root) {
+		t.Errorf("a git checkout is built, not downloaded:\n%s", out)
 	}
 }
 

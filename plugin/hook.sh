@@ -1,0 +1,22 @@
+#!/bin/sh
+# How Claude Code runs every vibe hook (hooks.json: command hook.sh, args
+# [binary]): `hook.sh vibe-pre-tool-use` runs <plugin>/bin/vibe-pre-tool-use
+# with the hook's stdin, arguments and exit code, through one exec, so the
+# binary is what the client waits for and what "onFailure": "block" judges.
+#
+# The script exists because bin/ does not: the plugin installed from its
+# repository (a Claude Code marketplace) has no binaries until bootstrap.sh
+# downloads the release archive of its version. Until then bootstrap.sh
+# answers in the binary's place (starting the download, waiting for it
+# within the hook's time budget, and refusing only what touches protected
+# files); see docs/install.md.
+case $0 in
+*/*) d=${0%/*} ;;
+*) d=. ;;
+esac
+b=$d/../bin/${1:?usage: hook.sh BINARY [ARGS...]}
+if [ -f "$b" ] && [ -x "$b" ]; then
+	shift
+	exec "$b" "$@"
+fi
+exec /bin/sh "$d/bootstrap.sh" hook "$@"
