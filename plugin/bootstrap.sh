@@ -9,6 +9,11 @@
 #                          binaries, and move them into bin/ in one rename
 #                          (run it by hand when a session could not)
 #   bootstrap.sh info      print what install would fetch, and from where
+#   bootstrap.sh hooks     print hooks.json as it is once bin/ is complete
+#                          (each hook names its binary, without hook.sh)
+#   bootstrap.sh settle    write that hooks.json in place of the plugin's
+#                          own, in a copy that is not a git checkout and
+#                          whose bin/ is complete (hook.sh runs it once)
 #   bootstrap.sh hook BIN  what hook.sh runs when bin/BIN is missing
 #
 # <version> is .claude-plugin/plugin.json's "version"; <base> is
@@ -166,12 +171,34 @@ install() {
 		mv "$root/bin" "$tmp/old-bin" || fail "cannot move the incomplete $root/bin aside"
 	fi
 	mv "$tmp/x/bin" "$root/bin" || fail "cannot move the binaries into $root/bin"
-	# From the next session on, the client runs each binary itself: hook.sh
-	# costs a shell's start-up on every hook (docs/install.md).
-	sed 's|"${CLAUDE_PLUGIN_ROOT}/plugin/hook.sh", *"args": *\["\(vibe-[a-z-]*\)"\]|"${CLAUDE_PLUGIN_ROOT}/bin/\1", "args": []|g' \
-		"$root/hooks.json" >"$tmp/hooks.json" && mv "$tmp/hooks.json" "$root/hooks.json"
+	settle
 	rm -f "$state/error"
 	echo "vibe bootstrap: installed $(printf '%s\n' "$out" | head -n 1) into $root/bin"
+}
+
+# direct: hooks.json as the client runs it once bin/ is complete, each
+# hook.sh line naming its binary instead: hook.sh costs a shell's start-up
+# on every hook (docs/install.md).
+direct() {
+	sed 's|"${CLAUDE_PLUGIN_ROOT}/plugin/hook.sh", *"args": *\["\(vibe-[a-z-]*\)"\]|"${CLAUDE_PLUGIN_ROOT}/bin/\1", "args": []|g' "$root/hooks.json"
+}
+
+# settle: from the next session on, the client runs each binary itself:
+# direct's hooks.json replaces the plugin's own, in a copy that is not a git
+# checkout (whose hooks.json is the repository's) and whose bin/ is
+# complete. .vibe-install/direct records that it is done, so hook.sh looks
+# for it with a test of its own and runs this once.
+settle() {
+	checkout && return 0
+	complete || return 1
+	mkdir -p "$state" 2>/dev/null || return 1
+	_t=$(mktemp "$state/hooks.XXXXXX") || return 1
+	if direct >"$_t" && mv "$_t" "$root/hooks.json"; then
+		: >"$state/direct"
+		return 0
+	fi
+	rm -f "$_t"
+	return 1
 }
 
 # start: start an install in the background unless one runs; the hook
@@ -357,6 +384,12 @@ install)
 	shift
 	install "$@"
 	;;
+hooks)
+	direct
+	;;
+settle)
+	settle
+	;;
 info)
 	describe
 	printf 'version %s\nplatform %s/%s\narchive %s\nchecksums %s\nbin %s\n' "$version" "$os" "$arch" "$url" "$sums" "$root/bin"
@@ -366,7 +399,7 @@ hook)
 	hook "$@"
 	;;
 *)
-	echo "usage: bootstrap.sh install | info | hook BINARY" >&2
+	echo "usage: bootstrap.sh install | info | hooks | settle | hook BINARY" >&2
 	exit 2
 	;;
 esac

@@ -17,6 +17,10 @@ esac
 b=$d/../bin/${1:?usage: hook.sh BINARY [ARGS...]}
 if [ -f "$b" ] && [ -x "$b" ]; then
 	shift
+	# A copy installed with its binaries (a checkout's `vibe setup`, an
+	# archive unpacked by hand) names them in hooks.json from its next
+	# session on: settle it once. A git checkout keeps the repository's.
+	[ -e "$d/../.git" ] || [ -e "$d/../.vibe-install/direct" ] || /bin/sh "$d/bootstrap.sh" settle </dev/null >/dev/null 2>&1
 	exec "$b" "$@"
 fi
 exec /bin/sh "$d/bootstrap.sh" hook "$@"

@@ -232,8 +232,8 @@ func TestBootstrapInstallsTheRelease(t *testing.T) {
 	for _, e := range state {
 		names = append(names, e.Name())
 	}
-	if !slices.Equal(names, []string{"log"}) {
-		t.Errorf(".vibe-install holds %q, want only the log (no lock, no error, no temporary folder)", names)
+	if !slices.Equal(names, []string{"direct", "log"}) {
+		t.Errorf(".vibe-install holds %q, want only the log and the marker of the rewrite (no lock, no error, no temporary folder)", names)
 	}
 	log, _ := os.ReadFile(filepath.Join(root, ".vibe-install", "log"))
 	if want := "vibe bootstrap: downloading " + rel.URL + archivePath + "\nvibe bootstrap: installed fake vibe version into " + root + "/bin\n"; string(log) != want {
@@ -498,5 +498,51 @@ func TestBootstrapKnowsEveryBinary(t *testing.T) {
 	slices.Sort(want)
 	if !slices.Equal(got, want) {
 		t.Errorf("bootstrap.sh checks %q, vibe runs %q", got, want)
+	}
+}
+
+// TestHookSettlesACopyInstalledWithItsBinaries: a plugin copy that came
+// with its binaries (a checkout's `vibe setup`, which Claude Code copies
+// bin/ and all) runs them through hook.sh; the first hook rewrites its
+// hooks.json to run them directly from the next session on, once, while a
+// git checkout keeps the repository's hooks.json. `bootstrap.sh hooks`
+// prints the same rewrite.
+func TestHookSettlesACopyInstalledWithItsBinaries(t *testing.T) {
+	shipped := repoFile(t, "hooks.json")
+	for _, checkout := range []bool{false, true} {
+		root := bootstrapPlugin(t, checkout)
+		for _, n := range releaseBinaries() {
+			mustWrite(t, filepath.Join(root, "bin", n), "#!/bin/sh\necho \"fake "+n+" $*\"\ncat\n")
+			os.Chmod(filepath.Join(root, "bin", n), 0o755)
+		}
+		pre := `{"hook_event_name":"PreToolUse","tool_name":"Write"}`
+		if r := runHook(t, root, "vibe-pre-tool-use", pre, "http://127.0.0.1:9"); r.code != 0 || r.stdout != "fake vibe-pre-tool-use \n"+pre {
+			t.Fatalf("checkout %v: hook.sh ran %+v", checkout, r)
+		}
+		got, _ := os.ReadFile(filepath.Join(root, "hooks.json"))
+		want := directHooks(t, shipped)
+		if checkout {
+			want = canonical(t, shipped)
+		}
+		if canonical(t, got) != want {
+			t.Errorf("checkout %v: hooks.json after the first hook:\n%s\nwant:\n%s", checkout, got, want)
+		}
+		if _, err := os.Stat(filepath.Join(root, ".vibe-install", "direct")); (err == nil) == checkout {
+			t.Errorf("checkout %v: the marker of the rewrite: %v", checkout, err)
+		}
+		if checkout {
+			continue
+		}
+		// Done once: a hooks.json changed afterwards (an update of the
+		// copy's files) is not rewritten by every hook.
+		mustWrite(t, filepath.Join(root, "hooks.json"), string(shipped))
+		runHook(t, root, "vibe-pre-tool-use", pre, "http://127.0.0.1:9")
+		if got, _ := os.ReadFile(filepath.Join(root, "hooks.json")); canonical(t, got) != canonical(t, shipped) {
+			t.Errorf("hooks.json rewritten again by a later hook")
+		}
+		out, err := exec.Command("/bin/sh", filepath.Join(root, "plugin", "bootstrap.sh"), "hooks").Output()
+		if err != nil || canonical(t, out) != directHooks(t, shipped) {
+			t.Errorf("bootstrap.sh hooks: %v\n%s", err, out)
+		}
 	}
 }
