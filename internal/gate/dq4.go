@@ -291,6 +291,21 @@ func dq4(findingsName string, findings []byte, sources []source, d Domain) Resul
 		}
 		res.pass("numbers", detail)
 	}
+	var checked []float64 // the reported numbers a source backs
+	for _, n := range x.numbers {
+		if matchNumber(n, vals, d.DQ4) {
+			checked = append(checked, n.Value)
+		}
+	}
+	if under := underived(x.derivedNumbers, append(append([]float64(nil), vals...), checked...), d.DQ4); len(under) > 0 {
+		var listed []string
+		for _, n := range under {
+			listed = append(listed, fmt.Sprintf("%s (line %d)", n.Text, n.Line))
+		}
+		res.warn("derived", fmt.Sprintf("%s marked derived, but no sum, difference, product, ratio, percentage or complement of the numbers of %s and the checked findings gives %s",
+			strings.Join(listed, ", "), srcLabel, map[bool]string{true: "it", false: "them"}[len(under) == 1]),
+			"say how each is derived from numbers the JSON holds (derived: 0.71 - 0.61), or have the script compute it and write it to the JSON")
+	}
 	if x.openDerivedLine > 0 {
 		res.warn("derived_region", fmt.Sprintf("the <!-- derived --> region opened on line %d is never closed, so every number after it is exempt", x.openDerivedLine), "close it with <!-- /derived -->")
 	}
@@ -463,4 +478,44 @@ func (h handSource) detail(ns []reported) string {
 
 func (h handSource) fix() string {
 	return "re-run the script that computes " + h.label + " through Bash (vibe records how it was made), then write the findings again"
+}
+
+// maxDerivationBase bounds the numbers whose pairs underived combines: a
+// source of more numbers leaves a derived number unchecked (its pairs
+// would give almost any value anyway).
+const maxDerivationBase = 120
+
+// underived returns the numbers marked derived that no one arithmetic
+// step gives from base (the source numbers and the checked findings): a+b,
+// a-b, a*b, a/b, a/b and (a-b)/b as percentages, 1-a and 100-a, each
+// under the rounding rule of the written number. A "(derived)" marker
+// exempts a number from DQ4's match, so a value that no step of the
+// source gives was likely not derived from it. Nil when base is too large
+// to tell.
+func underived(marked []reported, base []float64, cfg DQ4Config) []reported {
+	if len(marked) == 0 {
+		return nil
+	}
+	base = sortUnique(base)
+	if len(base) > maxDerivationBase {
+		return nil
+	}
+	cands := make([]float64, 0, 6*len(base)*len(base)+3*len(base))
+	for _, a := range base {
+		cands = append(cands, a, 1-a, 100-a)
+		for _, b := range base {
+			cands = append(cands, a+b, a-b, a*b)
+			if b != 0 {
+				cands = append(cands, a/b, 100*a/b, 100*(a-b)/b)
+			}
+		}
+	}
+	cands = sortUnique(cands)
+	var out []reported
+	for _, n := range marked {
+		if !matchNumber(n, cands, cfg) {
+			out = append(out, n)
+		}
+	}
+	return out
 }

@@ -25,8 +25,10 @@ type reported struct {
 // extraction is what the findings scanner found.
 type extraction struct {
 	numbers []reported
-	// derived counts numbers exempted by a (derived) marker or region.
-	derived int
+	// derived counts numbers exempted by a (derived) marker or region;
+	// derivedNumbers are the ones a marker exempts, one by one.
+	derived        int
+	derivedNumbers []reported
 	// sources are the paths declared in <!-- source: PATH --> comments.
 	sources []string
 	// openDerivedLine is the line of a <!-- derived --> region never
@@ -511,18 +513,21 @@ func scanNumbers(x *extraction, lineNo int, raw, buf []byte, exempt []bool) {
 		if pct && isConfidenceLevel(buf, after) {
 			continue // "95% CI" names an interval's level, not a result
 		}
-		if exempt[start] || derived.in(start) || markedDerived(buf, after, derived) {
-			x.derived++
+		if exempt[start] {
+			x.derived++ // a <!-- derived --> region: a table of computed values
 			continue
 		}
 		text := string(raw[start:end])
 		if pct {
 			text = strings.TrimRight(string(raw[start:after-1]), " ") + "%"
 		}
-		x.numbers = append(x.numbers, reported{
-			Text: text, Value: n.value, Unit: n.unit, Percent: pct,
-			Line: lineNo, Context: context(raw, start, after),
-		})
+		r := reported{Text: text, Value: n.value, Unit: n.unit, Percent: pct, Line: lineNo, Context: context(raw, start, after)}
+		if derived.in(start) || markedDerived(buf, after, derived) {
+			x.derived++
+			x.derivedNumbers = append(x.derivedNumbers, r)
+			continue
+		}
+		x.numbers = append(x.numbers, r)
 	}
 }
 
