@@ -49,8 +49,12 @@ func BenchmarkKNN(b *testing.B) {
 				name string
 				knn  func(q []float32) ([]record.VectorHit, error)
 			}{
-				{"index", func(q []float32) ([]record.VectorHit, error) { return x.knn(ctx, st, benchProject, q, 10, benchModel, nil) }},
-				{"sqlite-vec", func(q []float32) ([]record.VectorHit, error) { return st.KNN(ctx, benchProject, q, 10, benchModel, nil) }},
+				{"index", func(q []float32) ([]record.VectorHit, error) {
+					return x.knn(ctx, st, benchProject, q, 10, benchModel, nil)
+				}},
+				{"sqlite-vec", func(q []float32) ([]record.VectorHit, error) {
+					return st.KNN(ctx, benchProject, q, 10, benchModel, nil)
+				}},
 			} {
 				b.Run(way.name, func(b *testing.B) {
 					var load time.Duration
