@@ -93,9 +93,15 @@ e2e: build
 	VIBE_E2E_REQUIRE=1 VIBE_CLAUDE_BIN="$$(bash .ci/install-claude.sh)" \
 		$(GO) test -count=1 -tags 'sqlite_fts5 e2e' ./internal/e2e/... ./internal/client/...
 
-## bench: hook latency percentiles next to an empty Go binary and node -e 0; vibe ui page times
+## bench: hook latency percentiles next to an empty Go binary and node -e 0, the
+## resting worker, prompt-submit over 50k memories (go run ./bench: the built
+## binaries, the worker's socket and the CLI), then the Go benchmarks of the
+## packages' internals: KNN, embedding throughput, recall@5, vibe ui pages, ...
 bench: build
 	$(GO) run ./bench -bin $(BIN) -empty bench/out/empty-go -out bench/hooks.json
+	$(GO) test -run '^$$' -bench '^BenchmarkKNN$$' -benchtime 50x ./internal/worker   # KNN p50 at 10k and 100k random vectors: the worker's index (and its load), sqlite-vec's scan
+	VIBE_REQUIRE_TEST_MODEL=1 $(GO) test -run '^$$' -bench '^BenchmarkEmbed$$' -benchtime 1x ./internal/embed/hugotembed   # texts/s of each model shape, batches of 32, and the peak RSS with it
+	VIBE_REQUIRE_TEST_MODEL=1 $(GO) test -run '^$$' -bench '^BenchmarkRetrieval$$' -benchtime 1x ./internal/recall   # recall@5 on the retrieval set: words alone, fused with each embedder, queries lost
 	$(GO) test -run '^$$' -bench Pages -benchtime 100x ./internal/viewer   # vibe ui pages over 100k spine entries
 	$(GO) test -run '^$$' -bench 'OutputSummary1MB|Scrub|Load' -benchtime 20x ./internal/spine ./internal/privacy   # the secret detector: a 1 MB output's summary, Scrub, gitleaks' load
 	$(GO) test -run '^$$' -bench Scan -benchtime 20x ./internal/artifact   # the tracker's look at a project, beside 50k files outside research or not

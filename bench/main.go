@@ -5,7 +5,16 @@
 // as Claude Code does) on recorded inputs, many times, in turns with an
 // empty Go binary, and reports p50/p95/p99 and the ratio to that binary,
 // with `node -e 0` as a second baseline, as a table on stdout and as JSON
-// (bench/hooks.json).
+// (bench/hooks.json). It also times PostToolUse's observer and artifact
+// scenarios, the Codex and Gemini clients, prompt-submit over 50k memories
+// and the resting worker.
+//
+// It measures what a user runs: the built binaries, the worker's socket
+// (internal/worker/client) and the `vibe` CLI (memories arrive by `vibe
+// memory import`). It writes the database itself only to pre-fill the
+// spine (spine.go says why). Measurements of internals are Go benchmarks
+// of the packages that own them (KNN, embedding throughput, recall@5, the
+// viewer's pages, ...), which `make bench` runs after this program.
 // Run it through `make bench`, which builds the binaries first.
 package main
 
@@ -24,8 +33,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/store"
-	"github.com/vibe-science/vibe/internal/worker"
 	"github.com/vibe-science/vibe/internal/worker/client"
 )
 
@@ -59,10 +66,10 @@ func main() {
 	runs := flag.Int("runs", 200, "timed runs per command")
 	rows := flag.Int("rows", 100000, "spine entries to pre-fill")
 	out := flag.String("out", "bench/hooks.json", "JSON report")
-	memory := flag.Bool("memory", true, "also measure recall, KNN and the embed worker (needs python3-onnx for the test model)")
+	memory := flag.Bool("memory", true, "also measure prompt-submit over 50k imported memories and the embed worker with each model shape (needs python3-onnx for the test models)")
 	only := flag.Bool("hooks-only", false, "measure only the hooks as hooks.json runs them (a quick check between full runs)")
 	keep := flag.Bool("keep", false, "keep the hooks' VIBE_HOME and project afterwards, to inspect what the hooks recorded")
-	onlyMemory := flag.Bool("only-memory", false, "measure only recall, KNN and the embed worker (write them to -out, e.g. bench/memory.json)")
+	onlyMemory := flag.Bool("only-memory", false, "measure only prompt-submit over 50k imported memories and the embed worker (write them to -out, e.g. bench/memory.json)")
 	onlyIdle := flag.Bool("only-idle", false, "measure only the resting worker's wake-ups, CPU and memory (write them to -out, e.g. bench/idle.json)")
 	onlyArtifacts := flag.Bool("only-artifacts", false, "measure only PostToolUse's artifact scenarios: no change with and without 50k files outside research, the 10k x 50 rewrite (write them to -out)")
 	flag.Parse()
@@ -119,7 +126,7 @@ func run(root, bin, empty, fixtures string, runs, rows int, out string, memory, 
 	dbPath := filepath.Join(home, "db", "vibe-science.db")
 	fmt.Fprintf(os.Stderr, "pre-filling %d spine entries… ", rows)
 	t0 := time.Now()
-	if err := prefill(ctx, dbPath, project, rows); err != nil {
+	if err := prefillSpine(ctx, dbPath, project, rows); err != nil { // bench/spine.go
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "%.1fs\n", time.Since(t0).Seconds())
@@ -378,13 +385,4 @@ func loadInputs(dir, project string) (map[string]func(int) []byte, error) {
 		}
 	}
 	return out, nil
-}
-
-func prefill(ctx context.Context, dbPath, project string, rows int) error {
-	st, err := store.Open(ctx, dbPath, store.Options{})
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	return worker.BenchSpine(ctx, st, project, rows)
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,21 +16,21 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/config"
-	"github.com/vibe-science/vibe/internal/embed/hugotembed"
+	"github.com/vibe-science/vibe/internal/embed"
 	"github.com/vibe-science/vibe/internal/embed/hugotembed/testmodel"
-	"github.com/vibe-science/vibe/internal/recall"
-	"github.com/vibe-science/vibe/internal/store"
-	"github.com/vibe-science/vibe/internal/worker"
 	"github.com/vibe-science/vibe/internal/worker/client"
 )
 
-// memoryBench measures recall and the embed worker (issues 6 and 18):
-// prompt-submit over 50k memories next to the empty binary, lexical (the
-// worker without a model or fallback) and hybrid with the default static
-// model shape at the default recall deadline, all in this run; one query's
-// embedding per model shape; KNN at 10k and 100k vectors; each model
-// shape's throughput and the worker's peak resident memory with it; and
-// recall@5 lexical vs hybrid on the retrieval set.
+// memoryBench measures recall and the embed worker (issues 6 and 18) as a
+// user meets them: 50k memories imported with `vibe memory import`, then
+// prompt-submit over them next to the empty binary, lexical (the worker
+// without a model or fallback) and hybrid with the default static model
+// shape at the default recall deadline, all in this run; the time the
+// worker takes to embed the 50k; one query's embedding through its socket;
+// and the worker's peak resident memory with each shape. KNN, embedding
+// throughput and recall@5 are Go benchmarks of their packages, which
+// `make bench` runs after this program (BenchmarkKNN, BenchmarkEmbed,
+// BenchmarkRetrieval).
 func memoryBench(rep *report, bin, empty, fixtures string, runs int) error {
 	ctx := context.Background()
 	extra := map[string]any{}
@@ -43,58 +44,27 @@ func memoryBench(rep *report, bin, empty, fixtures string, runs int) error {
 	if err != nil {
 		return fmt.Errorf("test model (needs /usr/bin/python3 with onnx): %w", err)
 	}
-	texts := benchTexts(256)
-	// The static shape first: the in-process peak (VmHWM) only grows, so
-	// this order gives each shape's own figure.
-	fmt.Fprintln(os.Stderr, "embedding throughput, static (potion-base-8M) shape…")
-	tps, rss, err := hugotembed.BenchEmbed(static, texts, 32)
-	if err != nil {
-		return err
-	}
-	extra["static_texts_per_sec_batch32"] = round2(tps)
-	extra["static_bench_process_peak_rss_mb"] = rss >> 20
-	fmt.Fprintln(os.Stderr, "embedding throughput, MiniLM shape…")
-	tps, rss, err = hugotembed.BenchEmbed(full, texts, 32)
-	if err != nil {
-		return err
-	}
-	extra["worker_texts_per_sec_batch32"] = round2(tps)
-	extra["worker_peak_rss_mb"] = rss >> 20
-
-	for _, n := range []int{10000, 100000} {
-		dir, _ := os.MkdirTemp("", "vibe-knn-")
-		st, err := store.Open(ctx, filepath.Join(dir, "knn.db"), store.Options{})
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(os.Stderr, "KNN at %d vectors…\n", n)
-		times, err := worker.BenchKNN(ctx, st, n)
-		st.Close()
-		os.RemoveAll(dir)
-		if err != nil {
-			return err
-		}
-		ms := func(d time.Duration) float64 { return round2(float64(d.Microseconds()) / 1000) }
-		extra[fmt.Sprintf("knn_p50_ms_%dk", n/1000)] = ms(times.P50)
-		extra[fmt.Sprintf("knn_load_ms_%dk", n/1000)] = ms(times.Load)
-		extra[fmt.Sprintf("knn_sqlite_vec_p50_ms_%dk", n/1000)] = ms(times.SQLP50)
-	}
 
 	// prompt-submit over 50k memories.
-	home, _ := os.MkdirTemp("", "vibe-recall-")
-	defer os.RemoveAll(home)
-	project := filepath.Join(home, "project")
-	os.MkdirAll(filepath.Join(project, ".git"), 0o755)
-	os.MkdirAll(filepath.Join(project, ".vibe-science"), 0o755) // a vibe project: `vibe recall` (promptNote) searches it
-	paths := config.Resolve(func(k string) string { return map[string]string{"VIBE_HOME": home}[k] })
-	st, err := store.Open(ctx, paths.DB, store.Options{})
+	home, project, cleanup, err := homeAndProject("vibe-recall-")
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(os.Stderr, "filling 50k memories…")
-	if err := recall.Fill(ctx, st, project, 50000, time.Now()); err != nil {
+	defer cleanup()
+	paths := config.Resolve(func(k string) string { return map[string]string{"VIBE_HOME": home}[k] })
+	base := append(os.Environ(), "VIBE_HOME="+home)
+	file := filepath.Join(filepath.Dir(home), "memories.jsonl")
+	if err := writeMemories(file, 50000, time.Now()); err != nil { // bench/memories.go
 		return err
 	}
+	fmt.Fprint(os.Stderr, "vibe memory import of 50k memories… ")
+	t0 := time.Now()
+	imported, err := importMemories(bin, append(slices.Clip(base), "VIBE_WORKER=off"), project, file)
+	if err != nil {
+		return err
+	}
+	extra["memory_import_50k_s"] = round2(time.Since(t0).Seconds())
+	fmt.Fprintf(os.Stderr, "%.1fs: %v added, %v contradicting an earlier memory\n", time.Since(t0).Seconds(), imported["added"], imported["conflicts"])
 	inputs, err := loadInputs(fixtures, project)
 	if err != nil {
 		return err
@@ -109,8 +79,6 @@ func memoryBench(rep *report, bin, empty, fixtures string, runs int) error {
 		out, _ := json.Marshal(m)
 		return out
 	}
-	st.Close()
-	base := append(os.Environ(), "VIBE_HOME="+home)
 	const scenario = "prompt-submit 50k memories"
 	rep.Samples = append(rep.Samples, measure("empty Go binary", scenario, []string{empty}, base, func(int) []byte { return nil }, runs))
 	// The worker without a model and without the fallback: recall is lexical.
@@ -136,11 +104,12 @@ func memoryBench(rep *report, bin, empty, fixtures string, runs int) error {
 	}
 	defer stop()
 	fmt.Fprintln(os.Stderr, "embedding 50k memories with the static shape…")
-	t0 := time.Now()
+	t0 = time.Now()
 	if err := waitBacklog(ctx, paths.Socket, 20*time.Minute); err != nil {
 		return err
 	}
 	extra["static_embed_50k_s"] = round2(time.Since(t0).Seconds())
+	texts := benchTexts(256)
 	var embedTimes []float64
 	for i := 0; i < 21; i++ {
 		t0 := time.Now()
@@ -163,91 +132,36 @@ func memoryBench(rep *report, bin, empty, fixtures string, runs int) error {
 	extra["worker_peak_rss_mb_static_50k"] = procPeakMB(pid)
 	stop()
 
-	// recall@5 on the retrieval set: lexical, hybrid with the static shape
-	// (random weights: a random projection of the token bag) and hybrid
-	// with the fallback embedder; then the MiniLM shape for its worker's
-	// resident memory.
-	set, err := recall.ReadSet("internal/recall/testdata/retrieval")
+	// The MiniLM shape's worker, for its resident memory while it embeds
+	// the retrieval set's memories (internal/recall/testdata/retrieval),
+	// imported as a user would.
+	mhome, mproject, mcleanup, err := homeAndProject("vibe-minilm-")
 	if err != nil {
 		return err
 	}
-	var lexScores []recall.QueryScore
-	for _, shape := range []struct{ key, model, dir string }{
-		{"lexical", "", ""},
-		{"hybrid_static_random_weights", config.Defaults.Model, static},
-		{"hybrid_fallback", "", ""},
-		{"hybrid_minilm_random_weights", "all-MiniLM-L6-v2", full},
-	} {
-		rdir, _ := os.MkdirTemp("", "vibe-retrieval-")
-		defer os.RemoveAll(rdir)
-		rpaths := config.Resolve(func(k string) string { return map[string]string{"VIBE_HOME": rdir}[k] })
-		rst, err := store.Open(ctx, rpaths.DB, store.Options{})
-		if err != nil {
-			return err
-		}
-		if _, err := recall.Load(ctx, rst, set); err != nil {
-			return err
-		}
-		if shape.key == "lexical" {
-			lexScores, err = recall.Evaluate(ctx, rst, nil, set, 5)
-			rst.Close()
-			if err != nil {
-				return err
-			}
-			extra["recall_at_5_lexical"] = round2(meanRecall(lexScores))
-			continue
-		}
-		rst.Close()
-		if shape.dir != "" {
-			testmodel.CopyTo(shape.dir, filepath.Join(rpaths.Models, shape.model))
-			os.WriteFile(rpaths.Settings, []byte(`{"model": "`+shape.model+`"}`), 0o644)
-		}
-		rstop, rpid, err := startWorkerEnv(bin, rdir, "VIBE_MODEL_PULL=off")
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(os.Stderr, "embedding the retrieval set (%s)…\n", shape.key)
-		if err := waitBacklog(ctx, rpaths.Socket, 10*time.Minute); err != nil {
-			rstop()
-			return err
-		}
-		if rst, err = store.Open(ctx, rpaths.DB, store.Options{ReadOnly: true}); err != nil {
-			rstop()
-			return err
-		}
-		scores, err := recall.Evaluate(ctx, rst, recall.WorkerVectors(rpaths.Socket, 5*time.Second), set, 5)
-		rst.Close()
-		if shape.model == "all-MiniLM-L6-v2" {
-			extra["worker_peak_rss_mb_minilm"] = procPeakMB(rpid)
-		}
-		rstop()
-		if err != nil {
-			return err
-		}
-		extra["recall_at_5_"+shape.key] = round2(meanRecall(scores))
-		// Hybrid may not be worse than lexical (issue 18): the queries
-		// where it found less than BM25 alone.
-		lost := 0
-		for i, q := range scores {
-			if q.Recall < lexScores[i].Recall {
-				lost++
-			}
-		}
-		extra["recall_at_5_"+shape.key+"_queries_lost"] = lost
+	defer mcleanup()
+	mpaths := config.Resolve(func(k string) string { return map[string]string{"VIBE_HOME": mhome}[k] })
+	menv := append(os.Environ(), "VIBE_HOME="+mhome, "VIBE_WORKER=off")
+	if _, err := importMemories(bin, menv, mproject, "internal/recall/testdata/retrieval/memories.jsonl"); err != nil {
+		return err
 	}
+	if err := testmodel.CopyTo(full, filepath.Join(mpaths.Models, embed.MiniLMModel)); err != nil {
+		return err
+	}
+	if err := os.WriteFile(mpaths.Settings, []byte(`{"model": "`+embed.MiniLMModel+`"}`), 0o644); err != nil {
+		return err
+	}
+	mstop, mpid, err := startWorkerEnv(bin, mhome, "VIBE_MODEL_PULL=off")
+	if err != nil {
+		return err
+	}
+	defer mstop()
+	fmt.Fprintln(os.Stderr, "embedding the retrieval set's memories with the MiniLM shape…")
+	if err := waitBacklog(ctx, mpaths.Socket, 10*time.Minute); err != nil {
+		return err
+	}
+	extra["worker_peak_rss_mb_minilm"] = procPeakMB(mpid)
 	return nil
-}
-
-// meanRecall is the mean recall over an evaluation's queries.
-func meanRecall(scores []recall.QueryScore) float64 {
-	if len(scores) == 0 {
-		return 0
-	}
-	sum := 0.0
-	for _, q := range scores {
-		sum += q.Recall
-	}
-	return sum / float64(len(scores))
 }
 
 // waitBacklog waits until the worker has embedded everything queued.

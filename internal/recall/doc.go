@@ -1,10 +1,12 @@
 // Package recall holds vibe's memory retrieval: a safe FTS5 query built from
 // free text, BM25 ranking with vector KNN hits placed first only when they
 // stand out of the model's own similarities, freshness and trust weighting, near-duplicate collapsing, conflict detection when a
-// memory is added, JSONL import, and the retrieval set that measures it. It
-// reaches SQL only through internal/store and vectors only through the
-// Vectors interface (the embed worker's socket client plugs in there); it
-// must not import hugot, cobra or any hook handler.
+// memory is added, and JSONL import; its tests measure it on a retrieval
+// set (testdata/retrieval, retrievalset_test.go). It reaches SQL only
+// through internal/store and vectors only through the Vectors interface
+// (the embed worker's socket client plugs in there); it must not import
+// hugot, cobra or any hook handler (only its benchmark loads the generated
+// models, through internal/embed/hugotembed).
 //
 // # Ranking
 //

@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/vibe-science/vibe/internal/embed"
+	"github.com/vibe-science/vibe/internal/embed/hugotembed"
+	"github.com/vibe-science/vibe/internal/embed/hugotembed/testmodel"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -116,7 +119,7 @@ func TestRetrievalHybridNeverWorse(t *testing.T) {
 	}{
 		{"random", randomVectors{ids}, 0},
 		{"trigram", newTrigramVectors(ms), 0},
-		{"fallback", newFallbackVectors(ms), 0},
+		{"fallback", newEmbedderVectors(t, embed.Fallback{}, ms), 0},
 		{"oracle", newOracleVectors(t, st, set), 0.5},
 		// Lifted by 0.3 cosine, the answers stand out in some queries
 		// only: some gain, no loss (measured 0.9329).
@@ -184,5 +187,65 @@ func TestReadSetErrors(t *testing.T) {
 	write("memories.jsonl", "{\"text\": \"fine\"}\nbroken\n")
 	if _, err := Load(context.Background(), openStore(t), s); err == nil {
 		t.Error("a set with a broken memory line loaded")
+	}
+}
+
+// BenchmarkRetrieval scores recall@5 on testdata/retrieval for words alone
+// and fused with each embedder the worker can hold: the fallback embedder
+// and the generated potion-base-8M (static) and all-MiniLM-L6-v2 shapes.
+// The generated models have random weights, so their figures say that
+// vectors cost no recall, not what a trained model gains. Each reports
+// recall@5 and queries-lost (the queries where hybrid found less than
+// words alone); ns/op is one pass over the set's queries. `make bench`
+// runs it with -benchtime 1x.
+func BenchmarkRetrieval(b *testing.B) {
+	ctx := context.Background()
+	st, set := loadSet(b)
+	ms := memoriesOf(b, st, set.Project)
+	lexTop, err := Evaluate(ctx, st, nil, set, 5)
+	if err != nil {
+		b.Fatal(err)
+	}
+	model := func(v testmodel.Variant) func(testing.TB) embed.Embedder {
+		return func(tb testing.TB) embed.Embedder {
+			e, err := hugotembed.Load(testmodel.Dir(tb, v))
+			if err != nil {
+				tb.Fatal(err)
+			}
+			return e
+		}
+	}
+	for _, tt := range []struct {
+		name string
+		open func(testing.TB) embed.Embedder // nil: words alone
+	}{
+		{"lexical", nil},
+		{"hybrid-fallback", func(testing.TB) embed.Embedder { return embed.Fallback{} }},
+		{"hybrid-static-random-weights", model(testmodel.Static)},
+		{"hybrid-minilm-random-weights", model(testmodel.Full)},
+	} {
+		b.Run(tt.name, func(b *testing.B) {
+			var vec Vectors
+			if tt.open != nil {
+				emb := tt.open(b)
+				defer emb.Close()
+				vec = newEmbedderVectors(b, emb, ms)
+			}
+			var scores []QueryScore
+			for b.Loop() {
+				if scores, err = Evaluate(ctx, st, vec, set, 5); err != nil {
+					b.Fatal(err)
+				}
+			}
+			sum, lost := 0.0, 0
+			for i, q := range scores {
+				sum += q.Recall
+				if q.Recall < lexTop[i].Recall {
+					lost++
+				}
+			}
+			b.ReportMetric(sum/float64(len(scores)), "recall@5")
+			b.ReportMetric(float64(lost), "queries-lost")
+		})
 	}
 }

@@ -113,37 +113,47 @@ func nearest(ids []int64, cos func(i int) float64, k int, model string) []Vector
 	return out
 }
 
-// fallbackVectors is the fallback embedder (embed.Fallback: words and
-// trigrams hashed to signed buckets) with exact KNN, as the worker serves
-// it while no model is installed.
-type fallbackVectors struct {
+// embedderVectors is an embedder's vectors with exact KNN, as the worker
+// serves them: embed.Fallback's (words and trigrams hashed to signed
+// buckets) while no model is installed, or a model's.
+type embedderVectors struct {
+	emb  embed.Embedder
 	ids  []int64
 	vecs [][]float32
 }
 
-func newFallbackVectors(ms []record.MemoryRecord) *fallbackVectors {
-	fv := &fallbackVectors{}
-	texts := make([]string, len(ms))
-	for i, m := range ms {
-		fv.ids = append(fv.ids, m.ID)
-		texts[i] = m.Text
+// newEmbedderVectors embeds ms with emb in batches of 32, as the worker's
+// embed loop does.
+func newEmbedderVectors(t testing.TB, emb embed.Embedder, ms []record.MemoryRecord) *embedderVectors {
+	t.Helper()
+	ev := &embedderVectors{emb: emb}
+	for start := 0; start < len(ms); start += 32 {
+		var texts []string
+		for _, m := range ms[start:min(start+32, len(ms))] {
+			ev.ids = append(ev.ids, m.ID)
+			texts = append(texts, m.Text)
+		}
+		vecs, err := emb.Embed(context.Background(), texts)
+		if err != nil {
+			t.Fatalf("embed the memories with %s: %v", emb.Model(), err)
+		}
+		ev.vecs = append(ev.vecs, vecs...)
 	}
-	fv.vecs, _ = embed.Fallback{}.Embed(context.Background(), texts)
-	return fv
+	return ev
 }
 
-func (fv *fallbackVectors) KNN(ctx context.Context, _, text string, k int, _ []string) ([]VectorHit, error) {
-	qv, err := embed.Fallback{}.Embed(ctx, []string{text})
+func (ev *embedderVectors) KNN(ctx context.Context, _, text string, k int, _ []string) ([]VectorHit, error) {
+	qv, err := ev.emb.Embed(ctx, []string{text})
 	if err != nil {
 		return nil, err
 	}
-	return nearest(fv.ids, func(i int) float64 {
+	return nearest(ev.ids, func(i int) float64 {
 		c := 0.0
-		for j, x := range fv.vecs[i] {
+		for j, x := range ev.vecs[i] {
 			c += float64(x) * float64(qv[0][j])
 		}
 		return c
-	}, k, embed.FallbackModel), nil
+	}, k, ev.emb.Model()), nil
 }
 
 // fixedVectors answers with given hits, or an error.

@@ -37,9 +37,7 @@ func BenchmarkHookReadsUnderEmbedWrites(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer w.Close()
-			if _, err := BenchKNN(ctx, w, 2000); err != nil { // 2000 memories with vectors
-				b.Fatal(err)
-			}
+			fillRandomVectors(b, w, 2000) // 2000 memories with vectors
 			reader := w
 			if mode == "read-pool" {
 				r, err := store.Open(ctx, path, store.Options{ReadOnly: true, ReadConns: DefaultReadConns})
@@ -65,13 +63,13 @@ func BenchmarkHookReadsUnderEmbedWrites(b *testing.B) {
 					}
 					err := w.Tx(ctx, func(tx *store.Tx) error {
 						for j := 0; j < 8; j++ {
-							id, _, err := tx.AddMemory(ctx, record.NewMemory{ProjectPath: BenchProject, Kind: record.KindNote, Source: "bench",
+							id, _, err := tx.AddMemory(ctx, record.NewMemory{ProjectPath: benchProject, Kind: record.KindNote, Source: "bench",
 								Text: fmt.Sprintf("written %d %d", i, j), At: at.Add(time.Duration(i*8+j) * time.Millisecond)})
 							if err != nil {
 								return err
 							}
-							if err := tx.PutVector(ctx, record.Vector{MemoryID: id, ProjectPath: BenchProject, Embedding: randomUnit(rng),
-								Model: BenchModel, Kind: record.KindNote, CreatedAt: at.UnixMilli()}); err != nil {
+							if err := tx.PutVector(ctx, record.Vector{MemoryID: id, ProjectPath: benchProject, Embedding: randomUnit(rng),
+								Model: benchModel, Kind: record.KindNote, CreatedAt: at.UnixMilli()}); err != nil {
 								return err
 							}
 						}
@@ -94,7 +92,7 @@ func BenchmarkHookReadsUnderEmbedWrites(b *testing.B) {
 				for pb.Next() {
 					t := time.Now()
 					n++
-					if _, err := reader.SearchMemories(ctx, record.TextQuery{Project: BenchProject, Match: fmt.Sprint(n % 2000), Limit: 5}); err != nil {
+					if _, err := reader.SearchMemories(ctx, record.TextQuery{Project: benchProject, Match: fmt.Sprint(n % 2000), Limit: 5}); err != nil {
 						b.Error(err)
 						return
 					}
@@ -136,9 +134,7 @@ func BenchmarkHookReadsBesideKNN(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer w.Close()
-			if _, err := BenchKNN(ctx, w, 5000); err != nil {
-				b.Fatal(err)
-			}
+			fillRandomVectors(b, w, 5000)
 			knnOn := w
 			if mode == "knn-on-pool" {
 				r, err := store.Open(ctx, path, store.Options{ReadOnly: true, ReadConns: DefaultReadConns})
@@ -161,7 +157,7 @@ func BenchmarkHookReadsBesideKNN(b *testing.B) {
 						return
 					default:
 					}
-					if _, err := knnOn.KNN(ctx, BenchProject, randomUnit(rng), 10, BenchModel, nil); err == nil {
+					if _, err := knnOn.KNN(ctx, benchProject, randomUnit(rng), 10, benchModel, nil); err == nil {
 						knns.Add(1)
 					}
 					time.Sleep(2 * time.Millisecond)
@@ -179,13 +175,13 @@ func BenchmarkHookReadsBesideKNN(b *testing.B) {
 					}
 					w.Tx(ctx, func(tx *store.Tx) error {
 						for j := 0; j < 8; j++ {
-							id, _, err := tx.AddMemory(ctx, record.NewMemory{ProjectPath: BenchProject, Kind: record.KindNote, Source: "bench",
+							id, _, err := tx.AddMemory(ctx, record.NewMemory{ProjectPath: benchProject, Kind: record.KindNote, Source: "bench",
 								Text: fmt.Sprintf("written %d %d", i, j), At: at.Add(time.Duration(i*8+j) * time.Millisecond)})
 							if err != nil {
 								return err
 							}
-							if err := tx.PutVector(ctx, record.Vector{MemoryID: id, ProjectPath: BenchProject, Embedding: randomUnit(rng),
-								Model: BenchModel, Kind: record.KindNote, CreatedAt: at.UnixMilli()}); err != nil {
+							if err := tx.PutVector(ctx, record.Vector{MemoryID: id, ProjectPath: benchProject, Embedding: randomUnit(rng),
+								Model: benchModel, Kind: record.KindNote, CreatedAt: at.UnixMilli()}); err != nil {
 								return err
 							}
 						}
@@ -199,7 +195,7 @@ func BenchmarkHookReadsBesideKNN(b *testing.B) {
 			start := time.Now()
 			for i := 0; i < b.N; i++ {
 				t := time.Now()
-				if _, err := w.SearchMemories(ctx, record.TextQuery{Project: BenchProject, Match: fmt.Sprint(i % 5000), Limit: 5}); err != nil {
+				if _, err := w.SearchMemories(ctx, record.TextQuery{Project: benchProject, Match: fmt.Sprint(i % 5000), Limit: 5}); err != nil {
 					b.Fatal(err)
 				}
 				w.Session(ctx, "no-such-session")

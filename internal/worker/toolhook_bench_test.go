@@ -16,6 +16,7 @@ import (
 	"github.com/vibe-science/vibe/internal/handler"
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
+	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/wire"
 )
@@ -136,8 +137,9 @@ func BenchmarkToolHooks(b *testing.B) {
 	}
 }
 
-// prefillSpine adds rows spine entries of earlier sessions to project, as
-// make bench does (BenchSpine).
+// prefillSpine adds rows spine entries of earlier sessions (500 a session,
+// a month ago) to project, the history bench/spine.go gives `make bench`'s
+// hooks.
 func prefillSpine(tb testing.TB, db, project string, rows int) {
 	tb.Helper()
 	ctx := context.Background()
@@ -146,7 +148,28 @@ func prefillSpine(tb testing.TB, db, project string, rows int) {
 		tb.Fatal(err)
 	}
 	defer st.Close()
-	if err := BenchSpine(ctx, st, project, rows); err != nil {
+	base := time.Now().Add(-30 * 24 * time.Hour)
+	err = st.Tx(ctx, func(tx *store.Tx) error {
+		const perSession = 500
+		for i := 0; i < rows; i++ {
+			sid := fmt.Sprintf("prefill-%d", i/perSession)
+			at := base.Add(time.Duration(i) * time.Second)
+			if i%perSession == 0 {
+				if err := tx.UpsertSession(ctx, record.SessionSeen{ID: sid, ProjectPath: project, At: at, Start: true}); err != nil {
+					return err
+				}
+			}
+			d := int64(i % 900)
+			if _, err := tx.AddSpine(ctx, record.SpineEntry{SessionID: sid, ProjectPath: project, At: at,
+				ActionType: []string{"DATA_LOAD", "MODEL_TRAIN", "CODE_EDIT", "COMMAND", "FILE_READ"}[i%5],
+				ToolName:   "Bash", ToolUseID: fmt.Sprintf("toolu_pre_%d", i), InputSummary: fmt.Sprintf("$ python step_%d.py --seed %d", i%97, i),
+				OutputSummary: "ok", InputSHA256: "x", OutputSHA256: "y", DurationMS: &d}, nil); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
 		tb.Fatal(err)
 	}
 }

@@ -137,14 +137,3 @@ func TestOpenErrors(t *testing.T) {
 		})
 	}
 }
-
-func TestBenchEmbedRuns(t *testing.T) {
-	dir := testmodel.Dir(t, testmodel.Tiny)
-	tps, rss, err := BenchEmbed(dir, []string{"a short text", "another one", "a third"}, 2)
-	if err != nil || tps <= 0 || rss <= 0 {
-		t.Errorf("BenchEmbed = %v texts/s, %d bytes, %v", tps, rss, err)
-	}
-	if _, _, err := BenchEmbed(dir, nil, 2); err == nil || err.Error() != "bench embed: need texts and a positive batch size" {
-		t.Errorf("no texts: %v", err)
-	}
-}

@@ -118,8 +118,8 @@ func Evaluate(ctx context.Context, st Reads, vec Vectors, s Set, k int) ([]Query
 
 // RecallAtK is the mean recall at k over the set's queries (the set must be
 // loaded into st): the share of each query's relevant memories that appear
-// in its top k. `make bench` reports it for vec = nil (lexical) and for
-// the worker's client (hybrid) on the same set.
+// in its top k. The tests hold words alone (vec = nil) and each kind of
+// vectors to it; BenchmarkRetrieval reports it per embedder.
 func RecallAtK(ctx context.Context, st Reads, vec Vectors, s Set, k int) (float64, error) {
 	scores, err := Evaluate(ctx, st, vec, s, k)
 	if err != nil {
