@@ -59,9 +59,13 @@ var eventFixtures = map[string]struct {
 // loadHooksJSON reads root/hooks.json and returns its events in a stable
 // order, each with the commands it starts for its recorded input.
 func loadHooksJSON(root, fixtures, project string) ([]hookEvent, error) {
-	raw, err := os.ReadFile(filepath.Join(root, "hooks.json"))
+	// hooks.json as an installed plugin runs it from its second session on:
+	// each hook names its binary (plugin/bootstrap.sh settles an installed
+	// copy's hooks.json so; its first session goes through plugin/hook.sh,
+	// timed beside the events).
+	raw, err := exec.Command("/bin/sh", filepath.Join(root, "plugin", "bootstrap.sh"), "hooks").Output()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("plugin/bootstrap.sh hooks: %w", err)
 	}
 	var doc struct {
 		Hooks map[string][]struct {

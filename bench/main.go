@@ -168,15 +168,18 @@ func run(root, bin, empty, fixtures string, runs, rows int, out string, memory, 
 		} else {
 			rep.Samples = append(rep.Samples, measure("node -e 0", scenario, []string{"node", "-e", "0"}, env, func(int) []byte { return nil }, runs))
 		}
-		// Every event as hooks.json runs it, in turns with the empty
-		// binary (PreToolUse is the binary alone: its "onFailure": "block"
-		// costs nothing here, the client applies it); with the worker, also
-		// the pre-tool-use binary through plugin/guard.sh, the shell in
-		// front of it that Codex and Gemini run (clientBench times their
-		// events without it).
+		// Every event as an installed plugin's hooks.json runs it, in turns
+		// with the empty binary (PreToolUse is the binary alone: its
+		// "onFailure": "block" costs nothing here, the client applies it);
+		// with the worker, also the pre-tool-use binary through
+		// plugin/hook.sh, as the committed hooks.json runs it (an install's
+		// first session, a checkout loaded with --plugin-dir), and through
+		// plugin/guard.sh, the shell in front of it that Codex and Gemini
+		// run (clientBench times their events without it).
 		var extra []job
 		if scenario == "worker running" {
 			extra = []job{
+				{"plugin/hook.sh vibe-pre-tool-use (an install's first session)", [][]string{{filepath.Join(root, "plugin", "hook.sh"), "vibe-pre-tool-use"}}, inputs["vibe-pre-tool-use"]},
 				{"plugin/guard.sh vibe-pre-tool-use (as Codex and Gemini run it)", [][]string{{filepath.Join(root, "plugin", "guard.sh"), "vibe-pre-tool-use"}}, inputs["vibe-pre-tool-use"]},
 			}
 		}
