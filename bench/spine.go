@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // prefillSpine adds rows spine entries of earlier sessions (500 a session,

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/vibe-science/vibe/internal/claim"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // fakeLog is an in-memory review table and calibration log: its own

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/claim"
-	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 var t0 = time.Date(2026, 1, 14, 9, 0, 0, 0, time.UTC)

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 func judged(score int, weak ...string) record.R2Review {

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/claim"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // The outcomes of the calibration log (calibration_log.actual_outcome).

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // MinOutcomes is how many outcomes the Brier score and ECE wait for:

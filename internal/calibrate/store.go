@@ -3,7 +3,7 @@ package calibrate
 import (
 	"context"
 
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // Reviews reads the project's recorded R2 reviews (Hint). *store.Store has it.

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // The statuses of a cited id.

@@ -10,8 +10,8 @@ import (
 
 	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/recall"
-	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // benchPrompts are prompts of the length and vocabulary a researcher types.

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/recall"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // MemoryLineTokens caps one memory in injected context; the rest is one

@@ -13,8 +13,8 @@ import (
 
 	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/recall"
-	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")

@@ -9,7 +9,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/recall"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // TestDisputeInContext: the paper's memory, disputed by later model

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/recall"
-	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // oldSessionMemories is sessionMemories as it was before it ranked heads

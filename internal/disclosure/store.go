@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/vibe-science/vibe/internal/recall"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // Reads is what the context builders read of the database: recall's

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 

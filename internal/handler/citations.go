@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/citation"
+	"github.com/vibe-science/vibe/internal/claimcheck"
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
-	"github.com/vibe-science/vibe/internal/ledger"
 	"github.com/vibe-science/vibe/internal/research"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/verdict"
@@ -51,9 +51,9 @@ func citingFiles(call Call, g gated, restored []verdict.Verdict) map[string]stri
 			continue
 		}
 		switch base := strings.ToLower(path.Base(f.Path)); {
-		case ledger.IsLedger(f.Path):
+		case claimcheck.IsLedger(f.Path):
 			out[f.Path] = "ledger"
-		case ledger.IsReview(f.Path):
+		case claimcheck.IsReview(f.Path):
 			out[f.Path] = "review"
 		case strings.Contains(base, "findings") && (strings.HasSuffix(base, ".md") || strings.HasSuffix(base, ".txt")):
 			out[f.Path] = "findings"
@@ -72,7 +72,7 @@ func citingFiles(call Call, g gated, restored []verdict.Verdict) map[string]stri
 // cannot exist, is a WARN naming the ids and their lines, once per id, file
 // and session. Without the database only the ids that cannot exist are
 // told (what was retrieved is unknown). Nothing here blocks: the promotion
-// of a claim is where a citation blocks (ledger.Judge).
+// of a claim is where a citation blocks (claimcheck.Judge).
 func citationsWritten(ctx context.Context, env *hookrun.Env, st *store.Store, ev *hook.Event, call Call, g gated,
 	restored []verdict.Verdict, now time.Time) cited {
 	files := citingFiles(call, g, restored)

@@ -15,8 +15,8 @@ import (
 	"github.com/vibe-science/vibe/internal/handler"
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
-	"github.com/vibe-science/vibe/internal/initproj"
 	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/scaffold"
 )
 
 // events lists the hook events a text names, in the order of EventGates.
@@ -207,7 +207,7 @@ func TestEachGateFiresWhereTheListSaysItRuns(t *testing.T) {
 				home := t.TempDir()
 				root, _ := filepath.EvalSymlinks(t.TempDir())
 				os.MkdirAll(filepath.Join(root, ".git"), 0o755)
-				if _, err := initproj.Init(project.Project{Root: root, Git: true}, initproj.Options{RQ: "RQ-001", Now: time.Now()}); err != nil {
+				if _, err := scaffold.Init(project.Project{Root: root, Git: true}, scaffold.Options{RQ: "RQ-001", Now: time.Now()}); err != nil {
 					t.Fatal(err)
 				}
 				// The design plans the files the gates judge: a failure on

@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"github.com/vibe-science/vibe/internal/artifact"
+	"github.com/vibe-science/vibe/internal/claimcheck"
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/hookrun"
-	"github.com/vibe-science/vibe/internal/ledger"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/verdict"
@@ -17,7 +17,7 @@ import (
 
 // ledgerNet judges the claim ledgers tamper finds changed after a call (or
 // at Stop), whatever changed them: a script that rewrites PROVISIONAL as
-// PROMOTED goes through the same ledger.Judge as an Edit before it is
+// PROMOTED goes through the same claimcheck.Judge as an Edit before it is
 // written. A change that promotes a claim without what its promotion needs
 // is vetoed, so tamper puts the ledger back as it was (its change moved to
 // quarantine) and the call is blocked with what is missing; a change that
@@ -35,7 +35,7 @@ type ledgerNet struct {
 // veto is the tamper.Veto of the net.
 func (n *ledgerNet) veto(ctx context.Context) func(rel string, content func() (old, cur []byte, err error)) (verdict.Verdict, bool) {
 	return func(rel string, content func() (old, cur []byte, err error)) (verdict.Verdict, bool) {
-		if !ledger.IsLedger(rel) {
+		if !claimcheck.IsLedger(rel) {
 			return verdict.Verdict{}, false
 		}
 		old, cur, err := content()

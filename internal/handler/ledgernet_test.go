@@ -14,10 +14,10 @@ import (
 	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/handler"
 	"github.com/vibe-science/vibe/internal/hookrun"
-	"github.com/vibe-science/vibe/internal/initproj"
 	"github.com/vibe-science/vibe/internal/project"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/scaffold"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // rig runs hook events in-process against one vibe project, carrying a
@@ -37,7 +37,7 @@ func newRig(t *testing.T) *rig {
 	home := t.TempDir()
 	root, _ := filepath.EvalSymlinks(t.TempDir())
 	os.MkdirAll(filepath.Join(root, ".git"), 0o755)
-	if _, err := initproj.Init(project.Project{Root: root, Git: true}, initproj.Options{RQ: "RQ-001", Now: time.Now()}); err != nil {
+	if _, err := scaffold.Init(project.Project{Root: root, Git: true}, scaffold.Options{RQ: "RQ-001", Now: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	return &rig{t: t, root: root, env: map[string]string{"VIBE_HOME": home, "HOME": home, "VIBE_WORKER": "off"}}

@@ -14,21 +14,21 @@ import (
 	"github.com/vibe-science/vibe/internal/calibrate"
 	"github.com/vibe-science/vibe/internal/citation"
 	"github.com/vibe-science/vibe/internal/claim"
+	"github.com/vibe-science/vibe/internal/claimcheck"
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
-	"github.com/vibe-science/vibe/internal/integrityhook"
-	"github.com/vibe-science/vibe/internal/ledger"
+	"github.com/vibe-science/vibe/internal/integritycheck"
 	"github.com/vibe-science/vibe/internal/literature"
 	"github.com/vibe-science/vibe/internal/mistake"
 	"github.com/vibe-science/vibe/internal/observer"
 	"github.com/vibe-science/vibe/internal/permission"
 	"github.com/vibe-science/vibe/internal/privacy"
 	"github.com/vibe-science/vibe/internal/project"
-	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/seeds"
 	"github.com/vibe-science/vibe/internal/spine"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/store/record"
 	"github.com/vibe-science/vibe/internal/tamper"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
@@ -192,7 +192,7 @@ func handlePostToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event) (h
 	// lacks what its promotion needs.
 	net := &ledgerNet{env: env, proj: proj}
 	for _, f := range call.Files {
-		if f.Op == "write" && ledger.IsLedger(f.Path) && ev.ToolName != "Bash" && ev.ToolName != "PowerShell" {
+		if f.Op == "write" && claimcheck.IsLedger(f.Path) && ev.ToolName != "Bash" && ev.ToolName != "PowerShell" {
 			net.judged = append(net.judged, f.Path)
 		}
 	}
@@ -357,8 +357,8 @@ func recordAfterReply(call Call, g gated) bool {
 		return false
 	}
 	for _, f := range call.Files {
-		if f.Op == "write" && (ledger.IsLedger(f.Path) || ledger.IsReview(f.Path) || calibrate.IsReviewFile(f.Path) ||
-			integrityhook.IsDomainConfig(f.Path) || strings.EqualFold(filepath.Base(filepath.FromSlash(f.Path)), seeds.FileName)) {
+		if f.Op == "write" && (claimcheck.IsLedger(f.Path) || claimcheck.IsReview(f.Path) || calibrate.IsReviewFile(f.Path) ||
+			integritycheck.IsDomainConfig(f.Path) || strings.EqualFold(filepath.Base(filepath.FromSlash(f.Path)), seeds.FileName)) {
 			return false
 		}
 	}
@@ -467,18 +467,18 @@ func recordClaims(ctx context.Context, tx *store.Tx, ev *hook.Event, call Call, 
 		var evs []claim.Event
 		var err error
 		switch {
-		case ledger.IsLedger(f.Path):
+		case claimcheck.IsLedger(f.Path):
 			content, rerr := os.ReadFile(abs)
 			if rerr != nil {
 				continue
 			}
-			evs, err = ledger.Record(ctx, tx, ev.SessionID, call.Project.Root, f.Path, content, now, ev.ToolUseID)
-		case ledger.IsReview(f.Path):
+			evs, err = claimcheck.Record(ctx, tx, ev.SessionID, call.Project.Root, f.Path, content, now, ev.ToolUseID)
+		case claimcheck.IsReview(f.Path):
 			content, rerr := os.ReadFile(abs)
 			if rerr != nil {
 				continue
 			}
-			evs, err = ledger.RecordReview(ctx, tx, ev.SessionID, call.Project.Root, f.Path, content, now)
+			evs, err = claimcheck.RecordReview(ctx, tx, ev.SessionID, call.Project.Root, f.Path, content, now)
 		}
 		if err != nil {
 			return err
@@ -559,14 +559,14 @@ func integrityAfterWrite(ctx context.Context, env *hookrun.Env, st *store.Store,
 		if f.Op != "write" {
 			continue
 		}
-		if integrityhook.IsDomainConfig(f.Path) {
+		if integritycheck.IsDomainConfig(f.Path) {
 			if content, err := os.ReadFile(absUnder(call.Project, f.Path)); err == nil {
-				if _, err := integrityhook.RecordConfigChange(ctx, st, call.Project, f.Path, content, now, ev.ToolUseID); err != nil {
+				if _, err := integritycheck.RecordConfigChange(ctx, st, call.Project, f.Path, content, now, ev.ToolUseID); err != nil {
 					env.Logf("record threshold change: %v", err)
 				}
 			}
 		}
-		if v, ok := integrityhook.AnchorEdited(ctx, st, call.Project, f.Path); ok {
+		if v, ok := integritycheck.AnchorEdited(ctx, st, call.Project, f.Path); ok {
 			out = append(out, v)
 		}
 	}

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/hookrun"
-	"github.com/vibe-science/vibe/internal/initproj"
 	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/scaffold"
 	"github.com/vibe-science/vibe/internal/store"
 )
 
@@ -40,7 +40,7 @@ func benchHandle(b *testing.B, tool string, response map[string]any, toReply boo
 	home := b.TempDir()
 	root, _ := filepath.EvalSymlinks(b.TempDir())
 	os.MkdirAll(filepath.Join(root, ".git"), 0o755)
-	if _, err := initproj.Init(project.Project{Root: root, Git: true}, initproj.Options{Now: time.Now()}); err != nil {
+	if _, err := scaffold.Init(project.Project{Root: root, Git: true}, scaffold.Options{Now: time.Now()}); err != nil {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
@@ -97,7 +97,7 @@ func BenchmarkHandleTableRewrite(b *testing.B) {
 	home := b.TempDir()
 	root, _ := filepath.EvalSymlinks(b.TempDir())
 	os.MkdirAll(filepath.Join(root, ".git"), 0o755)
-	if _, err := initproj.Init(project.Project{Root: root, Git: true}, initproj.Options{RQ: "RQ-001", Now: time.Now()}); err != nil {
+	if _, err := scaffold.Init(project.Project{Root: root, Git: true}, scaffold.Options{RQ: "RQ-001", Now: time.Now()}); err != nil {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
@@ -167,7 +167,7 @@ func BenchmarkHandleTableRewrite(b *testing.B) {
 func BenchmarkHandleMetricsRewrite(b *testing.B) {
 	home := b.TempDir()
 	root, _ := filepath.EvalSymlinks(b.TempDir())
-	if _, err := initproj.Init(project.Project{Root: root, Git: true}, initproj.Options{RQ: "RQ-001", Now: time.Now()}); err != nil {
+	if _, err := scaffold.Init(project.Project{Root: root, Git: true}, scaffold.Options{RQ: "RQ-001", Now: time.Now()}); err != nil {
 		b.Fatal(err)
 	}
 	os.MkdirAll(filepath.Join(root, "analysis"), 0o755)

@@ -12,8 +12,8 @@ import (
 
 	"github.com/vibe-science/vibe/internal/handler"
 	"github.com/vibe-science/vibe/internal/hookrun"
-	"github.com/vibe-science/vibe/internal/initproj"
 	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/scaffold"
 )
 
 // TestPostToolUseGroupsKept: a script that reads a features table and
@@ -50,7 +50,7 @@ df[df.sgRNA.isin(df.sgRNA.unique()[:4])].to_csv("02-data/processed/features_smal
 			home := t.TempDir()
 			root, _ := filepath.EvalSymlinks(t.TempDir())
 			os.MkdirAll(filepath.Join(root, ".git"), 0o755)
-			if _, err := initproj.Init(project.Project{Root: root, Git: true}, initproj.Options{RQ: "RQ-001", Now: time.Now()}); err != nil {
+			if _, err := scaffold.Init(project.Project{Root: root, Git: true}, scaffold.Options{RQ: "RQ-001", Now: time.Now()}); err != nil {
 				t.Fatal(err)
 			}
 			files := map[string]string{

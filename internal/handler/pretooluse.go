@@ -11,14 +11,13 @@ import (
 
 	"github.com/vibe-science/vibe/internal/brief"
 	"github.com/vibe-science/vibe/internal/claim"
-	"github.com/vibe-science/vibe/internal/edit"
+	"github.com/vibe-science/vibe/internal/claimcheck"
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/gatecheck"
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
 	"github.com/vibe-science/vibe/internal/integrity"
-	"github.com/vibe-science/vibe/internal/integrityhook"
-	"github.com/vibe-science/vibe/internal/ledger"
+	"github.com/vibe-science/vibe/internal/integritycheck"
 	"github.com/vibe-science/vibe/internal/literature"
 	"github.com/vibe-science/vibe/internal/mistake"
 	"github.com/vibe-science/vibe/internal/observer"
@@ -136,11 +135,11 @@ func preToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event, net permi
 		out.Verdicts = append(out.Verdicts, briefVerdicts...)
 		out.Ask = append(out.Ask, ask...)
 	}
-	target := edit.Target(ev)
+	target := writeTarget(ev)
 	if target == "" {
 		return out, nil
 	}
-	old, proposed, ok := edit.Proposed(ev, target)
+	old, proposed, ok := proposedWrite(ev, target)
 	if !ok {
 		return out, nil
 	}
@@ -152,8 +151,8 @@ func preToolUse(ctx context.Context, env *hookrun.Env, ev *hook.Event, net permi
 	out.Verdicts = append(out.Verdicts, ledgerCheck(ctx, proj, target, old, proposed, domain, st, now)...)
 	out.Verdicts = append(out.Verdicts, findingsCheck(proj, target, proposed, domain, originsFor(ctx, env, st, proj, nil, now))...)
 	out.Verdicts = append(out.Verdicts, directionCheck(ctx, env, ev, st, proj, target, old, proposed, domain)...)
-	if rel := proj.Rel(target); integrityhook.IsDomainConfig(rel) {
-		vs, err := integrityhook.ConfigWrite(ctx, integrityStore(st), proj, rel, old, proposed, now)
+	if rel := proj.Rel(target); integritycheck.IsDomainConfig(rel) {
+		vs, err := integritycheck.ConfigWrite(ctx, integrityStore(st), proj, rel, old, proposed, now)
 		if err != nil {
 			env.Logf("threshold drift: %v", err)
 		}
@@ -207,16 +206,16 @@ func probeState(ctx context.Context, env *hookrun.Env, st *store.Store, ev *hook
 	}
 	if !brief {
 		// A database made again without the brief the project's copy holds.
-		_, err := os.Stat(filepath.Join(proj.Root, filepath.FromSlash(integrityhook.ProjectBriefFile)))
+		_, err := os.Stat(filepath.Join(proj.Root, filepath.FromSlash(integritycheck.ProjectBriefFile)))
 		brief = err == nil
 	}
 	return pending{halts: halts, mistakes: mistakes, brief: brief}
 }
 
-// integrityStore is st as integrityhook takes it: a nil interface, not a
+// integrityStore is st as integritycheck takes it: a nil interface, not a
 // nil *store.Store, when the database is unavailable, so its "no history"
 // path runs instead of a call on a nil store.
-func integrityStore(st *store.Store) integrityhook.Store[*store.Tx] {
+func integrityStore(st *store.Store) integritycheck.Store[*store.Tx] {
 	if st == nil {
 		return nil
 	}
@@ -231,10 +230,10 @@ func briefCheck(ctx context.Context, env *hookrun.Env, st *store.Store, proj pro
 	if len(paths) == 0 {
 		return nil, nil
 	}
-	copyPath := integrityhook.BriefCopy(env.Paths().DB, proj.Root)
+	copyPath := integritycheck.BriefCopy(env.Paths().DB, proj.Root)
 	breakers := env.Settings().Breakers
 	for _, p := range paths {
-		for _, v := range integrityhook.BriefWriteWith(ctx, integrityStore(st), copyPath, proj, p, breakers) {
+		for _, v := range integritycheck.BriefWriteWith(ctx, integrityStore(st), copyPath, proj, p, breakers) {
 			if brief.NeedsConfirm(v) {
 				ask = append(ask, v)
 			} else {
@@ -359,8 +358,8 @@ func ledgerBash(ev *hook.Event, paths []string) []verdict.Verdict {
 		return nil
 	}
 	for _, p := range paths {
-		if ledger.IsLedger(p) {
-			v := verdict.New(ledger.CheckLedger, verdict.Block, verdict.High,
+		if claimcheck.IsLedger(p) {
+			v := verdict.New(claimcheck.CheckLedger, verdict.Block, verdict.High,
 				fmt.Sprintf("This command writes %s. vibe checks claim promotions from the new ledger content, which it can only know for Write and Edit calls.", p),
 				map[string]any{"path": p, "tool": ev.ToolName})
 			v.Recommendation = "Change CLAIM-LEDGER.md with the Edit or Write tool instead."
@@ -375,19 +374,19 @@ func ledgerBash(ev *hook.Event, paths []string) []verdict.Verdict {
 // is written, by the rules the PostToolUse net applies to the ledger on
 // disk (ledgerJudge).
 func ledgerCheck(ctx context.Context, proj project.Project, abs string, old, proposed []byte, d gate.Domain, st *store.Store, now time.Time) []verdict.Verdict {
-	if !ledger.IsLedger(abs) {
+	if !claimcheck.IsLedger(abs) {
 		return nil
 	}
 	return ledgerJudge(ctx, proj, d, st, now).Check(ctx, proj.Rel(abs), old, proposed)
 }
 
-// ledgerJudge is the one ledger.Judge of both hooks: the project's domain
+// ledgerJudge is the one claimcheck.Judge of both hooks: the project's domain
 // may raise the gates each tier requires; the gates passed come from the
 // store (none without it: a promotion is then refused); the D1 record is
 // where `vibe gate run D1 --claim` looks (gatecheck.PromotionRecord); the
 // papers the project retrieved come from the store too.
-func ledgerJudge(ctx context.Context, proj project.Project, d gate.Domain, st *store.Store, now time.Time) ledger.Judge {
-	j := ledger.Judge{Project: proj, Table: d.Promotion, Command: gateCommand, Now: now,
+func ledgerJudge(ctx context.Context, proj project.Project, d gate.Domain, st *store.Store, now time.Time) claimcheck.Judge {
+	j := claimcheck.Judge{Project: proj, Table: d.Promotion, Command: gateCommand, Now: now,
 		Record: func(c claim.Claim) string { rel, _ := gatecheck.PromotionRecord(proj.Root, c); return rel }}
 	var salvaged seeds.Salvaged // nil, not a nil *store.Store, when there is no database
 	if st != nil {

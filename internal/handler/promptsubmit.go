@@ -13,8 +13,8 @@ import (
 	"github.com/vibe-science/vibe/internal/integrity"
 	"github.com/vibe-science/vibe/internal/privacy"
 	"github.com/vibe-science/vibe/internal/recall"
-	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // PromptSubmit declares the hook.

@@ -10,9 +10,9 @@ import (
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
 	"github.com/vibe-science/vibe/internal/project"
-	"github.com/vibe-science/vibe/internal/projectfiles"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/resume"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // SessionEnd declares the hook.
@@ -77,14 +77,14 @@ func endSession(ctx context.Context, env *hookrun.Env, ev *hook.Event, proj proj
 	// data is safe.
 	var problems []string
 	if ev.HookEventName == hook.PreCompact {
-		if _, err := projectfiles.Checkpoint(ctx, st, proj, ev.SessionID, now); err != nil {
+		if _, err := resume.Checkpoint(ctx, st, proj, ev.SessionID, now); err != nil {
 			problems = append(problems, fmt.Sprintf("could not update .vibe-science/STATE.md: %v", err))
 		}
-	} else if err := projectfiles.Export(ctx, st, proj, ev.SessionID, now); err != nil {
+	} else if err := resume.Export(ctx, st, proj, ev.SessionID, now); err != nil {
 		problems = append(problems, fmt.Sprintf("could not export .vibe-science files: %v", err))
 	}
-	if _, err := projectfiles.WriteTree(ctx, st, proj, ev.SessionID, buildinfo.Version, now); err != nil {
-		problems = append(problems, fmt.Sprintf("could not write .vibe-science/%s: %v", projectfiles.TreeStateFile, err))
+	if _, err := resume.WriteTree(ctx, st, proj, ev.SessionID, buildinfo.Version, now); err != nil {
+		problems = append(problems, fmt.Sprintf("could not write .vibe-science/%s: %v", resume.TreeStateFile, err))
 	}
 	// A daily copy of the database, taken at the end of a session (never
 	// on a timer), for `vibe doctor --repair` to point at.

@@ -9,20 +9,20 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/calibrate"
+	"github.com/vibe-science/vibe/internal/claimcheck"
 	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/disclosure"
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
-	"github.com/vibe-science/vibe/internal/integrityhook"
-	"github.com/vibe-science/vibe/internal/ledger"
+	"github.com/vibe-science/vibe/internal/integritycheck"
 	"github.com/vibe-science/vibe/internal/literature"
 	"github.com/vibe-science/vibe/internal/project"
-	"github.com/vibe-science/vibe/internal/projectfiles"
 	"github.com/vibe-science/vibe/internal/recall"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/resume"
 	"github.com/vibe-science/vibe/internal/seeds"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/store/record"
 	"github.com/vibe-science/vibe/internal/verdict"
 	"github.com/vibe-science/vibe/internal/worker/client"
 )
@@ -61,10 +61,10 @@ func handleSessionStart(ctx context.Context, env *hookrun.Env, ev *hook.Event) (
 	if err != nil {
 		env.Note("the memory database is unavailable (%v); resuming from the project's .vibe-science files only", err)
 		text := "[VIBE STATE] project " + proj.Name() + "\nDatabase unavailable: resuming from .vibe-science files."
-		if tree := projectfiles.TreeResume(proj); tree != "" {
+		if tree := resume.TreeResume(proj); tree != "" {
 			text += "\n" + tree
 		}
-		if fs, ferr := projectfiles.FileState(proj); ferr == nil && fs != "" {
+		if fs, ferr := resume.FileState(proj); ferr == nil && fs != "" {
 			text += "\n" + fs
 		}
 		return hookrun.Outcome{Context: []string{text}}, nil
@@ -72,13 +72,13 @@ func handleSessionStart(ctx context.Context, env *hookrun.Env, ev *hook.Event) (
 	// The baselines first: the first ledger or domain-config change of
 	// this session is told apart from what was there before by them. With
 	// neither file (most projects, most starts) there is nothing to read.
-	if ledger.Exists(proj) {
-		if err := st.Tx(ctx, func(tx *store.Tx) error { return ledger.Baseline(ctx, tx, proj, now) }); err != nil {
+	if claimcheck.Exists(proj) {
+		if err := st.Tx(ctx, func(tx *store.Tx) error { return claimcheck.Baseline(ctx, tx, proj, now) }); err != nil {
 			env.Logf("baseline the claim ledger: %v", err)
 			env.Note("vibe could not record the claim ledger as it is at this session's start (%v): claims already in it may be counted as created in this session", err)
 		}
 	}
-	if err := integrityhook.BaselineConfigs(ctx, st, proj, now); err != nil {
+	if err := integritycheck.BaselineConfigs(ctx, st, proj, now); err != nil {
 		env.Logf("baseline configs: %v", err)
 	}
 	// One statement says which of the other packages' parts have rows;
@@ -118,7 +118,7 @@ func handleSessionStart(ctx context.Context, env *hookrun.Env, ev *hook.Event) (
 		return hookrun.Outcome{}, err
 	}
 	out := hookrun.Outcome{Context: []string{text}}
-	if brief, degraded, err := integrityhook.BriefContext(ctx, st, proj, BriefTokens, BriefConstraints); err != nil {
+	if brief, degraded, err := integritycheck.BriefContext(ctx, st, proj, BriefTokens, BriefConstraints); err != nil {
 		env.Note("the research brief could not be read: %v", err)
 	} else {
 		if brief != "" {

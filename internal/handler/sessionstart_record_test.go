@@ -10,13 +10,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/claimcheck"
 	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/handler"
 	"github.com/vibe-science/vibe/internal/hookrun"
-	"github.com/vibe-science/vibe/internal/ledger"
 	"github.com/vibe-science/vibe/internal/project"
-	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // TestSessionStartRecordsAfterItsReply: in the resident process a
@@ -39,10 +39,10 @@ func TestSessionStartRecordsAfterItsReply(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			env, dir, st := hookHome(t)
 			proj := project.Project{Root: dir}
-			if err := os.MkdirAll(filepath.Dir(proj.Path(ledger.FileName)), 0o755); err != nil {
+			if err := os.MkdirAll(filepath.Dir(proj.Path(claimcheck.FileName)), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			if err := os.WriteFile(proj.Path(ledger.FileName), []byte("# Claim ledger\n"), 0o644); err != nil {
+			if err := os.WriteFile(proj.Path(claimcheck.FileName), []byte("# Claim ledger\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			err := st.Tx(ctx, func(tx *store.Tx) error {
@@ -67,7 +67,7 @@ func TestSessionStartRecordsAfterItsReply(t *testing.T) {
 				}
 				var baseline bool
 				err = st.Tx(ctx, func(tx *store.Tx) (err error) {
-					_, baseline, err = tx.LedgerSnapshot(ctx, dir, proj.Rel(proj.Path(ledger.FileName)))
+					_, baseline, err = tx.LedgerSnapshot(ctx, dir, proj.Rel(proj.Path(claimcheck.FileName)))
 					return err
 				})
 				if err != nil {

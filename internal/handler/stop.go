@@ -6,13 +6,13 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/buildinfo"
+	"github.com/vibe-science/vibe/internal/claimcheck"
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
-	"github.com/vibe-science/vibe/internal/ledger"
 	"github.com/vibe-science/vibe/internal/narrative"
-	"github.com/vibe-science/vibe/internal/projectfiles"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/resume"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/store/record"
 	"github.com/vibe-science/vibe/internal/tamper"
 )
 
@@ -69,7 +69,7 @@ func handleStop(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.
 			if err := tx.UpsertSession(ctx, seen); err != nil {
 				return err
 			}
-			vs, err := ledger.StopCheck(ctx, tx, ev.SessionID, ev.StopHookActive, env.Settings().StopBlockLimit)
+			vs, err := claimcheck.StopCheck(ctx, tx, ev.SessionID, ev.StopHookActive, env.Settings().StopBlockLimit)
 			out.Verdicts = vs
 			return err
 		})
@@ -98,8 +98,8 @@ func handleStop(ctx context.Context, env *hookrun.Env, ev *hook.Event) (hookrun.
 		if err := st.Tx(ctx, func(tx *store.Tx) error { return Checkpoint(ctx, tx, ev.SessionID, ev.PromptID, nil, "") }); err != nil {
 			env.Logf("checkpoint narrative: %v", err)
 		}
-		if _, err := projectfiles.WriteTree(ctx, st, proj, ev.SessionID, buildinfo.Version, now); err != nil {
-			env.Logf("write %s: %v", projectfiles.TreeStateFile, err)
+		if _, err := resume.WriteTree(ctx, st, proj, ev.SessionID, buildinfo.Version, now); err != nil {
+			env.Logf("write %s: %v", resume.TreeStateFile, err)
 		}
 	})
 	out.Verdicts = append(out.Verdicts, restored...)

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/hookrun"
-	"github.com/vibe-science/vibe/internal/integrityhook"
+	"github.com/vibe-science/vibe/internal/integritycheck"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/store"
 )
@@ -266,7 +266,7 @@ func TestBriefEnforcedWithTheDatabaseDown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := integrityhook.IngestBrief(context.Background(), st, project.Resolve(r.project), "brief.md", []byte(briefText), time.Now()); err != nil {
+	if _, err := integritycheck.IngestBrief(context.Background(), st, project.Resolve(r.project), "brief.md", []byte(briefText), time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()
@@ -293,7 +293,7 @@ func TestBriefEnforcedWithTheDatabaseFolderLost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := integrityhook.IngestBrief(context.Background(), st, project.Resolve(r.project), "brief.md", []byte(briefText), time.Now()); err != nil {
+	if _, err := integritycheck.IngestBrief(context.Background(), st, project.Resolve(r.project), "brief.md", []byte(briefText), time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()

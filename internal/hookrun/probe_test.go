@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/integrityhook"
+	"github.com/vibe-science/vibe/internal/integritycheck"
 	"github.com/vibe-science/vibe/internal/project"
-	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // TestPreToolUseChecksWhatTheProjectHolds: PreToolUse reads the HALT
@@ -57,7 +57,7 @@ func TestPreToolUseChecksWhatTheProjectHolds(t *testing.T) {
 		t.Fatal(err)
 	}
 	briefText := "# Brief: Off-target scoring\n\n## Constraints\n\n### BC-001: Never change how guides are split\n- severity: Critical\n- action: Block\n- applies-to: src/split.go#MakeSplits\n- rationale: held-out guides.\n"
-	if _, err := integrityhook.IngestBrief(ctx, st, project.Resolve(r.project), "brief.md", []byte(briefText), time.Now()); err != nil {
+	if _, err := integritycheck.IngestBrief(ctx, st, project.Resolve(r.project), "brief.md", []byte(briefText), time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vibe-science/vibe/internal/projectfiles"
+	"github.com/vibe-science/vibe/internal/resume"
 	"github.com/vibe-science/vibe/internal/schemacheck"
 	"github.com/vibe-science/vibe/internal/store"
 )
@@ -41,11 +41,11 @@ func TestTreeStateResumesWithoutTheDatabase(t *testing.T) {
 		"tool_response": map[string]any{"type": "create"}})
 	r.run("stop", map[string]any{"hook_event_name": "Stop", "stop_hook_active": false, "prompt_id": "p-1"})
 
-	raw, err := os.ReadFile(filepath.Join(r.project, ".vibe-science", projectfiles.TreeStateFile))
+	raw, err := os.ReadFile(filepath.Join(r.project, ".vibe-science", resume.TreeStateFile))
 	if err != nil {
 		t.Fatalf("Stop wrote no TREE-STATE.json: %v", err)
 	}
-	if v, err := schemacheck.Skill(projectfiles.TreeStateSchema, raw); err != nil || len(v) > 0 {
+	if v, err := schemacheck.Skill(resume.TreeStateSchema, raw); err != nil || len(v) > 0 {
 		t.Fatalf("TREE-STATE.json does not validate: %v %v\n%s", v, err, raw)
 	}
 	for _, want := range []string{`"session_id": "fault-1"`, `"id": "C-001"`, `"path": "` + direction + `"`, `"current_node": "node-002"`} {
@@ -77,11 +77,11 @@ func TestTreeStateResumesWithoutTheDatabase(t *testing.T) {
 func TestTreeStateAtSessionEnd(t *testing.T) {
 	r := newFaultRig(t)
 	r.run("session-end", map[string]any{"hook_event_name": "SessionEnd", "reason": "exit", "session_id": "end-1"})
-	raw, err := os.ReadFile(filepath.Join(r.project, ".vibe-science", projectfiles.TreeStateFile))
+	raw, err := os.ReadFile(filepath.Join(r.project, ".vibe-science", resume.TreeStateFile))
 	if err != nil {
 		t.Fatalf("SessionEnd wrote no TREE-STATE.json: %v", err)
 	}
-	if v, err := schemacheck.Skill(projectfiles.TreeStateSchema, raw); err != nil || len(v) > 0 {
+	if v, err := schemacheck.Skill(resume.TreeStateSchema, raw); err != nil || len(v) > 0 {
 		t.Fatalf("TREE-STATE.json does not validate: %v %v\n%s", v, err, raw)
 	}
 	if !strings.Contains(string(raw), `"session_id": "end-1"`) {
@@ -109,12 +109,12 @@ func TestGoldenTreeStatesValidate(t *testing.T) {
 		if err := json.Unmarshal(raw, &c); err != nil {
 			t.Fatalf("%s: %v", in, err)
 		}
-		tree, ok := c.Files[".vibe-science/"+projectfiles.TreeStateFile]
+		tree, ok := c.Files[".vibe-science/"+resume.TreeStateFile]
 		if !ok {
 			continue
 		}
 		n++
-		if v, err := schemacheck.Skill(projectfiles.TreeStateSchema, []byte(tree)); err != nil || len(v) > 0 {
+		if v, err := schemacheck.Skill(resume.TreeStateSchema, []byte(tree)); err != nil || len(v) > 0 {
 			t.Errorf("%s: TREE-STATE.json does not validate: %v %v", in, v, err)
 		}
 	}

@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vibe-science/vibe/internal/citation"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // MaxKeyPapers caps the paper ids kept as a search's key papers (shown in

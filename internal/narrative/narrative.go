@@ -1,7 +1,7 @@
 // Package narrative writes a session's summary from its recorded facts with
 // a fixed template: no language model, so the same facts always give the
 // same text and nothing is invented. It imports the plain records
-// (internal/record) and the standard library only, never the store.
+// (internal/store/record) and the standard library only, never the store.
 package narrative
 
 import (
@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // MaxLines caps each list section so a long session still summarises in a

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 func conf(f float64) *float64 { return &f }

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/gate"
-	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 const driftDesign = `# Design: Off-target prediction

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/project"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // fakeStore is an in-memory alert table, seed list and observer cache,

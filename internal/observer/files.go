@@ -15,7 +15,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/markdown"
-	"github.com/vibe-science/vibe/internal/projectfiles"
+	"github.com/vibe-science/vibe/internal/resume"
 )
 
 // fileCache is what the observer remembers between runs (each hook is a new
@@ -98,7 +98,7 @@ func readState(p string, c *stateCache) (exists, changed bool, err error) {
 		c.Hash, c.ChangedMS = h, info.ModTime().UnixMilli()
 	}
 	c.MtimeNS, c.Size = mt, info.Size()
-	c.PhaseKey, c.Phase, c.PhaseLine = projectfiles.Phase(raw)
+	c.PhaseKey, c.Phase, c.PhaseLine = resume.Phase(raw)
 	return true, true, nil
 }
 
@@ -109,7 +109,7 @@ func readState(p string, c *stateCache) (exists, changed bool, err error) {
 func userHash(raw []byte) string {
 	raw = bytes.ReplaceAll(raw, []byte("\r\n"), []byte("\n"))
 	h := sha256.New()
-	s, err := projectfiles.FindSection(raw)
+	s, err := resume.FindSection(raw)
 	if err != nil || !s.Found {
 		h.Write(bytes.TrimRight(raw, " \t\n"))
 	} else {

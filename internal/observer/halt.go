@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/project"
-	"github.com/vibe-science/vibe/internal/projectfiles"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/resume"
+	"github.com/vibe-science/vibe/internal/store/record"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 
@@ -50,7 +50,7 @@ func OpenHalts[W Writes](ctx context.Context, st Store[W], proj project.Project,
 				cacheLoaded = true
 			}
 			before := cache.State.Hash
-			exists, changed, err := readState(proj.Path(projectfiles.StateFile), &cache.State)
+			exists, changed, err := readState(proj.Path(resume.StateFile), &cache.State)
 			if err != nil {
 				continue // the HALT stands; Run will report the read error
 			}

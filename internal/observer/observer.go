@@ -14,8 +14,8 @@ import (
 
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/project"
-	"github.com/vibe-science/vibe/internal/projectfiles"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/resume"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // Alert is an observer alert as stored.
@@ -373,7 +373,7 @@ func hours(d time.Duration) string {
 // the first tool call back.
 func (o *outcome) checkState(ctx context.Context, st Reads, proj project.Project, now time.Time, cfg Config) error {
 	o.ran[CheckState] = true
-	exists, changed, err := readState(proj.Path(projectfiles.StateFile), &o.cache.State)
+	exists, changed, err := readState(proj.Path(resume.StateFile), &o.cache.State)
 	if err != nil {
 		return fmt.Errorf("read STATE.md: %w", err)
 	}

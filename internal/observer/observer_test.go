@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/project"
-	"github.com/vibe-science/vibe/internal/projectfiles"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/resume"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/store/record"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 
@@ -213,7 +213,7 @@ func TestStateStaleness(t *testing.T) {
 	}
 
 	// vibe rewriting its own section is not an update.
-	if _, err := projectfiles.UpdateState(state, "- updated: now\n- facts"); err != nil {
+	if _, err := resume.UpdateState(state, "- updated: now\n- facts"); err != nil {
 		t.Fatal(err)
 	}
 	os.Chtimes(state, first.Add(74*time.Hour), first.Add(74*time.Hour))
@@ -657,8 +657,8 @@ func TestUserHash(t *testing.T) {
 	same := []string{
 		"# S\n\nphase: data\n",
 		"# S\r\n\r\nphase: data\r\n",
-		"# S\n\nphase: data\n\n" + projectfiles.BeginMarker + "\n- updated: x\n" + projectfiles.EndMarker + "\n",
-		"# S\n\nphase: data\n\n" + projectfiles.BeginMarker + "\n- something else entirely\n" + projectfiles.EndMarker + "\n\n",
+		"# S\n\nphase: data\n\n" + resume.BeginMarker + "\n- updated: x\n" + resume.EndMarker + "\n",
+		"# S\n\nphase: data\n\n" + resume.BeginMarker + "\n- something else entirely\n" + resume.EndMarker + "\n\n",
 		"# S\n\nphase: data",
 	}
 	for _, s := range same {
@@ -668,7 +668,7 @@ func TestUserHash(t *testing.T) {
 	}
 	for _, s := range []string{
 		"# S\n\nphase: analysis\n",
-		"# S\n\nphase: data\n" + projectfiles.BeginMarker + "\n" + projectfiles.EndMarker + "\nnote after\n",
+		"# S\n\nphase: data\n" + resume.BeginMarker + "\n" + resume.EndMarker + "\nnote after\n",
 	} {
 		if userHash([]byte(s)) == base {
 			t.Errorf("%q: a change by the researcher was not seen", s)

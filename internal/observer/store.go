@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // Reads is what the observer reads of the database: recent actions and

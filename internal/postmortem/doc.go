@@ -30,6 +30,6 @@
 // Software Carpentry shell lesson. TestControls holds them to no block, no
 // denial and one warning per file the design does not plan.
 //
-// It imports only the standard library, initproj and project; nothing
+// It imports only the standard library, scaffold and project; nothing
 // outside tests may import it.
 package postmortem

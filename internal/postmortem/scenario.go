@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/initproj"
 	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/scaffold"
 )
 
 //go:embed scenarios/*.json controls/*.json
@@ -165,7 +165,7 @@ func (s Scenario) Setup(root string, now time.Time) error {
 	if domain == "" {
 		domain = "generic"
 	}
-	if _, err := initproj.Init(project.Project{Root: root, Git: true}, initproj.Options{RQ: "RQ-001", Domain: domain, Now: now}); err != nil {
+	if _, err := scaffold.Init(project.Project{Root: root, Git: true}, scaffold.Options{RQ: "RQ-001", Domain: domain, Now: now}); err != nil {
 		return fmt.Errorf("init: %w", err)
 	}
 	defer aged(root, now.Add(-time.Hour))

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/embed"
-	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // BenchmarkImport5k imports 5,000 research memories (Fill's text, exported

@@ -10,8 +10,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/vibe-science/vibe/internal/citation"
 	"github.com/vibe-science/vibe/internal/fault"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // The thresholds of "about the same thing" (package doc).
@@ -391,6 +392,7 @@ func nearByVectors(ctx context.Context, st Reads, vec Vectors, m record.NewMemor
 // it contradicts. The searches that fill near run before the insert, so
 // an import's write lock is held for the inserts only.
 func addInTx(ctx context.Context, tx Writes, m record.NewMemory, near []record.MemoryRecord) (Added, error) {
+	m = Sourced(m)
 	m.Checked = true
 	id, added, err := tx.AddMemory(ctx, m)
 	if err != nil {
@@ -636,4 +638,23 @@ func sortedMinus(a, b []string) []string {
 		out = append(out, w)
 	}
 	return out
+}
+
+// Sourced is m with the trust it is stored with set when its source alone
+// does not give it: a memory of source type paper whose text and ref name
+// no paper id (a DOI, PMID, PMCID, arXiv id or ISBN, as internal/citation
+// reads them) is trusted record.TrustPaperNoID, below a paper anyone can
+// look up. An explicit trust is kept.
+func Sourced(m record.NewMemory) record.NewMemory {
+	if m.Trust != nil {
+		return m
+	}
+	st := m.SourceType
+	if st == "" {
+		st = record.DefaultSourceType(m.Source)
+	}
+	if st == record.SourcePaper && len(citation.IDs([]byte(m.Text), 1)) == 0 && len(citation.IDs([]byte(m.Ref), 1)) == 0 {
+		m.Trust = record.Trust(record.TrustPaperNoID)
+	}
+	return m
 }

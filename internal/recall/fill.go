@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // Fill inserts n memories into project in one transaction, for benchmarks:

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // ImportBatch is how many lines one import transaction holds: large enough
@@ -26,7 +26,7 @@ const MaxImportLine = 1 << 20
 // export`): text is required; kind defaults to note; created_at is RFC 3339
 // or unix milliseconds and defaults to the import time; source_type (code,
 // paper, person, blog, model) defaults to person, and trust to the source
-// type's (record.TrustOf: a paper without a DOI, PMID or arXiv id in its
+// type's (Sourced: a paper without a DOI, PMID or arXiv id in its
 // text or ref is trusted 0.6).
 type ImportLine struct {
 	Text       string          `json:"text"`
@@ -143,6 +143,7 @@ func Import[W Writes](ctx context.Context, st Memories[W], r io.Reader, project 
 			continue
 		}
 		m, perr := parseLine(raw, project, now)
+		m = Sourced(m)
 		if perr != nil {
 			rep.Skipped = append(rep.Skipped, LineError{Line: n, Err: perr.Error()})
 			continue

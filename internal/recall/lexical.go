@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // The cost bounds of one FTS5 search. BM25 costs about a microsecond per

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 func TestWords(t *testing.T) {

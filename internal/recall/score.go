@@ -4,7 +4,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // RRFK is the reciprocal-rank-fusion constant (see the package doc).

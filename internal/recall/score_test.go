@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 var day = 24 * time.Hour

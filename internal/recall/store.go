@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // Reads is what recall reads of the database: the FTS5 side (searcher)

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // The conflict of issue 34: a paper with a DOI says the guide length is
@@ -162,5 +162,28 @@ func TestPersonRestatesModelOutput(t *testing.T) {
 	}
 	if m, _ := st.Memory(ctx, model.ID); m.Trust != 1 {
 		t.Errorf("trust %v, want 1", m.Trust)
+	}
+}
+
+// TestSourced: a paper counts as one only with an id anyone can look it up
+// by, in its text or its ref, as internal/citation reads ids; other source
+// types, and a trust given, are left as they are.
+func TestSourced(t *testing.T) {
+	tests := []struct {
+		name string
+		m    record.NewMemory
+		want float64
+	}{
+		{"a paper without an id", record.NewMemory{Source: "cli", SourceType: record.SourcePaper, Text: "Tsai et al. say 20 nt", Ref: "GUIDE-seq paper"}, record.TrustPaperNoID},
+		{"a DOI in its ref", record.NewMemory{Source: "cli", SourceType: record.SourcePaper, Ref: "https://doi.org/10.1038/nbt.3117"}, 0.85},
+		{"a PMID in its text", record.NewMemory{Source: "cli", SourceType: record.SourcePaper, Text: "20 nt guides (PMID: 25513782)"}, 0.85},
+		{"an ISBN in its ref", record.NewMemory{Source: "cli", SourceType: record.SourcePaper, Ref: "ISBN 978-0-262-03384-8"}, 0.85},
+		{"a trust given", record.NewMemory{Source: "cli", SourceType: record.SourcePaper, Trust: record.Trust(0.9)}, 0.9},
+		{"a blog", record.NewMemory{Source: "cli", SourceType: record.SourceBlog}, 0.5},
+	}
+	for _, tt := range tests {
+		if got := record.TrustOf(Sourced(tt.m)); got != tt.want {
+			t.Errorf("%s: trust %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }

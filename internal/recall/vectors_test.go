@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/vibe-science/vibe/internal/embed"
-	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // memoriesOf lists a project's memories for the fake vector indexes.

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // TestWordIndexNearIsExact compares near with comparing every pair: on

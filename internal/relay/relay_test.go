@@ -15,8 +15,8 @@ import (
 
 	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/hook"
-	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/store/record"
 	"github.com/vibe-science/vibe/internal/vibehome"
 	"github.com/vibe-science/vibe/internal/wire"
 	"github.com/vibe-science/vibe/internal/worker"

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/claim"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 

@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // Writes is what Sync writes inside one transaction. *store.Tx has it.

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/db"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 

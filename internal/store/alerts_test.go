@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/fault"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 func raise(t *testing.T, s *Store, a record.NewAlert) (record.Alert, bool) {

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/privacy"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // AddCalibration appends an outcome unless the claim's latest entry already

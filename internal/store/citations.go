@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // maxIDsPerQuery bounds the ids of one IN list (SQLite allows 32766 host

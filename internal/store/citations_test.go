@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/db"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 func TestPaperSources(t *testing.T) {

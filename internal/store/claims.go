@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/privacy"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // LedgerSnapshot returns the last ledger content recorded for a path.

@@ -3,7 +3,7 @@
 // busy_timeout, synchronous=NORMAL, foreign keys, immediate transactions),
 // loads sqlite-vec, applies the embedded migrations once per schema version,
 // and offers one file of methods per entity. It holds only SQL: the records
-// it reads and writes are internal/record's, and it imports no policy
+// it reads and writes are internal/store/record's, and it imports no policy
 // package (gate, a hook handler, calibrate, observer, cobra, hugot …).
 // Its vibe imports are db, fault, privacy (with its lazyre), record and
 // verdict (the std-only decision envelope the advisory log stores);

@@ -9,7 +9,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/privacy"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // AddDownload records a download and returns its id. The URL is scrubbed

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/fault"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 func TestDownloads(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // addMemories stores texts in project /p (kind note unless given) and

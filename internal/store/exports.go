@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // openSeedStatuses are the seed statuses that still need a decision; KILLED

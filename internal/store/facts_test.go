@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // Facts counts a session's actions and lists its corrections (BUG_FIX and

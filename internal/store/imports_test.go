@@ -16,13 +16,13 @@ const module = "github.com/vibe-science/vibe/"
 // stores. A policy package (gate, a hook handler, calibrate, observer …)
 // must never appear: the store holds SQL only.
 var storeMayImport = map[string]bool{
-	module + "db":               true,
-	module + "internal/fault":   true,
-	module + "internal/lazyre":  true,
-	module + "internal/privacy": true,
-	module + "internal/record":  true,
-	module + "internal/verdict": true,
-	module + "internal/store":   true,
+	module + "db":                    true,
+	module + "internal/fault":        true,
+	module + "internal/lazyre":       true,
+	module + "internal/privacy":      true,
+	module + "internal/store/record": true,
+	module + "internal/verdict":      true,
+	module + "internal/store":        true,
 }
 
 // deps is `go list -deps` of one package of this module.
@@ -44,7 +44,7 @@ func deps(t *testing.T, pkg string) []string {
 func TestNoPolicyImports(t *testing.T) {
 	for _, d := range deps(t, "internal/store") {
 		if strings.HasPrefix(d, module) && !storeMayImport[d] {
-			t.Errorf("internal/store links %s; the store may import only db, fault, lazyre, privacy, record and verdict: move the type it needs into internal/record and let the caller convert", d)
+			t.Errorf("internal/store links %s; the store may import only db, fault, lazyre, privacy, record and verdict: move the type it needs into internal/store/record and let the caller convert", d)
 		}
 		for _, banned := range []string{"spf13/cobra", "knights-analytics/hugot", "jsonschema"} {
 			if strings.Contains(d, banned) {
@@ -52,9 +52,9 @@ func TestNoPolicyImports(t *testing.T) {
 			}
 		}
 	}
-	for _, d := range deps(t, "internal/record") {
-		if first, _, _ := strings.Cut(d, "/"); strings.Contains(first, ".") && d != module+"internal/record" {
-			t.Errorf("internal/record links %s; it must import only the standard library", d)
+	for _, d := range deps(t, "internal/store/record") {
+		if first, _, _ := strings.Cut(d, "/"); strings.Contains(first, ".") && d != module+"internal/store/record" {
+			t.Errorf("internal/store/record links %s; it must import only the standard library", d)
 		}
 	}
 }
@@ -62,8 +62,8 @@ func TestNoPolicyImports(t *testing.T) {
 // storeFree lists the packages that take the small interfaces they declare
 // instead of the store: none of them may link it again (only the CLI, the
 // hook handlers and the processes that open the database do).
-var storeFree = []string{"calibrate", "disclosure", "integrityhook", "ledger", "literature", "mistake",
-	"narrative", "observer", "projectfiles", "recall", "seeds", "viewer"}
+var storeFree = []string{"calibrate", "disclosure", "integritycheck", "claimcheck", "literature", "mistake",
+	"narrative", "observer", "resume", "recall", "seeds", "viewer"}
 
 // TestConsumersDoNotLinkTheStore fails when a package of storeFree links
 // internal/store, directly or through another package.

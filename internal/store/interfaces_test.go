@@ -2,13 +2,13 @@ package store_test
 
 import (
 	"github.com/vibe-science/vibe/internal/calibrate"
+	"github.com/vibe-science/vibe/internal/claimcheck"
 	"github.com/vibe-science/vibe/internal/disclosure"
-	"github.com/vibe-science/vibe/internal/integrityhook"
-	"github.com/vibe-science/vibe/internal/ledger"
+	"github.com/vibe-science/vibe/internal/integritycheck"
 	"github.com/vibe-science/vibe/internal/mistake"
 	"github.com/vibe-science/vibe/internal/observer"
-	"github.com/vibe-science/vibe/internal/projectfiles"
 	"github.com/vibe-science/vibe/internal/recall"
+	"github.com/vibe-science/vibe/internal/resume"
 	"github.com/vibe-science/vibe/internal/seeds"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/viewer"
@@ -34,17 +34,17 @@ var (
 	_ calibrate.Entries              = (*store.Store)(nil)
 	_ calibrate.OutcomeWriter        = (*store.Tx)(nil)
 
-	_ projectfiles.Store[*store.Tx] = (*store.Store)(nil)
+	_ resume.Store[*store.Tx] = (*store.Store)(nil)
 
 	_ mistake.Writes = (*store.Tx)(nil)
 	_ mistake.Reads  = (*store.Store)(nil)
 
-	_ ledger.Writes     = (*store.Tx)(nil)
-	_ ledger.StopWrites = (*store.Tx)(nil)
+	_ claimcheck.Writes     = (*store.Tx)(nil)
+	_ claimcheck.StopWrites = (*store.Tx)(nil)
 
 	_ disclosure.Reads = (*store.Store)(nil)
 
 	_ viewer.Reads = (*store.Store)(nil)
 
-	_ integrityhook.Store[*store.Tx] = (*store.Store)(nil)
+	_ integritycheck.Store[*store.Tx] = (*store.Store)(nil)
 )

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/privacy"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // AddLineage records who wrote one version of a result file and returns

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/privacy"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // AddLiteratureSearch records a search. A tool call already recorded (same

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 func TestLiteratureSearchesCountForL1(t *testing.T) {

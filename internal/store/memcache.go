@@ -5,7 +5,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // memCache keeps the memory records a long-lived handle read

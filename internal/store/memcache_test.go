@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // TestMemoryCacheAnswersAsTheQuery: a handle that keeps memory records

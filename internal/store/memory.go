@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/vibe-science/vibe/internal/privacy"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // AddMemory stores a memory (FTS5 is kept by triggers) and queues it for

@@ -3,7 +3,7 @@ package store
 import (
 	"context"
 
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // LogPrompt appends to the prompt audit trail.

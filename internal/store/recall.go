@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/fault"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // This file holds the SQL recall and the memory commands need: the FTS5

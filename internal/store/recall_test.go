@@ -11,7 +11,7 @@ import (
 
 	"github.com/vibe-science/vibe/db"
 	"github.com/vibe-science/vibe/internal/fault"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 func addMem(t *testing.T, s *Store, project, kind, text string, at time.Time) int64 {

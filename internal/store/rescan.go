@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/vibe-science/vibe/internal/privacy"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // RescanKey is the meta key that names the secret rules (privacy.Version)

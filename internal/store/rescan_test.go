@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/vibe-science/vibe/internal/privacy"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // TestRescanSecrets: texts stored before the current secret rules (written

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // TestSalientCandidates checks SalientCandidates against RecentMemories

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // oldSearchMemories is searchMemories before it filtered in SQL when the

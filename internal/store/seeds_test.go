@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 func upsertSeed(t *testing.T, s *Store, r record.SeedRecord, session string, at time.Time) bool {

@@ -7,14 +7,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 
 // sessionStartQueries are the store reads one SessionStart makes in the
 // resident worker (handler.handleSessionStart, disclosure.statePart and
 // sessionMemories, seeds.Tick and Pending, calibrate.Hint and Patterns,
-// integrityhook.BriefContext), each called as the hook calls it.
+// integritycheck.BriefContext), each called as the hook calls it.
 var sessionStartQueries = []struct {
 	name string
 	run  func(ctx context.Context, s *Store, project, session string) error

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/privacy"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // AddSpine records one tool call and the files it touched. A repeated

@@ -10,7 +10,7 @@ import (
 
 	"github.com/vibe-science/vibe/db"
 	"github.com/vibe-science/vibe/internal/fault"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 

@@ -9,7 +9,7 @@ import (
 	sqlite_vec "github.com/asg017/sqlite-vec-go-bindings/cgo"
 
 	"github.com/vibe-science/vibe/internal/fault"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // padVector returns v zero-padded to VectorDims, or an error when it is

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // This file holds the read-only queries of `vibe ui` (internal/viewer). None

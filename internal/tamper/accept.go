@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/integrityhook"
+	"github.com/vibe-science/vibe/internal/integritycheck"
 	"github.com/vibe-science/vibe/internal/permission"
 )
 
@@ -49,7 +49,7 @@ func (g *Guard) Accept(root string, rels []string, now time.Time) ([]string, err
 	s.gen++
 	sc := scan{g: g, s: s, c: c, ix: s.ix, gen: s.gen}
 	// The brief copy first: the files it binds are judged guarded by it.
-	sort.SliceStable(rels, func(i, j int) bool { return rels[i] == integrityhook.ProjectBriefFile && rels[j] != rels[i] })
+	sort.SliceStable(rels, func(i, j int) bool { return rels[i] == integritycheck.ProjectBriefFile && rels[j] != rels[i] })
 	var done []string
 	for _, rel := range rels {
 		sc.brief = g.keptBrief(s)

@@ -5,7 +5,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/vibe-science/vibe/internal/integrityhook"
+	"github.com/vibe-science/vibe/internal/integritycheck"
 )
 
 // SetBriefPrefix starts the set name of a file a Critical brief constraint
@@ -21,7 +21,7 @@ func briefSet(set string) (string, bool) { return set, strings.HasPrefix(set, Se
 // only an earlier version bound are released. It runs once per version of
 // the brief.
 func (sc *scan) extendForBrief() {
-	e := sc.ix.Files[integrityhook.ProjectBriefFile]
+	e := sc.ix.Files[integritycheck.ProjectBriefFile]
 	if sc.brief == nil || e == nil || e.Sum == sc.ix.BriefSum {
 		return
 	}

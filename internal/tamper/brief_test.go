@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/vibe-science/vibe/internal/brief"
-	"github.com/vibe-science/vibe/internal/integrityhook"
+	"github.com/vibe-science/vibe/internal/integritycheck"
 )
 
 // briefCopy is the project copy of a brief with one Critical Block
@@ -30,7 +30,7 @@ func TestCriticalConstraintFilesAreProtected(t *testing.T) {
 	f := newProject(t, map[string]string{
 		"src/split.py":                          "def make_splits(n):\n    return []\n",
 		"data/heldout/g1.csv":                   "guide\nAAA\n",
-		integrityhook.ProjectBriefFile:          briefCopy(t, "BC-001", "src/split.py#make_splits"),
+		integritycheck.ProjectBriefFile:         briefCopy(t, "BC-001", "src/split.py#make_splits"),
 		".vibe-science/RQ-001/03-analysis/b.py": "print(2)\n",
 	}, Options{})
 	f.check(Call{})
@@ -49,11 +49,11 @@ func TestCriticalConstraintFilesAreProtected(t *testing.T) {
 	f.write("src/split.py", "def make_splits(n, k):\n    return []\n")
 	wantOutcomes(t, f.check(Call{Tool: "Edit", Named: []string{"src/split.py"}, Direct: true}), "modified src/split.py restored")
 	// The copy itself is no agent's to change.
-	f.write(integrityhook.ProjectBriefFile, `{"title":"x","constraints":[],"decisions":[],"anchors":[]}`)
-	wantOutcomes(t, f.check(Call{Tool: "Bash"}), "modified "+integrityhook.ProjectBriefFile+" restored")
+	f.write(integritycheck.ProjectBriefFile, `{"title":"x","constraints":[],"decisions":[],"anchors":[]}`)
+	wantOutcomes(t, f.check(Call{Tool: "Bash"}), "modified "+integritycheck.ProjectBriefFile+" restored")
 	// A new brief (vibe brief ingest accepts its copy): its files come in.
-	f.write(integrityhook.ProjectBriefFile, briefCopy(t, "BC-002", "data/heldout/**"))
-	if _, err := f.g.Accept(f.root, []string{integrityhook.ProjectBriefFile}, t0); err != nil {
+	f.write(integritycheck.ProjectBriefFile, briefCopy(t, "BC-002", "data/heldout/**"))
+	if _, err := f.g.Accept(f.root, []string{integritycheck.ProjectBriefFile}, t0); err != nil {
 		t.Fatal(err)
 	}
 	f.sh("echo TTT >> data/heldout/g1.csv")
@@ -76,9 +76,9 @@ func TestCriticalConstraintFilesAreProtected(t *testing.T) {
 // file is still judged.
 func TestChangesJudgedWhileTheListsChange(t *testing.T) {
 	f := newProject(t, map[string]string{
-		"src/split.py":                 "def make_splits(n):\n    return []\n",
-		"SERENDIPITY.md":               "# Seeds\n",
-		integrityhook.ProjectBriefFile: briefCopy(t, "BC-001", "src/split.py#make_splits"),
+		"src/split.py":                  "def make_splits(n):\n    return []\n",
+		"SERENDIPITY.md":                "# Seeds\n",
+		integritycheck.ProjectBriefFile: briefCopy(t, "BC-001", "src/split.py#make_splits"),
 	}, Options{})
 	f.check(Call{})
 	f.sh("mkdir -p s S && mv src s/ && mv SERENDIPITY.md S/")

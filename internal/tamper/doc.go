@@ -4,7 +4,7 @@
 // allowed write. It touches the project only to stat, read, restore and move
 // aside guarded files, never deletes a file, never runs a program, and
 // imports no hook handler, cobra or SQL (the store is reached only through
-// integrityhook for the drift history).
+// integritycheck for the drift history).
 //
 // # What is guarded
 //
@@ -12,7 +12,7 @@
 // reviews and judge reports, the serendipity log, the schemas, the policy
 // file, the project's .claude/ and .mcp.json, the project's copy of the
 // research brief) and read-only sets (raw data), as permission.Policy.Guarded
-// names them, plus the domain configs (integrityhook.IsDomainConfig) and
+// names them, plus the domain configs (integritycheck.IsDomainConfig) and
 // the files a Critical Block constraint of the brief binds (set
 // "brief.<ID>", read from the snapshot's copy of .vibe-science/brief.json;
 // no role may change them, and a new brief's files are taken in when its
@@ -75,7 +75,7 @@
 //
 //   - the role may write the file (Policy.WriteAction allows): accepted, the
 //     snapshot takes the new content; a domain config is first judged for
-//     threshold drift (integrityhook.ConfigWrite) unless a Write or Edit
+//     threshold drift (integritycheck.ConfigWrite) unless a Write or Edit
 //     named it (PreToolUse judged those), and a change past the drift cap
 //     is undone like a forbidden one;
 //   - the policy asks before the role writes it (.claude/, permissions.json

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/brief"
-	"github.com/vibe-science/vibe/internal/integrityhook"
+	"github.com/vibe-science/vibe/internal/integritycheck"
 	"github.com/vibe-science/vibe/internal/permission"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
@@ -34,7 +34,7 @@ const (
 )
 
 // SetDomainConfig is the set name of the domain configs
-// (integrityhook.IsDomainConfig), guarded besides the policy's sets so that
+// (integritycheck.IsDomainConfig), guarded besides the policy's sets so that
 // threshold drift made by any tool is judged.
 const SetDomainConfig = "domain-config"
 
@@ -188,10 +188,10 @@ func (g *Guard) keptPolicy(s *state) *permission.Policy {
 }
 
 // keptBrief is the brief read from the snapshot's copy of the project's
-// brief (integrityhook.ProjectBriefFile), nil when it holds none: a brief
+// brief (integritycheck.ProjectBriefFile), nil when it holds none: a brief
 // changed by the call being checked does not decide what is guarded.
 func (g *Guard) keptBrief(s *state) *brief.Brief {
-	e := s.ix.Files[integrityhook.ProjectBriefFile]
+	e := s.ix.Files[integritycheck.ProjectBriefFile]
 	if e == nil || !e.Blob || e.Gone {
 		return nil
 	}
@@ -202,7 +202,7 @@ func (g *Guard) keptBrief(s *state) *brief.Brief {
 	if err != nil {
 		return nil
 	}
-	b, ok := integrityhook.ReadProjectBrief(raw)
+	b, ok := integritycheck.ReadProjectBrief(raw)
 	if !ok {
 		return nil
 	}
@@ -586,7 +586,7 @@ func guardedSet(p *permission.Policy, b *brief.Brief, rel string) string {
 	if set, ok := p.Guarded(rel); ok {
 		return set
 	}
-	if integrityhook.IsDomainConfig(rel) {
+	if integritycheck.IsDomainConfig(rel) {
 		return SetDomainConfig
 	}
 	if b != nil {
@@ -630,8 +630,8 @@ func (g *Guard) firstSight(s *state, c Call) (Report, error) {
 	sc := scan{g: g, s: s, c: c, ix: ix, gen: s.gen}
 	// The brief's copy as it is now, like the policy: what it binds is
 	// guarded from the first snapshot on.
-	if raw, err := os.ReadFile(filepath.Join(c.Root, filepath.FromSlash(integrityhook.ProjectBriefFile))); err == nil {
-		if b, ok := integrityhook.ReadProjectBrief(raw); ok {
+	if raw, err := os.ReadFile(filepath.Join(c.Root, filepath.FromSlash(integritycheck.ProjectBriefFile))); err == nil {
+		if b, ok := integritycheck.ReadProjectBrief(raw); ok {
 			sc.brief = &b
 			ix.BriefSum = sha256.Sum256(raw)
 		}

@@ -9,7 +9,7 @@ import (
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/hook"
 	"github.com/vibe-science/vibe/internal/hookrun"
-	"github.com/vibe-science/vibe/internal/integrityhook"
+	"github.com/vibe-science/vibe/internal/integritycheck"
 	"github.com/vibe-science/vibe/internal/permission"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/store"
@@ -65,7 +65,7 @@ func check(ctx context.Context, env *hookrun.Env, ev *hook.Event, in hook.FileIn
 			c.Approved = func(p *permission.Policy, rel string) bool { return DownloadApproved(p, req, rel) }
 		}
 	}
-	c.Drift = configDrift(ctx, func() integrityhook.Store[*store.Tx] {
+	c.Drift = configDrift(ctx, func() integritycheck.Store[*store.Tx] {
 		st, err := env.Store(ctx)
 		if err != nil {
 			return nil // judged on this change alone: no history
@@ -85,7 +85,7 @@ func check(ctx context.Context, env *hookrun.Env, ev *hook.Event, in hook.FileIn
 		if f.Set == SetDomainConfig && f.Outcome == Accepted {
 			if st, err := env.Store(ctx); err == nil {
 				if raw, err := os.ReadFile(filepath.Join(proj.Root, filepath.FromSlash(f.Path))); err == nil {
-					if _, err := integrityhook.RecordConfigChange(ctx, st, proj, f.Path, raw, c.Now, ev.ToolUseID); err != nil {
+					if _, err := integritycheck.RecordConfigChange(ctx, st, proj, f.Path, raw, c.Now, ev.ToolUseID); err != nil {
 						env.Logf("tamper: record threshold change: %v", err)
 					}
 				}
@@ -131,10 +131,10 @@ func DownloadApproved(p *permission.Policy, req permission.Request, rel string) 
 	return d.Action == permission.Ask && (d.Rule == "approval.download" || d.Rule == "approval.clone")
 }
 
-// configDrift judges a domain-config change with integrityhook.ConfigWrite
+// configDrift judges a domain-config change with integritycheck.ConfigWrite
 // against the project's threshold history (none when st gives nil). A
 // change under the warning level is no finding.
-func configDrift(ctx context.Context, st func() integrityhook.Store[*store.Tx], proj project.Project, now time.Time) func(rel string, old, cur []byte) (verdict.Verdict, bool) {
+func configDrift(ctx context.Context, st func() integritycheck.Store[*store.Tx], proj project.Project, now time.Time) func(rel string, old, cur []byte) (verdict.Verdict, bool) {
 	return func(rel string, old, cur []byte) (verdict.Verdict, bool) {
 		// A command that raised the compute allowance is undone: it cannot
 		// be asked after the fact, and only the user sets it. Without the
@@ -144,7 +144,7 @@ func configDrift(ctx context.Context, st func() integrityhook.Store[*store.Tx], 
 				return permission.ComputeRaiseVerdict(rel, raise, verdict.Block), true
 			}
 		}
-		vs, err := integrityhook.ConfigWrite(ctx, st(), proj, rel, old, cur, now)
+		vs, err := integritycheck.ConfigWrite(ctx, st(), proj, rel, old, cur, now)
 		if err != nil || len(vs) == 0 || vs[0].Result == verdict.Pass {
 			return verdict.Verdict{}, false
 		}

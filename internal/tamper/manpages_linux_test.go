@@ -21,7 +21,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/brief"
-	"github.com/vibe-science/vibe/internal/integrityhook"
+	"github.com/vibe-science/vibe/internal/integritycheck"
 	"github.com/vibe-science/vibe/internal/permission"
 )
 
@@ -209,7 +209,7 @@ func contains(list []string, s string) bool {
 // unguarded files when filler > 0.
 func corpusProject(t *testing.T, dir string, filler int) {
 	t.Helper()
-	files := map[string]string{integrityhook.ProjectBriefFile: corpusBrief(t)}
+	files := map[string]string{integritycheck.ProjectBriefFile: corpusBrief(t)}
 	for k, v := range corpusFiles {
 		files[k] = v
 	}

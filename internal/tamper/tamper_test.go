@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/integrityhook"
+	"github.com/vibe-science/vibe/internal/integritycheck"
 	"github.com/vibe-science/vibe/internal/permission"
 	"github.com/vibe-science/vibe/internal/project"
 	"github.com/vibe-science/vibe/internal/store"
@@ -481,7 +481,7 @@ func TestDriftBySedRestored(t *testing.T) {
 	f := newProject(t, nil, Options{})
 	before := f.read(config)
 	proj := project.Project{Root: f.root, Git: true}
-	drift := configDrift(context.Background(), func() integrityhook.Store[*store.Tx] { return nil }, proj, t0)
+	drift := configDrift(context.Background(), func() integritycheck.Store[*store.Tx] { return nil }, proj, t0)
 	f.check(Call{})
 	cmd := "sed -i 's/0.6/0.36/' " + config
 	f.sh(cmd)
@@ -858,7 +858,7 @@ func TestComputeRaiseByCommandRestored(t *testing.T) {
 	f := newProject(t, nil, Options{})
 	before := f.read(config)
 	proj := project.Project{Root: f.root, Git: true}
-	drift := configDrift(context.Background(), func() integrityhook.Store[*store.Tx] { return nil }, proj, t0)
+	drift := configDrift(context.Background(), func() integritycheck.Store[*store.Tx] { return nil }, proj, t0)
 	f.check(Call{})
 	raised := strings.Replace(before, "{", `{"compute": {"max_time": "48:00:00", "max_gpu_hours": 100},`, 1)
 	cmd := "python3 -c 'open(\"" + config + "\", \"w\").write(...)'"

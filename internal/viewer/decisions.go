@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // decisionsPageSize is how many decisions the decisions page shows, the

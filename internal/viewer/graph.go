@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/vibe-science/vibe/internal/claim"
-	"github.com/vibe-science/vibe/internal/ledger"
+	"github.com/vibe-science/vibe/internal/claimcheck"
 	"github.com/vibe-science/vibe/internal/project"
 )
 
@@ -49,7 +49,7 @@ func readEvidence(root string) (evidence, error) {
 			}
 		}
 	}
-	reviews, err := ledger.ReadReviews(proj)
+	reviews, err := claimcheck.ReadReviews(proj)
 	if err != nil {
 		return evidence{}, err
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/vibe-science/vibe/internal/calibrate"
 	"github.com/vibe-science/vibe/internal/claim"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 func TestLayeredKeepsACycleInOneColumn(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/vibe-science/vibe/internal/recall"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // memoriesPageSize is how many memories one page shows.

@@ -26,7 +26,7 @@ import (
 	"github.com/vibe-science/vibe/internal/gatecheck"
 	"github.com/vibe-science/vibe/internal/privacy"
 	"github.com/vibe-science/vibe/internal/project"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 

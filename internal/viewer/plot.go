@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/calibrate"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // The plots are SVG written here, not by a script in the browser: the pages

@@ -3,7 +3,7 @@ package viewer
 import (
 	"context"
 
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // Reads is everything the viewer reads of the database; it writes nothing.

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // BenchmarkHookReadsUnderEmbedWrites measures the connection strategy: hook-

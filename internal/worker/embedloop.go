@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/embed"
-	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // The embed loop: drain embed_queue in batches until Close.

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/buildinfo"
-	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/store/record"
 	"github.com/vibe-science/vibe/internal/wire"
 )
 

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // BenchmarkRelayedSessionStartNarratives is BenchmarkRelayedSessionStart on

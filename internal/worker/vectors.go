@@ -7,8 +7,8 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/store/record"
 	"github.com/vibe-science/vibe/internal/vecindex"
 )
 

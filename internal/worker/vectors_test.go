@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/embed"
-	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/store/record"
 	"github.com/vibe-science/vibe/internal/worker/client"
 )
 

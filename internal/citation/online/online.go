@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/citation"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // The registries' public endpoints, and the variables that replace them.

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // registry is a loopback stand-in for Crossref, PubMed, arXiv and Open

@@ -16,10 +16,10 @@ import (
 	"github.com/vibe-science/vibe/internal/cli"
 	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/fault"
-	"github.com/vibe-science/vibe/internal/integrityhook"
+	"github.com/vibe-science/vibe/internal/integritycheck"
 	"github.com/vibe-science/vibe/internal/project"
-	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/store/record"
 	"github.com/vibe-science/vibe/internal/tamper"
 )
 
@@ -94,7 +94,7 @@ func runBriefIngest(ctx context.Context, o *BriefIngestOptions) error {
 	if err != nil {
 		return err
 	}
-	in, err := integrityhook.IngestBrief(ctx, st, proj, name, content, o.Now())
+	in, err := integritycheck.IngestBrief(ctx, st, proj, name, content, o.Now())
 	if err != nil {
 		return err
 	}
@@ -102,8 +102,8 @@ func runBriefIngest(ctx context.Context, o *BriefIngestOptions) error {
 	// snapshot now, with the files its Critical constraints bind, so the
 	// net neither restores the new copy nor reports it as someone's change.
 	if o.VibePaths != nil {
-		if _, err := tamper.New(tamper.Options{Home: o.VibePaths().Home}).Accept(proj.Root, []string{integrityhook.ProjectBriefFile}, o.Now()); err != nil {
-			fmt.Fprintf(o.IO.ErrOut, "vibe: warning: the safety net did not take the new brief into its snapshot (%v); `vibe tamper accept %s` does\n", err, integrityhook.ProjectBriefFile)
+		if _, err := tamper.New(tamper.Options{Home: o.VibePaths().Home}).Accept(proj.Root, []string{integritycheck.ProjectBriefFile}, o.Now()); err != nil {
+			fmt.Fprintf(o.IO.ErrOut, "vibe: warning: the safety net did not take the new brief into its snapshot (%v); `vibe tamper accept %s` does\n", err, integritycheck.ProjectBriefFile)
 		}
 	}
 	writePinWarnings(o.IO.ErrOut, in.PinErrors)
@@ -162,9 +162,9 @@ func runBriefValidate(o *BriefValidateOptions) error {
 	if err != nil {
 		return err
 	}
-	p := integrityhook.PrepareBrief(proj.Root, name, content)
+	p := integritycheck.PrepareBrief(proj.Root, name, content)
 	if len(p.Problems) > 0 {
-		return fault.E(fault.Invalid, "validate brief", &integrityhook.ProblemsError{Source: name, Problems: p.Problems})
+		return fault.E(fault.Invalid, "validate brief", &integritycheck.ProblemsError{Source: name, Problems: p.Problems})
 	}
 	writePinWarnings(o.IO.ErrOut, p.PinErrors)
 	b := p.Brief
@@ -237,7 +237,7 @@ func runBriefShow(ctx context.Context, o *BriefShowOptions) error {
 	if err != nil {
 		return err
 	}
-	b, v, ok, err := integrityhook.CurrentBrief(ctx, st, proj)
+	b, v, ok, err := integritycheck.CurrentBrief(ctx, st, proj)
 	if err != nil {
 		return err
 	}

@@ -15,8 +15,8 @@ import (
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/gatecheck"
 	"github.com/vibe-science/vibe/internal/project"
-	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // notFoundTTL is how long an online "not found" is believed: a paper

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/vibe-science/vibe/internal/cli"
-	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // gatecheckTestdata is internal/gatecheck/testdata seen from a command

@@ -16,9 +16,9 @@ import (
 	"github.com/vibe-science/vibe/internal/cli/citations"
 	"github.com/vibe-science/vibe/internal/privacy"
 	"github.com/vibe-science/vibe/internal/project"
-	"github.com/vibe-science/vibe/internal/projectfiles"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/resume"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/store/record"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
 
@@ -94,7 +94,7 @@ func runExport(ctx context.Context, o *ExportOptions) error {
 	}
 	path := o.Output
 	if path == "" {
-		path = proj.Path(projectfiles.RecordFile)
+		path = proj.Path(resume.RecordFile)
 	}
 	tmp := path + ".tmp"
 	if err := os.WriteFile(tmp, []byte(md), 0o644); err != nil {
@@ -106,7 +106,7 @@ func runExport(ctx context.Context, o *ExportOptions) error {
 	}
 	if o.Output == "" {
 		// vibe's STATE.md section now links the record.
-		if _, err := projectfiles.Checkpoint(ctx, st, proj, "", o.Now()); err != nil {
+		if _, err := resume.Checkpoint(ctx, st, proj, "", o.Now()); err != nil {
 			fmt.Fprintf(o.IO.ErrOut, "vibe: the record is written, but STATE.md was not updated: %v\n", err)
 		}
 	}

@@ -18,17 +18,17 @@ import (
 
 	"github.com/vibe-science/vibe/internal/buildinfo"
 	"github.com/vibe-science/vibe/internal/claim"
+	"github.com/vibe-science/vibe/internal/claimcheck"
 	"github.com/vibe-science/vibe/internal/cli"
 	"github.com/vibe-science/vibe/internal/cli/decisions"
 	"github.com/vibe-science/vibe/internal/gate"
 	"github.com/vibe-science/vibe/internal/gatecheck"
-	"github.com/vibe-science/vibe/internal/ledger"
 	"github.com/vibe-science/vibe/internal/lineage"
 	"github.com/vibe-science/vibe/internal/literature"
 	"github.com/vibe-science/vibe/internal/project"
-	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/schemacheck"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // NewCmdGate builds `vibe gate run|check|list|history`.
@@ -671,7 +671,7 @@ func NewCmdGateHistory(f *cli.Factory, runF func(*GateHistoryOptions) error) *co
 // gateOfCheck maps the verdict checks that decide for a gate without
 // bearing its id to that gate: a promotion refused for missing gates and
 // circular support are D1's, a literature drought L-1's.
-var gateOfCheck = map[string]string{ledger.CheckPromotion: "D1", claim.CheckCircular: "D1", literature.CheckDrought: "L-1"}
+var gateOfCheck = map[string]string{claimcheck.CheckPromotion: "D1", claim.CheckCircular: "D1", literature.CheckDrought: "L-1"}
 
 // gateDecisionChecks are the checks whose decisions belong to gate id ("":
 // every gate).

@@ -7,8 +7,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vibe-science/vibe/internal/cli"
-	"github.com/vibe-science/vibe/internal/initproj"
 	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/scaffold"
 )
 
 // InitOptions are the flags of `vibe init`.
@@ -62,7 +62,7 @@ type initJSON struct {
 
 func runInit(o *InitOptions) error {
 	proj := project.Resolve(o.Project)
-	res, err := initproj.Init(proj, initproj.Options{Team: o.Team, RQ: o.RQ, Domain: o.Domain, Now: o.Now()})
+	res, err := scaffold.Init(proj, scaffold.Options{Team: o.Team, RQ: o.RQ, Domain: o.Domain, Now: o.Now()})
 	if err != nil {
 		return err
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vibe-science/vibe/internal/cli"
-	"github.com/vibe-science/vibe/internal/integrityhook"
+	"github.com/vibe-science/vibe/internal/integritycheck"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/verdict"
 )
@@ -74,14 +74,14 @@ func runIntegrityCheck(ctx context.Context, o *IntegrityCheckOptions) error {
 	}
 	root := pr
 	s, err := o.Store(ctx)
-	var st integrityhook.Reads = s
+	var st integritycheck.Reads = s
 	if err != nil {
 		// The evidence graph lives in files: check it even without the
 		// database, and say what was skipped.
 		fmt.Fprintf(o.IO.ErrOut, "vibe: threshold drift not checked: %v (run `vibe doctor`)\n", err)
 		st = nil // a nil interface, not a nil *store.Store
 	}
-	vs, err := integrityhook.Check(ctx, st, root, o.Now())
+	vs, err := integritycheck.Check(ctx, st, root, o.Now())
 	if err != nil {
 		return err
 	}

@@ -18,8 +18,8 @@ import (
 	"github.com/vibe-science/vibe/internal/disclosure"
 	"github.com/vibe-science/vibe/internal/privacy"
 	"github.com/vibe-science/vibe/internal/recall"
-	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // NewCmdMemory builds `vibe memory add|import|export|forget|show`.

@@ -15,8 +15,8 @@ import (
 	"github.com/vibe-science/vibe/internal/disclosure"
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/recall"
-	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // RecallOptions are the flags of `vibe recall`.

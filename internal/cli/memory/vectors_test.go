@@ -14,7 +14,7 @@ import (
 	"github.com/vibe-science/vibe/internal/cli/clitest"
 	"github.com/vibe-science/vibe/internal/embed"
 	"github.com/vibe-science/vibe/internal/recall"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // fakeWorker answers every request on VIBE_HOME's worker socket with the

@@ -63,7 +63,7 @@ func TestHelpGroupsTheCommands(t *testing.T) {
 func TestTemplatesPointAtFormatsAUserCanOpen(t *testing.T) {
 	pointer := regexp.MustCompile("`vibe help formats ([a-z-]+)`")
 	found := 0
-	err := filepath.WalkDir(filepath.Join("..", "..", "initproj", "templates"), func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(filepath.Join("..", "..", "scaffold", "templates"), func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}

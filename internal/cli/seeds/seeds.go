@@ -9,9 +9,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vibe-science/vibe/internal/cli"
-	"github.com/vibe-science/vibe/internal/record"
 	"github.com/vibe-science/vibe/internal/seeds"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/store/record"
 )
 
 // seedStatuses are the statuses `vibe seeds --status` accepts.

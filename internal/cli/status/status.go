@@ -11,9 +11,9 @@ import (
 	"github.com/vibe-science/vibe/internal/config"
 	"github.com/vibe-science/vibe/internal/embed"
 	"github.com/vibe-science/vibe/internal/project"
-	"github.com/vibe-science/vibe/internal/projectfiles"
-	"github.com/vibe-science/vibe/internal/record"
+	"github.com/vibe-science/vibe/internal/resume"
 	"github.com/vibe-science/vibe/internal/store"
+	"github.com/vibe-science/vibe/internal/store/record"
 	"github.com/vibe-science/vibe/internal/worker/client"
 )
 
@@ -114,7 +114,7 @@ func runStatus(ctx context.Context, o *StatusOptions) error {
 		if s.Gates, s.Gated, err = failingArtifacts(ctx, st, scope); err != nil {
 			return err
 		}
-		s.TreeState = projectfiles.TreeStateSays(project.Project{Root: scope})
+		s.TreeState = resume.TreeStateSays(project.Project{Root: scope})
 	}
 	s.Worker = workerState(ctx, p)
 	model, err := cli.CurrentModel(ctx, st, p)
@@ -154,7 +154,7 @@ func runStatus(ctx context.Context, o *StatusOptions) error {
 	}
 	if scope != "" {
 		writeFailingArtifacts(w, scope, s.Gates, s.Gated)
-		fmt.Fprintf(w, "tree state %s/%s %s\n", project.Dir, projectfiles.TreeStateFile, s.TreeState)
+		fmt.Fprintf(w, "tree state %s/%s %s\n", project.Dir, resume.TreeStateFile, s.TreeState)
 	}
 	return nil
 }

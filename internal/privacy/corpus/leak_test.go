@@ -19,10 +19,10 @@ import (
 	"github.com/vibe-science/vibe/internal/cli/root"
 	"github.com/vibe-science/vibe/internal/handler"
 	"github.com/vibe-science/vibe/internal/hookrun"
-	"github.com/vibe-science/vibe/internal/initproj"
 	"github.com/vibe-science/vibe/internal/privacy/corpus"
 	"github.com/vibe-science/vibe/internal/privacy/shapes"
 	"github.com/vibe-science/vibe/internal/project"
+	"github.com/vibe-science/vibe/internal/scaffold"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/viewer"
 )
@@ -77,7 +77,7 @@ func newRig(t *testing.T) *rig {
 	os.MkdirAll(filepath.Join(proj, ".git"), 0o755)
 	r := &rig{t: t, home: home, project: proj, now: time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC),
 		env: map[string]string{"VIBE_HOME": home, "HOME": home, "VIBE_WORKER": "off"}}
-	if _, err := initproj.Init(project.Project{Root: proj, Git: true}, initproj.Options{RQ: "RQ-001", Domain: "generic", Now: r.now}); err != nil {
+	if _, err := scaffold.Init(project.Project{Root: proj, Git: true}, scaffold.Options{RQ: "RQ-001", Domain: "generic", Now: r.now}); err != nil {
 		t.Fatal(err)
 	}
 	return r
