@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"path/filepath"
 	"reflect"
@@ -466,5 +467,65 @@ func TestMigrationMovesConflictLinks(t *testing.T) {
 	}
 	if un, err := s.UncheckedMemories(ctx, 10); err != nil || len(un) != 0 {
 		t.Errorf("unchecked after migration: %v %v", un, err)
+	}
+}
+
+// TestTrustSettlesLinksMadeBefore: a link settled by recency alone before
+// migration 0018 (the newer model-sourced memory superseding the older
+// paper's) is settled by trust when the database is opened again: the
+// paper's stays current and the model's is outranked by it.
+func TestTrustSettlesLinksMadeBefore(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "vibe.db")
+	s, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paper, model int64
+	if err := s.Tx(ctx, func(tx *Tx) (err error) {
+		if paper, _, err = tx.AddMemory(ctx, record.NewMemory{ProjectPath: "/a", Kind: record.KindNote, Text: "guide length 20 nt (doi:10.1038/nbt.3437)",
+			Source: "cli", Trust: record.Trust(0.85), At: t0}); err != nil {
+			return err
+		}
+		if model, _, err = tx.AddMemory(ctx, record.NewMemory{ProjectPath: "/a", Kind: record.KindNote, Text: "guide length 17 nt",
+			Source: "cli", Trust: record.Trust(0.35), At: t0.Add(time.Hour)}); err != nil {
+			return err
+		}
+		_, err = tx.LinkConflict(ctx, paper, model, t0.Add(time.Hour))
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	version := 0
+	ms, _ := db.Migrations()
+	for _, m := range ms {
+		if m.Name == "trust_settles" {
+			version = m.Version
+		}
+	}
+	if version == 0 {
+		t.Fatal("no migration named trust_settles")
+	}
+	// The state the old rule left: the newer one supersedes the older.
+	for _, q := range []string{
+		fmt.Sprintf("UPDATE memories SET superseded_by = %d WHERE id = %d", model, paper),
+		fmt.Sprintf("UPDATE memories SET superseded_by = NULL WHERE id = %d", model),
+		fmt.Sprintf("PRAGMA user_version = %d", version-1),
+	} {
+		if _, err := s.DB().ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	s.Close()
+	if s, err = Open(ctx, path, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var pSup, mSup sql.NullInt64
+	if err := s.DB().QueryRowContext(ctx, "SELECT (SELECT superseded_by FROM memories WHERE id = ?), (SELECT superseded_by FROM memories WHERE id = ?)", paper, model).Scan(&pSup, &mSup); err != nil {
+		t.Fatal(err)
+	}
+	if pSup.Valid || !mSup.Valid || mSup.Int64 != paper {
+		t.Errorf("after 0018: the paper's superseded_by %v, the model's %v; want the paper current and the model outranked by it (%d)", pSup, mSup, paper)
 	}
 }
