@@ -1,9 +1,9 @@
 package lineage
 
 import (
+	"github.com/vibe-science/vibe/internal/lazyre"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 )
@@ -207,7 +207,7 @@ var (
 		"timeit", "cProfile", "pstats", "this", "webbrowser", "pre_commit", "pytest", "unittest", "doctest", "tox", "nox")
 	// pythonCopies rewrite a file's text without computing (json.tool).
 	pythonCopies = set("json.tool", "gzip", "base64", "shutil")
-	scriptExt    = regexp.MustCompile(`(?i)\.(py|r|jl|sh|bash|zsh|js|mjs|ts|pl|rb|m|do|sas|ipynb|rmd|qmd|nf|smk)$`)
+	scriptExt    = lazyre.New(`(?i)\.(py|r|jl|sh|bash|zsh|js|mjs|ts|pl|rb|m|do|sas|ipynb|rmd|qmd|nf|smk)$`)
 )
 
 func set(xs ...string) map[string]bool {
@@ -226,7 +226,7 @@ func progName(argv []string) string {
 	return filepath.Base(argv[0])
 }
 
-var pythonName = regexp.MustCompile(`^(python|python[23](\.[0-9]+)?|pypy3?|ipython3?)$`)
+var pythonName = lazyre.New(`^(python|python[23](\.[0-9]+)?|pypy3?|ipython3?)$`)
 
 // kindOf says what one run is and, for a computation, its step.
 func (c Call) kindOf(r Run) (kind, *Step) {

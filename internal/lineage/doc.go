@@ -23,7 +23,8 @@
 // fresh clone read; Check says which recorded inputs, scripts and
 // environment files changed since.
 //
-// It imports only the standard library: the shell command arrives parsed
+// It imports only the standard library and lazyre (its regular expressions
+// compile on first use, not at every process start): the shell command arrives parsed
 // (Run, from internal/permission's Runs), and the store, the hooks and the
 // CLI are its callers.
 package lineage

@@ -1,10 +1,10 @@
 package lineage
 
 import (
+	"github.com/vibe-science/vibe/internal/lazyre"
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 )
@@ -20,7 +20,7 @@ const (
 )
 
 // quoted is a string literal of a script: "…" or '…' on one line.
-var quoted = regexp.MustCompile(`"([^"\n\\]{1,400})"|'([^'\n\\]{1,400})'`)
+var quoted = lazyre.New(`"([^"\n\\]{1,400})"|'([^'\n\\]{1,400})'`)
 
 func readCapped(p string, limit int64) ([]byte, bool) {
 	f, err := os.Open(p)
@@ -125,15 +125,15 @@ func (c Call) resolveRef(ref, cwd, dir string) string {
 }
 
 // seedPatterns find the random seeds a command or a script sets.
-var seedPatterns = []*regexp.Regexp{
-	regexp.MustCompile(`--(?:random[-_])?seed(?:=|\s+)[0-9]+`),
-	regexp.MustCompile(`--random[-_]state(?:=|\s+)[0-9]+`),
-	regexp.MustCompile(`\b(?:np|numpy|torch|torch\.cuda|tf|tensorflow|tf\.random|tensorflow\.random|random|mx\.random|jax\.random|cp\.random|cupy\.random|np\.random|numpy\.random)\.(?:seed|manual_seed|manual_seed_all|set_seed|set_random_seed|PRNGKey)\(\s*[0-9]+\s*\)`),
-	regexp.MustCompile(`\b(?:set\.seed|Random\.seed!|default_rng|RandomState|(?:random\.)?Random|seed_everything|set_random_seed|PRNGKey)\(\s*[0-9]+\s*\)`),
-	regexp.MustCompile(`\brandom_state\s*=\s*[0-9]+`),
-	regexp.MustCompile(`\b(?:seed|SEED|random_seed|RANDOM_SEED|rng_seed)\s*[=:]\s*[0-9]+`),
-	regexp.MustCompile(`"(?:seed|random_seed|random_state)"\s*:\s*[0-9]+`),
-	regexp.MustCompile(`\bPYTHONHASHSEED=[0-9]+`),
+var seedPatterns = []*lazyre.Regexp{
+	lazyre.New(`--(?:random[-_])?seed(?:=|\s+)[0-9]+`),
+	lazyre.New(`--random[-_]state(?:=|\s+)[0-9]+`),
+	lazyre.New(`\b(?:np|numpy|torch|torch\.cuda|tf|tensorflow|tf\.random|tensorflow\.random|random|mx\.random|jax\.random|cp\.random|cupy\.random|np\.random|numpy\.random)\.(?:seed|manual_seed|manual_seed_all|set_seed|set_random_seed|PRNGKey)\(\s*[0-9]+\s*\)`),
+	lazyre.New(`\b(?:set\.seed|Random\.seed!|default_rng|RandomState|(?:random\.)?Random|seed_everything|set_random_seed|PRNGKey)\(\s*[0-9]+\s*\)`),
+	lazyre.New(`\brandom_state\s*=\s*[0-9]+`),
+	lazyre.New(`\b(?:seed|SEED|random_seed|RANDOM_SEED|rng_seed)\s*[=:]\s*[0-9]+`),
+	lazyre.New(`"(?:seed|random_seed|random_state)"\s*:\s*[0-9]+`),
+	lazyre.New(`\bPYTHONHASHSEED=[0-9]+`),
 }
 
 // Seeds finds the random seeds set in texts (a command, its script),

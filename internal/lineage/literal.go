@@ -3,14 +3,14 @@ package lineage
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/vibe-science/vibe/internal/lazyre"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 )
 
 // numberToken is a number as text writes it: 0.58, -3, .5, 1e-3.
-var numberToken = regexp.MustCompile(`[-+]?(?:[0-9]+\.[0-9]*|\.[0-9]+|[0-9]+)(?:[eE][-+]?[0-9]+)?`)
+var numberToken = lazyre.New(`[-+]?(?:[0-9]+\.[0-9]*|\.[0-9]+|[0-9]+)(?:[eE][-+]?[0-9]+)?`)
 
 // significant reports whether a value says something a command is
 // unlikely to spell by chance: a fraction, or an integer of three digits
