@@ -3,6 +3,7 @@ package status
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -85,7 +86,10 @@ func runStatus(ctx context.Context, o *StatusOptions) error {
 	s := Status{Home: p.Home, Database: p.DB, PluginRoot: o.Root}
 	st, err := o.Store(ctx)
 	if err != nil {
-		return fmt.Errorf("open %s: %w (run `vibe doctor`)", p.DB, err)
+		if strings.Contains(err.Error(), "vibe doctor") {
+			return err // it already names the fix
+		}
+		return fmt.Errorf("%w (run `vibe doctor`)", err)
 	}
 	if s.Schema, err = st.Version(ctx); err != nil {
 		return err
