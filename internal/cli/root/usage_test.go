@@ -31,6 +31,9 @@ func TestUnknownSubcommandExitsTwo(t *testing.T) {
 		{[]string{"permissions", "chek"}, "check"},
 		{[]string{"help", "stauts"}, "status"},
 		{[]string{"completion", "bsh"}, "bash"},
+		// cobra answers --help before it looks at the arguments
+		{[]string{"stauts", "--help"}, "status"},
+		{[]string{"gate", "chek", "-h"}, "check"},
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
@@ -53,7 +56,7 @@ func TestUnknownSubcommandExitsTwo(t *testing.T) {
 
 // extraArgs is how many arguments follow the mistyped word in a case.
 func extraArgs(args []string) int {
-	if len(args) == 3 && args[0] == "memory" {
+	if len(args) == 3 && args[0] == "memory" || strings.HasPrefix(args[len(args)-1], "-") {
 		return 1
 	}
 	return 0
@@ -269,7 +272,7 @@ func TestFlagValueErrorsAreSentences(t *testing.T) {
 	}{
 		{[]string{"spine", "--all", "--limit", "abc"}, "vibe: --limit \"abc\": want a whole number\n      --limit int   how many (default 30)\nRun 'vibe spine --help' for usage.\n"},
 		{[]string{"ui", "--port", "abc"}, "vibe: --port \"abc\": want a whole number\n      --port int   port on 127.0.0.1 (default: any free port)\nRun 'vibe ui --help' for usage.\n"},
-		{[]string{"spine", "--all", "--since", "abc"}, "vibe: --since \"abc\": want a duration such as 90s, 30m, 24h, 7d or 2w\n      --since duration   only entries newer than this, e.g. 24h or 7d (default 0s)\nRun 'vibe spine --help' for usage.\n"},
+		{[]string{"spine", "--all", "--since", "abc"}, "vibe: --since \"abc\": want a duration such as 90s, 30m, 24h, 7d or 2w\n      --since duration   only entries newer than this, e.g. 24h or 7d\nRun 'vibe spine --help' for usage.\n"},
 		{[]string{"worker", "stop", "--timeout", "soon"}, "vibe: --timeout \"soon\": want a duration such as 90s, 30m, 24h, 7d or 2w\n      --timeout duration   how long to wait for the worker to exit (default 30s)\nRun 'vibe worker stop --help' for usage.\n"},
 		{[]string{"status", "--json=maybe"}, "vibe: --json \"maybe\": want true or false\n      --json   print JSON\nRun 'vibe status --help' for usage.\n"},
 		{[]string{"status", "--jsn"}, "vibe: unknown flag: --jsn\n\nDid you mean this?\n\t--json\nRun 'vibe status --help' for usage.\n"},
