@@ -222,12 +222,21 @@ func TestProjectCommandsOutsideAProject(t *testing.T) {
 				if code != 2 {
 					t.Fatalf("exit %d, want 2; stdout %q stderr %q", code, out.String(), errOut.String())
 				}
-				want := "vibe: not a vibe project (no .vibe-science/ here or above); run `vibe init`, or pass --project DIR\n"
+				real, _ := filepath.EvalSymlinks(dir)
+				want := "vibe: not a vibe project (no .vibe-science/ in " + real + " or above); run `vibe init` there, or pass --project DIR\n"
 				if errOut.String() != want {
 					t.Fatalf("stderr %q, want %q", errOut.String(), want)
 				}
 			})
 		}
+	}
+	// A --project that does not exist is named as such.
+	var out, errOut strings.Builder
+	f := &cli.Factory{IO: cli.IO{Out: &out, ErrOut: &errOut}, Now: func() time.Time { return gateT0 },
+		Getenv: func(k string) string { return map[string]string{"HOME": home, "VIBE_WORKER": "off"}[k] }}
+	missing := filepath.Join(home, "no-such-analysis")
+	if code := Main([]string{"citations", "--project", missing}, f); code != 2 || errOut.String() != "vibe: --project "+missing+": no such folder\n" {
+		t.Errorf("--project of a missing folder: exit %d, stderr %q", code, errOut.String())
 	}
 }
 
