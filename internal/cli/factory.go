@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -50,9 +51,12 @@ func (f *Factory) Store(ctx context.Context) (*store.Store, error) {
 	if f.st != nil {
 		return f.st, nil
 	}
-	st, err := store.Open(ctx, f.Paths().DB, store.Options{})
+	path := f.Paths().DB
+	st, err := store.Open(ctx, path, store.Options{})
 	if err != nil {
-		return nil, err
+		// The store's errors name the operation, not the file; a researcher
+		// with VIBE_HOME or VIBE_DB set needs to know which file it was.
+		return nil, fmt.Errorf("open the database %s: %w", path, err)
 	}
 	f.st = st
 	return st, nil

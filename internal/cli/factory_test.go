@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"testing"
@@ -27,5 +28,23 @@ func TestExitCode(t *testing.T) {
 		if got := ExitCode(c.err); got != c.want {
 			t.Errorf("%s: ExitCode(%v) = %d, want %d", c.name, c.err, got, c.want)
 		}
+	}
+}
+
+// TestStoreNamesTheFile: a database that does not open is named, so a
+// researcher with VIBE_HOME or VIBE_DB set knows which file it was; the
+// error keeps its kind (exit 1, not usage).
+func TestStoreNamesTheFile(t *testing.T) {
+	dir := t.TempDir()
+	f := &Factory{Getenv: func(k string) string {
+		if k == "VIBE_DB" {
+			return dir
+		}
+		return ""
+	}}
+	_, err := f.Store(context.Background())
+	want := "open the database " + dir + ": read schema version: database cannot be opened or written: unable to open database file: is a directory"
+	if err == nil || err.Error() != want || fault.KindOf(err) != fault.Unavailable || ExitCode(err) != 1 {
+		t.Errorf("Store: %v (kind %v, exit %d), want %q", err, fault.KindOf(err), ExitCode(err), want)
 	}
 }

@@ -74,10 +74,12 @@ var errDuration = errors.New("want a duration such as 90s, 30m, 24h, 7d or 2w")
 // Type is the word help shows for the value.
 func (v *durationValue) Type() string { return "duration" }
 
-// String is the value as help shows its default.
+// String is the value as help shows its default. Zero is "0", which
+// pflag leaves out of the help: a --since with no default means "all",
+// and "(default 0s)" reads as "nothing".
 func (v *durationValue) String() string {
 	if v.d == nil || *v.d == 0 {
-		return "0s"
+		return "0"
 	}
 	d := *v.d
 	if d%(24*time.Hour) == 0 {

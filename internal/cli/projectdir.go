@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -45,11 +46,12 @@ func (f *Factory) FindProject(dir string) (project.Project, error) {
 		}
 		d = parent
 	}
-	where := "here"
 	if dir != "" {
-		where = "in " + start
+		if _, err := os.Stat(start); errors.Is(err, os.ErrNotExist) {
+			return project.Project{}, &UsageError{fmt.Errorf("--project %s: no such folder", dir)}
+		}
 	}
-	return project.Project{}, &UsageError{fmt.Errorf("not a vibe project (no %s/ %s or above); run `vibe init`, or pass --project DIR", project.Dir, where)}
+	return project.Project{}, &UsageError{fmt.Errorf("not a vibe project (no %s/ in %s or above); run `vibe init` there, or pass --project DIR", project.Dir, start)}
 }
 
 func sameDir(a, b string) bool {

@@ -31,7 +31,10 @@ func NewRoot(f *Factory) *cobra.Command {
 func Run(f *Factory, root *cobra.Command, args []string) int {
 	defer f.Close()
 	root.SetArgs(args)
-	err := root.Execute()
+	err := unknownWithHelp(root, args)
+	if err == nil {
+		err = root.Execute()
+	}
 	if err != nil {
 		fmt.Fprintln(f.IO.ErrOut, "vibe:", err)
 	}

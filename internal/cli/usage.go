@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -21,6 +22,10 @@ func FinishTree(root *cobra.Command) {
 		if c.HasSubCommands() && c.Run == nil && c.RunE == nil && !c.IsAdditionalHelpTopicCommand() {
 			c.Args = cobra.ArbitraryArgs
 			c.RunE = runGroup
+			if c.Annotations == nil {
+				c.Annotations = map[string]string{}
+			}
+			c.Annotations[groupAnnotation] = "true"
 		} else {
 			c.Args = usageArgs(c.Args)
 		}
@@ -30,6 +35,32 @@ func FinishTree(root *cobra.Command) {
 	}
 	walk(root)
 	root.SetHelpCommand(newHelpCmd())
+}
+
+// groupAnnotation marks the commands FinishTree made groups.
+const groupAnnotation = "vibe-group"
+
+// unknownWithHelp is the usage error of `vibe gate chek --help`: cobra
+// answers a help flag before it looks at the arguments, so a mistyped
+// subcommand with --help printed the group's help with status 0, as if
+// the command existed. Nil for any other command line.
+func unknownWithHelp(root *cobra.Command, args []string) error {
+	if !slices.Contains(args, "--help") && !slices.Contains(args, "-h") {
+		return nil
+	}
+	c, rest, err := root.Find(args)
+	if err != nil || c.Annotations[groupAnnotation] == "" {
+		return nil
+	}
+	for _, a := range rest {
+		if a == "--" {
+			break
+		}
+		if !strings.HasPrefix(a, "-") {
+			return unknownCommand(c, a)
+		}
+	}
+	return nil
 }
 
 // runGroup runs a command that only groups others: without arguments it

@@ -489,10 +489,46 @@ func ValidateDomain(raw []byte) []error {
 	return errs
 }
 
+// jsonProblem says why a domain config did not decode as an object: where
+// its JSON breaks (line and column, as an editor counts them), or what it
+// is instead of an object.
+func jsonProblem(raw []byte, err error) error {
+	var syn *json.SyntaxError
+	if errors.As(err, &syn) {
+		// Offset counts the offending byte; the end of the input has none.
+		at := int(syn.Offset)
+		if at > 0 && at <= len(raw) && syn.Error() != "unexpected end of JSON input" {
+			at--
+		}
+		line, col := 1, 1
+		for _, b := range raw[:min(at, len(raw))] {
+			if b == '\n' {
+				line, col = line+1, 1
+			} else {
+				col++
+			}
+		}
+		return fmt.Errorf("domain config is not valid JSON: %v at line %d, column %d", err, line, col)
+	}
+	var typ *json.UnmarshalTypeError
+	if errors.As(err, &typ) {
+		return fmt.Errorf("domain config must be one JSON object ({\"domain\": \"generic\", ...}), not %s %s", article(typ.Value), typ.Value)
+	}
+	return fmt.Errorf("domain config is not a JSON object: %w", err)
+}
+
+// article is "a" or "an" before word.
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an"
+	}
+	return "a"
+}
+
 func mergeDomain(raw []byte) (Domain, []error) {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &top); err != nil {
-		return Domain{}, []error{fmt.Errorf("domain config is not a JSON object: %w", err)}
+		return Domain{}, []error{jsonProblem(raw, err)}
 	}
 	var name, extends string
 	if v, ok := top["domain"]; ok {

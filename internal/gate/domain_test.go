@@ -203,7 +203,9 @@ func TestValidateDomain(t *testing.T) {
 		want []string
 	}{
 		{"minimal override", `{"domain": "generic"}`, []string{}},
-		{"not json", `{`, []string{"domain config is not a JSON object: unexpected end of JSON input"}},
+		{"not json", `{`, []string{"domain config is not valid JSON: unexpected end of JSON input at line 1, column 2"}},
+		{"a comma too many", "{\n  \"domain\": \"generic\",\n}\n", []string{"domain config is not valid JSON: invalid character '}' looking for beginning of object key string at line 3, column 1"}},
+		{"an array", `["generic"]`, []string{`domain config must be one JSON object ({"domain": "generic", ...}), not an array`}},
 		{"no domain", `{}`, []string{"domain: missing; set it to one of crispr-off-target, generic, particle-physics, photonics-integrated"}},
 		{"unknown domain", `{"domain": "crispr"}`, []string{`unknown domain "crispr": shipped domains are crispr-off-target, generic, particle-physics, photonics-integrated; to define your own, set "extends" to one of them`}},
 		{"bad name", `{"domain": "My Domain", "extends": "generic"}`, []string{`domain: "My Domain" must be lower-case letters, digits and hyphens`}},

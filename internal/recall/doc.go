@@ -93,7 +93,10 @@
 // The prompt hook's recall, which nobody asked for, keeps the standout
 // group there too (Query.StandoutsOnly), so a prompt with no word to
 // search ("go", "yes") injects a memory only when the model singles it
-// out, and otherwise nothing.
+// out, and otherwise nothing. So does any recall on the fallback
+// embedder's vectors: they hash words, so with no lexical candidate its
+// nearest memories are hash collisions, and a query of words no memory
+// holds recalls nothing rather than every memory.
 //
 // Near-duplicates are collapsed after scoring: a hit whose normalised text
 // equals a better hit's, or whose word-bigram shingles have Jaccard ≥ 0.9

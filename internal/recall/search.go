@@ -269,7 +269,12 @@ func Search(ctx context.Context, st Reads, vec Vectors, q Query) (Result, error)
 		byID[s.id] = &Hit{Score: rrf(i + 1), Sources: []string{SourceFTS}}
 	}
 	if len(vhits) > 0 {
-		if err := addVectorHits(ctx, st, q.Project, now, limit, q.StandoutsOnly, vhits, inLexical, records, byID, &res); err != nil {
+		// The fallback embedder hashes words: with no lexical candidate its
+		// nearest memories share hash buckets, not meaning, so only a group
+		// that stands out counts (a query of unknown words recalls nothing
+		// rather than every memory).
+		standoutsOnly := q.StandoutsOnly || res.Fallback
+		if err := addVectorHits(ctx, st, q.Project, now, limit, standoutsOnly, vhits, inLexical, records, byID, &res); err != nil {
 			return Result{}, err
 		}
 	}
@@ -418,8 +423,8 @@ func decay(m record.MemoryRecord, now time.Time) float64 {
 // vector hits change nothing (package doc), so only the group's memories
 // are read (dropping forgotten ones and those of other projects). With no
 // lexical candidate there is nothing to protect, and the vector ranks are
-// the order, unless standoutsOnly (Query.StandoutsOnly) keeps the group
-// alone.
+// the order, unless standoutsOnly (Query.StandoutsOnly, or the fallback
+// embedder's vectors) keeps the group alone.
 func addVectorHits(ctx context.Context, st Reads, project string, now time.Time, limit int, standoutsOnly bool, vhits []VectorHit,
 	inLexical map[int64]bool, records map[int64]record.MemoryRecord, byID map[int64]*Hit, res *Result) error {
 	// The model's raw cosines, nearest first, decide the group, over every

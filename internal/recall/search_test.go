@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/vibe-science/vibe/internal/embed"
 	"github.com/vibe-science/vibe/internal/fault"
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/store/record"
@@ -215,6 +217,40 @@ func TestSearchFusesVectorHits(t *testing.T) {
 	res, _ = Search(ctx, st, vec, Query{Project: "/p", Text: "genes per cell", Limit: 5})
 	if got := hitIDs(res.Hits); !reflect.DeepEqual(got, []int64{c, a}) {
 		t.Errorf("foreign vector hits: %v, want %v", got, []int64{c, a})
+	}
+}
+
+// TestSearchFallbackWithoutWords: a query none of whose words a memory
+// holds recalls nothing through the fallback embedder's evenly spaced
+// neighbours (it hashes words, so they are collisions), where a model's
+// nearest neighbours are still the order.
+func TestSearchFallbackWithoutWords(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	ids := seed(t, st,
+		mem{kind: record.KindNote, text: "GUIDE-seq off-target rates rise with mismatch count", at: t0},
+		mem{kind: record.KindDecision, text: "Spearman rho, because mismatch counts are ordinal", at: t0},
+		mem{kind: record.KindNote, text: "the cluster queue is slow on Fridays", at: t0})
+	hits := func(model string) fixedVectors {
+		var f fixedVectors
+		for i, id := range ids {
+			f.hits = append(f.hits, VectorHit{ID: id, Distance: 1.3 + 0.01*float64(i), Model: model})
+		}
+		return f
+	}
+	res, err := Search(ctx, st, hits(embed.FallbackModel), Query{Project: "/p", Text: "zzzqqq telescope", Limit: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) != 0 || !res.Fallback || !strings.HasSuffix(res.Note, "no vector hit stands out of the model's own similarities: nothing recalled") {
+		t.Errorf("fallback: hits %v fallback %v note %q, want none and the note", hitIDs(res.Hits), res.Fallback, res.Note)
+	}
+	res, err = Search(ctx, st, hits("a-model"), Query{Project: "/p", Text: "zzzqqq telescope", Limit: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := hitIDs(res.Hits); !reflect.DeepEqual(got, ids) {
+		t.Errorf("a model: hits %v, want its neighbours %v", got, ids)
 	}
 }
 

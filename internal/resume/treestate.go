@@ -506,9 +506,17 @@ func TreeStateSays(proj project.Project) string {
 	case err != nil:
 		return privacy.Scrub("cannot be used to resume: " + err.Error())
 	}
-	return fmt.Sprintf("written %s by session %s: %d research questions, %d claims, %d gate results, %d open alerts",
-		stamp(ts.WrittenAt), shortID(ts.SessionID), len(ts.ResearchQuestions), len(ts.Claims), len(ts.Gates),
-		ts.Alerts.Open.Halt+ts.Alerts.Open.Warn+ts.Alerts.Open.Info)
+	return fmt.Sprintf("written %s by session %s: %s, %s, %s, %s",
+		stamp(ts.WrittenAt), shortID(ts.SessionID), nOf(len(ts.ResearchQuestions), "research question"), nOf(len(ts.Claims), "claim"),
+		nOf(len(ts.Gates), "gate result"), nOf(ts.Alerts.Open.Halt+ts.Alerts.Open.Warn+ts.Alerts.Open.Info, "open alert"))
+}
+
+// nOf is "1 claim", "2 claims".
+func nOf(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // treeResumeMaxBytes caps the resume block.

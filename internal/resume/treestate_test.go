@@ -207,3 +207,11 @@ func TestTreeSchemaRejects(t *testing.T) {
 		t.Fatalf("violations %v, %v", violations, err)
 	}
 }
+
+func TestNOf(t *testing.T) {
+	for n, want := range map[int]string{0: "0 claims", 1: "1 claim", 2: "2 claims"} {
+		if got := nOf(n, "claim"); got != want {
+			t.Errorf("nOf(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

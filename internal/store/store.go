@@ -313,7 +313,7 @@ func classify(op string, err error) error {
 		case sqlite3.ErrBusy, sqlite3.ErrLocked:
 			return fault.E(fault.Unavailable, op, fmt.Errorf("database is locked by another process: %w", err))
 		case sqlite3.ErrCorrupt, sqlite3.ErrNotADB:
-			return fault.E(fault.Unavailable, op, fmt.Errorf("database file is corrupt (run `vibe doctor`): %w", err))
+			return fault.E(fault.Unavailable, op, fmt.Errorf("database file is corrupt (`vibe doctor --repair` keeps every readable row): %w", err))
 		case sqlite3.ErrFull:
 			return fault.E(fault.Unavailable, op, fmt.Errorf("disk is full: %w", err))
 		case sqlite3.ErrIoErr:

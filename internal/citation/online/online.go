@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 
@@ -35,13 +37,20 @@ const DefaultTimeout = 10 * time.Second
 // maxBody caps what is read of an answer.
 const maxBody = 4 << 20
 
-// Checker asks the registries.
+// Checker asks the registries, one run's questions (it remembers which
+// hosts did not answer; not for concurrent use).
 type Checker struct {
 	Crossref, PubMed, ArXiv, OpenLibrary string
 	Client                               *http.Client
 	// Timeout bounds each request (DefaultTimeout when zero).
 	Timeout   time.Duration
 	UserAgent string
+
+	// down are the hosts that did not answer in this Checker's run (a
+	// timeout, a refused connection, a name that does not resolve): they
+	// are not asked again, so a registry that is down costs one timeout,
+	// not one per id.
+	down map[string]error
 }
 
 // New is a Checker on the registries getenv names, else the public ones.
@@ -111,12 +120,24 @@ func (c *Checker) get(ctx context.Context, u string) ([]byte, error) {
 	if c.UserAgent != "" {
 		req.Header.Set("User-Agent", c.UserAgent)
 	}
+	host := hostOf(u)
+	if err := c.down[host]; err != nil {
+		return nil, fmt.Errorf("%w on an earlier id, so it was not asked again", err)
+	}
 	client := c.Client
 	if client == nil {
 		client = http.DefaultClient
 	}
 	resp, err := client.Do(req)
 	if err != nil {
+		if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return nil, err // the caller gave up (an interrupt): not the registry's fault
+		}
+		err = unreachable(host, timeout, err)
+		if c.down == nil {
+			c.down = map[string]error{}
+		}
+		c.down[host] = err
 		return nil, err
 	}
 	defer resp.Body.Close()
@@ -131,6 +152,26 @@ func (c *Checker) get(ctx context.Context, u string) ([]byte, error) {
 		return nil, fmt.Errorf("%s answered %s", hostOf(u), resp.Status)
 	}
 	return body, nil
+}
+
+// unreachable says, in a researcher's words rather than Go's ("Get …:
+// context deadline exceeded"), why host gave no answer.
+func unreachable(host string, timeout time.Duration, err error) error {
+	var dns *net.DNSError
+	var op *net.OpError
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) || os.IsTimeout(err):
+		return fmt.Errorf("%s did not answer within %s", host, timeout)
+	case errors.As(err, &dns):
+		return fmt.Errorf("%s cannot be reached: its name does not resolve (no network, or no DNS)", host)
+	case errors.As(err, &op):
+		return fmt.Errorf("%s cannot be reached: %v", host, op.Err)
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	return fmt.Errorf("%s cannot be reached: %v", host, err)
 }
 
 func hostOf(u string) string {

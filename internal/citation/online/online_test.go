@@ -3,6 +3,7 @@ package online
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -75,7 +76,7 @@ func TestCheck(t *testing.T) {
 		{"ISBN:9780262033848", record.CitationCheck{Found: true, Source: "openlibrary", Title: "Introduction to Algorithms"}, ""},
 		{"ISBN:9780000000002", record.CitationCheck{Source: "openlibrary"}, ""},
 		{"10.1501/broken", record.CitationCheck{}, "answered 500 Internal Server Error"},
-		{"10.1500/slow", record.CitationCheck{}, "context deadline exceeded"},
+		{"10.1500/slow", record.CitationCheck{}, strings.TrimPrefix(srv.URL, "http://") + " did not answer within 100ms"},
 	}
 	for _, tt := range tests {
 		got, err := c.Check(context.Background(), tt.id, at)
@@ -89,6 +90,63 @@ func TestCheck(t *testing.T) {
 		if err != nil || got != tt.want {
 			t.Errorf("%s: %+v, %v\nwant %+v", tt.id, got, err, tt.want)
 		}
+	}
+}
+
+// TestCheckUnreachable: a registry that accepts connections and never
+// answers costs one timeout, said in words, and is not asked again in the
+// run; one whose port is closed says so.
+func TestCheckUnreachable(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	accepted := make(chan net.Conn, 10)
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			accepted <- conn // held open, never answered
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		for len(accepted) > 0 {
+			(<-accepted).Close()
+		}
+	})
+	host := ln.Addr().String()
+	env := map[string]string{EnvCrossref: "http://" + host, EnvPubMed: "http://" + host}
+	c := New(func(k string) string { return env[k] }, 100*time.Millisecond, "vibe-test")
+	at := time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC)
+	var got []string
+	for _, id := range []string{"10.1038/nbt.3117", "10.1038/nature14539", "PMID:25513782"} {
+		_, err := c.Check(context.Background(), id, at)
+		got = append(got, fmt.Sprint(err))
+	}
+	want := []string{
+		host + " did not answer within 100ms",
+		host + " did not answer within 100ms on an earlier id, so it was not asked again",
+		host + " did not answer within 100ms on an earlier id, so it was not asked again",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("errors:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if n := len(accepted); n != 1 {
+		t.Errorf("the silent registry was connected to %d times, want 1", n)
+	}
+
+	closed, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := closed.Addr().String()
+	closed.Close()
+	c = New(func(k string) string { return "http://" + addr }, time.Second, "vibe-test")
+	if _, err := c.Check(context.Background(), "arXiv:1706.03762", at); err == nil || err.Error() != addr+" cannot be reached: connect: connection refused" {
+		t.Errorf("closed port: %v", err)
 	}
 }
 

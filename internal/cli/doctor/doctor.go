@@ -72,6 +72,23 @@ func openStore(ctx context.Context, path string) (Database, error) {
 	return st, nil
 }
 
+// openFix is the fix for a database that does not open, by what stopped
+// it: a damaged file, a lock, a file that is not the user's, a folder.
+func openFix(err error, path string) string {
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "corrupt") || strings.Contains(msg, "not a database") || strings.Contains(msg, "malformed"):
+		return "run `vibe doctor --repair`: it moves the damaged file aside and keeps every readable row"
+	case strings.Contains(msg, "locked"):
+		return "another process holds the database: let it finish, or find it (`fuser " + path + "`)"
+	case strings.Contains(msg, "permission denied") || strings.Contains(msg, "operation not permitted"):
+		return "the file or its folder is not yours to read and write: run vibe as the user who owns it, take it over (`chown`), or set VIBE_HOME to a folder of your own"
+	case strings.Contains(msg, "is a directory"):
+		return "the database path names a folder: set VIBE_DB to a file, or unset it to use VIBE_HOME/db/vibe-science.db"
+	}
+	return "if the file is damaged, `vibe doctor --repair` keeps every readable row; if it is locked, find the process holding it"
+}
+
 // sqliteHeaderDirs are where doctor looks for sqlite3.h.
 var sqliteHeaderDirs = []string{"/usr/include", "/usr/local/include", "/opt/homebrew/include", "/opt/local/include"}
 
@@ -130,7 +147,7 @@ func runDoctor(ctx context.Context, o *DoctorOptions) error {
 	model, _ := cli.CurrentModel(ctx, nil, p)
 	st, err := o.OpenDB(ctx, p.DB)
 	if err != nil {
-		add(Check{"database", false, err.Error(), "if the file is damaged, `vibe doctor --repair` keeps every readable row; if it is locked, find the process holding it"})
+		add(Check{"database", false, p.DB + ": " + err.Error(), openFix(err, p.DB)})
 	} else {
 		v, _ := st.Version(ctx)
 		if vec, err := st.Check(ctx); err != nil {

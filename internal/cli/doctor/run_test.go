@@ -111,8 +111,20 @@ func TestRunDoctorDatabase(t *testing.T) {
 		check    error
 		wantLine string
 	}{
-		{"locked", errors.New("database is locked"), nil,
-			"FAIL database           database is locked\n" +
+		{"locked", errors.New("database is locked by another process"), nil,
+			"FAIL database           %DB%: database is locked by another process\n" +
+				"     fix: another process holds the database: let it finish, or find it (`fuser %DB%`)\n"},
+		{"corrupt", errors.New("read schema version: database file is corrupt: file is not a database"), nil,
+			"FAIL database           %DB%: read schema version: database file is corrupt: file is not a database\n" +
+				"     fix: run `vibe doctor --repair`: it moves the damaged file aside and keeps every readable row\n"},
+		{"not yours", errors.New("read schema version: database cannot be opened or written: unable to open database file: permission denied"), nil,
+			"FAIL database           %DB%: read schema version: database cannot be opened or written: unable to open database file: permission denied\n" +
+				"     fix: the file or its folder is not yours to read and write: run vibe as the user who owns it, take it over (`chown`), or set VIBE_HOME to a folder of your own\n"},
+		{"a folder", errors.New("read schema version: database cannot be opened or written: unable to open database file: is a directory"), nil,
+			"FAIL database           %DB%: read schema version: database cannot be opened or written: unable to open database file: is a directory\n" +
+				"     fix: the database path names a folder: set VIBE_DB to a file, or unset it to use VIBE_HOME/db/vibe-science.db\n"},
+		{"other", errors.New("out of memory"), nil,
+			"FAIL database           %DB%: out of memory\n" +
 				"     fix: if the file is damaged, `vibe doctor --repair` keeps every readable row; if it is locked, find the process holding it\n"},
 		{"no fts5", nil, errors.New("no such module: fts5"),
 			"FAIL database           no such module: fts5\n" +

@@ -245,6 +245,20 @@ func runLiteratureSearches(ctx context.Context, o *LiteratureSearchesOptions) er
 		}
 		return cli.WriteJSON(o.IO.Out, out)
 	}
+	if len(ls) == 0 {
+		where := "this project"
+		if proj != "" {
+			where = proj
+		} else if o.All {
+			where = "any project"
+		}
+		if o.Session != "" {
+			fmt.Fprintf(o.IO.ErrOut, "no literature search recorded in session %s\n", o.Session)
+		} else {
+			fmt.Fprintf(o.IO.ErrOut, "no literature search recorded for %s yet: the hooks record a session's web searches, fetches and literature tools (/vibe:search)\n", where)
+		}
+		return nil
+	}
 	var rows [][]string
 	for _, l := range ls {
 		counts := "yes"

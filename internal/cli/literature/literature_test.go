@@ -183,6 +183,19 @@ func TestRunLiteratureSearches(t *testing.T) {
 	}
 }
 
+// TestRunLiteratureSearchesEmpty: no search prints no bare header but
+// says so on stderr.
+func TestRunLiteratureSearchesEmpty(t *testing.T) {
+	f, out, errOut, root := calTestFactory(t)
+	if err := runLiteratureSearches(context.Background(), &LiteratureSearchesOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Project: root, Limit: 30}); err != nil {
+		t.Fatal(err)
+	}
+	want := "no literature search recorded for " + root + " yet: the hooks record a session's web searches, fetches and literature tools (/vibe:search)\n"
+	if out.String() != "" || errOut.String() != want {
+		t.Errorf("stdout %q stderr %q, want only %q", out, errOut, want)
+	}
+}
+
 var calT0 = time.Date(2026, 1, 14, 9, 0, 0, 0, time.UTC)
 
 // calTestFactory shows tables as a 200-column terminal does, and makes a

@@ -338,6 +338,11 @@ func runModelUse(ctx context.Context, o *ModelUseOptions) error {
 	}
 	dir := embed.Dir(p.Models, o.Name)
 	if err := embed.Ready(dir); err != nil {
+		if _, known := embed.Catalog[o.Name]; !known {
+			// `vibe model pull` cannot fetch it: say what can be done.
+			return fault.Errorf(fault.NotFound, "model use", "model %s is not installed in %s, and vibe does not know how to download it: place %s (or %s) and %s there, or use one `vibe model list` names",
+				o.Name, dir, embed.ONNXFile, embed.StaticFile, embed.TokenizerFile)
+		}
 		return fault.Errorf(fault.NotFound, "model use", "model %s is not installed in %s: run `vibe model pull %s` first", o.Name, dir, o.Name)
 	}
 	st, err := o.Store(ctx)

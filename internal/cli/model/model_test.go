@@ -447,9 +447,16 @@ func TestRunModelUse(t *testing.T) {
 	f, out, _ := modelTestFactory(t)
 	p := f.Paths()
 	err := runModelUse(ctx, &ModelUseOptions{IO: f.IO, Paths: f.Paths, Store: f.Store, Now: f.Now, Name: "mini"})
-	want := "model use: model mini is not installed in " + filepath.Join(p.Models, "mini") + ": run `vibe model pull mini` first"
+	want := "model use: model mini is not installed in " + filepath.Join(p.Models, "mini") + ", and vibe does not know how to download it: place " +
+		embed.ONNXFile + " (or " + embed.StaticFile + ") and " + embed.TokenizerFile + " there, or use one `vibe model list` names"
 	if err == nil || err.Error() != want || cli.ExitCode(err) != 1 {
 		t.Fatalf("err = %v (exit %d)", err, cli.ExitCode(err))
+	}
+	// A model vibe can download is pointed at `vibe model pull`.
+	err = runModelUse(ctx, &ModelUseOptions{IO: f.IO, Paths: f.Paths, Store: f.Store, Now: f.Now, Name: embed.PotionModel})
+	want = "model use: model " + embed.PotionModel + " is not installed in " + filepath.Join(p.Models, embed.PotionModel) + ": run `vibe model pull " + embed.PotionModel + "` first"
+	if err == nil || err.Error() != want || cli.ExitCode(err) != 1 {
+		t.Fatalf("err = %v (exit %d), want %q", err, cli.ExitCode(err), want)
 	}
 	installModel(t, f, "mini", embed.ONNXFile, embed.TokenizerFile)
 	os.MkdirAll(p.Home, 0o755)

@@ -206,6 +206,9 @@ func runRepro(o *Options) error {
 	}
 	sum, _, ok := lineage.HashFile(abs, lineage.MaxHashBytes)
 	if !ok {
+		if !strings.ContainsAny(o.Artifact, "./") && len(cli.Nearest(o.Artifact, []string{"check"})) > 0 {
+			return &cli.UsageError{Err: fmt.Errorf("%s: no such file in %s; did you mean `vibe repro check`?", rel, proj.Root)}
+		}
 		return fmt.Errorf("%s: no such file in %s", rel, proj.Root)
 	}
 	recs, err := load(ctx, proj.Root, o.Store, []string{rel})
@@ -214,7 +217,7 @@ func runRepro(o *Options) error {
 	}
 	rec, current, ok := recs.forPath(rel, sum)
 	if !ok {
-		return fmt.Errorf("vibe has no record of how %s was made (it was not written during a session, or before vibe recorded lineage); run the script that computes it through Bash in a session", rel)
+		return fmt.Errorf("no record of how %s was made (it was not written during a session, or before vibe recorded lineage); run the script that computes it through Bash in a session", rel)
 	}
 	if o.Packages {
 		if rec.Env == nil || rec.Env.Freeze == "" {
@@ -491,10 +494,16 @@ func runReproCheck(o *CheckOptions) error {
 				fmt.Fprintf(o.IO.Out, "%s: %s\n", c.Path, ch)
 			}
 		}
-		fmt.Fprintf(o.IO.ErrOut, "%d computed results checked, %d changed since they were made\n", len(out), changed)
+		if changed == 0 { // else the error says how many changed
+			noun := "results"
+			if len(out) == 1 {
+				noun = "result"
+			}
+			fmt.Fprintf(o.IO.ErrOut, "%d computed %s checked, none changed since they were made\n", len(out), noun)
+		}
 	}
 	if changed > 0 {
-		return fmt.Errorf("repro check: %d of %d results changed since they were made; re-run their recipes (vibe repro RESULT)", changed, len(out))
+		return fmt.Errorf("repro check: %d of %d computed results changed since they were made; re-run their recipes (vibe repro RESULT)", changed, len(out))
 	}
 	return nil
 }

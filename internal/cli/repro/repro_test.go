@@ -219,7 +219,7 @@ func TestReproOfAScriptRun(t *testing.T) {
 	out.Reset()
 	errOut.Reset()
 	co := &CheckOptions{IO: f.IO, VibePaths: f.Paths, Store: f.Store, Find: f.FindProject, Now: time.Now, Getenv: func(string) string { return "" }, Project: root}
-	if err := runReproCheck(co); err != nil || out.String() != "" {
+	if err := runReproCheck(co); err != nil || out.String() != "" || errOut.String() != "1 computed result checked, none changed since they were made\n" {
 		t.Fatalf("repro check before any change: %v\n%s%s", err, out, errOut)
 	}
 	was := sum("data/raw/sites.csv")
@@ -230,7 +230,8 @@ func TestReproOfAScriptRun(t *testing.T) {
 	if want := "results/metrics.json: input data/raw/sites.csv changed: " + was[:12] + " → " + sum("data/raw/sites.csv")[:12] + "\n"; out.String() != want {
 		t.Errorf("repro check after an input changed printed %q, want %q", out, want)
 	}
-	if errOut.String() != "1 computed results checked, 1 changed since they were made\n" || cli.ExitCode(err) != 1 {
+	if wantErr := "repro check: 1 of 1 computed results changed since they were made; re-run their recipes (vibe repro RESULT)"; errOut.String() != "" ||
+		err == nil || err.Error() != wantErr || cli.ExitCode(err) != 1 {
 		t.Errorf("repro check: stderr %q, exit %d (%v)", errOut, cli.ExitCode(err), err)
 	}
 
@@ -270,7 +271,16 @@ func TestReproOfAHandWrite(t *testing.T) {
 	}
 	o.Artifact = filepath.Join(root, "none.json")
 	os.WriteFile(o.Artifact, []byte("{}"), 0o644)
-	if err := runRepro(o); err == nil || !strings.HasPrefix(err.Error(), "vibe has no record of how none.json was made") {
+	if err := runRepro(o); err == nil || !strings.HasPrefix(err.Error(), "no record of how none.json was made") {
 		t.Errorf("repro of an unrecorded file: %v", err)
+	}
+	// `vibe repro chek` is a mistyped subcommand, not a missing result.
+	o.Artifact = "chek"
+	if err := runRepro(o); err == nil || err.Error() != "chek: no such file in "+root+"; did you mean `vibe repro check`?" || cli.ExitCode(err) != 2 {
+		t.Errorf("repro chek: %v (exit %d)", err, cli.ExitCode(err))
+	}
+	o.Artifact = "results.json"
+	if err := runRepro(o); err == nil || err.Error() != "results.json: no such file in "+root || cli.ExitCode(err) != 1 {
+		t.Errorf("repro of a missing file: %v (exit %d)", err, cli.ExitCode(err))
 	}
 }

@@ -31,6 +31,9 @@ func TestUnknownSubcommandExitsTwo(t *testing.T) {
 		{[]string{"permissions", "chek"}, "check"},
 		{[]string{"help", "stauts"}, "status"},
 		{[]string{"completion", "bsh"}, "bash"},
+		// cobra answers --help before it looks at the arguments
+		{[]string{"stauts", "--help"}, "status"},
+		{[]string{"gate", "chek", "-h"}, "check"},
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
@@ -53,7 +56,7 @@ func TestUnknownSubcommandExitsTwo(t *testing.T) {
 
 // extraArgs is how many arguments follow the mistyped word in a case.
 func extraArgs(args []string) int {
-	if len(args) == 3 && args[0] == "memory" {
+	if len(args) == 3 && args[0] == "memory" || strings.HasPrefix(args[len(args)-1], "-") {
 		return 1
 	}
 	return 0
@@ -219,12 +222,21 @@ func TestProjectCommandsOutsideAProject(t *testing.T) {
 				if code != 2 {
 					t.Fatalf("exit %d, want 2; stdout %q stderr %q", code, out.String(), errOut.String())
 				}
-				want := "vibe: not a vibe project (no .vibe-science/ here or above); run `vibe init`, or pass --project DIR\n"
+				real, _ := filepath.EvalSymlinks(dir)
+				want := "vibe: not a vibe project (no .vibe-science/ in " + real + " or above); run `vibe init` there, or pass --project DIR\n"
 				if errOut.String() != want {
 					t.Fatalf("stderr %q, want %q", errOut.String(), want)
 				}
 			})
 		}
+	}
+	// A --project that does not exist is named as such.
+	var out, errOut strings.Builder
+	f := &cli.Factory{IO: cli.IO{Out: &out, ErrOut: &errOut}, Now: func() time.Time { return gateT0 },
+		Getenv: func(k string) string { return map[string]string{"HOME": home, "VIBE_WORKER": "off"}[k] }}
+	missing := filepath.Join(home, "no-such-analysis")
+	if code := Main([]string{"citations", "--project", missing}, f); code != 2 || errOut.String() != "vibe: --project "+missing+": no such folder\n" {
+		t.Errorf("--project of a missing folder: exit %d, stderr %q", code, errOut.String())
 	}
 }
 
@@ -269,7 +281,7 @@ func TestFlagValueErrorsAreSentences(t *testing.T) {
 	}{
 		{[]string{"spine", "--all", "--limit", "abc"}, "vibe: --limit \"abc\": want a whole number\n      --limit int   how many (default 30)\nRun 'vibe spine --help' for usage.\n"},
 		{[]string{"ui", "--port", "abc"}, "vibe: --port \"abc\": want a whole number\n      --port int   port on 127.0.0.1 (default: any free port)\nRun 'vibe ui --help' for usage.\n"},
-		{[]string{"spine", "--all", "--since", "abc"}, "vibe: --since \"abc\": want a duration such as 90s, 30m, 24h, 7d or 2w\n      --since duration   only entries newer than this, e.g. 24h or 7d (default 0s)\nRun 'vibe spine --help' for usage.\n"},
+		{[]string{"spine", "--all", "--since", "abc"}, "vibe: --since \"abc\": want a duration such as 90s, 30m, 24h, 7d or 2w\n      --since duration   only entries newer than this, e.g. 24h or 7d\nRun 'vibe spine --help' for usage.\n"},
 		{[]string{"worker", "stop", "--timeout", "soon"}, "vibe: --timeout \"soon\": want a duration such as 90s, 30m, 24h, 7d or 2w\n      --timeout duration   how long to wait for the worker to exit (default 30s)\nRun 'vibe worker stop --help' for usage.\n"},
 		{[]string{"status", "--json=maybe"}, "vibe: --json \"maybe\": want true or false\n      --json   print JSON\nRun 'vibe status --help' for usage.\n"},
 		{[]string{"status", "--jsn"}, "vibe: unknown flag: --jsn\n\nDid you mean this?\n\t--json\nRun 'vibe status --help' for usage.\n"},

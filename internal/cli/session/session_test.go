@@ -325,6 +325,29 @@ func TestRunSpine(t *testing.T) {
 	}
 }
 
+// TestRunSpineEmpty: no entry prints no bare header but says why, on
+// stderr: nothing recorded yet, or nothing matching the filters.
+func TestRunSpineEmpty(t *testing.T) {
+	ctx := context.Background()
+	f, out, errOut := clitest.New(t, clitest.Options{Now: sessT0})
+	root := clitest.Project(t)
+	o := &SpineOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Now: f.Now, Project: root, Limit: 30}
+	if err := runSpine(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	if want := "no tool call recorded for " + root + " yet: the hooks record each one a Claude Code session makes there\n"; out.String() != "" || errOut.String() != want {
+		t.Errorf("stdout %q stderr %q, want only %q", out, errOut, want)
+	}
+	errOut.Reset()
+	o.Tool = "Bash"
+	if err := runSpine(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	if want := "no spine entry of " + root + " matches these filters\n"; out.String() != "" || errOut.String() != want {
+		t.Errorf("filtered: stdout %q stderr %q, want only %q", out, errOut, want)
+	}
+}
+
 func TestSessionJSONTimeFields(t *testing.T) {
 	clitest.JSONTimeFields(t, sessionJSON{}, spineEntryJSON{})
 }

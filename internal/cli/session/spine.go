@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -86,6 +87,20 @@ func runSpine(ctx context.Context, o *SpineOptions) error {
 	}
 	if o.JSON {
 		return cli.WriteJSON(o.IO.Out, spineJSON(entries))
+	}
+	if len(entries) == 0 {
+		where := "this project"
+		if pr != "" {
+			where = pr
+		} else if o.All {
+			where = "any project"
+		}
+		if o.Session != "" || o.Action != "" || o.Tool != "" || o.Since > 0 {
+			fmt.Fprintf(o.IO.ErrOut, "no spine entry of %s matches these filters\n", where)
+		} else {
+			fmt.Fprintf(o.IO.ErrOut, "no tool call recorded for %s yet: the hooks record each one a Claude Code session makes there\n", where)
+		}
+		return nil
 	}
 	writeSpine(o.IO, entries)
 	return nil

@@ -3,6 +3,7 @@ package status
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -85,7 +86,10 @@ func runStatus(ctx context.Context, o *StatusOptions) error {
 	s := Status{Home: p.Home, Database: p.DB, PluginRoot: o.Root}
 	st, err := o.Store(ctx)
 	if err != nil {
-		return fmt.Errorf("open %s: %w (run `vibe doctor`)", p.DB, err)
+		if strings.Contains(err.Error(), "vibe doctor") {
+			return err // it already names the fix
+		}
+		return fmt.Errorf("%w (run `vibe doctor`)", err)
 	}
 	if s.Schema, err = st.Version(ctx); err != nil {
 		return err
@@ -174,7 +178,14 @@ func workerState(ctx context.Context, p config.Paths) string {
 			return why + ": hooks do not use it and run slower until it is replaced (`vibe setup` does it, as does the next session start, or `vibe worker stop` then `vibe worker start`)"
 		}
 	}
-	return fmt.Sprintf("running (pid %d, %s; backlog %d, failed %d)", h.PID, h.State, h.Backlog, h.Failed)
+	return workerLine(h)
+}
+
+// workerLine is a running worker's state. The state a worker reports is
+// its model's, so it is said as the model's ("model potion-base-8M: not
+// installed: ..."), not as the worker's.
+func workerLine(h client.Health) string {
+	return fmt.Sprintf("running (pid %d; model %s: %s; backlog %d, failed %d)", h.PID, h.Model, h.State, h.Backlog, h.Failed)
 }
 
 // ModelState says whether model, the current embedding model, is

@@ -55,7 +55,19 @@ func writeFailingArtifacts(w io.Writer, root string, gates []ArtifactGate, gated
 		fmt.Fprintf(w, "gates      all %d research files of %s the hooks gated passed at their last change\n", gated, project.Project{Root: root}.Name())
 		return
 	}
-	fmt.Fprintf(w, "gates      %d research files of %s did not pass at their last change (details: `vibe gate history`):\n", len(gates), project.Project{Root: root}.Name())
+	failed := 0
+	for _, g := range gates {
+		if g.Status == "FAIL" {
+			failed++
+		}
+	}
+	files := "research files"
+	if len(gates) == 1 {
+		files = "research file"
+	}
+	// A warning is not a failure: say which is which.
+	fmt.Fprintf(w, "gates      %d %s of %s failed or warned at their last change (%d failed, %d warned; details: `vibe gate history`):\n",
+		len(gates), files, project.Project{Root: root}.Name(), failed, len(gates)-failed)
 	for _, g := range gates {
 		fmt.Fprintf(w, "  %-4s  %s  (%s, %s)\n", g.Status, g.Path, g.Kind, g.CheckedAt.Format(time.RFC3339))
 	}

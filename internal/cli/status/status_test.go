@@ -19,6 +19,7 @@ import (
 	"github.com/vibe-science/vibe/internal/store"
 	"github.com/vibe-science/vibe/internal/store/record"
 	"github.com/vibe-science/vibe/internal/verdict"
+	"github.com/vibe-science/vibe/internal/worker/client"
 )
 
 // TestStatusScopedToTheProject: in a project, vibe status counts that
@@ -130,7 +131,7 @@ func TestStatusShowsWhatTheGatesDecidedAtTheHooks(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := run()
-	want := "did not pass at their last change (details: `vibe gate history`):\n" +
+	want := "failed or warned at their last change (1 failed, 1 warned; details: `vibe gate history`):\n" +
 		"  FAIL  RQ-001/02-data/processed/features.csv  (features, " + gateT0.UTC().Format(time.RFC3339) + ")\n" +
 		"  WARN  RQ-001/04-results/metrics.json  (metrics, " + gateT0.UTC().Format(time.RFC3339) + ")\n"
 	if !strings.Contains(got, "gates      2 research files of") || !strings.Contains(got, want) {
@@ -216,5 +217,15 @@ func TestStatusSaysWhatAMissingModelMeans(t *testing.T) {
 	}
 	if line := "\nmodel      mini: installed in " + dir + "\n"; !strings.Contains(out.String(), line) {
 		t.Errorf("installed:\n%s\nwant the line%s", out, line)
+	}
+}
+
+// TestWorkerLine: the state a running worker reports is its model's, and
+// the line says so.
+func TestWorkerLine(t *testing.T) {
+	h := client.Health{PID: 41, Model: "potion-base-8M", State: "not installed: the worker embeds with the fallback hashed-token embedder (degraded vectors) until the model is installed", Backlog: 2, Failed: 1}
+	want := "running (pid 41; model potion-base-8M: not installed: the worker embeds with the fallback hashed-token embedder (degraded vectors) until the model is installed; backlog 2, failed 1)"
+	if got := workerLine(h); got != want {
+		t.Errorf("workerLine = %q\nwant %q", got, want)
 	}
 }
