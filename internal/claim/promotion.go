@@ -68,7 +68,7 @@ func (s Shortfall) Missing(id string, command func(gate string) string, record s
 	}
 	if slices.Contains(s.Gates, PromotionGate) {
 		parts = append(parts, "no D1 evidence: write "+record+
-			" (confounder harness ROBUST, 3+ falsification attempts, a counter-evidence search; skill/vibe/schemas/claim-promotion.schema.json), then "+command(PromotionGate))
+			" (confounder harness ROBUST, 3+ falsification attempts, a counter-evidence search; its shape: `vibe help schemas claim-promotion`), then "+command(PromotionGate))
 	}
 	if s.Review {
 		parts = append(parts, "no Reviewer 2 report cites "+id+": run `/vibe:review "+id+"`")

@@ -44,7 +44,7 @@ func TestShortfallMissing(t *testing.T) {
 	s := Shortfall{Gates: []string{"DQ1", "DQ2", "D1"}, Review: true}
 	want := "gates not passed: `vibe gate run DQ1 --claim C-002`, `vibe gate run DQ2 --claim C-002`; " +
 		"no D1 evidence: write RQ-001/04-results/C-002-promotion.json (confounder harness ROBUST, 3+ falsification attempts, " +
-		"a counter-evidence search; skill/vibe/schemas/claim-promotion.schema.json), then `vibe gate run D1 --claim C-002`; " +
+		"a counter-evidence search; its shape: `vibe help schemas claim-promotion`), then `vibe gate run D1 --claim C-002`; " +
 		"no Reviewer 2 report cites C-002: run `/vibe:review C-002`"
 	if got := s.Missing("C-002", cmd, "RQ-001/04-results/C-002-promotion.json"); got != want {
 		t.Errorf("Missing:\n got %s\nwant %s", got, want)

@@ -46,7 +46,7 @@ func validateArtifact(schemaName string, artifact []byte) Result {
 		id = "schema:" + strings.TrimSuffix(file, ".schema.json")
 	}
 	res := newResult(id)
-	fix := "fix the artifact to match skill/vibe/schemas/" + file
+	fix := "fix the artifact to match its schema (`vibe help schemas " + strings.TrimSuffix(file, ".schema.json") + "`)"
 	var obj map[string]any
 	dec := json.NewDecoder(bytes.NewReader(artifact))
 	dec.UseNumber()

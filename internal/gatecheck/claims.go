@@ -322,7 +322,7 @@ func (r *repo) promotionItem(c claim.Claim, rel string, reviewed bool) Item {
 			fix := fmt.Sprintf("add the %s to the claim's evidence and pass `vibe gate run %s --claim %s`%s", noun, id, c.ID, demote)
 			if id == claim.PromotionGate {
 				record, _ := PromotionRecord(r.root, c)
-				fix = fmt.Sprintf("write %s (confounder harness ROBUST, 3+ falsification attempts, a counter-evidence search; skill/vibe/schemas/claim-promotion.schema.json) and pass `vibe gate run D1 --claim %s`%s",
+				fix = fmt.Sprintf("write %s (confounder harness ROBUST, 3+ falsification attempts, a counter-evidence search; its shape: `vibe help schemas claim-promotion`) and pass `vibe gate run D1 --claim %s`%s",
 					record, c.ID, demote)
 			}
 			if id == "DC0" {

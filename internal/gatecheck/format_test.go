@@ -182,7 +182,7 @@ func TestGateCheckGitHubFormat(t *testing.T) {
 	}
 	want := "::error file=.vibe-science/CLAIM-LEDGER.md,line=3,title=claim-promotion::C-001 is PROMOTED (tier 1 requires DQ4, DC0, DQ1, D1 and a review) but DQ4 fails now on .vibe-science/RQ-001-offtarget/04-results/FINDINGS.md (see its DQ4 findings) — fix: fix what DQ4 reports and run `vibe gate run DQ4 --claim C-001`, or set the claim back to PROVISIONAL\n" +
 		"::error file=.vibe-science/RQ-001-offtarget/04-results/FINDINGS.md,line=3,title=DQ4::0.83 in \"Held-out AUC is 0.83 on n = 240 sites. Conformal sets reach…\" matches no number in FINDINGS.json (nearest: 0.8123) — fix: correct it from the JSON, have the script write the value to the JSON, or mark a computed value (derived)\n" +
-		"::error file=.vibe-science/RQ-001-offtarget/00-brainstorm/B0.json,title=B0::at /: missing property 'hypothesis' — fix: fix the artifact to match skill/vibe/schemas/brainstorm-quality.schema.json\n"
+		"::error file=.vibe-science/RQ-001-offtarget/00-brainstorm/B0.json,title=B0::at /: missing property 'hypothesis' — fix: fix the artifact to match its schema (`vibe help schemas brainstorm-quality`)\n"
 	if b.String() != want {
 		t.Errorf("github output:\n%s\nwant:\n%s", b.String(), want)
 	}

@@ -48,7 +48,7 @@ func TestHelpGroupsTheCommands(t *testing.T) {
 		"Memory and recall:":              "memory model recall worker",
 		"Rules and protected files:":      "brief domain permissions tamper",
 		"Additional Commands:":            "completion help uninstall version",
-		"Additional help topics:":         "vibe vibe vibe",
+		"Additional help topics:":         "vibe vibe vibe vibe",
 	} {
 		if got := strings.Join(sections[heading], " "); got != cmds {
 			t.Errorf("%s %q, want %q", heading, got, cmds)
@@ -105,5 +105,30 @@ func TestTemplatesPointAtFormatsAUserCanOpen(t *testing.T) {
 	if code := Main([]string{"help", "formats", "clam-ledger"}, f); code != 2 ||
 		errOut.String() != "vibe: no topic \"clam-ledger\" in `vibe help formats`\n\nDid you mean this?\n\tclaim-ledger\nRun 'vibe help formats' for the list.\n" {
 		t.Fatalf("a mistyped format: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestMessagesPointAtSchemasAUserCanOpen: the schema a promotion message
+// names (`vibe help schemas NAME`) prints that schema, from the copy built
+// into vibe, and the topic lists every schema the skill holds.
+func TestMessagesPointAtSchemasAUserCanOpen(t *testing.T) {
+	raw, err := fs.ReadFile(skill.FS, "vibe/schemas/claim-promotion.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, out, errOut := gateTestFactory(t, nil)
+	if code := Main([]string{"help", "schemas", "claim-promotion"}, f); code != 0 {
+		t.Fatalf("vibe help schemas claim-promotion: exit %d; stderr %q", code, errOut)
+	}
+	if out.String() != strings.TrimSpace(string(raw))+"\n" {
+		t.Errorf("vibe help schemas claim-promotion printed\n%.300s\nnot the schema", out)
+	}
+	f, out, _ = gateTestFactory(t, nil)
+	Main([]string{"help", "schemas"}, f)
+	entries, _ := fs.ReadDir(skill.FS, "vibe/schemas")
+	for _, e := range entries {
+		if name, ok := strings.CutSuffix(e.Name(), ".schema.json"); ok && !strings.Contains(out.String(), "vibe help schemas "+name+" ") {
+			t.Errorf("vibe help schemas does not list %s", name)
+		}
 	}
 }

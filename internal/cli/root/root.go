@@ -102,6 +102,7 @@ func NewRootCmd(f *cli.Factory) *cobra.Command {
 		newTopicCmd("exit-codes", "What vibe's exit codes mean (0 ok, 1 check failed, 2 usage)", exitCodesHelp),
 		newTopicCmd("environment", "The VIBE_* environment variables", environmentHelp),
 		newFormatsTopic(),
+		newSchemasTopic(),
 	)
 	root.Version = buildinfo.Version
 	root.SetVersionTemplate(version.VersionLine() + "\n")

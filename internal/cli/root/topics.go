@@ -1,6 +1,7 @@
 package root
 
 import (
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"strings"
@@ -145,6 +146,37 @@ func newFormatsTopic() *cobra.Command {
 	readme, _ := fs.ReadFile(skill.FS, "vibe/formats/README.md")
 	top.Long = strings.TrimSpace(string(readme)) + "\n\nEach format's document, with its examples:\n\n" + list.String()
 	// Its topics are listed in Long; cobra's usage section would be empty.
+	top.SetHelpTemplate("{{.Long | trimTrailingWhitespaces}}\n")
+	return top
+}
+
+// newSchemasTopic is `vibe help schemas [NAME]`: the JSON Schemas the
+// gates validate artifacts against (skill/vibe/schemas), printed from the
+// copy built into vibe, as the formats are: messages name the schema by
+// this command, since the skill folder exists only where the plugin was
+// installed from.
+func newSchemasTopic() *cobra.Command {
+	top := newTopicCmd("schemas", "The JSON Schemas of gate artifacts: vibe help schemas claim-promotion, ...", "")
+	entries, _ := fs.ReadDir(skill.FS, "vibe/schemas")
+	var list strings.Builder
+	for _, e := range entries {
+		name, ok := strings.CutSuffix(e.Name(), ".schema.json")
+		if !ok {
+			continue
+		}
+		doc, err := fs.ReadFile(skill.FS, "vibe/schemas/"+e.Name())
+		if err != nil {
+			continue
+		}
+		var head struct {
+			Title string `json:"title"`
+		}
+		json.Unmarshal(doc, &head)
+		top.AddCommand(newTopicCmd(name, head.Title, strings.TrimSpace(string(doc))))
+		fmt.Fprintf(&list, "  vibe help schemas %-20s %s\n", name, head.Title)
+	}
+	readme, _ := fs.ReadFile(skill.FS, "vibe/schemas/README.md")
+	top.Long = strings.TrimSpace(string(readme)) + "\n\nEach schema, as JSON:\n\n" + list.String()
 	top.SetHelpTemplate("{{.Long | trimTrailingWhitespaces}}\n")
 	return top
 }
