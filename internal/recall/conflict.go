@@ -197,10 +197,20 @@ func Contradicts(a, b string) bool {
 // outcomes, or different values of a quantity when both kinds state
 // facts. Actions, narratives and failures record events, and two runs
 // with different numbers ("took 40 s", "took 52 s") are two events, not a
-// contradiction.
+// contradiction. An action (a record that the agent ran or searched
+// something) states no fact, so it opposes nothing: "ran QC on batch 3:
+// failed to start" says nothing of whether batch 3 passed QC.
 func opposes(kindA, a, kindB, b string) bool {
+	if !statesFact(kindA) || !statesFact(kindB) {
+		return false
+	}
 	return Opposite(a, b) || numericConflict(kindA, a, kindB, b)
 }
+
+// statesFact reports whether memories of kind state something that a
+// memory can contradict: every kind but an action, which records only
+// that a call was made.
+func statesFact(kind string) bool { return kind != record.KindAction }
 
 // numericConflict reports whether two memories state different values of
 // one quantity on the same subject: both kinds state facts, the texts
