@@ -668,3 +668,27 @@ func Sourced(m record.NewMemory) record.NewMemory {
 	}
 	return m
 }
+
+// FromAgent is m as the agent may claim it (a memory it adds inside a
+// Claude Code session) and whether that changed it: the agent is neither
+// a person nor code, so a memory it says is a person's note or code's
+// observation, or that names no source, is model output; a trust it gives
+// is at most its source's default (a paper without an id its
+// TrustPaperNoID), so it may lower its own trust but never raise it. A
+// paper with an id, a blog and model output keep their defaults.
+func FromAgent(m record.NewMemory) (record.NewMemory, bool) {
+	changed := false
+	switch m.SourceType {
+	case record.SourcePaper, record.SourceBlog, record.SourceModel:
+	default:
+		m.SourceType, changed = record.SourceModel, m.SourceType != ""
+	}
+	if m.Trust != nil {
+		d := m
+		d.Trust = nil
+		if ceiling := record.TrustOf(Sourced(d)); *m.Trust > ceiling {
+			m.Trust, changed = record.Trust(ceiling), true
+		}
+	}
+	return m, changed
+}
