@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/vibe-science/vibe/internal/cli/clitest"
@@ -95,6 +96,67 @@ func TestAgentCannotRaiseItsOwnTrust(t *testing.T) {
 		})
 		if err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// TestExportImportKeepsTrust: `vibe memory export` then `vibe memory
+// import`, into the same project or another, gives no memory more trust
+// than it had, nor another standing: model output stays below the paper it
+// disputes, a paper without an id stays at 0.6.
+func TestExportImportKeepsTrust(t *testing.T) {
+	ctx := context.Background()
+	f, out, _, root := memTestFactory(t)
+	st, err := f.Store(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []*MemoryAddOptions{
+		{Text: "SpCas9 guide length is 20 nt", SourceType: record.SourcePaper, Ref: "doi:10.1038/nbt.3437"},
+		{Text: "SpCas9 guide length is 17 nt", InAgent: true},
+		{Text: "Cas12a guides are 23 nt", SourceType: record.SourcePaper},
+		{Text: "Cas12a guides are 21 nt", SourceType: record.SourceBlog},
+		{Text: "the agent lowered this to 0.2", Trust: record.Trust(0.2), InAgent: true},
+	} {
+		o.IO, o.Store, o.ProjectRoot, o.Now, o.Project, o.Kind = f.IO, f.Store, f.ProjectRoot, f.Now, root, "note"
+		if err := runMemoryAdd(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	type standing struct {
+		Trust float64
+		State string
+	}
+	snapshot := func(project string) map[string]standing {
+		pr, _ := f.ProjectRoot(project, false)
+		got := map[string]standing{}
+		if err := st.ExportMemories(ctx, pr, func(m record.MemoryRecord) error {
+			got[m.Text] = standing{m.Trust, m.State()}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	want := snapshot(root)
+	out.Reset()
+	if err := runMemoryExport(ctx, &MemoryExportOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Project: root}); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "export.jsonl")
+	if err := os.WriteFile(file, out.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other := clitest.Project(t)
+	for _, proj := range []string{root, other} {
+		for _, inAgent := range []bool{false, true} {
+			o := &MemoryImportOptions{IO: f.IO, Store: f.Store, ProjectRoot: f.ProjectRoot, Now: f.Now, Project: proj, File: file, InAgent: inAgent}
+			if err := runMemoryImport(ctx, o); err != nil {
+				t.Fatal(err)
+			}
+			if got := snapshot(proj); !reflect.DeepEqual(got, want) {
+				t.Errorf("after importing the export into %s (in agent %v):\n got %v\nwant %v", proj, inAgent, got, want)
+			}
 		}
 	}
 }
