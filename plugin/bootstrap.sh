@@ -79,10 +79,34 @@ describe() {
 # of a plugin from a marketplace has no .git.
 checkout() { [ -e "$root/.git" ]; }
 
+# sound FILE: a binary vibe runs: an executable regular file that is
+# neither a symlink nor in a symlinked bin/, and has no other name (a hard
+# link made elsewhere, or a symlink, would let whoever can write that other
+# name swap the hook). hook.sh makes the same test.
+sound() {
+	[ -f "$1" ] && [ -x "$1" ] && [ ! -L "$1" ] && [ ! -L "${1%/*}" ] && [ -z "$(find "$1" -prune -links +1 2>/dev/null)" ]
+}
+
 complete() {
 	for _b in $binaries; do
-		[ -x "$root/bin/$_b" ] || return 1
+		sound "$root/bin/$_b" || return 1
 	done
+}
+
+# linked: bin/ holds a hook binary that is a link (see sound).
+linked() {
+	for _b in $binaries; do
+		{ [ -L "$root/bin/$_b" ] || [ -L "$root/bin" ] || [ -n "$(find "$root/bin/$_b" -prune -links +1 2>/dev/null)" ]; } && return 0
+	done
+	return 1
+}
+
+# unsafe ARCHIVE: the first entry of ARCHIVE that is not a plain file or
+# folder (a symlink or hard link, whose target someone else may write) or
+# whose name is absolute or climbs with ..; nothing for a sound archive.
+unsafe() {
+	tar -tzvf "$1" 2>/dev/null | awk '{ c = substr($1, 1, 1); if (c != "-" && c != "d") { print; exit } }'
+	tar -tzf "$1" 2>/dev/null | grep -E '^/|(^|/)\.\.(/|$)' | head -n 1
 }
 
 # locked: an install runs (lock/ exists, and its pid is alive or it is too
@@ -161,7 +185,11 @@ install() {
 	[ -n "$want" ] || fail "$sums has no line for $archive"
 	got=$(sha256 "$tmp/$archive") || fail "neither sha256sum nor shasum is installed, so the download cannot be checked"
 	[ "$got" = "$want" ] || fail "$archive has SHA-256 $got, but checksums.txt says $want: the download is corrupt or was changed; nothing was installed"
+	bad=$(unsafe "$tmp/$archive" | head -n 1)
+	[ -z "$bad" ] || fail "$archive holds a link or a name outside its folder ($bad): a release holds only plain files and folders; nothing was installed"
 	mkdir "$tmp/x" && out=$(tar -xzof "$tmp/$archive" -C "$tmp/x" 2>&1) || fail "could not unpack $archive: $out"
+	bad=$(find "$tmp/x" ! -type f ! -type d -print -o -type f -links +1 -print | head -n 1)
+	[ -z "$bad" ] || fail "$archive holds a link or a name outside its folder (${bad#"$tmp/x/"}): a release holds only plain files and folders; nothing was installed"
 	for n in $binaries; do
 		[ -f "$tmp/x/bin/$n" ] || fail "$archive lacks bin/$n"
 		chmod 755 "$tmp/x/bin/$n"
@@ -190,7 +218,11 @@ direct() {
 # for it with a test of its own and runs this once.
 settle() {
 	checkout && return 0
-	complete || return 1
+	if ! complete; then
+		# A linked binary is replaced by the release's own (see sound).
+		linked && start
+		return 1
+	fi
 	mkdir -p "$state" 2>/dev/null || return 1
 	_t=$(mktemp "$state/hooks.XXXXXX") || return 1
 	if direct >"$_t" && mv "$_t" "$root/hooks.json"; then
@@ -235,7 +267,11 @@ json() { printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g' | tr -d '\000-\037'; }
 
 # status: why the binaries are missing and how to get them.
 status() {
-	if checkout; then
+	if linked; then
+		fix="run \`sh $root/plugin/bootstrap.sh install\` to replace it, or start a new session"
+		checkout && fix="delete $root/bin and run \`make build\` in $root"
+		echo "$root/bin holds a hook binary that is a link (a symlink, or a file with another name someone could write), which vibe does not run; $fix"
+	elif checkout; then
 		echo "this is a git checkout that is not built: run \`make build\` in $root"
 	elif locked; then
 		echo "the download of vibe's release is still running; the hooks judge every call once it is done"
@@ -346,7 +382,7 @@ hook() {
 	bin=$root/bin/$name
 	in=$(cat)
 	event=$(field hook_event_name)
-	if [ -e "$bin" ] && ! [ -x "$bin" ]; then
+	if [ -e "$bin" ] && ! [ -x "$bin" ] && ! linked; then
 		echo "vibe: $bin is not executable; run \`chmod +x $bin\` or reinstall with \`sh $root/plugin/bootstrap.sh install\`" >&2
 		exit 2
 	fi
@@ -363,7 +399,7 @@ hook() {
 	SessionEnd) ;;
 	*) checkout || [ -s "$state/error" ] || start ;;
 	esac
-	if [ -f "$bin" ] && [ -x "$bin" ]; then
+	if sound "$bin"; then
 		exec "$bin" "$@" <<EOF
 $in
 EOF

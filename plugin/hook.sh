@@ -15,7 +15,10 @@ case $0 in
 *) d=. ;;
 esac
 b=$d/../bin/${1:?usage: hook.sh BINARY [ARGS...]}
-if [ -f "$b" ] && [ -x "$b" ]; then
+# Only a plain file with one name (bootstrap.sh sound): a symlinked or
+# hard-linked binary could be swapped through its other name, so
+# bootstrap.sh answers in its place and installs the release's own.
+if [ -f "$b" ] && [ -x "$b" ] && [ ! -L "$b" ] && [ ! -L "${b%/*}" ] && [ -z "$(find "$b" -prune -links +1 2>/dev/null)" ]; then
 	shift
 	# A copy installed with its binaries (a checkout's `vibe setup`, an
 	# archive unpacked by hand) names them in hooks.json from its next

@@ -197,10 +197,20 @@ func Contradicts(a, b string) bool {
 // outcomes, or different values of a quantity when both kinds state
 // facts. Actions, narratives and failures record events, and two runs
 // with different numbers ("took 40 s", "took 52 s") are two events, not a
-// contradiction.
+// contradiction. An action (a record that the agent ran or searched
+// something) states no fact, so it opposes nothing: "ran QC on batch 3:
+// failed to start" says nothing of whether batch 3 passed QC.
 func opposes(kindA, a, kindB, b string) bool {
+	if !statesFact(kindA) || !statesFact(kindB) {
+		return false
+	}
 	return Opposite(a, b) || numericConflict(kindA, a, kindB, b)
 }
+
+// statesFact reports whether memories of kind state something that a
+// memory can contradict: every kind but an action, which records only
+// that a call was made.
+func statesFact(kind string) bool { return kind != record.KindAction }
 
 // numericConflict reports whether two memories state different values of
 // one quantity on the same subject: both kinds state facts, the texts
@@ -657,4 +667,28 @@ func Sourced(m record.NewMemory) record.NewMemory {
 		m.Trust = record.Trust(record.TrustPaperNoID)
 	}
 	return m
+}
+
+// FromAgent is m as the agent may claim it (a memory it adds inside a
+// Claude Code session) and whether that changed it: the agent is neither
+// a person nor code, so a memory it says is a person's note or code's
+// observation, or that names no source, is model output; a trust it gives
+// is at most its source's default (a paper without an id its
+// TrustPaperNoID), so it may lower its own trust but never raise it. A
+// paper with an id, a blog and model output keep their defaults.
+func FromAgent(m record.NewMemory) (record.NewMemory, bool) {
+	changed := false
+	switch m.SourceType {
+	case record.SourcePaper, record.SourceBlog, record.SourceModel:
+	default:
+		m.SourceType, changed = record.SourceModel, m.SourceType != ""
+	}
+	if m.Trust != nil {
+		d := m
+		d.Trust = nil
+		if ceiling := record.TrustOf(Sourced(d)); *m.Trust > ceiling {
+			m.Trust, changed = record.Trust(ceiling), true
+		}
+	}
+	return m, changed
 }

@@ -60,6 +60,17 @@ type ImportReport struct {
 // detected by words (imported memories have no vectors yet), against the
 // project's stored memories and the file's earlier lines.
 func Import[W Writes](ctx context.Context, st Memories[W], r io.Reader, project string, now time.Time, progress func(lines int)) (ImportReport, error) {
+	return importMemories(ctx, st, r, project, now, progress, false)
+}
+
+// ImportByAgent is Import run by the agent (inside a Claude Code session):
+// each line is what the agent claims (FromAgent), so a file that says
+// "person" or trust 1 does not raise the agent's own output.
+func ImportByAgent[W Writes](ctx context.Context, st Memories[W], r io.Reader, project string, now time.Time, progress func(lines int)) (ImportReport, error) {
+	return importMemories(ctx, st, r, project, now, progress, true)
+}
+
+func importMemories[W Writes](ctx context.Context, st Memories[W], r io.Reader, project string, now time.Time, progress func(lines int), agent bool) (ImportReport, error) {
 	var rep ImportReport
 	if project == "" {
 		return rep, fmt.Errorf("import memories: no project given")
@@ -143,6 +154,9 @@ func Import[W Writes](ctx context.Context, st Memories[W], r io.Reader, project 
 			continue
 		}
 		m, perr := parseLine(raw, project, now)
+		if agent {
+			m, _ = FromAgent(m)
+		}
 		m = Sourced(m)
 		if perr != nil {
 			rep.Skipped = append(rep.Skipped, LineError{Line: n, Err: perr.Error()})

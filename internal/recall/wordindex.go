@@ -78,12 +78,18 @@ func (x *wordIndex) near(text string) []int { return x.nearWhere(text, nil) }
 // a kind it names (otherThing): the candidates an import links a conflict
 // with.
 func (x *wordIndex) opposing(kind, text string) []int {
+	if !statesFact(kind) {
+		return nil
+	}
 	pol := polarity(text)
 	qs := quantities(text)
 	numeric := numericKind(kind) && len(qs) > 0
 	ids := identifiers(similarityList(text))
 	return x.nearWhere(text, func(d int) bool {
 		doc := &x.docs[d]
+		if !statesFact(doc.kind) {
+			return false
+		}
 		if !oppositePolarity(pol, doc.pol) && !(numeric && numericKind(doc.kind) && numbersDiffer(qs, doc.qs) &&
 			Similar(text, doc.text) >= NumericJaccard) {
 			return false

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -25,10 +26,13 @@ var noWriteTools = map[string]bool{
 var directTools = map[string]bool{"Write": true, "Edit": true, "MultiEdit": true, "NotebookEdit": true}
 
 // capable reports whether a call of tool, naming named as written, can
-// have made a change to rel: a Write or Edit changes only its file, a tool
-// that writes nothing changes nothing, anything else (Bash, an MCP tool, a
-// tool vibe does not know) anything.
-func capable(tool string, named []string, rel string) bool {
+// have made a change to rel (in the project at root): a Write or Edit
+// changes only its file, a tool that writes nothing changes nothing,
+// anything else (Bash, an MCP tool, a tool vibe does not know) anything.
+// A Write's file is rel's also under another name: a hard link made
+// earlier (`ln CLAIM-LEDGER.md /tmp/x`, then a Write of /tmp/x) or a
+// symlink, which write rel's own bytes.
+func capable(root, tool string, named []string, rel string) bool {
 	switch {
 	case directTools[tool]:
 		for _, n := range named {
@@ -36,7 +40,7 @@ func capable(tool string, named []string, rel string) bool {
 				return true
 			}
 		}
-		return false
+		return sameFile(root, named, rel)
 	case noWriteTools[tool]:
 		return false
 	}
@@ -70,10 +74,10 @@ func (sc *scan) attribute(rel, change string, st fileStat) blame {
 		if sc.x == nil {
 			// No window for this call: its PreToolUse did not record it
 			// (a tool PreToolUse does not see, a hook that did not run).
-			if capable(sc.c.Tool, sc.c.Named, rel) && !noWriteTools[sc.c.Tool] {
+			if capable(sc.c.Root, sc.c.Tool, sc.c.Named, rel) && !noWriteTools[sc.c.Tool] {
 				return blame{}
 			}
-		} else if capable(sc.x.Tool, sc.x.Named, rel) && sc.x.covers(t, coarse) {
+		} else if capable(sc.c.Root, sc.x.Tool, sc.x.Named, rel) && sc.x.covers(t, coarse) {
 			// Open to the present: what this check itself does is the
 			// call's doing too, as far as dates go.
 			return blame{}
@@ -81,7 +85,7 @@ func (sc *scan) attribute(rel, change string, st fileStat) blame {
 	}
 	var best *window
 	for _, w := range ws.byID {
-		if w == sc.x || !w.covers(t, coarse) || !capable(w.Tool, w.Named, rel) {
+		if w == sc.x || !w.covers(t, coarse) || !capable(sc.c.Root, w.Tool, w.Named, rel) {
 			continue
 		}
 		if best == nil || w.Start > best.Start {
@@ -325,4 +329,27 @@ func (sc *scan) by(f *Finding, b blame) {
 	if b.w != nil && b.w != sc.x {
 		f.ByTool, f.ByID, f.ByAgent = b.w.Tool, b.w.ID, b.w.Agent
 	}
+}
+
+// sameFile reports whether one of named (project-relative or absolute) is
+// rel's file under another name, as the file system says now: a hard link
+// or a symlink to it. Only a change to rel asks, so the stats are few.
+func sameFile(root string, named []string, rel string) bool {
+	if root == "" || len(named) == 0 {
+		return false
+	}
+	target, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel)))
+	if err != nil {
+		return false
+	}
+	for _, n := range named {
+		p := filepath.FromSlash(n)
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(root, p)
+		}
+		if st, err := os.Stat(p); err == nil && os.SameFile(st, target) {
+			return true
+		}
+	}
+	return false
 }

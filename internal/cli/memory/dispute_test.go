@@ -48,8 +48,8 @@ func TestRunMemoryDispute(t *testing.T) {
 	}
 	add(&MemoryAddOptions{Text: "SpCas9 guide length is 20 nt", SourceType: "paper", Ref: "doi:10.1038/nbt.3437"}, memT0.Add(-60*24*time.Hour))
 	add(&MemoryAddOptions{Text: "SpCas9 guide length is 17 nt", InAgent: true}, memT0.Add(-24*time.Hour))
-	wantErr := "memory add: recorded as model output (trust 0.35), since it runs in a Claude Code session; " +
-		"cite a paper with --source paper --ref DOI, or say --source person for a person's note\n" +
+	wantErr := "memory add: recorded as model output (trust 0.35), since it runs in a Claude Code session: the agent's own word is " +
+		"model output, and only the researcher, in their own terminal, records a person's note or raises a trust; cite a paper with --source paper --ref DOI\n" +
 		"M-2 disputes M-1 (note 2026-09-02, trust 0.85): SpCas9 guide length is 20 nt; M-1 is better sourced and stays current\n" +
 		"Trust settles a contradiction (code 1.00, person 1.00, paper 0.85, blog 0.50, model 0.35), then recency: " +
 		"recall ranks the disputing memory down and notes the dispute on the other. " +

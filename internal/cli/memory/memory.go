@@ -91,7 +91,7 @@ func NewCmdMemoryAdd(f *cli.Factory, runF func(*MemoryAddOptions) error) *cobra.
 	cmd.Flags().StringVar(&opts.Kind, "kind", record.KindNote, "kind: "+strings.Join(recall.Kinds, ", "))
 	cmd.Flags().StringVar(&opts.Ref, "ref", "", "where it comes from: a file, claim id, DOI or URL")
 	cmd.Flags().StringVar(&opts.Project, "project", "", "project folder (default: the current one)")
-	cmd.Flags().StringVar(&opts.SourceType, "source", "", "where it comes from, which sets its default trust: code 1, person 1 (the default; model inside a Claude Code session), paper 0.85 (0.6 without a DOI, PMID or arXiv id in the text or --ref), blog 0.5, model 0.35")
+	cmd.Flags().StringVar(&opts.SourceType, "source", "", "where it comes from, which sets its default trust: code 1, person 1 (the default; inside a Claude Code session code, person and no source are model output, and --trust cannot raise a trust), paper 0.85 (0.6 without a DOI, PMID or arXiv id in the text or --ref), blog 0.5, model 0.35")
 	cmd.Flags().Float64Var(&trust, "trust", 0, "trust from 0 to 1 (overrides --source's default; 0 is kept as 0)")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON: {id, conflicts?, supersedes?, disputes?, disputed_by?, superseded_by?, raised?}")
 	return cmd
@@ -115,14 +115,20 @@ func runMemoryAdd(ctx context.Context, o *MemoryAddOptions) error {
 		watched = &watchedVectors{inner: o.Vectors}
 		vec = watched
 	}
-	sourceType := o.SourceType
-	if sourceType == "" && o.InAgent {
-		sourceType = record.SourceModel
-		fmt.Fprintln(o.IO.ErrOut, "memory add: recorded as model output (trust 0.35), since it runs in a Claude Code session; "+
-			"cite a paper with --source paper --ref DOI, or say --source person for a person's note")
-	}
 	m := record.NewMemory{ProjectPath: pr, Kind: o.Kind, Text: o.Text, Ref: o.Ref, Source: "cli",
-		SourceType: sourceType, Trust: o.Trust, At: o.Now()}
+		SourceType: o.SourceType, Trust: o.Trust, At: o.Now()}
+	if o.InAgent {
+		var changed bool
+		if m, changed = recall.FromAgent(m); changed || o.SourceType == "" {
+			as := m.SourceType
+			if as == record.SourceModel {
+				as = "model output"
+			}
+			fmt.Fprintf(o.IO.ErrOut, "memory add: recorded as %s (trust %s), since it runs in a Claude Code session: the agent's own word is "+
+				"model output, and only the researcher, in their own terminal, records a person's note or raises a trust; "+
+				"cite a paper with --source paper --ref DOI\n", as, trustText(record.TrustOf(recall.Sourced(m))))
+		}
+	}
 	a, err := recall.AddMemory(ctx, st, vec, m)
 	if err != nil {
 		return err
@@ -194,6 +200,9 @@ type MemoryImportOptions struct {
 	File    string
 	Project string
 	JSON    bool
+	// InAgent says the import runs inside a Claude Code session: each
+	// line is then the agent's claim (recall.ImportByAgent).
+	InAgent bool
 }
 
 // NewCmdMemoryImport builds `vibe memory import FILE.jsonl`.
@@ -208,6 +217,7 @@ func NewCmdMemoryImport(f *cli.Factory, runF func(*MemoryImportOptions) error) *
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.File = args[0]
+			opts.InAgent = f.Getenv("CLAUDECODE") == "1"
 			if runF != nil {
 				return runF(opts)
 			}
@@ -244,7 +254,13 @@ func runMemoryImport(ctx context.Context, o *MemoryImportOptions) error {
 	if err != nil {
 		return err
 	}
-	rep, err := recall.Import(ctx, st, r, pr, o.Now(), func(lines int) {
+	imp := recall.Import[*store.Tx]
+	if o.InAgent {
+		imp = recall.ImportByAgent[*store.Tx]
+		fmt.Fprintln(o.IO.ErrOut, "memory import: inside a Claude Code session each line is the agent's claim: "+
+			"a person's or code's source, or none, is recorded as model output, and no trust above its source's is kept")
+	}
+	rep, err := imp(ctx, st, r, pr, o.Now(), func(lines int) {
 		if lines >= next {
 			fmt.Fprintf(o.IO.ErrOut, "… %d lines read\n", lines)
 			next = lines + importProgressEvery
