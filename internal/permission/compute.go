@@ -100,6 +100,9 @@ type jobAsk struct {
 	// reapable: sent to the background by "&" alone, so a later wait or
 	// kill of the job in the same command keeps it attached.
 	reapable bool
+	// repeat is the program that starts the job over and over (xargs and
+	// parallel once per input, watch every few seconds); "" when it runs once.
+	repeat string
 }
 
 // covers reports whether the allowance lets job run without asking: its
@@ -107,7 +110,7 @@ type jobAsk struct {
 // a job with GPUs asks for at most MaxGPUHours GPU-hours. Arrays, and
 // runs whose length no option bounds (containers), are never covered.
 func (al *Allowance) covers(j *jobAsk) bool {
-	if al == nil || al.MaxTime <= 0 || j.fixed != "" || j.array || j.time <= 0 || j.gpus < 0 || j.time > al.MaxTime {
+	if al == nil || al.MaxTime <= 0 || j.fixed != "" || j.array || j.repeat != "" || j.time <= 0 || j.gpus < 0 || j.time > al.MaxTime {
 		return false
 	}
 	return j.gpus == 0 || gpuHours(j) <= al.MaxGPUHours+1e-9
@@ -144,10 +147,15 @@ func (j *jobAsk) describe(al *Allowance) string {
 	if j.array {
 		b.WriteString(", as an array of jobs")
 	}
+	if j.repeat != "" {
+		fmt.Fprintf(&b, ", started again and again by %s", j.repeat)
+	}
 	b.WriteString("; ")
 	switch {
 	case j.fixed != "":
 		b.WriteString(j.fixed)
+	case j.repeat != "":
+		b.WriteString("jobs started in a loop are always asked, whatever the allowance: approve it if the project needs it, or submit one job (an array, sbatch --array, is asked once)")
 	case j.array:
 		b.WriteString("an array of jobs is always asked, whatever the allowance: approve it if the project needs it")
 	case j.time <= 0:
@@ -189,6 +197,8 @@ type launch struct {
 	bg     string        // the text of the statement sent to the background
 	detach string        // the nohup or setsid command that runs it
 	limit  time.Duration // timeout's duration, 0 when none
+	repeat string        // xargs, parallel or watch, which start it again and again
+	remote bool          // run on another host (ssh): its files are not this project's
 }
 
 // launcher notes what a wrapper program changes about how the command it
@@ -200,6 +210,8 @@ func (a *shellAnalyzer) launcher(prog string, args []word, raw string) func() {
 		if a.launch.detach == "" {
 			a.launch.detach = raw
 		}
+	case "xargs", "watch":
+		a.launch.repeat = prog
 	case "timeout":
 		p := optionsUntilOperand(args, "sk", "signal", "kill-after")
 		if len(p.ops) == 0 {
@@ -229,8 +241,24 @@ func (a *shellAnalyzer) compute(prog string, args []word, st *shellState, in std
 		j = a.pbsJob(args, st, in)
 	case "bsub":
 		j = a.lsfJob(args, st, in)
-	case "docker", "podman", "nvidia-docker":
-		j = containerJob(prog, args)
+	case "docker", "podman", "nvidia-docker", "docker-compose", "podman-compose":
+		j = a.containerJob(prog, args, st)
+	case "at", "batch":
+		j = scheduledJob(prog, args, in)
+	case "crontab":
+		j = crontabJob(args)
+	case "kubectl":
+		j = a.kubeJob(args, st)
+	case "systemd-run":
+		if j = a.systemdRun(args, st, in, raw); j == nil {
+			return
+		}
+	case "ssh":
+		a.remoteRun(args, st, raw)
+		return
+	case "parallel":
+		a.parallelRun(args, st, in, raw)
+		return
 	default:
 		if (a.launch.bg != "" || a.launch.detach != "") && analysisRun(prog, args, in) {
 			j = &jobAsk{what: "a detached run", time: a.launch.limit, reapable: a.launch.detach == "",
@@ -239,6 +267,9 @@ func (a *shellAnalyzer) compute(prog string, args []word, st *shellState, in std
 	}
 	if j == nil {
 		return
+	}
+	if j.repeat == "" {
+		j.repeat = a.launch.repeat
 	}
 	text := raw
 	switch {
@@ -676,7 +707,7 @@ const maxScriptRead = 64 << 10
 // readScript returns the beginning of the file the word names, "" when it
 // cannot be read.
 func (a *shellAnalyzer) readScript(v string, st *shellState) string {
-	if v == "\x00" {
+	if v == "\x00" || a.launch.remote {
 		return ""
 	}
 	abs, ok := a.abs(v, st)
@@ -694,14 +725,20 @@ func (a *shellAnalyzer) readScript(v string, st *shellState) string {
 
 // containerJob reads docker, podman or nvidia-docker run: a container
 // with GPUs is a compute run; one without is not.
-func containerJob(prog string, args []word) *jobAsk {
+func (a *shellAnalyzer) containerJob(prog string, args []word, st *shellState) *jobAsk {
 	argv := strs(args)
 	if len(argv) == 0 {
 		return nil
 	}
+	if strings.HasSuffix(prog, "-compose") {
+		return a.composeJob(prog, args, st)
+	}
 	sub := 0
-	if argv[0] == "container" && len(argv) > 1 {
+	if argv[0] == "container" && len(argv) > 1 || argv[0] == "compose" {
 		sub = 1
+	}
+	if argv[0] == "compose" {
+		return a.composeJob(prog+" compose", args[1:], st)
 	}
 	if argv[sub] != "run" {
 		return nil
@@ -751,7 +788,7 @@ func containerJob(prog string, args []word) *jobAsk {
 		}
 	}
 	if !gpu {
-		return nil
+		return detachedContainer(prog, args[sub+1:])
 	}
 	j := &jobAsk{what: "a container with GPUs (" + prog + " run)", gpus: gpus,
 		fixed: "how long a container runs is not bounded by its command, so the allowance does not cover it: approve it if the project needs it"}
