@@ -116,36 +116,8 @@ var (
 // it runs was judged (or runs nothing).
 func (a *shellAnalyzer) systemdRun(args []word, st *shellState, in stdinSrc, raw string) *jobAsk {
 	argv := strs(args)
-	o := opts{}
-	i := 0
-	for ; i < len(argv); i++ {
-		s := argv[i]
-		if s == "--" {
-			i++
-			break
-		}
-		if len(s) < 2 || s[0] != '-' {
-			break
-		}
-		if strings.HasPrefix(s, "--") {
-			name, val, eq := strings.Cut(s[2:], "=")
-			if !eq && systemdVal[name] && i+1 < len(argv) {
-				val = argv[i+1]
-				i++
-			}
-			o[name] = append(o[name], val)
-			continue
-		}
-		for k := 1; k < len(s); k++ {
-			o[string(s[k])] = append(o[string(s[k])], "")
-			if strings.IndexByte("upEMH", s[k]) >= 0 {
-				if k+1 == len(s) {
-					i++
-				}
-				break
-			}
-		}
-	}
+	o, rest := getopt(argv, "upEMH", systemdVal, nil)
+	i := len(argv) - len(rest)
 	if quiet(o, "help", "version", "h") || i >= len(args) {
 		return nil
 	}
@@ -174,25 +146,8 @@ const sshVal = "BbcDEeFIiJLlmOopQRSWw"
 // and the scripts it names are not read.
 func (a *shellAnalyzer) remoteRun(args []word, st *shellState, raw string) {
 	argv := strs(args)
-	i := 0
-	for ; i < len(argv); i++ {
-		s := argv[i]
-		if s == "--" {
-			i++
-			break
-		}
-		if len(s) < 2 || s[0] != '-' {
-			break
-		}
-		for k := 1; k < len(s); k++ {
-			if strings.IndexByte(sshVal, s[k]) >= 0 {
-				if k+1 == len(s) {
-					i++
-				}
-				break
-			}
-		}
-	}
+	_, rest := getopt(argv, sshVal, nil, nil)
+	i := len(argv) - len(rest)
 	if i+1 >= len(args) || !allKnown(args[i+1:]) {
 		return
 	}
