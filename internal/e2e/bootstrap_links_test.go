@@ -2,8 +2,6 @@ package e2e
 
 import (
 	"archive/tar"
-	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"os"
@@ -12,37 +10,6 @@ import (
 	"testing"
 	"time"
 )
-
-// linkedArchive is fakeArchive with extra entries after the binaries, in
-// the order given.
-func linkedArchive(t *testing.T, skip string, extra ...*tar.Header) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	gz := gzip.NewWriter(&buf)
-	tw := tar.NewWriter(gz)
-	tw.WriteHeader(&tar.Header{Name: "bin/", Typeflag: tar.TypeDir, Mode: 0o755})
-	for _, n := range releaseBinaries() {
-		if n == skip {
-			continue
-		}
-		body := []byte("#!/bin/sh\necho \"fake " + n + " $*\"\ncat\n")
-		tw.WriteHeader(&tar.Header{Name: "bin/" + n, Typeflag: tar.TypeReg, Mode: 0o755, Size: int64(len(body))})
-		tw.Write(body)
-	}
-	for _, h := range extra {
-		if err := tw.WriteHeader(h); err != nil {
-			t.Fatal(err)
-		}
-		if h.Size > 0 {
-			tw.Write(bytes.Repeat([]byte("x"), int(h.Size)))
-		}
-	}
-	if err := tw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	gz.Close()
-	return buf.Bytes()
-}
 
 // TestBootstrapRefusesAnArchiveWithLinks: an archive whose checksum
 // matches is still not installed when an entry is a symlink or a hard link
@@ -67,7 +34,7 @@ func TestBootstrapRefusesAnArchiveWithLinks(t *testing.T) {
 		{"a climbing name", &tar.Header{Name: "bin/../../escaped", Typeflag: tar.TypeReg, Mode: 0o644, Size: 3}, ""},
 		{"an absolute name", &tar.Header{Name: filepath.Join(outside, "absolute"), Typeflag: tar.TypeReg, Mode: 0o644, Size: 3}, ""},
 	} {
-		archive := linkedArchive(t, c.skip, c.entry)
+		archive := fakeArchive(t, c.skip, c.entry)
 		sum := sha256.Sum256(archive)
 		rel := serveRelease(t, map[string][]byte{dir + name: archive,
 			dir + "checksums.txt": []byte(hex.EncodeToString(sum[:]) + "  " + name + "\n")}, nil)

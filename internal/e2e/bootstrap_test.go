@@ -65,8 +65,9 @@ func releaseBinaries() []string {
 }
 
 // fakeArchive is a release archive whose binaries are shell scripts that
-// print their name, arguments and stdin; skip leaves one out.
-func fakeArchive(t *testing.T, skip string) []byte {
+// print their name, arguments and stdin; skip leaves one out, and extra
+// entries follow the binaries in the order given.
+func fakeArchive(t *testing.T, skip string, extra ...*tar.Header) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	gz := gzip.NewWriter(&buf)
@@ -79,6 +80,14 @@ func fakeArchive(t *testing.T, skip string) []byte {
 		body := []byte("#!/bin/sh\necho \"fake " + n + " $*\"\ncat\n")
 		tw.WriteHeader(&tar.Header{Name: "bin/" + n, Typeflag: tar.TypeReg, Mode: 0o755, Size: int64(len(body))})
 		tw.Write(body)
+	}
+	for _, h := range extra {
+		if err := tw.WriteHeader(h); err != nil {
+			t.Fatal(err)
+		}
+		if h.Size > 0 {
+			tw.Write(bytes.Repeat([]byte("x"), int(h.Size)))
+		}
 	}
 	if err := tw.Close(); err != nil {
 		t.Fatal(err)

@@ -2,7 +2,6 @@ package memory
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -25,23 +24,7 @@ func TestAgentCannotRaiseItsOwnTrust(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	add := func(o *MemoryAddOptions) float64 {
-		t.Helper()
-		out.Reset()
-		o.IO, o.Store, o.ProjectRoot, o.Now, o.Project, o.Kind, o.JSON = f.IO, f.Store, f.ProjectRoot, f.Now, root, "note", true
-		if err := runMemoryAdd(ctx, o); err != nil {
-			t.Fatal(err)
-		}
-		var got struct{ ID int64 }
-		if err := json.Unmarshal(out.Bytes(), &got); err != nil {
-			t.Fatalf("%v: %s", err, out)
-		}
-		m, err := st.Memory(ctx, got.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return m.Trust
-	}
+	add := func(o *MemoryAddOptions) float64 { t.Helper(); return addedTrust(ctx, t, f, out, root, o) }
 	for _, tt := range []struct {
 		name    string
 		o       MemoryAddOptions

@@ -286,27 +286,7 @@ func TestRunMemoryImportExport(t *testing.T) {
 func TestMemoryTrustRoundTrips(t *testing.T) {
 	ctx := context.Background()
 	f, out, _, root := memTestFactory(t)
-	add := func(o *MemoryAddOptions) float64 {
-		t.Helper()
-		out.Reset()
-		o.IO, o.Store, o.ProjectRoot, o.Now, o.Project, o.Kind, o.JSON = f.IO, f.Store, f.ProjectRoot, f.Now, root, "note", true
-		if err := runMemoryAdd(ctx, o); err != nil {
-			t.Fatal(err)
-		}
-		var got struct{ ID int64 }
-		if err := json.Unmarshal(out.Bytes(), &got); err != nil {
-			t.Fatalf("%v: %s", err, out)
-		}
-		st, err := f.Store(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := st.Memory(ctx, got.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return m.Trust
-	}
+	add := func(o *MemoryAddOptions) float64 { t.Helper(); return addedTrust(ctx, t, f, out, root, o) }
 	if got := add(&MemoryAddOptions{Text: "a rumour overheard at the bench", Trust: record.Trust(0)}); got != 0 {
 		t.Errorf("--trust 0 stored as %v", got)
 	}
@@ -316,6 +296,30 @@ func TestMemoryTrustRoundTrips(t *testing.T) {
 	if got := add(&MemoryAddOptions{Text: "the PI says split by guide"}); got != 1 {
 		t.Errorf("a note without source stored trust %v, want 1", got)
 	}
+}
+
+// addedTrust runs `vibe memory add --json` with o in project root and
+// returns the trust the new memory was stored with.
+func addedTrust(ctx context.Context, t *testing.T, f *cli.Factory, out *bytes.Buffer, root string, o *MemoryAddOptions) float64 {
+	t.Helper()
+	out.Reset()
+	o.IO, o.Store, o.ProjectRoot, o.Now, o.Project, o.Kind, o.JSON = f.IO, f.Store, f.ProjectRoot, f.Now, root, "note", true
+	if err := runMemoryAdd(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	var got struct{ ID int64 }
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	st, err := f.Store(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := st.Memory(ctx, got.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m.Trust
 }
 
 func memTestFactory(t *testing.T) (*cli.Factory, *bytes.Buffer, *bytes.Buffer, string) {
